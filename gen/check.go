@@ -1,0 +1,919 @@
+package gen
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"net/url"
+	"path"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"golang.org/x/tools/go/packages"
+)
+
+// Import paths of the runtime types that handler signatures may use.
+const (
+	runtimeModule   = "github.com/mcpgen/mcpgen"
+	serverPkg       = runtimeModule + "/internal/server"
+	protocolPkg     = runtimeModule + "/internal/protocol"
+	generatedSuffix = "/generated"
+)
+
+var (
+	toolNameRe    = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,128}$`)
+	uriSchemeRe   = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*:`)
+	templateVarRe = regexp.MustCompile(`\{(\+?)([^{}]*)\}`)
+	varNameRe     = regexp.MustCompile(`^[A-Za-z0-9_]+$`)
+)
+
+// checker turns loaded packages into the model, collecting every mistake.
+type checker struct {
+	reporter
+	pkg    *packages.Package
+	server *Server
+	deps   map[string]*Dep
+	names  map[string]token.Position // kind+name -> first declaration
+}
+
+// check builds the model of every component package among pkgs. Packages
+// without any //mcp: directive are skipped.
+func check(pkgs []*packages.Package, fset *token.FileSet) ([]*Server, error) {
+	var servers []*Server
+	var diags Diagnostics
+	for _, p := range pkgs {
+		c := &checker{reporter: reporter{fset: fset}, pkg: p, deps: map[string]*Dep{}, names: map[string]token.Position{}}
+		if s := c.checkPackage(); s != nil {
+			servers = append(servers, s)
+		}
+		diags = append(diags, c.diags...)
+	}
+	seen := map[string]*Server{}
+	for _, s := range servers {
+		if prev, dup := seen[s.Name]; dup {
+			diags = append(diags, Diagnostic{Pos: s.Pos, Subject: "server " + s.Name,
+				Problem: fmt.Sprintf("name already used by package %s", prev.PkgPath),
+				Hint:    "give each server a distinct name= in its //mcp:server directive"})
+		}
+		seen[s.Name] = s
+	}
+	if len(diags) > 0 {
+		return nil, diags
+	}
+	sort.Slice(servers, func(i, j int) bool { return servers[i].Name < servers[j].Name })
+	return servers, nil
+}
+
+func (c *checker) checkPackage() *Server {
+	p := c.pkg
+	used := map[*ast.Comment]bool{}
+	s := &Server{PkgPath: p.PkgPath, PkgName: p.Name}
+	if len(p.GoFiles) > 0 {
+		s.Dir = path.Dir(p.GoFiles[0])
+	}
+	hasServer := false
+	for _, f := range p.Syntax {
+		if f.Doc == nil {
+			continue
+		}
+		for _, cm := range f.Doc.List {
+			d, ok, err := parseDirective(cm.Text, cm.Slash)
+			if !ok {
+				continue
+			}
+			used[cm] = true
+			if err != nil {
+				c.directiveError(err)
+				continue
+			}
+			if d.Kind != "server" {
+				c.at(d.Pos, "//mcp:"+d.Kind, "move it to the doc comment of a type declaration", "only //mcp:server belongs in the package doc comment")
+				continue
+			}
+			if hasServer {
+				c.at(d.Pos, "//mcp:server", "keep one //mcp:server per package", "duplicate server directive")
+				continue
+			}
+			hasServer = true
+			s.Pos = c.fset.Position(d.Pos)
+			c.serverOptions(s, d)
+		}
+	}
+	for _, f := range p.Syntax {
+		for _, decl := range f.Decls {
+			gd, ok := decl.(*ast.GenDecl)
+			if !ok || gd.Tok != token.TYPE {
+				continue
+			}
+			for _, spec := range gd.Specs {
+				ts := spec.(*ast.TypeSpec)
+				doc := ts.Doc
+				if doc == nil && len(gd.Specs) == 1 {
+					doc = gd.Doc
+				}
+				c.checkType(s, ts, doc, used)
+			}
+		}
+	}
+	// Directives anywhere else are mistakes too.
+	for _, f := range p.Syntax {
+		for _, cg := range f.Comments {
+			for _, cm := range cg.List {
+				if used[cm] || !strings.HasPrefix(cm.Text, directivePrefix) {
+					continue
+				}
+				c.at(cm.Slash, strings.Fields(cm.Text)[0], "put it in the doc comment of a type declaration (or of the package clause for //mcp:server)", "directive is not attached to a type declaration")
+			}
+		}
+	}
+	if !hasServer && len(s.Tools)+len(s.Resources)+len(s.Prompts) == 0 {
+		return nil
+	}
+	if !hasServer && len(p.Syntax) > 0 {
+		s.Pos = c.fset.Position(p.Syntax[0].Package)
+	}
+	if s.Name == "" {
+		s.Name = p.Name
+	}
+	if !token.IsIdentifier(s.Name) || strings.ToLower(s.Name) != s.Name {
+		c.atPosition(s.Pos, "server "+s.Name, "use a lower-case Go identifier, e.g. name=memory", "name %q cannot name the generated package", s.Name)
+	}
+	c.checkImports(s)
+	for _, d := range c.deps {
+		s.Deps = append(s.Deps, d)
+	}
+	sort.Slice(s.Deps, func(i, j int) bool { return s.Deps[i].VarName < s.Deps[j].VarName })
+	sort.Slice(s.Tools, func(i, j int) bool { return s.Tools[i].Name < s.Tools[j].Name })
+	sort.Slice(s.Resources, func(i, j int) bool { return s.Resources[i].Name < s.Resources[j].Name })
+	sort.Slice(s.Prompts, func(i, j int) bool { return s.Prompts[i].Name < s.Prompts[j].Name })
+	return s
+}
+
+func (c *checker) directiveError(err error) {
+	if pe, ok := err.(posError); ok {
+		c.at(pe.pos, "directive", "values with spaces need double quotes: title=\"My tool\"", "%s", pe.msg)
+		return
+	}
+	c.atPosition(token.Position{}, "directive", "", "%v", err)
+}
+
+// checkImports refuses component packages that import generated code: the
+// generator would then depend on its own output.
+func (c *checker) checkImports(s *Server) {
+	mod := runtimeModule
+	if c.pkg.Module != nil {
+		mod = c.pkg.Module.Path
+	}
+	for _, f := range c.pkg.Syntax {
+		for _, imp := range f.Imports {
+			ip, _ := strconv.Unquote(imp.Path.Value)
+			if strings.HasPrefix(ip, mod+generatedSuffix+"/") || ip == mod+generatedSuffix {
+				c.at(imp.Path.Pos(), "import "+ip, "components describe servers; only cmd/ and tests import generated/", "component package imports generated code")
+			}
+		}
+	}
+}
+
+func (c *checker) serverOptions(s *Server, d directive) {
+	for _, o := range d.Options {
+		switch o.Key {
+		case "name":
+			s.Name = c.str(o)
+		case "title":
+			s.Title = c.str(o)
+		case "version":
+			s.Version = c.str(o)
+		case "instructions":
+			s.Instructions = c.str(o)
+		default:
+			c.unknownKey(d, o, "name, title, version, instructions")
+		}
+	}
+}
+
+func (c *checker) unknownKey(d directive, o option, known string) {
+	c.at(o.Pos, "//mcp:"+d.Kind, "known keys: "+known, "unknown key %q", o.Key)
+}
+
+// str returns an option's string value; a bare key is a mistake.
+func (c *checker) str(o option) string {
+	if o.Bare {
+		c.at(o.Pos, o.Key, fmt.Sprintf("write %s=value", o.Key), "missing value")
+	}
+	return o.Value
+}
+
+func (c *checker) boolean(o option) bool {
+	if o.Bare {
+		return true
+	}
+	b, err := strconv.ParseBool(o.Value)
+	if err != nil {
+		c.at(o.ValPos, o.Key, fmt.Sprintf("write %s, %s=true or %s=false", o.Key, o.Key, o.Key), "malformed boolean %q", o.Value)
+	}
+	return b
+}
+
+// checkType handles one type declaration and its directives.
+func (c *checker) checkType(s *Server, ts *ast.TypeSpec, doc *ast.CommentGroup, used map[*ast.Comment]bool) {
+	if doc == nil {
+		return
+	}
+	var found []directive
+	var text []string
+	for _, cm := range doc.List {
+		d, ok, err := parseDirective(cm.Text, cm.Slash)
+		if !ok {
+			continue
+		}
+		used[cm] = true
+		if err != nil {
+			c.directiveError(err)
+			continue
+		}
+		found = append(found, d)
+	}
+	for _, line := range strings.Split(doc.Text(), "\n") {
+		if !strings.HasPrefix(line, "mcp:") {
+			text = append(text, line)
+		}
+	}
+	if len(found) == 0 {
+		return
+	}
+	if len(found) > 1 {
+		c.at(found[1].Pos, ts.Name.Name, "declare one component per type", "more than one //mcp: directive")
+	}
+	d := found[0]
+	obj, _ := c.pkg.TypesInfo.Defs[ts.Name].(*types.TypeName)
+	if obj == nil {
+		return
+	}
+	named, _ := obj.Type().(*types.Named)
+	st, isStruct := obj.Type().Underlying().(*types.Struct)
+	if named == nil || !isStruct {
+		c.at(ts.Name.Pos(), ts.Name.Name, "components are struct types: their fields are the input", "//mcp:%s on a non-struct type", d.Kind)
+		return
+	}
+	comp := Component{
+		TypeName:    ts.Name.Name,
+		Type:        named,
+		Name:        snake(ts.Name.Name),
+		Description: strings.TrimSpace(strings.Join(text, "\n")),
+		Pos:         c.fset.Position(ts.Name.Pos()),
+	}
+	switch d.Kind {
+	case "tool":
+		c.checkTool(s, comp, d, st)
+	case "resource":
+		c.checkResource(s, comp, d, st)
+	case "prompt":
+		c.checkPrompt(s, comp, d, st, ts)
+	case "server":
+		c.at(d.Pos, "//mcp:server", "move it to the package doc comment", "//mcp:server belongs in the package doc comment")
+	default:
+		c.at(d.Pos, "//mcp:"+d.Kind, "use //mcp:tool, //mcp:resource or //mcp:prompt", "unknown directive %q", d.Kind)
+	}
+}
+
+// common handles the options every component has; it reports whether it
+// consumed o.
+func (c *checker) common(comp *Component, o option) bool {
+	switch o.Key {
+	case "name":
+		comp.Name = c.str(o)
+	case "title":
+		comp.Title = c.str(o)
+	case "description":
+		comp.Description = c.str(o)
+	case "scope":
+		comp.Scope = c.str(o)
+	case "icon":
+		src := c.str(o)
+		if u, err := url.Parse(src); err != nil || (u.Scheme != "https" && u.Scheme != "data" && u.Scheme != "http") {
+			c.at(o.ValPos, comp.TypeName, "use an https: or data: URI", "icon %q is not an http(s) or data URI", src)
+		}
+		comp.Icons = append(comp.Icons, Icon{Src: src, MimeType: iconMime(src)})
+	default:
+		return false
+	}
+	return true
+}
+
+const commonKeys = "name, title, description, scope, icon"
+
+func (c *checker) unique(kind, name string, pos token.Position) {
+	key := kind + "\x00" + name
+	if prev, dup := c.names[key]; dup {
+		c.atPosition(pos, kind+" "+name, fmt.Sprintf("rename one of them with name=; the first is at %s", prev), "duplicate %s name", kind)
+		return
+	}
+	c.names[key] = pos
+}
+
+func (c *checker) needDescription(kind string, comp *Component) {
+	if comp.Description == "" {
+		c.atPosition(comp.Pos, kind+" "+comp.Name, "write a doc comment on the type, or description=\"...\"", "missing description: clients show it to the model")
+	}
+}
+
+func (c *checker) checkTool(s *Server, comp Component, d directive, st *types.Struct) {
+	t := &Tool{Component: comp, OpenWorld: false}
+	destructiveSet, idempotentSet := false, false
+	for _, o := range d.Options {
+		if c.common(&t.Component, o) {
+			continue
+		}
+		switch o.Key {
+		case "readonly":
+			t.ReadOnly = c.boolean(o)
+		case "destructive":
+			t.Destructive, destructiveSet = c.boolean(o), true
+		case "idempotent":
+			t.Idempotent, idempotentSet = c.boolean(o), true
+		case "openworld":
+			t.OpenWorld = c.boolean(o)
+		case "task":
+			t.Task = c.str(o)
+			if t.Task != "optional" && t.Task != "required" {
+				c.at(o.ValPos, t.TypeName, "write task=optional or task=required", "unknown task mode %q", t.Task)
+			}
+		default:
+			c.unknownKey(d, o, commonKeys+", readonly, destructive, idempotent, openworld, task")
+		}
+	}
+	// Hints are always emitted. Unset ones follow the spec's defaults,
+	// except that a read-only tool is neither destructive nor effectful.
+	if !destructiveSet {
+		t.Destructive = !t.ReadOnly
+	}
+	if !idempotentSet {
+		t.Idempotent = t.ReadOnly
+	}
+	if t.ReadOnly && t.Destructive {
+		c.atPosition(t.Pos, "tool "+t.Name, "drop destructive, or drop readonly", "a read-only tool cannot be destructive")
+	}
+	if !toolNameRe.MatchString(t.Name) {
+		c.atPosition(t.Pos, "tool "+t.Name, "use 1-128 characters of A-Z a-z 0-9 _ - .", "invalid tool name")
+	}
+	c.unique("tool", t.Name, t.Pos)
+	c.needDescription("tool", &t.Component)
+	c.jsonFields(t.TypeName, t.Type, map[types.Type]bool{})
+	t.Handler = c.handler(&t.Component, "Call", "tool")
+	if t.Handler != nil {
+		t.Handler.Kind = c.toolResult(t)
+	}
+	s.Tools = append(s.Tools, t)
+}
+
+func (c *checker) toolResult(t *Tool) ResultKind {
+	r := t.Handler.Result
+	switch {
+	case isBasic(r, types.String):
+		return ResultText
+	case isNamed(r, protocolPkg, "CallToolResult", true):
+		return ResultRaw
+	case isSliceOf(r, protocolPkg, "Content"):
+		return ResultContent
+	}
+	c.jsonFields(t.TypeName+".Call result", r, map[types.Type]bool{})
+	obj := r
+	if p, ok := r.(*types.Pointer); ok {
+		obj = p.Elem()
+	}
+	switch obj.Underlying().(type) {
+	case *types.Struct, *types.Map:
+	default:
+		c.atPosition(t.Pos, t.TypeName+".Call", "return a struct (or map) and put the value in a field, e.g. struct{ Items []T `json:\"items\"` }",
+			"structured result %s is not a JSON object; outputSchema must be an object for 2025 clients", r)
+	}
+	return ResultStructured
+}
+
+func (c *checker) checkResource(s *Server, comp Component, d directive, st *types.Struct) {
+	r := &Resource{Component: comp}
+	var uriOpt *option
+	for i, o := range d.Options {
+		if c.common(&r.Component, o) {
+			continue
+		}
+		switch o.Key {
+		case "uri":
+			r.URI, uriOpt = c.str(o), &d.Options[i]
+		case "mime":
+			r.MimeType = c.str(o)
+		case "ttl":
+			n, err := strconv.ParseInt(o.Value, 10, 64)
+			if err != nil || n < 0 {
+				c.at(o.ValPos, r.TypeName, "give milliseconds as a non-negative integer, e.g. ttl=60000", "malformed ttl %q", o.Value)
+			}
+			r.CacheTTLMs = n
+		case "cache":
+			r.CacheScope = c.str(o)
+			if r.CacheScope != "public" && r.CacheScope != "private" {
+				c.at(o.ValPos, r.TypeName, "write cache=public or cache=private", "unknown cache scope %q", r.CacheScope)
+			}
+		default:
+			c.unknownKey(d, o, commonKeys+", uri, mime, ttl, cache")
+		}
+	}
+	if uriOpt == nil {
+		c.atPosition(r.Pos, "resource "+r.Name, "add uri=scheme://path or a template uri=scheme://items/{id}", "missing uri")
+	} else {
+		c.checkURI(r, uriOpt, st)
+	}
+	c.unique("resource", r.Name, r.Pos)
+	if r.URI != "" {
+		c.unique("resource uri", r.URI, r.Pos)
+	}
+	c.needDescription("resource", &r.Component)
+	r.Handler = c.handler(&r.Component, "Read", "resource")
+	if r.Handler != nil {
+		res := r.Handler.Result
+		switch {
+		case isBasic(res, types.String):
+			r.Handler.Kind = ResultText
+		case isByteSlice(res):
+			r.Handler.Kind = ResultBlob
+		case isNamed(res, protocolPkg, "ReadResourceResult", true):
+			r.Handler.Kind = ResultRaw
+		default:
+			r.Handler.Kind = ResultJSON
+			c.jsonFields(r.TypeName+".Read result", res, map[types.Type]bool{})
+			if r.MimeType == "" {
+				r.MimeType = "application/json"
+			}
+		}
+	}
+	if r.Template {
+		r.Complete = c.completer(&r.Component)
+	}
+	s.Resources = append(s.Resources, r)
+}
+
+// checkURI validates a fixed URI or an RFC 6570 template and binds the
+// template's variables to string fields.
+func (c *checker) checkURI(r *Resource, o *option, st *types.Struct) {
+	if !uriSchemeRe.MatchString(r.URI) {
+		c.at(o.ValPos, r.TypeName, "URIs start with a scheme, e.g. memory://tasks/active", "uri %q has no scheme", r.URI)
+		return
+	}
+	if strings.Count(r.URI, "{") != strings.Count(r.URI, "}") {
+		c.at(o.ValPos, r.TypeName, "every { needs a matching }", "malformed URI template %q", r.URI)
+		return
+	}
+	matches := templateVarRe.FindAllStringSubmatch(r.URI, -1)
+	if len(matches) == 0 {
+		if _, err := url.Parse(r.URI); err != nil {
+			c.at(o.ValPos, r.TypeName, "", "invalid uri: %v", err)
+		}
+		return
+	}
+	r.Template = true
+	fields := jsonFieldNames(st)
+	for _, m := range matches {
+		name := m[2]
+		if !varNameRe.MatchString(name) {
+			c.at(o.ValPos, r.TypeName, "variables are letters, digits and _; only {var} and {+var} are supported", "unsupported template expression %q", m[0])
+			continue
+		}
+		f, ok := fields[name]
+		if !ok {
+			c.at(o.ValPos, r.TypeName, fmt.Sprintf("add a field: %s string `json:\"%s\"`", exportName(name), name), "template variable {%s} matches no field", name)
+			continue
+		}
+		if !isBasic(f.Type(), types.String) {
+			c.at(f.Pos(), r.TypeName+"."+f.Name(), "template variables bind to string fields", "field bound to {%s} is %s, not string", name, f.Type())
+			continue
+		}
+		r.Vars = append(r.Vars, TemplateVar{Name: name, Field: f.Name()})
+	}
+}
+
+func (c *checker) checkPrompt(s *Server, comp Component, d directive, st *types.Struct, ts *ast.TypeSpec) {
+	p := &Prompt{Component: comp}
+	for _, o := range d.Options {
+		if !c.common(&p.Component, o) {
+			c.unknownKey(d, o, commonKeys)
+		}
+	}
+	if !toolNameRe.MatchString(p.Name) {
+		c.atPosition(p.Pos, "prompt "+p.Name, "use 1-128 characters of A-Z a-z 0-9 _ - .", "invalid prompt name")
+	}
+	c.unique("prompt", p.Name, p.Pos)
+	c.needDescription("prompt", &p.Component)
+	docs := fieldDocs(ts)
+	for i := 0; i < st.NumFields(); i++ {
+		f := st.Field(i)
+		name, omitempty, skip := jsonName(f, st.Tag(i))
+		if skip {
+			continue
+		}
+		arg := PromptArg{Name: name, Field: f.Name(), Description: docs[f.Name()]}
+		switch {
+		case isBasic(f.Type(), types.String):
+			arg.Required = !omitempty
+		case isPointerToString(f.Type()):
+			arg.Pointer = true
+		default:
+			c.at(f.Pos(), p.TypeName+"."+f.Name(), "prompt arguments are strings: use string (required) or *string (optional)", "prompt argument %q has type %s", name, f.Type())
+			continue
+		}
+		p.Args = append(p.Args, arg)
+	}
+	p.Handler = c.handler(&p.Component, "Get", "prompt")
+	if p.Handler != nil {
+		res := p.Handler.Result
+		switch {
+		case isBasic(res, types.String):
+			p.Handler.Kind = ResultText
+		case isSliceOf(res, protocolPkg, "PromptMessage"):
+			p.Handler.Kind = ResultMessages
+		case isNamed(res, protocolPkg, "GetPromptResult", true):
+			p.Handler.Kind = ResultRaw
+		default:
+			c.atPosition(p.Pos, p.TypeName+".Get", "return string, []protocol.PromptMessage or *protocol.GetPromptResult", "unsupported prompt result type %s", res)
+		}
+	}
+	p.Complete = c.completer(&p.Component)
+	s.Prompts = append(s.Prompts, p)
+}
+
+// handler finds and checks the component's handler method:
+//
+//	func (T) Name(ctx context.Context, deps...) (Result, error)
+func (c *checker) handler(comp *Component, name, kind string) *Method {
+	m := c.method(comp, name, true, fmt.Sprintf("add: func (x %s) %s(ctx context.Context) (Result, error)", comp.TypeName, name))
+	if m == nil {
+		return nil
+	}
+	sig := m.Sig
+	if sig.Params().Len() == 0 || !isContext(sig.Params().At(0).Type()) {
+		c.atPosition(comp.Pos, comp.TypeName+"."+name, "make context.Context the first parameter", "%s handler must take a context.Context first", kind)
+		return nil
+	}
+	m.Params = append(m.Params, Param{Kind: ParamContext})
+	for i := 1; i < sig.Params().Len(); i++ {
+		if p, ok := c.param(comp, name, sig.Params().At(i)); ok {
+			m.Params = append(m.Params, p)
+		}
+	}
+	if sig.Results().Len() != 2 || !isError(sig.Results().At(1).Type()) {
+		c.atPosition(comp.Pos, comp.TypeName+"."+name, "return (Result, error)", "%s handler must return a result and an error", kind)
+		return nil
+	}
+	m.Result = sig.Results().At(0).Type()
+	return m
+}
+
+// completer finds the optional completion method:
+//
+//	func (T) Complete(ctx context.Context, c server.CompleteRequest, deps...) ([]string, error)
+func (c *checker) completer(comp *Component) *Method {
+	m := c.method(comp, "Complete", false, "")
+	if m == nil {
+		return nil
+	}
+	sig := m.Sig
+	bad := func() *Method {
+		c.atPosition(comp.Pos, comp.TypeName+".Complete", "use: func (x "+comp.TypeName+") Complete(ctx context.Context, c server.CompleteRequest) ([]string, error)", "wrong completion method signature %s", sig)
+		return nil
+	}
+	if sig.Params().Len() < 2 || !isContext(sig.Params().At(0).Type()) || !isNamed(sig.Params().At(1).Type(), serverPkg, "CompleteRequest", false) {
+		return bad()
+	}
+	if sig.Results().Len() != 2 || !isError(sig.Results().At(1).Type()) || !isStringSlice(sig.Results().At(0).Type()) {
+		return bad()
+	}
+	m.Params = []Param{{Kind: ParamContext}, {Kind: ParamComplete}}
+	for i := 2; i < sig.Params().Len(); i++ {
+		if p, ok := c.param(comp, "Complete", sig.Params().At(i)); ok {
+			m.Params = append(m.Params, p)
+		}
+	}
+	m.Result, m.Kind = sig.Results().At(0).Type(), ResultStrings
+	return m
+}
+
+func (c *checker) method(comp *Component, name string, required bool, hint string) *Method {
+	ms := types.NewMethodSet(types.NewPointer(comp.Type))
+	sel := ms.Lookup(comp.Type.Obj().Pkg(), name)
+	if sel == nil {
+		if required {
+			c.atPosition(comp.Pos, comp.TypeName, hint, "missing method %s", name)
+		}
+		return nil
+	}
+	fn := sel.Obj().(*types.Func)
+	sig := fn.Type().(*types.Signature)
+	_, ptr := sig.Recv().Type().(*types.Pointer)
+	if sig.Variadic() || sig.TypeParams().Len() > 0 {
+		c.at(fn.Pos(), comp.TypeName+"."+name, "drop the variadic or type parameters", "unsupported method signature")
+		return nil
+	}
+	return &Method{Name: name, PtrRecv: ptr, Sig: sig}
+}
+
+// param classifies one handler parameter after the context.
+func (c *checker) param(comp *Component, method string, v *types.Var) (Param, bool) {
+	t := v.Type()
+	if isNamed(t, serverPkg, "Request", true) {
+		return Param{Kind: ParamRequest}, true
+	}
+	if isContext(t) {
+		c.at(v.Pos(), comp.TypeName+"."+method, "take context.Context once, first", "context.Context parameter after the first")
+		return Param{}, false
+	}
+	base := t
+	if p, ok := t.(*types.Pointer); ok {
+		base = p.Elem()
+	}
+	named, ok := base.(*types.Named)
+	if !ok || named.Obj().Pkg() == nil {
+		c.at(v.Pos(), comp.TypeName+"."+method, "declare a named type (type Store struct{...}) so New can take it as a dependency", "the server cannot supply a parameter of type %s", t)
+		return Param{}, false
+	}
+	key := types.TypeString(t, nil)
+	d, ok := c.deps[key]
+	if !ok {
+		d = &Dep{Type: t, VarName: c.depName(named.Obj().Name())}
+		c.deps[key] = d
+	}
+	return Param{Kind: ParamDep, Dep: d}, true
+}
+
+func (c *checker) depName(typeName string) string {
+	base := strings.ToLower(typeName[:1]) + typeName[1:]
+	if token.IsKeyword(base) || base == "opts" || base == "h" {
+		base += "Dep"
+	}
+	name := base
+	for i := 2; ; i++ {
+		clash := false
+		for _, d := range c.deps {
+			if d.VarName == name {
+				clash = true
+			}
+		}
+		if !clash {
+			return name
+		}
+		name = fmt.Sprintf("%s%d", base, i)
+	}
+}
+
+// jsonFields reports types JSON cannot carry anywhere inside t.
+func (c *checker) jsonFields(subject string, t types.Type, seen map[types.Type]bool) {
+	if seen[t] {
+		if n, ok := t.(*types.Named); ok {
+			if _, isStruct := n.Underlying().(*types.Struct); isStruct {
+				c.atPosition(c.fset.Position(n.Obj().Pos()), subject, "break the cycle with a flat type or an id field", "recursive type %s cannot be described by a self-contained schema", n.Obj().Name())
+			}
+		}
+		return
+	}
+	seen[t] = true
+	defer delete(seen, t)
+	if n, ok := t.(*types.Named); ok && n.Obj().Pkg() != nil {
+		switch n.Obj().Pkg().Path() + "." + n.Obj().Name() {
+		case "time.Time", "encoding/json.Number":
+			return
+		case "encoding/json.RawMessage":
+			c.atPosition(c.fset.Position(n.Obj().Pos()), subject, "use a concrete type", "json.RawMessage has no schema")
+			return
+		}
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Basic:
+		switch {
+		case u.Info()&types.IsComplex != 0:
+			c.badType(subject, t, "complex numbers")
+		case u.Kind() == types.UnsafePointer:
+			c.badType(subject, t, "pointers")
+		}
+	case *types.Chan:
+		c.badType(subject, t, "channels")
+	case *types.Signature:
+		c.badType(subject, t, "functions")
+	case *types.Interface:
+		c.badType(subject, t, "interfaces (any)")
+	case *types.Pointer:
+		c.jsonFields(subject, u.Elem(), seen)
+	case *types.Slice:
+		c.jsonFields(subject, u.Elem(), seen)
+	case *types.Array:
+		c.jsonFields(subject, u.Elem(), seen)
+	case *types.Map:
+		if !isBasic(u.Key(), types.String) {
+			c.badType(subject, t, "maps with non-string keys")
+		}
+		c.jsonFields(subject, u.Elem(), seen)
+	case *types.Struct:
+		for i := 0; i < u.NumFields(); i++ {
+			f := u.Field(i)
+			if _, _, skip := jsonName(f, u.Tag(i)); skip {
+				continue
+			}
+			c.jsonFieldsAt(f, subject+"."+f.Name(), f.Type(), seen)
+		}
+	}
+}
+
+func (c *checker) jsonFieldsAt(f *types.Var, subject string, t types.Type, seen map[types.Type]bool) {
+	before := len(c.diags)
+	c.jsonFields(subject, t, seen)
+	for i := before; i < len(c.diags); i++ {
+		if !c.diags[i].Pos.IsValid() {
+			c.diags[i].Pos = c.fset.Position(f.Pos())
+		}
+	}
+}
+
+func (c *checker) badType(subject string, t types.Type, what string) {
+	c.diags = append(c.diags, Diagnostic{Subject: subject,
+		Problem: fmt.Sprintf("type %s cannot be carried in JSON: %s have no JSON form", t, what),
+		Hint:    "use a concrete JSON-friendly type (string, number, bool, struct, slice, map[string]T), or tag the field json:\"-\""})
+}
+
+// jsonName returns a field's JSON name as encoding/json sees it.
+func jsonName(f *types.Var, tag string) (name string, omitempty, skip bool) {
+	if !f.Exported() {
+		return "", false, true
+	}
+	jt := reflectTag(tag, "json")
+	if jt == "-" {
+		return "", false, true
+	}
+	parts := strings.Split(jt, ",")
+	name = parts[0]
+	if name == "" {
+		name = f.Name()
+	}
+	for _, p := range parts[1:] {
+		if p == "omitempty" || p == "omitzero" {
+			omitempty = true
+		}
+	}
+	return name, omitempty, false
+}
+
+func jsonFieldNames(st *types.Struct) map[string]*types.Var {
+	m := map[string]*types.Var{}
+	for i := 0; i < st.NumFields(); i++ {
+		if name, _, skip := jsonName(st.Field(i), st.Tag(i)); !skip {
+			m[name] = st.Field(i)
+		}
+	}
+	return m
+}
+
+// reflectTag looks up key in a struct tag, like reflect.StructTag.Get.
+func reflectTag(tag, key string) string {
+	for tag != "" {
+		i := 0
+		for i < len(tag) && tag[i] == ' ' {
+			i++
+		}
+		tag = tag[i:]
+		i = 0
+		for i < len(tag) && tag[i] > ' ' && tag[i] != ':' && tag[i] != '"' {
+			i++
+		}
+		if i == 0 || i+1 >= len(tag) || tag[i] != ':' || tag[i+1] != '"' {
+			return ""
+		}
+		name := tag[:i]
+		tag = tag[i+1:]
+		i = 1
+		for i < len(tag) && tag[i] != '"' {
+			if tag[i] == '\\' {
+				i++
+			}
+			i++
+		}
+		if i >= len(tag) {
+			return ""
+		}
+		qv := tag[:i+1]
+		tag = tag[i+1:]
+		if name == key {
+			v, err := strconv.Unquote(qv)
+			if err != nil {
+				return ""
+			}
+			return v
+		}
+	}
+	return ""
+}
+
+func fieldDocs(ts *ast.TypeSpec) map[string]string {
+	docs := map[string]string{}
+	st, ok := ts.Type.(*ast.StructType)
+	if !ok {
+		return docs
+	}
+	for _, f := range st.Fields.List {
+		text := ""
+		if f.Doc != nil {
+			text = f.Doc.Text()
+		} else if f.Comment != nil {
+			text = f.Comment.Text()
+		}
+		for _, n := range f.Names {
+			docs[n.Name] = strings.TrimSpace(text)
+		}
+	}
+	return docs
+}
+
+// Type predicates.
+
+func isBasic(t types.Type, k types.BasicKind) bool {
+	b, ok := t.(*types.Basic)
+	return ok && b.Kind() == k
+}
+
+func isPointerToString(t types.Type) bool {
+	p, ok := t.(*types.Pointer)
+	return ok && isBasic(p.Elem(), types.String)
+}
+
+func isByteSlice(t types.Type) bool {
+	s, ok := t.(*types.Slice)
+	return ok && isBasic(s.Elem(), types.Byte)
+}
+
+func isStringSlice(t types.Type) bool {
+	s, ok := t.(*types.Slice)
+	return ok && isBasic(s.Elem(), types.String)
+}
+
+func isNamed(t types.Type, pkg, name string, pointer bool) bool {
+	if pointer {
+		p, ok := t.(*types.Pointer)
+		if !ok {
+			return false
+		}
+		t = p.Elem()
+	}
+	n, ok := t.(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == pkg && n.Obj().Name() == name
+}
+
+func isSliceOf(t types.Type, pkg, name string) bool {
+	s, ok := t.(*types.Slice)
+	return ok && isNamed(s.Elem(), pkg, name, false)
+}
+
+func isContext(t types.Type) bool { return isNamed(t, "context", "Context", false) }
+
+func isError(t types.Type) bool { return types.Identical(t, types.Universe.Lookup("error").Type()) }
+
+// snake turns a Go type name into snake_case: CreateEntities -> create_entities.
+func snake(name string) string {
+	var b strings.Builder
+	runes := []rune(name)
+	for i, r := range runes {
+		if unicode.IsUpper(r) {
+			if i > 0 && (unicode.IsLower(runes[i-1]) || (i+1 < len(runes) && unicode.IsLower(runes[i+1]) && unicode.IsUpper(runes[i-1]))) {
+				b.WriteByte('_')
+			}
+			b.WriteRune(unicode.ToLower(r))
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+func exportName(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+func iconMime(src string) string {
+	if strings.HasPrefix(src, "data:") {
+		if i := strings.IndexAny(src, ";,"); i > 5 {
+			return src[5:i]
+		}
+		return ""
+	}
+	switch strings.ToLower(path.Ext(strings.SplitN(src, "?", 2)[0])) {
+	case ".png":
+		return "image/png"
+	case ".svg":
+		return "image/svg+xml"
+	case ".jpg", ".jpeg":
+		return "image/jpeg"
+	case ".webp":
+		return "image/webp"
+	}
+	return ""
+}

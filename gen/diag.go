@@ -1,0 +1,80 @@
+package gen
+
+import (
+	"fmt"
+	"go/token"
+	"sort"
+	"strings"
+)
+
+// Diagnostic is one user mistake, reported as
+// `file:line:col: subject: problem` with an optional fix hint.
+type Diagnostic struct {
+	Pos     token.Position
+	Subject string
+	Problem string
+	Hint    string
+}
+
+func (d Diagnostic) String() string {
+	var b strings.Builder
+	if d.Pos.IsValid() {
+		fmt.Fprintf(&b, "%s:%d:%d: ", d.Pos.Filename, d.Pos.Line, d.Pos.Column)
+	}
+	if d.Subject != "" {
+		b.WriteString(d.Subject)
+		b.WriteString(": ")
+	}
+	b.WriteString(d.Problem)
+	if d.Hint != "" {
+		b.WriteString("\n\t")
+		b.WriteString(d.Hint)
+	}
+	return b.String()
+}
+
+// Diagnostics is every mistake found in one run. As an error it prints them
+// all, sorted by position.
+type Diagnostics []Diagnostic
+
+func (ds Diagnostics) Error() string {
+	ds.sort()
+	lines := make([]string, len(ds))
+	for i, d := range ds {
+		lines[i] = d.String()
+	}
+	return strings.Join(lines, "\n")
+}
+
+func (ds Diagnostics) sort() {
+	sort.SliceStable(ds, func(i, j int) bool {
+		a, b := ds[i].Pos, ds[j].Pos
+		if a.Filename != b.Filename {
+			return a.Filename < b.Filename
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		return a.Column < b.Column
+	})
+}
+
+// reporter collects diagnostics during check.
+type reporter struct {
+	fset  *token.FileSet
+	diags Diagnostics
+}
+
+func (r *reporter) at(pos token.Pos, subject, hint, format string, args ...any) {
+	r.atPosition(r.fset.Position(pos), subject, hint, format, args...)
+}
+
+func (r *reporter) atPosition(pos token.Position, subject, hint, format string, args ...any) {
+	r.diags = append(r.diags, Diagnostic{Pos: pos, Subject: subject, Problem: fmt.Sprintf(format, args...), Hint: hint})
+}
+
+// internalError marks a broken invariant of the generator itself, kept
+// apart from user mistakes.
+func internalError(format string, args ...any) error {
+	return fmt.Errorf("mcpgen: internal error: %s (please report this)", fmt.Sprintf(format, args...))
+}

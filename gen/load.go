@@ -1,0 +1,52 @@
+package gen
+
+import (
+	"fmt"
+	"go/token"
+	"strconv"
+	"strings"
+
+	"golang.org/x/tools/go/packages"
+)
+
+const loadMode = packages.NeedName | packages.NeedFiles | packages.NeedSyntax | packages.NeedTypes |
+	packages.NeedTypesInfo | packages.NeedImports | packages.NeedModule
+
+// load type-checks the requested packages. Every load or type error is
+// reported, positioned, before any directive is looked at: checking
+// directives of a package that does not compile would only add noise.
+func load(dir string, patterns []string) ([]*packages.Package, *token.FileSet, error) {
+	fset := token.NewFileSet()
+	cfg := &packages.Config{Mode: loadMode, Dir: dir, Fset: fset}
+	pkgs, err := packages.Load(cfg, patterns...)
+	if err != nil {
+		return nil, nil, fmt.Errorf("load %s: %w", strings.Join(patterns, " "), err)
+	}
+	var diags Diagnostics
+	packages.Visit(pkgs, nil, func(p *packages.Package) {
+		for _, e := range p.Errors {
+			diags = append(diags, Diagnostic{Pos: parsePos(e.Pos), Subject: p.PkgPath, Problem: e.Msg})
+		}
+	})
+	if len(diags) > 0 {
+		return nil, nil, diags
+	}
+	return pkgs, fset, nil
+}
+
+// parsePos reads the "file:line:col" form go/packages uses.
+func parsePos(s string) token.Position {
+	var p token.Position
+	parts := strings.Split(s, ":")
+	if len(parts) >= 3 {
+		p.Filename = strings.Join(parts[:len(parts)-2], ":")
+		p.Line, _ = strconv.Atoi(parts[len(parts)-2])
+		p.Column, _ = strconv.Atoi(parts[len(parts)-1])
+	} else if len(parts) == 2 {
+		p.Filename = parts[0]
+		p.Line, _ = strconv.Atoi(parts[1])
+	} else {
+		p.Filename = s
+	}
+	return p
+}

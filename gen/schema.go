@@ -1,0 +1,300 @@
+package gen
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"go/types"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/dave/jennifer/jen"
+)
+
+// The schema stage derives JSON Schemas from the user's Go types with
+// github.com/invopop/jsonschema. That library reflects, so the generator
+// writes a small program that imports the component packages, runs it once
+// and reads one schema per line. The program lives under os.MkdirTemp and is
+// placed into the module only through `go run -overlay`, so nothing is ever
+// written to the user's tree.
+
+type schemaJob struct {
+	key  string     // "server/kind/name/input|output"
+	typ  types.Type // the Go type to describe
+	dest *[]byte    // where the schema goes
+	pos  token.Position
+	subj string
+}
+
+func schemaJobs(servers []*Server) []schemaJob {
+	var jobs []schemaJob
+	for _, s := range servers {
+		for _, t := range s.Tools {
+			jobs = append(jobs, schemaJob{key: s.Name + "/tool/" + t.Name + "/input", typ: t.Type, dest: &t.InputSchema, pos: t.Pos, subj: "tool " + t.Name})
+			if t.Handler != nil && t.Handler.Kind == ResultStructured {
+				jobs = append(jobs, schemaJob{key: s.Name + "/tool/" + t.Name + "/output", typ: t.Handler.Result, dest: &t.OutputSchema, pos: t.Pos, subj: "tool " + t.Name})
+			}
+		}
+	}
+	return jobs
+}
+
+// runSchemas fills every tool's input and output schema.
+func runSchemas(ctx context.Context, moduleDir string, servers []*Server, fset *token.FileSet) error {
+	jobs := schemaJobs(servers)
+	if len(jobs) == 0 {
+		return nil
+	}
+	src, err := schemaProgram(jobs, fset)
+	if err != nil {
+		return err
+	}
+	tmp, err := os.MkdirTemp("", "mcpgen-schema-")
+	if err != nil {
+		return fmt.Errorf("schema program: %w", err)
+	}
+	defer os.RemoveAll(tmp)
+	real := filepath.Join(tmp, "main.go")
+	if err := os.WriteFile(real, src, 0o644); err != nil {
+		return fmt.Errorf("schema program: %w", err)
+	}
+	// The program must build inside the user's module to import its
+	// packages; the overlay puts it there without touching the tree.
+	virtual := filepath.Join(moduleDir, "mcpgen_schema_program", "main.go")
+	overlay, _ := json.Marshal(map[string]any{"Replace": map[string]string{virtual: real}})
+	overlayPath := filepath.Join(tmp, "overlay.json")
+	if err := os.WriteFile(overlayPath, overlay, 0o644); err != nil {
+		return fmt.Errorf("schema program: %w", err)
+	}
+	cmd := exec.CommandContext(ctx, "go", "run", "-overlay", overlayPath, virtual)
+	cmd.Dir = moduleDir
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		return internalError("schema program failed: %v\n%s", err, stderr.String())
+	}
+	got := map[string][]byte{}
+	sc := bufio.NewScanner(&stdout)
+	sc.Buffer(make([]byte, 1<<20), 64<<20)
+	for sc.Scan() {
+		key, doc, ok := strings.Cut(sc.Text(), "\t")
+		if ok {
+			got[key] = []byte(doc)
+		}
+	}
+	var diags Diagnostics
+	for _, j := range jobs {
+		doc, ok := got[j.key]
+		if !ok {
+			return internalError("schema program printed no schema for %s", j.key)
+		}
+		out, err := finishSchema(doc, strings.HasSuffix(j.key, "/input"))
+		if err != nil {
+			diags = append(diags, Diagnostic{Pos: j.pos, Subject: j.subj, Problem: err.Error(),
+				Hint: "give every field a concrete type; use jsonschema tags for constraints"})
+			continue
+		}
+		*j.dest = out
+	}
+	if len(diags) > 0 {
+		return diags
+	}
+	return nil
+}
+
+// schemaProgram renders the temporary program.
+func schemaProgram(jobs []schemaJob, fset *token.FileSet) ([]byte, error) {
+	f := jen.NewFile("main")
+	f.HeaderComment("Temporary program written by mcpgen to derive JSON Schemas; never saved.")
+	comments := jen.Dict{}
+	docs := newDocIndex(fset)
+	for _, j := range jobs {
+		docs.collect(j.typ, map[types.Type]bool{})
+	}
+	keys := make([]string, 0, len(docs.fields))
+	for k := range docs.fields {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		comments[jen.Lit(k)] = jen.Lit(docs.fields[k])
+	}
+	f.Var().Id("comments").Op("=").Map(jen.String()).String().Values(comments)
+	var body []jen.Code
+	body = append(body,
+		jen.Id("r").Op(":=").Op("&").Qual("github.com/invopop/jsonschema", "Reflector").Values(jen.Dict{
+			jen.Id("DoNotReference"): jen.True(),
+			jen.Id("ExpandedStruct"): jen.True(),
+			jen.Id("Anonymous"):      jen.True(),
+			jen.Id("CommentMap"):     jen.Id("comments"),
+		}),
+		jen.Id("w").Op(":=").Qual("bufio", "NewWriter").Call(jen.Qual("os", "Stdout")),
+		jen.Id("emit").Op(":=").Func().Params(jen.Id("key").String(), jen.Id("s").Op("*").Qual("github.com/invopop/jsonschema", "Schema")).Block(
+			jen.List(jen.Id("b"), jen.Id("err")).Op(":=").Qual("encoding/json", "Marshal").Call(jen.Id("s")),
+			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Panic(jen.Err())),
+			jen.Id("w").Dot("WriteString").Call(jen.Id("key").Op("+").Lit("\t").Op("+").String().Call(jen.Id("b")).Op("+").Lit("\n")),
+		),
+	)
+	for _, j := range jobs {
+		body = append(body, jen.Id("emit").Call(jen.Lit(j.key), jen.Id("r").Dot("Reflect").Call(jen.New(typeCode(j.typ)))))
+	}
+	body = append(body, jen.Id("w").Dot("Flush").Call())
+	f.Func().Id("main").Params().Block(body...)
+	var buf bytes.Buffer
+	if err := f.Render(&buf); err != nil {
+		return nil, internalError("render schema program: %v", err)
+	}
+	return buf.Bytes(), nil
+}
+
+// finishSchema checks a reflected schema and formats it: no `true`, empty
+// or null subschema may remain (they would silently accept anything), and
+// an input schema must describe an object.
+func finishSchema(doc []byte, input bool) ([]byte, error) {
+	var v any
+	if err := json.Unmarshal(doc, &v); err != nil {
+		return nil, internalError("schema is not JSON: %v", err)
+	}
+	root, ok := v.(map[string]any)
+	if !ok || len(root) == 0 {
+		return nil, fmt.Errorf("schema came out as %s, which would accept anything", doc)
+	}
+	if input && root["type"] != "object" {
+		return nil, fmt.Errorf("input schema must describe an object, got type %v", root["type"])
+	}
+	if p := emptySubschema(root, ""); p != "" {
+		return nil, fmt.Errorf("schema at %s came out empty (accepts anything)", p)
+	}
+	var buf bytes.Buffer
+	if err := json.Indent(&buf, doc, "", "  "); err != nil {
+		return nil, internalError("indent schema: %v", err)
+	}
+	buf.WriteByte('\n')
+	return buf.Bytes(), nil
+}
+
+func emptySubschema(v any, at string) string {
+	m, ok := v.(map[string]any)
+	if !ok {
+		if b, isBool := v.(bool); isBool && b || v == nil {
+			return at
+		}
+		return ""
+	}
+	if len(m) == 0 {
+		return at
+	}
+	if props, ok := m["properties"].(map[string]any); ok {
+		names := make([]string, 0, len(props))
+		for k := range props {
+			names = append(names, k)
+		}
+		sort.Strings(names)
+		for _, k := range names {
+			if p := emptySubschema(props[k], at+"/properties/"+k); p != "" {
+				return p
+			}
+		}
+	}
+	if items, ok := m["items"]; ok {
+		if p := emptySubschema(items, at+"/items"); p != "" {
+			return p
+		}
+	}
+	if ap, ok := m["additionalProperties"]; ok {
+		if _, isBool := ap.(bool); !isBool {
+			if p := emptySubschema(ap, at+"/additionalProperties"); p != "" {
+				return p
+			}
+		}
+	}
+	return ""
+}
+
+// docIndex finds the doc comments of struct fields, wherever their types
+// are declared, by parsing the declaring files on demand.
+type docIndex struct {
+	fset   *token.FileSet
+	files  map[string]*ast.File
+	fields map[string]string // "pkgpath.Type.Field" -> doc
+}
+
+func newDocIndex(fset *token.FileSet) *docIndex {
+	return &docIndex{fset: fset, files: map[string]*ast.File{}, fields: map[string]string{}}
+}
+
+func (d *docIndex) collect(t types.Type, seen map[types.Type]bool) {
+	if seen[t] {
+		return
+	}
+	seen[t] = true
+	switch u := t.(type) {
+	case *types.Pointer:
+		d.collect(u.Elem(), seen)
+		return
+	case *types.Slice:
+		d.collect(u.Elem(), seen)
+		return
+	case *types.Array:
+		d.collect(u.Elem(), seen)
+		return
+	case *types.Map:
+		d.collect(u.Elem(), seen)
+		return
+	}
+	n, ok := t.(*types.Named)
+	if !ok || n.Obj().Pkg() == nil {
+		return
+	}
+	st, ok := n.Underlying().(*types.Struct)
+	if !ok {
+		return
+	}
+	docs := d.structDocs(n)
+	for i := 0; i < st.NumFields(); i++ {
+		f := st.Field(i)
+		if doc := docs[f.Name()]; doc != "" {
+			d.fields[n.Obj().Pkg().Path()+"."+n.Obj().Name()+"."+f.Name()] = doc
+		}
+		d.collect(f.Type(), seen)
+	}
+}
+
+func (d *docIndex) structDocs(n *types.Named) map[string]string {
+	pos := d.fset.Position(n.Obj().Pos())
+	if pos.Filename == "" {
+		return nil
+	}
+	f, ok := d.files[pos.Filename]
+	if !ok {
+		var err error
+		f, err = parser.ParseFile(token.NewFileSet(), pos.Filename, nil, parser.ParseComments)
+		if err != nil {
+			f = nil
+		}
+		d.files[pos.Filename] = f
+	}
+	if f == nil {
+		return nil
+	}
+	for _, decl := range f.Decls {
+		gd, ok := decl.(*ast.GenDecl)
+		if !ok || gd.Tok != token.TYPE {
+			continue
+		}
+		for _, spec := range gd.Specs {
+			if ts := spec.(*ast.TypeSpec); ts.Name.Name == n.Obj().Name() {
+				return fieldDocs(ts)
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,157 @@
+// Package jsonrpc holds the JSON-RPC 2.0 wire types and the coded errors that
+// every MCP transport and handler shares.
+//
+// One function, [Wire], maps any Go error to its wire form: a coded [*Error]
+// found anywhere in the chain is sent as is; anything else becomes -32603
+// with a safe message, never code 0 and never the internal text.
+package jsonrpc
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+)
+
+// Version is the only JSON-RPC version MCP speaks.
+const Version = "2.0"
+
+// Standard JSON-RPC 2.0 error codes, and the MCP-defined ones.
+const (
+	CodeParseError     = -32700
+	CodeInvalidRequest = -32600
+	CodeMethodNotFound = -32601
+	CodeInvalidParams  = -32602
+	CodeInternalError  = -32603
+
+	// CodeHeaderMismatch reports HTTP headers that disagree with the body (2026-07-28).
+	CodeHeaderMismatch = -32020
+	// CodeUnsupportedProtocolVersion names a protocol revision the server does not speak (2026-07-28).
+	CodeUnsupportedProtocolVersion = -32022
+	// CodeResourceNotFound is the legacy (pre-2026) code for an unknown resource URI.
+	CodeResourceNotFound = -32002
+)
+
+// Message is one JSON-RPC message: a request (ID and Method), a notification
+// (Method, no ID), or a response (ID and Result or Error). Params and Result
+// stay raw so that each handler decodes them straight into its own type.
+type Message struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id,omitempty"`
+	Method  string          `json:"method,omitempty"`
+	Params  json.RawMessage `json:"params,omitempty"`
+	Result  json.RawMessage `json:"result,omitempty"`
+	Error   *Error          `json:"error,omitempty"`
+}
+
+// IsRequest reports whether m expects a response.
+func (m *Message) IsRequest() bool { return m.Method != "" && len(m.ID) > 0 }
+
+// IsNotification reports whether m is a method call without an id.
+func (m *Message) IsNotification() bool { return m.Method != "" && len(m.ID) == 0 }
+
+// IsResponse reports whether m answers an earlier request.
+func (m *Message) IsResponse() bool { return m.Method == "" && len(m.ID) > 0 }
+
+// Error is a JSON-RPC error object. It is also a Go error, so handlers return
+// it (wrapped or not) and [Wire] finds it.
+type Error struct {
+	Code    int64           `json:"code"`
+	Message string          `json:"message"`
+	Data    json.RawMessage `json:"data,omitempty"`
+}
+
+func (e *Error) Error() string { return e.Message }
+
+// Errorf builds a coded error with a formatted message.
+func Errorf(code int64, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// WithData returns a copy of e carrying data, marshalled to JSON.
+func (e *Error) WithData(data any) *Error {
+	c := *e
+	b, err := json.Marshal(data)
+	if err == nil {
+		c.Data = b
+	}
+	return &c
+}
+
+// Sentinel errors for the standard codes; wrap them with %w to add context.
+var (
+	ErrParse          = &Error{Code: CodeParseError, Message: "parse error"}
+	ErrInvalidRequest = &Error{Code: CodeInvalidRequest, Message: "invalid request"}
+	ErrMethodNotFound = &Error{Code: CodeMethodNotFound, Message: "method not found"}
+	ErrInvalidParams  = &Error{Code: CodeInvalidParams, Message: "invalid params"}
+	ErrInternal       = &Error{Code: CodeInternalError, Message: "internal error"}
+)
+
+// Wire maps any error to the object sent to the client. A coded error keeps
+// its code; when it was wrapped with context (fmt.Errorf("...: %w", ErrX)),
+// the full text becomes the message, since the context is the useful part.
+// An uncoded error becomes a generic internal error so that no internal
+// detail leaks.
+func Wire(err error) *Error {
+	var e *Error
+	if !errors.As(err, &e) {
+		return &Error{Code: CodeInternalError, Message: "internal error"}
+	}
+	if err == error(e) {
+		return e
+	}
+	c := *e
+	c.Message = err.Error()
+	return &c
+}
+
+// NewResponse builds a success response for id.
+func NewResponse(id json.RawMessage, result json.RawMessage) *Message {
+	return &Message{JSONRPC: Version, ID: id, Result: result}
+}
+
+// NewErrorResponse builds an error response for id (null when the id is unknown).
+func NewErrorResponse(id json.RawMessage, err error) *Message {
+	if len(id) == 0 {
+		id = json.RawMessage("null")
+	}
+	return &Message{JSONRPC: Version, ID: id, Error: Wire(err)}
+}
+
+// Decode parses one message and checks its envelope. Errors are coded:
+// bad JSON is a parse error, a well-formed but invalid envelope an invalid
+// request.
+func Decode(data []byte) (*Message, error) {
+	var m Message
+	if err := json.Unmarshal(data, &m); err != nil {
+		var syn *json.SyntaxError
+		if errors.As(err, &syn) || !json.Valid(data) {
+			return nil, fmt.Errorf("%w: %v", ErrParse, err)
+		}
+		return nil, fmt.Errorf("%w: %v", ErrInvalidRequest, err)
+	}
+	if m.JSONRPC != Version {
+		return &m, fmt.Errorf("%w: jsonrpc must be %q", ErrInvalidRequest, Version)
+	}
+	if len(m.ID) > 0 && !validID(m.ID) {
+		return &m, fmt.Errorf("%w: id must be a string or a number", ErrInvalidRequest)
+	}
+	if m.Method == "" && len(m.ID) == 0 {
+		return &m, fmt.Errorf("%w: neither a method call nor a response", ErrInvalidRequest)
+	}
+	return &m, nil
+}
+
+func validID(id json.RawMessage) bool {
+	switch id[0] {
+	case '"', '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+		return true
+	}
+	return false
+}
+
+// IsBatch reports whether data is a JSON array (a JSON-RPC batch).
+func IsBatch(data []byte) bool {
+	t := bytes.TrimLeft(data, " \t\r\n")
+	return len(t) > 0 && t[0] == '['
+}

@@ -1,0 +1,138 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/mcpgen/mcpgen/internal/jsonrpc"
+	"github.com/mcpgen/mcpgen/internal/protocol"
+)
+
+// Peer is a transport's channel back to the client for one incoming message.
+// Notify sends a notification tied to the request; Call sends a
+// server-to-client request and waits for its answer. Both may be called from
+// any goroutine while the request is being handled, and must return an error
+// (not block forever) once the request has been answered or the client is
+// gone.
+type Peer interface {
+	Notify(ctx context.Context, method string, params any) error
+	Call(ctx context.Context, method string, params any) (json.RawMessage, error)
+}
+
+// Request is what a handler knows about the call it serves, whatever the
+// protocol era: the negotiated revision, the client, and one API for
+// progress, logging and asking the client for input. Component methods that
+// declare a *Request parameter receive it.
+type Request struct {
+	Method  string
+	Version string // the negotiated protocol revision
+	// Client and ClientCaps come from initialize (legacy) or from the
+	// request's _meta (2026-07-28).
+	Client     protocol.Implementation
+	ClientCaps json.RawMessage
+	Session    *Session // nil for stateless (2026-07-28) requests
+	Auth       Principal
+
+	server         *Server
+	incoming       *Incoming
+	peer           Peer
+	meta           map[string]json.RawMessage
+	progressToken  json.RawMessage
+	logLevel       string
+	inputResponses map[string]json.RawMessage
+	requestState   string
+	task           *task // set while the request runs as a task
+}
+
+// Modern reports whether the request uses the stateless 2026-07-28 era.
+func (r *Request) Modern() bool { return protocol.IsModern(r.Version) }
+
+// Meta returns the raw value of a _meta key of the request, or nil.
+func (r *Request) Meta(key string) json.RawMessage { return r.meta[key] }
+
+// Progress reports progress to the client when it asked for it (sent a
+// progress token); otherwise it does nothing.
+func (r *Request) Progress(ctx context.Context, progress, total float64, message string) error {
+	if len(r.progressToken) == 0 || r.peer == nil {
+		return nil
+	}
+	p := map[string]any{"progressToken": r.progressToken, "progress": progress}
+	if total > 0 {
+		p["total"] = total
+	}
+	if message != "" {
+		p["message"] = message
+	}
+	return r.peer.Notify(ctx, "notifications/progress", p)
+}
+
+// Log sends a notifications/message to the client if level is at or above
+// the level the client chose (per session in the legacy era, per request in
+// 2026-07-28). Without a chosen level nothing is sent.
+func (r *Request) Log(ctx context.Context, level, logger string, data any) error {
+	threshold := r.logLevel
+	if r.Session != nil && threshold == "" {
+		threshold = r.Session.LogLevel()
+	}
+	if threshold == "" || r.peer == nil || logRank(level) < logRank(threshold) {
+		return nil
+	}
+	p := map[string]any{"level": level, "data": data}
+	if logger != "" {
+		p["logger"] = logger
+	}
+	return r.peer.Notify(ctx, "notifications/message", p)
+}
+
+// Ask obtains the client's answer to a server-to-client request
+// (elicitation/create, sampling/createMessage, roots/list). In a legacy
+// session the request is sent and awaited. In the stateless era the answer
+// comes from the client's retry; until then Ask returns an
+// [*InputRequiredError] that the handler must return unchanged, and the
+// runtime turns it into an input_required result. key names this request
+// among the handler's requests and must be stable across retries.
+func (r *Request) Ask(ctx context.Context, key, method string, params any) (json.RawMessage, error) {
+	if r.task != nil {
+		return r.task.ask(ctx, key, method, params)
+	}
+	if r.Modern() {
+		if v, ok := r.inputResponses[key]; ok {
+			return v, nil
+		}
+		return nil, &InputRequiredError{Requests: map[string]InputRequest{key: {Method: method, Params: params}}}
+	}
+	if r.peer == nil || r.Session == nil {
+		return nil, fmt.Errorf("%w: %s needs an initialized session or a stateless request", jsonrpc.ErrInvalidRequest, method)
+	}
+	return r.peer.Call(ctx, method, params)
+}
+
+// InputRequest is one server-to-client request carried in an
+// input_required result.
+type InputRequest struct {
+	Method string `json:"method"`
+	Params any    `json:"params,omitempty"`
+}
+
+// InputRequiredError is returned by [Request.Ask] in the stateless era when
+// the client has not yet answered: the runtime sends the requests and the
+// client retries with their answers.
+type InputRequiredError struct {
+	Requests map[string]InputRequest
+}
+
+func (e *InputRequiredError) Error() string {
+	return fmt.Sprintf("input required: %d request(s) for the client", len(e.Requests))
+}
+
+var logLevels = map[string]int{
+	"debug": 0, "info": 1, "notice": 2, "warning": 3, "error": 4, "critical": 5, "alert": 6, "emergency": 7,
+}
+
+func logRank(level string) int {
+	if r, ok := logLevels[level]; ok {
+		return r
+	}
+	return 0
+}

@@ -1,0 +1,174 @@
+package server
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/mcpgen/mcpgen/internal/jsonrpc"
+	"github.com/mcpgen/mcpgen/internal/protocol"
+)
+
+// This file holds the small typed helpers that generated adapters call to
+// turn a component's Go result into its wire form. They are generic so that
+// no adapter dispatches on `any`.
+
+// DecodeArguments decodes tool arguments, already checked against the input
+// schema, into the component's input struct.
+func DecodeArguments[T any](args json.RawMessage) (T, error) {
+	var in T
+	if len(args) == 0 || string(args) == "null" {
+		return in, nil
+	}
+	if err := json.Unmarshal(args, &in); err != nil {
+		return in, fmt.Errorf("%w: arguments: %v", jsonrpc.ErrInvalidParams, err)
+	}
+	return in, nil
+}
+
+// protocolError reports whether err must travel as a JSON-RPC error rather
+// than as a tool result with isError: a coded error, or the signal that the
+// handler needs input from the client.
+func protocolError(err error) bool {
+	var coded *jsonrpc.Error
+	var input *InputRequiredError
+	return errors.As(err, &coded) || errors.As(err, &input)
+}
+
+// ToolError turns a component's error into a tool result with isError set,
+// so the model sees what went wrong. Protocol-level errors pass through.
+func ToolError(err error) (*protocol.CallToolResult, error) {
+	if protocolError(err) {
+		return nil, err
+	}
+	return &protocol.CallToolResult{
+		Content: []protocol.Content{protocol.TextContent(err.Error())},
+		IsError: true,
+	}, nil
+}
+
+// TextResult wraps a string result as one text block.
+func TextResult(out string, err error) (*protocol.CallToolResult, error) {
+	if err != nil {
+		return ToolError(err)
+	}
+	return &protocol.CallToolResult{Content: []protocol.Content{protocol.TextContent(out)}}, nil
+}
+
+// ContentResult wraps content blocks returned by a component.
+func ContentResult(out []protocol.Content, err error) (*protocol.CallToolResult, error) {
+	if err != nil {
+		return ToolError(err)
+	}
+	if out == nil {
+		out = []protocol.Content{}
+	}
+	return &protocol.CallToolResult{Content: out}, nil
+}
+
+// RawResult passes through a result the component built itself.
+func RawResult(out *protocol.CallToolResult, err error) (*protocol.CallToolResult, error) {
+	if err != nil {
+		return ToolError(err)
+	}
+	if out == nil {
+		return &protocol.CallToolResult{Content: []protocol.Content{}}, nil
+	}
+	if out.Content == nil {
+		out.Content = []protocol.Content{}
+	}
+	return out, nil
+}
+
+// StructuredResult encodes a typed result as structuredContent, with the same
+// JSON as a text block for clients that predate structured output.
+func StructuredResult[T any](out T, err error) (*protocol.CallToolResult, error) {
+	if err != nil {
+		return ToolError(err)
+	}
+	b, err := json.Marshal(out)
+	if err != nil {
+		return nil, fmt.Errorf("encode result: %w", err)
+	}
+	return &protocol.CallToolResult{
+		Content:           []protocol.Content{protocol.TextContent(string(b))},
+		StructuredContent: b,
+	}, nil
+}
+
+// ResourceText wraps text read from a resource.
+func ResourceText(uri, mimeType string, out string, err error) (*protocol.ReadResourceResult, error) {
+	if err != nil {
+		return nil, err
+	}
+	return &protocol.ReadResourceResult{Contents: []protocol.ResourceContents{{URI: uri, MimeType: mimeType, Text: &out}}}, nil
+}
+
+// ResourceBlob wraps binary data read from a resource, base64-encoded.
+func ResourceBlob(uri, mimeType string, out []byte, err error) (*protocol.ReadResourceResult, error) {
+	if err != nil {
+		return nil, err
+	}
+	return &protocol.ReadResourceResult{Contents: []protocol.ResourceContents{{URI: uri, MimeType: mimeType, Blob: base64.StdEncoding.EncodeToString(out)}}}, nil
+}
+
+// ResourceJSON encodes a typed value read from a resource as JSON text.
+func ResourceJSON[T any](uri, mimeType string, out T, err error) (*protocol.ReadResourceResult, error) {
+	if err != nil {
+		return nil, err
+	}
+	b, err := json.Marshal(out)
+	if err != nil {
+		return nil, fmt.Errorf("encode resource %s: %w", uri, err)
+	}
+	text := string(b)
+	return &protocol.ReadResourceResult{Contents: []protocol.ResourceContents{{URI: uri, MimeType: mimeType, Text: &text}}}, nil
+}
+
+// ResourceRaw passes through contents the component built itself.
+func ResourceRaw(out *protocol.ReadResourceResult, err error) (*protocol.ReadResourceResult, error) {
+	if err != nil {
+		return nil, err
+	}
+	if out == nil || out.Contents == nil {
+		return &protocol.ReadResourceResult{Contents: []protocol.ResourceContents{}}, nil
+	}
+	return out, nil
+}
+
+// PromptText wraps a string as a single user message.
+func PromptText(description string, out string, err error) (*protocol.GetPromptResult, error) {
+	if err != nil {
+		return nil, err
+	}
+	return &protocol.GetPromptResult{
+		Description: description,
+		Messages:    []protocol.PromptMessage{{Role: "user", Content: protocol.TextContent(out)}},
+	}, nil
+}
+
+// PromptMessages wraps messages built by the component.
+func PromptMessages(description string, out []protocol.PromptMessage, err error) (*protocol.GetPromptResult, error) {
+	if err != nil {
+		return nil, err
+	}
+	if out == nil {
+		out = []protocol.PromptMessage{}
+	}
+	return &protocol.GetPromptResult{Description: description, Messages: out}, nil
+}
+
+// PromptRaw passes through a result the component built itself.
+func PromptRaw(out *protocol.GetPromptResult, err error) (*protocol.GetPromptResult, error) {
+	if err != nil {
+		return nil, err
+	}
+	if out == nil {
+		return &protocol.GetPromptResult{Messages: []protocol.PromptMessage{}}, nil
+	}
+	if out.Messages == nil {
+		out.Messages = []protocol.PromptMessage{}
+	}
+	return out, nil
+}

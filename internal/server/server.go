@@ -1,0 +1,466 @@
+// Package server is the core of the runtime: one [Server] value per
+// generated package, a router from each MCP method to its handler, and the
+// era logic that lets legacy (initialize, sessions) and stateless 2026-07-28
+// clients use the same endpoint at the same time.
+//
+// Transports (stdio, Streamable HTTP) decode messages and call
+// [Server.Handle]; they hold no protocol state of their own. Generated
+// packages build the [Definition] and call [New].
+package server
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"sync"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/mcpgen/mcpgen/internal/jsonrpc"
+	"github.com/mcpgen/mcpgen/internal/jsonschema"
+	"github.com/mcpgen/mcpgen/internal/protocol"
+)
+
+// Options tune a server. The zero value is ready to use: no logging, no
+// observer, no permission checks, a random signing key.
+type Options struct {
+	Logger     *zap.Logger  // nil: no logs
+	Observer   Observer     // nil: no events
+	Errors     ErrorHandler // nil: errors are not logged
+	Permission Permission   // nil: every scope is granted
+
+	// PageSize is the number of items per list page (default 100).
+	PageSize int
+	// Secret signs pagination cursors and requestState. Random per process
+	// when empty, so cursors do not survive a restart.
+	Secret []byte
+	// ListCache is the cache hint on list and discover results (2026-07-28).
+	// Default: five minutes, public, since the registry is fixed at build time.
+	ListCache Cache
+	// SessionIdle ends legacy sessions unused for this long (default 30 min;
+	// negative disables).
+	SessionIdle time.Duration
+	// Tasks enables the io.modelcontextprotocol/tasks extension.
+	Tasks bool
+}
+
+// Server serves one generated component registry. It is safe for
+// concurrent use by any number of transports and requests.
+type Server struct {
+	def  Definition
+	opts Options
+	log  *zap.Logger
+	obs  Observer
+	errs ErrorHandler
+
+	tools     map[string]*compiledTool
+	resources map[string]*Resource
+	templates []*compiledTemplate
+	prompts   map[string]*Prompt
+
+	lists      map[string]*list // by method: tools/list, resources/list, ...
+	legacyCaps json.RawMessage
+	modernCaps json.RawMessage
+	discover   json.RawMessage
+	serverInfo protocol.Implementation
+	signer     signer
+
+	sessions sessionTable
+	tasks    *taskTable
+	subs     subscribers
+	closed   chan struct{}
+	closeOne sync.Once
+}
+
+// Close ends open subscription streams gracefully and legacy sessions.
+// In-flight calls are not interrupted.
+func (s *Server) Close() {
+	s.closeOne.Do(func() { close(s.closed) })
+	s.sessions.mu.Lock()
+	for id, sess := range s.sessions.byID {
+		delete(s.sessions.byID, id)
+		sess.end()
+	}
+	s.sessions.mu.Unlock()
+}
+
+func (s *Server) closing() <-chan struct{} { return s.closed }
+
+type compiledTool struct {
+	Tool
+	input        *jsonschema.Schema
+	output       *jsonschema.Schema
+	headerParams map[string]string // argument -> Mcp-Param-{Name}, from x-mcp-header
+}
+
+// New builds a server from a generated definition. Every schema is compiled
+// and every list answer encoded here, once; a definition that cannot be
+// served is a programming error and panics with the reason.
+func New(def Definition, opts Options) *Server {
+	s, err := build(def, opts)
+	if err != nil {
+		panic(fmt.Sprintf("mcp server %q: %v", def.Name, err))
+	}
+	return s
+}
+
+func build(def Definition, opts Options) (*Server, error) {
+	if opts.PageSize <= 0 {
+		opts.PageSize = 100
+	}
+	if opts.ListCache == (Cache{}) {
+		opts.ListCache = Cache{TTLMs: 300000, Scope: "public"}
+	}
+	if opts.SessionIdle == 0 {
+		opts.SessionIdle = 30 * time.Minute
+	}
+	if len(opts.Secret) == 0 {
+		opts.Secret = make([]byte, 32)
+		_, _ = rand.Read(opts.Secret)
+	}
+	s := &Server{
+		def: def, opts: opts, log: opts.Logger, obs: opts.Observer, errs: opts.Errors,
+		tools: map[string]*compiledTool{}, resources: map[string]*Resource{}, prompts: map[string]*Prompt{},
+		signer: signer{key: opts.Secret}, closed: make(chan struct{}),
+	}
+	if s.log == nil {
+		s.log = zap.NewNop()
+	}
+	if s.obs == nil {
+		s.obs = nopObserver{}
+	}
+	if s.errs == nil {
+		s.errs = nopErrors{}
+	}
+	s.serverInfo = protocol.Implementation{Name: def.Name, Title: def.Title, Version: def.Version}
+	if s.serverInfo.Version == "" {
+		s.serverInfo.Version = "0.0.0"
+	}
+	s.sessions.init(opts.SessionIdle)
+	if opts.Tasks {
+		s.tasks = newTaskTable()
+	}
+	for i := range def.Tools {
+		t := &compiledTool{Tool: def.Tools[i]}
+		if _, dup := s.tools[t.Tool.Tool.Name]; dup {
+			return nil, fmt.Errorf("duplicate tool %q", t.Tool.Tool.Name)
+		}
+		var err error
+		if t.input, err = jsonschema.Compile(t.Tool.Tool.InputSchema); err != nil {
+			return nil, fmt.Errorf("tool %s: input schema: %w", t.Tool.Tool.Name, err)
+		}
+		if len(t.Tool.Tool.OutputSchema) > 0 {
+			if t.output, err = jsonschema.Compile(t.Tool.Tool.OutputSchema); err != nil {
+				return nil, fmt.Errorf("tool %s: output schema: %w", t.Tool.Tool.Name, err)
+			}
+		}
+		t.headerParams = headerParams(t.Tool.Tool.InputSchema)
+		s.tools[t.Tool.Tool.Name] = t
+		s.obs.Event(EventComponentRegistered, Tag{"kind", "tool"}, Tag{"name", t.Tool.Tool.Name})
+	}
+	for i := range def.Resources {
+		r := &def.Resources[i]
+		if _, dup := s.resources[r.Resource.URI]; dup {
+			return nil, fmt.Errorf("duplicate resource %q", r.Resource.URI)
+		}
+		s.resources[r.Resource.URI] = r
+		s.obs.Event(EventComponentRegistered, Tag{"kind", "resource"}, Tag{"name", r.Resource.Name})
+	}
+	for i := range def.Templates {
+		ct, err := compileTemplate(&def.Templates[i])
+		if err != nil {
+			return nil, err
+		}
+		s.templates = append(s.templates, ct)
+		s.obs.Event(EventComponentRegistered, Tag{"kind", "template"}, Tag{"name", ct.Template.Template.Name})
+	}
+	for i := range def.Prompts {
+		p := &def.Prompts[i]
+		if _, dup := s.prompts[p.Prompt.Name]; dup {
+			return nil, fmt.Errorf("duplicate prompt %q", p.Prompt.Name)
+		}
+		s.prompts[p.Prompt.Name] = p
+		s.obs.Event(EventComponentRegistered, Tag{"kind", "prompt"}, Tag{"name", p.Prompt.Name})
+	}
+	if err := s.buildLists(); err != nil {
+		return nil, err
+	}
+	s.buildCapabilities()
+	return s, nil
+}
+
+// Name returns the server's name from its definition.
+func (s *Server) Name() string { return s.def.Name }
+
+// Logger returns the server's logger (a no-op one when none was given).
+func (s *Server) Logger() *zap.Logger { return s.log }
+
+// Incoming is one message handed to [Server.Handle] by a transport, with
+// what the transport knows about where it came from.
+type Incoming struct {
+	Msg *jsonrpc.Message
+	// Session is the legacy session the transport associated with the
+	// message (stdio: the process's; HTTP: from Mcp-Session-Id), or nil.
+	// Handle sets it when the message is an initialize request.
+	Session *Session
+	// Peer carries notifications and server-to-client requests back.
+	Peer Peer
+	// Auth is the caller as authenticated by the transport.
+	Auth Principal
+	// HTTPHeaders, when set, are checked against the body for stateless
+	// requests (Mcp-Method, Mcp-Name, Mcp-Param-*). Nil on stdio.
+	HTTPHeaders HeaderGetter
+	// LegacyVersion is the revision a legacy request without a session
+	// claims (the MCP-Protocol-Version header on HTTP); empty for none.
+	LegacyVersion string
+
+	// Modern is set by Handle when the message was served statelessly.
+	Modern bool
+	// Status is set by Handle to the HTTP status the 2026-07-28 transport
+	// rules prescribe for the answer (400 for envelope errors, 404 for an
+	// unknown method); 0 means the transport's default.
+	Status int
+}
+
+// HeaderGetter reads HTTP request headers (http.Header satisfies it).
+type HeaderGetter interface {
+	Get(key string) string
+	Values(key string) []string
+}
+
+// params is the part of every request's params that the router reads
+// before dispatch; the rest stays raw for the handler.
+type params struct {
+	Meta           map[string]json.RawMessage `json:"_meta"`
+	Name           string                     `json:"name"`
+	URI            string                     `json:"uri"`
+	Cursor         *string                    `json:"cursor"`
+	Arguments      json.RawMessage            `json:"arguments"`
+	InputResponses map[string]json.RawMessage `json:"inputResponses"`
+	RequestState   string                     `json:"requestState"`
+	Task           json.RawMessage            `json:"task"`
+}
+
+// Handle serves one incoming message and returns the response to send, or
+// nil when there is none (notifications, responses to our own requests).
+// Handle never panics on bad input; a panicking handler becomes -32603.
+func (s *Server) Handle(ctx context.Context, in *Incoming) *jsonrpc.Message {
+	m := in.Msg
+	if m.IsResponse() {
+		if in.Session != nil {
+			in.Session.pending.deliver(m)
+		}
+		return nil
+	}
+	start := time.Now()
+	s.obs.Event(EventRequest, Tag{"method", m.Method})
+	result, err := s.dispatch(ctx, in)
+	s.obs.Timing(EventRequestDuration, time.Since(start), Tag{"method", m.Method})
+	if m.IsNotification() {
+		return nil
+	}
+	if err != nil {
+		s.obs.Event(EventRequestError, Tag{"method", m.Method})
+		w := jsonrpc.Wire(err)
+		if w.Code == jsonrpc.CodeInternalError {
+			s.errs.LogError(ctx, "request failed", err, Tag{"method", m.Method})
+		}
+		return &jsonrpc.Message{JSONRPC: jsonrpc.Version, ID: m.ID, Error: w}
+	}
+	s.obs.Event(EventRequestSuccess, Tag{"method", m.Method})
+	return jsonrpc.NewResponse(m.ID, result)
+}
+
+func (s *Server) dispatch(ctx context.Context, in *Incoming) (result json.RawMessage, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			s.log.Error("handler panicked", zap.String("method", in.Msg.Method), zap.Any("panic", p), zap.Stack("stack"))
+			result, err = nil, fmt.Errorf("%w: handler panicked", jsonrpc.ErrInternal)
+		}
+	}()
+	m := in.Msg
+	var p params
+	if len(m.Params) > 0 && !bytes.Equal(m.Params, []byte("null")) {
+		if err := json.Unmarshal(m.Params, &p); err != nil {
+			return nil, fmt.Errorf("%w: params: %v", jsonrpc.ErrInvalidParams, err)
+		}
+	}
+	req, err := s.classify(in, &p)
+	if err != nil {
+		return nil, err
+	}
+	r, ok := routes[m.Method]
+	if !ok || (req.Modern() && r.legacyOnly) || (!req.Modern() && r.modernOnly) || (r.enabled != nil && !r.enabled(s)) {
+		if req.Modern() {
+			in.Status = 404
+		}
+		return nil, fmt.Errorf("%w: %s", jsonrpc.ErrMethodNotFound, m.Method)
+	}
+	if req.Session != nil {
+		req.Session.touch()
+	}
+	if in.HTTPHeaders != nil && req.Modern() {
+		if err := s.checkHeaders(in.HTTPHeaders, m, &p); err != nil {
+			in.Status = 400
+			return nil, err
+		}
+	}
+	v, err := r.handle(s, ctx, req, &p, m.Params)
+	if err != nil {
+		if code := jsonrpc.Wire(err).Code; req.Modern() && (code == -32021 || code == jsonrpc.CodeHeaderMismatch) {
+			in.Status = 400
+		}
+		return nil, err
+	}
+	return s.encodeResult(req, v)
+}
+
+// classify decides the era of a request and builds its [Request].
+func (s *Server) classify(in *Incoming, p *params) (*Request, error) {
+	m := in.Msg
+	req := &Request{Method: m.Method, server: s, incoming: in, peer: in.Peer, meta: p.Meta, Auth: in.Auth}
+	if tok, ok := p.Meta[protocol.MetaProgressToken]; ok {
+		req.progressToken = tok
+	}
+	if s.isModern(in, p) {
+		if err := s.classifyModern(in, p, req); err != nil {
+			in.Status = 400
+			return nil, err
+		}
+		in.Modern = true
+		return req, nil
+	}
+	if sess := in.Session; sess != nil {
+		req.Session, req.Version, req.Client, req.ClientCaps = sess, sess.Version, sess.Client, sess.ClientCaps
+		return req, nil
+	}
+	req.Version = in.LegacyVersion
+	if req.Version == "" {
+		req.Version = protocol.Version20250326
+	}
+	return req, nil
+}
+
+// isModern tells a stateless request from a legacy one: it carries the
+// 2026-07-28 _meta, or (over HTTP) a modern MCP-Protocol-Version header, or
+// it uses a method only the stateless era has.
+func (s *Server) isModern(in *Incoming, p *params) bool {
+	if in.Msg.Method == "initialize" {
+		return false
+	}
+	if _, ok := p.Meta[protocol.MetaProtocolVersion]; ok {
+		return true
+	}
+	if in.HTTPHeaders != nil && protocol.IsModern(in.HTTPHeaders.Get("MCP-Protocol-Version")) {
+		return true
+	}
+	r, ok := routes[in.Msg.Method]
+	return ok && r.modernOnly && in.Session == nil
+}
+
+// classifyModern checks the stateless envelope in the order the spec's
+// error precedence implies: required _meta (-32602), header agreement
+// (-32020), supported revision (-32022).
+func (s *Server) classifyModern(in *Incoming, p *params, req *Request) error {
+	m := in.Msg
+	v, ok := p.Meta[protocol.MetaProtocolVersion]
+	if !ok {
+		return fmt.Errorf("%w: _meta %s is required", jsonrpc.ErrInvalidParams, protocol.MetaProtocolVersion)
+	}
+	var version string
+	if err := json.Unmarshal(v, &version); err != nil {
+		return fmt.Errorf("%w: _meta %s must be a string", jsonrpc.ErrInvalidParams, protocol.MetaProtocolVersion)
+	}
+	caps, ok := p.Meta[protocol.MetaClientCapabilities]
+	if !ok && !m.IsNotification() {
+		return fmt.Errorf("%w: _meta %s is required", jsonrpc.ErrInvalidParams, protocol.MetaClientCapabilities)
+	}
+	if in.HTTPHeaders != nil {
+		if h := in.HTTPHeaders.Get("MCP-Protocol-Version"); h != version {
+			return headerMismatch(fmt.Sprintf("MCP-Protocol-Version header value %q does not match _meta value %q", h, version))
+		}
+	}
+	if !protocol.IsModern(version) || !protocol.Supported(version) {
+		return unsupportedVersion(version)
+	}
+	req.Version, req.ClientCaps = version, caps
+	if info, ok := p.Meta[protocol.MetaClientInfo]; ok {
+		_ = json.Unmarshal(info, &req.Client)
+	}
+	if lv, ok := p.Meta[protocol.MetaLogLevel]; ok {
+		if err := json.Unmarshal(lv, &req.logLevel); err != nil || !validLogLevel(req.logLevel) {
+			return fmt.Errorf("%w: _meta %s: unknown log level %s", jsonrpc.ErrInvalidParams, protocol.MetaLogLevel, lv)
+		}
+	}
+	return nil
+}
+
+func unsupportedVersion(requested string) error {
+	return (&jsonrpc.Error{Code: jsonrpc.CodeUnsupportedProtocolVersion, Message: "Unsupported protocol version"}).
+		WithData(map[string]any{"supported": []string{protocol.Version20260728}, "requested": requested})
+}
+
+func validLogLevel(l string) bool { _, ok := logLevels[l]; return ok }
+
+// encodeResult marshals a handler's result and, for stateless requests,
+// adds the resultType every 2026-07-28 result carries.
+func (s *Server) encodeResult(req *Request, v any) (json.RawMessage, error) {
+	var b []byte
+	switch v := v.(type) {
+	case json.RawMessage:
+		b = v
+	case []byte:
+		b = v
+	default:
+		var err error
+		if b, err = json.Marshal(v); err != nil {
+			return nil, fmt.Errorf("%w: encode result: %v", jsonrpc.ErrInternal, err)
+		}
+	}
+	if req.Modern() && !bytes.HasPrefix(b, []byte(`{"resultType"`)) {
+		out := make([]byte, 0, len(b)+len(`"resultType":"complete",`))
+		out = append(out, `{"resultType":"complete"`...)
+		if len(b) > 2 {
+			out = append(out, ',')
+		}
+		out = append(out, b[1:]...)
+		return out, nil
+	}
+	return b, nil
+}
+
+// permit runs the permission check for a component scope.
+func (s *Server) permit(ctx context.Context, req *Request, scope string) error {
+	if scope == "" || s.opts.Permission == nil {
+		return nil
+	}
+	if err := s.opts.Permission(ctx, req, scope); err != nil {
+		var coded *jsonrpc.Error
+		if errors.As(err, &coded) {
+			return err
+		}
+		return fmt.Errorf("%w: permission denied: %v", jsonrpc.ErrInvalidRequest, err)
+	}
+	return nil
+}
+
+// sortedKeys returns the keys of m in order.
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// subscribers tracks who wants resource and list-change notifications.
+type subscribers struct {
+	mu        sync.Mutex
+	listeners map[*listener]struct{}
+}

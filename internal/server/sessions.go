@@ -1,0 +1,144 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/mcpgen/mcpgen/internal/jsonrpc"
+	"github.com/mcpgen/mcpgen/internal/protocol"
+)
+
+// sessionTable owns the legacy sessions of a server, so that transports
+// hold none: HTTP looks them up by Mcp-Session-Id. Sessions idle for longer
+// than the limit are ended, so that clients that never send DELETE do not
+// leak them.
+type sessionTable struct {
+	mu    sync.Mutex
+	byID  map[string]*Session
+	idle  time.Duration
+	sweep time.Time
+}
+
+func (t *sessionTable) init(idle time.Duration) {
+	t.byID = map[string]*Session{}
+	t.idle = idle
+}
+
+func (t *sessionTable) open(version string, client protocol.Implementation, caps json.RawMessage) *Session {
+	s := newSession(version, client, caps)
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.byID[s.ID] = s
+	t.expireLocked()
+	return s
+}
+
+// expireLocked ends idle sessions, at most once a minute.
+func (t *sessionTable) expireLocked() {
+	if t.idle < 0 || time.Since(t.sweep) < time.Minute {
+		return
+	}
+	t.sweep = time.Now()
+	for id, s := range t.byID {
+		if time.Since(s.idleSince()) > t.idle {
+			delete(t.byID, id)
+			s.end()
+		}
+	}
+}
+
+// Session returns the live legacy session with this id, or nil when it is
+// unknown, ended or expired.
+func (s *Server) Session(id string) *Session {
+	t := &s.sessions
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.expireLocked()
+	sess := t.byID[id]
+	if sess != nil && t.idle > 0 && time.Since(sess.idleSince()) > t.idle {
+		delete(t.byID, id)
+		sess.end()
+		return nil
+	}
+	return sess
+}
+
+// EndSession ends a legacy session (HTTP DELETE, stdio EOF). It reports
+// whether the session existed.
+func (s *Server) EndSession(id string) bool {
+	t := &s.sessions
+	t.mu.Lock()
+	sess, ok := t.byID[id]
+	delete(t.byID, id)
+	t.mu.Unlock()
+	if ok {
+		sess.end()
+	}
+	return ok
+}
+
+// Sessions returns how many legacy sessions are open.
+func (s *Server) Sessions() int {
+	s.sessions.mu.Lock()
+	defer s.sessions.mu.Unlock()
+	return len(s.sessions.byID)
+}
+
+// pendingCalls matches the client's responses to the requests the server
+// sent it (legacy server-to-client requests).
+type pendingCalls struct {
+	mu    sync.Mutex
+	next  atomic.Int64
+	calls map[string]chan *jsonrpc.Message
+}
+
+// Send issues a server-to-client request through write and waits for the
+// client's answer, the context's end or the session's end.
+func (p *pendingCalls) Send(ctx context.Context, method string, params any, write func(*jsonrpc.Message) error, done <-chan struct{}) (json.RawMessage, error) {
+	id := "srv-" + strconv.FormatInt(p.next.Add(1), 10)
+	raw, err := json.Marshal(params)
+	if err != nil {
+		return nil, fmt.Errorf("encode %s params: %w", method, err)
+	}
+	ch := make(chan *jsonrpc.Message, 1)
+	p.mu.Lock()
+	if p.calls == nil {
+		p.calls = map[string]chan *jsonrpc.Message{}
+	}
+	p.calls[strconv.Quote(id)] = ch
+	p.mu.Unlock()
+	defer func() {
+		p.mu.Lock()
+		delete(p.calls, strconv.Quote(id))
+		p.mu.Unlock()
+	}()
+	if err := write(&jsonrpc.Message{JSONRPC: jsonrpc.Version, ID: json.RawMessage(strconv.Quote(id)), Method: method, Params: raw}); err != nil {
+		return nil, fmt.Errorf("send %s: %w", method, err)
+	}
+	select {
+	case m := <-ch:
+		if m.Error != nil {
+			return nil, m.Error
+		}
+		return m.Result, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case <-done:
+		return nil, fmt.Errorf("%s: the session ended before the client answered", method)
+	}
+}
+
+func (p *pendingCalls) deliver(m *jsonrpc.Message) bool {
+	p.mu.Lock()
+	ch, ok := p.calls[string(m.ID)]
+	p.mu.Unlock()
+	if ok {
+		ch <- m
+	}
+	return ok
+}

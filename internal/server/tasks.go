@@ -1,0 +1,241 @@
+package server
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/mcpgen/mcpgen/internal/jsonrpc"
+	"github.com/mcpgen/mcpgen/internal/protocol"
+)
+
+// This file implements the io.modelcontextprotocol/tasks extension: a tool
+// marked as a task runs in the background when the client declares the
+// extension on the request; the client polls tasks/get, answers input
+// requests with tasks/update and may tasks/cancel.
+
+// taskTTL is how long a finished task's result is kept.
+const taskTTL = time.Hour
+
+type taskTable struct {
+	mu    sync.Mutex
+	tasks map[string]*task
+}
+
+func newTaskTable() *taskTable { return &taskTable{tasks: map[string]*task{}} }
+
+type task struct {
+	mu        sync.Mutex
+	id        string
+	subject   string
+	status    string
+	message   string
+	created   time.Time
+	updated   time.Time
+	result    json.RawMessage
+	err       *jsonrpc.Error
+	asks      map[string]InputRequest    // outstanding input requests
+	answers   map[string]json.RawMessage // answers received, by key
+	answered  chan struct{}              // signalled on each tasks/update
+	cancel    context.CancelFunc
+	listeners func(*task)
+}
+
+// wantsTask reports whether the client declared the tasks extension on this
+// request.
+func (r *Request) wantsTask() bool {
+	var caps struct {
+		Extensions map[string]json.RawMessage `json:"extensions"`
+	}
+	_ = json.Unmarshal(r.ClientCaps, &caps)
+	_, ok := caps.Extensions[protocol.TasksExtension]
+	return ok
+}
+
+type taskView struct {
+	ResultType     string                  `json:"resultType"`
+	TaskID         string                  `json:"taskId"`
+	Status         string                  `json:"status"`
+	StatusMessage  string                  `json:"statusMessage,omitempty"`
+	CreatedAt      string                  `json:"createdAt"`
+	LastUpdatedAt  string                  `json:"lastUpdatedAt"`
+	TTLMs          int64                   `json:"ttlMs"`
+	PollIntervalMs int64                   `json:"pollIntervalMs"`
+	InputRequests  map[string]InputRequest `json:"inputRequests,omitempty"`
+	Result         json.RawMessage         `json:"result,omitempty"`
+	Error          *jsonrpc.Error          `json:"error,omitempty"`
+}
+
+func (t *task) view(resultType string, detailed bool) taskView {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	v := taskView{
+		ResultType: resultType, TaskID: t.id, Status: t.status, StatusMessage: t.message,
+		CreatedAt: t.created.UTC().Format(time.RFC3339Nano), LastUpdatedAt: t.updated.UTC().Format(time.RFC3339Nano),
+		TTLMs: taskTTL.Milliseconds(), PollIntervalMs: 200,
+	}
+	if detailed {
+		if len(t.asks) > 0 {
+			v.InputRequests = t.asks
+		}
+		v.Result, v.Error = t.result, t.err
+	}
+	return v
+}
+
+func (t *task) set(status, message string) {
+	t.mu.Lock()
+	if terminal(t.status) {
+		t.mu.Unlock()
+		return
+	}
+	t.status, t.message, t.updated = status, message, time.Now()
+	notify := t.listeners
+	t.mu.Unlock()
+	if notify != nil {
+		notify(t)
+	}
+}
+
+func terminal(status string) bool {
+	return status == "completed" || status == "failed" || status == "cancelled"
+}
+
+// startTask runs a tool call in the background and answers at once with the
+// task's handle.
+func (s *Server) startTask(_ context.Context, req *Request, t *compiledTool, args json.RawMessage) (any, error) {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	now := time.Now()
+	tk := &task{
+		id: hex.EncodeToString(b[:]), subject: req.Auth.Subject, status: "working", created: now, updated: now,
+		asks: map[string]InputRequest{}, answers: map[string]json.RawMessage{}, answered: make(chan struct{}, 1),
+		listeners: s.notifyTask,
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	tk.cancel = cancel
+	s.tasks.mu.Lock()
+	s.tasks.tasks[tk.id] = tk
+	s.tasks.mu.Unlock()
+
+	treq := *req
+	treq.peer = nil // progress and logs are not sent for tasks
+	treq.task = tk
+	go func() {
+		defer cancel()
+		res, err := s.runTool(ctx, &treq, t, args)
+		tk.mu.Lock()
+		if err == nil {
+			tk.result, _ = json.Marshal(res)
+		} else {
+			tk.err = jsonrpc.Wire(err)
+		}
+		tk.mu.Unlock()
+		switch {
+		case ctx.Err() != nil:
+			tk.set("cancelled", "The task was cancelled.")
+		case err != nil:
+			tk.set("failed", tk.err.Message)
+		default:
+			tk.set("completed", "")
+		}
+		time.AfterFunc(taskTTL, func() {
+			s.tasks.mu.Lock()
+			delete(s.tasks.tasks, tk.id)
+			s.tasks.mu.Unlock()
+		})
+	}()
+	return tk.view(protocol.ResultTask, false), nil
+}
+
+// ask records an input request on the task and waits for tasks/update.
+func (t *task) ask(ctx context.Context, key, method string, params any) (json.RawMessage, error) {
+	for {
+		t.mu.Lock()
+		if v, ok := t.answers[key]; ok {
+			delete(t.asks, key)
+			t.mu.Unlock()
+			if len(t.asks) == 0 {
+				t.set("working", "")
+			}
+			return v, nil
+		}
+		t.asks[key] = InputRequest{Method: method, Params: params}
+		t.mu.Unlock()
+		t.set("input_required", "Waiting for the client's input.")
+		select {
+		case <-t.answered:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+}
+
+type taskParams struct {
+	TaskID         string                     `json:"taskId"`
+	InputResponses map[string]json.RawMessage `json:"inputResponses"`
+}
+
+func (s *Server) findTask(req *Request, raw json.RawMessage) (*task, *taskParams, error) {
+	if !req.wantsTask() {
+		return nil, nil, missingTasksCapability()
+	}
+	var p taskParams
+	if err := decode(raw, &p); err != nil {
+		return nil, nil, err
+	}
+	s.tasks.mu.Lock()
+	tk := s.tasks.tasks[p.TaskID]
+	s.tasks.mu.Unlock()
+	if tk == nil || tk.subject != req.Auth.Subject {
+		return nil, nil, fmt.Errorf("%w: Failed to retrieve task: Task not found", jsonrpc.ErrInvalidParams)
+	}
+	return tk, &p, nil
+}
+
+func (s *Server) taskGet(_ context.Context, req *Request, _ *params, raw json.RawMessage) (any, error) {
+	tk, _, err := s.findTask(req, raw)
+	if err != nil {
+		return nil, err
+	}
+	return tk.view(protocol.ResultComplete, true), nil
+}
+
+func (s *Server) taskUpdate(_ context.Context, req *Request, _ *params, raw json.RawMessage) (any, error) {
+	tk, p, err := s.findTask(req, raw)
+	if err != nil {
+		return nil, err
+	}
+	tk.mu.Lock()
+	for k, v := range p.InputResponses {
+		if _, outstanding := tk.asks[k]; outstanding {
+			tk.answers[k] = v
+		}
+	}
+	tk.mu.Unlock()
+	select {
+	case tk.answered <- struct{}{}:
+	default:
+	}
+	return json.RawMessage(`{}`), nil
+}
+
+func (s *Server) taskCancel(_ context.Context, req *Request, _ *params, raw json.RawMessage) (any, error) {
+	tk, _, err := s.findTask(req, raw)
+	if err != nil {
+		return nil, err
+	}
+	tk.cancel()
+	tk.set("cancelled", "The task was cancelled.")
+	return json.RawMessage(`{}`), nil
+}
+
+// missingTasksCapability is -32021 naming the tasks extension.
+func missingTasksCapability() error {
+	return (&jsonrpc.Error{Code: -32021, Message: "Missing required client capability"}).
+		WithData(map[string]any{"requiredCapabilities": map[string]any{"extensions": map[string]any{protocol.TasksExtension: map[string]any{}}}})
+}

@@ -1,0 +1,246 @@
+// Package stdio serves an MCP server over newline-delimited JSON-RPC on a
+// reader and a writer (a process's stdin and stdout). Nothing but protocol
+// messages is written to the writer; logs belong on stderr.
+//
+// Requests run concurrently, so that a slow tool does not hold up the
+// others and notifications/cancelled can reach a running handler; the
+// initialize request and all notifications and responses are handled in
+// arrival order.
+package stdio
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+
+	"github.com/mcpgen/mcpgen/internal/jsonrpc"
+	"github.com/mcpgen/mcpgen/internal/server"
+)
+
+// MaxMessageSize bounds one line; a longer one is refused with -32600 and
+// skipped, never buffered whole.
+const MaxMessageSize = 32 << 20
+
+// Serve reads messages from r until EOF or ctx ends, answering on w. It
+// waits for handlers in flight before returning. A clean EOF returns nil.
+func Serve(ctx context.Context, srv *server.Server, r io.Reader, w io.Writer) error {
+	c := &conn{srv: srv, out: bufio.NewWriter(w), inflight: map[string]context.CancelFunc{}}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	defer func() {
+		c.wg.Wait()
+		if s := c.session(); s != nil {
+			srv.EndSession(s.ID)
+		}
+	}()
+	br := bufio.NewReaderSize(r, 64<<10)
+	for {
+		line, err := readLine(br)
+		if len(bytes.TrimSpace(line)) > 0 {
+			c.handleLine(ctx, line)
+		}
+		if errors.Is(err, errTooLong) {
+			c.write(jsonrpc.NewErrorResponse(nil, fmt.Errorf("%w: message larger than %d bytes", jsonrpc.ErrInvalidRequest, MaxMessageSize)))
+			continue
+		}
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("read: %w", err)
+		}
+		if ctx.Err() != nil {
+			return nil
+		}
+	}
+}
+
+var errTooLong = errors.New("line too long")
+
+// readLine returns the next line without its newline; an over-long line is
+// drained and reported as errTooLong.
+func readLine(br *bufio.Reader) ([]byte, error) {
+	var buf []byte
+	for {
+		chunk, err := br.ReadSlice('\n')
+		if len(buf)+len(chunk) > MaxMessageSize {
+			for errors.Is(err, bufio.ErrBufferFull) {
+				_, err = br.ReadSlice('\n')
+			}
+			if err == io.EOF {
+				return nil, err
+			}
+			return nil, errTooLong
+		}
+		buf = append(buf, chunk...)
+		if errors.Is(err, bufio.ErrBufferFull) {
+			continue
+		}
+		return bytes.TrimRight(buf, "\r\n"), err
+	}
+}
+
+type conn struct {
+	srv *server.Server
+
+	wmu sync.Mutex
+	out *bufio.Writer
+
+	mu       sync.Mutex
+	sess     *server.Session
+	inflight map[string]context.CancelFunc
+	wg       sync.WaitGroup
+}
+
+func (c *conn) session() *server.Session {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.sess
+}
+
+// write sends one message as one line.
+func (c *conn) write(m *jsonrpc.Message) error {
+	b, err := json.Marshal(m)
+	if err != nil {
+		return err
+	}
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	c.out.Write(b)
+	c.out.WriteByte('\n')
+	return c.out.Flush()
+}
+
+func (c *conn) handleLine(ctx context.Context, line []byte) {
+	if jsonrpc.IsBatch(line) {
+		c.handleBatch(ctx, line)
+		return
+	}
+	m, err := jsonrpc.Decode(line)
+	if err != nil {
+		if m == nil || !m.IsNotification() {
+			var id json.RawMessage
+			if m != nil {
+				id = m.ID
+			}
+			c.write(jsonrpc.NewErrorResponse(id, err))
+		}
+		return
+	}
+	switch {
+	case m.Method == "notifications/cancelled":
+		c.cancel(m.Params)
+		c.serve(ctx, m) // let the core see it too (observability)
+	case m.Method == "initialize" || !m.IsRequest():
+		if resp := c.serve(ctx, m); resp != nil {
+			c.write(resp)
+		}
+	default:
+		c.wg.Add(1)
+		go func() {
+			defer c.wg.Done()
+			rctx, cancel := context.WithCancel(ctx)
+			key := string(m.ID)
+			c.mu.Lock()
+			c.inflight[key] = cancel
+			c.mu.Unlock()
+			resp := c.serve(rctx, m)
+			c.mu.Lock()
+			delete(c.inflight, key)
+			c.mu.Unlock()
+			cancelled := rctx.Err() != nil && ctx.Err() == nil
+			cancel()
+			if resp != nil && !cancelled {
+				c.write(resp)
+			}
+		}()
+	}
+}
+
+// handleBatch serves a JSON-RPC batch (allowed by 2025-03-26) and answers
+// with the array of responses.
+func (c *conn) handleBatch(ctx context.Context, line []byte) {
+	var items []json.RawMessage
+	if err := json.Unmarshal(line, &items); err != nil {
+		c.write(jsonrpc.NewErrorResponse(nil, fmt.Errorf("%w: %v", jsonrpc.ErrParse, err)))
+		return
+	}
+	if len(items) == 0 {
+		c.write(jsonrpc.NewErrorResponse(nil, fmt.Errorf("%w: empty batch", jsonrpc.ErrInvalidRequest)))
+		return
+	}
+	var out []*jsonrpc.Message
+	for _, item := range items {
+		m, err := jsonrpc.Decode(item)
+		if err != nil {
+			out = append(out, jsonrpc.NewErrorResponse(nil, err))
+			continue
+		}
+		if resp := c.serve(ctx, m); resp != nil {
+			out = append(out, resp)
+		}
+	}
+	if len(out) == 0 {
+		return
+	}
+	b, _ := json.Marshal(out)
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	c.out.Write(b)
+	c.out.WriteByte('\n')
+	c.out.Flush()
+}
+
+func (c *conn) cancel(params json.RawMessage) {
+	var p struct {
+		RequestID json.RawMessage `json:"requestId"`
+	}
+	if json.Unmarshal(params, &p) != nil {
+		return
+	}
+	c.mu.Lock()
+	cancel := c.inflight[string(p.RequestID)]
+	c.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+}
+
+func (c *conn) serve(ctx context.Context, m *jsonrpc.Message) *jsonrpc.Message {
+	in := &server.Incoming{Msg: m, Session: c.session(), Peer: peer{c}}
+	resp := c.srv.Handle(ctx, in)
+	if m.Method == "initialize" && in.Session != nil {
+		c.mu.Lock()
+		if c.sess != nil && c.sess != in.Session {
+			c.srv.EndSession(c.sess.ID)
+		}
+		c.sess = in.Session
+		c.mu.Unlock()
+		in.Session.SetNotifier(func(method string, params any) { _ = peer{c}.Notify(context.Background(), method, params) })
+	}
+	return resp
+}
+
+// peer is the connection seen from a handler.
+type peer struct{ c *conn }
+
+func (p peer) Notify(_ context.Context, method string, params any) error {
+	raw, err := json.Marshal(params)
+	if err != nil {
+		return err
+	}
+	return p.c.write(&jsonrpc.Message{JSONRPC: jsonrpc.Version, Method: method, Params: raw})
+}
+
+func (p peer) Call(ctx context.Context, method string, params any) (json.RawMessage, error) {
+	s := p.c.session()
+	if s == nil {
+		return nil, fmt.Errorf("%w: %s needs an initialized session", jsonrpc.ErrInvalidRequest, method)
+	}
+	return s.Call(ctx, method, params, p.c.write)
+}
