@@ -367,6 +367,7 @@ func (c *checker) checkTool(s *Server, comp Component, d directive, st *types.St
 	if t.Handler != nil {
 		t.Handler.Kind = c.toolResult(t)
 	}
+	t.Prepare = c.preparer(t)
 	s.Tools = append(s.Tools, t)
 }
 
@@ -567,6 +568,32 @@ func (c *checker) handler(comp *Component, name, kind string) *Method {
 		return nil
 	}
 	m.Result = sig.Results().At(0).Type()
+	return m
+}
+
+// preparer finds the optional Prepare method of a task tool:
+//
+//	func (T) Prepare(ctx context.Context, deps...) error
+func (c *checker) preparer(t *Tool) *Method {
+	m := c.method(&t.Component, "Prepare", false, "")
+	if m == nil {
+		return nil
+	}
+	sig := m.Sig
+	if t.Task == "" {
+		c.atPosition(t.Pos, t.TypeName+".Prepare", "add task=optional or task=required to the //mcp:tool directive, or rename the method", "Prepare only runs for task tools")
+		return nil
+	}
+	if sig.Params().Len() == 0 || !isContext(sig.Params().At(0).Type()) || sig.Results().Len() != 1 || !isError(sig.Results().At(0).Type()) {
+		c.atPosition(t.Pos, t.TypeName+".Prepare", "use: func (x "+t.TypeName+") Prepare(ctx context.Context, req *server.Request) error", "wrong Prepare signature %s", sig)
+		return nil
+	}
+	m.Params = []Param{{Kind: ParamContext}}
+	for i := 1; i < sig.Params().Len(); i++ {
+		if p, ok := c.param(&t.Component, "Prepare", sig.Params().At(i)); ok {
+			m.Params = append(m.Params, p)
+		}
+	}
 	return m
 }
 

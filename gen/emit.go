@@ -131,7 +131,7 @@ func (e *emitter) serverFile() *jen.File {
 	// mcpgen saw, or this file stops compiling.
 	var guards []jen.Code
 	for _, c := range s.components() {
-		for _, m := range []*Method{c.Handler, c.Complete} {
+		for _, m := range []*Method{c.Handler, c.Complete, s.prepare(c)} {
 			if m == nil {
 				continue
 			}
@@ -213,6 +213,9 @@ func (e *emitter) toolsFile() *jen.File {
 		if t.Task != "" {
 			entry[jen.Id("Task")] = jen.Lit(t.Task)
 		}
+		if t.Prepare != nil {
+			entry[jen.Id("Prepare")] = jen.Id("h").Dot("prepare" + t.TypeName)
+		}
 		entries = append(entries, jen.Values(entry))
 	}
 	f.Line()
@@ -234,6 +237,17 @@ func (e *emitter) toolsFile() *jen.File {
 			jen.List(jen.Id("out"), jen.Err()).Op(":=").Id("in").Dot(m.Name).Call(args(m)...),
 			jen.Return(jen.Qual(serverPkg, helper).Call(jen.Id("out"), jen.Err())),
 		)
+		if p := t.Prepare; p != nil {
+			f.Line()
+			f.Comment(fmt.Sprintf("prepare%s runs before the tool %s becomes a task.", t.TypeName, t.Name))
+			f.Func().Params(jen.Id("h").Op("*").Id("handlers")).Id("prepare"+t.TypeName).Params(
+				jen.Id("ctx").Qual(ctxPkg, "Context"), jen.Id("req").Op("*").Qual(serverPkg, "Request"), jen.Id("args").Qual(jsonPkg, "RawMessage"),
+			).Error().Block(
+				jen.List(jen.Id("in"), jen.Err()).Op(":=").Qual(serverPkg, "DecodeArguments").Types(e.comp(t.TypeName)).Call(jen.Id("args")),
+				jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+				jen.Return(jen.Id("in").Dot(p.Name).Call(args(p)...)),
+			)
+		}
 	}
 	return f
 }
@@ -556,4 +570,14 @@ func lowerFirst(s string) string {
 	default:
 		return strings.ToLower(s[:i-1]) + s[i-1:]
 	}
+}
+
+// prepare returns the Prepare method of c if c is a tool that has one.
+func (s *Server) prepare(c *Component) *Method {
+	for _, t := range s.Tools {
+		if &t.Component == c {
+			return t.Prepare
+		}
+	}
+	return nil
 }

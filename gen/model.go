@@ -98,6 +98,7 @@ type Tool struct {
 	Task                                         string // "", "optional" or "required": runs as a task for clients that declare the extension
 	InputSchema                                  []byte
 	OutputSchema                                 []byte
+	Prepare                                      *Method // optional Prepare(ctx, ...) error, run before a task is created
 }
 
 // Resource is a //mcp:resource component: a fixed URI or a URI template.

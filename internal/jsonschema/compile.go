@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 type typeMask uint8
@@ -410,10 +411,9 @@ func (c *compiler) compile(raw any, loc, base string) (*node, error) {
 				err = errors.New("must be an array")
 				break
 			}
-			n.enum = newValueSet(arr)
+			n.enum = newValueSet(arr, arr)
 		case "const":
-			n.cnst = newValueSet([]any{val})
-			n.cnst.display = n.cnst.display[1 : len(n.cnst.display)-1]
+			n.cnst = newValueSet([]any{val}, val)
 		case "allOf":
 			n.allOf, err = c.schemaArray(val, kloc, base)
 		case "anyOf":
@@ -577,7 +577,8 @@ func nonNegInt(val any) (int, error) {
 	return 0, errors.New("must be a non-negative integer")
 }
 
-func newValueSet(vals []any) *valueSet {
+// newValueSet indexes vals; display is shown in error messages.
+func newValueSet(vals []any, display any) *valueSet {
 	s := &valueSet{}
 	for _, v := range vals {
 		switch v := v.(type) {
@@ -603,10 +604,17 @@ func newValueSet(vals []any) *valueSet {
 			s.strSet[v] = struct{}{}
 		}
 	}
-	b, _ := json.Marshal(vals)
-	s.display = string(b)
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(display)
+	s.display = strings.TrimSuffix(b.String(), "\n")
 	if len(s.display) > 300 {
-		s.display = s.display[:300] + "…"
+		cut := 300
+		for cut > 0 && !utf8.RuneStart(s.display[cut]) {
+			cut--
+		}
+		s.display = s.display[:cut] + "…"
 	}
 	return s
 }

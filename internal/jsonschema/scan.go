@@ -1,6 +1,7 @@
 package jsonschema
 
 import (
+	"encoding/binary"
 	"strconv"
 	"unicode/utf8"
 )
@@ -83,6 +84,18 @@ func hex4(d []byte, i int) (r rune, ok bool) {
 	return r, true
 }
 
+// hasSpecial reports whether any of the 8 bytes in w is not strPlain:
+// a control character, '"', '\\' or a non-ASCII byte.
+func hasSpecial(w uint64) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	q := w ^ '"'*ones
+	b := w ^ '\\'*ones
+	ctl := (w - 0x20*ones) &^ w // high bit set where a byte is < 0x20
+	zq := (q - ones) &^ q       // ... where a byte is '"'
+	zb := (b - ones) &^ b       // ... where a byte is '\\'
+	return (ctl|zq|zb|w)&highs != 0
+}
+
 // scanString scans the string whose opening quote is at d[i]. It returns
 // the index after the closing quote, the number of code points of the
 // decoded string, and whether it contains escapes.
@@ -90,6 +103,9 @@ func scanString(d []byte, i int) (end, runes int, esc bool, err error) {
 	j := i + 1
 	for {
 		s := j
+		for j+8 <= len(d) && !hasSpecial(binary.LittleEndian.Uint64(d[j:])) {
+			j += 8
+		}
 		for j < len(d) && strPlain[d[j]] {
 			j++
 		}

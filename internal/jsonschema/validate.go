@@ -479,11 +479,7 @@ func (v *validator) object(n *node, i, depth int) (int, error) {
 		}
 	}
 	if nreq > 0 {
-		complete := false
-		if nreq <= 64 {
-			complete = req == 1<<nreq-1 || nreq == 64 && req == ^uint64(0)
-		}
-		if !complete {
+		if nreq > 64 || req != 1<<nreq-1 { // 1<<64-1 wraps to all ones
 			var missing []string
 			for r, pi := range n.required {
 				var seen bool

@@ -2,6 +2,7 @@ package jsonschema
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -325,5 +326,95 @@ func TestTooComplex(t *testing.T) {
 	small := strings.Repeat("[", 5) + "1" + strings.Repeat("]", 5)
 	if err := s.Validate([]byte(small)); err != nil {
 		t.Fatalf("small: %v", err)
+	}
+}
+
+func TestHasSpecial(t *testing.T) {
+	naive := func(b []byte) bool {
+		for _, c := range b {
+			if !strPlain[c] {
+				return true
+			}
+		}
+		return false
+	}
+	check := func(b []byte) {
+		w := uint64(0)
+		for k := 7; k >= 0; k-- {
+			w = w<<8 | uint64(b[k])
+		}
+		if hasSpecial(w) != naive(b) {
+			t.Fatalf("hasSpecial(%q) = %v", b, hasSpecial(w))
+		}
+	}
+	for pos := range 8 {
+		for c := range 256 {
+			b := []byte("abcdefgh")
+			b[pos] = byte(c)
+			check(b)
+			b = []byte("\x21\x21\x21\x21\x21\x21\x21\x21")
+			b[pos] = byte(c)
+			check(b)
+			b = []byte("\x7f\x7f\x7f\x7f\x7f\x7f\x7f\x7f")
+			b[pos] = byte(c)
+			check(b)
+		}
+	}
+}
+
+func TestEnumDisplay(t *testing.T) {
+	long := `"` + strings.Repeat("é", 400) + `"`
+	for _, tc := range []struct{ schema, data, want string }{
+		{`{"enum":["<a>","b&c"]}`, `"x"`, `must be one of ["<a>","b&c"]`},
+		{`{"const":"<a>"}`, `"x"`, `must be equal to "<a>"`},
+		{`{"const":` + long + `}`, `"x"`, `must be equal to "` + strings.Repeat("é", 149) + `…`},
+	} {
+		err := MustCompile([]byte(tc.schema)).Validate([]byte(tc.data))
+		if err == nil || err.Error() != tc.want {
+			t.Errorf("%s: got %v, want %q", tc.schema, err, tc.want)
+		}
+	}
+}
+
+func TestConcurrentValidate(t *testing.T) {
+	s := MustCompile([]byte(ingestSchema))
+	good := ingestPayload(5)
+	bad := []byte(strings.Replace(string(good), `"entityType":"person"`, `"entityType":7`, 1))
+	done := make(chan bool)
+	for g := range 4 {
+		go func() {
+			defer func() { done <- true }()
+			for range 200 {
+				if err := s.Validate(good); err != nil {
+					t.Errorf("goroutine %d: %v", g, err)
+					return
+				}
+				if err := s.Validate(bad); err == nil || err.Error() != "entities[0].entityType: expected string, got number" {
+					t.Errorf("goroutine %d: %v", g, err)
+					return
+				}
+			}
+		}()
+	}
+	for range 4 {
+		<-done
+	}
+}
+
+func TestManyRequired(t *testing.T) {
+	for _, n := range []int{63, 64, 65, 130} {
+		var names, members []string
+		for i := range n {
+			names = append(names, fmt.Sprintf("%q", fmt.Sprint("p", i)))
+			members = append(members, fmt.Sprintf("%q:%d", fmt.Sprint("p", i), i))
+		}
+		s := MustCompile([]byte(`{"required":[` + strings.Join(names, ",") + `]}`))
+		if err := s.Validate([]byte("{" + strings.Join(members, ",") + "}")); err != nil {
+			t.Errorf("%d required, all present: %v", n, err)
+		}
+		missing := fmt.Sprintf(`missing required property "p%d"`, n-1)
+		if err := s.Validate([]byte("{" + strings.Join(members[:n-1], ",") + "}")); err == nil || err.Error() != missing {
+			t.Errorf("%d required, last missing: %v", n, err)
+		}
 	}
 }

@@ -38,6 +38,10 @@ type Tool struct {
 	// extension; "required" refuses clients that do not.
 	Task string
 	Call ToolHandler
+	// Prepare, when set, runs before a task is created, synchronously:
+	// input it asks for is obtained with input_required round trips, and
+	// the answers stay available to the task.
+	Prepare func(ctx context.Context, req *Request, args json.RawMessage) error
 }
 
 // ToolHandler decodes arguments that already passed the input schema, calls

@@ -210,6 +210,11 @@ func (s *Server) callTool(ctx context.Context, req *Request, p *params, _ json.R
 	if t.Task != "" && s.tasks != nil && req.Modern() {
 		switch {
 		case req.wantsTask():
+			if t.Prepare != nil {
+				if err := t.Prepare(ctx, req, args); err != nil {
+					return s.inputRequired(req, p, err)
+				}
+			}
 			return s.startTask(ctx, req, t, args)
 		case t.Task == "required":
 			return nil, missingTasksCapability()

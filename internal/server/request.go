@@ -85,21 +85,26 @@ func (r *Request) Log(ctx context.Context, level, logger string, data any) error
 	return r.peer.Notify(ctx, "notifications/message", p)
 }
 
+// ListChanged tells clients that the list of kind ("tools", "prompts" or
+// "resources") changed.
+func (r *Request) ListChanged(kind string) { r.server.ListChanged(kind) }
+
 // Ask obtains the client's answer to a server-to-client request
 // (elicitation/create, sampling/createMessage, roots/list). In a legacy
 // session the request is sent and awaited. In the stateless era the answer
 // comes from the client's retry; until then Ask returns an
 // [*InputRequiredError] that the handler must return unchanged, and the
-// runtime turns it into an input_required result. key names this request
-// among the handler's requests and must be stable across retries.
+// runtime turns it into an input_required result. Inside a task the task
+// waits in input_required for tasks/update. key names this request among
+// the handler's requests and must be stable across retries.
 func (r *Request) Ask(ctx context.Context, key, method string, params any) (json.RawMessage, error) {
+	if v, ok := r.inputResponses[key]; ok {
+		return v, nil
+	}
 	if r.task != nil {
 		return r.task.ask(ctx, key, method, params)
 	}
 	if r.Modern() {
-		if v, ok := r.inputResponses[key]; ok {
-			return v, nil
-		}
 		return nil, &InputRequiredError{Requests: map[string]InputRequest{key: {Method: method, Params: params}}}
 	}
 	if r.peer == nil || r.Session == nil {

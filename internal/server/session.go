@@ -21,6 +21,8 @@ type Session struct {
 	Client     protocol.Implementation
 	ClientCaps json.RawMessage
 
+	started time.Time
+
 	mu          sync.Mutex
 	initialized bool
 	logLevel    string
@@ -37,9 +39,12 @@ func newSession(version string, client protocol.Implementation, caps json.RawMes
 	_, _ = rand.Read(b[:])
 	return &Session{
 		ID: hex.EncodeToString(b[:]), Version: version, Client: client, ClientCaps: caps,
-		subscribed: map[string]bool{}, lastSeen: time.Now(), done: make(chan struct{}),
+		subscribed: map[string]bool{}, started: time.Now(), lastSeen: time.Now(), done: make(chan struct{}),
 	}
 }
+
+// Started is when the client's initialize opened the session.
+func (s *Session) Started() time.Time { return s.started }
 
 // LogLevel returns the level set with logging/setLevel, or "" for none.
 func (s *Session) LogLevel() string {

@@ -1,0 +1,42 @@
+# mcpgen: MCP servers from annotated Go structs. `make help` lists the targets.
+
+GO        ?= go
+ADDR      ?= 127.0.0.1:8080
+DB        ?= memory.db
+
+.PHONY: help run generate check-generated vet test test-go conformance bench build
+
+help:
+	@echo "make run              start mcp-memory over Streamable HTTP on $(ADDR) (store: $(DB))"
+	@echo "make test             the whole test suite (what CI runs)"
+	@echo "make generate         regenerate generated/ from components/"
+	@echo "make check-generated  fail if generated/ is stale"
+	@echo "make conformance      official MCP conformance suite against mcp-everything"
+	@echo "make bench            the bench suite (writes docs/bench/results.md)"
+
+run:
+	$(GO) run ./cmd/mcp-memory --http $(ADDR) --db $(DB)
+
+build:
+	$(GO) build -o bin/ ./cmd/...
+
+generate:
+	$(GO) generate ./...
+
+check-generated:
+	$(GO) run ./cmd/mcpgen -check
+
+vet:
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	$(GO) vet ./...
+
+test-go:
+	$(GO) test -count=1 ./...
+
+conformance:
+	scripts/conformance.sh
+
+test: vet check-generated test-go conformance
+
+bench:
+	scripts/bench.sh

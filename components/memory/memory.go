@@ -1,0 +1,52 @@
+// Package memory is a knowledge-graph memory for agents: entities with
+// observations, relations between them, and tasks linked to entities. Its
+// tools are a drop-in for the reference server @modelcontextprotocol/server-memory
+// (same names, argument shapes, titles, hints and results); the resources,
+// prompts and task tools are ours.
+//
+//mcp:server name=memory title="Knowledge graph memory" version=0.1.0 instructions="A persistent knowledge graph: record entities, their observations and relations with the tools; read memory://knowledge-graph for the whole graph and memory://session/delta for what changed."
+package memory
+
+import (
+	"context"
+
+	"github.com/mcpgen/mcpgen/internal/jsonrpc"
+	"github.com/mcpgen/mcpgen/internal/memstore"
+	"github.com/mcpgen/mcpgen/internal/server"
+)
+
+// Resource URIs whose contents change when the graph or the tasks change.
+const (
+	uriGraph    = "memory://knowledge-graph"
+	uriEntities = "memory://graph/entities"
+	uriTasks    = "memory://tasks/active"
+	uriDelta    = "memory://session/delta"
+)
+
+// graphChanged tells subscribers that the graph resources changed.
+func graphChanged(req *server.Request) {
+	req.ResourceUpdated(uriGraph)
+	req.ResourceUpdated(uriEntities)
+	req.ResourceUpdated(uriDelta)
+}
+
+// tasksChanged tells subscribers that the task resources changed.
+func tasksChanged(req *server.Request) {
+	req.ResourceUpdated(uriTasks)
+	req.ResourceUpdated(uriDelta)
+}
+
+// Done is the result of the delete tools, as the reference server gives it.
+type Done struct {
+	Success bool   `json:"success"`
+	Message string `json:"message"`
+}
+
+// completeEntity offers entity names starting with what was typed.
+func completeEntity(ctx context.Context, store memstore.Store, prefix string) ([]string, error) {
+	return store.EntityNames(ctx, prefix, 100)
+}
+
+// errInvalidArgument makes a prompt argument error a JSON-RPC invalid
+// params error rather than an internal one.
+var errInvalidArgument = jsonrpc.ErrInvalidParams

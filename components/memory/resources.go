@@ -1,0 +1,144 @@
+package memory
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/mcpgen/mcpgen/internal/memstore"
+	"github.com/mcpgen/mcpgen/internal/server"
+)
+
+// The whole knowledge graph as JSON, as the reference server offers it.
+//
+//mcp:resource uri=memory://knowledge-graph name=knowledge-graph title="Knowledge Graph" mime=application/json
+type KnowledgeGraph struct{}
+
+// Read returns every entity and relation.
+func (KnowledgeGraph) Read(ctx context.Context, store memstore.Store) (memstore.Graph, error) {
+	return store.ReadGraph(ctx)
+}
+
+// The entities of the graph, with their types and observations, without relations.
+//
+//mcp:resource uri=memory://graph/entities name=graph-entities title="Graph entities" mime=application/json
+type GraphEntities struct{}
+
+// Read returns the entities.
+func (GraphEntities) Read(ctx context.Context, store memstore.Store) (Entities, error) {
+	g, err := store.ReadGraph(ctx)
+	return Entities{Entities: g.Entities}, err
+}
+
+// The tasks that are not done yet, newest first.
+//
+//mcp:resource uri=memory://tasks/active name=active-tasks title="Active tasks" mime=application/json
+type ActiveTasks struct{}
+
+// Read returns the active tasks.
+func (ActiveTasks) Read(ctx context.Context, store memstore.Store) (TaskList, error) {
+	tasks, err := store.ListTasks(ctx, memstore.TaskFilter{ActiveOnly: true})
+	if tasks == nil {
+		tasks = []memstore.Task{}
+	}
+	return TaskList{Tasks: tasks}, err
+}
+
+// One entity with its observations and the relations touching it.
+//
+//mcp:resource uri=memory://entities/{name} name=entity title="Entity" mime=application/json
+type Entity struct {
+	Name string `json:"name"`
+}
+
+// Read returns the entity, or not-found when there is none of that name.
+func (e Entity) Read(ctx context.Context, store memstore.Store) (memstore.Graph, error) {
+	g, err := store.OpenNodes(ctx, []string{e.Name})
+	if err != nil {
+		return g, err
+	}
+	if len(g.Entities) == 0 {
+		return g, server.ErrResourceNotFound
+	}
+	return g, nil
+}
+
+// Complete offers entity names for {name}.
+func (Entity) Complete(ctx context.Context, c server.CompleteRequest, store memstore.Store) ([]string, error) {
+	return completeEntity(ctx, store, c.Value)
+}
+
+// Delta is a page of the change feed.
+type Delta struct {
+	// Since is the cursor the page starts after.
+	Since int64 `json:"since"`
+	// Next is the cursor to pass next time (memory://changes/{next}).
+	Next int64 `json:"next"`
+	// More is true when more changes follow Next already.
+	More bool `json:"more"`
+	// Changes are the changes after Since, oldest first.
+	Changes []memstore.Change `json:"changes"`
+	// Note explains how to continue.
+	Note string `json:"note,omitempty"`
+}
+
+// What changed in the graph and the tasks since this client's session
+// began. Sessions exist for clients that use the initialize handshake;
+// stateless (2026-07-28) clients get the current cursor here and then read
+// memory://changes/{cursor} to follow the feed.
+//
+//mcp:resource uri=memory://session/delta name=session-delta title="Changes this session" mime=application/json
+type SessionDelta struct{}
+
+// Read returns the changes since the session started.
+func (SessionDelta) Read(ctx context.Context, req *server.Request, store memstore.Store) (Delta, error) {
+	if req.Session == nil {
+		head, err := store.Head(ctx)
+		return Delta{Since: head, Next: head, Changes: []memstore.Change{},
+			Note: fmt.Sprintf("stateless request: no session; read memory://changes/%d later to see what changed from now on", head)}, err
+	}
+	started := req.Session.Started()
+	d := Delta{Changes: []memstore.Change{}}
+	for cursor := int64(0); ; {
+		page, next, err := store.Changes(ctx, cursor, memstore.MaxChangesPage)
+		if err != nil {
+			return d, err
+		}
+		for _, c := range page {
+			if !c.At.Before(started) {
+				d.Changes = append(d.Changes, c)
+			} else {
+				d.Since = c.Seq
+			}
+		}
+		d.Next = next
+		if len(page) < memstore.MaxChangesPage || len(d.Changes) >= memstore.MaxChangesPage {
+			d.More = len(page) == memstore.MaxChangesPage
+			return d, nil
+		}
+		cursor = next
+	}
+}
+
+// The changes after a cursor, oldest first, at most one page. Start from
+// the "next" value of memory://session/delta (or 0 for the oldest kept) and
+// pass each page's "next" on.
+//
+//mcp:resource uri=memory://changes/{since} name=changes title="Changes since a cursor" mime=application/json
+type Changes struct {
+	Since string `json:"since"`
+}
+
+// Read returns one page of the change feed.
+func (c Changes) Read(ctx context.Context, store memstore.Store) (Delta, error) {
+	since, err := strconv.ParseInt(strings.TrimSpace(c.Since), 10, 64)
+	if err != nil || since < 0 {
+		return Delta{}, server.ErrResourceNotFound
+	}
+	page, next, err := store.Changes(ctx, since, memstore.MaxChangesPage)
+	if page == nil {
+		page = []memstore.Change{}
+	}
+	return Delta{Since: since, Next: next, More: len(page) == memstore.MaxChangesPage, Changes: page}, err
+}

@@ -1,0 +1,160 @@
+package memory
+
+import (
+	"context"
+
+	"github.com/mcpgen/mcpgen/internal/memstore"
+	"github.com/mcpgen/mcpgen/internal/server"
+)
+
+// Create multiple new entities in the knowledge graph
+//
+//mcp:tool name=create_entities title="Create Entities" destructive=false
+type CreateEntities struct {
+	Entities []memstore.Entity `json:"entities"`
+}
+
+// Entities is a list of entities.
+type Entities struct {
+	Entities []memstore.Entity `json:"entities"`
+}
+
+// Call creates the entities whose names are new and returns those.
+func (in CreateEntities) Call(ctx context.Context, req *server.Request, store memstore.Store) (Entities, error) {
+	created, err := store.CreateEntities(ctx, in.Entities)
+	if err != nil {
+		return Entities{}, err
+	}
+	graphChanged(req)
+	return Entities{Entities: created}, nil
+}
+
+// Create multiple new relations between entities in the knowledge graph. Relations should be in active voice
+//
+//mcp:tool name=create_relations title="Create Relations" destructive=false
+type CreateRelations struct {
+	Relations []memstore.Relation `json:"relations"`
+}
+
+// Relations is a list of relations.
+type Relations struct {
+	Relations []memstore.Relation `json:"relations"`
+}
+
+// Call creates the relations that do not exist yet and returns those.
+func (in CreateRelations) Call(ctx context.Context, req *server.Request, store memstore.Store) (Relations, error) {
+	created, err := store.CreateRelations(ctx, in.Relations)
+	if err != nil {
+		return Relations{}, err
+	}
+	graphChanged(req)
+	return Relations{Relations: created}, nil
+}
+
+// Add new observations to existing entities in the knowledge graph
+//
+//mcp:tool name=add_observations title="Add Observations" destructive=false
+type AddObservations struct {
+	Observations []memstore.ObservationAdd `json:"observations"`
+}
+
+// AddedResults lists, per entity, the observations that were new.
+type AddedResults struct {
+	Results []memstore.AddedObservations `json:"results"`
+}
+
+// Call adds the observations; a missing entity fails the whole batch.
+func (in AddObservations) Call(ctx context.Context, req *server.Request, store memstore.Store) (AddedResults, error) {
+	added, err := store.AddObservations(ctx, in.Observations)
+	if err != nil {
+		return AddedResults{}, err
+	}
+	graphChanged(req)
+	return AddedResults{Results: added}, nil
+}
+
+// Delete multiple entities and their associated relations from the knowledge graph
+//
+//mcp:tool name=delete_entities title="Delete Entities" destructive idempotent
+type DeleteEntities struct {
+	// An array of entity names to delete
+	EntityNames []string `json:"entityNames"`
+}
+
+// Call deletes the entities and every relation touching them.
+func (in DeleteEntities) Call(ctx context.Context, req *server.Request, store memstore.Store) (Done, error) {
+	if err := store.DeleteEntities(ctx, in.EntityNames); err != nil {
+		return Done{}, err
+	}
+	graphChanged(req)
+	return Done{Success: true, Message: "Entities deleted successfully"}, nil
+}
+
+// Delete specific observations from entities in the knowledge graph
+//
+//mcp:tool name=delete_observations title="Delete Observations" destructive idempotent
+type DeleteObservations struct {
+	Deletions []memstore.ObservationDelete `json:"deletions"`
+}
+
+// Call deletes the observations; missing ones are ignored.
+func (in DeleteObservations) Call(ctx context.Context, req *server.Request, store memstore.Store) (Done, error) {
+	if err := store.DeleteObservations(ctx, in.Deletions); err != nil {
+		return Done{}, err
+	}
+	graphChanged(req)
+	return Done{Success: true, Message: "Observations deleted successfully"}, nil
+}
+
+// Delete multiple relations from the knowledge graph
+//
+//mcp:tool name=delete_relations title="Delete Relations" destructive idempotent
+type DeleteRelations struct {
+	// An array of relations to delete
+	Relations []memstore.Relation `json:"relations"`
+}
+
+// Call deletes the relations; missing ones are ignored.
+func (in DeleteRelations) Call(ctx context.Context, req *server.Request, store memstore.Store) (Done, error) {
+	if err := store.DeleteRelations(ctx, in.Relations); err != nil {
+		return Done{}, err
+	}
+	graphChanged(req)
+	return Done{Success: true, Message: "Relations deleted successfully"}, nil
+}
+
+// Read the entire knowledge graph
+//
+//mcp:tool name=read_graph title="Read Graph" readonly
+type ReadGraph struct{}
+
+// Call returns every entity and relation.
+func (ReadGraph) Call(ctx context.Context, store memstore.Store) (memstore.Graph, error) {
+	return store.ReadGraph(ctx)
+}
+
+// Search for nodes in the knowledge graph based on a query
+//
+//mcp:tool name=search_nodes title="Search Nodes" readonly
+type SearchNodes struct {
+	// The search query to match against entity names, types, and observation content
+	Query string `json:"query"`
+}
+
+// Call returns the matching entities and the relations touching them.
+func (in SearchNodes) Call(ctx context.Context, store memstore.Store) (memstore.Graph, error) {
+	return store.SearchNodes(ctx, in.Query)
+}
+
+// Open specific nodes in the knowledge graph by their names
+//
+//mcp:tool name=open_nodes title="Open Nodes" readonly
+type OpenNodes struct {
+	// An array of entity names to retrieve
+	Names []string `json:"names"`
+}
+
+// Call returns the named entities and the relations touching them.
+func (in OpenNodes) Call(ctx context.Context, store memstore.Store) (memstore.Graph, error) {
+	return store.OpenNodes(ctx, in.Names)
+}

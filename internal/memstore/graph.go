@@ -1,0 +1,495 @@
+package memstore
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
+// CreateEntities implements Store.
+func (s *SQLite) CreateEntities(ctx context.Context, entities []Entity) ([]Entity, error) {
+	if err := validateEntities(entities); err != nil {
+		return nil, err
+	}
+	created := make([]Entity, 0, len(entities))
+	err := s.write(ctx, func(w *writer) error {
+		created = created[:0]
+		seen := make(map[string]bool, len(entities))
+		for _, e := range entities {
+			if seen[e.Name] {
+				continue
+			}
+			seen[e.Name] = true
+			_, exists, err := w.entityID(e.Name)
+			if err != nil {
+				return err
+			}
+			if exists {
+				continue
+			}
+			stored := Entity{Name: e.Name, EntityType: e.EntityType, Observations: dedupe(e.Observations)}
+			if _, err := w.insertEntity(stored); err != nil {
+				return err
+			}
+			if err := w.logChange(ChangeEntityCreated, e.Name, e.EntityType, nil, 0); err != nil {
+				return err
+			}
+			created = append(created, stored)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return created, nil
+}
+
+// CreateRelations implements Store.
+func (s *SQLite) CreateRelations(ctx context.Context, relations []Relation) ([]Relation, error) {
+	if err := validateRelations(relations); err != nil {
+		return nil, err
+	}
+	created := make([]Relation, 0, len(relations))
+	err := s.write(ctx, func(w *writer) error {
+		created = created[:0]
+		seen := make(map[Relation]bool, len(relations))
+		for _, r := range relations {
+			if seen[r] {
+				continue
+			}
+			seen[r] = true
+			var one int
+			exists, err := w.queryRow(`SELECT 1 FROM relations WHERE from_name = ? AND to_name = ? AND relation_type = ? LIMIT 1`,
+				[]any{r.From, r.To, r.RelationType}, &one)
+			if err != nil {
+				return err
+			}
+			if exists {
+				continue
+			}
+			if _, err := w.insert(`INSERT INTO relations(from_name, to_name, relation_type) VALUES (?, ?, ?)`, r.From, r.To, r.RelationType); err != nil {
+				return err
+			}
+			if err := w.logChange(ChangeRelationCreated, r.From, "", &r, 0); err != nil {
+				return err
+			}
+			created = append(created, r)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return created, nil
+}
+
+// AddObservations implements Store.
+func (s *SQLite) AddObservations(ctx context.Context, adds []ObservationAdd) ([]AddedObservations, error) {
+	err := validateObservationLists("observations", "contents", len(adds), func(i int) (string, []string) {
+		return adds[i].EntityName, adds[i].Contents
+	})
+	if err != nil {
+		return nil, err
+	}
+	results := make([]AddedObservations, 0, len(adds))
+	err = s.write(ctx, func(w *writer) error {
+		results = results[:0]
+		type state struct {
+			id       int64
+			existing map[string]bool
+		}
+		states := map[string]*state{}
+		for _, a := range adds {
+			st := states[a.EntityName]
+			if st == nil {
+				id, ok, err := w.entityID(a.EntityName)
+				if err != nil {
+					return err
+				}
+				if !ok {
+					return &EntityNotFoundError{Name: a.EntityName}
+				}
+				obs, err := w.observations(id)
+				if err != nil {
+					return err
+				}
+				st = &state{id: id, existing: make(map[string]bool, len(obs))}
+				for _, o := range obs {
+					st.existing[o.content] = true
+				}
+				states[a.EntityName] = st
+			}
+			added := []string{}
+			for _, c := range a.Contents {
+				if st.existing[c] {
+					continue
+				}
+				st.existing[c] = true
+				if err := w.insertObservation(st.id, c); err != nil {
+					return err
+				}
+				if err := w.logChange(ChangeObservationAdded, a.EntityName, c, nil, 0); err != nil {
+					return err
+				}
+				added = append(added, c)
+			}
+			results = append(results, AddedObservations{EntityName: a.EntityName, AddedObservations: added})
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return results, nil
+}
+
+// DeleteEntities implements Store.
+func (s *SQLite) DeleteEntities(ctx context.Context, names []string) error {
+	if err := validateNames("entityNames", names); err != nil {
+		return err
+	}
+	return s.write(ctx, func(w *writer) error {
+		done := make(map[string]bool, len(names))
+		for _, name := range names {
+			if done[name] {
+				continue
+			}
+			done[name] = true
+			var id int64
+			var etype string
+			found, err := w.queryRow(`SELECT id, entity_type FROM entities WHERE name = ?`, []any{name}, &id, &etype)
+			if err != nil {
+				return err
+			}
+			if found {
+				if err := w.deleteEntity(id); err != nil {
+					return err
+				}
+				if err := w.logChange(ChangeEntityDeleted, name, etype, nil, 0); err != nil {
+					return err
+				}
+			}
+			// Like the reference, relations touching the name go even when
+			// no entity has that name (dangling relations).
+			rels, err := w.relationsTouching(name)
+			if err != nil {
+				return err
+			}
+			for _, r := range rels {
+				if _, err := w.exec(`DELETE FROM relations WHERE id = ?`, r.id); err != nil {
+					return err
+				}
+				if err := w.logChange(ChangeRelationDeleted, r.From, "", &r.Relation, 0); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+}
+
+// DeleteObservations implements Store.
+func (s *SQLite) DeleteObservations(ctx context.Context, deletions []ObservationDelete) error {
+	err := validateObservationLists("deletions", "observations", len(deletions), func(i int) (string, []string) {
+		return deletions[i].EntityName, deletions[i].Observations
+	})
+	if err != nil {
+		return err
+	}
+	return s.write(ctx, func(w *writer) error {
+		for _, d := range deletions {
+			id, ok, err := w.entityID(d.EntityName)
+			if err != nil {
+				return err
+			}
+			if !ok || len(d.Observations) == 0 {
+				continue
+			}
+			doomed := make(map[string]bool, len(d.Observations))
+			for _, o := range d.Observations {
+				doomed[o] = true
+			}
+			obs, err := w.observations(id)
+			if err != nil {
+				return err
+			}
+			removed := map[string]bool{}
+			for _, o := range obs {
+				if !doomed[o.content] {
+					continue
+				}
+				if _, err := w.exec(`DELETE FROM search_fts WHERE rowid = ?`, o.id); err != nil {
+					return err
+				}
+				if _, err := w.exec(`DELETE FROM observations WHERE id = ?`, o.id); err != nil {
+					return err
+				}
+				removed[o.content] = true
+			}
+			for _, o := range dedupe(d.Observations) {
+				if removed[o] {
+					if err := w.logChange(ChangeObservationDeleted, d.EntityName, o, nil, 0); err != nil {
+						return err
+					}
+				}
+			}
+		}
+		return nil
+	})
+}
+
+// DeleteRelations implements Store.
+func (s *SQLite) DeleteRelations(ctx context.Context, relations []Relation) error {
+	if err := validateRelations(relations); err != nil {
+		return err
+	}
+	return s.write(ctx, func(w *writer) error {
+		for _, r := range relations {
+			res, err := w.exec(`DELETE FROM relations WHERE from_name = ? AND to_name = ? AND relation_type = ?`, r.From, r.To, r.RelationType)
+			if err != nil {
+				return err
+			}
+			if n, err := res.RowsAffected(); err != nil {
+				return err
+			} else if n > 0 {
+				if err := w.logChange(ChangeRelationDeleted, r.From, "", &r, 0); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+}
+
+// entityID looks an entity up by exact name.
+func (w *writer) entityID(name string) (id int64, found bool, err error) {
+	found, err = w.queryRow(`SELECT id FROM entities WHERE name = ?`, []any{name}, &id)
+	return id, found, err
+}
+
+// storedObservation is one row of the observations table.
+type storedObservation struct {
+	id      int64
+	content string
+}
+
+// observations returns the observations of entity id in insertion order.
+func (w *writer) observations(id int64) ([]storedObservation, error) {
+	st, err := w.stmt(`SELECT id, content FROM observations WHERE entity_id = ? ORDER BY id`)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := st.QueryContext(w.ctx, id)
+	if err != nil {
+		return nil, fmt.Errorf("memstore: %w", err)
+	}
+	defer rows.Close()
+	var out []storedObservation
+	for rows.Next() {
+		var o storedObservation
+		if err := rows.Scan(&o.id, &o.content); err != nil {
+			return nil, fmt.Errorf("memstore: %w", err)
+		}
+		out = append(out, o)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("memstore: %w", err)
+	}
+	return out, nil
+}
+
+// insertEntity stores e (observations verbatim) and indexes it for search.
+func (w *writer) insertEntity(e Entity) (int64, error) {
+	id, err := w.insert(`INSERT INTO entities(name, entity_type, name_fold) VALUES (?, ?, ?)`, e.Name, e.EntityType, strings.ToLower(e.Name))
+	if err != nil {
+		return 0, err
+	}
+	if _, err := w.exec(`INSERT INTO search_fts(rowid, text, entity_id) VALUES (?, ?, ?)`, -id, headerText(e.Name, e.EntityType), id); err != nil {
+		return 0, err
+	}
+	for _, o := range e.Observations {
+		if err := w.insertObservation(id, o); err != nil {
+			return 0, err
+		}
+	}
+	return id, nil
+}
+
+// insertObservation appends one observation to entity id and indexes it.
+func (w *writer) insertObservation(entityID int64, content string) error {
+	oid, err := w.insert(`INSERT INTO observations(entity_id, content) VALUES (?, ?)`, entityID, content)
+	if err != nil {
+		return err
+	}
+	_, err = w.exec(`INSERT INTO search_fts(rowid, text, entity_id) VALUES (?, ?, ?)`, oid, jsLower(content), entityID)
+	return err
+}
+
+// deleteEntity removes entity id, its observations and their index rows.
+func (w *writer) deleteEntity(id int64) error {
+	obs, err := w.observations(id)
+	if err != nil {
+		return err
+	}
+	for _, o := range obs {
+		if _, err := w.exec(`DELETE FROM search_fts WHERE rowid = ?`, o.id); err != nil {
+			return err
+		}
+	}
+	if _, err := w.exec(`DELETE FROM search_fts WHERE rowid = ?`, -id); err != nil {
+		return err
+	}
+	if _, err := w.exec(`DELETE FROM observations WHERE entity_id = ?`, id); err != nil {
+		return err
+	}
+	_, err = w.exec(`DELETE FROM entities WHERE id = ?`, id)
+	return err
+}
+
+// storedRelation is a relation with its row id.
+type storedRelation struct {
+	id int64
+	Relation
+}
+
+// relationsTouching returns the relations whose from or to is name, in
+// insertion order.
+func (w *writer) relationsTouching(name string) ([]storedRelation, error) {
+	st, err := w.stmt(`SELECT id, from_name, to_name, relation_type FROM relations WHERE from_name = ?1
+		UNION ALL SELECT id, from_name, to_name, relation_type FROM relations WHERE to_name = ?1 AND from_name <> ?1
+		ORDER BY 1`)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := st.QueryContext(w.ctx, name)
+	if err != nil {
+		return nil, fmt.Errorf("memstore: %w", err)
+	}
+	defer rows.Close()
+	var out []storedRelation
+	for rows.Next() {
+		var r storedRelation
+		if err := rows.Scan(&r.id, &r.From, &r.To, &r.RelationType); err != nil {
+			return nil, fmt.Errorf("memstore: %w", err)
+		}
+		out = append(out, r)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("memstore: %w", err)
+	}
+	return out, nil
+}
+
+// rebuildSearch recreates every row of search_fts from the tables.
+func (w *writer) rebuildSearch() error {
+	if _, err := w.exec(`DELETE FROM search_fts`); err != nil {
+		return err
+	}
+	rows, err := w.tx.QueryContext(w.ctx, `SELECT id, name, entity_type FROM entities`)
+	if err != nil {
+		return fmt.Errorf("memstore: %w", err)
+	}
+	type hdr struct {
+		id         int64
+		name, kind string
+	}
+	var hs []hdr
+	for rows.Next() {
+		var h hdr
+		if err := rows.Scan(&h.id, &h.name, &h.kind); err != nil {
+			rows.Close()
+			return fmt.Errorf("memstore: %w", err)
+		}
+		hs = append(hs, h)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("memstore: %w", err)
+	}
+	for _, h := range hs {
+		if _, err := w.exec(`INSERT INTO search_fts(rowid, text, entity_id) VALUES (?, ?, ?)`, -h.id, headerText(h.name, h.kind), h.id); err != nil {
+			return err
+		}
+	}
+	rows, err = w.tx.QueryContext(w.ctx, `SELECT id, entity_id, content FROM observations`)
+	if err != nil {
+		return fmt.Errorf("memstore: %w", err)
+	}
+	type ob struct {
+		id, eid int64
+		content string
+	}
+	var obs []ob
+	for rows.Next() {
+		var o ob
+		if err := rows.Scan(&o.id, &o.eid, &o.content); err != nil {
+			rows.Close()
+			return fmt.Errorf("memstore: %w", err)
+		}
+		obs = append(obs, o)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("memstore: %w", err)
+	}
+	for _, o := range obs {
+		if _, err := w.exec(`INSERT INTO search_fts(rowid, text, entity_id) VALUES (?, ?, ?)`, o.id, jsLower(o.content), o.eid); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// headerText is the search_fts text of an entity's name and type. The
+// newline may let a query match across the two fields, which the exact
+// re-check in SearchNodes filters out.
+func headerText(name, entityType string) string {
+	return jsLower(name) + "\n" + jsLower(entityType)
+}
+
+// logChange appends one row to the change feed. For relation changes the
+// subject is the relation's From.
+func (w *writer) logChange(kind ChangeKind, subject, detail string, rel *Relation, taskID int64) error {
+	var relTo, relType, tid any
+	if rel != nil {
+		subject, relTo, relType = rel.From, rel.To, rel.RelationType
+	}
+	if taskID != 0 {
+		tid = taskID
+	}
+	_, err := w.exec(`INSERT INTO changes(kind, subject, detail, rel_to, rel_type, task_id, at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+		string(kind), subject, truncate(detail, MaxChangeDetailBytes), relTo, relType, tid, w.now)
+	if err == nil {
+		w.changes++
+	}
+	return err
+}
+
+// truncate cuts s to at most n bytes at a character boundary, ending in "…"
+// when it cut.
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	const ell = "…"
+	cut := n - len(ell)
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + ell
+}
+
+// dedupe returns list without repeats, keeping first occurrences in order;
+// never nil.
+func dedupe(list []string) []string {
+	out := make([]string, 0, len(list))
+	seen := make(map[string]bool, len(list))
+	for _, s := range list {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
+}

@@ -1,0 +1,322 @@
+package memstore
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"unicode"
+)
+
+// The reference's memory.jsonl format: one JSON object per line, lines
+// joined by "\n" with no trailing newline, entities first then relations,
+// each in insertion order, keys in this order:
+//
+//	{"type":"entity","name":…,"entityType":…,"observations":[…]}
+//	{"type":"relation","from":…,"to":…,"relationType":…}
+//
+// Strings are escaped as JavaScript's JSON.stringify does.
+
+// jsonlItem is one parsed line of a memory file.
+type jsonlItem struct {
+	entity   *Entity
+	relation *Relation
+}
+
+// Import implements Store. It parses the whole input first, then adds
+// everything in one transaction, so a malformed line (error wrapping
+// ErrInvalid, naming the line) or an over-limit value (ErrLimit) changes
+// nothing.
+//
+// Like the reference's loader it skips blank lines and ignores objects whose
+// "type" is neither "entity" nor "relation". Entities whose name already
+// exists, in the store or earlier in the file, are skipped. Relations already
+// in the store before the import are skipped, but repeats within the file
+// and repeated observations are kept as they are, so that importing a file
+// written by the reference into an empty store and exporting it reproduces
+// the file byte for byte.
+func (s *SQLite) Import(ctx context.Context, r io.Reader) (ImportStats, error) {
+	var stats ImportStats
+	items, ignored, err := parseJSONL(r)
+	if err != nil {
+		return stats, err
+	}
+	err = s.write(ctx, func(w *writer) error {
+		stats = ImportStats{IgnoredLines: ignored}
+		var preMax int64
+		if _, err := w.queryRow(`SELECT coalesce(max(id), 0) FROM relations`, nil, &preMax); err != nil {
+			return err
+		}
+		for _, it := range items {
+			switch {
+			case it.entity != nil:
+				e := *it.entity
+				_, exists, err := w.entityID(e.Name)
+				if err != nil {
+					return err
+				}
+				if exists {
+					stats.SkippedEntities++
+					continue
+				}
+				if _, err := w.insertEntity(e); err != nil {
+					return err
+				}
+				if err := w.logChange(ChangeEntityCreated, e.Name, e.EntityType, nil, 0); err != nil {
+					return err
+				}
+				stats.Entities++
+			case it.relation != nil:
+				r := *it.relation
+				var one int
+				exists, err := w.queryRow(`SELECT 1 FROM relations WHERE from_name = ? AND to_name = ? AND relation_type = ? AND id <= ? LIMIT 1`,
+					[]any{r.From, r.To, r.RelationType, preMax}, &one)
+				if err != nil {
+					return err
+				}
+				if exists {
+					stats.SkippedRelations++
+					continue
+				}
+				if _, err := w.insert(`INSERT INTO relations(from_name, to_name, relation_type) VALUES (?, ?, ?)`, r.From, r.To, r.RelationType); err != nil {
+					return err
+				}
+				if err := w.logChange(ChangeRelationCreated, r.From, "", &r, 0); err != nil {
+					return err
+				}
+				stats.Relations++
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return ImportStats{}, err
+	}
+	return stats, nil
+}
+
+// parseJSONL parses a memory file into entities and relations, in file
+// order, and counts ignored lines.
+func parseJSONL(r io.Reader) (items []jsonlItem, ignored int, err error) {
+	br := bufio.NewReaderSize(r, 64<<10)
+	for lineNo := 1; ; lineNo++ {
+		line, rerr := br.ReadBytes('\n')
+		if rerr != nil && !errors.Is(rerr, io.EOF) {
+			return nil, 0, fmt.Errorf("memstore: import: read: %w", rerr)
+		}
+		line = bytes.TrimSuffix(line, []byte("\n"))
+		if !jsBlank(line) {
+			it, ok, err := parseJSONLLine(line, lineNo)
+			if err != nil {
+				return nil, 0, err
+			}
+			if ok {
+				items = append(items, it)
+			} else {
+				ignored++
+			}
+		}
+		if rerr != nil { // io.EOF
+			return items, ignored, nil
+		}
+	}
+}
+
+// parseJSONLLine parses one non-blank line; ok is false for an object of
+// another type.
+func parseJSONLLine(line []byte, lineNo int) (it jsonlItem, ok bool, err error) {
+	bad := func(format string, args ...any) error {
+		return fmt.Errorf("%w: import line %d: %s", ErrInvalid, lineNo, fmt.Sprintf(format, args...))
+	}
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(line, &obj); err != nil {
+		return it, false, bad("%v", err)
+	}
+	if obj == nil {
+		return it, false, bad("not a JSON object")
+	}
+	var typ string
+	if raw, found := obj["type"]; !found || json.Unmarshal(raw, &typ) != nil {
+		return it, false, nil
+	}
+	str := func(key string) (string, error) {
+		raw, found := obj[key]
+		var v string
+		if !found || json.Unmarshal(raw, &v) != nil || bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
+			return "", bad("%s has no string %q", typ, key)
+		}
+		return v, nil
+	}
+	field := fmt.Sprintf("line %d", lineNo)
+	switch typ {
+	case "entity":
+		var e Entity
+		if e.Name, err = str("name"); err != nil {
+			return it, false, err
+		}
+		if e.EntityType, err = str("entityType"); err != nil {
+			return it, false, err
+		}
+		e.Observations = []string{}
+		if raw, found := obj["observations"]; found {
+			var obs []string
+			if json.Unmarshal(raw, &obs) != nil {
+				return it, false, bad(`entity "observations" is not an array of strings`)
+			}
+			if obs != nil {
+				e.Observations = obs
+			}
+		}
+		if err := validateEntity(field, e); err != nil {
+			return it, false, err
+		}
+		return jsonlItem{entity: &e}, true, nil
+	case "relation":
+		var r Relation
+		if r.From, err = str("from"); err != nil {
+			return it, false, err
+		}
+		if r.To, err = str("to"); err != nil {
+			return it, false, err
+		}
+		if r.RelationType, err = str("relationType"); err != nil {
+			return it, false, err
+		}
+		if err := validateRelation(field, r); err != nil {
+			return it, false, err
+		}
+		return jsonlItem{relation: &r}, true, nil
+	}
+	return it, false, nil
+}
+
+// jsBlank reports whether line.trim() === "" in JavaScript: only
+// WhiteSpace and LineTerminator characters.
+func jsBlank(line []byte) bool {
+	for _, r := range string(line) {
+		switch r {
+		case '\t', '\n', '\v', '\f', '\r', ' ', 0x00A0, 0xFEFF, 0x2028, 0x2029:
+			continue
+		}
+		if !unicode.Is(unicode.Zs, r) {
+			return false
+		}
+	}
+	return true
+}
+
+// Export implements Store. It writes one consistent snapshot.
+func (s *SQLite) Export(ctx context.Context, w io.Writer) error {
+	var g Graph
+	err := s.read(ctx, func(tx *sql.Tx) error {
+		ents, err := loadAllEntities(ctx, tx, nil)
+		if err != nil {
+			return err
+		}
+		rels, err := scanRelations(ctx, tx, nil)
+		if err != nil {
+			return err
+		}
+		g = Graph{Entities: ents, Relations: rels}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return WriteJSONL(w, g)
+}
+
+// WriteJSONL writes g in the reference's memory.jsonl format, byte for byte
+// as the reference's saveGraph would.
+func WriteJSONL(w io.Writer, g Graph) error {
+	bw := bufio.NewWriterSize(w, 64<<10)
+	var buf []byte
+	first := true
+	line := func() {
+		if !first {
+			buf = append(buf, '\n')
+		}
+		first = false
+	}
+	flush := func() error {
+		_, err := bw.Write(buf)
+		buf = buf[:0]
+		return err
+	}
+	for _, e := range g.Entities {
+		line()
+		buf = append(buf, `{"type":"entity","name":`...)
+		buf = appendJSString(buf, e.Name)
+		buf = append(buf, `,"entityType":`...)
+		buf = appendJSString(buf, e.EntityType)
+		buf = append(buf, `,"observations":[`...)
+		for i, o := range e.Observations {
+			if i > 0 {
+				buf = append(buf, ',')
+			}
+			buf = appendJSString(buf, o)
+		}
+		buf = append(buf, "]}"...)
+		if err := flush(); err != nil {
+			return fmt.Errorf("memstore: export: %w", err)
+		}
+	}
+	for _, r := range g.Relations {
+		line()
+		buf = append(buf, `{"type":"relation","from":`...)
+		buf = appendJSString(buf, r.From)
+		buf = append(buf, `,"to":`...)
+		buf = appendJSString(buf, r.To)
+		buf = append(buf, `,"relationType":`...)
+		buf = appendJSString(buf, r.RelationType)
+		buf = append(buf, '}')
+		if err := flush(); err != nil {
+			return fmt.Errorf("memstore: export: %w", err)
+		}
+	}
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("memstore: export: %w", err)
+	}
+	return nil
+}
+
+// appendJSString appends s quoted as JSON.stringify does: only '"', '\\'
+// and control characters are escaped (\b \t \n \f \r, others as \u00xx);
+// everything else, including U+2028, U+2029 and '<', is written as is.
+func appendJSString(buf []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	buf = append(buf, '"')
+	start := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 0x20 && c != '"' && c != '\\' {
+			continue
+		}
+		buf = append(buf, s[start:i]...)
+		switch c {
+		case '"':
+			buf = append(buf, `\"`...)
+		case '\\':
+			buf = append(buf, `\\`...)
+		case '\b':
+			buf = append(buf, `\b`...)
+		case '\t':
+			buf = append(buf, `\t`...)
+		case '\n':
+			buf = append(buf, `\n`...)
+		case '\f':
+			buf = append(buf, `\f`...)
+		case '\r':
+			buf = append(buf, `\r`...)
+		default:
+			buf = append(buf, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
+		}
+		start = i + 1
+	}
+	buf = append(buf, s[start:]...)
+	return append(buf, '"')
+}

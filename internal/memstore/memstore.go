@@ -1,0 +1,331 @@
+// Package memstore is the storage layer of mcp-memory, a knowledge-graph
+// memory MCP server that is a drop-in replacement for the reference server
+// @modelcontextprotocol/server-memory.
+//
+// The graph operations (CreateEntities ... OpenNodes) reproduce the
+// reference's semantics and JSON shapes; tasks and the change feed are our
+// extensions. Store is the backend-neutral contract; SQLite (see Open) is the
+// durable implementation.
+//
+// Deliberate differences from the reference, all of which only show when a
+// single call contains duplicates:
+//   - CreateEntities skips an entity whose name already appeared earlier in
+//     the same batch (the reference would store both);
+//   - CreateEntities and AddObservations store an observation only once per
+//     entity even when the batch repeats it (the reference stores repeats);
+//   - CreateRelations skips a triple repeated within the batch.
+//
+// Import still preserves repeated observations and relations found in a
+// reference memory file so that Export reproduces the file byte for byte.
+package memstore
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"time"
+)
+
+// Entity is a node of the knowledge graph. The JSON names are the
+// reference server's.
+type Entity struct {
+	Name         string   `json:"name"`
+	EntityType   string   `json:"entityType"`
+	Observations []string `json:"observations"`
+}
+
+// MarshalJSON encodes e with observations as [] rather than null, as the
+// reference always does.
+func (e Entity) MarshalJSON() ([]byte, error) {
+	type plain Entity
+	p := plain(e)
+	if p.Observations == nil {
+		p.Observations = []string{}
+	}
+	return json.Marshal(p)
+}
+
+// Relation is a directed, typed edge between two entity names. Like the
+// reference, its ends need not name existing entities.
+type Relation struct {
+	From         string `json:"from"`
+	To           string `json:"to"`
+	RelationType string `json:"relationType"`
+}
+
+// Graph is a set of entities and relations, both in insertion order.
+type Graph struct {
+	Entities  []Entity   `json:"entities"`
+	Relations []Relation `json:"relations"`
+}
+
+// MarshalJSON encodes g with empty arrays rather than null.
+func (g Graph) MarshalJSON() ([]byte, error) {
+	type plain Graph
+	p := plain(g)
+	if p.Entities == nil {
+		p.Entities = []Entity{}
+	}
+	if p.Relations == nil {
+		p.Relations = []Relation{}
+	}
+	return json.Marshal(p)
+}
+
+// ObservationAdd asks AddObservations to add Contents to the entity named
+// EntityName.
+type ObservationAdd struct {
+	EntityName string   `json:"entityName"`
+	Contents   []string `json:"contents"`
+}
+
+// AddedObservations reports which observations AddObservations actually
+// added to one entity (those not already present).
+type AddedObservations struct {
+	EntityName        string   `json:"entityName"`
+	AddedObservations []string `json:"addedObservations"`
+}
+
+// MarshalJSON encodes a with addedObservations as [] rather than null.
+func (a AddedObservations) MarshalJSON() ([]byte, error) {
+	type plain AddedObservations
+	p := plain(a)
+	if p.AddedObservations == nil {
+		p.AddedObservations = []string{}
+	}
+	return json.Marshal(p)
+}
+
+// ObservationDelete asks DeleteObservations to remove Observations from the
+// entity named EntityName.
+type ObservationDelete struct {
+	EntityName   string   `json:"entityName"`
+	Observations []string `json:"observations"`
+}
+
+// ImportStats summarizes what Import did.
+type ImportStats struct {
+	Entities         int `json:"entities"`         // entities added
+	Relations        int `json:"relations"`        // relations added
+	SkippedEntities  int `json:"skippedEntities"`  // entity lines whose name already existed
+	SkippedRelations int `json:"skippedRelations"` // relation lines already in the store before the import
+	IgnoredLines     int `json:"ignoredLines"`     // object lines of another "type", ignored like the reference does
+}
+
+// Store is the storage contract of the memory server. Every mutating method
+// is atomic: when it returns an error nothing at all has changed. Methods are
+// safe for concurrent use.
+type Store interface {
+	// CreateEntities stores the entities whose names do not exist yet and
+	// returns exactly those, as stored. Existing names, and names repeated
+	// within the batch, are skipped.
+	CreateEntities(ctx context.Context, entities []Entity) ([]Entity, error)
+	// CreateRelations stores the relations whose exact (from, to,
+	// relationType) triple does not exist yet and returns those.
+	CreateRelations(ctx context.Context, relations []Relation) ([]Relation, error)
+	// AddObservations appends to each named entity the contents it does not
+	// already have, returning one result per request item in order. If any
+	// entity does not exist it returns an *EntityNotFoundError and changes
+	// nothing.
+	AddObservations(ctx context.Context, adds []ObservationAdd) ([]AddedObservations, error)
+	// DeleteEntities removes the named entities and every relation whose
+	// from or to is one of the names; unknown names are ignored.
+	DeleteEntities(ctx context.Context, names []string) error
+	// DeleteObservations removes every occurrence of the listed observations
+	// from the named entities; unknown entities and observations are ignored.
+	DeleteObservations(ctx context.Context, deletions []ObservationDelete) error
+	// DeleteRelations removes relations matching the given triples exactly.
+	DeleteRelations(ctx context.Context, relations []Relation) error
+	// ReadGraph returns the whole graph in insertion order.
+	ReadGraph(ctx context.Context) (Graph, error)
+	// SearchNodes returns the entities whose name, type or any observation
+	// contains query case-insensitively (JavaScript toLowerCase semantics),
+	// and the relations with at least one end among them.
+	SearchNodes(ctx context.Context, query string) (Graph, error)
+	// OpenNodes returns the existing entities among names, in graph order,
+	// and the relations with at least one end among them.
+	OpenNodes(ctx context.Context, names []string) (Graph, error)
+	// EntityNames returns up to limit entity names starting with prefix,
+	// compared case-insensitively, sorted, for argument completion.
+	EntityNames(ctx context.Context, prefix string, limit int) ([]string, error)
+
+	// CreateTask stores a new task and returns it with its ID and times.
+	CreateTask(ctx context.Context, t NewTask) (Task, error)
+	// UpdateTask applies the non-nil fields of u to task id.
+	UpdateTask(ctx context.Context, id int64, u TaskUpdate) (Task, error)
+	// GetTask returns task id, or an error wrapping ErrNotFound.
+	GetTask(ctx context.Context, id int64) (Task, error)
+	// ListTasks returns the tasks matching f, oldest first.
+	ListTasks(ctx context.Context, f TaskFilter) ([]Task, error)
+
+	// Changes returns up to limit changes with Seq > since, oldest first, and
+	// the cursor to pass next time.
+	Changes(ctx context.Context, since int64, limit int) ([]Change, int64, error)
+	// Head returns the Seq of the newest change (0 when there is none), the
+	// cursor meaning "now".
+	Head(ctx context.Context) (int64, error)
+
+	// Import adds the contents of a reference memory.jsonl file.
+	Import(ctx context.Context, r io.Reader) (ImportStats, error)
+	// Export writes the graph in the reference's memory.jsonl format.
+	Export(ctx context.Context, w io.Writer) error
+
+	// Close releases the store; it must not be used afterwards.
+	Close() error
+}
+
+// Limits on input sizes. Exceeding one yields an error wrapping ErrLimit that
+// names the field, its size and the limit, so the MCP layer can report it as
+// a tool error.
+const (
+	// MaxNameBytes bounds entity names, entity types, relation ends and
+	// types, and task titles and linked entity names.
+	MaxNameBytes = 4 << 10
+	// MaxObservationBytes bounds one observation, task notes and a search
+	// query.
+	MaxObservationBytes = 1 << 20
+	// MaxBatch bounds the number of items in one call: entities, relations,
+	// observation requests, deletions, names, or a task's linked entities.
+	MaxBatch = 10_000
+	// MaxBatchStrings bounds the total number of observation strings in one
+	// call (summed over all items).
+	MaxBatchStrings = 100_000
+	// MaxChangesPage bounds the number of changes returned by one Changes
+	// call.
+	MaxChangesPage = 1_000
+	// MaxChangeDetailBytes bounds Change.Detail; longer details (typically
+	// observations) are cut at a character boundary and end in "…".
+	MaxChangeDetailBytes = 1 << 10
+)
+
+// Sentinel errors, to be tested with errors.Is.
+var (
+	// ErrLimit means an input exceeded one of the Max* limits.
+	ErrLimit = errors.New("memstore: limit exceeded")
+	// ErrInvalid means an input was malformed (invalid UTF-8, unknown task
+	// status, empty task title, bad cursor, unparsable import line).
+	ErrInvalid = errors.New("memstore: invalid input")
+	// ErrNotFound means a named entity or a task does not exist.
+	ErrNotFound = errors.New("memstore: not found")
+	// ErrHistoryPruned means the changes following the requested cursor were
+	// discarded by the retention policy; re-read the graph and continue
+	// from Head.
+	ErrHistoryPruned = errors.New("memstore: change history pruned")
+)
+
+// EntityNotFoundError is returned by AddObservations when an entity does not
+// exist. Its message is the reference server's, word for word.
+type EntityNotFoundError struct {
+	Name string
+}
+
+// Error returns "Entity with name <name> not found".
+func (e *EntityNotFoundError) Error() string {
+	return "Entity with name " + e.Name + " not found"
+}
+
+// Is makes errors.Is(err, ErrNotFound) true.
+func (e *EntityNotFoundError) Is(target error) bool { return target == ErrNotFound }
+
+// TaskStatus is the state of a task.
+type TaskStatus string
+
+// Task statuses. Every status except TaskDone counts as active.
+const (
+	TaskOpen       TaskStatus = "open"
+	TaskInProgress TaskStatus = "in_progress"
+	TaskBlocked    TaskStatus = "blocked"
+	TaskDone       TaskStatus = "done"
+)
+
+// Valid reports whether s is one of the four known statuses.
+func (s TaskStatus) Valid() bool {
+	switch s {
+	case TaskOpen, TaskInProgress, TaskBlocked, TaskDone:
+		return true
+	}
+	return false
+}
+
+// Task is a unit of work linked to entities of the graph (our extension).
+// Linked entity names are kept even if the entity is later deleted.
+type Task struct {
+	ID        int64      `json:"id"`
+	Title     string     `json:"title"`
+	Status    TaskStatus `json:"status"`
+	Notes     string     `json:"notes"`
+	Entities  []string   `json:"entities"`
+	CreatedAt time.Time  `json:"createdAt"`
+	UpdatedAt time.Time  `json:"updatedAt"`
+}
+
+// MarshalJSON encodes t with entities as [] rather than null.
+func (t Task) MarshalJSON() ([]byte, error) {
+	type plain Task
+	p := plain(t)
+	if p.Entities == nil {
+		p.Entities = []string{}
+	}
+	return json.Marshal(p)
+}
+
+// NewTask describes a task to create. Title is required; an empty Status
+// means TaskOpen. Repeated entity names are stored once.
+type NewTask struct {
+	Title    string     `json:"title"`
+	Status   TaskStatus `json:"status,omitempty"`
+	Notes    string     `json:"notes,omitempty"`
+	Entities []string   `json:"entities,omitempty"`
+}
+
+// TaskUpdate is a partial update: nil fields are left unchanged. Entities,
+// when non-nil, replaces the whole list.
+type TaskUpdate struct {
+	Title    *string     `json:"title,omitempty"`
+	Status   *TaskStatus `json:"status,omitempty"`
+	Notes    *string     `json:"notes,omitempty"`
+	Entities *[]string   `json:"entities,omitempty"`
+}
+
+// TaskFilter selects tasks for ListTasks. Zero values mean "any".
+type TaskFilter struct {
+	ActiveOnly bool       `json:"activeOnly,omitempty"` // status != done
+	Status     TaskStatus `json:"status,omitempty"`     // exact status
+	Entity     string     `json:"entity,omitempty"`     // linked to this entity name
+	Limit      int        `json:"limit,omitempty"`      // at most this many (0: no limit)
+}
+
+// ChangeKind says what a Change did.
+type ChangeKind string
+
+// Change kinds recorded in the feed.
+const (
+	ChangeEntityCreated      ChangeKind = "entity_created"
+	ChangeEntityDeleted      ChangeKind = "entity_deleted"
+	ChangeObservationAdded   ChangeKind = "observation_added"
+	ChangeObservationDeleted ChangeKind = "observation_deleted"
+	ChangeRelationCreated    ChangeKind = "relation_created"
+	ChangeRelationDeleted    ChangeKind = "relation_deleted"
+	ChangeTaskCreated        ChangeKind = "task_created"
+	ChangeTaskUpdated        ChangeKind = "task_updated"
+)
+
+// Change is one entry of the change feed, which answers "what changed since
+// cursor X". Seq increases by one per change and is never reused.
+//
+// Subject is the entity name for entity and observation changes, the
+// relation's From for relation changes and the task title for task changes.
+// Detail is the entity type (entity_created), the observation text
+// (observation_*, cut to MaxChangeDetailBytes) or a summary of the changed
+// fields (task_updated). Deleting an entity also records relation_deleted
+// for each relation removed with it.
+type Change struct {
+	Seq      int64      `json:"seq"`
+	Kind     ChangeKind `json:"kind"`
+	Subject  string     `json:"subject"`
+	Detail   string     `json:"detail,omitempty"`
+	Relation *Relation  `json:"relation,omitempty"`
+	TaskID   int64      `json:"taskId,omitempty"`
+	At       time.Time  `json:"at"`
+}

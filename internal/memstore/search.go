@@ -1,0 +1,427 @@
+package memstore
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"slices"
+	"strings"
+	"unicode/utf8"
+)
+
+// Tuning of the read paths: sets larger than these are handled by one
+// sequential scan instead of chunked index lookups.
+const (
+	inChunk           = 500  // parameters per IN (...) list
+	bulkEntityIDs     = 5000 // entity sets above this are read by a scan
+	bulkRelationNames = 2000 // name sets above this filter a relation scan
+)
+
+// DefaultEntityNamesLimit is the number of names EntityNames returns when
+// limit <= 0.
+const DefaultEntityNamesLimit = 100
+
+// ReadGraph implements Store.
+func (s *SQLite) ReadGraph(ctx context.Context) (Graph, error) {
+	var g Graph
+	err := s.read(ctx, func(tx *sql.Tx) error {
+		ents, err := loadAllEntities(ctx, tx, nil)
+		if err != nil {
+			return err
+		}
+		rels, err := scanRelations(ctx, tx, nil)
+		if err != nil {
+			return err
+		}
+		g = Graph{Entities: ents, Relations: rels}
+		return nil
+	})
+	return g, err
+}
+
+// SearchNodes implements Store.
+func (s *SQLite) SearchNodes(ctx context.Context, query string) (Graph, error) {
+	if err := checkObservation("query", query); err != nil {
+		return Graph{}, err
+	}
+	q := jsLower(query)
+	var g Graph
+	err := s.read(ctx, func(tx *sql.Tx) error {
+		var ents []Entity
+		if q == "" {
+			// "x".includes("") is true: everything matches.
+			all, err := loadAllEntities(ctx, tx, nil)
+			if err != nil {
+				return err
+			}
+			ents = all
+		} else {
+			ids, err := searchCandidates(ctx, tx, q)
+			if err != nil {
+				return err
+			}
+			cands, err := loadEntitiesByID(ctx, tx, ids)
+			if err != nil {
+				return err
+			}
+			ents = make([]Entity, 0, len(cands))
+			for _, e := range cands {
+				if entityMatches(e, q) {
+					ents = append(ents, e)
+				}
+			}
+		}
+		rels, err := relationsOf(ctx, tx, ents)
+		if err != nil {
+			return err
+		}
+		g = Graph{Entities: ents, Relations: rels}
+		return nil
+	})
+	return g, err
+}
+
+// entityMatches is the reference's predicate: q (already lower-cased) is a
+// substring of the lower-cased name, type or one of the observations.
+func entityMatches(e Entity, q string) bool {
+	if strings.Contains(jsLower(e.Name), q) || strings.Contains(jsLower(e.EntityType), q) {
+		return true
+	}
+	for _, o := range e.Observations {
+		if strings.Contains(jsLower(o), q) {
+			return true
+		}
+	}
+	return false
+}
+
+// searchCandidates returns, sorted, the ids of entities that may match the
+// lower-cased query q; it never misses a match. Queries of three or more
+// characters use the trigram index; shorter ones (and those containing NUL,
+// which FTS5 query strings cannot carry) scan the indexed text.
+func searchCandidates(ctx context.Context, tx *sql.Tx, q string) ([]int64, error) {
+	var rows *sql.Rows
+	var err error
+	indexed := utf8.RuneCountInString(q) >= 3 && !strings.ContainsRune(q, 0)
+	if indexed {
+		rows, err = tx.QueryContext(ctx, `SELECT entity_id FROM search_fts WHERE search_fts MATCH ?`,
+			`"`+strings.ReplaceAll(q, `"`, `""`)+`"`)
+	} else {
+		rows, err = tx.QueryContext(ctx, `SELECT entity_id, text FROM search_fts`)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("memstore: search: %w", err)
+	}
+	defer rows.Close()
+	set := map[int64]bool{}
+	var id int64
+	var text string
+	for rows.Next() {
+		if indexed {
+			err = rows.Scan(&id)
+		} else {
+			err = rows.Scan(&id, &text)
+			if err == nil && !strings.Contains(text, q) {
+				continue
+			}
+		}
+		if err != nil {
+			return nil, fmt.Errorf("memstore: search: %w", err)
+		}
+		set[id] = true
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("memstore: search: %w", err)
+	}
+	ids := make([]int64, 0, len(set))
+	for id := range set {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	return ids, nil
+}
+
+// OpenNodes implements Store.
+func (s *SQLite) OpenNodes(ctx context.Context, names []string) (Graph, error) {
+	if err := validateNames("names", names); err != nil {
+		return Graph{}, err
+	}
+	names = dedupe(names)
+	var g Graph
+	err := s.read(ctx, func(tx *sql.Tx) error {
+		var ids []int64
+		for chunk := range slices.Chunk(names, inChunk) {
+			rows, err := tx.QueryContext(ctx, `SELECT id FROM entities WHERE name IN (`+placeholders(len(chunk))+`)`, anys(chunk)...)
+			if err != nil {
+				return fmt.Errorf("memstore: open nodes: %w", err)
+			}
+			for rows.Next() {
+				var id int64
+				if err := rows.Scan(&id); err != nil {
+					rows.Close()
+					return fmt.Errorf("memstore: open nodes: %w", err)
+				}
+				ids = append(ids, id)
+			}
+			rows.Close()
+			if err := rows.Err(); err != nil {
+				return fmt.Errorf("memstore: open nodes: %w", err)
+			}
+		}
+		slices.Sort(ids)
+		ents, err := loadEntitiesByID(ctx, tx, ids)
+		if err != nil {
+			return err
+		}
+		rels, err := relationsOf(ctx, tx, ents)
+		if err != nil {
+			return err
+		}
+		g = Graph{Entities: ents, Relations: rels}
+		return nil
+	})
+	return g, err
+}
+
+// EntityNames implements Store. limit <= 0 means DefaultEntityNamesLimit;
+// limit is capped at MaxBatch. Matching folds case with strings.ToLower.
+func (s *SQLite) EntityNames(ctx context.Context, prefix string, limit int) ([]string, error) {
+	if err := checkName("prefix", prefix); err != nil {
+		return nil, err
+	}
+	if limit <= 0 {
+		limit = DefaultEntityNamesLimit
+	}
+	limit = min(limit, MaxBatch)
+	fold := strings.ToLower(prefix)
+	names := []string{}
+	err := s.read(ctx, func(tx *sql.Tx) error {
+		rows, err := tx.QueryContext(ctx, `SELECT name, name_fold FROM entities WHERE name_fold >= ? ORDER BY name_fold, name`, fold)
+		if err != nil {
+			return fmt.Errorf("memstore: entity names: %w", err)
+		}
+		defer rows.Close()
+		for rows.Next() && len(names) < limit {
+			var name, nf string
+			if err := rows.Scan(&name, &nf); err != nil {
+				return fmt.Errorf("memstore: entity names: %w", err)
+			}
+			if !strings.HasPrefix(nf, fold) {
+				break
+			}
+			names = append(names, name)
+		}
+		if err := rows.Err(); err != nil {
+			return fmt.Errorf("memstore: entity names: %w", err)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return names, nil
+}
+
+// loadAllEntities reads every entity with its observations in insertion
+// order; when keep is non-nil only ids in keep are returned.
+func loadAllEntities(ctx context.Context, tx *sql.Tx, keep map[int64]bool) ([]Entity, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT id, name, entity_type FROM entities ORDER BY id`)
+	if err != nil {
+		return nil, fmt.Errorf("memstore: read entities: %w", err)
+	}
+	var ents []Entity
+	pos := map[int64]int{}
+	for rows.Next() {
+		var id int64
+		var e Entity
+		if err := rows.Scan(&id, &e.Name, &e.EntityType); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("memstore: read entities: %w", err)
+		}
+		if keep != nil && !keep[id] {
+			continue
+		}
+		e.Observations = []string{}
+		pos[id] = len(ents)
+		ents = append(ents, e)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("memstore: read entities: %w", err)
+	}
+	if len(ents) == 0 {
+		return []Entity{}, nil
+	}
+	rows, err = tx.QueryContext(ctx, `SELECT entity_id, content FROM observations ORDER BY id`)
+	if err != nil {
+		return nil, fmt.Errorf("memstore: read observations: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var c string
+		if err := rows.Scan(&id, &c); err != nil {
+			return nil, fmt.Errorf("memstore: read observations: %w", err)
+		}
+		if i, ok := pos[id]; ok {
+			ents[i].Observations = append(ents[i].Observations, c)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("memstore: read observations: %w", err)
+	}
+	return ents, nil
+}
+
+// loadEntitiesByID reads the entities with the given ascending ids, with
+// their observations, in insertion order.
+func loadEntitiesByID(ctx context.Context, tx *sql.Tx, ids []int64) ([]Entity, error) {
+	if len(ids) == 0 {
+		return []Entity{}, nil
+	}
+	if len(ids) > bulkEntityIDs {
+		keep := make(map[int64]bool, len(ids))
+		for _, id := range ids {
+			keep[id] = true
+		}
+		return loadAllEntities(ctx, tx, keep)
+	}
+	ents := make([]Entity, 0, len(ids))
+	for chunk := range slices.Chunk(ids, inChunk) {
+		args := anys(chunk)
+		rows, err := tx.QueryContext(ctx, `SELECT id, name, entity_type FROM entities WHERE id IN (`+placeholders(len(chunk))+`) ORDER BY id`, args...)
+		if err != nil {
+			return nil, fmt.Errorf("memstore: read entities: %w", err)
+		}
+		pos := map[int64]int{}
+		for rows.Next() {
+			var id int64
+			e := Entity{Observations: []string{}}
+			if err := rows.Scan(&id, &e.Name, &e.EntityType); err != nil {
+				rows.Close()
+				return nil, fmt.Errorf("memstore: read entities: %w", err)
+			}
+			pos[id] = len(ents)
+			ents = append(ents, e)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, fmt.Errorf("memstore: read entities: %w", err)
+		}
+		rows, err = tx.QueryContext(ctx, `SELECT entity_id, content FROM observations WHERE entity_id IN (`+placeholders(len(chunk))+`) ORDER BY entity_id, id`, args...)
+		if err != nil {
+			return nil, fmt.Errorf("memstore: read observations: %w", err)
+		}
+		for rows.Next() {
+			var id int64
+			var c string
+			if err := rows.Scan(&id, &c); err != nil {
+				rows.Close()
+				return nil, fmt.Errorf("memstore: read observations: %w", err)
+			}
+			if i, ok := pos[id]; ok {
+				ents[i].Observations = append(ents[i].Observations, c)
+			}
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, fmt.Errorf("memstore: read observations: %w", err)
+		}
+	}
+	return ents, nil
+}
+
+// relationsOf returns, in insertion order, the relations with at least one
+// end among the names of ents (the reference's rule for both search_nodes
+// and open_nodes).
+func relationsOf(ctx context.Context, tx *sql.Tx, ents []Entity) ([]Relation, error) {
+	if len(ents) == 0 {
+		return []Relation{}, nil
+	}
+	names := make(map[string]bool, len(ents))
+	for _, e := range ents {
+		names[e.Name] = true
+	}
+	if len(names) > bulkRelationNames {
+		return scanRelations(ctx, tx, names)
+	}
+	list := make([]string, 0, len(names))
+	for n := range names {
+		list = append(list, n)
+	}
+	found := map[int64]Relation{}
+	for chunk := range slices.Chunk(list, inChunk) {
+		ph := placeholders(len(chunk))
+		args := anys(chunk)
+		for _, q := range []string{
+			`SELECT id, from_name, to_name, relation_type FROM relations WHERE from_name IN (` + ph + `)`,
+			`SELECT id, from_name, to_name, relation_type FROM relations WHERE to_name IN (` + ph + `)`,
+		} {
+			rows, err := tx.QueryContext(ctx, q, args...)
+			if err != nil {
+				return nil, fmt.Errorf("memstore: read relations: %w", err)
+			}
+			for rows.Next() {
+				var id int64
+				var r Relation
+				if err := rows.Scan(&id, &r.From, &r.To, &r.RelationType); err != nil {
+					rows.Close()
+					return nil, fmt.Errorf("memstore: read relations: %w", err)
+				}
+				found[id] = r
+			}
+			rows.Close()
+			if err := rows.Err(); err != nil {
+				return nil, fmt.Errorf("memstore: read relations: %w", err)
+			}
+		}
+	}
+	ids := make([]int64, 0, len(found))
+	for id := range found {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	rels := make([]Relation, len(ids))
+	for i, id := range ids {
+		rels[i] = found[id]
+	}
+	return rels, nil
+}
+
+// scanRelations reads all relations in insertion order, keeping only those
+// touching names when names is non-nil.
+func scanRelations(ctx context.Context, tx *sql.Tx, names map[string]bool) ([]Relation, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT from_name, to_name, relation_type FROM relations ORDER BY id`)
+	if err != nil {
+		return nil, fmt.Errorf("memstore: read relations: %w", err)
+	}
+	defer rows.Close()
+	rels := []Relation{}
+	for rows.Next() {
+		var r Relation
+		if err := rows.Scan(&r.From, &r.To, &r.RelationType); err != nil {
+			return nil, fmt.Errorf("memstore: read relations: %w", err)
+		}
+		if names == nil || names[r.From] || names[r.To] {
+			rels = append(rels, r)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("memstore: read relations: %w", err)
+	}
+	return rels, nil
+}
+
+// placeholders returns "?, ?, ..." with n markers.
+func placeholders(n int) string {
+	return strings.TrimSuffix(strings.Repeat("?, ", n), ", ")
+}
+
+// anys converts a slice to driver arguments.
+func anys[T any](xs []T) []any {
+	out := make([]any, len(xs))
+	for i, x := range xs {
+		out[i] = x
+	}
+	return out
+}

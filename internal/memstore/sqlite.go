@@ -1,0 +1,360 @@
+package memstore
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
+	"unicode"
+
+	_ "modernc.org/sqlite" // registers the pure-Go "sqlite" driver
+)
+
+// DefaultChangeRetention is the number of most recent changes the feed
+// keeps unless WithChangeRetention says otherwise.
+const DefaultChangeRetention = 10_000
+
+// DefaultBusyTimeout is how long a connection waits for a lock held by
+// another process before failing, unless WithBusyTimeout says otherwise.
+const DefaultBusyTimeout = 10 * time.Second
+
+// SQLite is the Store backed by one SQLite database file (WAL mode).
+//
+// Durability: every mutating call is one BEGIN IMMEDIATE transaction that
+// has committed when the call returns. The database runs with
+// synchronous=FULL, so the WAL is fsynced at each commit and an acknowledged
+// write survives a kill -9 of the process and also an OS crash or power
+// loss. WithSyncNormal trades the latter for speed (synchronous=NORMAL in WAL
+// mode still survives process crashes, since the commit is in the OS page
+// cache when the call returns).
+//
+// Concurrency: all writes of this process go through a pool of exactly one
+// connection, so they queue in-process and never contend for SQLite's lock
+// among themselves; BEGIN IMMEDIATE plus busy_timeout handles other
+// processes. Reads use a separate pool of read-only connections and, thanks
+// to WAL, are never blocked by writers; each read call runs in one
+// transaction and sees a consistent snapshot.
+//
+// Search: an FTS5 trigram index (case_sensitive 1) over text lower-cased in
+// Go with JavaScript's toLowerCase rules finds candidate entities for queries
+// of three or more characters; shorter queries scan the stored lower-cased
+// text. Candidates are then re-checked exactly, so results equal the
+// reference's.
+type SQLite struct {
+	w         *sql.DB // one connection, writes
+	r         *sql.DB // read-only connections
+	retention int64
+}
+
+var _ Store = (*SQLite)(nil)
+
+type options struct {
+	busyTimeout time.Duration
+	retention   int
+	syncNormal  bool
+	readConns   int
+}
+
+// Option configures Open.
+type Option func(*options)
+
+// WithBusyTimeout sets how long to wait for a lock held by another process.
+func WithBusyTimeout(d time.Duration) Option { return func(o *options) { o.busyTimeout = d } }
+
+// WithChangeRetention sets how many of the most recent changes the feed
+// keeps (at least 1); older ones are pruned at each write.
+func WithChangeRetention(n int) Option { return func(o *options) { o.retention = n } }
+
+// WithSyncNormal selects synchronous=NORMAL: faster commits that still
+// survive a process crash, but the last commits may be lost on power loss.
+func WithSyncNormal() Option { return func(o *options) { o.syncNormal = true } }
+
+// WithReadConns sets the maximum number of concurrent read connections.
+func WithReadConns(n int) Option { return func(o *options) { o.readConns = n } }
+
+// Open opens (creating it on first use) the database at path, brings its
+// schema up to date and returns the store. The path must name a file on a
+// local file system (WAL needs shared memory); ":memory:" is not supported.
+func Open(path string, opts ...Option) (*SQLite, error) {
+	o := options{busyTimeout: DefaultBusyTimeout, retention: DefaultChangeRetention, readConns: max(4, runtime.GOMAXPROCS(0))}
+	for _, f := range opts {
+		f(&o)
+	}
+	if path == "" || path == ":memory:" || strings.HasPrefix(path, "file:") {
+		return nil, fmt.Errorf("%w: database path %q must be a plain file path", ErrInvalid, path)
+	}
+	o.retention = max(o.retention, 1)
+	o.readConns = max(o.readConns, 1)
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, fmt.Errorf("memstore: %w", err)
+	}
+	// SQLite URI: percent-encode the characters that would end the path.
+	uri := "file:" + strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(filepath.ToSlash(abs))
+	common := fmt.Sprintf("_pragma=busy_timeout(%d)&_pragma=foreign_keys(1)", o.busyTimeout.Milliseconds())
+	sync := "FULL"
+	if o.syncNormal {
+		sync = "NORMAL"
+	}
+
+	w, err := sql.Open("sqlite", uri+"?"+common+"&_pragma=synchronous("+sync+")&_txlock=immediate")
+	if err != nil {
+		return nil, fmt.Errorf("memstore: open %s: %w", path, err)
+	}
+	w.SetMaxOpenConns(1)
+	w.SetMaxIdleConns(1)
+	w.SetConnMaxLifetime(0)
+	w.SetConnMaxIdleTime(0)
+	s := &SQLite{w: w, retention: int64(o.retention)}
+
+	ctx := context.Background()
+	var mode string
+	if err := w.QueryRowContext(ctx, "PRAGMA journal_mode=WAL").Scan(&mode); err != nil {
+		w.Close()
+		return nil, fmt.Errorf("memstore: open %s: %w", path, err)
+	}
+	if !strings.EqualFold(mode, "wal") {
+		w.Close()
+		return nil, fmt.Errorf("memstore: open %s: cannot enable WAL mode (got %q)", path, mode)
+	}
+	if err := s.migrate(ctx); err != nil {
+		w.Close()
+		return nil, fmt.Errorf("memstore: open %s: %w", path, err)
+	}
+
+	r, err := sql.Open("sqlite", uri+"?"+common+"&_pragma=query_only(1)")
+	if err != nil {
+		w.Close()
+		return nil, fmt.Errorf("memstore: open %s: %w", path, err)
+	}
+	r.SetMaxOpenConns(o.readConns)
+	r.SetMaxIdleConns(o.readConns)
+	s.r = r
+	return s, nil
+}
+
+// Close runs PRAGMA optimize and closes both connection pools.
+func (s *SQLite) Close() error {
+	_, _ = s.w.Exec("PRAGMA optimize")
+	return errors.Join(s.r.Close(), s.w.Close())
+}
+
+// migrations is the ordered list of schema changes; migrations[i] brings
+// the schema from user_version i to i+1. Append only, never edit.
+var migrations = []string{
+	// 1: initial schema.
+	`
+CREATE TABLE entities (
+	id          INTEGER PRIMARY KEY, -- insertion order
+	name        TEXT NOT NULL UNIQUE,
+	entity_type TEXT NOT NULL,
+	name_fold   TEXT NOT NULL        -- strings.ToLower(name), for completion
+);
+CREATE INDEX entities_name_fold ON entities(name_fold, name);
+
+CREATE TABLE observations (
+	id        INTEGER PRIMARY KEY,   -- insertion order; also the FTS rowid
+	entity_id INTEGER NOT NULL REFERENCES entities(id) ON DELETE CASCADE,
+	content   TEXT NOT NULL
+);
+CREATE INDEX observations_entity ON observations(entity_id);
+
+-- Relations refer to entities by name and may dangle, as in the reference.
+CREATE TABLE relations (
+	id            INTEGER PRIMARY KEY, -- insertion order
+	from_name     TEXT NOT NULL,
+	to_name       TEXT NOT NULL,
+	relation_type TEXT NOT NULL
+);
+CREATE INDEX relations_from ON relations(from_name, to_name, relation_type);
+CREATE INDEX relations_to ON relations(to_name);
+
+-- Search index. Row -id holds lower(name) || char(10) || lower(entity_type)
+-- of entity id; row id holds lower(content) of observation id.
+CREATE VIRTUAL TABLE search_fts USING fts5(
+	text, entity_id UNINDEXED, tokenize = 'trigram case_sensitive 1'
+);
+
+CREATE TABLE tasks (
+	id         INTEGER PRIMARY KEY AUTOINCREMENT,
+	title      TEXT NOT NULL,
+	status     TEXT NOT NULL CHECK (status IN ('open', 'in_progress', 'blocked', 'done')),
+	notes      TEXT NOT NULL,
+	created_at INTEGER NOT NULL, -- Unix nanoseconds
+	updated_at INTEGER NOT NULL
+);
+CREATE INDEX tasks_status ON tasks(status);
+
+CREATE TABLE task_entities (
+	task_id     INTEGER NOT NULL REFERENCES tasks(id) ON DELETE CASCADE,
+	pos         INTEGER NOT NULL,
+	entity_name TEXT NOT NULL,
+	PRIMARY KEY (task_id, pos)
+) WITHOUT ROWID;
+CREATE INDEX task_entities_name ON task_entities(entity_name);
+
+CREATE TABLE changes (
+	seq      INTEGER PRIMARY KEY AUTOINCREMENT,
+	kind     TEXT NOT NULL,
+	subject  TEXT NOT NULL,
+	detail   TEXT NOT NULL,
+	rel_to   TEXT,
+	rel_type TEXT,
+	task_id  INTEGER,
+	at       INTEGER NOT NULL -- Unix nanoseconds
+);
+
+CREATE TABLE meta (
+	key   TEXT PRIMARY KEY,
+	value TEXT NOT NULL
+) WITHOUT ROWID;
+`,
+}
+
+// foldVersion identifies the lower-casing used for search_fts; when it
+// changes (new algorithm or new Unicode tables) the index is rebuilt.
+var foldVersion = "jslower-1/unicode-" + unicode.Version
+
+// migrate applies pending migrations in one IMMEDIATE transaction, so
+// concurrent openers (even in other processes) migrate exactly once, and
+// rebuilds the search index if it was built with another foldVersion.
+func (s *SQLite) migrate(ctx context.Context) error {
+	return s.write(ctx, func(w *writer) error {
+		var v int
+		if err := w.tx.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil {
+			return err
+		}
+		if v > len(migrations) {
+			return fmt.Errorf("database schema version %d is newer than this program supports (%d)", v, len(migrations))
+		}
+		for ; v < len(migrations); v++ {
+			if _, err := w.tx.ExecContext(ctx, migrations[v]); err != nil {
+				return fmt.Errorf("migration %d: %w", v+1, err)
+			}
+			if _, err := w.tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", v+1)); err != nil {
+				return err
+			}
+		}
+		var fv string
+		err := w.tx.QueryRowContext(ctx, "SELECT value FROM meta WHERE key = 'fold_version'").Scan(&fv)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return err
+		}
+		if fv == foldVersion {
+			return nil
+		}
+		if err := w.rebuildSearch(); err != nil {
+			return err
+		}
+		_, err = w.tx.ExecContext(ctx, "INSERT OR REPLACE INTO meta(key, value) VALUES ('fold_version', ?)", foldVersion)
+		return err
+	})
+}
+
+// writer is the state of one write transaction.
+type writer struct {
+	ctx     context.Context
+	tx      *sql.Tx
+	now     int64 // Unix nanoseconds, the same for all changes of the call
+	stmts   map[string]*sql.Stmt
+	changes int
+}
+
+// write runs fn in one BEGIN IMMEDIATE transaction on the write connection,
+// prunes the change feed and commits. If fn or the commit fails, the
+// transaction is rolled back and nothing changes.
+func (s *SQLite) write(ctx context.Context, fn func(w *writer) error) (err error) {
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("memstore: begin write: %w", err)
+	}
+	w := &writer{ctx: ctx, tx: tx, now: time.Now().UnixNano(), stmts: map[string]*sql.Stmt{}}
+	defer func() {
+		for _, st := range w.stmts {
+			st.Close()
+		}
+		if err != nil {
+			_ = tx.Rollback()
+		}
+	}()
+	if err = fn(w); err != nil {
+		return err
+	}
+	if w.changes > 0 {
+		if _, err = w.exec(`DELETE FROM changes WHERE seq <= (SELECT max(seq) FROM changes) - ?`, s.retention); err != nil {
+			return err
+		}
+	}
+	if err = tx.Commit(); err != nil {
+		return fmt.Errorf("memstore: commit: %w", err)
+	}
+	return nil
+}
+
+// stmt returns a statement prepared once per transaction.
+func (w *writer) stmt(query string) (*sql.Stmt, error) {
+	if st, ok := w.stmts[query]; ok {
+		return st, nil
+	}
+	st, err := w.tx.PrepareContext(w.ctx, query)
+	if err != nil {
+		return nil, fmt.Errorf("memstore: prepare: %w", err)
+	}
+	w.stmts[query] = st
+	return st, nil
+}
+
+func (w *writer) exec(query string, args ...any) (sql.Result, error) {
+	st, err := w.stmt(query)
+	if err != nil {
+		return nil, err
+	}
+	res, err := st.ExecContext(w.ctx, args...)
+	if err != nil {
+		return nil, fmt.Errorf("memstore: %w", err)
+	}
+	return res, nil
+}
+
+// insert runs an INSERT and returns the new rowid.
+func (w *writer) insert(query string, args ...any) (int64, error) {
+	res, err := w.exec(query, args...)
+	if err != nil {
+		return 0, err
+	}
+	return res.LastInsertId()
+}
+
+// queryRow runs a single-row query; found is false on no rows.
+func (w *writer) queryRow(query string, args []any, dest ...any) (found bool, err error) {
+	st, err := w.stmt(query)
+	if err != nil {
+		return false, err
+	}
+	err = st.QueryRowContext(w.ctx, args...).Scan(dest...)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("memstore: %w", err)
+	}
+	return true, nil
+}
+
+// read runs fn in one read-only transaction, i.e. on one consistent
+// snapshot.
+func (s *SQLite) read(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	tx, err := s.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return fmt.Errorf("memstore: begin read: %w", err)
+	}
+	defer tx.Rollback()
+	if err := fn(tx); err != nil {
+		return err
+	}
+	return tx.Commit()
+}

@@ -1,0 +1,268 @@
+package streamhttp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"sync"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/mcpgen/mcpgen/internal/jsonrpc"
+	"github.com/mcpgen/mcpgen/internal/server"
+)
+
+var (
+	errAnswered = errors.New("streamhttp: the request was already answered")
+	errGone     = errors.New("streamhttp: the client disconnected")
+	errNoSSE    = errors.New("streamhttp: the client does not accept text/event-stream")
+)
+
+// stream is one HTTP response: plain JSON until the first message that
+// must go out before the answer, then an SSE stream. Every write happens
+// under mu and only until the response is finished, so that handler
+// goroutines, broadcasters and the keep-alive timer never write after
+// ServeHTTP returned.
+type stream struct {
+	w         http.ResponseWriter
+	rc        *http.ResponseController
+	ctx       context.Context // the HTTP request's: done when the client is gone
+	log       *zap.Logger
+	canSSE    bool
+	keepAlive time.Duration
+
+	mu     sync.Mutex
+	sse    bool // SSE headers written
+	closed bool // answered or abandoned: nothing more is written
+	timer  *time.Timer
+	buf    []byte
+}
+
+func (h *handler) newStream(w http.ResponseWriter, r *http.Request, canSSE bool) *stream {
+	s := &stream{w: w, rc: http.NewResponseController(w), ctx: r.Context(), log: h.log, canSSE: canSSE, keepAlive: h.opts.KeepAlive}
+	if canSSE && s.keepAlive > 0 {
+		s.mu.Lock()
+		s.timer = time.AfterFunc(s.keepAlive, s.tick)
+		s.mu.Unlock()
+	}
+	return s
+}
+
+// tick sends a keep-alive comment, switching a slow JSON answer to SSE.
+func (s *stream) tick() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed || s.ctx.Err() != nil {
+		return
+	}
+	if !s.sse {
+		s.startLocked("")
+	}
+	if s.writeLocked([]byte(": keep-alive\n\n")) == nil {
+		s.timer.Reset(s.keepAlive)
+	}
+}
+
+// open starts the SSE stream now (GET streams announce themselves at once).
+func (s *stream) open() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.sse && !s.closed {
+		s.startLocked("")
+		_ = s.flushLocked()
+	}
+}
+
+func (s *stream) startLocked(sessionID string) {
+	h := s.w.Header()
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-cache")
+	h.Set("X-Accel-Buffering", "no")
+	if sessionID != "" {
+		h.Set(hdrSessionID, sessionID)
+	}
+	s.w.WriteHeader(http.StatusOK)
+	s.sse = true
+}
+
+// send writes one message as an SSE event, switching to SSE if needed.
+func (s *stream) send(m *jsonrpc.Message) error {
+	b, err := json.Marshal(m)
+	if err != nil {
+		return fmt.Errorf("streamhttp: encode %s: %w", m.Method, err)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case s.closed:
+		return errAnswered
+	case s.ctx.Err() != nil:
+		return errGone
+	case !s.sse && !s.canSSE:
+		return errNoSSE
+	case !s.sse:
+		s.startLocked("")
+	}
+	return s.eventLocked(b)
+}
+
+func (s *stream) eventLocked(data []byte) error {
+	s.buf = append(s.buf[:0], "event: message\ndata: "...)
+	s.buf = append(s.buf, data...)
+	s.buf = append(s.buf, '\n', '\n')
+	return s.writeLocked(s.buf)
+}
+
+func (s *stream) writeLocked(b []byte) error {
+	_ = s.rc.SetWriteDeadline(time.Now().Add(sseWriteTimeout))
+	if _, err := s.w.Write(b); err != nil {
+		s.log.Debug("sse write failed", zap.Error(err))
+		return err
+	}
+	return s.flushLocked()
+}
+
+func (s *stream) flushLocked() error {
+	if err := s.rc.Flush(); err != nil {
+		s.log.Debug("sse flush failed", zap.Error(err))
+		return err
+	}
+	return nil
+}
+
+// closeLocked marks the response finished and undoes the stream's write
+// deadline, so that it does not outlive the response on a kept-alive
+// connection.
+func (s *stream) closeLocked() {
+	s.closed = true
+	if s.timer != nil {
+		s.timer.Stop()
+	}
+	if s.sse {
+		_ = s.rc.SetWriteDeadline(time.Time{})
+	}
+}
+
+// finish writes the answer: the last SSE events, or a JSON body with
+// status. msgs holds one response, or a batch's responses when batch is
+// set. sessionID, when set, goes out as Mcp-Session-Id (JSON answers only:
+// an SSE stream has sent its headers already).
+func (s *stream) finish(status int, sessionID string, batch bool, msgs ...*jsonrpc.Message) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return
+	}
+	defer s.closeLocked()
+	if s.ctx.Err() != nil {
+		return // the client is gone: nothing more goes out (a disconnect is a cancel)
+	}
+	if s.sse {
+		for _, m := range msgs {
+			b, err := json.Marshal(m)
+			if err != nil {
+				b, _ = json.Marshal(jsonrpc.NewErrorResponse(m.ID, fmt.Errorf("%w: encode response", jsonrpc.ErrInternal)))
+			}
+			if s.eventLocked(b) != nil {
+				return
+			}
+		}
+		return
+	}
+	var (
+		b   []byte
+		err error
+	)
+	switch {
+	case batch:
+		b, err = json.Marshal(msgs)
+	case msgs[0].Error == nil && msgs[0].Method == "" && len(msgs[0].ID) > 0 && len(msgs[0].Result) > 0:
+		b = appendResponse(s.buf[:0], msgs[0])
+	default:
+		b, err = json.Marshal(msgs[0])
+	}
+	if err != nil {
+		s.log.Error("encode response", zap.Error(err))
+		writeError(s.w, http.StatusInternalServerError, nil, fmt.Errorf("%w: encode response", jsonrpc.ErrInternal))
+		return
+	}
+	h := s.w.Header()
+	h.Set("Content-Type", "application/json")
+	if sessionID != "" {
+		h.Set(hdrSessionID, sessionID)
+	}
+	s.w.WriteHeader(status)
+	_, _ = s.w.Write(b)
+}
+
+// appendResponse encodes a success response without re-scanning its
+// result, which the core produced as compact JSON (json.Marshal would
+// compact it again). Only for plain JSON bodies: SSE data goes through
+// json.Marshal, which guarantees a single line whatever the result holds.
+func appendResponse(b []byte, m *jsonrpc.Message) []byte {
+	b = append(b, `{"jsonrpc":"2.0","id":`...)
+	b = append(b, m.ID...)
+	b = append(b, `,"result":`...)
+	b = append(b, m.Result...)
+	return append(b, '}')
+}
+
+// abandon ends the response without an answer (a legacy request cancelled
+// by notifications/cancelled, which must not be answered): an SSE stream
+// just ends; a response that has not started is 202 with no body.
+func (s *stream) abandon() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return
+	}
+	if !s.sse && s.ctx.Err() == nil {
+		s.w.WriteHeader(http.StatusAccepted)
+	}
+	s.closeLocked()
+}
+
+// close ends a stream without a final message (GET streams).
+func (s *stream) close() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.closed {
+		s.closeLocked()
+	}
+}
+
+// peer is a POST's channel back to the client, handed to the core.
+type peer struct {
+	st   *stream
+	sess *server.Session // legacy session, for server-to-client requests
+}
+
+// Notify implements [server.Peer]. A client that does not accept SSE
+// cannot receive notifications; they are dropped.
+func (p *peer) Notify(_ context.Context, method string, params any) error {
+	raw, err := json.Marshal(params)
+	if err != nil {
+		return fmt.Errorf("streamhttp: encode %s params: %w", method, err)
+	}
+	err = p.st.send(&jsonrpc.Message{JSONRPC: jsonrpc.Version, Method: method, Params: raw})
+	if errors.Is(err, errNoSSE) {
+		p.st.log.Debug("notification dropped: client does not accept SSE", zap.String("method", method))
+		return nil
+	}
+	return err
+}
+
+// Call implements [server.Peer]: the request goes out on this response's
+// SSE stream and the answer comes back in a later POST of the session.
+func (p *peer) Call(ctx context.Context, method string, params any) (json.RawMessage, error) {
+	if p.sess == nil {
+		return nil, fmt.Errorf("%w: %s needs a legacy session (Mcp-Session-Id)", jsonrpc.ErrInvalidRequest, method)
+	}
+	if !p.st.canSSE {
+		return nil, fmt.Errorf("%w: %s needs a client that accepts text/event-stream", jsonrpc.ErrInvalidRequest, method)
+	}
+	return p.sess.Call(ctx, method, params, p.st.send)
+}

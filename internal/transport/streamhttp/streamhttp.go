@@ -1,0 +1,286 @@
+// Package streamhttp serves an MCP server over Streamable HTTP: one endpoint
+// that speaks the stateless 2026-07-28 revision and the legacy revisions
+// (2025-03-26, 2025-06-18, 2025-11-25: initialize handshake, Mcp-Session-Id
+// sessions, GET notification stream, DELETE) at the same time.
+//
+// # Mounting
+//
+// [Handler] returns an ordinary [http.Handler] for one endpoint; it does not
+// look at the URL path, so mount it wherever you like. Several servers can
+// share one mux, each with its own Handler (use exactly one Handler per
+// [server.Server], since the Handler owns the session's GET stream):
+//
+//	mux := http.NewServeMux()
+//	mux.Handle("/mcp", streamhttp.Handler(notes, streamhttp.Options{}))
+//	mux.Handle("/admin/mcp", streamhttp.Handler(admin, streamhttp.Options{}))
+//	hs := &http.Server{Addr: "127.0.0.1:8080", Handler: mux}
+//	hs.RegisterOnShutdown(notes.Close) // ends listen and GET streams
+//	hs.RegisterOnShutdown(admin.Close)
+//
+// # Shutdown
+//
+// [http.Server.Shutdown] waits for open responses, and SSE streams stay open
+// until the server ends them, so call [server.Server.Close] when shutting
+// down (RegisterOnShutdown as above, or just before Shutdown): it ends
+// subscriptions/listen streams with their final result and ends legacy
+// sessions, which closes their GET streams and fails pending
+// server-to-client requests. Streams also end when the client disconnects.
+// In-flight tool calls are not interrupted; bound them with Shutdown's
+// context.
+//
+// # DNS rebinding, Host and Origin
+//
+// Protection is on by default. When the connection arrived on a loopback
+// address (a server bound to 127.0.0.1 or [::1], or reached through it), the
+// Host header must name localhost, 127.0.0.1 or [::1] (any port) or be
+// listed in [Options.AllowedHosts]. On other addresses the Host header is
+// checked only when AllowedHosts is set. An Origin header, when present,
+// must name a loopback host, a host in AllowedHosts, the request's own
+// Host, or be listed exactly in [Options.AllowedOrigins]. Refusals are 403
+// with a JSON-RPC error body without id.
+//
+// To serve other names, list them: AllowedHosts: []string{"mcp.example.com"}
+// (any port) or "mcp.example.com:8443" (that port only), which is needed
+// behind a reverse proxy on loopback. To let a browser app on another
+// origin call the endpoint, add AllowedOrigins:
+// []string{"https://app.example.com"}. "*" in either list turns that check
+// off. CORS preflight (OPTIONS) is not answered here; wrap the Handler with
+// CORS middleware if browsers need it.
+//
+// # Eras
+//
+// A POST whose MCP-Protocol-Version header names 2026-07-28 or later is
+// served statelessly: Mcp-Session-Id is ignored, the routing headers are
+// checked against the body by the core, and a client disconnect cancels the
+// handler. Any other POST is legacy: initialize opens a session whose id is
+// returned in Mcp-Session-Id; later requests carrying that header run in the
+// session (404 once it ended), and a disconnect does not cancel them; the
+// client sends notifications/cancelled instead. A legacy request without a
+// session id is served without a session and is cancelled by a disconnect,
+// since nothing else could cancel it. JSON-RPC batches are accepted only
+// from 2025-03-26 clients.
+//
+// Responses start as application/json. As soon as the handler sends a
+// notification (progress, logs, listen notifications) or, in a legacy
+// session, a server-to-client request (sampling, elicitation, roots), the
+// response becomes an SSE stream: one "event: message" per JSON-RPC message,
+// each on a single data line, the response last. A long response with
+// nothing to say receives a ": keep-alive" comment every
+// [Options.KeepAlive] (which also turns a slow JSON response into SSE, when
+// the client accepts it).
+//
+// # GET stream
+//
+// A legacy client may open one GET stream per session for session-wide
+// notifications (list changes, resources/updated, logs outside a request).
+// A second GET for the same session replaces the first, which is closed: a
+// client reconnecting after a network failure is never locked out by a
+// stream the server has not yet noticed is dead. Streams are not resumable
+// (Last-Event-ID is ignored).
+package streamhttp
+
+import (
+	"encoding/json"
+	"errors"
+	"mime"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/mcpgen/mcpgen/internal/jsonrpc"
+	"github.com/mcpgen/mcpgen/internal/server"
+)
+
+// HTTP header names used by the transport.
+const (
+	hdrProtocolVersion = "MCP-Protocol-Version"
+	hdrSessionID       = "Mcp-Session-Id"
+)
+
+// Defaults for [Options].
+const (
+	DefaultMaxBodyBytes = 8 << 20
+	DefaultKeepAlive    = 15 * time.Second
+)
+
+// sseWriteTimeout bounds one write to an SSE stream, so that a client that
+// stops reading cannot block a broadcaster for long. It replaces the
+// http.Server WriteTimeout for the duration of a stream.
+const sseWriteTimeout = 30 * time.Second
+
+// Options configure [Handler]. The zero value is ready to use.
+type Options struct {
+	// AllowedOrigins lists extra Origin values (scheme://host[:port],
+	// compared case-insensitively) that may call the endpoint; "*" allows
+	// any origin. See the package documentation.
+	AllowedOrigins []string
+	// AllowedHosts lists extra Host header values ("name" for any port,
+	// "name:port" for one); "*" disables the Host check.
+	AllowedHosts []string
+	// MaxBodyBytes bounds a POST body (default 8 MiB); larger ones get 413.
+	MaxBodyBytes int64
+	// KeepAlive is the interval of SSE keep-alive comments on long
+	// responses and GET streams (default 15s; negative disables them).
+	KeepAlive time.Duration
+	// Logger receives transport diagnostics; nil logs nothing.
+	Logger *zap.Logger
+	// Auth authenticates every request; nil treats callers as anonymous.
+	// An error refuses the request: 401 by default, or the status and
+	// headers of an [*AuthError].
+	Auth func(*http.Request) (server.Principal, error)
+}
+
+// AuthError is an error an [Options.Auth] function may return to choose
+// the refusal: its Status (401 when zero) and extra headers such as
+// WWW-Authenticate. The body is a JSON-RPC error naming only the status.
+type AuthError struct {
+	Status int
+	Header http.Header
+	Err    error
+}
+
+func (e *AuthError) Error() string {
+	if e.Err == nil {
+		return http.StatusText(e.status())
+	}
+	return e.Err.Error()
+}
+
+// Unwrap returns the underlying error.
+func (e *AuthError) Unwrap() error { return e.Err }
+
+func (e *AuthError) status() int {
+	if e.Status == 0 {
+		return http.StatusUnauthorized
+	}
+	return e.Status
+}
+
+// Handler returns the HTTP handler of one MCP endpoint serving srv. See the
+// package documentation for mounting, origin rules and shutdown.
+func Handler(srv *server.Server, opts Options) http.Handler {
+	h := &handler{srv: srv, opts: opts, log: opts.Logger}
+	if h.opts.MaxBodyBytes <= 0 {
+		h.opts.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	if h.opts.KeepAlive == 0 {
+		h.opts.KeepAlive = DefaultKeepAlive
+	}
+	if h.log == nil {
+		h.log = zap.NewNop()
+	}
+	h.guard = newGuard(opts.AllowedHosts, opts.AllowedOrigins)
+	h.gets.m = map[string]*getStream{}
+	h.inflight.m = map[string]map[string]*inflightEntry{}
+	return h
+}
+
+type handler struct {
+	srv   *server.Server
+	opts  Options
+	log   *zap.Logger
+	guard guard
+
+	gets struct {
+		mu sync.Mutex
+		m  map[string]*getStream // session id -> its GET stream
+	}
+	inflight inflight
+}
+
+func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if err := h.guard.check(r); err != nil {
+		h.log.Debug("request refused", zap.String("host", r.Host), zap.String("origin", r.Header.Get("Origin")), zap.Error(err))
+		writeError(w, http.StatusForbidden, nil, jsonrpc.Errorf(jsonrpc.CodeInvalidRequest, "Forbidden: %v", err))
+		return
+	}
+	switch r.Method {
+	case http.MethodPost, http.MethodGet, http.MethodDelete:
+	default:
+		w.Header().Set("Allow", "GET, POST, DELETE")
+		writeError(w, http.StatusMethodNotAllowed, nil, jsonrpc.Errorf(jsonrpc.CodeInvalidRequest, "Method not allowed: %s", r.Method))
+		return
+	}
+	var who server.Principal
+	if h.opts.Auth != nil {
+		p, err := h.opts.Auth(r)
+		if err != nil {
+			status := http.StatusUnauthorized
+			var ae *AuthError
+			if errors.As(err, &ae) {
+				status = ae.status()
+				for k, vs := range ae.Header {
+					for _, v := range vs {
+						w.Header().Add(k, v)
+					}
+				}
+			}
+			if status == http.StatusUnauthorized && w.Header().Get("WWW-Authenticate") == "" {
+				w.Header().Set("WWW-Authenticate", "Bearer")
+			}
+			writeError(w, status, nil, jsonrpc.Errorf(jsonrpc.CodeInvalidRequest, "%s", http.StatusText(status)))
+			return
+		}
+		who = p
+	}
+	switch r.Method {
+	case http.MethodPost:
+		h.post(w, r, who)
+	case http.MethodGet:
+		h.get(w, r)
+	default:
+		h.delete(w, r)
+	}
+}
+
+// writeError answers with a JSON-RPC error object; id is omitted when nil.
+func writeError(w http.ResponseWriter, status int, id json.RawMessage, err error) {
+	b, _ := json.Marshal(&jsonrpc.Message{JSONRPC: jsonrpc.Version, ID: id, Error: jsonrpc.Wire(err)})
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_, _ = w.Write(b)
+}
+
+// isJSON reports whether a Content-Type names JSON.
+func isJSON(ct string) bool {
+	mt, _, err := mime.ParseMediaType(ct)
+	return err == nil && (mt == "application/json" || strings.HasSuffix(mt, "+json"))
+}
+
+// acceptsSSE reports whether an Accept header admits text/event-stream.
+// An absent header admits anything when orAbsent is set.
+func acceptsSSE(accept string, orAbsent bool) bool {
+	if strings.TrimSpace(accept) == "" {
+		return orAbsent
+	}
+	for part := range strings.SplitSeq(accept, ",") {
+		mt, params, err := mime.ParseMediaType(strings.TrimSpace(part))
+		if err != nil {
+			continue
+		}
+		if q := params["q"]; q == "0" || q == "0.0" || q == "0.00" || q == "0.000" {
+			continue
+		}
+		switch mt {
+		case "text/event-stream", "text/*", "*/*":
+			return true
+		}
+	}
+	return false
+}
+
+// idOf returns the id of a message that failed to decode, when it is a
+// valid JSON-RPC id worth echoing.
+func idOf(m *jsonrpc.Message) json.RawMessage {
+	if m == nil || len(m.ID) == 0 {
+		return nil
+	}
+	switch m.ID[0] {
+	case '"', '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+		return m.ID
+	}
+	return nil
+}
