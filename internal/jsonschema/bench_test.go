@@ -83,8 +83,8 @@ func BenchmarkValidateIngest20(b *testing.B) {
 }
 
 func TestZeroAllocsOnSuccess(t *testing.T) {
-	if testing.CoverMode() != "" {
-		t.Skip("coverage instrumentation allocates")
+	if testing.CoverMode() != "" || raceEnabled {
+		t.Skip("coverage and race instrumentation allocate")
 	}
 	for _, tc := range []struct{ schema, data string }{
 		{messageSchema, `{"message":"hello"}`},

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net/url"
 	"regexp"
 	"slices"
@@ -107,6 +108,7 @@ type node struct {
 	refStr              string
 	allOf, anyOf, oneOf []*node
 	not                 *node
+	ifS, thenS, elseS   *node // elseS/thenS are nil when there is no "if"
 
 	// derived by finish
 	objChecks, arrChecks, strChecks, numChecks bool
@@ -324,7 +326,7 @@ func (c *compiler) compile(raw any, loc, base string) (*node, error) {
 		case "properties":
 			var props map[string]*node
 			if props, err = c.schemaMap(val, kloc, base); err == nil {
-				names := slices.Sorted(mapKeys(props))
+				names := slices.Sorted(maps.Keys(props))
 				for _, name := range names {
 					n.props = append(n.props, propEntry{name: name, schema: props[name], req: -1})
 				}
@@ -338,7 +340,7 @@ func (c *compiler) compile(raw any, loc, base string) (*node, error) {
 		case "patternProperties":
 			var pats map[string]*node
 			if pats, err = c.schemaMap(val, kloc, base); err == nil {
-				for _, src := range slices.Sorted(mapKeys(pats)) {
+				for _, src := range slices.Sorted(maps.Keys(pats)) {
 					re, perr := compilePattern(src)
 					if perr != nil {
 						return nil, errAt(kloc, "pattern %q: %v", src, perr)
@@ -422,6 +424,12 @@ func (c *compiler) compile(raw any, loc, base string) (*node, error) {
 			n.oneOf, err = c.schemaArray(val, kloc, base)
 		case "not":
 			n.not, err = c.compile(val, kloc, base)
+		case "if":
+			n.ifS, err = c.compile(val, kloc, base)
+		case "then":
+			n.thenS, err = c.compile(val, kloc, base)
+		case "else":
+			n.elseS, err = c.compile(val, kloc, base)
 		case "$ref":
 			s, ok := val.(string)
 			if !ok {
@@ -470,23 +478,13 @@ func (c *compiler) compile(raw any, loc, base string) (*node, error) {
 	return n, nil
 }
 
-func mapKeys[V any](m map[string]V) func(func(string) bool) {
-	return func(yield func(string) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
-			}
-		}
-	}
-}
-
 func (c *compiler) schemaMap(val any, loc, base string) (map[string]*node, error) {
 	m, ok := val.(map[string]any)
 	if !ok {
 		return nil, errors.New("must be an object")
 	}
 	out := make(map[string]*node, len(m))
-	for _, k := range slices.Sorted(mapKeys(m)) {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		n, err := c.compile(m[k], loc+"/"+escapeToken(k), base)
 		if err != nil {
 			return nil, err
@@ -748,8 +746,10 @@ func (n *node) sameInstance() []*node {
 	out = append(out, n.allOf...)
 	out = append(out, n.anyOf...)
 	out = append(out, n.oneOf...)
-	if n.not != nil {
-		out = append(out, n.not)
+	for _, s := range []*node{n.not, n.ifS, n.thenS, n.elseS} {
+		if s != nil {
+			out = append(out, s)
+		}
 	}
 	return out
 }
@@ -765,7 +765,10 @@ func (n *node) finish() {
 	n.arrChecks = len(n.prefix) > 0 || n.items != nil || n.minItems >= 0 || n.maxItems >= 0 || n.unique
 	n.strChecks = n.minLen >= 0 || n.maxLen >= 0 || n.pattern != nil || n.format != fmtNone
 	n.numChecks = n.minimum != nil || n.maximum != nil || n.exclMin != nil || n.exclMax != nil || n.multiple != nil
-	n.applicators = n.ref != nil || len(n.allOf) > 0 || len(n.anyOf) > 0 || len(n.oneOf) > 0 || n.not != nil
+	if n.ifS == nil || n.thenS == nil && n.elseS == nil {
+		n.ifS, n.thenS, n.elseS = nil, nil, nil // without both, no effect
+	}
+	n.applicators = n.ref != nil || len(n.allOf) > 0 || len(n.anyOf) > 0 || len(n.oneOf) > 0 || n.not != nil || n.ifS != nil
 	n.ownTrivial = n.types == 0 && !n.objChecks && !n.arrChecks && !n.strChecks && !n.numChecks &&
 		n.enum == nil && n.cnst == nil
 	if n.ownTrivial && !n.applicators {
@@ -790,12 +793,14 @@ func (n *node) finish() {
 		}
 	}
 	n.not = collapse(n.not)
+	n.ifS, n.thenS, n.elseS = collapse(n.ifS), collapse(n.thenS), collapse(n.elseS)
 }
 
 // collapse skips nodes that consist of nothing but a $ref.
 func collapse(n *node) *node {
 	for n != nil && n.ref != nil && n.types == 0 && n.ownTrivialRaw() &&
-		len(n.allOf) == 0 && len(n.anyOf) == 0 && len(n.oneOf) == 0 && n.not == nil {
+		len(n.allOf) == 0 && len(n.anyOf) == 0 && len(n.oneOf) == 0 && n.not == nil &&
+		n.ifS == nil && n.thenS == nil && n.elseS == nil {
 		n = n.ref
 	}
 	return n

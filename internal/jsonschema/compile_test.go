@@ -7,7 +7,8 @@ import (
 
 func TestCompileErrors(t *testing.T) {
 	for _, tc := range []struct{ schema, want string }{
-		{`{"type":"object","if":{"required":["a"]}}`, `at #: unsupported keyword "if"`},
+		{`{"type":"object","dependentSchemas":{"a":{}}}`, `at #: unsupported keyword "dependentSchemas"`},
+		{`{"if":{"$ref":"#"},"then":{}}`, `$ref cycle`},
 		{`{"properties":{"a":{"dependentRequired":{}}}}`, `at #/properties/a: unsupported keyword "dependentRequired"`},
 		{`{"items":{"contains":{}}}`, `at #/items: unsupported keyword "contains"`},
 		{`{"unevaluatedProperties":false}`, `unsupported keyword "unevaluatedProperties"`},

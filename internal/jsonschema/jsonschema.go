@@ -5,7 +5,8 @@
 // A schema is compiled once with [Compile]; [Schema.Validate] then checks a
 // JSON document directly from its bytes, in one forward scan, without
 // decoding it into maps or interfaces, and without allocating when the
-// document is valid (the error paths allocate). The same scan checks JSON
+// document is valid (error paths allocate, and so does comparing an array
+// or object against enum/const values that are arrays or objects). The same scan checks JSON
 // syntax strictly (RFC 8259 plus valid UTF-8), so a caller needs no separate
 // json.Valid call. Subschemas of allOf, anyOf, oneOf, not, $ref and
 // patternProperties re-scan the bytes of the value they apply to.
@@ -13,7 +14,7 @@
 // Supported keywords:
 //
 //   - any type: type (string or array, "integer" accepts 1.0), enum, const,
-//     allOf, anyOf, oneOf, not, $ref (local: "#", "#/$defs/…",
+//     allOf, anyOf, oneOf, not, if/then/else, $ref (local: "#", "#/$defs/…",
 //     "#/definitions/…", any "#/json/pointer", "#anchor", and the $id of a
 //     (sub)schema), $defs, definitions, true and false schemas;
 //   - objects: properties, required, additionalProperties,

@@ -288,6 +288,15 @@ func (r refValidator) valid(s any, v any) bool {
 	if not, ok := m["not"]; ok && r.valid(not, v) {
 		return false
 	}
+	if cond, ok := m["if"]; ok {
+		branch, ok := m["else"]
+		if r.valid(cond, v) {
+			branch, ok = m["then"]
+		}
+		if ok && !r.valid(branch, v) {
+			return false
+		}
+	}
 	return true
 }
 
@@ -330,7 +339,7 @@ var diffSchemas = []string{
 	    "u": {"type": "array", "uniqueItems": true},
 	    "o": {"anyOf": [{"type": "string", "format": "date"}, {"type": "integer", "multipleOf": 3}, {"type": "object", "required": ["z"]}]},
 	    "one": {"oneOf": [{"type": "integer"}, {"minimum": 10}]},
-	    "not": {"not": {"type": ["string", "array"]}},
+	    "not": {"not": {"type": ["string", "array"]}, "if": {"type": "integer"}, "then": {"minimum": 0}, "else": {"type": ["null", "object"]}},
 	    "all": {"allOf": [{"type": "object", "minProperties": 1}, {"maxProperties": 2}, {"propertyNames": {"maxLength": 2}}]},
 	    "r": {"$ref": "#/$defs/tree"}
 	  },

@@ -253,6 +253,28 @@ func (v *validator) applicators(n *node, start, depth, end int) (int, error) {
 			return 0, err
 		}
 	}
+	if n.ifS != nil {
+		detail := v.detail
+		v.detail = false
+		m := v.mark()
+		e, err := v.validate(n.ifS, start, depth)
+		v.restore(m)
+		v.detail = detail
+		branch := n.thenS
+		switch {
+		case err == nil:
+			end = e
+		case err == errInvalid:
+			branch = n.elseS
+		default:
+			return 0, err
+		}
+		if branch != nil {
+			if end, err = v.validate(branch, start, depth); err != nil {
+				return 0, err
+			}
+		}
+	}
 	if end < 0 {
 		return v.skip(start, depth)
 	}

@@ -188,6 +188,16 @@ var validateCases = []vcase{
 	{"combinator with siblings", `{"type":"object","required":["a"],"anyOf":[{"required":["b"]},{"required":["c"]}]}`, `{"a":1,"c":1}`, "", ""},
 	{"combinator with siblings bad", `{"type":"object","required":["a"],"anyOf":[{"required":["b"]},{"required":["c"]}]}`, `{"a":1}`, "", `must satisfy at least one of: missing required property "b"; or missing required property "c"`},
 
+	{"if then ok", `{"if":{"properties":{"m":{"const":"phone"}}},"then":{"required":["phone"]},"else":{"required":["email"]}}`, `{"m":"phone","phone":"1"}`, "", ""},
+	{"if then bad", `{"if":{"properties":{"m":{"const":"phone"}}},"then":{"required":["phone"]},"else":{"required":["email"]}}`, `{"m":"phone","email":"a"}`, "", `missing required property "phone"`},
+	{"if else ok", `{"if":{"properties":{"m":{"const":"phone"}}},"then":{"required":["phone"]},"else":{"required":["email"]}}`, `{"m":"mail","email":"a"}`, "", ""},
+	{"if else bad", `{"if":{"properties":{"m":{"const":"phone"}}},"then":{"required":["phone"]},"else":{"required":["email"]}}`, `{"m":"mail"}`, "", `missing required property "email"`},
+	{"if without else", `{"if":{"type":"string"},"then":{"minLength":2}}`, `1`, "", ""},
+	{"if without else bad", `{"if":{"type":"string"},"then":{"minLength":2}}`, `"a"`, "", "must be at least 2 characters long"},
+	{"then without if", `{"then":false,"else":false}`, `1`, "", ""},
+	{"if alone", `{"if":false}`, `1`, "", ""},
+	{"if nested path", `{"items":{"if":{"type":"object"},"then":{"properties":{"a":{"type":"integer"}}}}}`, `[1,{"a":"x"}]`, "[1].a", "expected integer, got string"},
+
 	// $ref
 	{"ref defs", `{"$defs":{"s":{"type":"string"}},"properties":{"a":{"$ref":"#/$defs/s"}}}`, `{"a":"x"}`, "", ""},
 	{"ref defs bad", `{"$defs":{"s":{"type":"string"}},"properties":{"a":{"$ref":"#/$defs/s"}}}`, `{"a":1}`, "a", "expected string, got number"},
