@@ -27,6 +27,7 @@ type listener struct {
 	filter listenFilter
 	peer   Peer
 	ctx    context.Context
+	ready  chan struct{} // closed once the acknowledgement was sent
 }
 
 func (l *listener) wants(method string, uri string) bool {
@@ -83,11 +84,9 @@ func (s *Server) listen(ctx context.Context, req *Request, _ *params, raw json.R
 		f.TaskIDs = nil
 	}
 	id := req.incoming.Msg.ID
-	l := &listener{id: id, filter: f, peer: req.peer, ctx: ctx}
-	ack := map[string]any{"_meta": map[string]any{protocol.MetaSubscriptionID: id}, "notifications": f}
-	if err := req.peer.Notify(ctx, "notifications/subscriptions/acknowledged", ack); err != nil {
-		return nil, err
-	}
+	// Register before acknowledging, so that no change between the two is
+	// lost; deliveries wait for the acknowledgement, which must come first.
+	l := &listener{id: id, filter: f, peer: req.peer, ctx: ctx, ready: make(chan struct{})}
 	s.subs.mu.Lock()
 	if s.subs.listeners == nil {
 		s.subs.listeners = map[*listener]struct{}{}
@@ -99,6 +98,12 @@ func (s *Server) listen(ctx context.Context, req *Request, _ *params, raw json.R
 		delete(s.subs.listeners, l)
 		s.subs.mu.Unlock()
 	}()
+	ack := map[string]any{"_meta": map[string]any{protocol.MetaSubscriptionID: id}, "notifications": f}
+	err := req.peer.Notify(ctx, "notifications/subscriptions/acknowledged", ack)
+	close(l.ready)
+	if err != nil {
+		return nil, err
+	}
 	select {
 	case <-ctx.Done():
 		return nil, ctx.Err()
@@ -135,6 +140,11 @@ func (s *Server) broadcast(method, key string, params map[string]any) {
 	}
 	s.subs.mu.Unlock()
 	for _, l := range targets {
+		select {
+		case <-l.ready:
+		case <-l.ctx.Done():
+			continue
+		}
 		tagged := make(map[string]any, len(params)+1)
 		for k, v := range params {
 			tagged[k] = v

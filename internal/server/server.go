@@ -16,6 +16,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -284,6 +285,11 @@ func (s *Server) dispatch(ctx context.Context, in *Incoming) (result json.RawMes
 		}
 	}()
 	m := in.Msg
+	if m.IsRequest() && strings.HasPrefix(m.Method, "notifications/") {
+		// A notification sent with an id would be answered with a result
+		// no schema defines (go-sdk #196).
+		return nil, fmt.Errorf("%w: %s is a notification and takes no id", jsonrpc.ErrInvalidRequest, m.Method)
+	}
 	var p params
 	if len(m.Params) > 0 && !bytes.Equal(m.Params, []byte("null")) {
 		if err := json.Unmarshal(m.Params, &p); err != nil {
@@ -351,7 +357,9 @@ func (s *Server) classify(in *Incoming, p *params) (*Request, error) {
 // it uses a method only the stateless era has.
 func (s *Server) isModern(in *Incoming, p *params) bool {
 	if in.Msg.Method == "initialize" {
-		return false
+		// initialize is the legacy handshake; a client announcing a modern
+		// revision over HTTP has no such method.
+		return in.HTTPHeaders != nil && protocol.IsModern(in.HTTPHeaders.Get("MCP-Protocol-Version"))
 	}
 	if _, ok := p.Meta[protocol.MetaProtocolVersion]; ok {
 		return true

@@ -65,6 +65,10 @@ func (s *Session) markInitialized() {
 	s.mu.Unlock()
 }
 
+// Touch marks the session as in use, so that a client holding only a
+// long-lived stream open is not expired as idle.
+func (s *Session) Touch() { s.touch() }
+
 func (s *Session) touch() {
 	s.mu.Lock()
 	s.lastSeen = time.Now()

@@ -123,7 +123,11 @@ func (p *pendingCalls) Send(ctx context.Context, method string, params any, writ
 	select {
 	case m := <-ch:
 		if m.Error != nil {
-			return nil, m.Error
+			// Not returned as a coded error: its code describes the
+			// client's handling of our request, and relayed as is it would
+			// become the error of the request being served (a client's
+			// -32601 for elicitation/create read as "tools/call not found").
+			return nil, fmt.Errorf("%s: the client answered with error %d: %s", method, m.Error.Code, m.Error.Message)
 		}
 		return m.Result, nil
 	case <-ctx.Done():
@@ -138,7 +142,10 @@ func (p *pendingCalls) deliver(m *jsonrpc.Message) bool {
 	ch, ok := p.calls[string(m.ID)]
 	p.mu.Unlock()
 	if ok {
-		ch <- m
+		select {
+		case ch <- m: // the first answer wins; a duplicate is dropped
+		default:
+		}
 	}
 	return ok
 }

@@ -38,7 +38,7 @@ func (h *handler) get(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotAcceptable, nil, jsonrpc.Errorf(jsonrpc.CodeInvalidRequest, "Not Acceptable: Accept must include text/event-stream"))
 		return
 	}
-	st := h.newStream(w, r, true)
+	st := h.newStream(w, r, true, sess)
 	me := &getStream{st: st, replaced: make(chan struct{})}
 	h.gets.mu.Lock()
 	if old := h.gets.m[id]; old != nil {

@@ -24,7 +24,7 @@ func (h *handler) post(w http.ResponseWriter, r *http.Request, who server.Princi
 		writeError(w, http.StatusRequestEntityTooLarge, nil, jsonrpc.Errorf(jsonrpc.CodeInvalidRequest, "request body larger than %d bytes", limit))
 		return
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
+	body, err := readBody(w, r, limit)
 	if err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
@@ -65,8 +65,8 @@ func (h *handler) post(w http.ResponseWriter, r *http.Request, who server.Princi
 		return
 	}
 	legacy := in.Session != nil && !modern
-	st := h.newStream(w, r, acceptsSSE(r.Header.Get("Accept"), true))
-	in.Peer = &peer{st: st, sess: in.Session}
+	st := h.newStream(w, r, acceptsSSE(r.Header.Get("Accept"), true), in.Session)
+	in.Peer = st
 	ctx := r.Context()
 	if legacy {
 		// A legacy disconnect is not a cancellation; notifications/cancelled
@@ -92,7 +92,30 @@ func (h *handler) post(w http.ResponseWriter, r *http.Request, who server.Princi
 	if status == 0 {
 		status = http.StatusOK
 	}
-	st.finish(status, sid, false, resp)
+	st.finish(status, sid, resp)
+}
+
+// readBody reads the whole body, at most limit bytes, into one buffer
+// sized from Content-Length when the client sent it.
+func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, error) {
+	rd := http.MaxBytesReader(w, r.Body, limit)
+	if r.ContentLength <= 0 {
+		return io.ReadAll(rd)
+	}
+	buf := make([]byte, 0, r.ContentLength+1) // +1: see EOF without growing
+	for {
+		n, err := rd.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return buf, err
+		}
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+	}
 }
 
 // legacySession finds the session named by Mcp-Session-Id. No header means
@@ -164,8 +187,7 @@ func (h *handler) batch(w http.ResponseWriter, r *http.Request, who server.Princ
 		writeError(w, http.StatusBadRequest, nil, jsonrpc.Errorf(jsonrpc.CodeInvalidRequest, "empty batch"))
 		return
 	}
-	st := h.newStream(w, r, acceptsSSE(r.Header.Get("Accept"), true))
-	pr := &peer{st: st, sess: sess}
+	st := h.newStream(w, r, acceptsSSE(r.Header.Get("Accept"), true), sess)
 	ctx := r.Context()
 	if sess != nil {
 		var cancel context.CancelFunc
@@ -183,7 +205,7 @@ func (h *handler) batch(w http.ResponseWriter, r *http.Request, who server.Princ
 			out = append(out, jsonrpc.NewErrorResponse(m.ID, jsonrpc.Errorf(jsonrpc.CodeInvalidRequest, "initialize must not be part of a batch")))
 			continue
 		}
-		in := &server.Incoming{Msg: m, Session: sess, Peer: pr, Auth: who, HTTPHeaders: r.Header, LegacyVersion: version}
+		in := &server.Incoming{Msg: m, Session: sess, Peer: st, Auth: who, HTTPHeaders: r.Header, LegacyVersion: version}
 		if sess != nil {
 			in.LegacyVersion = ""
 		}
@@ -216,7 +238,7 @@ func (h *handler) batch(w http.ResponseWriter, r *http.Request, who server.Princ
 		st.abandon() // only notifications and responses: 202
 		return
 	}
-	st.finish(http.StatusOK, "", true, out...)
+	st.finishBatch(out)
 }
 
 // inflight is the per-session registry of running legacy requests, so that

@@ -33,6 +33,7 @@ type stream struct {
 	log       *zap.Logger
 	canSSE    bool
 	keepAlive time.Duration
+	sess      *server.Session // legacy session, for server-to-client requests
 
 	mu     sync.Mutex
 	sse    bool // SSE headers written
@@ -41,8 +42,8 @@ type stream struct {
 	buf    []byte
 }
 
-func (h *handler) newStream(w http.ResponseWriter, r *http.Request, canSSE bool) *stream {
-	s := &stream{w: w, rc: http.NewResponseController(w), ctx: r.Context(), log: h.log, canSSE: canSSE, keepAlive: h.opts.KeepAlive}
+func (h *handler) newStream(w http.ResponseWriter, r *http.Request, canSSE bool, sess *server.Session) *stream {
+	s := &stream{w: w, rc: http.NewResponseController(w), ctx: r.Context(), log: h.log, canSSE: canSSE, keepAlive: h.opts.KeepAlive, sess: sess}
 	if canSSE && s.keepAlive > 0 {
 		s.mu.Lock()
 		s.timer = time.AfterFunc(s.keepAlive, s.tick)
@@ -59,9 +60,12 @@ func (s *stream) tick() {
 		return
 	}
 	if !s.sse {
-		s.startLocked("")
+		s.startLocked()
 	}
 	if s.writeLocked([]byte(": keep-alive\n\n")) == nil {
+		if s.sess != nil {
+			s.sess.Touch() // an open stream is a session in use
+		}
 		s.timer.Reset(s.keepAlive)
 	}
 }
@@ -71,19 +75,17 @@ func (s *stream) open() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if !s.sse && !s.closed {
-		s.startLocked("")
+		s.startLocked()
 		_ = s.flushLocked()
 	}
 }
 
-func (s *stream) startLocked(sessionID string) {
+// startLocked sends the SSE response headers.
+func (s *stream) startLocked() {
 	h := s.w.Header()
-	h.Set("Content-Type", "text/event-stream")
-	h.Set("Cache-Control", "no-cache")
-	h.Set("X-Accel-Buffering", "no")
-	if sessionID != "" {
-		h.Set(hdrSessionID, sessionID)
-	}
+	h["Content-Type"] = ctSSE
+	h["Cache-Control"] = noCache
+	h["X-Accel-Buffering"] = noBuffering
 	s.w.WriteHeader(http.StatusOK)
 	s.sse = true
 }
@@ -104,7 +106,7 @@ func (s *stream) send(m *jsonrpc.Message) error {
 	case !s.sse && !s.canSSE:
 		return errNoSSE
 	case !s.sse:
-		s.startLocked("")
+		s.startLocked()
 	}
 	return s.eventLocked(b)
 }
@@ -146,11 +148,10 @@ func (s *stream) closeLocked() {
 	}
 }
 
-// finish writes the answer: the last SSE events, or a JSON body with
-// status. msgs holds one response, or a batch's responses when batch is
-// set. sessionID, when set, goes out as Mcp-Session-Id (JSON answers only:
-// an SSE stream has sent its headers already).
-func (s *stream) finish(status int, sessionID string, batch bool, msgs ...*jsonrpc.Message) {
+// finish writes the answer to a request: the last SSE event, or a JSON
+// body with status. sessionID, when set, goes out as Mcp-Session-Id (JSON
+// answers only: an SSE stream has sent its headers already).
+func (s *stream) finish(status int, sessionID string, resp *jsonrpc.Message) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
@@ -161,36 +162,61 @@ func (s *stream) finish(status int, sessionID string, batch bool, msgs ...*jsonr
 		return // the client is gone: nothing more goes out (a disconnect is a cancel)
 	}
 	if s.sse {
-		for _, m := range msgs {
-			b, err := json.Marshal(m)
-			if err != nil {
-				b, _ = json.Marshal(jsonrpc.NewErrorResponse(m.ID, fmt.Errorf("%w: encode response", jsonrpc.ErrInternal)))
-			}
-			if s.eventLocked(b) != nil {
+		s.finalEventLocked(resp)
+		return
+	}
+	var b []byte
+	if resp.Error == nil && resp.Method == "" && len(resp.ID) > 0 && len(resp.Result) > 0 {
+		b = appendResponse(make([]byte, 0, len(resp.ID)+len(resp.Result)+len(`{"jsonrpc":"2.0","id":,"result":}`)), resp)
+	} else {
+		var err error
+		if b, err = json.Marshal(resp); err != nil {
+			s.log.Error("encode response", zap.Error(err))
+			b, _ = json.Marshal(jsonrpc.NewErrorResponse(resp.ID, fmt.Errorf("%w: encode response", jsonrpc.ErrInternal)))
+		}
+	}
+	s.writeJSONLocked(status, sessionID, b)
+}
+
+// finishBatch answers a batch: one SSE event per response, or a JSON array.
+func (s *stream) finishBatch(resps []*jsonrpc.Message) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return
+	}
+	defer s.closeLocked()
+	if s.ctx.Err() != nil {
+		return
+	}
+	if s.sse {
+		for _, m := range resps {
+			if !s.finalEventLocked(m) {
 				return
 			}
 		}
 		return
 	}
-	var (
-		b   []byte
-		err error
-	)
-	switch {
-	case batch:
-		b, err = json.Marshal(msgs)
-	case msgs[0].Error == nil && msgs[0].Method == "" && len(msgs[0].ID) > 0 && len(msgs[0].Result) > 0:
-		b = appendResponse(s.buf[:0], msgs[0])
-	default:
-		b, err = json.Marshal(msgs[0])
+	b, err := json.Marshal(resps)
+	if err != nil {
+		s.log.Error("encode batch response", zap.Error(err))
+		b, _ = json.Marshal(jsonrpc.NewErrorResponse(nil, fmt.Errorf("%w: encode response", jsonrpc.ErrInternal)))
 	}
+	s.writeJSONLocked(http.StatusOK, "", b)
+}
+
+func (s *stream) finalEventLocked(m *jsonrpc.Message) bool {
+	b, err := json.Marshal(m)
 	if err != nil {
 		s.log.Error("encode response", zap.Error(err))
-		writeError(s.w, http.StatusInternalServerError, nil, fmt.Errorf("%w: encode response", jsonrpc.ErrInternal))
-		return
+		b, _ = json.Marshal(jsonrpc.NewErrorResponse(m.ID, fmt.Errorf("%w: encode response", jsonrpc.ErrInternal)))
 	}
+	return s.eventLocked(b) == nil
+}
+
+func (s *stream) writeJSONLocked(status int, sessionID string, b []byte) {
 	h := s.w.Header()
-	h.Set("Content-Type", "application/json")
+	h["Content-Type"] = ctJSON
 	if sessionID != "" {
 		h.Set(hdrSessionID, sessionID)
 	}
@@ -234,22 +260,17 @@ func (s *stream) close() {
 	}
 }
 
-// peer is a POST's channel back to the client, handed to the core.
-type peer struct {
-	st   *stream
-	sess *server.Session // legacy session, for server-to-client requests
-}
-
-// Notify implements [server.Peer]. A client that does not accept SSE
-// cannot receive notifications; they are dropped.
-func (p *peer) Notify(_ context.Context, method string, params any) error {
+// Notify implements [server.Peer] for the request this stream answers. A
+// client that does not accept SSE cannot receive notifications; they are
+// dropped.
+func (s *stream) Notify(_ context.Context, method string, params any) error {
 	raw, err := json.Marshal(params)
 	if err != nil {
 		return fmt.Errorf("streamhttp: encode %s params: %w", method, err)
 	}
-	err = p.st.send(&jsonrpc.Message{JSONRPC: jsonrpc.Version, Method: method, Params: raw})
+	err = s.send(&jsonrpc.Message{JSONRPC: jsonrpc.Version, Method: method, Params: raw})
 	if errors.Is(err, errNoSSE) {
-		p.st.log.Debug("notification dropped: client does not accept SSE", zap.String("method", method))
+		s.log.Debug("notification dropped: client does not accept SSE", zap.String("method", method))
 		return nil
 	}
 	return err
@@ -257,12 +278,12 @@ func (p *peer) Notify(_ context.Context, method string, params any) error {
 
 // Call implements [server.Peer]: the request goes out on this response's
 // SSE stream and the answer comes back in a later POST of the session.
-func (p *peer) Call(ctx context.Context, method string, params any) (json.RawMessage, error) {
-	if p.sess == nil {
+func (s *stream) Call(ctx context.Context, method string, params any) (json.RawMessage, error) {
+	if s.sess == nil {
 		return nil, fmt.Errorf("%w: %s needs a legacy session (Mcp-Session-Id)", jsonrpc.ErrInvalidRequest, method)
 	}
-	if !p.st.canSSE {
+	if !s.canSSE {
 		return nil, fmt.Errorf("%w: %s needs a client that accepts text/event-stream", jsonrpc.ErrInvalidRequest, method)
 	}
-	return p.sess.Call(ctx, method, params, p.st.send)
+	return s.sess.Call(ctx, method, params, s.send)
 }

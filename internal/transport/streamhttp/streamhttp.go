@@ -65,18 +65,21 @@
 // session, a server-to-client request (sampling, elicitation, roots), the
 // response becomes an SSE stream: one "event: message" per JSON-RPC message,
 // each on a single data line, the response last. A long response with
-// nothing to say receives a ": keep-alive" comment every
-// [Options.KeepAlive] (which also turns a slow JSON response into SSE, when
-// the client accepts it).
+// nothing to say receives an SSE keep-alive comment every
+// [Options.KeepAlive], which also turns a slow JSON response into SSE when
+// the client accepts it.
 //
-// # GET stream
+// # Sessions: GET and DELETE
 //
 // A legacy client may open one GET stream per session for session-wide
 // notifications (list changes, resources/updated, logs outside a request).
 // A second GET for the same session replaces the first, which is closed: a
 // client reconnecting after a network failure is never locked out by a
 // stream the server has not yet noticed is dead. Streams are not resumable
-// (Last-Event-ID is ignored).
+// (Last-Event-ID is ignored). DELETE ends the session (204), cancels its
+// running requests and closes its GET stream. GET and DELETE answer 400
+// without Mcp-Session-Id, 404 for an unknown session, and 405 (Allow: POST)
+// to a 2026-07-28 client.
 package streamhttp
 
 import (
@@ -98,6 +101,14 @@ import (
 const (
 	hdrProtocolVersion = "MCP-Protocol-Version"
 	hdrSessionID       = "Mcp-Session-Id"
+)
+
+// Shared header values (net/http never modifies them).
+var (
+	ctJSON      = []string{"application/json"}
+	ctSSE       = []string{"text/event-stream"}
+	noCache     = []string{"no-cache"}
+	noBuffering = []string{"no"}
 )
 
 // Defaults for [Options].
@@ -142,6 +153,7 @@ type AuthError struct {
 	Err    error
 }
 
+// Error returns the underlying error's text, or the status text.
 func (e *AuthError) Error() string {
 	if e.Err == nil {
 		return http.StatusText(e.status())
@@ -239,34 +251,47 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // writeError answers with a JSON-RPC error object; id is omitted when nil.
 func writeError(w http.ResponseWriter, status int, id json.RawMessage, err error) {
 	b, _ := json.Marshal(&jsonrpc.Message{JSONRPC: jsonrpc.Version, ID: id, Error: jsonrpc.Wire(err)})
-	w.Header().Set("Content-Type", "application/json")
+	w.Header()["Content-Type"] = ctJSON
 	w.WriteHeader(status)
 	_, _ = w.Write(b)
 }
 
 // isJSON reports whether a Content-Type names JSON.
 func isJSON(ct string) bool {
+	if ct == "application/json" || strings.HasPrefix(ct, "application/json;") {
+		return true
+	}
 	mt, _, err := mime.ParseMediaType(ct)
 	return err == nil && (mt == "application/json" || strings.HasSuffix(mt, "+json"))
 }
 
-// acceptsSSE reports whether an Accept header admits text/event-stream.
-// An absent header admits anything when orAbsent is set.
+// acceptsSSE reports whether an Accept header admits text/event-stream
+// (also through text/* or */*, unless with q=0). An absent header admits
+// anything when orAbsent is set.
 func acceptsSSE(accept string, orAbsent bool) bool {
 	if strings.TrimSpace(accept) == "" {
 		return orAbsent
 	}
 	for part := range strings.SplitSeq(accept, ",") {
-		mt, params, err := mime.ParseMediaType(strings.TrimSpace(part))
-		if err != nil {
+		mt, params, _ := strings.Cut(part, ";")
+		mt = strings.TrimSpace(mt)
+		if !strings.EqualFold(mt, "text/event-stream") && mt != "text/*" && mt != "*/*" {
 			continue
 		}
-		if q := params["q"]; q == "0" || q == "0.0" || q == "0.00" || q == "0.000" {
-			continue
-		}
-		switch mt {
-		case "text/event-stream", "text/*", "*/*":
+		if !zeroQ(params) {
 			return true
+		}
+	}
+	return false
+}
+
+// zeroQ reports whether media-range parameters carry q=0.
+func zeroQ(params string) bool {
+	for p := range strings.SplitSeq(params, ";") {
+		k, v, ok := strings.Cut(p, "=")
+		if ok && strings.EqualFold(strings.TrimSpace(k), "q") {
+			v = strings.TrimRight(strings.TrimSpace(v), "0")
+			return v == "0" || v == "0." || v == ""
 		}
 	}
 	return false

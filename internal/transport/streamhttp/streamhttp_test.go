@@ -524,6 +524,14 @@ func TestModernErrors(t *testing.T) {
 	t.Run("unknown method", func(t *testing.T) {
 		wantError(t, post(t, f.url, modernHeaders("unknown/method", ""), modernBody(601, "unknown/method", nil)), 404, -32601, "601")
 	})
+	t.Run("initialize", func(t *testing.T) {
+		body := modernBody(603, "initialize", map[string]any{"protocolVersion": "2025-11-25", "capabilities": map[string]any{}, "clientInfo": map[string]any{"name": "c", "version": "1"}})
+		resp := post(t, f.url, modernHeaders("initialize", ""), body)
+		if resp.Header.Get("Mcp-Session-Id") != "" {
+			t.Fatal("session issued to a stateless client")
+		}
+		wantError(t, resp, 404, -32601, "603")
+	})
 	t.Run("removed method", func(t *testing.T) {
 		wantError(t, post(t, f.url, modernHeaders("ping", ""), modernBody(602, "ping", nil)), 404, -32601, "602")
 	})
@@ -863,4 +871,26 @@ func TestShutdown(t *testing.T) {
 		t.Fatalf("listen final %+v", m)
 	}
 	wg.Wait()
+}
+
+func TestAcceptsSSE(t *testing.T) {
+	for accept, want := range map[string]bool{
+		"":                                      true,
+		"application/json, text/event-stream":   true,
+		"text/event-stream;q=0.5":               true,
+		"Text/Event-Stream":                     true,
+		"*/*":                                   true,
+		"text/*":                                true,
+		"application/json":                      false,
+		"text/event-stream;q=0":                 false,
+		"text/event-stream; q=0.000, text/html": false,
+		"text/event-stream;q=0.01":              true,
+	} {
+		if got := acceptsSSE(accept, true); got != want {
+			t.Errorf("acceptsSSE(%q) = %v, want %v", accept, got, want)
+		}
+	}
+	if acceptsSSE("", false) {
+		t.Error("absent Accept admitted for GET")
+	}
 }
