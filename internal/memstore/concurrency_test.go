@@ -13,7 +13,7 @@ import (
 func TestConcurrentWritersNeverFail(t *testing.T) {
 	s, _ := openTest(t, WithSyncNormal())
 	must[[]Entity](t)(s.CreateEntities(bg, []Entity{{"shared", "t", nil}}))
-	const workers, rounds = 24, 15
+	const workers, rounds = 24, 10
 	var wg sync.WaitGroup
 	errs := make(chan error, workers*rounds*8)
 	for w := range workers {

@@ -15,22 +15,16 @@ func (s *SQLite) CreateEntities(ctx context.Context, entities []Entity) ([]Entit
 	created := make([]Entity, 0, len(entities))
 	err := s.write(ctx, func(w *writer) error {
 		created = created[:0]
-		seen := make(map[string]bool, len(entities))
 		for _, e := range entities {
-			if seen[e.Name] {
-				continue
-			}
-			seen[e.Name] = true
-			_, exists, err := w.entityID(e.Name)
+			// Names already stored, including earlier in this batch, are
+			// skipped by the insert itself.
+			stored := Entity{Name: e.Name, EntityType: e.EntityType, Observations: dedupe(e.Observations)}
+			inserted, err := w.insertEntity(stored)
 			if err != nil {
 				return err
 			}
-			if exists {
+			if !inserted {
 				continue
-			}
-			stored := Entity{Name: e.Name, EntityType: e.EntityType, Observations: dedupe(e.Observations)}
-			if _, err := w.insertEntity(stored); err != nil {
-				return err
 			}
 			if err := w.logChange(ChangeEntityCreated, e.Name, e.EntityType, nil, 0); err != nil {
 				return err
@@ -219,7 +213,7 @@ func (s *SQLite) DeleteObservations(ctx context.Context, deletions []Observation
 				if !doomed[o.content] {
 					continue
 				}
-				if _, err := w.exec(`DELETE FROM search_fts WHERE rowid = ?`, o.id); err != nil {
+				if _, err := w.exec(`DELETE FROM search_obs WHERE rowid = ?`, o.id); err != nil {
 					return err
 				}
 				if _, err := w.exec(`DELETE FROM observations WHERE id = ?`, o.id); err != nil {
@@ -299,21 +293,30 @@ func (w *writer) observations(id int64) ([]storedObservation, error) {
 	return out, nil
 }
 
-// insertEntity stores e (observations verbatim) and indexes it for search.
-func (w *writer) insertEntity(e Entity) (int64, error) {
-	id, err := w.insert(`INSERT INTO entities(name, entity_type, name_fold) VALUES (?, ?, ?)`, e.Name, e.EntityType, strings.ToLower(e.Name))
+// insertEntity stores e (observations verbatim) and indexes it for search,
+// unless an entity of that name exists; inserted reports which.
+func (w *writer) insertEntity(e Entity) (inserted bool, err error) {
+	res, err := w.exec(`INSERT INTO entities(name, entity_type, name_fold) VALUES (?, ?, ?) ON CONFLICT (name) DO NOTHING`,
+		e.Name, e.EntityType, strings.ToLower(e.Name))
 	if err != nil {
-		return 0, err
+		return false, err
 	}
-	if _, err := w.exec(`INSERT INTO search_fts(rowid, text, entity_id) VALUES (?, ?, ?)`, -id, headerText(e.Name, e.EntityType), id); err != nil {
-		return 0, err
+	if n, err := res.RowsAffected(); err != nil || n == 0 {
+		return false, err
+	}
+	id, err := res.LastInsertId()
+	if err != nil {
+		return false, err
+	}
+	if _, err := w.exec(`INSERT INTO search_names(rowid, text) VALUES (?, ?)`, id, headerText(e.Name, e.EntityType)); err != nil {
+		return false, err
 	}
 	for _, o := range e.Observations {
 		if err := w.insertObservation(id, o); err != nil {
-			return 0, err
+			return false, err
 		}
 	}
-	return id, nil
+	return true, nil
 }
 
 // insertObservation appends one observation to entity id and indexes it.
@@ -322,7 +325,7 @@ func (w *writer) insertObservation(entityID int64, content string) error {
 	if err != nil {
 		return err
 	}
-	_, err = w.exec(`INSERT INTO search_fts(rowid, text, entity_id) VALUES (?, ?, ?)`, oid, jsLower(content), entityID)
+	_, err = w.exec(`INSERT INTO search_obs(rowid, text) VALUES (?, ?)`, oid, jsLower(content))
 	return err
 }
 
@@ -333,11 +336,11 @@ func (w *writer) deleteEntity(id int64) error {
 		return err
 	}
 	for _, o := range obs {
-		if _, err := w.exec(`DELETE FROM search_fts WHERE rowid = ?`, o.id); err != nil {
+		if _, err := w.exec(`DELETE FROM search_obs WHERE rowid = ?`, o.id); err != nil {
 			return err
 		}
 	}
-	if _, err := w.exec(`DELETE FROM search_fts WHERE rowid = ?`, -id); err != nil {
+	if _, err := w.exec(`DELETE FROM search_names WHERE rowid = ?`, id); err != nil {
 		return err
 	}
 	if _, err := w.exec(`DELETE FROM observations WHERE entity_id = ?`, id); err != nil {
@@ -381,12 +384,17 @@ func (w *writer) relationsTouching(name string) ([]storedRelation, error) {
 	return out, nil
 }
 
-// rebuildSearch recreates every row of search_fts from the tables.
+// rebuildSearch recreates both search indexes from the tables.
 func (w *writer) rebuildSearch() error {
-	if _, err := w.exec(`DELETE FROM search_fts`); err != nil {
-		return err
+	for _, q := range []string{
+		`INSERT INTO search_names(search_names) VALUES ('delete-all')`,
+		`INSERT INTO search_obs(search_obs) VALUES ('delete-all')`,
+	} {
+		if _, err := w.exec(q); err != nil {
+			return err
+		}
 	}
-	rows, err := w.tx.QueryContext(w.ctx, `SELECT id, name, entity_type FROM entities`)
+	rows, err := w.tx.QueryContext(w.ctx, `SELECT id, name, entity_type FROM entities ORDER BY id`)
 	if err != nil {
 		return fmt.Errorf("memstore: %w", err)
 	}
@@ -408,22 +416,18 @@ func (w *writer) rebuildSearch() error {
 		return fmt.Errorf("memstore: %w", err)
 	}
 	for _, h := range hs {
-		if _, err := w.exec(`INSERT INTO search_fts(rowid, text, entity_id) VALUES (?, ?, ?)`, -h.id, headerText(h.name, h.kind), h.id); err != nil {
+		if _, err := w.exec(`INSERT INTO search_names(rowid, text) VALUES (?, ?)`, h.id, headerText(h.name, h.kind)); err != nil {
 			return err
 		}
 	}
-	rows, err = w.tx.QueryContext(w.ctx, `SELECT id, entity_id, content FROM observations`)
+	rows, err = w.tx.QueryContext(w.ctx, `SELECT id, content FROM observations ORDER BY id`)
 	if err != nil {
 		return fmt.Errorf("memstore: %w", err)
 	}
-	type ob struct {
-		id, eid int64
-		content string
-	}
-	var obs []ob
+	var obs []storedObservation
 	for rows.Next() {
-		var o ob
-		if err := rows.Scan(&o.id, &o.eid, &o.content); err != nil {
+		var o storedObservation
+		if err := rows.Scan(&o.id, &o.content); err != nil {
 			rows.Close()
 			return fmt.Errorf("memstore: %w", err)
 		}
@@ -434,14 +438,14 @@ func (w *writer) rebuildSearch() error {
 		return fmt.Errorf("memstore: %w", err)
 	}
 	for _, o := range obs {
-		if _, err := w.exec(`INSERT INTO search_fts(rowid, text, entity_id) VALUES (?, ?, ?)`, o.id, jsLower(o.content), o.eid); err != nil {
+		if _, err := w.exec(`INSERT INTO search_obs(rowid, text) VALUES (?, ?)`, o.id, jsLower(o.content)); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// headerText is the search_fts text of an entity's name and type. The
+// headerText is the search_names text of an entity's name and type. The
 // newline may let a query match across the two fields, which the exact
 // re-check in SearchNodes filters out.
 func headerText(name, entityType string) string {

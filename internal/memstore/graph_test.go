@@ -1,6 +1,7 @@
 package memstore
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -389,7 +390,9 @@ func TestSearchIndexRebuiltWhenFoldVersionChanges(t *testing.T) {
 	s, path := openTest(t)
 	must[[]Entity](t)(s.CreateEntities(bg, []Entity{{"ΟΔΟΣ", "place", []string{"İstanbul trip"}}}))
 	// Simulate an index built by another version: wipe it and the marker.
-	_, err := s.w.Exec(`DELETE FROM search_fts; UPDATE meta SET value = 'old' WHERE key = 'fold_version'`)
+	_, err := s.w.Exec(`INSERT INTO search_names(search_names) VALUES ('delete-all');
+		INSERT INTO search_obs(search_obs) VALUES ('delete-all');
+		UPDATE meta SET value = 'old' WHERE key = 'fold_version'`)
 	mustNil(t, err)
 	if g := must[Graph](t)(s.SearchNodes(bg, "trip")); len(g.Entities) != 0 {
 		t.Fatalf("expected stale index to miss, got %+v", g)
@@ -407,4 +410,54 @@ func TestSearchIndexRebuiltWhenFoldVersionChanges(t *testing.T) {
 	if g := must[Graph](t)(s2.SearchNodes(bg, "istanbul")); len(g.Entities) != 0 {
 		t.Fatalf("search istanbul: %+v", g)
 	}
+}
+
+func TestHugeBatchAtLimit(t *testing.T) {
+	s, _ := openTest(t, WithSyncNormal())
+	ents := make([]Entity, MaxBatch)
+	for i := range ents {
+		ents[i] = Entity{Name: fmt.Sprintf("e%05d", i), EntityType: "bulk", Observations: []string{fmt.Sprintf("note %d", i)}}
+	}
+	created := must[[]Entity](t)(s.CreateEntities(bg, ents))
+	if len(created) != MaxBatch {
+		t.Fatalf("created %d", len(created))
+	}
+	adds := make([]ObservationAdd, MaxBatch)
+	for i := range adds {
+		adds[i] = ObservationAdd{EntityName: ents[i].Name, Contents: []string{"extra", fmt.Sprintf("note %d", i)}}
+	}
+	res := must[[]AddedObservations](t)(s.AddObservations(bg, adds))
+	for i, r := range res {
+		if len(r.AddedObservations) != 1 || r.AddedObservations[0] != "extra" {
+			t.Fatalf("result %d: %+v", i, r)
+		}
+	}
+	g := readGraph(t, s)
+	if len(g.Entities) != MaxBatch || len(g.Entities[MaxBatch-1].Observations) != 2 {
+		t.Fatalf("graph has %d entities", len(g.Entities))
+	}
+	if got := must[Graph](t)(s.SearchNodes(bg, "note 9999")); names(got) != "e09999" {
+		t.Fatalf("search: %s", names(got))
+	}
+	mustNil(t, s.DeleteEntities(bg, must[[]string](t)(s.EntityNames(bg, "e", MaxBatch))))
+	if g := readGraph(t, s); len(g.Entities) != 0 {
+		t.Fatalf("%d entities left", len(g.Entities))
+	}
+}
+
+func TestCanceledContextChangesNothing(t *testing.T) {
+	s, _ := openTest(t)
+	ctx, cancel := context.WithCancel(bg)
+	cancel()
+	if _, err := s.CreateEntities(ctx, []Entity{{"A", "t", nil}}); !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v", err)
+	}
+	if _, err := s.ReadGraph(ctx); !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v", err)
+	}
+	if g := readGraph(t, s); len(g.Entities) != 0 {
+		t.Fatalf("graph %+v", g)
+	}
+	// The store still works afterwards.
+	must[[]Entity](t)(s.CreateEntities(bg, []Entity{{"A", "t", nil}}))
 }

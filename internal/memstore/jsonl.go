@@ -55,16 +55,13 @@ func (s *SQLite) Import(ctx context.Context, r io.Reader) (ImportStats, error) {
 			switch {
 			case it.entity != nil:
 				e := *it.entity
-				_, exists, err := w.entityID(e.Name)
+				inserted, err := w.insertEntity(e)
 				if err != nil {
 					return err
 				}
-				if exists {
+				if !inserted {
 					stats.SkippedEntities++
 					continue
-				}
-				if _, err := w.insertEntity(e); err != nil {
-					return err
 				}
 				if err := w.logChange(ChangeEntityCreated, e.Name, e.EntityType, nil, 0); err != nil {
 					return err
@@ -72,15 +69,17 @@ func (s *SQLite) Import(ctx context.Context, r io.Reader) (ImportStats, error) {
 				stats.Entities++
 			case it.relation != nil:
 				r := *it.relation
-				var one int
-				exists, err := w.queryRow(`SELECT 1 FROM relations WHERE from_name = ? AND to_name = ? AND relation_type = ? AND id <= ? LIMIT 1`,
-					[]any{r.From, r.To, r.RelationType, preMax}, &one)
-				if err != nil {
-					return err
-				}
-				if exists {
-					stats.SkippedRelations++
-					continue
+				if preMax > 0 { // else there was nothing before the import
+					var one int
+					exists, err := w.queryRow(`SELECT 1 FROM relations WHERE from_name = ? AND to_name = ? AND relation_type = ? AND id <= ? LIMIT 1`,
+						[]any{r.From, r.To, r.RelationType, preMax}, &one)
+					if err != nil {
+						return err
+					}
+					if exists {
+						stats.SkippedRelations++
+						continue
+					}
 				}
 				if _, err := w.insert(`INSERT INTO relations(from_name, to_name, relation_type) VALUES (?, ?, ?)`, r.From, r.To, r.RelationType); err != nil {
 					return err

@@ -30,8 +30,11 @@ import (
 // Entity is a node of the knowledge graph. The JSON names are the
 // reference server's.
 type Entity struct {
-	Name         string   `json:"name"`
-	EntityType   string   `json:"entityType"`
+	// The name of the entity
+	Name string `json:"name"`
+	// The type of the entity
+	EntityType string `json:"entityType"`
+	// An array of observation contents associated with the entity
 	Observations []string `json:"observations"`
 }
 
@@ -49,8 +52,11 @@ func (e Entity) MarshalJSON() ([]byte, error) {
 // Relation is a directed, typed edge between two entity names. Like the
 // reference, its ends need not name existing entities.
 type Relation struct {
-	From         string `json:"from"`
-	To           string `json:"to"`
+	// The name of the entity where the relation starts
+	From string `json:"from"`
+	// The name of the entity where the relation ends
+	To string `json:"to"`
+	// The type of the relation
 	RelationType string `json:"relationType"`
 }
 
@@ -76,8 +82,10 @@ func (g Graph) MarshalJSON() ([]byte, error) {
 // ObservationAdd asks AddObservations to add Contents to the entity named
 // EntityName.
 type ObservationAdd struct {
-	EntityName string   `json:"entityName"`
-	Contents   []string `json:"contents"`
+	// The name of the entity to add the observations to
+	EntityName string `json:"entityName"`
+	// An array of observation contents to add
+	Contents []string `json:"contents"`
 }
 
 // AddedObservations reports which observations AddObservations actually
@@ -100,7 +108,9 @@ func (a AddedObservations) MarshalJSON() ([]byte, error) {
 // ObservationDelete asks DeleteObservations to remove Observations from the
 // entity named EntityName.
 type ObservationDelete struct {
-	EntityName   string   `json:"entityName"`
+	// The name of the entity containing the observations
+	EntityName string `json:"entityName"`
+	// An array of observations to delete
 	Observations []string `json:"observations"`
 }
 
@@ -316,10 +326,13 @@ const (
 //
 // Subject is the entity name for entity and observation changes, the
 // relation's From for relation changes and the task title for task changes.
-// Detail is the entity type (entity_created), the observation text
-// (observation_*, cut to MaxChangeDetailBytes) or a summary of the changed
-// fields (task_updated). Deleting an entity also records relation_deleted
-// for each relation removed with it.
+// Detail is the entity type (entity_*), the observation text
+// (observation_*, cut to MaxChangeDetailBytes), the initial status
+// (task_created) or a summary of the changed fields (task_updated).
+// Deleting an entity also records relation_deleted for each relation removed
+// with it; entity_created stands for the entity and its initial
+// observations. Import records entity_created and relation_created like the
+// create calls.
 type Change struct {
 	Seq      int64      `json:"seq"`
 	Kind     ChangeKind `json:"kind"`

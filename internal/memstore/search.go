@@ -9,13 +9,11 @@ import (
 	"unicode/utf8"
 )
 
-// Tuning of the read paths: sets larger than these are handled by one
-// sequential scan instead of chunked index lookups.
-const (
-	inChunk           = 500  // parameters per IN (...) list
-	bulkEntityIDs     = 5000 // entity sets above this are read by a scan
-	bulkRelationNames = 2000 // name sets above this filter a relation scan
-)
+// inChunk is the number of parameters per IN (...) list. Larger sets are
+// read in chunks of index lookups, unless they are a large part of the
+// table, in which case one sequential scan is cheaper (see loadEntitiesByID
+// and relationsOf).
+const inChunk = 500
 
 // DefaultEntityNamesLimit is the number of names EntityNames returns when
 // limit <= 0.
@@ -47,28 +45,26 @@ func (s *SQLite) SearchNodes(ctx context.Context, query string) (Graph, error) {
 	q := jsLower(query)
 	var g Graph
 	err := s.read(ctx, func(tx *sql.Tx) error {
-		var ents []Entity
-		if q == "" {
-			// "x".includes("") is true: everything matches.
-			all, err := loadAllEntities(ctx, tx, nil)
-			if err != nil {
-				return err
-			}
-			ents = all
-		} else {
+		var cands []Entity
+		var err error
+		if utf8.RuneCountInString(q) >= 3 && !strings.ContainsRune(q, 0) {
 			ids, err := searchCandidates(ctx, tx, q)
 			if err != nil {
 				return err
 			}
-			cands, err := loadEntitiesByID(ctx, tx, ids)
-			if err != nil {
-				return err
-			}
-			ents = make([]Entity, 0, len(cands))
-			for _, e := range cands {
-				if entityMatches(e, q) {
-					ents = append(ents, e)
-				}
+			cands, err = loadEntitiesByID(ctx, tx, ids)
+		} else {
+			// The trigram index cannot serve queries shorter than three
+			// characters, nor carry NUL: check every entity.
+			cands, err = loadAllEntities(ctx, tx, nil)
+		}
+		if err != nil {
+			return err
+		}
+		ents := make([]Entity, 0, len(cands))
+		for _, e := range cands {
+			if entityMatches(e, q) {
+				ents = append(ents, e)
 			}
 		}
 		rels, err := relationsOf(ctx, tx, ents)
@@ -82,7 +78,8 @@ func (s *SQLite) SearchNodes(ctx context.Context, query string) (Graph, error) {
 }
 
 // entityMatches is the reference's predicate: q (already lower-cased) is a
-// substring of the lower-cased name, type or one of the observations.
+// substring of the lower-cased name, type or one of the observations. An
+// empty q matches everything, as "x".includes("") is true.
 func entityMatches(e Entity, q string) bool {
 	if strings.Contains(jsLower(e.Name), q) || strings.Contains(jsLower(e.EntityType), q) {
 		return true
@@ -95,43 +92,34 @@ func entityMatches(e Entity, q string) bool {
 	return false
 }
 
-// searchCandidates returns, sorted, the ids of entities that may match the
-// lower-cased query q; it never misses a match. Queries of three or more
-// characters use the trigram index; shorter ones (and those containing NUL,
-// which FTS5 query strings cannot carry) scan the indexed text.
+// searchCandidates returns, sorted, the ids of the entities whose indexed
+// text contains the lower-cased query q (of at least three characters,
+// without NUL) according to the trigram indexes. It never misses a match; a
+// query spanning the newline between name and type can give a false
+// candidate, which entityMatches rejects.
 func searchCandidates(ctx context.Context, tx *sql.Tx, q string) ([]int64, error) {
-	var rows *sql.Rows
-	var err error
-	indexed := utf8.RuneCountInString(q) >= 3 && !strings.ContainsRune(q, 0)
-	if indexed {
-		rows, err = tx.QueryContext(ctx, `SELECT entity_id FROM search_fts WHERE search_fts MATCH ?`,
-			`"`+strings.ReplaceAll(q, `"`, `""`)+`"`)
-	} else {
-		rows, err = tx.QueryContext(ctx, `SELECT entity_id, text FROM search_fts`)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("memstore: search: %w", err)
-	}
-	defer rows.Close()
+	phrase := `"` + strings.ReplaceAll(q, `"`, `""`) + `"`
 	set := map[int64]bool{}
-	var id int64
-	var text string
-	for rows.Next() {
-		if indexed {
-			err = rows.Scan(&id)
-		} else {
-			err = rows.Scan(&id, &text)
-			if err == nil && !strings.Contains(text, q) {
-				continue
-			}
-		}
+	for _, query := range []string{
+		`SELECT rowid FROM search_names WHERE search_names MATCH ?`,
+		`SELECT o.entity_id FROM search_obs AS f JOIN observations AS o ON o.id = f.rowid WHERE search_obs MATCH ?`,
+	} {
+		rows, err := tx.QueryContext(ctx, query, phrase)
 		if err != nil {
 			return nil, fmt.Errorf("memstore: search: %w", err)
 		}
-		set[id] = true
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("memstore: search: %w", err)
+		for rows.Next() {
+			var id int64
+			if err := rows.Scan(&id); err != nil {
+				rows.Close()
+				return nil, fmt.Errorf("memstore: search: %w", err)
+			}
+			set[id] = true
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, fmt.Errorf("memstore: search: %w", err)
+		}
 	}
 	ids := make([]int64, 0, len(set))
 	for id := range set {
@@ -279,7 +267,11 @@ func loadEntitiesByID(ctx context.Context, tx *sql.Tx, ids []int64) ([]Entity, e
 	if len(ids) == 0 {
 		return []Entity{}, nil
 	}
-	if len(ids) > bulkEntityIDs {
+	var maxID int64
+	if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(id), 0) FROM entities`).Scan(&maxID); err != nil {
+		return nil, fmt.Errorf("memstore: read entities: %w", err)
+	}
+	if int64(len(ids))*3 > maxID { // a third of the table or more: scan
 		keep := make(map[int64]bool, len(ids))
 		for _, id := range ids {
 			keep[id] = true
@@ -342,7 +334,13 @@ func relationsOf(ctx context.Context, tx *sql.Tx, ents []Entity) ([]Relation, er
 	for _, e := range ents {
 		names[e.Name] = true
 	}
-	if len(names) > bulkRelationNames {
+	// Each name costs two index probes; scanning costs one step per
+	// relation.
+	var maxID int64
+	if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(id), 0) FROM relations`).Scan(&maxID); err != nil {
+		return nil, fmt.Errorf("memstore: read relations: %w", err)
+	}
+	if int64(len(names))*8 > maxID {
 		return scanRelations(ctx, tx, names)
 	}
 	list := make([]string, 0, len(names))

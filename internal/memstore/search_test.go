@@ -128,3 +128,24 @@ func TestSearchAgainstModel(t *testing.T) {
 		assertGraph(t, fmt.Sprintf("SearchNodes(%q)", q), got, m.SearchNodes(q))
 	}
 }
+
+// TestSearchAfterRowidReuse checks the search indexes when SQLite reuses
+// the ids of deleted rows (the newest entity or observation deleted, then
+// a new one inserted).
+func TestSearchAfterRowidReuse(t *testing.T) {
+	s, _ := openTest(t)
+	must[[]Entity](t)(s.CreateEntities(bg, []Entity{{"keep", "t", []string{"stay here"}}, {"old", "t", []string{"ancient text"}}}))
+	mustNil(t, s.DeleteEntities(bg, []string{"old"}))
+	must[[]Entity](t)(s.CreateEntities(bg, []Entity{{"new", "t", []string{"fresh words"}}}))
+	must[[]AddedObservations](t)(s.AddObservations(bg, []ObservationAdd{{"keep", []string{"temporary note"}}}))
+	mustNil(t, s.DeleteObservations(bg, []ObservationDelete{{"keep", []string{"temporary note"}}}))
+	must[[]AddedObservations](t)(s.AddObservations(bg, []ObservationAdd{{"keep", []string{"lasting note"}}}))
+	for q, want := range map[string]string{
+		"ancient": "", "old\nt": "", "fresh": "new", "new": "new",
+		"temporary": "", "lasting": "keep", "stay": "keep", "note": "keep",
+	} {
+		if got := names(must[Graph](t)(s.SearchNodes(bg, q))); got != want {
+			t.Errorf("SearchNodes(%q) = [%s], want [%s]", q, got, want)
+		}
+	}
+}

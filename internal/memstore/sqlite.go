@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -22,6 +23,11 @@ const DefaultChangeRetention = 10_000
 // another process before failing, unless WithBusyTimeout says otherwise.
 const DefaultBusyTimeout = 10 * time.Second
 
+// mmapSize is the PRAGMA mmap_size of every connection: reads of the
+// first 1 GiB of the file go through a shared memory map instead of a
+// pread per page, which matters for large graphs.
+const mmapSize = 1 << 30
+
 // SQLite is the Store backed by one SQLite database file (WAL mode).
 //
 // Durability: every mutating call is one BEGIN IMMEDIATE transaction that
@@ -35,15 +41,20 @@ const DefaultBusyTimeout = 10 * time.Second
 // Concurrency: all writes of this process go through a pool of exactly one
 // connection, so they queue in-process and never contend for SQLite's lock
 // among themselves; BEGIN IMMEDIATE plus busy_timeout handles other
-// processes. Reads use a separate pool of read-only connections and, thanks
+// processes sharing the file (a write fails only if another process holds
+// the write lock longer than the busy timeout). Reads use a separate pool of read-only connections and, thanks
 // to WAL, are never blocked by writers; each read call runs in one
 // transaction and sees a consistent snapshot.
 //
-// Search: an FTS5 trigram index (case_sensitive 1) over text lower-cased in
-// Go with JavaScript's toLowerCase rules finds candidate entities for queries
-// of three or more characters; shorter queries scan the stored lower-cased
-// text. Candidates are then re-checked exactly, so results equal the
-// reference's.
+// Search: two contentless FTS5 trigram indexes (case_sensitive 1), over
+// names+types and over observations, hold text lower-cased in Go with
+// JavaScript's toLowerCase rules (jsLower), since SQLite's own folding
+// (ASCII-only for LIKE, simple case folding in FTS5) differs from
+// JavaScript's (İ, final sigma, ...). They find the candidate entities
+// for queries of three or more characters; shorter queries (and queries
+// containing NUL) scan all entities, O(graph size). Every candidate is then
+// checked with the reference's predicate, so results equal the reference's.
+// The indexes are rebuilt on Open if the lower-casing changed (foldVersion).
 type SQLite struct {
 	w         *sql.DB // one connection, writes
 	r         *sql.DB // read-only connections
@@ -76,9 +87,10 @@ func WithSyncNormal() Option { return func(o *options) { o.syncNormal = true } }
 // WithReadConns sets the maximum number of concurrent read connections.
 func WithReadConns(n int) Option { return func(o *options) { o.readConns = n } }
 
-// Open opens (creating it on first use) the database at path, brings its
-// schema up to date and returns the store. The path must name a file on a
-// local file system (WAL needs shared memory); ":memory:" is not supported.
+// Open opens the database at path, creating it (and missing parent
+// directories) on first use, brings its schema up to date and returns the
+// store. The path must name a file on a local file system (WAL needs shared
+// memory); ":memory:" and "file:" URIs are not supported.
 func Open(path string, opts ...Option) (*SQLite, error) {
 	o := options{busyTimeout: DefaultBusyTimeout, retention: DefaultChangeRetention, readConns: max(4, runtime.GOMAXPROCS(0))}
 	for _, f := range opts {
@@ -93,15 +105,18 @@ func Open(path string, opts ...Option) (*SQLite, error) {
 	if err != nil {
 		return nil, fmt.Errorf("memstore: %w", err)
 	}
+	if err := os.MkdirAll(filepath.Dir(abs), 0o700); err != nil {
+		return nil, fmt.Errorf("memstore: %w", err)
+	}
 	// SQLite URI: percent-encode the characters that would end the path.
 	uri := "file:" + strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(filepath.ToSlash(abs))
-	common := fmt.Sprintf("_pragma=busy_timeout(%d)&_pragma=foreign_keys(1)", o.busyTimeout.Milliseconds())
-	sync := "FULL"
+	common := fmt.Sprintf("_pragma=busy_timeout(%d)&_pragma=foreign_keys(1)&_pragma=mmap_size(%d)", o.busyTimeout.Milliseconds(), mmapSize)
+	syncMode := "FULL"
 	if o.syncNormal {
-		sync = "NORMAL"
+		syncMode = "NORMAL"
 	}
 
-	w, err := sql.Open("sqlite", uri+"?"+common+"&_pragma=synchronous("+sync+")&_txlock=immediate")
+	w, err := sql.Open("sqlite", uri+"?"+common+"&_pragma=synchronous("+syncMode+")&_txlock=immediate")
 	if err != nil {
 		return nil, fmt.Errorf("memstore: open %s: %w", path, err)
 	}
@@ -171,12 +186,16 @@ CREATE TABLE relations (
 	relation_type TEXT NOT NULL
 );
 CREATE INDEX relations_from ON relations(from_name, to_name, relation_type);
-CREATE INDEX relations_to ON relations(to_name);
+CREATE INDEX relations_to ON relations(to_name, from_name, relation_type);
 
--- Search index. Row -id holds lower(name) || char(10) || lower(entity_type)
--- of entity id; row id holds lower(content) of observation id.
-CREATE VIRTUAL TABLE search_fts USING fts5(
-	text, entity_id UNINDEXED, tokenize = 'trigram case_sensitive 1'
+-- Search indexes over text lower-cased in Go (jsLower). Contentless: they
+-- hold only the trigram index; rowids are entities.id and observations.id,
+-- each increasing in insertion order, which keeps FTS5 inserts cheap.
+CREATE VIRTUAL TABLE search_names USING fts5(   -- lower(name) || char(10) || lower(entity_type)
+	text, content = '', contentless_delete = 1, tokenize = 'trigram case_sensitive 1'
+);
+CREATE VIRTUAL TABLE search_obs USING fts5(     -- lower(content)
+	text, content = '', contentless_delete = 1, tokenize = 'trigram case_sensitive 1'
 );
 
 CREATE TABLE tasks (
@@ -215,7 +234,7 @@ CREATE TABLE meta (
 `,
 }
 
-// foldVersion identifies the lower-casing used for search_fts; when it
+// foldVersion identifies the lower-casing used for the search indexes; when it
 // changes (new algorithm or new Unicode tables) the index is rebuilt.
 var foldVersion = "jslower-1/unicode-" + unicode.Version
 

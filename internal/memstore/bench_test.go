@@ -1,0 +1,168 @@
+package memstore
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"testing"
+)
+
+var benchSizes = []int{1_000, 10_000, 100_000}
+
+// benchFixture is a store holding largeGraph(n), built once per size and
+// shared by all benchmarks of the run (the write benchmarks add to it).
+type benchFixture struct {
+	once sync.Once
+	s    *SQLite
+	err  error
+}
+
+var (
+	benchSeq      atomic.Int64 // unique names across benchmark runs
+	benchDir      string
+	benchFixtures = map[int]*benchFixture{}
+	benchMu       sync.Mutex
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	benchMu.Lock()
+	for _, f := range benchFixtures {
+		if f.s != nil {
+			f.s.Close()
+		}
+	}
+	benchMu.Unlock()
+	if benchDir != "" {
+		os.RemoveAll(benchDir)
+	}
+	os.Exit(code)
+}
+
+func fixture(b *testing.B, n int) *SQLite {
+	b.Helper()
+	benchMu.Lock()
+	f := benchFixtures[n]
+	if f == nil {
+		f = &benchFixture{}
+		benchFixtures[n] = f
+	}
+	if benchDir == "" {
+		dir, err := os.MkdirTemp("", "memstore-bench-")
+		if err != nil {
+			benchMu.Unlock()
+			b.Fatal(err)
+		}
+		benchDir = dir
+	}
+	dir := benchDir
+	benchMu.Unlock()
+	f.once.Do(func() {
+		_, file := largeGraph(n)
+		s, err := Open(filepath.Join(dir, fmt.Sprintf("bench-%d.db", n)))
+		if err != nil {
+			f.err = err
+			return
+		}
+		if _, err := s.Import(bg, bytes.NewReader(file)); err != nil {
+			s.Close()
+			f.err = err
+			return
+		}
+		// Start from a checkpointed WAL so write benchmarks do not pay
+		// for the import's checkpoint.
+		if _, err := s.w.Exec(`PRAGMA wal_checkpoint(TRUNCATE)`); err != nil {
+			s.Close()
+			f.err = err
+			return
+		}
+		f.s = s
+	})
+	if f.err != nil {
+		b.Fatal(f.err)
+	}
+	return f.s
+}
+
+func forSizes(b *testing.B, fn func(b *testing.B, s *SQLite, n int)) {
+	for _, n := range benchSizes {
+		b.Run(fmt.Sprintf("entities=%d", n), func(b *testing.B) {
+			s := fixture(b, n)
+			b.ResetTimer()
+			fn(b, s, n)
+		})
+	}
+}
+
+// BenchmarkCreateEntities measures one create_entities call of one entity
+// with two observations (one durable transaction).
+func BenchmarkCreateEntities(b *testing.B) {
+	forSizes(b, func(b *testing.B, s *SQLite, n int) {
+		for b.Loop() {
+			name := fmt.Sprintf("bench-%d", benchSeq.Add(1))
+			if _, err := s.CreateEntities(bg, []Entity{{name, "bench", []string{"first observation", "second observation"}}}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+// BenchmarkAddObservations measures one add_observations call adding one
+// new observation to an existing entity.
+func BenchmarkAddObservations(b *testing.B) {
+	forSizes(b, func(b *testing.B, s *SQLite, n int) {
+		for i := 0; b.Loop(); i++ {
+			name := fmt.Sprintf("entity-%06d", i%n)
+			if _, err := s.AddObservations(bg, []ObservationAdd{{name, []string{fmt.Sprintf("bench note %d", benchSeq.Add(1))}}}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+// BenchmarkSearchNodes measures search_nodes for a selective query (one
+// entity), a broad one (1/13 of the entities) and a two-character one
+// (which cannot use the trigram index).
+func BenchmarkSearchNodes(b *testing.B) {
+	for _, kind := range []string{"selective", "broad", "short"} {
+		b.Run(kind, func(b *testing.B) {
+			forSizes(b, func(b *testing.B, s *SQLite, n int) {
+				q := map[string]string{"selective": fmt.Sprintf("ENTITY-%06d", n/2), "broad": "straße", "short": "zü"}[kind]
+				for b.Loop() {
+					g, err := s.SearchNodes(bg, q)
+					if err != nil || len(g.Entities) == 0 {
+						b.Fatal(err, len(g.Entities))
+					}
+				}
+			})
+		})
+	}
+}
+
+// BenchmarkOpenNodes measures open_nodes for five names.
+func BenchmarkOpenNodes(b *testing.B) {
+	forSizes(b, func(b *testing.B, s *SQLite, n int) {
+		names := []string{"entity-000000", fmt.Sprintf("entity-%06d", n/3), fmt.Sprintf("entity-%06d", n/2), fmt.Sprintf("entity-%06d", n-1), "missing"}
+		for b.Loop() {
+			g, err := s.OpenNodes(bg, names)
+			if err != nil || len(g.Entities) != 4 {
+				b.Fatal(err, len(g.Entities))
+			}
+		}
+	})
+}
+
+// BenchmarkReadGraph measures read_graph of the whole graph.
+func BenchmarkReadGraph(b *testing.B) {
+	forSizes(b, func(b *testing.B, s *SQLite, n int) {
+		for b.Loop() {
+			g, err := s.ReadGraph(bg)
+			if err != nil || len(g.Entities) < n {
+				b.Fatal(err, len(g.Entities))
+			}
+		}
+	})
+}
