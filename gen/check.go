@@ -259,6 +259,17 @@ func (c *checker) checkType(s *Server, ts *ast.TypeSpec, doc *ast.CommentGroup, 
 		c.at(ts.Name.Pos(), ts.Name.Name, "components are struct types: their fields are the input", "//mcp:%s on a non-struct type", d.Kind)
 		return
 	}
+	if d.Kind == "tool" || d.Kind == "resource" || d.Kind == "prompt" {
+		// The generated package refers to the type by name.
+		switch {
+		case !ts.Name.IsExported():
+			c.at(ts.Name.Pos(), ts.Name.Name, fmt.Sprintf("export it: type %s struct{...}", exportName(ts.Name.Name)), "component type is not exported: the generated package cannot refer to it")
+			return
+		case named.TypeParams().Len() > 0:
+			c.at(ts.Name.Pos(), ts.Name.Name, "declare a concrete type without type parameters", "generic component types are not supported")
+			return
+		}
+	}
 	comp := Component{
 		TypeName:    ts.Name.Name,
 		Type:        named,
@@ -381,7 +392,7 @@ func (c *checker) toolResult(t *Tool) ResultKind {
 	case isSliceOf(r, protocolPkg, "Content"):
 		return ResultContent
 	}
-	c.jsonFields(t.TypeName+".Call result", r, map[types.Type]bool{})
+	c.jsonTypeAt(t.Pos, t.TypeName+".Call result", r, map[types.Type]bool{})
 	obj := r
 	if p, ok := r.(*types.Pointer); ok {
 		obj = p.Elem()
@@ -444,7 +455,7 @@ func (c *checker) checkResource(s *Server, comp Component, d directive, st *type
 			r.Handler.Kind = ResultRaw
 		default:
 			r.Handler.Kind = ResultJSON
-			c.jsonFields(r.TypeName+".Read result", res, map[types.Type]bool{})
+			c.jsonTypeAt(r.Pos, r.TypeName+".Read result", res, map[types.Type]bool{})
 			if r.MimeType == "" {
 				r.MimeType = "application/json"
 			}
@@ -642,7 +653,49 @@ func (c *checker) method(comp *Component, name string, required bool, hint strin
 		c.at(fn.Pos(), comp.TypeName+"."+name, "drop the variadic or type parameters", "unsupported method signature")
 		return nil
 	}
+	if t := unnameable(sig); t != nil {
+		c.at(fn.Pos(), comp.TypeName+"."+name, "use exported, non-generic named types in the signature: the generated code spells them out",
+			"the generated package cannot name the type %s", types.TypeString(t, types.RelativeTo(comp.Type.Obj().Pkg())))
+		return nil
+	}
 	return &Method{Name: name, PtrRecv: ptr, Sig: sig}
+}
+
+// unnameable returns the first type in sig's parameters or results that
+// generated code cannot spell: an unexported named type, or an
+// instantiated generic one.
+func unnameable(sig *types.Signature) types.Type {
+	var walk func(t types.Type) types.Type
+	walk = func(t types.Type) types.Type {
+		switch u := types.Unalias(t).(type) {
+		case *types.Named:
+			if u.Obj().Pkg() != nil && (!u.Obj().Exported() || u.TypeArgs().Len() > 0) {
+				return u
+			}
+		case *types.Pointer:
+			return walk(u.Elem())
+		case *types.Slice:
+			return walk(u.Elem())
+		case *types.Array:
+			return walk(u.Elem())
+		case *types.Chan:
+			return walk(u.Elem())
+		case *types.Map:
+			if k := walk(u.Key()); k != nil {
+				return k
+			}
+			return walk(u.Elem())
+		}
+		return nil
+	}
+	for _, tuple := range []*types.Tuple{sig.Params(), sig.Results()} {
+		for i := 0; i < tuple.Len(); i++ {
+			if t := walk(tuple.At(i).Type()); t != nil {
+				return t
+			}
+		}
+	}
+	return nil
 }
 
 // param classifies one handler parameter after the context.
@@ -675,7 +728,9 @@ func (c *checker) param(comp *Component, method string, v *types.Var) (Param, bo
 
 func (c *checker) depName(typeName string) string {
 	base := strings.ToLower(typeName[:1]) + typeName[1:]
-	if token.IsKeyword(base) || base == "opts" || base == "h" {
+	// New's parameters must not shadow what its body refers to: the
+	// options, the handlers value and type, and the runtime package.
+	if token.IsKeyword(base) || base == "opts" || base == "h" || base == "handlers" || base == "server" {
 		base += "Dep"
 	}
 	name := base
@@ -710,7 +765,9 @@ func (c *checker) jsonFields(subject string, t types.Type, seen map[types.Type]b
 		case "time.Time", "encoding/json.Number":
 			return
 		case "encoding/json.RawMessage":
-			c.atPosition(c.fset.Position(n.Obj().Pos()), subject, "use a concrete type", "json.RawMessage has no schema")
+			// Positioned by the caller, at the field or component: the
+			// type's own declaration is in the standard library.
+			c.diags = append(c.diags, Diagnostic{Subject: subject, Problem: "json.RawMessage has no schema", Hint: "use a concrete type"})
 			return
 		}
 	}
@@ -751,11 +808,17 @@ func (c *checker) jsonFields(subject string, t types.Type, seen map[types.Type]b
 }
 
 func (c *checker) jsonFieldsAt(f *types.Var, subject string, t types.Type, seen map[types.Type]bool) {
+	c.jsonTypeAt(c.fset.Position(f.Pos()), subject, t, seen)
+}
+
+// jsonTypeAt is jsonFields for a type that is not a field (a handler's
+// result): what no field of it claimed is reported at pos.
+func (c *checker) jsonTypeAt(pos token.Position, subject string, t types.Type, seen map[types.Type]bool) {
 	before := len(c.diags)
 	c.jsonFields(subject, t, seen)
 	for i := before; i < len(c.diags); i++ {
 		if !c.diags[i].Pos.IsValid() {
-			c.diags[i].Pos = c.fset.Position(f.Pos())
+			c.diags[i].Pos = pos
 		}
 	}
 }

@@ -24,8 +24,20 @@ func load(dir string, patterns []string) ([]*packages.Package, *token.FileSet, e
 	}
 	var diags Diagnostics
 	packages.Visit(pkgs, nil, func(p *packages.Package) {
+		positioned := false
 		for _, e := range p.Errors {
-			diags = append(diags, Diagnostic{Pos: parsePos(e.Pos), Subject: p.PkgPath, Problem: e.Msg})
+			pos := parsePos(e.Pos)
+			positioned = positioned || pos.IsValid()
+		}
+		for _, e := range p.Errors {
+			// go list also compiles the package for its export data and
+			// repeats the type errors, unpositioned, under "# path": the
+			// positioned ones already say it all.
+			pos := parsePos(e.Pos)
+			if positioned && !pos.IsValid() && strings.HasPrefix(e.Msg, "# ") {
+				continue
+			}
+			diags = append(diags, Diagnostic{Pos: pos, Subject: p.PkgPath, Problem: e.Msg})
 		}
 	})
 	if len(diags) > 0 {

@@ -135,6 +135,13 @@ func schemaProgram(jobs []schemaJob, fset *token.FileSet) ([]byte, error) {
 			jen.Id("ExpandedStruct"): jen.True(),
 			jen.Id("Anonymous"):      jen.True(),
 			jen.Id("CommentMap"):     jen.Id("comments"),
+			// json.Number is a string type that encodes as a JSON number.
+			jen.Id("Mapper"): jen.Func().Params(jen.Id("t").Qual("reflect", "Type")).Op("*").Qual("github.com/invopop/jsonschema", "Schema").Block(
+				jen.If(jen.Id("t").Op("==").Qual("reflect", "TypeFor").Types(jen.Qual("encoding/json", "Number")).Call()).Block(
+					jen.Return(jen.Op("&").Qual("github.com/invopop/jsonschema", "Schema").Values(jen.Dict{jen.Id("Type"): jen.Lit("number")})),
+				),
+				jen.Return(jen.Nil()),
+			),
 		}),
 		jen.Id("w").Op(":=").Qual("bufio", "NewWriter").Call(jen.Qual("os", "Stdout")),
 		jen.Id("emit").Op(":=").Func().Params(jen.Id("key").String(), jen.Id("s").Op("*").Qual("github.com/invopop/jsonschema", "Schema")).Block(

