@@ -100,27 +100,26 @@ func (e *emitter) serverFile() *jen.File {
 	if len(s.Deps) > 0 {
 		f.Comment("Its arguments are the dependencies its components' handlers declare.")
 	}
-	defFields := jen.Dict{
-		jen.Id("Name"):         jen.Lit(s.Name),
-		jen.Id("Title"):        jen.Lit(s.Title),
-		jen.Id("Version"):      jen.Lit(s.Version),
-		jen.Id("Instructions"): jen.Lit(s.Instructions),
-	}
+	var defFields fields
+	defFields.add("Name", jen.Lit(s.Name))
+	defFields.addString("Title", s.Title)
+	defFields.addString("Version", s.Version)
+	defFields.addString("Instructions", s.Instructions)
 	if len(s.Tools) > 0 {
-		defFields[jen.Id("Tools")] = jen.Id("h").Dot("tools").Call()
+		defFields.add("Tools", jen.Id("h").Dot("tools").Call())
 	}
 	if len(s.fixed()) > 0 {
-		defFields[jen.Id("Resources")] = jen.Id("h").Dot("resources").Call()
+		defFields.add("Resources", jen.Id("h").Dot("resources").Call())
 	}
 	if len(s.templates()) > 0 {
-		defFields[jen.Id("Templates")] = jen.Id("h").Dot("templates").Call()
+		defFields.add("Templates", jen.Id("h").Dot("templates").Call())
 	}
 	if len(s.Prompts) > 0 {
-		defFields[jen.Id("Prompts")] = jen.Id("h").Dot("prompts").Call()
+		defFields.add("Prompts", jen.Id("h").Dot("prompts").Call())
 	}
 	f.Func().Id("New").Params(params...).Op("*").Qual(serverPkg, "Server").Block(
 		jen.Id("h").Op(":=").Op("&").Id("handlers").Values(depInit...),
-		jen.Return(jen.Qual(serverPkg, "New").Call(jen.Qual(serverPkg, "Definition").Values(defFields), jen.Id("opts"))),
+		jen.Return(jen.Qual(serverPkg, "New").Call(jen.Qual(serverPkg, "Definition").Values(defFields.lines()...), jen.Id("opts"))),
 	)
 	f.Line()
 	f.Comment("handlers holds the dependencies and adapts each component to the runtime.")
@@ -189,34 +188,28 @@ func (e *emitter) toolsFile() *jen.File {
 			f.Comment("//go:embed schemas/" + t.Name + ".output.json")
 			f.Var().Id(v + "Output").Index().Byte()
 		}
-		tool := jen.Dict{
-			jen.Id("Name"):        jen.Lit(t.Name),
-			jen.Id("InputSchema"): jen.Id(v + "Input"),
-			jen.Id("Annotations"): jen.Op("&").Qual(protocolPkg, "ToolAnnotations").Values(jen.Dict{
-				jen.Id("ReadOnlyHint"):    jen.Qual(protocolPkg, "Bool").Call(jen.Lit(t.ReadOnly)),
-				jen.Id("DestructiveHint"): jen.Qual(protocolPkg, "Bool").Call(jen.Lit(t.Destructive)),
-				jen.Id("IdempotentHint"):  jen.Qual(protocolPkg, "Bool").Call(jen.Lit(t.Idempotent)),
-				jen.Id("OpenWorldHint"):   jen.Qual(protocolPkg, "Bool").Call(jen.Lit(t.OpenWorld)),
-			}),
-		}
-		e.describe(tool, &t.Component)
+		var tool fields
+		tool.add("Name", jen.Lit(t.Name))
+		e.describe(&tool, &t.Component)
+		tool.add("InputSchema", jen.Id(v+"Input"))
 		if t.OutputSchema != nil {
-			tool[jen.Id("OutputSchema")] = jen.Id(v + "Output")
+			tool.add("OutputSchema", jen.Id(v+"Output"))
 		}
-		entry := jen.Dict{
-			jen.Id("Tool"): jen.Qual(protocolPkg, "Tool").Values(tool),
-			jen.Id("Call"): jen.Id("h").Dot("call" + t.TypeName),
-		}
-		if t.Scope != "" {
-			entry[jen.Id("Scope")] = jen.Lit(t.Scope)
-		}
-		if t.Task != "" {
-			entry[jen.Id("Task")] = jen.Lit(t.Task)
-		}
+		var hints fields
+		hints.add("ReadOnlyHint", jen.Qual(protocolPkg, "Bool").Call(jen.Lit(t.ReadOnly)))
+		hints.add("DestructiveHint", jen.Qual(protocolPkg, "Bool").Call(jen.Lit(t.Destructive)))
+		hints.add("IdempotentHint", jen.Qual(protocolPkg, "Bool").Call(jen.Lit(t.Idempotent)))
+		hints.add("OpenWorldHint", jen.Qual(protocolPkg, "Bool").Call(jen.Lit(t.OpenWorld)))
+		tool.add("Annotations", jen.Op("&").Qual(protocolPkg, "ToolAnnotations").Values(hints.lines()...))
+		var entry fields
+		entry.add("Tool", jen.Qual(protocolPkg, "Tool").Values(tool.lines()...))
+		entry.addString("Scope", t.Scope)
+		entry.addString("Task", t.Task)
+		entry.add("Call", jen.Id("h").Dot("call"+t.TypeName))
 		if t.Prepare != nil {
-			entry[jen.Id("Prepare")] = jen.Id("h").Dot("prepare" + t.TypeName)
+			entry.add("Prepare", jen.Id("h").Dot("prepare"+t.TypeName))
 		}
-		entries = append(entries, jen.Values(entry))
+		entries = append(entries, jen.Values(entry.lines()...))
 	}
 	f.Line()
 	f.Comment("tools lists the tools in name order: tools/list is built from it once.")
@@ -253,49 +246,60 @@ func (e *emitter) toolsFile() *jen.File {
 }
 
 // describe sets the fields every list entry shares.
-func (e *emitter) describe(d jen.Dict, c *Component) {
-	if c.Title != "" {
-		d[jen.Id("Title")] = jen.Lit(c.Title)
-	}
-	if c.Description != "" {
-		d[jen.Id("Description")] = jen.Lit(c.Description)
-	}
+func (e *emitter) describe(d *fields, c *Component) {
+	d.addString("Title", c.Title)
+	d.addString("Description", c.Description)
 	if len(c.Icons) > 0 {
 		var icons []jen.Code
 		for _, i := range c.Icons {
-			icon := jen.Dict{jen.Id("Src"): jen.Lit(i.Src)}
-			if i.MimeType != "" {
-				icon[jen.Id("MimeType")] = jen.Lit(i.MimeType)
-			}
-			icons = append(icons, jen.Values(icon))
+			var icon fields
+			icon.add("Src", jen.Lit(i.Src))
+			icon.addString("MimeType", i.MimeType)
+			icons = append(icons, jen.Values(icon...))
 		}
-		d[jen.Id("Icons")] = jen.Index().Qual(protocolPkg, "Icon").Values(icons...)
+		d.add("Icons", jen.Index().Qual(protocolPkg, "Icon").Values(multiline(icons)...))
 	}
 }
+
+// fields is the body of a composite literal whose keys keep the order they
+// were added in (jen.Dict sorts them, which buries Name mid-literal).
+type fields []jen.Code
+
+func (fs *fields) add(key string, v jen.Code) { *fs = append(*fs, jen.Id(key).Op(":").Add(v)) }
+
+// addString adds a string field unless it is empty.
+func (fs *fields) addString(key, v string) {
+	if v != "" {
+		fs.add(key, jen.Lit(v))
+	}
+}
+
+// lines renders one field per line.
+func (fs fields) lines() []jen.Code { return multiline(fs) }
 
 func (e *emitter) resourcesFile() *jen.File {
 	s := e.s
 	f := e.newFile()
 	cache := func(r *Resource) jen.Code {
-		return jen.Qual(serverPkg, "Cache").Values(jen.Dict{jen.Id("TTLMs"): jen.Lit(r.CacheTTLMs), jen.Id("Scope"): jen.Lit(r.CacheScope)})
+		var c fields
+		c.add("TTLMs", jen.Lit(r.CacheTTLMs))
+		c.addString("Scope", r.CacheScope)
+		return jen.Qual(serverPkg, "Cache").Values(c...)
 	}
 	if fixed := s.fixed(); len(fixed) > 0 {
 		var entries []jen.Code
 		for _, r := range fixed {
-			res := jen.Dict{jen.Id("URI"): jen.Lit(r.URI), jen.Id("Name"): jen.Lit(r.Name)}
-			if r.MimeType != "" {
-				res[jen.Id("MimeType")] = jen.Lit(r.MimeType)
-			}
-			e.describe(res, &r.Component)
-			entry := jen.Dict{
-				jen.Id("Resource"): jen.Qual(protocolPkg, "Resource").Values(res),
-				jen.Id("Cache"):    cache(r),
-				jen.Id("Read"):     jen.Id("h").Dot("read" + r.TypeName),
-			}
-			if r.Scope != "" {
-				entry[jen.Id("Scope")] = jen.Lit(r.Scope)
-			}
-			entries = append(entries, jen.Values(entry))
+			var res fields
+			res.add("URI", jen.Lit(r.URI))
+			res.add("Name", jen.Lit(r.Name))
+			e.describe(&res, &r.Component)
+			res.addString("MimeType", r.MimeType)
+			var entry fields
+			entry.add("Resource", jen.Qual(protocolPkg, "Resource").Values(res.lines()...))
+			entry.addString("Scope", r.Scope)
+			entry.add("Cache", cache(r))
+			entry.add("Read", jen.Id("h").Dot("read"+r.TypeName))
+			entries = append(entries, jen.Values(entry.lines()...))
 		}
 		f.Comment("resources lists the fixed-URI resources in name order.")
 		f.Func().Params(jen.Id("h").Op("*").Id("handlers")).Id("resources").Params().Index().Qual(serverPkg, "Resource").Block(
@@ -317,23 +321,20 @@ func (e *emitter) resourcesFile() *jen.File {
 	if tpls := s.templates(); len(tpls) > 0 {
 		var entries []jen.Code
 		for _, r := range tpls {
-			res := jen.Dict{jen.Id("URITemplate"): jen.Lit(r.URI), jen.Id("Name"): jen.Lit(r.Name)}
-			if r.MimeType != "" {
-				res[jen.Id("MimeType")] = jen.Lit(r.MimeType)
-			}
-			e.describe(res, &r.Component)
-			entry := jen.Dict{
-				jen.Id("Template"): jen.Qual(protocolPkg, "ResourceTemplate").Values(res),
-				jen.Id("Cache"):    cache(r),
-				jen.Id("Read"):     jen.Id("h").Dot("read" + r.TypeName),
-			}
-			if r.Scope != "" {
-				entry[jen.Id("Scope")] = jen.Lit(r.Scope)
-			}
+			var res fields
+			res.add("URITemplate", jen.Lit(r.URI))
+			res.add("Name", jen.Lit(r.Name))
+			e.describe(&res, &r.Component)
+			res.addString("MimeType", r.MimeType)
+			var entry fields
+			entry.add("Template", jen.Qual(protocolPkg, "ResourceTemplate").Values(res.lines()...))
+			entry.addString("Scope", r.Scope)
+			entry.add("Cache", cache(r))
+			entry.add("Read", jen.Id("h").Dot("read"+r.TypeName))
 			if r.Complete != nil {
-				entry[jen.Id("Complete")] = jen.Id("h").Dot("complete" + r.TypeName)
+				entry.add("Complete", jen.Id("h").Dot("complete"+r.TypeName))
 			}
-			entries = append(entries, jen.Values(entry))
+			entries = append(entries, jen.Values(entry.lines()...))
 		}
 		f.Line()
 		f.Comment("templates lists the resource templates in name order.")
@@ -395,33 +396,30 @@ func (e *emitter) promptsFile() *jen.File {
 	f := e.newFile()
 	var entries []jen.Code
 	for _, p := range s.Prompts {
-		prompt := jen.Dict{jen.Id("Name"): jen.Lit(p.Name)}
-		e.describe(prompt, &p.Component)
+		var prompt fields
+		prompt.add("Name", jen.Lit(p.Name))
+		e.describe(&prompt, &p.Component)
 		if len(p.Args) > 0 {
 			var as []jen.Code
 			for _, a := range p.Args {
-				arg := jen.Dict{jen.Id("Name"): jen.Lit(a.Name)}
-				if a.Description != "" {
-					arg[jen.Id("Description")] = jen.Lit(a.Description)
-				}
+				var arg fields
+				arg.add("Name", jen.Lit(a.Name))
+				arg.addString("Description", a.Description)
 				if a.Required {
-					arg[jen.Id("Required")] = jen.True()
+					arg.add("Required", jen.True())
 				}
-				as = append(as, jen.Values(arg))
+				as = append(as, jen.Values(arg...))
 			}
-			prompt[jen.Id("Arguments")] = jen.Index().Qual(protocolPkg, "PromptArgument").Values(multiline(as)...)
+			prompt.add("Arguments", jen.Index().Qual(protocolPkg, "PromptArgument").Values(multiline(as)...))
 		}
-		entry := jen.Dict{
-			jen.Id("Prompt"): jen.Qual(protocolPkg, "Prompt").Values(prompt),
-			jen.Id("Get"):    jen.Id("h").Dot("get" + p.TypeName),
-		}
-		if p.Scope != "" {
-			entry[jen.Id("Scope")] = jen.Lit(p.Scope)
-		}
+		var entry fields
+		entry.add("Prompt", jen.Qual(protocolPkg, "Prompt").Values(prompt.lines()...))
+		entry.addString("Scope", p.Scope)
+		entry.add("Get", jen.Id("h").Dot("get"+p.TypeName))
 		if p.Complete != nil {
-			entry[jen.Id("Complete")] = jen.Id("h").Dot("complete" + p.TypeName)
+			entry.add("Complete", jen.Id("h").Dot("complete"+p.TypeName))
 		}
-		entries = append(entries, jen.Values(entry))
+		entries = append(entries, jen.Values(entry.lines()...))
 	}
 	f.Comment("prompts lists the prompts in name order.")
 	f.Func().Params(jen.Id("h").Op("*").Id("handlers")).Id("prompts").Params().Index().Qual(serverPkg, "Prompt").Block(

@@ -13,34 +13,28 @@ import (
 func (h *handlers) prompts() []server.Prompt {
 	return []server.Prompt{
 		{
-			Complete: h.completeAnalyzeTechDebt,
-			Get:      h.getAnalyzeTechDebt,
 			Prompt: protocol.Prompt{
-				Arguments: []protocol.PromptArgument{
-					{
-						Description: "Limit the review to this entity and the entities related to it.",
-						Name:        "entity",
-					},
-				},
-				Description: "Review what the knowledge graph records as technical debt (observations mentioning debt, TODO, FIXME, hacks, workarounds, deprecations), optionally scoped to one entity and its neighbours, and propose what to pay down first.",
 				Name:        "analyze_tech_debt",
 				Title:       "Analyze technical debt",
+				Description: "Review what the knowledge graph records as technical debt (observations mentioning debt, TODO, FIXME, hacks, workarounds, deprecations), optionally scoped to one entity and its neighbours, and propose what to pay down first.",
+				Arguments: []protocol.PromptArgument{
+					{Name: "entity", Description: "Limit the review to this entity and the entities related to it."},
+				},
 			},
+			Get:      h.getAnalyzeTechDebt,
+			Complete: h.completeAnalyzeTechDebt,
 		},
 		{
-			Complete: h.completeHandoffRoutine,
-			Get:      h.getHandoffRoutine,
 			Prompt: protocol.Prompt{
-				Arguments: []protocol.PromptArgument{
-					{
-						Description: "Focus the hand-off on tasks linked to this entity.",
-						Name:        "focus",
-					},
-				},
-				Description: "Draft a hand-off note for whoever picks up the work next, from the active tasks and the most recent changes to the knowledge graph.",
 				Name:        "handoff_routine",
 				Title:       "Hand-off routine",
+				Description: "Draft a hand-off note for whoever picks up the work next, from the active tasks and the most recent changes to the knowledge graph.",
+				Arguments: []protocol.PromptArgument{
+					{Name: "focus", Description: "Focus the hand-off on tasks linked to this entity."},
+				},
 			},
+			Get:      h.getHandoffRoutine,
+			Complete: h.completeHandoffRoutine,
 		},
 	}
 }

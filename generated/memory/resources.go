@@ -13,60 +13,48 @@ import (
 func (h *handlers) resources() []server.Resource {
 	return []server.Resource{
 		{
-			Cache: server.Cache{
-				Scope: "",
-				TTLMs: int64(0),
-			},
-			Read: h.readActiveTasks,
 			Resource: protocol.Resource{
-				Description: "The tasks that are not done yet, newest first.",
-				MimeType:    "application/json",
+				URI:         "memory://tasks/active",
 				Name:        "active-tasks",
 				Title:       "Active tasks",
-				URI:         "memory://tasks/active",
+				Description: "The tasks that are not done yet, newest first.",
+				MimeType:    "application/json",
 			},
+			Cache: server.Cache{TTLMs: int64(0)},
+			Read:  h.readActiveTasks,
 		},
 		{
-			Cache: server.Cache{
-				Scope: "",
-				TTLMs: int64(0),
-			},
-			Read: h.readGraphEntities,
 			Resource: protocol.Resource{
-				Description: "The entities of the graph, with their types and observations, without relations.",
-				MimeType:    "application/json",
+				URI:         "memory://graph/entities",
 				Name:        "graph-entities",
 				Title:       "Graph entities",
-				URI:         "memory://graph/entities",
+				Description: "The entities of the graph, with their types and observations, without relations.",
+				MimeType:    "application/json",
 			},
+			Cache: server.Cache{TTLMs: int64(0)},
+			Read:  h.readGraphEntities,
 		},
 		{
-			Cache: server.Cache{
-				Scope: "",
-				TTLMs: int64(0),
-			},
-			Read: h.readKnowledgeGraph,
 			Resource: protocol.Resource{
-				Description: "The whole knowledge graph as JSON, as the reference server offers it.",
-				MimeType:    "application/json",
+				URI:         "memory://knowledge-graph",
 				Name:        "knowledge-graph",
 				Title:       "Knowledge Graph",
-				URI:         "memory://knowledge-graph",
+				Description: "The whole knowledge graph as JSON, as the reference server offers it.",
+				MimeType:    "application/json",
 			},
+			Cache: server.Cache{TTLMs: int64(0)},
+			Read:  h.readKnowledgeGraph,
 		},
 		{
-			Cache: server.Cache{
-				Scope: "",
-				TTLMs: int64(0),
-			},
-			Read: h.readSessionDelta,
 			Resource: protocol.Resource{
-				Description: "What changed in the graph and the tasks since this client's session\nbegan. Sessions exist for clients that use the initialize handshake;\nstateless (2026-07-28) clients get the current cursor here and then read\nmemory://changes/{cursor} to follow the feed.",
-				MimeType:    "application/json",
+				URI:         "memory://session/delta",
 				Name:        "session-delta",
 				Title:       "Changes this session",
-				URI:         "memory://session/delta",
+				Description: "What changed in the graph and the tasks since this client's session\nbegan. Sessions exist for clients that use the initialize handshake;\nstateless (2026-07-28) clients get the current cursor here and then read\nmemory://changes/{cursor} to follow the feed.",
+				MimeType:    "application/json",
 			},
+			Cache: server.Cache{TTLMs: int64(0)},
+			Read:  h.readSessionDelta,
 		},
 	}
 }
@@ -103,33 +91,27 @@ func (h *handlers) readSessionDelta(ctx context.Context, req *server.Request) (*
 func (h *handlers) templates() []server.Template {
 	return []server.Template{
 		{
-			Cache: server.Cache{
-				Scope: "",
-				TTLMs: int64(0),
-			},
-			Read: h.readChanges,
 			Template: protocol.ResourceTemplate{
-				Description: "The changes after a cursor, oldest first, at most one page. Start from\nthe \"next\" value of memory://session/delta (or 0 for the oldest kept) and\npass each page's \"next\" on.",
-				MimeType:    "application/json",
+				URITemplate: "memory://changes/{since}",
 				Name:        "changes",
 				Title:       "Changes since a cursor",
-				URITemplate: "memory://changes/{since}",
+				Description: "The changes after a cursor, oldest first, at most one page. Start from\nthe \"next\" value of memory://session/delta (or 0 for the oldest kept) and\npass each page's \"next\" on.",
+				MimeType:    "application/json",
 			},
+			Cache: server.Cache{TTLMs: int64(0)},
+			Read:  h.readChanges,
 		},
 		{
-			Cache: server.Cache{
-				Scope: "",
-				TTLMs: int64(0),
-			},
-			Complete: h.completeEntity,
-			Read:     h.readEntity,
 			Template: protocol.ResourceTemplate{
-				Description: "One entity with its observations and the relations touching it.",
-				MimeType:    "application/json",
+				URITemplate: "memory://entities/{name}",
 				Name:        "entity",
 				Title:       "Entity",
-				URITemplate: "memory://entities/{name}",
+				Description: "One entity with its observations and the relations touching it.",
+				MimeType:    "application/json",
 			},
+			Cache:    server.Cache{TTLMs: int64(0)},
+			Read:     h.readEntity,
+			Complete: h.completeEntity,
 		},
 	}
 }

@@ -21,14 +21,14 @@ import (
 func New(store memstore.Store, opts server.Options) *server.Server {
 	h := &handlers{store: store}
 	return server.New(server.Definition{
-		Instructions: "A persistent knowledge graph: record entities, their observations and relations with the tools; read memory://knowledge-graph for the whole graph and memory://session/delta for what changed.",
 		Name:         "memory",
-		Prompts:      h.prompts(),
+		Title:        "Knowledge graph memory",
+		Version:      "0.1.0",
+		Instructions: "A persistent knowledge graph: record entities, their observations and relations with the tools; read memory://knowledge-graph for the whole graph and memory://session/delta for what changed.",
+		Tools:        h.tools(),
 		Resources:    h.resources(),
 		Templates:    h.templates(),
-		Title:        "Knowledge graph memory",
-		Tools:        h.tools(),
-		Version:      "0.1.0",
+		Prompts:      h.prompts(),
 	}, opts)
 }
 

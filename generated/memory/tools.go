@@ -87,196 +87,196 @@ var updateTaskOutput []byte
 func (h *handlers) tools() []server.Tool {
 	return []server.Tool{
 		{
-			Call: h.callAddObservations,
 			Tool: protocol.Tool{
-				Annotations: &protocol.ToolAnnotations{
-					DestructiveHint: protocol.Bool(false),
-					IdempotentHint:  protocol.Bool(false),
-					OpenWorldHint:   protocol.Bool(false),
-					ReadOnlyHint:    protocol.Bool(false),
-				},
+				Name:         "add_observations",
+				Title:        "Add Observations",
 				Description:  "Add new observations to existing entities in the knowledge graph",
 				InputSchema:  addObservationsInput,
-				Name:         "add_observations",
 				OutputSchema: addObservationsOutput,
-				Title:        "Add Observations",
-			},
-		},
-		{
-			Call: h.callCreateEntities,
-			Tool: protocol.Tool{
 				Annotations: &protocol.ToolAnnotations{
+					ReadOnlyHint:    protocol.Bool(false),
 					DestructiveHint: protocol.Bool(false),
 					IdempotentHint:  protocol.Bool(false),
 					OpenWorldHint:   protocol.Bool(false),
-					ReadOnlyHint:    protocol.Bool(false),
 				},
+			},
+			Call: h.callAddObservations,
+		},
+		{
+			Tool: protocol.Tool{
+				Name:         "create_entities",
+				Title:        "Create Entities",
 				Description:  "Create multiple new entities in the knowledge graph",
 				InputSchema:  createEntitiesInput,
-				Name:         "create_entities",
 				OutputSchema: createEntitiesOutput,
-				Title:        "Create Entities",
-			},
-		},
-		{
-			Call: h.callCreateRelations,
-			Tool: protocol.Tool{
 				Annotations: &protocol.ToolAnnotations{
+					ReadOnlyHint:    protocol.Bool(false),
 					DestructiveHint: protocol.Bool(false),
 					IdempotentHint:  protocol.Bool(false),
 					OpenWorldHint:   protocol.Bool(false),
-					ReadOnlyHint:    protocol.Bool(false),
 				},
+			},
+			Call: h.callCreateEntities,
+		},
+		{
+			Tool: protocol.Tool{
+				Name:         "create_relations",
+				Title:        "Create Relations",
 				Description:  "Create multiple new relations between entities in the knowledge graph. Relations should be in active voice",
 				InputSchema:  createRelationsInput,
-				Name:         "create_relations",
 				OutputSchema: createRelationsOutput,
-				Title:        "Create Relations",
-			},
-		},
-		{
-			Call: h.callCreateTask,
-			Tool: protocol.Tool{
 				Annotations: &protocol.ToolAnnotations{
+					ReadOnlyHint:    protocol.Bool(false),
 					DestructiveHint: protocol.Bool(false),
 					IdempotentHint:  protocol.Bool(false),
 					OpenWorldHint:   protocol.Bool(false),
-					ReadOnlyHint:    protocol.Bool(false),
 				},
+			},
+			Call: h.callCreateRelations,
+		},
+		{
+			Tool: protocol.Tool{
+				Name:         "create_task",
+				Title:        "Create Task",
 				Description:  "Create a task (a unit of work to track), optionally linked to entities of the graph. Its status starts as open unless given.",
 				InputSchema:  createTaskInput,
-				Name:         "create_task",
 				OutputSchema: createTaskOutput,
-				Title:        "Create Task",
+				Annotations: &protocol.ToolAnnotations{
+					ReadOnlyHint:    protocol.Bool(false),
+					DestructiveHint: protocol.Bool(false),
+					IdempotentHint:  protocol.Bool(false),
+					OpenWorldHint:   protocol.Bool(false),
+				},
 			},
+			Call: h.callCreateTask,
 		},
 		{
-			Call: h.callDeleteEntities,
 			Tool: protocol.Tool{
-				Annotations: &protocol.ToolAnnotations{
-					DestructiveHint: protocol.Bool(true),
-					IdempotentHint:  protocol.Bool(true),
-					OpenWorldHint:   protocol.Bool(false),
-					ReadOnlyHint:    protocol.Bool(false),
-				},
+				Name:         "delete_entities",
+				Title:        "Delete Entities",
 				Description:  "Delete multiple entities and their associated relations from the knowledge graph",
 				InputSchema:  deleteEntitiesInput,
-				Name:         "delete_entities",
 				OutputSchema: deleteEntitiesOutput,
-				Title:        "Delete Entities",
-			},
-		},
-		{
-			Call: h.callDeleteObservations,
-			Tool: protocol.Tool{
 				Annotations: &protocol.ToolAnnotations{
+					ReadOnlyHint:    protocol.Bool(false),
 					DestructiveHint: protocol.Bool(true),
 					IdempotentHint:  protocol.Bool(true),
 					OpenWorldHint:   protocol.Bool(false),
-					ReadOnlyHint:    protocol.Bool(false),
 				},
+			},
+			Call: h.callDeleteEntities,
+		},
+		{
+			Tool: protocol.Tool{
+				Name:         "delete_observations",
+				Title:        "Delete Observations",
 				Description:  "Delete specific observations from entities in the knowledge graph",
 				InputSchema:  deleteObservationsInput,
-				Name:         "delete_observations",
 				OutputSchema: deleteObservationsOutput,
-				Title:        "Delete Observations",
-			},
-		},
-		{
-			Call: h.callDeleteRelations,
-			Tool: protocol.Tool{
 				Annotations: &protocol.ToolAnnotations{
+					ReadOnlyHint:    protocol.Bool(false),
 					DestructiveHint: protocol.Bool(true),
 					IdempotentHint:  protocol.Bool(true),
 					OpenWorldHint:   protocol.Bool(false),
-					ReadOnlyHint:    protocol.Bool(false),
 				},
+			},
+			Call: h.callDeleteObservations,
+		},
+		{
+			Tool: protocol.Tool{
+				Name:         "delete_relations",
+				Title:        "Delete Relations",
 				Description:  "Delete multiple relations from the knowledge graph",
 				InputSchema:  deleteRelationsInput,
-				Name:         "delete_relations",
 				OutputSchema: deleteRelationsOutput,
-				Title:        "Delete Relations",
-			},
-		},
-		{
-			Call: h.callListTasks,
-			Tool: protocol.Tool{
 				Annotations: &protocol.ToolAnnotations{
-					DestructiveHint: protocol.Bool(false),
+					ReadOnlyHint:    protocol.Bool(false),
+					DestructiveHint: protocol.Bool(true),
 					IdempotentHint:  protocol.Bool(true),
 					OpenWorldHint:   protocol.Bool(false),
-					ReadOnlyHint:    protocol.Bool(true),
 				},
+			},
+			Call: h.callDeleteRelations,
+		},
+		{
+			Tool: protocol.Tool{
+				Name:         "list_tasks",
+				Title:        "List Tasks",
 				Description:  "List tasks, newest first: by default the active ones (not done); filter by status or by a linked entity.",
 				InputSchema:  listTasksInput,
-				Name:         "list_tasks",
 				OutputSchema: listTasksOutput,
-				Title:        "List Tasks",
-			},
-		},
-		{
-			Call: h.callOpenNodes,
-			Tool: protocol.Tool{
 				Annotations: &protocol.ToolAnnotations{
+					ReadOnlyHint:    protocol.Bool(true),
 					DestructiveHint: protocol.Bool(false),
 					IdempotentHint:  protocol.Bool(true),
 					OpenWorldHint:   protocol.Bool(false),
-					ReadOnlyHint:    protocol.Bool(true),
 				},
+			},
+			Call: h.callListTasks,
+		},
+		{
+			Tool: protocol.Tool{
+				Name:         "open_nodes",
+				Title:        "Open Nodes",
 				Description:  "Open specific nodes in the knowledge graph by their names",
 				InputSchema:  openNodesInput,
-				Name:         "open_nodes",
 				OutputSchema: openNodesOutput,
-				Title:        "Open Nodes",
-			},
-		},
-		{
-			Call: h.callReadGraph,
-			Tool: protocol.Tool{
 				Annotations: &protocol.ToolAnnotations{
+					ReadOnlyHint:    protocol.Bool(true),
 					DestructiveHint: protocol.Bool(false),
 					IdempotentHint:  protocol.Bool(true),
 					OpenWorldHint:   protocol.Bool(false),
-					ReadOnlyHint:    protocol.Bool(true),
 				},
+			},
+			Call: h.callOpenNodes,
+		},
+		{
+			Tool: protocol.Tool{
+				Name:         "read_graph",
+				Title:        "Read Graph",
 				Description:  "Read the entire knowledge graph",
 				InputSchema:  readGraphInput,
-				Name:         "read_graph",
 				OutputSchema: readGraphOutput,
-				Title:        "Read Graph",
-			},
-		},
-		{
-			Call: h.callSearchNodes,
-			Tool: protocol.Tool{
 				Annotations: &protocol.ToolAnnotations{
+					ReadOnlyHint:    protocol.Bool(true),
 					DestructiveHint: protocol.Bool(false),
 					IdempotentHint:  protocol.Bool(true),
 					OpenWorldHint:   protocol.Bool(false),
-					ReadOnlyHint:    protocol.Bool(true),
 				},
+			},
+			Call: h.callReadGraph,
+		},
+		{
+			Tool: protocol.Tool{
+				Name:         "search_nodes",
+				Title:        "Search Nodes",
 				Description:  "Search for nodes in the knowledge graph based on a query",
 				InputSchema:  searchNodesInput,
-				Name:         "search_nodes",
 				OutputSchema: searchNodesOutput,
-				Title:        "Search Nodes",
-			},
-		},
-		{
-			Call: h.callUpdateTask,
-			Tool: protocol.Tool{
 				Annotations: &protocol.ToolAnnotations{
+					ReadOnlyHint:    protocol.Bool(true),
 					DestructiveHint: protocol.Bool(false),
 					IdempotentHint:  protocol.Bool(true),
 					OpenWorldHint:   protocol.Bool(false),
-					ReadOnlyHint:    protocol.Bool(false),
 				},
+			},
+			Call: h.callSearchNodes,
+		},
+		{
+			Tool: protocol.Tool{
+				Name:         "update_task",
+				Title:        "Update Task",
 				Description:  "Update a task: change its title, status (open, in_progress, blocked, done), notes or linked entities. Fields left out stay as they are.",
 				InputSchema:  updateTaskInput,
-				Name:         "update_task",
 				OutputSchema: updateTaskOutput,
-				Title:        "Update Task",
+				Annotations: &protocol.ToolAnnotations{
+					ReadOnlyHint:    protocol.Bool(false),
+					DestructiveHint: protocol.Bool(false),
+					IdempotentHint:  protocol.Bool(true),
+					OpenWorldHint:   protocol.Bool(false),
+				},
 			},
+			Call: h.callUpdateTask,
 		},
 	}
 }

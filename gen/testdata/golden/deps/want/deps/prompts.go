@@ -13,17 +13,14 @@ import (
 func (h *handlers) prompts() []server.Prompt {
 	return []server.Prompt{
 		{
-			Get: h.getDigest,
 			Prompt: protocol.Prompt{
-				Arguments: []protocol.PromptArgument{
-					{
-						Description: "Heading of the digest.",
-						Name:        "heading",
-					},
-				},
-				Description: "Digest summarises the store for the model.",
 				Name:        "digest",
+				Description: "Digest summarises the store for the model.",
+				Arguments: []protocol.PromptArgument{
+					{Name: "heading", Description: "Heading of the digest."},
+				},
 			},
+			Get: h.getDigest,
 		},
 	}
 }

@@ -13,17 +13,14 @@ import (
 func (h *handlers) templates() []server.Template {
 	return []server.Template{
 		{
-			Cache: server.Cache{
-				Scope: "",
-				TTLMs: int64(0),
-			},
-			Complete: h.completeEntry,
-			Read:     h.readEntry,
 			Template: protocol.ResourceTemplate{
-				Description: "Entry is one stored value, by key.",
-				Name:        "entry",
 				URITemplate: "store://entries/{key}",
+				Name:        "entry",
+				Description: "Entry is one stored value, by key.",
 			},
+			Cache:    server.Cache{TTLMs: int64(0)},
+			Read:     h.readEntry,
+			Complete: h.completeEntry,
 		},
 	}
 }

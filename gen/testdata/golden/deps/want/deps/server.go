@@ -22,13 +22,10 @@ import (
 func New(clock component.Clock, serverDep *cache.Server, store *store.Store, store2 *cache.Store, opts server.Options) *server.Server {
 	h := &handlers{clock: clock, serverDep: serverDep, store: store, store2: store2}
 	return server.New(server.Definition{
-		Instructions: "",
-		Name:         "deps",
-		Prompts:      h.prompts(),
-		Templates:    h.templates(),
-		Title:        "",
-		Tools:        h.tools(),
-		Version:      "",
+		Name:      "deps",
+		Tools:     h.tools(),
+		Templates: h.templates(),
+		Prompts:   h.prompts(),
 	}, opts)
 }
 

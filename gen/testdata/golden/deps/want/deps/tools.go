@@ -21,32 +21,32 @@ var rememberInput []byte
 func (h *handlers) tools() []server.Tool {
 	return []server.Tool{
 		{
-			Call: h.callRecall,
 			Tool: protocol.Tool{
+				Name:        "recall",
+				Description: "Recall returns the value stored under a key.",
+				InputSchema: recallInput,
 				Annotations: &protocol.ToolAnnotations{
+					ReadOnlyHint:    protocol.Bool(true),
 					DestructiveHint: protocol.Bool(false),
 					IdempotentHint:  protocol.Bool(true),
 					OpenWorldHint:   protocol.Bool(false),
-					ReadOnlyHint:    protocol.Bool(true),
 				},
-				Description: "Recall returns the value stored under a key.",
-				InputSchema: recallInput,
-				Name:        "recall",
 			},
+			Call: h.callRecall,
 		},
 		{
-			Call: h.callRemember,
 			Tool: protocol.Tool{
+				Name:        "remember",
+				Description: "Remember stores a value under a key.",
+				InputSchema: rememberInput,
 				Annotations: &protocol.ToolAnnotations{
+					ReadOnlyHint:    protocol.Bool(false),
 					DestructiveHint: protocol.Bool(true),
 					IdempotentHint:  protocol.Bool(true),
 					OpenWorldHint:   protocol.Bool(false),
-					ReadOnlyHint:    protocol.Bool(false),
 				},
-				Description: "Remember stores a value under a key.",
-				InputSchema: rememberInput,
-				Name:        "remember",
 			},
+			Call: h.callRemember,
 		},
 	}
 }

@@ -13,24 +13,19 @@ import (
 func (h *handlers) prompts() []server.Prompt {
 	return []server.Prompt{
 		{
-			Get: h.getStandup,
 			Prompt: protocol.Prompt{
-				Arguments: []protocol.PromptArgument{
-					{
-						Description: "What was done yesterday.",
-						Name:        "yesterday",
-						Required:    true,
-					},
-				},
+				Name:        "standup",
+				Title:       "Daily stand-up",
 				Description: "Standup drafts a stand-up note.",
-				Icons: []protocol.Icon{{
-					MimeType: "image/webp",
-					Src:      "https://example.com/standup.webp",
-				}},
-				Name:  "standup",
-				Title: "Daily stand-up",
+				Icons: []protocol.Icon{
+					{Src: "https://example.com/standup.webp", MimeType: "image/webp"},
+				},
+				Arguments: []protocol.PromptArgument{
+					{Name: "yesterday", Description: "What was done yesterday.", Required: true},
+				},
 			},
 			Scope: "team",
+			Get:   h.getStandup,
 		},
 	}
 }

@@ -13,23 +13,19 @@ import (
 func (h *handlers) resources() []server.Resource {
 	return []server.Resource{
 		{
-			Cache: server.Cache{
-				Scope: "public",
-				TTLMs: int64(60000),
-			},
-			Read: h.readStatus,
 			Resource: protocol.Resource{
+				URI:         "status://now",
+				Name:        "status",
+				Title:       "Live status",
 				Description: "Status is the live service status, cached publicly for a minute.",
-				Icons: []protocol.Icon{{
-					MimeType: "image/svg+xml",
-					Src:      "data:image/svg+xml;base64,PHN2Zy8+",
-				}},
+				Icons: []protocol.Icon{
+					{Src: "data:image/svg+xml;base64,PHN2Zy8+", MimeType: "image/svg+xml"},
+				},
 				MimeType: "application/json",
-				Name:     "status",
-				Title:    "Live status",
-				URI:      "status://now",
 			},
 			Scope: "ops",
+			Cache: server.Cache{TTLMs: int64(60000), Scope: "public"},
+			Read:  h.readStatus,
 		},
 	}
 }
@@ -45,18 +41,15 @@ func (h *handlers) readStatus(ctx context.Context, req *server.Request) (*protoc
 func (h *handlers) templates() []server.Template {
 	return []server.Template{
 		{
-			Cache: server.Cache{
-				Scope: "private",
-				TTLMs: int64(0),
-			},
-			Complete: h.completeProfile,
-			Read:     h.readProfile,
 			Template: protocol.ResourceTemplate{
+				URITemplate: "profiles://{user}",
+				Name:        "user-profile",
 				Description: "Profile is a user profile, private to the caller.",
 				MimeType:    "text/plain",
-				Name:        "user-profile",
-				URITemplate: "profiles://{user}",
 			},
+			Cache:    server.Cache{TTLMs: int64(0), Scope: "private"},
+			Read:     h.readProfile,
+			Complete: h.completeProfile,
 		},
 	}
 }

@@ -19,14 +19,14 @@ import (
 func New(opts server.Options) *server.Server {
 	h := &handlers{}
 	return server.New(server.Definition{
-		Instructions: "Search before you fetch.\nBe brief.",
 		Name:         "options",
-		Prompts:      h.prompts(),
+		Title:        "Options \"showcase\"",
+		Version:      "2.3.4",
+		Instructions: "Search before you fetch.\nBe brief.",
+		Tools:        h.tools(),
 		Resources:    h.resources(),
 		Templates:    h.templates(),
-		Title:        "Options \"showcase\"",
-		Tools:        h.tools(),
-		Version:      "2.3.4",
+		Prompts:      h.prompts(),
 	}, opts)
 }
 

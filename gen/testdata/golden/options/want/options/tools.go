@@ -27,70 +27,67 @@ var touchInput []byte
 func (h *handlers) tools() []server.Tool {
 	return []server.Tool{
 		{
-			Call:  h.callPurge,
-			Scope: "admin",
 			Tool: protocol.Tool{
+				Name:        "purge",
+				Description: "Purge deletes everything: every hint left to its default.",
+				InputSchema: purgeInput,
 				Annotations: &protocol.ToolAnnotations{
+					ReadOnlyHint:    protocol.Bool(false),
 					DestructiveHint: protocol.Bool(true),
 					IdempotentHint:  protocol.Bool(false),
 					OpenWorldHint:   protocol.Bool(false),
-					ReadOnlyHint:    protocol.Bool(false),
 				},
-				Description: "Purge deletes everything: every hint left to its default.",
-				InputSchema: purgeInput,
-				Name:        "purge",
 			},
+			Scope: "admin",
+			Call:  h.callPurge,
 		},
 		{
-			Call: h.callRename,
 			Tool: protocol.Tool{
+				Name:        "rename",
+				Description: "Rename renames a document: hints given explicitly.",
+				InputSchema: renameInput,
 				Annotations: &protocol.ToolAnnotations{
+					ReadOnlyHint:    protocol.Bool(false),
 					DestructiveHint: protocol.Bool(false),
 					IdempotentHint:  protocol.Bool(true),
 					OpenWorldHint:   protocol.Bool(false),
-					ReadOnlyHint:    protocol.Bool(false),
 				},
-				Description: "Rename renames a document: hints given explicitly.",
-				InputSchema: renameInput,
-				Name:        "rename",
 			},
+			Call: h.callRename,
 		},
 		{
-			Call:  h.callSearchDocs,
-			Scope: "docs:read",
 			Tool: protocol.Tool{
+				Name:        "search",
+				Title:       "Search documents",
+				Description: "SearchDocs finds documents.",
+				Icons: []protocol.Icon{
+					{Src: "https://example.com/search.png", MimeType: "image/png"},
+					{Src: "https://example.com/search.svg?v=2", MimeType: "image/svg+xml"},
+				},
+				InputSchema: searchDocsInput,
 				Annotations: &protocol.ToolAnnotations{
+					ReadOnlyHint:    protocol.Bool(true),
 					DestructiveHint: protocol.Bool(false),
 					IdempotentHint:  protocol.Bool(true),
 					OpenWorldHint:   protocol.Bool(true),
-					ReadOnlyHint:    protocol.Bool(true),
 				},
-				Description: "SearchDocs finds documents.",
-				Icons: []protocol.Icon{{
-					MimeType: "image/png",
-					Src:      "https://example.com/search.png",
-				}, {
-					MimeType: "image/svg+xml",
-					Src:      "https://example.com/search.svg?v=2",
-				}},
-				InputSchema: searchDocsInput,
-				Name:        "search",
-				Title:       "Search documents",
 			},
+			Scope: "docs:read",
+			Call:  h.callSearchDocs,
 		},
 		{
-			Call: h.callTouch,
 			Tool: protocol.Tool{
+				Name:        "touch",
+				Description: "Marks a document as seen (overrides the doc comment).",
+				InputSchema: touchInput,
 				Annotations: &protocol.ToolAnnotations{
+					ReadOnlyHint:    protocol.Bool(true),
 					DestructiveHint: protocol.Bool(false),
 					IdempotentHint:  protocol.Bool(false),
 					OpenWorldHint:   protocol.Bool(false),
-					ReadOnlyHint:    protocol.Bool(true),
 				},
-				Description: "Marks a document as seen (overrides the doc comment).",
-				InputSchema: touchInput,
-				Name:        "touch",
 			},
+			Call: h.callTouch,
 		},
 	}
 }

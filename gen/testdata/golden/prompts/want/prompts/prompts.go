@@ -13,55 +13,37 @@ import (
 func (h *handlers) prompts() []server.Prompt {
 	return []server.Prompt{
 		{
-			Get: h.getGreeting,
 			Prompt: protocol.Prompt{
-				Description: "Greeting builds its whole result itself and takes no arguments.",
 				Name:        "greeting",
+				Description: "Greeting builds its whole result itself and takes no arguments.",
 			},
+			Get: h.getGreeting,
 		},
 		{
-			Complete: h.completeReview,
-			Get:      h.getReview,
 			Prompt: protocol.Prompt{
+				Name:        "review",
+				Description: "Review asks the model to review a piece of code.",
 				Arguments: []protocol.PromptArgument{
-					{
-						Description: "The code to review.",
-						Name:        "code",
-						Required:    true,
-					},
-					{
-						Description: "Language of the code; guessed when absent.",
-						Name:        "language",
-					},
-					{
-						Description: "What to pay attention to.",
-						Name:        "focus",
-					},
+					{Name: "code", Description: "The code to review.", Required: true},
+					{Name: "language", Description: "Language of the code; guessed when absent."},
+					{Name: "focus", Description: "What to pay attention to."},
 					{Name: "strict"},
 				},
-				Description: "Review asks the model to review a piece of code.",
-				Name:        "review",
 			},
+			Get:      h.getReview,
+			Complete: h.completeReview,
 		},
 		{
-			Get: h.getTranslate,
 			Prompt: protocol.Prompt{
-				Arguments: []protocol.PromptArgument{
-					{
-						Description: "Text to translate.",
-						Name:        "text",
-						Required:    true,
-					},
-					{
-						Description: "Target language.",
-						Name:        "target",
-						Required:    true,
-					},
-				},
-				Description: "Translate sets up a translation as a conversation.",
 				Name:        "translate-text",
 				Title:       "Translate text",
+				Description: "Translate sets up a translation as a conversation.",
+				Arguments: []protocol.PromptArgument{
+					{Name: "text", Description: "Text to translate.", Required: true},
+					{Name: "target", Description: "Target language.", Required: true},
+				},
 			},
+			Get: h.getTranslate,
 		},
 	}
 }

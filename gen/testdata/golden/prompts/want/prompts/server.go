@@ -20,11 +20,8 @@ import (
 func New(opts server.Options) *server.Server {
 	h := &handlers{}
 	return server.New(server.Definition{
-		Instructions: "",
-		Name:         "prompts",
-		Prompts:      h.prompts(),
-		Title:        "",
-		Version:      "",
+		Name:    "prompts",
+		Prompts: h.prompts(),
 	}, opts)
 }
 

@@ -13,55 +13,43 @@ import (
 func (h *handlers) resources() []server.Resource {
 	return []server.Resource{
 		{
-			Cache: server.Cache{
-				Scope: "",
-				TTLMs: int64(0),
-			},
-			Read: h.readBundle,
 			Resource: protocol.Resource{
-				Description: "Bundle is several documents at once: a raw result.",
-				Name:        "bundle",
 				URI:         "bundle://all",
+				Name:        "bundle",
+				Description: "Bundle is several documents at once: a raw result.",
 			},
+			Cache: server.Cache{TTLMs: int64(0)},
+			Read:  h.readBundle,
 		},
 		{
-			Cache: server.Cache{
-				Scope: "",
-				TTLMs: int64(0),
-			},
-			Read: h.readLogo,
 			Resource: protocol.Resource{
+				URI:         "images://logo.png",
+				Name:        "logo",
 				Description: "Logo is the logo picture: a blob result.",
 				MimeType:    "image/png",
-				Name:        "logo",
-				URI:         "images://logo.png",
 			},
+			Cache: server.Cache{TTLMs: int64(0)},
+			Read:  h.readLogo,
 		},
 		{
-			Cache: server.Cache{
-				Scope: "",
-				TTLMs: int64(0),
-			},
-			Read: h.readReadme,
 			Resource: protocol.Resource{
+				URI:         "docs://readme",
+				Name:        "readme",
 				Description: "Readme is the project's read-me: a fixed URI with a text result.",
 				MimeType:    "text/markdown",
-				Name:        "readme",
-				URI:         "docs://readme",
 			},
+			Cache: server.Cache{TTLMs: int64(0)},
+			Read:  h.readReadme,
 		},
 		{
-			Cache: server.Cache{
-				Scope: "",
-				TTLMs: int64(0),
-			},
-			Read: h.readSettings,
 			Resource: protocol.Resource{
+				URI:         "config://app",
+				Name:        "settings",
 				Description: "Settings is the application's configuration as JSON.",
 				MimeType:    "application/json",
-				Name:        "settings",
-				URI:         "config://app",
 			},
+			Cache: server.Cache{TTLMs: int64(0)},
+			Read:  h.readSettings,
 		},
 	}
 }
@@ -98,31 +86,25 @@ func (h *handlers) readSettings(ctx context.Context, req *server.Request) (*prot
 func (h *handlers) templates() []server.Template {
 	return []server.Template{
 		{
-			Cache: server.Cache{
-				Scope: "",
-				TTLMs: int64(0),
-			},
-			Read: h.readAccount,
 			Template: protocol.ResourceTemplate{
+				URITemplate: "accounts://{account_id}",
+				Name:        "account",
 				Description: "Account is a user account as JSON: a template without completion, bound\nto a field whose Go name differs from the variable.",
 				MimeType:    "application/json",
-				Name:        "account",
-				URITemplate: "accounts://{account_id}",
 			},
+			Cache: server.Cache{TTLMs: int64(0)},
+			Read:  h.readAccount,
 		},
 		{
-			Cache: server.Cache{
-				Scope: "",
-				TTLMs: int64(0),
-			},
-			Complete: h.completeNote,
-			Read:     h.readNote,
 			Template: protocol.ResourceTemplate{
+				URITemplate: "notes://{folder}/{+path}",
+				Name:        "note",
 				Description: "Note is one note of a folder: a template whose variables bind to the\nfields Folder ({folder}) and Path ({+path}, may hold slashes).",
 				MimeType:    "text/plain",
-				Name:        "note",
-				URITemplate: "notes://{folder}/{+path}",
 			},
+			Cache:    server.Cache{TTLMs: int64(0)},
+			Read:     h.readNote,
+			Complete: h.completeNote,
 		},
 	}
 }

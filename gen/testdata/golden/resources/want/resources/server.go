@@ -20,12 +20,9 @@ import (
 func New(opts server.Options) *server.Server {
 	h := &handlers{}
 	return server.New(server.Definition{
-		Instructions: "",
-		Name:         "resources",
-		Resources:    h.resources(),
-		Templates:    h.templates(),
-		Title:        "",
-		Version:      "",
+		Name:      "resources",
+		Resources: h.resources(),
+		Templates: h.templates(),
 	}, opts)
 }
 

@@ -20,11 +20,9 @@ import (
 func New(opts server.Options) *server.Server {
 	h := &handlers{}
 	return server.New(server.Definition{
-		Instructions: "",
-		Name:         "results",
-		Title:        "",
-		Tools:        h.tools(),
-		Version:      "1.0.0",
+		Name:    "results",
+		Version: "1.0.0",
+		Tools:   h.tools(),
 	}, opts)
 }
 

@@ -36,76 +36,76 @@ var tallyOutput []byte
 func (h *handlers) tools() []server.Tool {
 	return []server.Tool{
 		{
-			Call: h.callLookup,
 			Tool: protocol.Tool{
-				Annotations: &protocol.ToolAnnotations{
-					DestructiveHint: protocol.Bool(false),
-					IdempotentHint:  protocol.Bool(true),
-					OpenWorldHint:   protocol.Bool(false),
-					ReadOnlyHint:    protocol.Bool(true),
-				},
+				Name:        "lookup",
 				Description: "Lookup builds its whole result itself: a raw result.",
 				InputSchema: lookupInput,
-				Name:        "lookup",
-			},
-		},
-		{
-			Call: h.callMeasure,
-			Tool: protocol.Tool{
 				Annotations: &protocol.ToolAnnotations{
+					ReadOnlyHint:    protocol.Bool(true),
 					DestructiveHint: protocol.Bool(false),
 					IdempotentHint:  protocol.Bool(true),
 					OpenWorldHint:   protocol.Bool(false),
-					ReadOnlyHint:    protocol.Bool(true),
 				},
+			},
+			Call: h.callLookup,
+		},
+		{
+			Tool: protocol.Tool{
+				Name:         "measure",
 				Description:  "Measure reports statistics about a list of numbers: a structured result.",
 				InputSchema:  measureInput,
-				Name:         "measure",
 				OutputSchema: measureOutput,
-			},
-		},
-		{
-			Call: h.callPicture,
-			Tool: protocol.Tool{
 				Annotations: &protocol.ToolAnnotations{
+					ReadOnlyHint:    protocol.Bool(true),
 					DestructiveHint: protocol.Bool(false),
 					IdempotentHint:  protocol.Bool(true),
 					OpenWorldHint:   protocol.Bool(false),
-					ReadOnlyHint:    protocol.Bool(true),
 				},
+			},
+			Call: h.callMeasure,
+		},
+		{
+			Tool: protocol.Tool{
+				Name:        "picture",
 				Description: "Picture returns content blocks: a caption and an image.",
 				InputSchema: pictureInput,
-				Name:        "picture",
-			},
-		},
-		{
-			Call: h.callShout,
-			Tool: protocol.Tool{
 				Annotations: &protocol.ToolAnnotations{
+					ReadOnlyHint:    protocol.Bool(true),
 					DestructiveHint: protocol.Bool(false),
 					IdempotentHint:  protocol.Bool(true),
 					OpenWorldHint:   protocol.Bool(false),
-					ReadOnlyHint:    protocol.Bool(true),
 				},
+			},
+			Call: h.callPicture,
+		},
+		{
+			Tool: protocol.Tool{
+				Name:        "shout",
 				Description: "Shout returns its text in capitals: a text result.",
 				InputSchema: shoutInput,
-				Name:        "shout",
-			},
-		},
-		{
-			Call: h.callTally,
-			Tool: protocol.Tool{
 				Annotations: &protocol.ToolAnnotations{
+					ReadOnlyHint:    protocol.Bool(true),
 					DestructiveHint: protocol.Bool(false),
 					IdempotentHint:  protocol.Bool(true),
 					OpenWorldHint:   protocol.Bool(false),
-					ReadOnlyHint:    protocol.Bool(true),
 				},
+			},
+			Call: h.callShout,
+		},
+		{
+			Tool: protocol.Tool{
+				Name:         "tally",
 				Description:  "Tally counts the words of a text: a structured map result.",
 				InputSchema:  tallyInput,
-				Name:         "tally",
 				OutputSchema: tallyOutput,
+				Annotations: &protocol.ToolAnnotations{
+					ReadOnlyHint:    protocol.Bool(true),
+					DestructiveHint: protocol.Bool(false),
+					IdempotentHint:  protocol.Bool(true),
+					OpenWorldHint:   protocol.Bool(false),
+				},
 			},
+			Call: h.callTally,
 		},
 	}
 }

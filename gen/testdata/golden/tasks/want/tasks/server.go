@@ -19,11 +19,8 @@ import (
 func New(opts server.Options) *server.Server {
 	h := &handlers{}
 	return server.New(server.Definition{
-		Instructions: "",
-		Name:         "tasks",
-		Title:        "",
-		Tools:        h.tools(),
-		Version:      "",
+		Name:  "tasks",
+		Tools: h.tools(),
 	}, opts)
 }
 

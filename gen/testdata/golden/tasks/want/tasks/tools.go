@@ -21,35 +21,35 @@ var reindexInput []byte
 func (h *handlers) tools() []server.Tool {
 	return []server.Tool{
 		{
-			Call:    h.callExport,
-			Prepare: h.prepareExport,
-			Task:    "required",
 			Tool: protocol.Tool{
+				Name:        "export",
+				Description: "Export writes everything to a destination; it always runs as a task for\nclients that support them.",
+				InputSchema: exportInput,
 				Annotations: &protocol.ToolAnnotations{
+					ReadOnlyHint:    protocol.Bool(false),
 					DestructiveHint: protocol.Bool(true),
 					IdempotentHint:  protocol.Bool(false),
 					OpenWorldHint:   protocol.Bool(true),
-					ReadOnlyHint:    protocol.Bool(false),
 				},
-				Description: "Export writes everything to a destination; it always runs as a task for\nclients that support them.",
-				InputSchema: exportInput,
-				Name:        "export",
 			},
+			Task:    "required",
+			Call:    h.callExport,
+			Prepare: h.prepareExport,
 		},
 		{
-			Call: h.callReindex,
-			Task: "optional",
 			Tool: protocol.Tool{
+				Name:        "reindex",
+				Description: "Reindex rebuilds the index; it may run as a task.",
+				InputSchema: reindexInput,
 				Annotations: &protocol.ToolAnnotations{
+					ReadOnlyHint:    protocol.Bool(false),
 					DestructiveHint: protocol.Bool(false),
 					IdempotentHint:  protocol.Bool(true),
 					OpenWorldHint:   protocol.Bool(false),
-					ReadOnlyHint:    protocol.Bool(false),
 				},
-				Description: "Reindex rebuilds the index; it may run as a task.",
-				InputSchema: reindexInput,
-				Name:        "reindex",
 			},
+			Task: "optional",
+			Call: h.callReindex,
 		},
 	}
 }
