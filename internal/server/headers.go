@@ -59,18 +59,23 @@ func headerMismatch(msg string) error {
 	return &jsonrpc.Error{Code: jsonrpc.CodeHeaderMismatch, Message: "Header mismatch: " + msg}
 }
 
-// decodeHeaderValue undoes the =?base64?...?= sentinel and rejects control
-// characters.
+// decodeHeaderValue undoes the =?base64?...?= sentinel, and rejects a
+// plain value with a character outside visible ASCII and space: such values
+// must be sent encoded.
 func decodeHeaderValue(v string) (string, error) {
-	if strings.HasPrefix(v, "=?base64?") && strings.HasSuffix(v, "?=") {
-		b, err := base64.StdEncoding.DecodeString(v[len("=?base64?") : len(v)-2])
+	const prefix, suffix = "=?base64?", "?="
+	if strings.HasPrefix(v, prefix) && strings.HasSuffix(v, suffix) {
+		if len(v) < len(prefix)+len(suffix) { // "=?base64?=": the markers overlap
+			return "", fmt.Errorf("bad base64 value")
+		}
+		b, err := base64.StdEncoding.DecodeString(v[len(prefix) : len(v)-len(suffix)])
 		if err != nil {
 			return "", fmt.Errorf("bad base64 value")
 		}
 		return string(b), nil
 	}
-	for _, c := range v {
-		if c < 0x20 || c == 0x7f {
+	for i := 0; i < len(v); i++ {
+		if c := v[i]; c < 0x20 || c > 0x7e {
 			return "", fmt.Errorf("invalid character in value")
 		}
 	}

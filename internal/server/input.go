@@ -115,11 +115,14 @@ func (s *Server) inputRequired(req *Request, p *params, err error) (any, error) 
 }
 
 // checkClientCaps refuses to ask the client for what it did not declare on
-// this request (-32021).
+// this request (2026-07-28) or in initialize (legacy): -32021 naming the
+// capability. Elicitation is checked per mode: an elicitation object
+// without form or url means form only.
 func (r *Request) checkClientCaps(ir *InputRequiredError) error {
 	var caps map[string]json.RawMessage
 	_ = json.Unmarshal(r.ClientCaps, &caps)
-	for _, q := range ir.Requests {
+	for _, key := range sortedKeys(ir.Requests) {
+		q := ir.Requests[key]
 		var need string
 		switch q.Method {
 		case "elicitation/create":
@@ -128,11 +131,45 @@ func (r *Request) checkClientCaps(ir *InputRequiredError) error {
 			need = "sampling"
 		case "roots/list":
 			need = "roots"
+		default:
+			continue
 		}
-		if _, ok := caps[need]; need != "" && !ok {
-			return (&jsonrpc.Error{Code: -32021, Message: fmt.Sprintf("this request needs the client capability %q", need)}).
-				WithData(map[string]any{"requiredCapabilities": map[string]any{need: map[string]any{}}})
+		have, ok := caps[need]
+		if !ok {
+			return missingClientCapability(need, map[string]any{need: map[string]any{}})
+		}
+		if need == "elicitation" {
+			var modes map[string]json.RawMessage
+			_ = json.Unmarshal(have, &modes)
+			_, form := modes["form"]
+			_, url := modes["url"]
+			mode := elicitMode(q.Params)
+			switch {
+			case mode == "url" && !url:
+				return missingClientCapability("elicitation.url", map[string]any{"elicitation": map[string]any{"url": map[string]any{}}})
+			case mode != "url" && !form && url:
+				return missingClientCapability("elicitation.form", map[string]any{"elicitation": map[string]any{"form": map[string]any{}}})
+			}
 		}
 	}
 	return nil
+}
+
+func missingClientCapability(name string, required map[string]any) error {
+	return (&jsonrpc.Error{Code: -32021, Message: fmt.Sprintf("this request needs the client capability %q", name)}).
+		WithData(map[string]any{"requiredCapabilities": required})
+}
+
+// elicitMode returns the mode of elicitation/create params ("form" when
+// absent).
+func elicitMode(params any) string {
+	var p struct {
+		Mode string `json:"mode"`
+	}
+	b, _ := json.Marshal(params)
+	_ = json.Unmarshal(b, &p)
+	if p.Mode == "" {
+		return "form"
+	}
+	return p.Mode
 }

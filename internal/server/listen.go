@@ -134,7 +134,9 @@ func (s *Server) broadcast(method, key string, params map[string]any) {
 	s.subs.mu.Lock()
 	var targets []*listener
 	for l := range s.subs.listeners {
-		if l.wants(method, key) {
+		// A cancelled stream stays registered until its handler returns;
+		// nothing more may be sent for it meanwhile.
+		if l.ctx.Err() == nil && l.wants(method, key) {
 			targets = append(targets, l)
 		}
 	}

@@ -101,11 +101,18 @@ func (r *Request) Ask(ctx context.Context, key, method string, params any) (json
 	if v, ok := r.inputResponses[key]; ok {
 		return v, nil
 	}
+	one := &InputRequiredError{Requests: map[string]InputRequest{key: {Method: method, Params: params}}}
+	if r.Modern() && r.task == nil {
+		return nil, one // checkClientCaps runs when it becomes a result
+	}
+	// Never ask what the client did not declare: on the request that
+	// created the task, or in initialize (2025-11-25 elicitation: "MUST
+	// NOT send ... modes that are not supported by the client").
+	if err := r.checkClientCaps(one); err != nil {
+		return nil, err
+	}
 	if r.task != nil {
 		return r.task.ask(ctx, key, method, params)
-	}
-	if r.Modern() {
-		return nil, &InputRequiredError{Requests: map[string]InputRequest{key: {Method: method, Params: params}}}
 	}
 	if r.peer == nil || r.Session == nil {
 		return nil, fmt.Errorf("%w: %s needs an initialized session or a stateless request", jsonrpc.ErrInvalidRequest, method)

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"sync"
 	"time"
 
@@ -80,9 +81,18 @@ func (t *task) view(resultType string, detailed bool) taskView {
 	}
 	if detailed {
 		if len(t.asks) > 0 {
-			v.InputRequests = t.asks
+			// A copy: the view is encoded after the lock is released,
+			// while the task may still add and remove questions.
+			v.InputRequests = maps.Clone(t.asks)
 		}
-		v.Result, v.Error = t.result, t.err
+		// Only the outcome the status names: a cancelled task's goroutine
+		// may still record the error its cancellation caused.
+		switch t.status {
+		case "completed":
+			v.Result = t.result
+		case "failed":
+			v.Error = t.err
+		}
 	}
 	return v
 }
@@ -158,8 +168,9 @@ func (t *task) ask(ctx context.Context, key, method string, params any) (json.Ra
 		t.mu.Lock()
 		if v, ok := t.answers[key]; ok {
 			delete(t.asks, key)
+			idle := len(t.asks) == 0
 			t.mu.Unlock()
-			if len(t.asks) == 0 {
+			if idle {
 				t.set("working", "")
 			}
 			return v, nil

@@ -24,8 +24,19 @@ func compileTemplate(t *Template) (*compiledTemplate, error) {
 	b.WriteString("^")
 	var vars []string
 	last := 0
+	literal := func(lit string) error {
+		// A brace left in a literal is an expression this matcher does not
+		// implement ({?q}, {a,b}, {x*}...): it would never match, so refuse it.
+		if strings.ContainsAny(lit, "{}") {
+			return fmt.Errorf("template %s: only {var} and {+var} expressions are supported", tpl)
+		}
+		b.WriteString(regexp.QuoteMeta(lit))
+		return nil
+	}
 	for _, m := range templateExpr.FindAllStringSubmatchIndex(tpl, -1) {
-		b.WriteString(regexp.QuoteMeta(tpl[last:m[0]]))
+		if err := literal(tpl[last:m[0]]); err != nil {
+			return nil, err
+		}
 		if tpl[m[2]:m[3]] == "+" {
 			b.WriteString("(.+)")
 		} else {
@@ -34,7 +45,9 @@ func compileTemplate(t *Template) (*compiledTemplate, error) {
 		vars = append(vars, tpl[m[4]:m[5]])
 		last = m[1]
 	}
-	b.WriteString(regexp.QuoteMeta(tpl[last:]))
+	if err := literal(tpl[last:]); err != nil {
+		return nil, err
+	}
 	b.WriteString("$")
 	re, err := regexp.Compile(b.String())
 	if err != nil {

@@ -1,0 +1,87 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"testing"
+
+	"github.com/mcpgen/mcpgen/internal/jsonrpc"
+	"github.com/mcpgen/mcpgen/internal/protocol"
+)
+
+// The benchmarks serve pre-decoded messages through Server.Handle, so they
+// measure the runtime alone: classification, the _meta checks, argument
+// validation, the adapter and result encoding. Transport decoding and
+// writing are not included.
+
+func benchServer(b *testing.B) *Server {
+	b.Helper()
+	def := unitDefinition()
+	// Twenty more tools, so that the list is of a realistic size.
+	for i := range 20 {
+		def.Tools = append(def.Tools, Tool{
+			Tool: protocol.Tool{
+				Name:        fmt.Sprintf("tool_%02d", i),
+				Description: "A tool that takes a city and a number of days.",
+				InputSchema: json.RawMessage(`{"type":"object","properties":{"city":{"type":"string"},"days":{"type":"integer","minimum":1,"maximum":14}},"required":["city"]}`),
+			},
+		})
+	}
+	return New(def, Options{})
+}
+
+func decoded(b *testing.B, line string) *jsonrpc.Message {
+	b.Helper()
+	m, err := jsonrpc.Decode([]byte(line))
+	if err != nil {
+		b.Fatal(err)
+	}
+	return m
+}
+
+func BenchmarkToolsCall(b *testing.B) {
+	for _, c := range []struct{ name, line string }{
+		{"modern", `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hello, world"},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"bench","version":"1.0.0"}}}}`},
+		{"legacy", `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hello, world"}}}`},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			s := benchServer(b)
+			m := decoded(b, c.line)
+			ctx := context.Background()
+			if resp := s.Handle(ctx, &Incoming{Msg: m}); resp.Error != nil {
+				b.Fatal(resp.Error.Message)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				if resp := s.Handle(ctx, &Incoming{Msg: m}); resp.Error != nil {
+					b.Fatal(resp.Error.Message)
+				}
+			}
+		})
+	}
+}
+
+func BenchmarkToolsList(b *testing.B) {
+	for _, c := range []struct{ name, line string }{
+		{"modern", `{"jsonrpc":"2.0","id":3,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`},
+		{"legacy", `{"jsonrpc":"2.0","id":3,"method":"tools/list"}`},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			s := benchServer(b)
+			m := decoded(b, c.line)
+			ctx := context.Background()
+			resp := s.Handle(ctx, &Incoming{Msg: m})
+			if resp.Error != nil {
+				b.Fatal(resp.Error.Message)
+			}
+			b.SetBytes(int64(len(resp.Result)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if resp := s.Handle(ctx, &Incoming{Msg: m}); resp.Error != nil {
+					b.Fatal(resp.Error.Message)
+				}
+			}
+		})
+	}
+}
