@@ -17,6 +17,8 @@ import (
 	"strings"
 
 	"github.com/dave/jennifer/jen"
+
+	"github.com/mcpgen/mcpgen/internal/jsonschema"
 )
 
 // The schema stage derives JSON Schemas from the user's Go types with
@@ -179,6 +181,11 @@ func finishSchema(doc []byte, input bool) ([]byte, error) {
 	}
 	if p := emptySubschema(root, ""); p != "" {
 		return nil, fmt.Errorf("schema at %s came out empty (accepts anything)", p)
+	}
+	// The runtime validates with internal/jsonschema; what it cannot
+	// compile must fail here, not when the server starts.
+	if _, err := jsonschema.Compile(doc); err != nil {
+		return nil, fmt.Errorf("the runtime cannot validate this schema: %v", err)
 	}
 	var buf bytes.Buffer
 	if err := json.Indent(&buf, doc, "", "  "); err != nil {

@@ -133,16 +133,23 @@ func Decode(data []byte) (*Message, error) {
 	if m.JSONRPC != Version {
 		return &m, fmt.Errorf("%w: jsonrpc must be %q", ErrInvalidRequest, Version)
 	}
-	if len(m.ID) > 0 && !validID(m.ID) {
+	if len(m.ID) > 0 && !ValidID(m.ID) {
 		return &m, fmt.Errorf("%w: id must be a string or a number", ErrInvalidRequest)
 	}
 	if m.Method == "" && len(m.ID) == 0 {
 		return &m, fmt.Errorf("%w: neither a method call nor a response", ErrInvalidRequest)
 	}
+	if m.Method == "" && len(m.Result) == 0 && m.Error == nil {
+		return &m, fmt.Errorf("%w: a response needs a result or an error", ErrInvalidRequest)
+	}
 	return &m, nil
 }
 
-func validID(id json.RawMessage) bool {
+// ValidID reports whether id is a JSON-RPC id: a string or a number.
+func ValidID(id json.RawMessage) bool {
+	if len(id) == 0 {
+		return false
+	}
 	switch id[0] {
 	case '"', '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
 		return true

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"go.uber.org/zap"
+
 	"github.com/mcpgen/mcpgen/internal/jsonrpc"
 	"github.com/mcpgen/mcpgen/internal/protocol"
 )
@@ -228,8 +230,15 @@ func (s *Server) callTool(ctx context.Context, req *Request, p *params, _ json.R
 }
 
 // runTool calls the tool's adapter and checks its structured output.
-func (s *Server) runTool(ctx context.Context, req *Request, t *compiledTool, args json.RawMessage) (*protocol.CallToolResult, error) {
-	res, err := t.Call(ctx, req, args)
+func (s *Server) runTool(ctx context.Context, req *Request, t *compiledTool, args json.RawMessage) (res *protocol.CallToolResult, err error) {
+	defer func() {
+		// Tasks run on their own goroutine, outside dispatch's recover.
+		if p := recover(); p != nil {
+			s.log.Error("tool panicked", zap.String("tool", t.Tool.Tool.Name), zap.Any("panic", p), zap.Stack("stack"))
+			res, err = nil, fmt.Errorf("%w: tool %s failed unexpectedly", jsonrpc.ErrInternal, t.Tool.Tool.Name)
+		}
+	}()
+	res, err = t.Call(ctx, req, args)
 	if err != nil {
 		s.obs.Event(EventToolFailed, Tag{"tool", t.Tool.Tool.Name})
 		return nil, err

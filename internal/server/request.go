@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 
 	"github.com/mcpgen/mcpgen/internal/jsonrpc"
 	"github.com/mcpgen/mcpgen/internal/protocol"
@@ -98,26 +99,66 @@ func (r *Request) ListChanged(kind string) { r.server.ListChanged(kind) }
 // waits in input_required for tasks/update. key names this request among
 // the handler's requests and must be stable across retries.
 func (r *Request) Ask(ctx context.Context, key, method string, params any) (json.RawMessage, error) {
-	if v, ok := r.inputResponses[key]; ok {
-		return v, nil
+	answers, err := r.AskAll(ctx, Question{Key: key, Method: method, Params: params})
+	if err != nil {
+		return nil, err
 	}
-	one := &InputRequiredError{Requests: map[string]InputRequest{key: {Method: method, Params: params}}}
+	return answers[key], nil
+}
+
+// Question is one server-to-client request for [Request.AskAll].
+type Question struct {
+	Key    string // names the question among the handler's; stable across retries
+	Method string // elicitation/create, sampling/createMessage or roots/list
+	Params any
+}
+
+// AskAll asks several questions at once and returns the answers by key. In
+// the stateless era the unanswered ones travel together in one
+// input_required result; in a task they are outstanding together and may be
+// answered by tasks/update in any grouping; in a legacy session they are
+// sent one after the other.
+func (r *Request) AskAll(ctx context.Context, qs ...Question) (map[string]json.RawMessage, error) {
+	answers := make(map[string]json.RawMessage, len(qs))
+	missing := &InputRequiredError{Requests: map[string]InputRequest{}}
+	for _, q := range qs {
+		if v, ok := r.inputResponses[q.Key]; ok {
+			answers[q.Key] = v
+		} else {
+			missing.Requests[q.Key] = InputRequest{Method: q.Method, Params: q.Params}
+		}
+	}
+	if len(missing.Requests) == 0 {
+		return answers, nil
+	}
 	if r.Modern() && r.task == nil {
-		return nil, one // checkClientCaps runs when it becomes a result
+		return nil, missing // checkClientCaps runs when it becomes a result
 	}
 	// Never ask what the client did not declare: on the request that
 	// created the task, or in initialize (2025-11-25 elicitation: "MUST
 	// NOT send ... modes that are not supported by the client").
-	if err := r.checkClientCaps(one); err != nil {
+	if err := r.checkClientCaps(missing); err != nil {
 		return nil, err
 	}
 	if r.task != nil {
-		return r.task.ask(ctx, key, method, params)
+		got, err := r.task.ask(ctx, missing.Requests)
+		maps.Copy(answers, got)
+		return answers, err
 	}
 	if r.peer == nil || r.Session == nil {
-		return nil, fmt.Errorf("%w: %s needs an initialized session or a stateless request", jsonrpc.ErrInvalidRequest, method)
+		return nil, fmt.Errorf("%w: asking the client needs an initialized session or a stateless request", jsonrpc.ErrInvalidRequest)
 	}
-	return r.peer.Call(ctx, method, params)
+	for _, q := range qs {
+		if _, done := answers[q.Key]; done {
+			continue
+		}
+		v, err := r.peer.Call(ctx, q.Method, q.Params)
+		if err != nil {
+			return nil, err
+		}
+		answers[q.Key] = v
+	}
+	return answers, nil
 }
 
 // InputRequest is one server-to-client request carried in an

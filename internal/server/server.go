@@ -268,7 +268,7 @@ func (s *Server) Handle(ctx context.Context, in *Incoming) *jsonrpc.Message {
 	if err != nil {
 		s.obs.Event(EventRequestError, Tag{"method", m.Method})
 		w := jsonrpc.Wire(err)
-		if w.Code == jsonrpc.CodeInternalError {
+		if w.Code == jsonrpc.CodeInternalError && !errors.Is(err, context.Canceled) {
 			s.errs.LogError(ctx, "request failed", err, Tag{"method", m.Method})
 		}
 		return &jsonrpc.Message{JSONRPC: jsonrpc.Version, ID: m.ID, Error: w}
@@ -359,7 +359,8 @@ func (s *Server) isModern(in *Incoming, p *params) bool {
 	if in.Msg.Method == "initialize" {
 		// initialize is the legacy handshake; a client announcing a modern
 		// revision over HTTP has no such method.
-		return in.HTTPHeaders != nil && protocol.IsModern(in.HTTPHeaders.Get("MCP-Protocol-Version"))
+		_, meta := p.Meta[protocol.MetaProtocolVersion]
+		return meta || in.HTTPHeaders != nil && protocol.IsModern(in.HTTPHeaders.Get("MCP-Protocol-Version"))
 	}
 	if _, ok := p.Meta[protocol.MetaProtocolVersion]; ok {
 		return true

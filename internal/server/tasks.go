@@ -41,7 +41,7 @@ type task struct {
 	err       *jsonrpc.Error
 	asks      map[string]InputRequest    // outstanding input requests
 	answers   map[string]json.RawMessage // answers received, by key
-	answered  chan struct{}              // signalled on each tasks/update
+	answered  chan struct{}              // closed and replaced on each tasks/update
 	cancel    context.CancelFunc
 	listeners func(*task)
 }
@@ -123,7 +123,7 @@ func (s *Server) startTask(_ context.Context, req *Request, t *compiledTool, arg
 	now := time.Now()
 	tk := &task{
 		id: hex.EncodeToString(b[:]), subject: req.Auth.Subject, status: "working", created: now, updated: now,
-		asks: map[string]InputRequest{}, answers: map[string]json.RawMessage{}, answered: make(chan struct{}, 1),
+		asks: map[string]InputRequest{}, answers: map[string]json.RawMessage{}, answered: make(chan struct{}),
 		listeners: s.notifyTask,
 	}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -162,24 +162,32 @@ func (s *Server) startTask(_ context.Context, req *Request, t *compiledTool, arg
 	return tk.view(protocol.ResultTask, false), nil
 }
 
-// ask records an input request on the task and waits for tasks/update.
-func (t *task) ask(ctx context.Context, key, method string, params any) (json.RawMessage, error) {
+// ask puts questions on the task (status input_required) and waits until
+// tasks/update has answered all of them.
+func (t *task) ask(ctx context.Context, qs map[string]InputRequest) (map[string]json.RawMessage, error) {
+	t.mu.Lock()
+	maps.Copy(t.asks, qs)
+	t.mu.Unlock()
+	t.set("input_required", "Waiting for the client's input.")
 	for {
 		t.mu.Lock()
-		if v, ok := t.answers[key]; ok {
-			delete(t.asks, key)
-			idle := len(t.asks) == 0
-			t.mu.Unlock()
+		got := map[string]json.RawMessage{}
+		for k := range qs {
+			if v, ok := t.answers[k]; ok {
+				got[k] = v
+			}
+		}
+		idle := len(t.asks) == 0
+		wake := t.answered
+		t.mu.Unlock()
+		if len(got) == len(qs) {
 			if idle {
 				t.set("working", "")
 			}
-			return v, nil
+			return got, nil
 		}
-		t.asks[key] = InputRequest{Method: method, Params: params}
-		t.mu.Unlock()
-		t.set("input_required", "Waiting for the client's input.")
 		select {
-		case <-t.answered:
+		case <-wake:
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		}
@@ -223,15 +231,15 @@ func (s *Server) taskUpdate(_ context.Context, req *Request, _ *params, raw json
 	}
 	tk.mu.Lock()
 	for k, v := range p.InputResponses {
-		if _, outstanding := tk.asks[k]; outstanding {
+		if _, outstanding := tk.asks[k]; outstanding { // others are ignored
 			tk.answers[k] = v
+			delete(tk.asks, k)
 		}
 	}
+	// Wake every waiting question: each checks whether it was answered.
+	close(tk.answered)
+	tk.answered = make(chan struct{})
 	tk.mu.Unlock()
-	select {
-	case tk.answered <- struct{}{}:
-	default:
-	}
 	return json.RawMessage(`{}`), nil
 }
 

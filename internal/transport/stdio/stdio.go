@@ -31,8 +31,10 @@ const MaxMessageSize = 32 << 20
 func Serve(ctx context.Context, srv *server.Server, r io.Reader, w io.Writer) error {
 	c := &conn{srv: srv, out: bufio.NewWriter(w), inflight: map[string]context.CancelFunc{}}
 	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
 	defer func() {
+		// The client is gone: cancel what still runs (listen streams and
+		// questions to the client would otherwise wait forever), then wait.
+		cancel()
 		c.wg.Wait()
 		if s := c.session(); s != nil {
 			srv.EndSession(s.ID)
@@ -124,11 +126,7 @@ func (c *conn) handleLine(ctx context.Context, line []byte) {
 	m, err := jsonrpc.Decode(line)
 	if err != nil {
 		if m == nil || !m.IsNotification() {
-			var id json.RawMessage
-			if m != nil {
-				id = m.ID
-			}
-			c.write(jsonrpc.NewErrorResponse(id, err))
+			c.write(jsonrpc.NewErrorResponse(validIDOf(m), err))
 		}
 		return
 	}
@@ -174,26 +172,55 @@ func (c *conn) handleBatch(ctx context.Context, line []byte) {
 		c.write(jsonrpc.NewErrorResponse(nil, fmt.Errorf("%w: empty batch", jsonrpc.ErrInvalidRequest)))
 		return
 	}
-	var out []*jsonrpc.Message
-	for _, item := range items {
+	// Members run concurrently, off the reading goroutine: one may wait for
+	// the client's answer to a server-to-client request, which arrives on a
+	// later line.
+	out := make([]*jsonrpc.Message, len(items))
+	var wg sync.WaitGroup
+	for i, item := range items {
 		m, err := jsonrpc.Decode(item)
 		if err != nil {
-			out = append(out, jsonrpc.NewErrorResponse(nil, err))
+			out[i] = jsonrpc.NewErrorResponse(validIDOf(m), err)
 			continue
 		}
-		if resp := c.serve(ctx, m); resp != nil {
-			out = append(out, resp)
+		if !m.IsRequest() {
+			c.serve(ctx, m)
+			continue
 		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			out[i] = c.serve(ctx, m)
+		}()
 	}
-	if len(out) == 0 {
-		return
+	c.wg.Add(1)
+	go func() {
+		defer c.wg.Done()
+		wg.Wait()
+		var answers []*jsonrpc.Message
+		for _, m := range out {
+			if m != nil {
+				answers = append(answers, m)
+			}
+		}
+		if len(answers) == 0 {
+			return
+		}
+		b, _ := json.Marshal(answers)
+		c.wmu.Lock()
+		defer c.wmu.Unlock()
+		c.out.Write(b)
+		c.out.WriteByte('\n')
+		c.out.Flush()
+	}()
+}
+
+// validIDOf returns m's id when it is a valid one, for error responses.
+func validIDOf(m *jsonrpc.Message) json.RawMessage {
+	if m == nil || !jsonrpc.ValidID(m.ID) {
+		return nil
 	}
-	b, _ := json.Marshal(out)
-	c.wmu.Lock()
-	defer c.wmu.Unlock()
-	c.out.Write(b)
-	c.out.WriteByte('\n')
-	c.out.Flush()
+	return m.ID
 }
 
 func (c *conn) cancel(params json.RawMessage) {

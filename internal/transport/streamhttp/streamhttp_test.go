@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpgen/mcpgen/internal/jsonrpc"
 	"github.com/mcpgen/mcpgen/internal/protocol"
 	"github.com/mcpgen/mcpgen/internal/server"
 )
@@ -436,7 +437,10 @@ func TestBatch(t *testing.T) {
 	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil {
 		t.Fatal(err)
 	}
-	if len(out) != 2 || string(out[0].ID) != "1" || string(out[1].ID) != "2" || out[1].Error != nil {
+	// The last member has an id but neither result nor error: it is not a
+	// valid response, so it is refused rather than silently dropped.
+	if len(out) != 3 || string(out[0].ID) != "1" || string(out[1].ID) != "2" || out[1].Error != nil ||
+		out[2].Error == nil || out[2].Error.Code != jsonrpc.CodeInvalidRequest {
 		t.Fatalf("batch answer %+v", out)
 	}
 
