@@ -52,18 +52,13 @@ func TestJSLower(t *testing.T) {
 }
 
 // TestJSLowerAgainstNode compares jsLower with Node's toLowerCase for every
-// code point alone and in the contexts that decide Final_Sigma. It runs only
-// when MEMSTORE_NODE=1 and node is installed. When it fails after a Node or
-// Go upgrade, regenerate jslower_tables.go from the differing code points
-// (see gen script in the failure message) so the tables hold Node's values.
+// code point alone and in the contexts that decide Final_Sigma, using the
+// Node that scripts/tools.sh installs under .tools/ (see nodeTools). When it
+// fails after a Node or Go upgrade, regenerate jslower_tables.go from the
+// differing code points (see gen script in the failure message) so the
+// tables hold Node's values.
 func TestJSLowerAgainstNode(t *testing.T) {
-	if os.Getenv("MEMSTORE_NODE") != "1" {
-		t.Skip("set MEMSTORE_NODE=1 to compare with node")
-	}
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Skip("node not installed")
-	}
+	node, _ := nodeTools(t)
 	const script = `
 const lines = [];
 for (let cp = 0; cp <= 0x10FFFF; cp++) {

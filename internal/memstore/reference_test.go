@@ -48,21 +48,10 @@ process.exit(0);
 // reference implementation and against SQLite, comparing every result, the
 // final memory file byte for byte with Export, and Import of that file.
 //
-// It runs only when MEMSTORE_REFERENCE_JS names the reference's
-// dist/index.js with its dependencies installed, e.g.
-//
-//	cd /tmp && npm pack @modelcontextprotocol/server-memory && tar xzf modelcontextprotocol-server-memory-*.tgz
-//	cd package && npm install --omit=dev --ignore-scripts
-//	MEMSTORE_REFERENCE_JS=/tmp/package/dist/index.js go test -run Differential ./internal/memstore/
+// It uses Node and the pinned reference that scripts/tools.sh installs
+// under .tools/ (see nodeTools for overrides and for when it skips).
 func TestDifferentialAgainstReference(t *testing.T) {
-	ref := os.Getenv("MEMSTORE_REFERENCE_JS")
-	if ref == "" {
-		t.Skip("set MEMSTORE_REFERENCE_JS to the reference's dist/index.js")
-	}
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Skip("node not installed")
-	}
+	node, ref := nodeTools(t)
 	dir := t.TempDir()
 	driver := filepath.Join(dir, "driver.mjs")
 	mustNil(t, os.WriteFile(driver, []byte(driverJS), 0o644))

@@ -19,6 +19,7 @@ import (
 	"sync"
 
 	"github.com/mcpgen/mcpgen/internal/jsonrpc"
+	"github.com/mcpgen/mcpgen/internal/protocol"
 	"github.com/mcpgen/mcpgen/internal/server"
 )
 
@@ -160,8 +161,9 @@ func (c *conn) handleLine(ctx context.Context, line []byte) {
 	}
 }
 
-// handleBatch serves a JSON-RPC batch (allowed by 2025-03-26) and answers
-// with the array of responses.
+// handleBatch serves a JSON-RPC batch and answers with the array of
+// responses. Only 2025-03-26 has batches: a session that negotiated
+// another revision is refused; before initialize the client may be one.
 func (c *conn) handleBatch(ctx context.Context, line []byte) {
 	var items []json.RawMessage
 	if err := json.Unmarshal(line, &items); err != nil {
@@ -170,6 +172,10 @@ func (c *conn) handleBatch(ctx context.Context, line []byte) {
 	}
 	if len(items) == 0 {
 		c.write(jsonrpc.NewErrorResponse(nil, fmt.Errorf("%w: empty batch", jsonrpc.ErrInvalidRequest)))
+		return
+	}
+	if s := c.session(); s != nil && s.Version != protocol.Version20250326 {
+		c.write(jsonrpc.NewErrorResponse(nil, fmt.Errorf("%w: batches exist only in protocol revision %s; this session uses %s", jsonrpc.ErrInvalidRequest, protocol.Version20250326, s.Version)))
 		return
 	}
 	// Members run concurrently, off the reading goroutine: one may wait for
