@@ -280,26 +280,10 @@ func (fs fields) lines() []jen.Code { return multiline(fs) }
 func (e *emitter) resourcesFile() *jen.File {
 	s := e.s
 	f := e.newFile()
-	cache := func(r *Resource) jen.Code {
-		var c fields
-		c.add("TTLMs", jen.Lit(r.CacheTTLMs))
-		c.addString("Scope", r.CacheScope)
-		return jen.Qual(serverPkg, "Cache").Values(c...)
-	}
 	if fixed := s.fixed(); len(fixed) > 0 {
 		var entries []jen.Code
 		for _, r := range fixed {
-			var res fields
-			res.add("URI", jen.Lit(r.URI))
-			res.add("Name", jen.Lit(r.Name))
-			e.describe(&res, &r.Component)
-			res.addString("MimeType", r.MimeType)
-			var entry fields
-			entry.add("Resource", jen.Qual(protocolPkg, "Resource").Values(res.lines()...))
-			entry.addString("Scope", r.Scope)
-			entry.add("Cache", cache(r))
-			entry.add("Read", jen.Id("h").Dot("read"+r.TypeName))
-			entries = append(entries, jen.Values(entry.lines()...))
+			entries = append(entries, e.resourceEntry(r))
 		}
 		f.Comment("resources lists the fixed-URI resources in name order.")
 		f.Func().Params(jen.Id("h").Op("*").Id("handlers")).Id("resources").Params().Index().Qual(serverPkg, "Resource").Block(
@@ -321,20 +305,7 @@ func (e *emitter) resourcesFile() *jen.File {
 	if tpls := s.templates(); len(tpls) > 0 {
 		var entries []jen.Code
 		for _, r := range tpls {
-			var res fields
-			res.add("URITemplate", jen.Lit(r.URI))
-			res.add("Name", jen.Lit(r.Name))
-			e.describe(&res, &r.Component)
-			res.addString("MimeType", r.MimeType)
-			var entry fields
-			entry.add("Template", jen.Qual(protocolPkg, "ResourceTemplate").Values(res.lines()...))
-			entry.addString("Scope", r.Scope)
-			entry.add("Cache", cache(r))
-			entry.add("Read", jen.Id("h").Dot("read"+r.TypeName))
-			if r.Complete != nil {
-				entry.add("Complete", jen.Id("h").Dot("complete"+r.TypeName))
-			}
-			entries = append(entries, jen.Values(entry.lines()...))
+			entries = append(entries, e.resourceEntry(r))
 		}
 		f.Line()
 		f.Comment("templates lists the resource templates in name order.")
@@ -363,6 +334,32 @@ func (e *emitter) resourcesFile() *jen.File {
 		}
 	}
 	return f
+}
+
+// resourceEntry renders the registry entry of a fixed resource
+// (server.Resource) or of a template (server.Template).
+func (e *emitter) resourceEntry(r *Resource) jen.Code {
+	entryKey, listType, uriKey := "Resource", "Resource", "URI"
+	if r.Template {
+		entryKey, listType, uriKey = "Template", "ResourceTemplate", "URITemplate"
+	}
+	var res fields
+	res.add(uriKey, jen.Lit(r.URI))
+	res.add("Name", jen.Lit(r.Name))
+	e.describe(&res, &r.Component)
+	res.addString("MimeType", r.MimeType)
+	var cache fields
+	cache.add("TTLMs", jen.Lit(r.CacheTTLMs))
+	cache.addString("Scope", r.CacheScope)
+	var entry fields
+	entry.add(entryKey, jen.Qual(protocolPkg, listType).Values(res.lines()...))
+	entry.addString("Scope", r.Scope)
+	entry.add("Cache", jen.Qual(serverPkg, "Cache").Values(cache...))
+	entry.add("Read", jen.Id("h").Dot("read"+r.TypeName))
+	if r.Complete != nil {
+		entry.add("Complete", jen.Id("h").Dot("complete"+r.TypeName))
+	}
+	return jen.Values(entry.lines()...)
 }
 
 func resourceResult(r *Resource, uri jen.Code) jen.Code {
