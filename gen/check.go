@@ -403,7 +403,20 @@ func (c *checker) toolResult(t *Tool) ResultKind {
 		c.atPosition(t.Pos, t.TypeName+".Call", "return a struct (or map) and put the value in a field, e.g. struct{ Items []T `json:\"items\"` }",
 			"structured result %s is not a JSON object; outputSchema must be an object for 2025 clients", r)
 	}
+	t.Handler.ContentText = hasContentText(r)
 	return ResultStructured
+}
+
+// hasContentText reports whether t (or *t) has the method
+// ContentText() string that renders a structured result as text.
+func hasContentText(t types.Type) bool {
+	obj, _, _ := types.LookupFieldOrMethod(t, true, nil, "ContentText")
+	fn, ok := obj.(*types.Func)
+	if !ok || !fn.Exported() {
+		return false
+	}
+	sig := fn.Type().(*types.Signature)
+	return sig.Params().Len() == 0 && sig.Results().Len() == 1 && isBasic(sig.Results().At(0).Type(), types.String)
 }
 
 func (c *checker) checkResource(s *Server, comp Component, d directive, st *types.Struct) {

@@ -111,7 +111,7 @@ func TestEndToEnd(t *testing.T) {
 		for _, tl := range list["tools"].([]any) {
 			names = append(names, tl.(map[string]any)["name"].(string))
 		}
-		if got := strings.Join(names, ","); got != "lookup,measure,picture,shout,tally" {
+		if got := strings.Join(names, ","); got != "forget,lookup,measure,picture,shout,tally" {
 			t.Errorf("tools/list names = %s", got)
 		}
 
@@ -132,6 +132,13 @@ func TestEndToEnd(t *testing.T) {
 		if len(content) != 2 || content[1].(map[string]any)["type"] != "image" {
 			t.Errorf("picture content = %v", content)
 		}
+
+		// ContentText replaces the JSON text block; structuredContent stays.
+		r = c.callTool("forget", `{"fact":"the sky is green"}`)
+		if sc, _ := json.Marshal(r["structuredContent"]); string(sc) != `{"fact":"the sky is green","gone":true}` {
+			t.Errorf("forget structuredContent = %s", sc)
+		}
+		c.wantText(r, "Forgot the sky is green.")
 
 		c.wantText(c.callTool("lookup", `{"key":"known"}`), "found known")
 		c.wantToolError(c.callTool("lookup", `{"key":"other"}`), "no such key: other")

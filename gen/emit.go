@@ -222,14 +222,22 @@ func (e *emitter) toolsFile() *jen.File {
 		f.Comment(fmt.Sprintf("call%s serves the tool %s: arguments were checked against its input", t.TypeName, t.Name))
 		f.Comment("schema by the runtime; decode them, call the component, encode the result.")
 		helper := map[ResultKind]string{ResultText: "TextResult", ResultStructured: "StructuredResult", ResultContent: "ContentResult", ResultRaw: "RawResult"}[m.Kind]
-		f.Func().Params(jen.Id("h").Op("*").Id("handlers")).Id("call"+t.TypeName).Params(
-			jen.Id("ctx").Qual(ctxPkg, "Context"), jen.Id("req").Op("*").Qual(serverPkg, "Request"), jen.Id("args").Qual(jsonPkg, "RawMessage"),
-		).Params(jen.Op("*").Qual(protocolPkg, "CallToolResult"), jen.Error()).Block(
+		body := []jen.Code{
 			jen.List(jen.Id("in"), jen.Err()).Op(":=").Qual(serverPkg, "DecodeArguments").Types(e.comp(t.TypeName)).Call(jen.Id("args")),
 			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
 			jen.List(jen.Id("out"), jen.Err()).Op(":=").Id("in").Dot(m.Name).Call(args(m)...),
-			jen.Return(jen.Qual(serverPkg, helper).Call(jen.Id("out"), jen.Err())),
-		)
+		}
+		if m.ContentText {
+			body = append(body,
+				jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Qual(serverPkg, "ToolError").Call(jen.Err()))),
+				jen.Return(jen.Qual(serverPkg, "StructuredResultText").Call(jen.Id("out"), jen.Id("out").Dot("ContentText").Call())),
+			)
+		} else {
+			body = append(body, jen.Return(jen.Qual(serverPkg, helper).Call(jen.Id("out"), jen.Err())))
+		}
+		f.Func().Params(jen.Id("h").Op("*").Id("handlers")).Id("call"+t.TypeName).Params(
+			jen.Id("ctx").Qual(ctxPkg, "Context"), jen.Id("req").Op("*").Qual(serverPkg, "Request"), jen.Id("args").Qual(jsonPkg, "RawMessage"),
+		).Params(jen.Op("*").Qual(protocolPkg, "CallToolResult"), jen.Error()).Block(body...)
 		if p := t.Prepare; p != nil {
 			f.Line()
 			f.Comment(fmt.Sprintf("prepare%s runs before the tool %s becomes a task.", t.TypeName, t.Name))

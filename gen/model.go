@@ -52,6 +52,10 @@ type Method struct {
 	Result  types.Type // first result (the second is error)
 	Kind    ResultKind // how the result becomes a wire value
 	Sig     *types.Signature
+	// ContentText is set when a structured result type has a
+	// ContentText() string method: its text becomes the content block
+	// instead of the JSON.
+	ContentText bool
 }
 
 // Param is one handler parameter; Dep is nil for the runtime-supplied ones.

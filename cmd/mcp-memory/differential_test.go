@@ -278,6 +278,10 @@ func TestDifferentialReference(t *testing.T) {
 				if got.IsError || canon(got.Structured) != canon(want.Structured) {
 					t.Errorf("%s: %s:\n got  %s\n want %s", what, o.name, got, want)
 				}
+				// The text block is what a model reads: byte for byte the reference's.
+				if got.Text != want.Text {
+					t.Errorf("%s: %s: text content differs:\n got  %q\n want %q", what, o.name, got.Text, want.Text)
+				}
 				if canon(gotGraph.Structured) != canon(wantGraph.Structured) {
 					t.Errorf("%s: %s: read_graph differs:\n got  %s\n want %s", what, o.name, gotGraph.Structured, wantGraph.Structured)
 				}

@@ -9,6 +9,9 @@ package memory
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
 
 	"github.com/mcpgen/mcpgen/internal/jsonrpc"
 	"github.com/mcpgen/mcpgen/internal/memstore"
@@ -40,6 +43,33 @@ func tasksChanged(req *server.Request) {
 type Done struct {
 	Success bool   `json:"success"`
 	Message string `json:"message"`
+}
+
+// ContentText is the text block the reference gives: the message alone.
+func (d Done) ContentText() string { return d.Message }
+
+// Graph is a graph result of the read tools.
+type Graph struct {
+	memstore.Graph
+}
+
+// ContentText is the text block the reference gives: the graph as
+// indented JSON.
+func (g Graph) ContentText() string { return pretty(g.Graph) }
+
+// pretty renders v as JavaScript's JSON.stringify(v, null, 2) does, so that
+// text content matches the reference server's byte for byte: two-space
+// indentation, no escaping of <, > and &, nor of U+2028 and U+2029.
+func pretty(v any) string {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return fmt.Sprintf("%v", v)
+	}
+	s := strings.TrimSuffix(b.String(), "\n")
+	return strings.NewReplacer(`\u2028`, "\u2028", `\u2029`, "\u2029").Replace(s)
 }
 
 // completeEntity offers entity names starting with what was typed.

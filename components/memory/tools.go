@@ -19,6 +19,9 @@ type Entities struct {
 	Entities []memstore.Entity `json:"entities"`
 }
 
+// ContentText is the text block the reference gives: the bare list.
+func (e Entities) ContentText() string { return pretty(e.Entities) }
+
 // Call creates the entities whose names are new and returns those.
 func (in CreateEntities) Call(ctx context.Context, req *server.Request, store memstore.Store) (Entities, error) {
 	created, err := store.CreateEntities(ctx, in.Entities)
@@ -41,6 +44,9 @@ type Relations struct {
 	Relations []memstore.Relation `json:"relations"`
 }
 
+// ContentText is the text block the reference gives: the bare list.
+func (r Relations) ContentText() string { return pretty(r.Relations) }
+
 // Call creates the relations that do not exist yet and returns those.
 func (in CreateRelations) Call(ctx context.Context, req *server.Request, store memstore.Store) (Relations, error) {
 	created, err := store.CreateRelations(ctx, in.Relations)
@@ -62,6 +68,9 @@ type AddObservations struct {
 type AddedResults struct {
 	Results []memstore.AddedObservations `json:"results"`
 }
+
+// ContentText is the text block the reference gives: the bare list.
+func (a AddedResults) ContentText() string { return pretty(a.Results) }
 
 // Call adds the observations; a missing entity fails the whole batch.
 func (in AddObservations) Call(ctx context.Context, req *server.Request, store memstore.Store) (AddedResults, error) {
@@ -129,8 +138,9 @@ func (in DeleteRelations) Call(ctx context.Context, req *server.Request, store m
 type ReadGraph struct{}
 
 // Call returns every entity and relation.
-func (ReadGraph) Call(ctx context.Context, store memstore.Store) (memstore.Graph, error) {
-	return store.ReadGraph(ctx)
+func (ReadGraph) Call(ctx context.Context, store memstore.Store) (Graph, error) {
+	g, err := store.ReadGraph(ctx)
+	return Graph{g}, err
 }
 
 // Search for nodes in the knowledge graph based on a query
@@ -142,8 +152,9 @@ type SearchNodes struct {
 }
 
 // Call returns the matching entities and the relations touching them.
-func (in SearchNodes) Call(ctx context.Context, store memstore.Store) (memstore.Graph, error) {
-	return store.SearchNodes(ctx, in.Query)
+func (in SearchNodes) Call(ctx context.Context, store memstore.Store) (Graph, error) {
+	g, err := store.SearchNodes(ctx, in.Query)
+	return Graph{g}, err
 }
 
 // Open specific nodes in the knowledge graph by their names
@@ -155,6 +166,7 @@ type OpenNodes struct {
 }
 
 // Call returns the named entities and the relations touching them.
-func (in OpenNodes) Call(ctx context.Context, store memstore.Store) (memstore.Graph, error) {
-	return store.OpenNodes(ctx, in.Names)
+func (in OpenNodes) Call(ctx context.Context, store memstore.Store) (Graph, error) {
+	g, err := store.OpenNodes(ctx, in.Names)
+	return Graph{g}, err
 }

@@ -48,9 +48,9 @@ var (
 	_ func(component.DeleteObservations, context.Context, *server.Request, memstore.Store) (component.Done, error)      = component.DeleteObservations.Call
 	_ func(component.DeleteRelations, context.Context, *server.Request, memstore.Store) (component.Done, error)         = component.DeleteRelations.Call
 	_ func(component.ListTasks, context.Context, memstore.Store) (component.TaskList, error)                            = component.ListTasks.Call
-	_ func(component.OpenNodes, context.Context, memstore.Store) (memstore.Graph, error)                                = component.OpenNodes.Call
-	_ func(component.ReadGraph, context.Context, memstore.Store) (memstore.Graph, error)                                = component.ReadGraph.Call
-	_ func(component.SearchNodes, context.Context, memstore.Store) (memstore.Graph, error)                              = component.SearchNodes.Call
+	_ func(component.OpenNodes, context.Context, memstore.Store) (component.Graph, error)                               = component.OpenNodes.Call
+	_ func(component.ReadGraph, context.Context, memstore.Store) (component.Graph, error)                               = component.ReadGraph.Call
+	_ func(component.SearchNodes, context.Context, memstore.Store) (component.Graph, error)                             = component.SearchNodes.Call
 	_ func(component.UpdateTask, context.Context, *server.Request, memstore.Store) (component.TaskResult, error)        = component.UpdateTask.Call
 	_ func(component.ActiveTasks, context.Context, memstore.Store) (component.TaskList, error)                          = component.ActiveTasks.Read
 	_ func(component.Changes, context.Context, memstore.Store) (component.Delta, error)                                 = component.Changes.Read

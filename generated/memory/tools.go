@@ -289,7 +289,10 @@ func (h *handlers) callAddObservations(ctx context.Context, req *server.Request,
 		return nil, err
 	}
 	out, err := in.Call(ctx, req, h.store)
-	return server.StructuredResult(out, err)
+	if err != nil {
+		return server.ToolError(err)
+	}
+	return server.StructuredResultText(out, out.ContentText())
 }
 
 // callCreateEntities serves the tool create_entities: arguments were checked against its input
@@ -300,7 +303,10 @@ func (h *handlers) callCreateEntities(ctx context.Context, req *server.Request, 
 		return nil, err
 	}
 	out, err := in.Call(ctx, req, h.store)
-	return server.StructuredResult(out, err)
+	if err != nil {
+		return server.ToolError(err)
+	}
+	return server.StructuredResultText(out, out.ContentText())
 }
 
 // callCreateRelations serves the tool create_relations: arguments were checked against its input
@@ -311,7 +317,10 @@ func (h *handlers) callCreateRelations(ctx context.Context, req *server.Request,
 		return nil, err
 	}
 	out, err := in.Call(ctx, req, h.store)
-	return server.StructuredResult(out, err)
+	if err != nil {
+		return server.ToolError(err)
+	}
+	return server.StructuredResultText(out, out.ContentText())
 }
 
 // callCreateTask serves the tool create_task: arguments were checked against its input
@@ -333,7 +342,10 @@ func (h *handlers) callDeleteEntities(ctx context.Context, req *server.Request, 
 		return nil, err
 	}
 	out, err := in.Call(ctx, req, h.store)
-	return server.StructuredResult(out, err)
+	if err != nil {
+		return server.ToolError(err)
+	}
+	return server.StructuredResultText(out, out.ContentText())
 }
 
 // callDeleteObservations serves the tool delete_observations: arguments were checked against its input
@@ -344,7 +356,10 @@ func (h *handlers) callDeleteObservations(ctx context.Context, req *server.Reque
 		return nil, err
 	}
 	out, err := in.Call(ctx, req, h.store)
-	return server.StructuredResult(out, err)
+	if err != nil {
+		return server.ToolError(err)
+	}
+	return server.StructuredResultText(out, out.ContentText())
 }
 
 // callDeleteRelations serves the tool delete_relations: arguments were checked against its input
@@ -355,7 +370,10 @@ func (h *handlers) callDeleteRelations(ctx context.Context, req *server.Request,
 		return nil, err
 	}
 	out, err := in.Call(ctx, req, h.store)
-	return server.StructuredResult(out, err)
+	if err != nil {
+		return server.ToolError(err)
+	}
+	return server.StructuredResultText(out, out.ContentText())
 }
 
 // callListTasks serves the tool list_tasks: arguments were checked against its input
@@ -377,7 +395,10 @@ func (h *handlers) callOpenNodes(ctx context.Context, req *server.Request, args 
 		return nil, err
 	}
 	out, err := in.Call(ctx, h.store)
-	return server.StructuredResult(out, err)
+	if err != nil {
+		return server.ToolError(err)
+	}
+	return server.StructuredResultText(out, out.ContentText())
 }
 
 // callReadGraph serves the tool read_graph: arguments were checked against its input
@@ -388,7 +409,10 @@ func (h *handlers) callReadGraph(ctx context.Context, req *server.Request, args 
 		return nil, err
 	}
 	out, err := in.Call(ctx, h.store)
-	return server.StructuredResult(out, err)
+	if err != nil {
+		return server.ToolError(err)
+	}
+	return server.StructuredResultText(out, out.ContentText())
 }
 
 // callSearchNodes serves the tool search_nodes: arguments were checked against its input
@@ -399,7 +423,10 @@ func (h *handlers) callSearchNodes(ctx context.Context, req *server.Request, arg
 		return nil, err
 	}
 	out, err := in.Call(ctx, h.store)
-	return server.StructuredResult(out, err)
+	if err != nil {
+		return server.ToolError(err)
+	}
+	return server.StructuredResultText(out, out.ContentText())
 }
 
 // callUpdateTask serves the tool update_task: arguments were checked against its input

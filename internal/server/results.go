@@ -97,6 +97,19 @@ func StructuredResult[T any](out T, err error) (*protocol.CallToolResult, error)
 	}, nil
 }
 
+// StructuredResultText is StructuredResult with the text block chosen by
+// the component (its result type's ContentText method) instead of the JSON.
+func StructuredResultText[T any](out T, text string) (*protocol.CallToolResult, error) {
+	b, err := json.Marshal(out)
+	if err != nil {
+		return nil, fmt.Errorf("encode result: %w", err)
+	}
+	return &protocol.CallToolResult{
+		Content:           []protocol.Content{protocol.TextContent(text)},
+		StructuredContent: b,
+	}, nil
+}
+
 // ResourceText wraps text read from a resource.
 func ResourceText(uri, mimeType string, out string, err error) (*protocol.ReadResourceResult, error) {
 	if err != nil {

@@ -113,3 +113,26 @@ func (in *Lookup) Call(ctx context.Context) (*protocol.CallToolResult, error) {
 	}
 	return &protocol.CallToolResult{Content: []protocol.Content{protocol.TextContent("found " + in.Key)}}, nil
 }
+
+// Forget removes a fact and says so in words.
+//
+//mcp:tool destructive
+type Forget struct {
+	// The fact to forget.
+	Fact string `json:"fact"`
+}
+
+// Forgotten is the structured result of Forget; its ContentText is the
+// text block.
+type Forgotten struct {
+	Fact string `json:"fact"`
+	Gone bool   `json:"gone"`
+}
+
+// ContentText renders the result as a sentence.
+func (f Forgotten) ContentText() string { return "Forgot " + f.Fact + "." }
+
+// Call forgets the fact.
+func (in Forget) Call(ctx context.Context) (Forgotten, error) {
+	return Forgotten{Fact: in.Fact, Gone: true}, nil
+}

@@ -32,6 +32,7 @@ type handlers struct{}
 // The component methods as mcpgen saw them. If this fails to compile, a
 // component's method changed: run `go generate ./...` (mcpgen) again.
 var (
+	_ func(component.Forget, context.Context) (component.Forgotten, error)       = component.Forget.Call
 	_ func(*component.Lookup, context.Context) (*protocol.CallToolResult, error) = (*component.Lookup).Call
 	_ func(component.Measure, context.Context) (*component.Stats, error)         = component.Measure.Call
 	_ func(component.Picture, context.Context) ([]protocol.Content, error)       = component.Picture.Call

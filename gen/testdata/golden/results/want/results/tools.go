@@ -11,6 +11,12 @@ import (
 	"github.com/mcpgen/mcpgen/internal/server"
 )
 
+//go:embed schemas/forget.input.json
+var forgetInput []byte
+
+//go:embed schemas/forget.output.json
+var forgetOutput []byte
+
 //go:embed schemas/lookup.input.json
 var lookupInput []byte
 
@@ -35,6 +41,21 @@ var tallyOutput []byte
 // tools lists the tools in name order: tools/list is built from it once.
 func (h *handlers) tools() []server.Tool {
 	return []server.Tool{
+		{
+			Tool: protocol.Tool{
+				Name:         "forget",
+				Description:  "Forget removes a fact and says so in words.",
+				InputSchema:  forgetInput,
+				OutputSchema: forgetOutput,
+				Annotations: &protocol.ToolAnnotations{
+					ReadOnlyHint:    protocol.Bool(false),
+					DestructiveHint: protocol.Bool(true),
+					IdempotentHint:  protocol.Bool(false),
+					OpenWorldHint:   protocol.Bool(false),
+				},
+			},
+			Call: h.callForget,
+		},
 		{
 			Tool: protocol.Tool{
 				Name:        "lookup",
@@ -108,6 +129,20 @@ func (h *handlers) tools() []server.Tool {
 			Call: h.callTally,
 		},
 	}
+}
+
+// callForget serves the tool forget: arguments were checked against its input
+// schema by the runtime; decode them, call the component, encode the result.
+func (h *handlers) callForget(ctx context.Context, req *server.Request, args json.RawMessage) (*protocol.CallToolResult, error) {
+	in, err := server.DecodeArguments[component.Forget](args)
+	if err != nil {
+		return nil, err
+	}
+	out, err := in.Call(ctx)
+	if err != nil {
+		return server.ToolError(err)
+	}
+	return server.StructuredResultText(out, out.ContentText())
 }
 
 // callLookup serves the tool lookup: arguments were checked against its input
