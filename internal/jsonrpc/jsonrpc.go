@@ -162,3 +162,20 @@ func IsBatch(data []byte) bool {
 	t := bytes.TrimLeft(data, " \t\r\n")
 	return len(t) > 0 && t[0] == '['
 }
+
+// Encode renders m as one line of JSON. A success response is assembled
+// around its result without re-scanning it (the runtime produces results as
+// compact JSON, and json.Marshal would validate and compact them again);
+// anything else, or a result holding a line break, goes through
+// json.Marshal, which compacts.
+func Encode(m *Message) ([]byte, error) {
+	if m.Error == nil && m.Method == "" && len(m.ID) > 0 && len(m.Result) > 0 && bytes.IndexAny(m.Result, "\r\n") < 0 {
+		b := make([]byte, 0, len(m.ID)+len(m.Result)+len(`{"jsonrpc":"2.0","id":,"result":}`))
+		b = append(b, `{"jsonrpc":"2.0","id":`...)
+		b = append(b, m.ID...)
+		b = append(b, `,"result":`...)
+		b = append(b, m.Result...)
+		return append(b, '}'), nil
+	}
+	return json.Marshal(m)
+}

@@ -108,7 +108,7 @@ func (c *conn) session() *server.Session {
 
 // write sends one message as one line.
 func (c *conn) write(m *jsonrpc.Message) error {
-	b, err := json.Marshal(m)
+	b, err := jsonrpc.Encode(m)
 	if err != nil {
 		return err
 	}

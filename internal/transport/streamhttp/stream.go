@@ -165,15 +165,10 @@ func (s *stream) finish(status int, sessionID string, resp *jsonrpc.Message) {
 		s.finalEventLocked(resp)
 		return
 	}
-	var b []byte
-	if resp.Error == nil && resp.Method == "" && len(resp.ID) > 0 && len(resp.Result) > 0 {
-		b = appendResponse(make([]byte, 0, len(resp.ID)+len(resp.Result)+len(`{"jsonrpc":"2.0","id":,"result":}`)), resp)
-	} else {
-		var err error
-		if b, err = json.Marshal(resp); err != nil {
-			s.log.Error("encode response", zap.Error(err))
-			b, _ = json.Marshal(jsonrpc.NewErrorResponse(resp.ID, fmt.Errorf("%w: encode response", jsonrpc.ErrInternal)))
-		}
+	b, err := jsonrpc.Encode(resp)
+	if err != nil {
+		s.log.Error("encode response", zap.Error(err))
+		b, _ = json.Marshal(jsonrpc.NewErrorResponse(resp.ID, fmt.Errorf("%w: encode response", jsonrpc.ErrInternal)))
 	}
 	s.writeJSONLocked(status, sessionID, b)
 }
@@ -206,7 +201,7 @@ func (s *stream) finishBatch(resps []*jsonrpc.Message) {
 }
 
 func (s *stream) finalEventLocked(m *jsonrpc.Message) bool {
-	b, err := json.Marshal(m)
+	b, err := jsonrpc.Encode(m)
 	if err != nil {
 		s.log.Error("encode response", zap.Error(err))
 		b, _ = json.Marshal(jsonrpc.NewErrorResponse(m.ID, fmt.Errorf("%w: encode response", jsonrpc.ErrInternal)))
@@ -222,18 +217,6 @@ func (s *stream) writeJSONLocked(status int, sessionID string, b []byte) {
 	}
 	s.w.WriteHeader(status)
 	_, _ = s.w.Write(b)
-}
-
-// appendResponse encodes a success response without re-scanning its
-// result, which the core produced as compact JSON (json.Marshal would
-// compact it again). Only for plain JSON bodies: SSE data goes through
-// json.Marshal, which guarantees a single line whatever the result holds.
-func appendResponse(b []byte, m *jsonrpc.Message) []byte {
-	b = append(b, `{"jsonrpc":"2.0","id":`...)
-	b = append(b, m.ID...)
-	b = append(b, `,"result":`...)
-	b = append(b, m.Result...)
-	return append(b, '}')
 }
 
 // abandon ends the response without an answer (a legacy request cancelled
