@@ -240,11 +240,11 @@ func (s *Server) runTool(ctx context.Context, req *Request, t *compiledTool, arg
 	}()
 	res, err = t.Call(ctx, req, args)
 	if err != nil {
-		s.obs.Event(EventToolFailed, Tag{"tool", t.Tool.Tool.Name})
+		s.event(EventToolFailed, "tool", t.Tool.Tool.Name)
 		return nil, err
 	}
 	if res.IsError {
-		s.obs.Event(EventToolFailed, Tag{"tool", t.Tool.Tool.Name})
+		s.event(EventToolFailed, "tool", t.Tool.Tool.Name)
 		return res, nil
 	}
 	if t.output != nil {
@@ -255,7 +255,7 @@ func (s *Server) runTool(ctx context.Context, req *Request, t *compiledTool, arg
 			return nil, fmt.Errorf("%w: tool %s returned structuredContent that breaks its outputSchema: %v", jsonrpc.ErrInternal, t.Tool.Tool.Name, err)
 		}
 	}
-	s.obs.Event(EventToolSuccess, Tag{"tool", t.Tool.Tool.Name})
+	s.event(EventToolSuccess, "tool", t.Tool.Tool.Name)
 	return res, nil
 }
 

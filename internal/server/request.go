@@ -38,7 +38,7 @@ type Request struct {
 	server         *Server
 	incoming       *Incoming
 	peer           Peer
-	meta           map[string]json.RawMessage
+	meta           json.RawMessage // the request's whole _meta
 	progressToken  json.RawMessage
 	logLevel       string
 	inputResponses map[string]json.RawMessage
@@ -50,7 +50,11 @@ type Request struct {
 func (r *Request) Modern() bool { return protocol.IsModern(r.Version) }
 
 // Meta returns the raw value of a _meta key of the request, or nil.
-func (r *Request) Meta(key string) json.RawMessage { return r.meta[key] }
+func (r *Request) Meta(key string) json.RawMessage {
+	var all map[string]json.RawMessage
+	_ = json.Unmarshal(r.meta, &all)
+	return all[key]
+}
 
 // Progress reports progress to the client when it asked for it (sent a
 // progress token); otherwise it does nothing.

@@ -132,9 +132,6 @@ func build(def Definition, opts Options) (*Server, error) {
 	if s.log == nil {
 		s.log = zap.NewNop()
 	}
-	if s.obs == nil {
-		s.obs = nopObserver{}
-	}
 	if s.errs == nil {
 		s.errs = nopErrors{}
 	}
@@ -162,7 +159,7 @@ func build(def Definition, opts Options) (*Server, error) {
 		}
 		t.headerParams = headerParams(t.Tool.Tool.InputSchema)
 		s.tools[t.Tool.Tool.Name] = t
-		s.obs.Event(EventComponentRegistered, Tag{"kind", "tool"}, Tag{"name", t.Tool.Tool.Name})
+		s.registered("tool", t.Tool.Tool.Name)
 	}
 	for i := range def.Resources {
 		r := &def.Resources[i]
@@ -170,7 +167,7 @@ func build(def Definition, opts Options) (*Server, error) {
 			return nil, fmt.Errorf("duplicate resource %q", r.Resource.URI)
 		}
 		s.resources[r.Resource.URI] = r
-		s.obs.Event(EventComponentRegistered, Tag{"kind", "resource"}, Tag{"name", r.Resource.Name})
+		s.registered("resource", r.Resource.Name)
 	}
 	for i := range def.Templates {
 		ct, err := compileTemplate(&def.Templates[i])
@@ -178,7 +175,7 @@ func build(def Definition, opts Options) (*Server, error) {
 			return nil, err
 		}
 		s.templates = append(s.templates, ct)
-		s.obs.Event(EventComponentRegistered, Tag{"kind", "template"}, Tag{"name", ct.Template.Template.Name})
+		s.registered("template", ct.Template.Template.Name)
 	}
 	for i := range def.Prompts {
 		p := &def.Prompts[i]
@@ -186,13 +183,27 @@ func build(def Definition, opts Options) (*Server, error) {
 			return nil, fmt.Errorf("duplicate prompt %q", p.Prompt.Name)
 		}
 		s.prompts[p.Prompt.Name] = p
-		s.obs.Event(EventComponentRegistered, Tag{"kind", "prompt"}, Tag{"name", p.Prompt.Name})
+		s.registered("prompt", p.Prompt.Name)
 	}
 	if err := s.buildLists(); err != nil {
 		return nil, err
 	}
 	s.buildCapabilities()
 	return s, nil
+}
+
+// event reports one event with one tag, if anyone observes: with no
+// observer the request path builds no tags at all.
+func (s *Server) event(name, key, value string) {
+	if s.obs != nil {
+		s.obs.Event(name, Tag{key, value})
+	}
+}
+
+func (s *Server) registered(kind, name string) {
+	if s.obs != nil {
+		s.obs.Event(EventComponentRegistered, Tag{"kind", kind}, Tag{"name", name})
+	}
 }
 
 // Name returns the server's name from its definition.
@@ -237,7 +248,7 @@ type HeaderGetter interface {
 // params is the part of every request's params that the router reads
 // before dispatch; the rest stays raw for the handler.
 type params struct {
-	Meta           map[string]json.RawMessage `json:"_meta"`
+	Meta           requestMeta                `json:"_meta"`
 	Name           string                     `json:"name"`
 	URI            string                     `json:"uri"`
 	Cursor         *string                    `json:"cursor"`
@@ -245,6 +256,28 @@ type params struct {
 	InputResponses map[string]json.RawMessage `json:"inputResponses"`
 	RequestState   string                     `json:"requestState"`
 	Task           json.RawMessage            `json:"task"`
+}
+
+// requestMeta holds the reserved _meta keys the router reads; decoding
+// into fields rather than a map keeps the request path free of a map and
+// its copies. Raw keeps the whole object for [Request.Meta].
+type requestMeta struct {
+	Raw                json.RawMessage `json:"-"`
+	ProtocolVersion    json.RawMessage `json:"io.modelcontextprotocol/protocolVersion"`
+	ClientCapabilities json.RawMessage `json:"io.modelcontextprotocol/clientCapabilities"`
+	ClientInfo         json.RawMessage `json:"io.modelcontextprotocol/clientInfo"`
+	LogLevel           json.RawMessage `json:"io.modelcontextprotocol/logLevel"`
+	ProgressToken      json.RawMessage `json:"progressToken"`
+}
+
+// UnmarshalJSON decodes the known keys and keeps the raw object.
+func (m *requestMeta) UnmarshalJSON(b []byte) error {
+	type fields requestMeta
+	if err := json.Unmarshal(b, (*fields)(m)); err != nil {
+		return err
+	}
+	m.Raw = b
+	return nil
 }
 
 // Handle serves one incoming message and returns the response to send, or
@@ -258,22 +291,27 @@ func (s *Server) Handle(ctx context.Context, in *Incoming) *jsonrpc.Message {
 		}
 		return nil
 	}
-	start := time.Now()
-	s.obs.Event(EventRequest, Tag{"method", m.Method})
+	var start time.Time
+	if s.obs != nil {
+		start = time.Now()
+		s.obs.Event(EventRequest, Tag{"method", m.Method})
+	}
 	result, err := s.dispatch(ctx, in)
-	s.obs.Timing(EventRequestDuration, time.Since(start), Tag{"method", m.Method})
+	if s.obs != nil {
+		s.obs.Timing(EventRequestDuration, time.Since(start), Tag{"method", m.Method})
+	}
 	if m.IsNotification() {
 		return nil
 	}
 	if err != nil {
-		s.obs.Event(EventRequestError, Tag{"method", m.Method})
+		s.event(EventRequestError, "method", m.Method)
 		w := jsonrpc.Wire(err)
 		if w.Code == jsonrpc.CodeInternalError && !errors.Is(err, context.Canceled) {
 			s.errs.LogError(ctx, "request failed", err, Tag{"method", m.Method})
 		}
 		return &jsonrpc.Message{JSONRPC: jsonrpc.Version, ID: m.ID, Error: w}
 	}
-	s.obs.Event(EventRequestSuccess, Tag{"method", m.Method})
+	s.event(EventRequestSuccess, "method", m.Method)
 	return jsonrpc.NewResponse(m.ID, result)
 }
 
@@ -329,10 +367,8 @@ func (s *Server) dispatch(ctx context.Context, in *Incoming) (result json.RawMes
 // classify decides the era of a request and builds its [Request].
 func (s *Server) classify(in *Incoming, p *params) (*Request, error) {
 	m := in.Msg
-	req := &Request{Method: m.Method, server: s, incoming: in, peer: in.Peer, meta: p.Meta, Auth: in.Auth}
-	if tok, ok := p.Meta[protocol.MetaProgressToken]; ok {
-		req.progressToken = tok
-	}
+	req := &Request{Method: m.Method, server: s, incoming: in, peer: in.Peer, meta: p.Meta.Raw, Auth: in.Auth}
+	req.progressToken = p.Meta.ProgressToken
 	if s.isModern(in, p) {
 		if err := s.classifyModern(in, p, req); err != nil {
 			in.Status = 400
@@ -359,10 +395,9 @@ func (s *Server) isModern(in *Incoming, p *params) bool {
 	if in.Msg.Method == "initialize" {
 		// initialize is the legacy handshake; a client announcing a modern
 		// revision over HTTP has no such method.
-		_, meta := p.Meta[protocol.MetaProtocolVersion]
-		return meta || in.HTTPHeaders != nil && protocol.IsModern(in.HTTPHeaders.Get("MCP-Protocol-Version"))
+		return p.Meta.ProtocolVersion != nil || in.HTTPHeaders != nil && protocol.IsModern(in.HTTPHeaders.Get("MCP-Protocol-Version"))
 	}
-	if _, ok := p.Meta[protocol.MetaProtocolVersion]; ok {
+	if p.Meta.ProtocolVersion != nil {
 		return true
 	}
 	if in.HTTPHeaders != nil && protocol.IsModern(in.HTTPHeaders.Get("MCP-Protocol-Version")) {
@@ -377,16 +412,16 @@ func (s *Server) isModern(in *Incoming, p *params) bool {
 // (-32020), supported revision (-32022).
 func (s *Server) classifyModern(in *Incoming, p *params, req *Request) error {
 	m := in.Msg
-	v, ok := p.Meta[protocol.MetaProtocolVersion]
-	if !ok {
+	v := p.Meta.ProtocolVersion
+	if v == nil {
 		return fmt.Errorf("%w: _meta %s is required", jsonrpc.ErrInvalidParams, protocol.MetaProtocolVersion)
 	}
 	var version string
 	if err := json.Unmarshal(v, &version); err != nil {
 		return fmt.Errorf("%w: _meta %s must be a string", jsonrpc.ErrInvalidParams, protocol.MetaProtocolVersion)
 	}
-	caps, ok := p.Meta[protocol.MetaClientCapabilities]
-	if !ok && !m.IsNotification() {
+	caps := p.Meta.ClientCapabilities
+	if caps == nil && !m.IsNotification() {
 		return fmt.Errorf("%w: _meta %s is required", jsonrpc.ErrInvalidParams, protocol.MetaClientCapabilities)
 	}
 	if in.HTTPHeaders != nil {
@@ -398,10 +433,10 @@ func (s *Server) classifyModern(in *Incoming, p *params, req *Request) error {
 		return unsupportedVersion(version)
 	}
 	req.Version, req.ClientCaps = version, caps
-	if info, ok := p.Meta[protocol.MetaClientInfo]; ok {
+	if info := p.Meta.ClientInfo; info != nil {
 		_ = json.Unmarshal(info, &req.Client)
 	}
-	if lv, ok := p.Meta[protocol.MetaLogLevel]; ok {
+	if lv := p.Meta.LogLevel; lv != nil {
 		if err := json.Unmarshal(lv, &req.logLevel); err != nil || !validLogLevel(req.logLevel) {
 			return fmt.Errorf("%w: _meta %s: unknown log level %s", jsonrpc.ErrInvalidParams, protocol.MetaLogLevel, lv)
 		}
