@@ -143,6 +143,7 @@ func (c *checker) checkPackage() *Server {
 		c.atPosition(s.Pos, "server "+s.Name, "use a lower-case Go identifier, e.g. name=memory", "name %q cannot name the generated package", s.Name)
 	}
 	c.checkImports(s)
+	c.checkGeneratedNames(s)
 	for _, d := range c.deps {
 		s.Deps = append(s.Deps, d)
 	}
@@ -175,6 +176,32 @@ func (c *checker) checkImports(s *Server) {
 				c.at(imp.Path.Pos(), "import "+ip, "components describe servers; only cmd/ and tests import generated/", "component package imports generated code")
 			}
 		}
+	}
+}
+
+// checkGeneratedNames refuses components whose generated names would
+// collide: Go identifiers derived from type names (HTTPGet and HttpGet both
+// give httpGetInput) and schema files named after tools that differ only in
+// case (they clash on case-insensitive file systems).
+func (c *checker) checkGeneratedNames(s *Server) {
+	idents := map[string]*Component{}
+	for _, comp := range s.components() {
+		id := lowerFirst(comp.TypeName)
+		if prev, dup := idents[id]; dup {
+			c.atPosition(comp.Pos, comp.TypeName, "rename one of the two types",
+				"type name collides with %s at %s in the generated code (both become %s)", prev.TypeName, prev.Pos, id)
+			continue
+		}
+		idents[id] = comp
+	}
+	files := map[string]*Tool{}
+	for _, t := range s.Tools {
+		key := strings.ToLower(t.Name)
+		if prev, dup := files[key]; dup && prev.Name != t.Name { // exact duplicates are reported by unique
+			c.atPosition(t.Pos, "tool "+t.Name, "rename one of them with name=", "tool name differs from %s only in case; their schema files would collide", prev.Name)
+			continue
+		}
+		files[key] = t
 	}
 }
 

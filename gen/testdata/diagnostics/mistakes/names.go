@@ -43,3 +43,31 @@ func (PromptOne) Get(context.Context) (string, error) { return "", nil }
 type PromptTwo struct{} // want `prompt again: duplicate prompt name`
 
 func (PromptTwo) Get(context.Context) (string, error) { return "", nil }
+
+// HTTPGet and HttpGet would both become httpGet in the generated code.
+//
+//mcp:tool name=http_get_upper
+type HTTPGet struct{}
+
+func (HTTPGet) Call(context.Context) (string, error) { return "", nil }
+
+// HttpGet collides with HTTPGet.
+//
+//mcp:tool name=http_get_lower
+type HttpGet struct{} // want `HttpGet: type name collides with HTTPGet`
+
+func (HttpGet) Call(context.Context) (string, error) { return "", nil }
+
+// Casey and casey differ only in case.
+//
+//mcp:tool name=Casey
+type CaseUpper struct{}
+
+func (CaseUpper) Call(context.Context) (string, error) { return "", nil }
+
+// casey differs from Casey only in case.
+//
+//mcp:tool name=casey
+type CaseLower struct{} // want `tool casey: tool name differs from Casey only in case`
+
+func (CaseLower) Call(context.Context) (string, error) { return "", nil }
