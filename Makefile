@@ -4,7 +4,7 @@ GO        ?= go
 ADDR      ?= 127.0.0.1:8080
 DB        ?= memory.db
 
-.PHONY: help run generate check-generated vet test test-go conformance bench build
+.PHONY: help run generate check-generated vet test test-go conformance bench bench-smoke build
 
 help:
 	@echo "make run              start mcp-memory over Streamable HTTP on $(ADDR) (store: $(DB))"
@@ -12,7 +12,8 @@ help:
 	@echo "make generate         regenerate generated/ from components/"
 	@echo "make check-generated  fail if generated/ is stale"
 	@echo "make conformance      official MCP conformance suite against mcp-everything"
-	@echo "make bench            the bench suite (writes docs/bench/results.md)"
+	@echo "make bench            the bench suite, ~7 min (writes docs/bench/results.md and the chart)"
+	@echo "make bench-smoke      the bench harness in seconds, every answer checked (part of make test)"
 
 run:
 	$(GO) run ./cmd/mcp-memory --http $(ADDR) --db $(DB)
@@ -29,6 +30,7 @@ check-generated:
 vet:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
+	cd bench && $(GO) vet ./...
 
 test-go:
 	$(GO) test -count=1 ./...
@@ -36,7 +38,12 @@ test-go:
 conformance:
 	scripts/conformance.sh
 
-test: vet check-generated test-go conformance
+test: vet check-generated test-go conformance bench-smoke
 
 bench:
 	scripts/bench.sh
+
+# The bench harness end to end in seconds: every target, mode and workload
+# once, every answer checked; fails on a wrong answer.
+bench-smoke:
+	scripts/bench.sh -smoke

@@ -1,0 +1,212 @@
+package harness
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Target names in the report.
+const (
+	TargetMcpgen = "mcpgen"
+	TargetGoSDK  = "go-sdk"
+	TargetMcpGo  = "mcp-go"
+	TargetRaw    = "raw"
+)
+
+// Options are what cmd/mcpbench (and the smoke test) choose.
+type Options struct {
+	BinDir     string // mcp-bench, mcp-memory, peer-gosdk, peer-mcpgo, peer-raw
+	Out        string // report directory; empty: none written
+	Smoke      bool
+	Rounds     int
+	Window     time.Duration
+	Warmup     time.Duration
+	Only       string // "throughput", "memory" or both (empty)
+	Targets    string
+	ModesFlag  string
+	Node       string // Node 22, for the reference memory server
+	RefMemory  string // its dist/index.js
+	RefVersion string
+	MemSizes   string
+	RefBudget  time.Duration
+	GenFile    string
+	// Extra adds throughput targets: "name=path,..." for builds of
+	// mcp-bench to compare (a change to internal/ against HEAD, say); they
+	// appear in the full table and the chart, not in the headline.
+	Extra string
+	Log   io.Writer
+}
+
+// Report is what Run produced.
+type Report struct {
+	Markdown     string
+	Failures     int
+	FailureNotes []string
+	Suite        *SuiteResult
+	Memory       *MemoryResult
+}
+
+// Targets returns the throughput targets found in binDir.
+func Targets(binDir string) []Target {
+	return []Target{
+		{Spec: Spec{Name: TargetMcpgen, Bin: filepath.Join(binDir, "mcp-bench"), Args: []string{"--log-level", "error"}}},
+		{Spec: Spec{Name: TargetRaw, Bin: filepath.Join(binDir, "peer-raw")}},
+		// go-sdk serves 2026-07-28 only from its stateless handler, and
+		// legacy sessions only from its stateful one.
+		{Spec: Spec{Name: TargetGoSDK, Bin: filepath.Join(binDir, "peer-gosdk")}, ModeArgs: map[Mode][]string{ModernHTTP: {"--stateless"}}},
+		{Spec: Spec{Name: TargetMcpGo, Bin: filepath.Join(binDir, "peer-mcpgo")}},
+	}
+}
+
+// AllModes are the modes in report order.
+var AllModes = []Mode{ModernHTTP, LegacyHTTP, Stdio}
+
+// AllWorkloads are the workloads in report order.
+var AllWorkloads = []Workload{Echo, Ingest, List}
+
+// Run runs what o asks for and builds the report.
+func Run(ctx context.Context, o Options) (*Report, error) {
+	cores := DefaultCores()
+	if err := cores.PinSelf(); err != nil {
+		return nil, fmt.Errorf("pin the load generator: %w", err)
+	}
+	parts := splitList(o.Only)
+	want := func(p string) bool { return len(parts) == 0 || slices.Contains(parts, p) }
+	rep := &Report{}
+	meta := collectMeta(o, cores)
+
+	if want("throughput") {
+		cfg := SuiteConfig{
+			Modes: AllModes, Workloads: AllWorkloads, Concurrency: []int{1, 32},
+			Rounds: o.Rounds, Cores: cores, Log: o.Log,
+			Cell: CellConfig{Warmup: o.Warmup, Window: o.Window, MaxCalls: 200_000},
+		}
+		if o.Smoke {
+			cfg.Rounds = 1
+			cfg.Cell = CellConfig{Warmup: 20 * time.Millisecond, Window: 60 * time.Millisecond, MaxCalls: 400}
+		}
+		for _, t := range Targets(o.BinDir) {
+			if names := splitList(o.Targets); len(names) > 0 && !slices.Contains(names, t.Name) {
+				continue
+			}
+			if _, err := os.Stat(t.Bin); err != nil {
+				return nil, fmt.Errorf("target %s: %w (build it first: scripts/bench.sh does)", t.Name, err)
+			}
+			cfg.Targets = append(cfg.Targets, t)
+		}
+		for _, e := range splitList(o.Extra) {
+			name, path, ok := strings.Cut(e, "=")
+			if !ok {
+				return nil, fmt.Errorf("-extra %q: want name=path", e)
+			}
+			cfg.Targets = append(cfg.Targets, Target{Spec: Spec{Name: name, Bin: path, Args: []string{"--log-level", "error"}}})
+		}
+		if modes := splitList(o.ModesFlag); len(modes) > 0 {
+			cfg.Modes = nil
+			for _, m := range modes {
+				cfg.Modes = append(cfg.Modes, Mode(m))
+			}
+		}
+		rep.Suite = RunSuite(ctx, cfg)
+		rep.Failures += rep.Suite.Failures()
+		rep.FailureNotes = append(rep.FailureNotes, rep.Suite.Errors...)
+		for k, rs := range rep.Suite.Cells {
+			for _, c := range rs {
+				if c.Failures > 0 {
+					rep.FailureNotes = append(rep.FailureNotes, fmt.Sprintf("%s %s %s c=%d: %d wrong; first: %s", k.Target, k.Mode, k.Workload, k.Conc, c.Failures, c.FirstErr))
+				}
+			}
+		}
+	}
+	if want("memory") && ctx.Err() == nil {
+		mcfg := MemoryConfig{
+			McpMemory: filepath.Join(o.BinDir, "mcp-memory"), Node: o.Node, Reference: o.RefMemory, RefVersion: o.RefVersion,
+			Reps: 5, ReadGraphReps: 3, Batch: 5000, RefBudget: o.RefBudget, Cores: cores, Log: o.Log,
+		}
+		for _, s := range splitList(o.MemSizes) {
+			n, err := strconv.Atoi(s)
+			if err != nil {
+				return nil, fmt.Errorf("-mem-sizes: %v", err)
+			}
+			mcfg.Sizes = append(mcfg.Sizes, n)
+		}
+		if o.Smoke {
+			mcfg.Sizes, mcfg.Reps, mcfg.ReadGraphReps, mcfg.Batch, mcfg.RefBudget = []int{50}, 1, 1, 25, 30*time.Second
+		}
+		m, err := RunMemory(ctx, mcfg)
+		if err != nil {
+			return nil, err
+		}
+		rep.Memory = m
+		rep.Failures += len(m.Errors)
+		rep.FailureNotes = append(rep.FailureNotes, m.Errors...)
+	}
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	rep.Markdown = Markdown(meta, rep, o)
+	if o.Out != "" {
+		if err := os.MkdirAll(o.Out, 0o755); err != nil {
+			return nil, err
+		}
+		if err := os.WriteFile(filepath.Join(o.Out, "results.md"), []byte(rep.Markdown), 0o644); err != nil {
+			return nil, err
+		}
+		if rep.Suite != nil {
+			if err := Chart(rep.Suite, filepath.Join(o.Out, "cpu-per-request.png")); err != nil {
+				return nil, fmt.Errorf("chart: %w", err)
+			}
+		}
+		if err := writeRaw(filepath.Join(o.Out, "raw"), rep); err != nil {
+			return nil, err
+		}
+	}
+	return rep, nil
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// writeRaw keeps every round of every cell (without latency samples) as
+// JSON under dir (docs/bench/raw/, not committed), for a closer look.
+func writeRaw(dir string, rep *Report) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	type row struct {
+		CellKey
+		Round                     int
+		Requests, Failures        int
+		WindowMs, CPUMs           float64
+		CPUPerReqUs, P50Us, P99Us float64
+	}
+	var rows []row
+	if rep.Suite != nil {
+		for k, cs := range rep.Suite.Cells {
+			for _, c := range cs {
+				rows = append(rows, row{k, c.Round, c.Requests, c.Failures, float64(c.Window.Microseconds()) / 1000, float64(c.CPU.Microseconds()) / 1000,
+					float64(c.CPUPerReq().Nanoseconds()) / 1000, float64(c.Percentile(50).Nanoseconds()) / 1000, float64(c.Percentile(99).Nanoseconds()) / 1000})
+			}
+		}
+	}
+	b, err := json.MarshalIndent(map[string]any{"suite": rows, "memory": rep.Memory}, "", " ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, "results.json"), b, 0o644)
+}
