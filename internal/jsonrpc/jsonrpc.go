@@ -122,6 +122,9 @@ func NewErrorResponse(id json.RawMessage, err error) *Message {
 // bad JSON is a parse error, a well-formed but invalid envelope an invalid
 // request.
 func Decode(data []byte) (*Message, error) {
+	if fm, ok := decodeFast(data); ok {
+		return checkEnvelope(fm)
+	}
 	var m Message
 	if err := json.Unmarshal(data, &m); err != nil {
 		var syn *json.SyntaxError
@@ -130,19 +133,24 @@ func Decode(data []byte) (*Message, error) {
 		}
 		return nil, fmt.Errorf("%w: %v", ErrInvalidRequest, err)
 	}
+	return checkEnvelope(&m)
+}
+
+// checkEnvelope checks what the JSON-RPC envelope requires.
+func checkEnvelope(m *Message) (*Message, error) {
 	if m.JSONRPC != Version {
-		return &m, fmt.Errorf("%w: jsonrpc must be %q", ErrInvalidRequest, Version)
+		return m, fmt.Errorf("%w: jsonrpc must be %q", ErrInvalidRequest, Version)
 	}
 	if len(m.ID) > 0 && !ValidID(m.ID) {
-		return &m, fmt.Errorf("%w: id must be a string or a number", ErrInvalidRequest)
+		return m, fmt.Errorf("%w: id must be a string or a number", ErrInvalidRequest)
 	}
 	if m.Method == "" && len(m.ID) == 0 {
-		return &m, fmt.Errorf("%w: neither a method call nor a response", ErrInvalidRequest)
+		return m, fmt.Errorf("%w: neither a method call nor a response", ErrInvalidRequest)
 	}
 	if m.Method == "" && len(m.Result) == 0 && m.Error == nil {
-		return &m, fmt.Errorf("%w: a response needs a result or an error", ErrInvalidRequest)
+		return m, fmt.Errorf("%w: a response needs a result or an error", ErrInvalidRequest)
 	}
-	return &m, nil
+	return m, nil
 }
 
 // ValidID reports whether id is a JSON-RPC id: a string or a number.

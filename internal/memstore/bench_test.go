@@ -8,6 +8,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 var benchSizes = []int{1_000, 10_000, 100_000}
@@ -165,4 +166,49 @@ func BenchmarkReadGraph(b *testing.B) {
 			}
 		}
 	})
+}
+
+// BenchmarkWriteThenRead measures, per iteration, what an agent's round
+// does: create_entities of 10, add_observations to 5 entities, then
+// search_nodes (selective) and open_nodes (5 names). Sub-benchmarks report
+// the reads' cost as read-ns/op (ns/op is the whole round).
+func BenchmarkWriteThenRead(b *testing.B) {
+	for _, op := range []string{"search", "open"} {
+		b.Run(op, func(b *testing.B) {
+			forSizes(b, func(b *testing.B, s *SQLite, n int) {
+				names := []string{"entity-000000", fmt.Sprintf("entity-%06d", n/3), fmt.Sprintf("entity-%06d", n/2), fmt.Sprintf("entity-%06d", n-1), "missing"}
+				q := fmt.Sprintf("ENTITY-%06d", n/2)
+				var readTime time.Duration
+				for i := 0; b.Loop(); i++ {
+					ents := make([]Entity, 10)
+					for j := range ents {
+						ents[j] = Entity{fmt.Sprintf("wtr-%d", benchSeq.Add(1)), "bench", []string{"first observation", "second observation"}}
+					}
+					if _, err := s.CreateEntities(bg, ents); err != nil {
+						b.Fatal(err)
+					}
+					adds := make([]ObservationAdd, 5)
+					for j := range adds {
+						adds[j] = ObservationAdd{fmt.Sprintf("entity-%06d", (i*5+j)%n), []string{fmt.Sprintf("wtr note %d", benchSeq.Add(1))}}
+					}
+					if _, err := s.AddObservations(bg, adds); err != nil {
+						b.Fatal(err)
+					}
+					t0 := time.Now()
+					var g Graph
+					var err error
+					if op == "search" {
+						g, err = s.SearchNodes(bg, q)
+					} else {
+						g, err = s.OpenNodes(bg, names)
+					}
+					readTime += time.Since(t0)
+					if err != nil || len(g.Entities) == 0 {
+						b.Fatal(err, len(g.Entities))
+					}
+				}
+				b.ReportMetric(float64(readTime.Nanoseconds())/float64(b.N), "read-ns/op")
+			})
+		})
+	}
 }

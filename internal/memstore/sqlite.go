@@ -26,7 +26,7 @@ const DefaultBusyTimeout = 10 * time.Second
 // mmapSize is the PRAGMA mmap_size of every connection: reads of the
 // first 1 GiB of the file go through a shared memory map instead of a
 // pread per page, which matters for large graphs.
-const mmapSize = 1 << 30
+var mmapSize = 1 << 30
 
 // SQLite is the Store backed by one SQLite database file (WAL mode).
 //

@@ -258,25 +258,33 @@ type params struct {
 	Task           json.RawMessage            `json:"task"`
 }
 
-// requestMeta holds the reserved _meta keys the router reads; decoding
-// into fields rather than a map keeps the request path free of a map and
-// its copies. Raw keeps the whole object for [Request.Meta].
+// requestMeta holds the reserved _meta keys the router reads, as slices of
+// the body; Raw keeps the whole object for [Request.Meta].
 type requestMeta struct {
-	Raw                json.RawMessage `json:"-"`
-	ProtocolVersion    json.RawMessage `json:"io.modelcontextprotocol/protocolVersion"`
-	ClientCapabilities json.RawMessage `json:"io.modelcontextprotocol/clientCapabilities"`
-	ClientInfo         json.RawMessage `json:"io.modelcontextprotocol/clientInfo"`
-	LogLevel           json.RawMessage `json:"io.modelcontextprotocol/logLevel"`
-	ProgressToken      json.RawMessage `json:"progressToken"`
+	Raw                json.RawMessage
+	ProtocolVersion    json.RawMessage
+	ClientCapabilities json.RawMessage
+	ClientInfo         json.RawMessage
+	LogLevel           json.RawMessage
+	ProgressToken      json.RawMessage
 }
 
-// UnmarshalJSON decodes the known keys and keeps the raw object.
+// UnmarshalJSON decodes the known keys, matched exactly (encoding/json
+// would match struct fields in any case), and keeps the raw object. The
+// request path normally takes params.decodeFast instead.
 func (m *requestMeta) UnmarshalJSON(b []byte) error {
-	type fields requestMeta
-	if err := json.Unmarshal(b, (*fields)(m)); err != nil {
+	var all map[string]json.RawMessage
+	if err := json.Unmarshal(b, &all); err != nil {
 		return err
 	}
-	m.Raw = b
+	*m = requestMeta{
+		Raw:                b,
+		ProtocolVersion:    all[protocol.MetaProtocolVersion],
+		ClientCapabilities: all[protocol.MetaClientCapabilities],
+		ClientInfo:         all[protocol.MetaClientInfo],
+		LogLevel:           all[protocol.MetaLogLevel],
+		ProgressToken:      all[protocol.MetaProgressToken],
+	}
 	return nil
 }
 
@@ -330,8 +338,11 @@ func (s *Server) dispatch(ctx context.Context, in *Incoming) (result json.RawMes
 	}
 	var p params
 	if len(m.Params) > 0 && !bytes.Equal(m.Params, []byte("null")) {
-		if err := json.Unmarshal(m.Params, &p); err != nil {
-			return nil, fmt.Errorf("%w: params: %v", jsonrpc.ErrInvalidParams, err)
+		if !p.decodeFast(m.Params) {
+			p = params{}
+			if err := json.Unmarshal(m.Params, &p); err != nil {
+				return nil, fmt.Errorf("%w: params: %v", jsonrpc.ErrInvalidParams, err)
+			}
 		}
 	}
 	req, err := s.classify(in, &p)
@@ -508,3 +519,68 @@ type subscribers struct {
 	mu        sync.Mutex
 	listeners map[*listener]struct{}
 }
+
+// decodeFast decodes params in one pass with the jsonrpc scanner, slicing
+// raw members out of the body; false sends the params through encoding/json
+// instead (odd shapes, and for its error messages).
+func (p *params) decodeFast(raw json.RawMessage) bool {
+	rawMap := func(val []byte) (map[string]json.RawMessage, error) {
+		m := map[string]json.RawMessage{}
+		err := jsonrpc.Fields(val, func(k, v []byte) error {
+			key, err := jsonrpc.String(k)
+			m[key] = v
+			return err
+		})
+		return m, err
+	}
+	err := jsonrpc.Fields(raw, func(key, val []byte) error {
+		var err error
+		switch string(key) {
+		case `"_meta"`:
+			p.Meta.Raw = val
+			err = jsonrpc.Fields(val, func(k, v []byte) error {
+				switch string(k) {
+				case `"io.modelcontextprotocol/protocolVersion"`:
+					p.Meta.ProtocolVersion = v
+				case `"io.modelcontextprotocol/clientCapabilities"`:
+					p.Meta.ClientCapabilities = v
+				case `"io.modelcontextprotocol/clientInfo"`:
+					p.Meta.ClientInfo = v
+				case `"io.modelcontextprotocol/logLevel"`:
+					p.Meta.LogLevel = v
+				case `"progressToken"`:
+					p.Meta.ProgressToken = v
+				}
+				return nil
+			})
+		case `"name"`:
+			p.Name, err = jsonrpc.String(val)
+		case `"uri"`:
+			p.URI, err = jsonrpc.String(val)
+		case `"cursor"`:
+			if string(val) != "null" {
+				var c string
+				c, err = jsonrpc.String(val)
+				p.Cursor = &c
+			}
+		case `"arguments"`:
+			p.Arguments = val
+		case `"inputResponses"`:
+			p.InputResponses, err = rawMap(val)
+		case `"requestState"`:
+			p.RequestState, err = jsonrpc.String(val)
+		case `"task"`:
+			p.Task = val
+		default:
+			for _, c := range key {
+				if 'A' <= c && c <= 'Z' {
+					return errFallback
+				}
+			}
+		}
+		return err
+	})
+	return err == nil
+}
+
+var errFallback = errors.New("fallback")

@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"time"
 
 	"github.com/mcpgen/mcpgen/internal/jsonrpc"
 	"github.com/mcpgen/mcpgen/internal/protocol"
@@ -30,7 +31,7 @@ const MaxMessageSize = 32 << 20
 // Serve reads messages from r until EOF or ctx ends, answering on w. It
 // waits for handlers in flight before returning. A clean EOF returns nil.
 func Serve(ctx context.Context, srv *server.Server, r io.Reader, w io.Writer) error {
-	c := &conn{srv: srv, out: bufio.NewWriter(w), inflight: map[string]context.CancelFunc{}}
+	c := &conn{srv: srv, out: bufio.NewWriter(w), inflight: map[string]context.CancelFunc{}, jobs: make(chan job)}
 	ctx, cancel := context.WithCancel(ctx)
 	defer func() {
 		// The client is gone: cancel what still runs (listen streams and
@@ -98,6 +99,7 @@ type conn struct {
 	sess     *server.Session
 	inflight map[string]context.CancelFunc
 	wg       sync.WaitGroup
+	jobs     chan job // idle workers wait here for the next request
 }
 
 func (c *conn) session() *server.Session {
@@ -141,23 +143,53 @@ func (c *conn) handleLine(ctx context.Context, line []byte) {
 		}
 	default:
 		c.wg.Add(1)
-		go func() {
-			defer c.wg.Done()
-			rctx, cancel := context.WithCancel(ctx)
-			key := string(m.ID)
-			c.mu.Lock()
-			c.inflight[key] = cancel
-			c.mu.Unlock()
-			resp := c.serve(rctx, m)
-			c.mu.Lock()
-			delete(c.inflight, key)
-			c.mu.Unlock()
-			cancelled := rctx.Err() != nil && ctx.Err() == nil
-			cancel()
-			if resp != nil && !cancelled {
-				c.write(resp)
-			}
-		}()
+		j := job{ctx: ctx, m: m}
+		select {
+		case c.jobs <- j: // an idle worker takes it
+		default:
+			go c.worker(j)
+		}
+	}
+}
+
+type job struct {
+	ctx context.Context
+	m   *jsonrpc.Message
+}
+
+// worker runs requests, then waits a while for more, so that its stack,
+// grown by the first request, serves the next ones.
+func (c *conn) worker(j job) {
+	idle := time.NewTimer(time.Second)
+	defer idle.Stop()
+	for {
+		c.run(j.ctx, j.m)
+		idle.Reset(time.Second)
+		select {
+		case j = <-c.jobs:
+		case <-idle.C:
+			return
+		case <-j.ctx.Done(): // the connection ended
+			return
+		}
+	}
+}
+
+func (c *conn) run(ctx context.Context, m *jsonrpc.Message) {
+	defer c.wg.Done()
+	rctx, cancel := context.WithCancel(ctx)
+	key := string(m.ID)
+	c.mu.Lock()
+	c.inflight[key] = cancel
+	c.mu.Unlock()
+	resp := c.serve(rctx, m)
+	c.mu.Lock()
+	delete(c.inflight, key)
+	c.mu.Unlock()
+	cancelled := rctx.Err() != nil && ctx.Err() == nil
+	cancel()
+	if resp != nil && !cancelled {
+		c.write(resp)
 	}
 }
 

@@ -1,0 +1,12 @@
+package memstore
+
+import (
+	"os"
+	"strconv"
+)
+
+func init() {
+	if v := os.Getenv("MEMSTORE_MMAP"); v != "" {
+		mmapSize, _ = strconv.Atoi(v)
+	}
+}
