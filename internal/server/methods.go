@@ -247,7 +247,11 @@ func (s *Server) runTool(ctx context.Context, req *Request, t *compiledTool, arg
 		s.event(EventToolFailed, "tool", t.Tool.Tool.Name)
 		return res, nil
 	}
-	if t.output != nil {
+	if t.output == nil {
+		if len(res.StructuredContent) > 0 && !json.Valid(res.StructuredContent) {
+			return nil, fmt.Errorf("%w: tool %s returned structuredContent that is not JSON", jsonrpc.ErrInternal, t.Tool.Tool.Name)
+		}
+	} else {
 		if len(res.StructuredContent) == 0 {
 			return nil, fmt.Errorf("%w: tool %s returned no structuredContent although it declares an outputSchema", jsonrpc.ErrInternal, t.Tool.Tool.Name)
 		}
