@@ -61,6 +61,9 @@ func (g Graph) ContentText() string { return pretty(g.Graph) }
 // text content matches the reference server's byte for byte: two-space
 // indentation, no escaping of <, > and &, nor of U+2028 and U+2029.
 func pretty(v any) string {
+	if s, ok := prettyFast(v); ok {
+		return s
+	}
 	var b strings.Builder
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)

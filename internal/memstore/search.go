@@ -98,7 +98,7 @@ func entityMatches(e Entity, q string) bool {
 // query spanning the newline between name and type can give a false
 // candidate, which entityMatches rejects.
 func searchCandidates(ctx context.Context, tx *sql.Tx, q string) ([]int64, error) {
-	phrase := `"` + strings.ReplaceAll(q, `"`, `""`) + `"`
+	phrase := matchExpr(q)
 	set := map[int64]bool{}
 	for _, query := range []string{
 		`SELECT rowid FROM search_names WHERE search_names MATCH ?`,
@@ -127,6 +127,30 @@ func searchCandidates(ctx context.Context, tx *sql.Tx, q string) ([]int64, error
 	}
 	slices.Sort(ids)
 	return ids, nil
+}
+
+// matchExpr returns the FTS5 query for the lower-cased q (at least three
+// characters, no NUL). A phrase costs one posting-list seek per trigram and
+// per index segment, and the common trigrams' lists grow with the graph, so
+// longer queries are asked as the AND of disjoint three-character pieces
+// (plus the last three characters): about a third of the trigrams, each a
+// necessary condition, so no match is lost; the extra candidates are
+// rejected by entityMatches.
+func matchExpr(q string) string {
+	quote := func(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
+	r := []rune(q)
+	if len(r) <= 5 {
+		return quote(q)
+	}
+	var parts []string
+	i := 0
+	for ; i+3 <= len(r); i += 3 {
+		parts = append(parts, quote(string(r[i:i+3])))
+	}
+	if i < len(r) {
+		parts = append(parts, quote(string(r[len(r)-3:])))
+	}
+	return strings.Join(parts, " AND ")
 }
 
 // OpenNodes implements Store.

@@ -23,10 +23,13 @@ const DefaultChangeRetention = 10_000
 // another process before failing, unless WithBusyTimeout says otherwise.
 const DefaultBusyTimeout = 10 * time.Second
 
-// mmapSize is the PRAGMA mmap_size of every connection: reads of the
-// first 1 GiB of the file go through a shared memory map instead of a
-// pread per page, which matters for large graphs.
-var mmapSize = 1 << 30
+// mmapSize is the PRAGMA mmap_size of every connection: 0, no memory map.
+// A map makes reads of an unchanging file cheaper, but in WAL mode every
+// commit makes each reader connection unmap and remap the whole file at
+// its next transaction and then take a page fault per page it touches;
+// reads that follow writes (an agent's usual pattern) were 2-5x slower
+// with a 1 GiB map (BenchmarkWriteThenRead, see docs/bench/log.md).
+const mmapSize = 0
 
 // SQLite is the Store backed by one SQLite database file (WAL mode).
 //

@@ -1,0 +1,203 @@
+package memory
+
+import (
+	"encoding/json"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/mcpgen/mcpgen/internal/memstore"
+)
+
+// prettyAppender writes the graph types straight into indented JSON, laid
+// out as JavaScript's JSON.stringify(v, null, 2) does, without reflection
+// and without a second pass over the output (read_graph's text is tens of
+// megabytes at 100,000 entities).
+type prettyAppender struct {
+	b []byte
+}
+
+func (p *prettyAppender) newline(depth int) {
+	p.b = append(p.b, '\n')
+	for range depth {
+		p.b = append(p.b, "  "...)
+	}
+}
+
+// key writes `"name": ` at the given depth, after a comma if not first.
+func (p *prettyAppender) key(name string, depth int, first bool) {
+	if !first {
+		p.b = append(p.b, ',')
+	}
+	p.newline(depth)
+	p.b = append(p.b, '"')
+	p.b = append(p.b, name...)
+	p.b = append(p.b, `": `...)
+}
+
+const hexDigits = "0123456789abcdef"
+
+// str writes s as JSON.stringify does: only ", \ and control characters
+// are escaped (short forms for \b \t \n \f \r, \u00xx otherwise).
+func (p *prettyAppender) str(s string) {
+	if !utf8.ValidString(s) {
+		// Not reachable from JSON input: replace each invalid byte with
+		// U+FFFD, as encoding/json does.
+		var b strings.Builder
+		for _, r := range s {
+			b.WriteRune(r)
+		}
+		s = b.String()
+	}
+	p.b = append(p.b, '"')
+	start := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 0x20 && c != '"' && c != '\\' {
+			continue
+		}
+		p.b = append(p.b, s[start:i]...)
+		switch c {
+		case '"', '\\':
+			p.b = append(p.b, '\\', c)
+		case '\b':
+			p.b = append(p.b, '\\', 'b')
+		case '\t':
+			p.b = append(p.b, '\\', 't')
+		case '\n':
+			p.b = append(p.b, '\\', 'n')
+		case '\f':
+			p.b = append(p.b, '\\', 'f')
+		case '\r':
+			p.b = append(p.b, '\\', 'r')
+		default:
+			p.b = append(p.b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+		}
+		start = i + 1
+	}
+	p.b = append(p.b, s[start:]...)
+	p.b = append(p.b, '"')
+}
+
+// strings writes a list of strings at depth (the depth of the key holding it).
+func (p *prettyAppender) strings(list []string, depth int) {
+	if len(list) == 0 {
+		p.b = append(p.b, "[]"...)
+		return
+	}
+	p.b = append(p.b, '[')
+	for i, s := range list {
+		if i > 0 {
+			p.b = append(p.b, ',')
+		}
+		p.newline(depth + 1)
+		p.str(s)
+	}
+	p.newline(depth)
+	p.b = append(p.b, ']')
+}
+
+// list writes the elements of a list of objects, each written by item at
+// depth+1.
+func list[T any](p *prettyAppender, xs []T, depth int, item func(x T, depth int)) {
+	if len(xs) == 0 {
+		p.b = append(p.b, "[]"...)
+		return
+	}
+	p.b = append(p.b, '[')
+	for i, x := range xs {
+		if i > 0 {
+			p.b = append(p.b, ',')
+		}
+		p.newline(depth + 1)
+		item(x, depth+1)
+	}
+	p.newline(depth)
+	p.b = append(p.b, ']')
+}
+
+func (p *prettyAppender) entity(e memstore.Entity, depth int) {
+	p.b = append(p.b, '{')
+	p.key("name", depth+1, true)
+	p.str(e.Name)
+	p.key("entityType", depth+1, false)
+	p.str(e.EntityType)
+	p.key("observations", depth+1, false)
+	p.strings(e.Observations, depth+1)
+	p.newline(depth)
+	p.b = append(p.b, '}')
+}
+
+func (p *prettyAppender) relation(r memstore.Relation, depth int) {
+	p.b = append(p.b, '{')
+	p.key("from", depth+1, true)
+	p.str(r.From)
+	p.key("to", depth+1, false)
+	p.str(r.To)
+	p.key("relationType", depth+1, false)
+	p.str(r.RelationType)
+	p.newline(depth)
+	p.b = append(p.b, '}')
+}
+
+func (p *prettyAppender) added(a memstore.AddedObservations, depth int) {
+	p.b = append(p.b, '{')
+	p.key("entityName", depth+1, true)
+	p.str(a.EntityName)
+	p.key("addedObservations", depth+1, false)
+	p.strings(a.AddedObservations, depth+1)
+	p.newline(depth)
+	p.b = append(p.b, '}')
+}
+
+func (p *prettyAppender) graph(g memstore.Graph) {
+	p.b = append(p.b, '{')
+	p.key("entities", 1, true)
+	list(p, g.Entities, 1, p.entity)
+	p.key("relations", 1, false)
+	list(p, g.Relations, 1, p.relation)
+	p.newline(0)
+	p.b = append(p.b, '}')
+}
+
+// graphSize estimates the length of g's indented text.
+func graphSize(g memstore.Graph) int {
+	n := 64
+	for _, e := range g.Entities {
+		n += 90 + len(e.Name) + len(e.EntityType)
+		for _, o := range e.Observations {
+			n += 12 + len(o)
+		}
+	}
+	for _, r := range g.Relations {
+		n += 80 + len(r.From) + len(r.To) + len(r.RelationType)
+	}
+	return n
+}
+
+// prettyFast renders the graph result types; ok is false for other types.
+func prettyFast(v any) (string, bool) {
+	var p prettyAppender
+	switch v := v.(type) {
+	case []memstore.Entity, []memstore.Relation, []memstore.AddedObservations:
+		// A nil list at the top is null, as encoding/json has it.
+		if v, _ := json.Marshal(v); string(v) == "null" {
+			return "null", true
+		}
+	}
+	switch v := v.(type) {
+	case memstore.Graph:
+		p.b = make([]byte, 0, graphSize(v))
+		p.graph(v)
+	case []memstore.Entity:
+		p.b = make([]byte, 0, graphSize(memstore.Graph{Entities: v}))
+		list(&p, v, 0, p.entity)
+	case []memstore.Relation:
+		p.b = make([]byte, 0, graphSize(memstore.Graph{Relations: v}))
+		list(&p, v, 0, p.relation)
+	case []memstore.AddedObservations:
+		list(&p, v, 0, p.added)
+	default:
+		return "", false
+	}
+	return string(p.b), true
+}

@@ -1,0 +1,103 @@
+package memory
+
+import (
+	"encoding/json"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/mcpgen/mcpgen/internal/memstore"
+)
+
+// prettySlow is the reflection rendering prettyFast replaces, with
+// encoding/json's HTML escapes undone (JSON.stringify does not escape <, >
+// and &).
+func prettySlow(v any) string {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		panic(err)
+	}
+	s := strings.TrimSuffix(b.String(), "\n")
+	return strings.NewReplacer(`\\`, `\\`, `\u2028`, "\u2028", `\u2029`, "\u2029", `\u003c`, "<", `\u003e`, ">", `\u0026`, "&").Replace(s)
+}
+
+func TestPrettyFastMatchesJSONStringify(t *testing.T) {
+	alphabet := []string{"a", "Z", " ", "\"", "\\", "/", "<", ">", "&", "\n", "\t", "\r", "\b", "\f", "\x00", "\x01", "\x1f", "\x7f", "é", "İ", "\u2028", "\u2029", "😀", "\ufffd", "u003c", "u2028"}
+	r := rand.New(rand.NewPCG(1, 2))
+	str := func() string {
+		var b strings.Builder
+		for range r.IntN(8) {
+			b.WriteString(alphabet[r.IntN(len(alphabet))])
+		}
+		return b.String()
+	}
+	strs := func() []string {
+		if r.IntN(4) == 0 {
+			return nil
+		}
+		out := make([]string, r.IntN(4))
+		for i := range out {
+			out[i] = str()
+		}
+		return out
+	}
+	for range 300 {
+		var g memstore.Graph
+		for range r.IntN(4) {
+			g.Entities = append(g.Entities, memstore.Entity{Name: str(), EntityType: str(), Observations: strs()})
+		}
+		for range r.IntN(4) {
+			g.Relations = append(g.Relations, memstore.Relation{From: str(), To: str(), RelationType: str()})
+		}
+		var added []memstore.AddedObservations
+		for range r.IntN(3) {
+			added = append(added, memstore.AddedObservations{EntityName: str(), AddedObservations: strs()})
+		}
+		for _, v := range []any{g, g.Entities, g.Relations, added, memstore.Graph{}} {
+			got, ok := prettyFast(v)
+			if !ok {
+				t.Fatalf("prettyFast(%T) not handled", v)
+			}
+			if want := prettySlow(v); got != want {
+				t.Fatalf("prettyFast(%#v):\n%s\nwant:\n%s", v, got, want)
+			}
+		}
+	}
+	// Invalid UTF-8 is repaired as encoding/json does.
+	v := []memstore.Relation{{From: "a\xffb<", To: "", RelationType: "x"}}
+	if got, want := pretty(v), prettySlow([]memstore.Relation{{From: "a\ufffdb<", To: "", RelationType: "x"}}); got != want {
+		t.Fatalf("invalid UTF-8: got %q want %q", got, want)
+	}
+}
+
+// BenchmarkGraphContentText renders read_graph's text for 100,000 entities
+// (two observations each, a relation to the previous one): "reflect" is the
+// encoding/json rendering pretty used before, "append" the current one.
+func BenchmarkGraphContentText(b *testing.B) {
+	var g memstore.Graph
+	for i := range 100_000 {
+		name := "entity-" + strings.Repeat("0", 6-len(itoa(i))) + itoa(i)
+		g.Entities = append(g.Entities, memstore.Entity{Name: name, EntityType: "person", Observations: []string{"likes straße and <tags>", "observation " + itoa(i)}})
+		if i > 0 {
+			g.Relations = append(g.Relations, memstore.Relation{From: name, To: g.Entities[i-1].Name, RelationType: "knows"})
+		}
+	}
+	b.Run("reflect", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			_ = prettySlow(g)
+		}
+	})
+	b.Run("append", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			_ = Graph{g}.ContentText()
+		}
+	})
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }
