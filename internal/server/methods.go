@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"go.uber.org/zap"
@@ -310,7 +311,7 @@ func resourceNotFound(req *Request, uri string) error {
 
 // ErrResourceNotFound is returned by a resource handler (a template whose
 // variables name nothing) to answer with the era's not-found error.
-var ErrResourceNotFound = fmt.Errorf("resource not found")
+var ErrResourceNotFound = errors.New("resource not found")
 
 // cached wraps a read result with its 2026-07-28 cache hints.
 type cached struct {
