@@ -7,38 +7,17 @@
 //
 // By default it speaks MCP over stdio. With --http ADDR it serves
 // Streamable HTTP at http://ADDR/mcp, to legacy (initialize, sessions) and
-// stateless 2026-07-28 clients alike, on the same endpoint.
+// stateless 2026-07-28 clients alike, on the same endpoint. -h lists the
+// flags.
 package main
 
 import (
-	"flag"
-	"fmt"
-	"os"
-
-	"go.uber.org/zap"
-
 	"github.com/mcpgen/mcpgen/generated/bench"
 	"github.com/mcpgen/mcpgen/internal/serve"
 	"github.com/mcpgen/mcpgen/internal/server"
 )
 
 func main() {
-	fs := flag.NewFlagSet("mcp-bench", flag.ExitOnError)
-	var f serve.Flags
-	f.Register(fs)
-	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "usage: mcp-bench [flags]\n\nServes the benchmark tools (echo, ingest, noop_01..noop_48) over stdio (default) or Streamable HTTP.\n\n")
-		fs.PrintDefaults()
-	}
-	fs.Parse(os.Args[1:])
-	log, err := f.Logger()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "mcp-bench:", err)
-		os.Exit(2)
-	}
-	srv := bench.New(server.Options{Logger: log, Errors: server.ZapErrors{Logger: log}})
-	if err := f.Run(srv, log); err != nil {
-		log.Error("mcp-bench stopped", zap.Error(err))
-		os.Exit(1)
-	}
+	serve.Main("mcp-bench", "Serves the benchmark tools (echo, ingest, noop_01..noop_48) over stdio (default) or Streamable HTTP.",
+		func(opts server.Options) *server.Server { return bench.New(opts) })
 }

@@ -109,3 +109,28 @@ func split(s string) []string {
 	}
 	return out
 }
+
+// Main is the whole main function of a server binary without commands of
+// its own: it parses the common flags (with about as the usage text),
+// builds the server with newServer and runs it, exiting 2 on a usage error
+// and 1 when serving fails.
+func Main(name, about string, newServer func(server.Options) *server.Server) {
+	fs := flag.NewFlagSet(name, flag.ExitOnError)
+	var f Flags
+	f.Register(fs)
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "usage: %s [flags]\n\n%s\n\n", name, about)
+		fs.PrintDefaults()
+	}
+	_ = fs.Parse(os.Args[1:]) // ExitOnError: exits on a bad flag
+	log, err := f.Logger()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "%s: %v\n", name, err)
+		os.Exit(2)
+	}
+	srv := newServer(server.Options{Logger: log, Errors: server.ZapErrors{Logger: log}})
+	if err := f.Run(srv, log); err != nil {
+		log.Error(name+" stopped", zap.Error(err))
+		os.Exit(1)
+	}
+}
