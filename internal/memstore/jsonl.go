@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -210,19 +209,7 @@ func jsBlank(line []byte) bool {
 
 // Export implements Store. It writes one consistent snapshot.
 func (s *SQLite) Export(ctx context.Context, w io.Writer) error {
-	var g Graph
-	err := s.read(ctx, func(tx *sql.Tx) error {
-		ents, err := loadAllEntities(ctx, tx, nil)
-		if err != nil {
-			return err
-		}
-		rels, err := scanRelations(ctx, tx, nil)
-		if err != nil {
-			return err
-		}
-		g = Graph{Entities: ents, Relations: rels}
-		return nil
-	})
+	g, err := s.ReadGraph(ctx) // one read transaction: a consistent snapshot
 	if err != nil {
 		return err
 	}
