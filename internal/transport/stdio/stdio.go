@@ -31,7 +31,7 @@ const MaxMessageSize = 32 << 20
 // Serve reads messages from r until EOF or ctx ends, answering on w. It
 // waits for handlers in flight before returning. A clean EOF returns nil.
 func Serve(ctx context.Context, srv *server.Server, r io.Reader, w io.Writer) error {
-	c := &conn{srv: srv, out: bufio.NewWriter(w), inflight: map[string]context.CancelFunc{}, jobs: make(chan job)}
+	c := &conn{srv: srv, out: bufio.NewWriter(w), inflight: map[string]context.CancelFunc{}, wake: make(chan struct{}, 1)}
 	ctx, cancel := context.WithCancel(ctx)
 	defer func() {
 		// The client is gone: cancel what still runs (listen streams and
@@ -99,7 +99,12 @@ type conn struct {
 	sess     *server.Session
 	inflight map[string]context.CancelFunc
 	wg       sync.WaitGroup
-	jobs     chan job // idle workers wait here for the next request
+
+	qmu     sync.Mutex
+	queue   []job         // requests waiting for a worker
+	workers int           // workers running
+	idle    int           // workers waiting for work
+	wake    chan struct{} // wakes an idle worker
 }
 
 func (c *conn) session() *server.Session {
@@ -143,12 +148,7 @@ func (c *conn) handleLine(ctx context.Context, line []byte) {
 		}
 	default:
 		c.wg.Add(1)
-		j := job{ctx: ctx, m: m}
-		select {
-		case c.jobs <- j: // an idle worker takes it
-		default:
-			go c.worker(j)
-		}
+		c.enqueue(job{ctx: ctx, m: m})
 	}
 }
 
@@ -157,21 +157,65 @@ type job struct {
 	m   *jsonrpc.Message
 }
 
-// worker runs requests, then waits a while for more, so that its stack,
-// grown by the first request, serves the next ones.
-func (c *conn) worker(j job) {
+// MaxWorkers bounds the requests of one connection that run at once; more
+// wait in a queue. The reader never waits for a worker: it must stay free
+// to read the client's answers to questions the running handlers asked.
+const MaxWorkers = 64
+
+// enqueue queues a request and makes sure a worker will take it: an idle
+// one is woken, or a new one started while fewer than MaxWorkers run.
+func (c *conn) enqueue(j job) {
+	c.qmu.Lock()
+	c.queue = append(c.queue, j)
+	start := c.idle == 0 && c.workers < MaxWorkers
+	if start {
+		c.workers++
+	}
+	c.qmu.Unlock()
+	if start {
+		go c.worker(j.ctx)
+		return
+	}
+	select {
+	case c.wake <- struct{}{}:
+	default: // a wake-up is already pending
+	}
+}
+
+// worker runs queued requests, then waits a while for more, so that its
+// stack, grown by the first request, serves the next ones.
+func (c *conn) worker(ctx context.Context) {
 	idle := time.NewTimer(time.Second)
 	defer idle.Stop()
 	for {
-		c.run(j.ctx, j.m)
+		c.qmu.Lock()
+		if len(c.queue) > 0 {
+			j := c.queue[0]
+			c.queue[0] = job{}
+			c.queue = c.queue[1:]
+			c.qmu.Unlock()
+			c.run(j.ctx, j.m)
+			continue
+		}
+		c.idle++
+		c.qmu.Unlock()
 		idle.Reset(time.Second)
+		var stop bool
 		select {
-		case j = <-c.jobs:
+		case <-c.wake:
 		case <-idle.C:
-			return
-		case <-j.ctx.Done(): // the connection ended
+			stop = true
+		case <-ctx.Done(): // the connection ended
+			stop = true
+		}
+		c.qmu.Lock()
+		c.idle--
+		if stop && len(c.queue) == 0 {
+			c.workers--
+			c.qmu.Unlock()
 			return
 		}
+		c.qmu.Unlock()
 	}
 }
 
