@@ -2,6 +2,7 @@ package memstore
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"strings"
 	"unicode/utf8"
@@ -394,25 +395,18 @@ func (w *writer) rebuildSearch() error {
 			return err
 		}
 	}
-	rows, err := w.tx.QueryContext(w.ctx, `SELECT id, name, entity_type FROM entities ORDER BY id`)
-	if err != nil {
-		return fmt.Errorf("memstore: %w", err)
-	}
 	type hdr struct {
 		id         int64
 		name, kind string
 	}
 	var hs []hdr
-	for rows.Next() {
+	err := eachRow(w.ctx, w.tx, `SELECT id, name, entity_type FROM entities ORDER BY id`, nil, func(rows *sql.Rows) error {
 		var h hdr
-		if err := rows.Scan(&h.id, &h.name, &h.kind); err != nil {
-			rows.Close()
-			return fmt.Errorf("memstore: %w", err)
-		}
+		err := rows.Scan(&h.id, &h.name, &h.kind)
 		hs = append(hs, h)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
+		return err
+	})
+	if err != nil {
 		return fmt.Errorf("memstore: %w", err)
 	}
 	for _, h := range hs {
@@ -420,21 +414,14 @@ func (w *writer) rebuildSearch() error {
 			return err
 		}
 	}
-	rows, err = w.tx.QueryContext(w.ctx, `SELECT id, content FROM observations ORDER BY id`)
-	if err != nil {
-		return fmt.Errorf("memstore: %w", err)
-	}
 	var obs []storedObservation
-	for rows.Next() {
+	err = eachRow(w.ctx, w.tx, `SELECT id, content FROM observations ORDER BY id`, nil, func(rows *sql.Rows) error {
 		var o storedObservation
-		if err := rows.Scan(&o.id, &o.content); err != nil {
-			rows.Close()
-			return fmt.Errorf("memstore: %w", err)
-		}
+		err := rows.Scan(&o.id, &o.content)
 		obs = append(obs, o)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
+		return err
+	})
+	if err != nil {
 		return fmt.Errorf("memstore: %w", err)
 	}
 	for _, o := range obs {

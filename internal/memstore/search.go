@@ -104,20 +104,13 @@ func searchCandidates(ctx context.Context, tx *sql.Tx, q string) ([]int64, error
 		`SELECT rowid FROM search_names WHERE search_names MATCH ?`,
 		`SELECT o.entity_id FROM search_obs AS f JOIN observations AS o ON o.id = f.rowid WHERE search_obs MATCH ?`,
 	} {
-		rows, err := tx.QueryContext(ctx, query, phrase)
-		if err != nil {
-			return nil, fmt.Errorf("memstore: search: %w", err)
-		}
-		for rows.Next() {
+		err := eachRow(ctx, tx, query, []any{phrase}, func(rows *sql.Rows) error {
 			var id int64
-			if err := rows.Scan(&id); err != nil {
-				rows.Close()
-				return nil, fmt.Errorf("memstore: search: %w", err)
-			}
+			err := rows.Scan(&id)
 			set[id] = true
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
+			return err
+		})
+		if err != nil {
 			return nil, fmt.Errorf("memstore: search: %w", err)
 		}
 	}
@@ -163,20 +156,13 @@ func (s *SQLite) OpenNodes(ctx context.Context, names []string) (Graph, error) {
 	err := s.read(ctx, func(tx *sql.Tx) error {
 		var ids []int64
 		for chunk := range slices.Chunk(names, inChunk) {
-			rows, err := tx.QueryContext(ctx, `SELECT id FROM entities WHERE name IN (`+placeholders(len(chunk))+`)`, anys(chunk)...)
-			if err != nil {
-				return fmt.Errorf("memstore: open nodes: %w", err)
-			}
-			for rows.Next() {
+			err := eachRow(ctx, tx, `SELECT id FROM entities WHERE name IN (`+placeholders(len(chunk))+`)`, anys(chunk), func(rows *sql.Rows) error {
 				var id int64
-				if err := rows.Scan(&id); err != nil {
-					rows.Close()
-					return fmt.Errorf("memstore: open nodes: %w", err)
-				}
+				err := rows.Scan(&id)
 				ids = append(ids, id)
-			}
-			rows.Close()
-			if err := rows.Err(); err != nil {
+				return err
+			})
+			if err != nil {
 				return fmt.Errorf("memstore: open nodes: %w", err)
 			}
 		}
@@ -237,49 +223,40 @@ func (s *SQLite) EntityNames(ctx context.Context, prefix string, limit int) ([]s
 // loadAllEntities reads every entity with its observations in insertion
 // order; when keep is non-nil only ids in keep are returned.
 func loadAllEntities(ctx context.Context, tx *sql.Tx, keep map[int64]bool) ([]Entity, error) {
-	rows, err := tx.QueryContext(ctx, `SELECT id, name, entity_type FROM entities ORDER BY id`)
-	if err != nil {
-		return nil, fmt.Errorf("memstore: read entities: %w", err)
-	}
 	var ents []Entity
 	pos := map[int64]int{}
-	for rows.Next() {
+	err := eachRow(ctx, tx, `SELECT id, name, entity_type FROM entities ORDER BY id`, nil, func(rows *sql.Rows) error {
 		var id int64
 		var e Entity
 		if err := rows.Scan(&id, &e.Name, &e.EntityType); err != nil {
-			rows.Close()
-			return nil, fmt.Errorf("memstore: read entities: %w", err)
+			return err
 		}
 		if keep != nil && !keep[id] {
-			continue
+			return nil
 		}
 		e.Observations = []string{}
 		pos[id] = len(ents)
 		ents = append(ents, e)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
+		return nil
+	})
+	if err != nil {
 		return nil, fmt.Errorf("memstore: read entities: %w", err)
 	}
 	if len(ents) == 0 {
 		return []Entity{}, nil
 	}
-	rows, err = tx.QueryContext(ctx, `SELECT entity_id, content FROM observations ORDER BY id`)
-	if err != nil {
-		return nil, fmt.Errorf("memstore: read observations: %w", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
+	err = eachRow(ctx, tx, `SELECT entity_id, content FROM observations ORDER BY id`, nil, func(rows *sql.Rows) error {
 		var id int64
 		var c string
 		if err := rows.Scan(&id, &c); err != nil {
-			return nil, fmt.Errorf("memstore: read observations: %w", err)
+			return err
 		}
 		if i, ok := pos[id]; ok {
 			ents[i].Observations = append(ents[i].Observations, c)
 		}
-	}
-	if err := rows.Err(); err != nil {
+		return nil
+	})
+	if err != nil {
 		return nil, fmt.Errorf("memstore: read observations: %w", err)
 	}
 	return ents, nil
@@ -305,42 +282,32 @@ func loadEntitiesByID(ctx context.Context, tx *sql.Tx, ids []int64) ([]Entity, e
 	ents := make([]Entity, 0, len(ids))
 	for chunk := range slices.Chunk(ids, inChunk) {
 		args := anys(chunk)
-		rows, err := tx.QueryContext(ctx, `SELECT id, name, entity_type FROM entities WHERE id IN (`+placeholders(len(chunk))+`) ORDER BY id`, args...)
-		if err != nil {
-			return nil, fmt.Errorf("memstore: read entities: %w", err)
-		}
 		pos := map[int64]int{}
-		for rows.Next() {
+		err := eachRow(ctx, tx, `SELECT id, name, entity_type FROM entities WHERE id IN (`+placeholders(len(chunk))+`) ORDER BY id`, args, func(rows *sql.Rows) error {
 			var id int64
 			e := Entity{Observations: []string{}}
 			if err := rows.Scan(&id, &e.Name, &e.EntityType); err != nil {
-				rows.Close()
-				return nil, fmt.Errorf("memstore: read entities: %w", err)
+				return err
 			}
 			pos[id] = len(ents)
 			ents = append(ents, e)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
+			return nil
+		})
+		if err != nil {
 			return nil, fmt.Errorf("memstore: read entities: %w", err)
 		}
-		rows, err = tx.QueryContext(ctx, `SELECT entity_id, content FROM observations WHERE entity_id IN (`+placeholders(len(chunk))+`) ORDER BY entity_id, id`, args...)
-		if err != nil {
-			return nil, fmt.Errorf("memstore: read observations: %w", err)
-		}
-		for rows.Next() {
+		err = eachRow(ctx, tx, `SELECT entity_id, content FROM observations WHERE entity_id IN (`+placeholders(len(chunk))+`) ORDER BY entity_id, id`, args, func(rows *sql.Rows) error {
 			var id int64
 			var c string
 			if err := rows.Scan(&id, &c); err != nil {
-				rows.Close()
-				return nil, fmt.Errorf("memstore: read observations: %w", err)
+				return err
 			}
 			if i, ok := pos[id]; ok {
 				ents[i].Observations = append(ents[i].Observations, c)
 			}
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
+			return nil
+		})
+		if err != nil {
 			return nil, fmt.Errorf("memstore: read observations: %w", err)
 		}
 	}
@@ -379,21 +346,14 @@ func relationsOf(ctx context.Context, tx *sql.Tx, ents []Entity) ([]Relation, er
 			`SELECT id, from_name, to_name, relation_type FROM relations WHERE from_name IN (` + ph + `)`,
 			`SELECT id, from_name, to_name, relation_type FROM relations WHERE to_name IN (` + ph + `)`,
 		} {
-			rows, err := tx.QueryContext(ctx, q, args...)
-			if err != nil {
-				return nil, fmt.Errorf("memstore: read relations: %w", err)
-			}
-			for rows.Next() {
+			err := eachRow(ctx, tx, q, args, func(rows *sql.Rows) error {
 				var id int64
 				var r Relation
-				if err := rows.Scan(&id, &r.From, &r.To, &r.RelationType); err != nil {
-					rows.Close()
-					return nil, fmt.Errorf("memstore: read relations: %w", err)
-				}
+				err := rows.Scan(&id, &r.From, &r.To, &r.RelationType)
 				found[id] = r
-			}
-			rows.Close()
-			if err := rows.Err(); err != nil {
+				return err
+			})
+			if err != nil {
 				return nil, fmt.Errorf("memstore: read relations: %w", err)
 			}
 		}
@@ -446,4 +406,20 @@ func anys[T any](xs []T) []any {
 		out[i] = x
 	}
 	return out
+}
+
+// eachRow runs query and calls scan for every row, closing the rows and
+// reporting the first error of the query, a scan or the iteration.
+func eachRow(ctx context.Context, tx *sql.Tx, query string, args []any, scan func(*sql.Rows) error) error {
+	rows, err := tx.QueryContext(ctx, query, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		if err := scan(rows); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
 }

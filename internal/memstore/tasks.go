@@ -187,22 +187,17 @@ func (s *SQLite) ListTasks(ctx context.Context, f TaskFilter) ([]Task, error) {
 	}
 	tasks := []Task{}
 	err := s.read(ctx, func(tx *sql.Tx) error {
-		rows, err := tx.QueryContext(ctx, q, args...)
-		if err != nil {
-			return fmt.Errorf("memstore: list tasks: %w", err)
-		}
 		pos := map[int64]int{}
-		for rows.Next() {
+		err := eachRow(ctx, tx, q, args, func(rows *sql.Rows) error {
 			t, err := scanTask(rows)
 			if err != nil {
-				rows.Close()
 				return err
 			}
 			pos[t.ID] = len(tasks)
 			tasks = append(tasks, t)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
+			return nil
+		})
+		if err != nil {
 			return fmt.Errorf("memstore: list tasks: %w", err)
 		}
 		ids := make([]int64, len(tasks))
@@ -210,22 +205,17 @@ func (s *SQLite) ListTasks(ctx context.Context, f TaskFilter) ([]Task, error) {
 			ids[i] = t.ID
 		}
 		for chunk := range slices.Chunk(ids, inChunk) {
-			rows, err := tx.QueryContext(ctx, `SELECT task_id, entity_name FROM task_entities WHERE task_id IN (`+placeholders(len(chunk))+`) ORDER BY task_id, pos`, anys(chunk)...)
-			if err != nil {
-				return fmt.Errorf("memstore: list tasks: %w", err)
-			}
-			for rows.Next() {
+			err := eachRow(ctx, tx, `SELECT task_id, entity_name FROM task_entities WHERE task_id IN (`+placeholders(len(chunk))+`) ORDER BY task_id, pos`, anys(chunk), func(rows *sql.Rows) error {
 				var id int64
 				var name string
 				if err := rows.Scan(&id, &name); err != nil {
-					rows.Close()
-					return fmt.Errorf("memstore: list tasks: %w", err)
+					return err
 				}
 				i := pos[id]
 				tasks[i].Entities = append(tasks[i].Entities, name)
-			}
-			rows.Close()
-			if err := rows.Err(); err != nil {
+				return nil
+			})
+			if err != nil {
 				return fmt.Errorf("memstore: list tasks: %w", err)
 			}
 		}
