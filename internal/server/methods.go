@@ -56,7 +56,11 @@ func hasTools(s *Server) bool     { return len(s.tools) > 0 }
 func hasResources(s *Server) bool { return len(s.resources) > 0 || len(s.templates) > 0 }
 func hasPrompts(s *Server) bool   { return len(s.prompts) > 0 }
 func hasTasks(s *Server) bool     { return s.tasks != nil }
-func hasCompletions(s *Server) bool {
+func hasCompletions(s *Server) bool { return s.completions }
+
+// offersCompletions reports whether any prompt or template can complete
+// its arguments; build computes it once.
+func (s *Server) offersCompletions() bool {
 	for _, p := range s.prompts {
 		if p.Complete != nil {
 			return true

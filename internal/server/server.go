@@ -75,7 +75,10 @@ type Server struct {
 	tasks    *taskTable
 	subs     subscribers
 	closed   chan struct{}
-	closeOne sync.Once
+	// completions is whether completion/complete is served (some prompt
+	// or template completes), decided once at start-up.
+	completions bool
+	closeOne    sync.Once
 }
 
 // Close ends open subscription streams gracefully and legacy sessions.
@@ -185,6 +188,7 @@ func build(def Definition, opts Options) (*Server, error) {
 		s.prompts[p.Prompt.Name] = p
 		s.registered("prompt", p.Prompt.Name)
 	}
+	s.completions = s.offersCompletions()
 	if err := s.buildLists(); err != nil {
 		return nil, err
 	}
