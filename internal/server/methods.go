@@ -52,10 +52,10 @@ func init() {
 	}
 }
 
-func hasTools(s *Server) bool     { return len(s.tools) > 0 }
-func hasResources(s *Server) bool { return len(s.resources) > 0 || len(s.templates) > 0 }
-func hasPrompts(s *Server) bool   { return len(s.prompts) > 0 }
-func hasTasks(s *Server) bool     { return s.tasks != nil }
+func hasTools(s *Server) bool       { return len(s.tools) > 0 }
+func hasResources(s *Server) bool   { return len(s.resources) > 0 || len(s.templates) > 0 }
+func hasPrompts(s *Server) bool     { return len(s.prompts) > 0 }
+func hasTasks(s *Server) bool       { return s.tasks != nil }
 func hasCompletions(s *Server) bool { return s.completions }
 
 // offersCompletions reports whether any prompt or template can complete
