@@ -11,7 +11,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/mcpgen/mcpgen/internal/memstore"
+	"github.com/mcpgen/mcpgen/components/memory/memstore"
 )
 
 // rpcConn is one MCP connection driven with hand-written JSON: a legacy

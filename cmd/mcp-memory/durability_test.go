@@ -17,7 +17,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	_ "github.com/mcpgen/mcpgen/internal/memstore" // registers the "sqlite" driver for the integrity check
+	_ "github.com/mcpgen/mcpgen/components/memory/memstore" // registers the "sqlite" driver for the integrity check
 )
 
 // TestDurabilityKill9 runs 16 concurrent HTTP clients (half legacy

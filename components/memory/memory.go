@@ -14,7 +14,7 @@ import (
 	"strings"
 
 	"github.com/mcpgen/mcpgen/internal/jsonrpc"
-	"github.com/mcpgen/mcpgen/internal/memstore"
+	"github.com/mcpgen/mcpgen/components/memory/memstore"
 	"github.com/mcpgen/mcpgen/internal/server"
 )
 

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/mcpgen/mcpgen/internal/memstore"
+	"github.com/mcpgen/mcpgen/components/memory/memstore"
 )
 
 // prettyAppender writes the graph types straight into indented JSON, laid

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpgen/mcpgen/internal/memstore"
+	"github.com/mcpgen/mcpgen/components/memory/memstore"
 )
 
 // prettySlow is the reflection rendering prettyFast replaces, with

@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/mcpgen/mcpgen/internal/memstore"
+	"github.com/mcpgen/mcpgen/components/memory/memstore"
 	"github.com/mcpgen/mcpgen/internal/server"
 )
 

@@ -3,7 +3,7 @@ package memory
 import (
 	"context"
 
-	"github.com/mcpgen/mcpgen/internal/memstore"
+	"github.com/mcpgen/mcpgen/components/memory/memstore"
 	"github.com/mcpgen/mcpgen/internal/server"
 )
 

@@ -12,7 +12,7 @@ package memory
 import (
 	"context"
 	component "github.com/mcpgen/mcpgen/components/memory"
-	memstore "github.com/mcpgen/mcpgen/internal/memstore"
+	memstore "github.com/mcpgen/mcpgen/components/memory/memstore"
 	"github.com/mcpgen/mcpgen/internal/server"
 )
 
