@@ -90,8 +90,12 @@ func (c *checker) checkPackage() *Server {
 				c.directiveError(err)
 				continue
 			}
+			if d.Kind == "skill" {
+				c.checkSkillDirective(s, d)
+				continue
+			}
 			if d.Kind != "server" {
-				c.at(d.Pos, "//mcp:"+d.Kind, "move it to the doc comment of a type declaration", "only //mcp:server belongs in the package doc comment")
+				c.at(d.Pos, "//mcp:"+d.Kind, "move it to the doc comment of a type declaration", "only //mcp:server and //mcp:skill belong in the package doc comment")
 				continue
 			}
 			if hasServer {
@@ -130,7 +134,7 @@ func (c *checker) checkPackage() *Server {
 			}
 		}
 	}
-	if !hasServer && len(s.Tools)+len(s.Resources)+len(s.Prompts) == 0 {
+	if !hasServer && len(s.Tools)+len(s.Resources)+len(s.Prompts)+len(s.Skills) == 0 {
 		return nil
 	}
 	if !hasServer && len(p.Syntax) > 0 {
@@ -144,6 +148,7 @@ func (c *checker) checkPackage() *Server {
 	}
 	c.checkImports(s)
 	c.checkGeneratedNames(s)
+	c.checkSkills(s)
 	for _, d := range c.deps {
 		s.Deps = append(s.Deps, d)
 	}
@@ -313,6 +318,8 @@ func (c *checker) checkType(s *Server, ts *ast.TypeSpec, doc *ast.CommentGroup, 
 		c.checkPrompt(s, comp, d, st, ts)
 	case "server":
 		c.at(d.Pos, "//mcp:server", "move it to the package doc comment", "//mcp:server belongs in the package doc comment")
+	case "skill":
+		c.at(d.Pos, "//mcp:skill", "move it to the package doc comment, beside //mcp:server", "//mcp:skill belongs in the package doc comment")
 	default:
 		c.at(d.Pos, "//mcp:"+d.Kind, "use //mcp:tool, //mcp:resource or //mcp:prompt", "unknown directive %q", d.Kind)
 	}

@@ -62,6 +62,13 @@ func emit(s *Server) ([]File, error) {
 			return nil, err
 		}
 	}
+	if len(s.Skills) > 0 {
+		skillFiles, err := e.skills()
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, skillFiles...)
+	}
 	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
 	return files, nil
 }
@@ -116,6 +123,9 @@ func (e *emitter) serverFile() *jen.File {
 	}
 	if len(s.Prompts) > 0 {
 		defFields.add("Prompts", jen.Id("h").Dot("prompts").Call())
+	}
+	if len(s.Skills) > 0 {
+		defFields.add("Skills", jen.Id("h").Dot("skills").Call())
 	}
 	f.Func().Id("New").Params(params...).Op("*").Qual(serverPkg, "Server").Block(
 		jen.Id("h").Op(":=").Op("&").Id("handlers").Values(depInit...),

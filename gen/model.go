@@ -20,6 +20,7 @@ type Server struct {
 	Resources []*Resource // fixed URIs and templates, sorted by name
 	Prompts   []*Prompt
 	Deps      []*Dep // constructor parameters, sorted by type
+	Skills    []*Skill // //mcp:skill directives, sorted by skill path
 }
 
 // Component is what tools, resources and prompts share: a named struct type

@@ -20,6 +20,9 @@ type Definition struct {
 	Resources []Resource
 	Templates []Template
 	Prompts   []Prompt
+	// Skills are the Agent Skills the server publishes (//mcp:skill), each
+	// file embedded and digested by mcpgen.
+	Skills []Skill
 }
 
 // Cache carries the 2026-07-28 cache hints of a list or read result.

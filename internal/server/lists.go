@@ -50,6 +50,9 @@ func (s *Server) buildLists() error {
 		}
 		s.lists[l.method] = built
 	}
+	if hasSkills(s) {
+		return s.buildSkillList()
+	}
 	return nil
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/internal/jsonrpc"
 	"github.com/mcpgen/mcpgen/internal/protocol"
+	"github.com/mcpgen/mcpgen/internal/skills"
 )
 
 // route is one entry of the method map: the handler and the era it belongs to.
@@ -41,6 +42,9 @@ func init() {
 		"prompts/list":              {handle: (*Server).listPage, enabled: hasPrompts},
 		"prompts/get":               {handle: (*Server).getPrompt, enabled: hasPrompts},
 		"completion/complete":       {handle: (*Server).complete, enabled: hasCompletions},
+		"skills/list":               {handle: (*Server).listSkills, enabled: hasSkills},
+		"skills/get":                {handle: (*Server).getSkill, enabled: hasSkills},
+		"resources/directory/read":  {handle: (*Server).readDirectory, enabled: hasSkills},
 		"tasks/get":                 {handle: (*Server).taskGet, modernOnly: true, enabled: hasTasks},
 		"tasks/update":              {handle: (*Server).taskUpdate, modernOnly: true, enabled: hasTasks},
 		"tasks/cancel":              {handle: (*Server).taskCancel, modernOnly: true, enabled: hasTasks},
@@ -104,9 +108,17 @@ func (s *Server) buildCapabilities() {
 		caps["completions"] = map[string]any{}
 	}
 	caps["logging"] = map[string]any{}
+	exts := map[string]any{}
+	if hasSkills(s) {
+		// Declared in both eras: initialize for legacy clients,
+		// server/discover for stateless ones.
+		exts[skills.Extension] = map[string]any{"directoryRead": true}
+		caps["extensions"] = exts
+	}
 	s.legacyCaps, _ = json.Marshal(caps)
 	if s.tasks != nil {
-		caps["extensions"] = map[string]any{protocol.TasksExtension: map[string]any{}}
+		exts[protocol.TasksExtension] = map[string]any{}
+		caps["extensions"] = exts
 	}
 	s.modernCaps, _ = json.Marshal(caps)
 	s.discover, _ = json.Marshal(struct {

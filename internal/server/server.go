@@ -48,6 +48,10 @@ type Options struct {
 	SessionIdle time.Duration
 	// Tasks enables the io.modelcontextprotocol/tasks extension.
 	Tasks bool
+	// Skills are Agent Skills provided by code, served under the
+	// io.modelcontextprotocol/skills extension beside the definition's
+	// (generated) ones, in the same entry shape.
+	Skills []Skill
 }
 
 // Server serves one generated component registry. It is safe for
@@ -63,6 +67,7 @@ type Server struct {
 	resources map[string]*Resource
 	templates []*compiledTemplate
 	prompts   map[string]*Prompt
+	skills    skillIndex
 
 	lists      map[string]*list // by method: tools/list, resources/list, ...
 	legacyCaps json.RawMessage
@@ -143,6 +148,10 @@ func build(def Definition, opts Options) (*Server, error) {
 		s.serverInfo.Version = "0.0.0"
 	}
 	s.sessions.init(opts.SessionIdle)
+	if err := s.buildSkills(&def, opts.Skills); err != nil {
+		return nil, err
+	}
+	s.def = def
 	if opts.Tasks {
 		s.tasks = newTaskTable()
 	}
