@@ -67,4 +67,3 @@ func isSkillCopy(rel string) bool {
 	parts := strings.SplitN(rel, "/", 3)
 	return len(parts) == 3 && parts[1] == skillDirName
 }
-

@@ -19,7 +19,7 @@ type Server struct {
 	Tools     []*Tool
 	Resources []*Resource // fixed URIs and templates, sorted by name
 	Prompts   []*Prompt
-	Deps      []*Dep // constructor parameters, sorted by type
+	Deps      []*Dep   // constructor parameters, sorted by type
 	Skills    []*Skill // //mcp:skill directives, sorted by skill path
 }
 
