@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs the official MCP conformance suite against ONE mcp-everything process:
-# requirement set 2025-11-25, then 2026-07-28, then the tasks-extension
-# scenarios. Installs what it needs (Node 22 and the pinned suite, both from
+# requirement set 2025-11-25, then 2026-07-28, then the skills-extension
+# scenarios (SEP-2640; every check must be SUCCESS, none skipped), then the
+# tasks-extension scenarios. Installs what it needs (Node 22 and the pinned suite, both from
 # the npm registry) under .tools/ on first use.
 #
 #   scripts/conformance.sh            run everything, fail on any scored failure
@@ -33,6 +34,18 @@ run() {
 }
 run --requirements 2025-11-25
 run --requirements 2026-07-28
+
+# The skills extension (io.modelcontextprotocol/skills). The suite reports a
+# check it could not run (extension undeclared, nothing to probe) as SKIPPED
+# without failing, so the output is scanned for anything but SUCCESS too.
+for s in sep-2640-skills-directory sep-2640-skills-enumeration sep-2640-skills-manifest; do
+  echo "=== conformance skills scenario $s ==="
+  out=$("$node" "$cli" server --url "$url" --scenario "$s" 2>&1) || status=1
+  echo "$out"
+  if echo "$out" | grep -E 'SKIPPED|FAILURE|WARNING' >/dev/null || ! echo "$out" | grep -q 'SUCCESS'; then
+    echo "conformance: $s has checks that are not SUCCESS"; status=1
+  fi
+done
 
 tasks_status=0
 for s in tasks-lifecycle tasks-capability-negotiation tasks-wire-fields tasks-request-state-removal \

@@ -2,9 +2,11 @@
 // observations, relations between them, and tasks linked to entities. Its
 // tools are a drop-in for the reference server @modelcontextprotocol/server-memory
 // (same names, argument shapes, titles, hints and results); the resources,
-// prompts and task tools are ours.
+// prompts and task tools are ours. It publishes one Agent Skill
+// (skills/tidy-knowledge-graph): how an agent keeps the graph tidy.
 //
 //mcp:server name=memory title="Knowledge graph memory" version=0.1.0 instructions="A persistent knowledge graph: record entities, their observations and relations with the tools; read memory://knowledge-graph for the whole graph and memory://session/delta for what changed."
+//mcp:skill root=skills
 package memory
 
 import (

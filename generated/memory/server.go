@@ -29,6 +29,7 @@ func New(store memstore.Store, opts server.Options) *server.Server {
 		Resources:    h.resources(),
 		Templates:    h.templates(),
 		Prompts:      h.prompts(),
+		Skills:       h.skills(),
 	}, opts)
 }
 
