@@ -148,3 +148,47 @@ func TestSkillCopiesMakeCheckStale(t *testing.T) {
 		t.Errorf("after Write, stale = %v %v", stale, err)
 	}
 }
+
+// TestSkillLimits refuses a skill over either per-skill limit of the
+// extension (512 files, 16 MiB), at the directive, and accepts one at the
+// file limit exactly.
+func TestSkillLimits(t *testing.T) {
+	src := t.TempDir()
+	write := func(rel string, content []byte) {
+		p := filepath.Join(src, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, content, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("go.mod", []byte("module example.com/limits\n\ngo 1.22\n"))
+	write("comp/comp.go", []byte("// Package comp has skills at and over the limits.\n//\n//mcp:server name=limits\n//mcp:skill dir=many\n//mcp:skill dir=most\n//mcp:skill dir=big\npackage comp\n"))
+	for _, name := range []string{"many", "most", "big"} {
+		write("comp/"+name+"/SKILL.md", []byte("---\nname: "+name+"\ndescription: At or over a limit.\n---\n"))
+	}
+	for i := 1; i <= 512; i++ { // 513 files with SKILL.md
+		write("comp/many/f/"+strconv.Itoa(i)+".txt", []byte("x"))
+		if i < 512 {
+			write("comp/most/f/"+strconv.Itoa(i)+".txt", []byte("x"))
+		}
+	}
+	write("comp/big/blob.bin", make([]byte, skills.MaxBytes))
+	_, err := gen.Generate(context.Background(), gen.Config{Dir: src, Patterns: []string{"./comp"}})
+	var diags gen.Diagnostics
+	if !errors.As(err, &diags) {
+		t.Fatalf("Generate = %v, want diagnostics", err)
+	}
+	var got []string
+	for _, d := range diags {
+		got = append(got, d.Subject+": "+d.Problem)
+	}
+	want := []string{
+		"skill many: 513 files; hosts are only required to accept 512 per skill",
+		"skill big: " + strconv.Itoa(skills.MaxBytes+len("---\nname: big\ndescription: At or over a limit.\n---\n")) + " bytes in total; hosts are only required to accept 16777216 (16 MiB) per skill",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("diagnostics:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
