@@ -4,11 +4,13 @@ import (
 	"bufio"
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"path"
 	"path/filepath"
@@ -40,6 +42,7 @@ import (
 	"%[1]s/prompts"
 	"%[1]s/resources"
 	"%[1]s/results"
+	"%[1]s/skilled"
 	"%[1]s/tasks"
 )
 
@@ -62,6 +65,8 @@ func main() {
 		srv = tasks.New(server.Options{Tasks: true})
 	case "options":
 		srv = options.New(server.Options{})
+	case "skilled":
+		srv = skilled.New(server.Options{})
 	default:
 		fmt.Fprintln(os.Stderr, "unknown server", os.Args[1])
 		os.Exit(2)
@@ -253,6 +258,43 @@ func TestEndToEnd(t *testing.T) {
 		}
 		c.wantContents("status://now", "application/json", `{"ok":true}`)
 		c.wantContents("profiles://ada", "text/plain", "profile of ada")
+	})
+
+	t.Run("skilled", func(t *testing.T) {
+		// The embedded copies serve the skill sources' exact bytes, as
+		// skills/list describes them.
+		c := startClient(t, bin, "skilled")
+		sources := map[string]string{
+			"skill://review/":                "testdata/golden/skills/docs/review/",
+			"skill://acme/billing/refunds/":  "testdata/golden/skills/library/refunds/",
+			"skill://acme/billing/invoices/": "testdata/golden/skills/library/invoices/",
+		}
+		files := 0
+		for _, e := range c.result("skills/list", nil)["skills"].([]any) {
+			for _, f := range e.(map[string]any)["resources"].([]any) {
+				f := f.(map[string]any)
+				uri := f["uri"].(string)
+				var src string
+				for prefix, dir := range sources {
+					if rest, ok := strings.CutPrefix(uri, prefix); ok {
+						src = dir + rest
+					}
+				}
+				want, err := os.ReadFile(src)
+				if err != nil {
+					t.Fatalf("%s: no source file: %v", uri, err)
+				}
+				got := c.result("resources/read", map[string]any{"uri": uri})["contents"].([]any)[0].(map[string]any)["text"]
+				sum := sha256.Sum256(want)
+				if got != string(want) || f["digest"] != "sha256:"+hex.EncodeToString(sum[:]) || f["size"] != float64(len(want)) {
+					t.Errorf("%s: served %q with %v, %v bytes; the source is %q", uri, got, f["digest"], f["size"], want)
+				}
+				files++
+			}
+		}
+		if files != 6 {
+			t.Errorf("skills/list described %d files, want the 6 of the golden case", files)
+		}
 	})
 }
 
