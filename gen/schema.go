@@ -18,6 +18,7 @@ import (
 
 	"github.com/dave/jennifer/jen"
 
+	"github.com/mcpgen/mcpgen/gen/schemaprog"
 	"github.com/mcpgen/mcpgen/internal/jsonschema"
 )
 
@@ -130,32 +131,11 @@ func schemaProgram(jobs []schemaJob, fset *token.FileSet) ([]byte, error) {
 		comments[jen.Lit(k)] = jen.Lit(docs.fields[k])
 	}
 	f.Var().Id("comments").Op("=").Map(jen.String()).String().Values(comments)
-	var body []jen.Code
-	body = append(body,
-		jen.Id("r").Op(":=").Op("&").Qual("github.com/invopop/jsonschema", "Reflector").Values(jen.Dict{
-			jen.Id("DoNotReference"): jen.True(),
-			jen.Id("ExpandedStruct"): jen.True(),
-			jen.Id("Anonymous"):      jen.True(),
-			jen.Id("CommentMap"):     jen.Id("comments"),
-			// json.Number is a string type that encodes as a JSON number.
-			jen.Id("Mapper"): jen.Func().Params(jen.Id("t").Qual("reflect", "Type")).Op("*").Qual("github.com/invopop/jsonschema", "Schema").Block(
-				jen.If(jen.Id("t").Op("==").Qual("reflect", "TypeFor").Types(jen.Qual("encoding/json", "Number")).Call()).Block(
-					jen.Return(jen.Op("&").Qual("github.com/invopop/jsonschema", "Schema").Values(jen.Dict{jen.Id("Type"): jen.Lit("number")})),
-				),
-				jen.Return(jen.Nil()),
-			),
-		}),
-		jen.Id("w").Op(":=").Qual("bufio", "NewWriter").Call(jen.Qual("os", "Stdout")),
-		jen.Id("emit").Op(":=").Func().Params(jen.Id("key").String(), jen.Id("s").Op("*").Qual("github.com/invopop/jsonschema", "Schema")).Block(
-			jen.List(jen.Id("b"), jen.Id("err")).Op(":=").Qual("encoding/json", "Marshal").Call(jen.Id("s")),
-			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Panic(jen.Err())),
-			jen.Id("w").Dot("WriteString").Call(jen.Id("key").Op("+").Lit("\t").Op("+").String().Call(jen.Id("b")).Op("+").Lit("\n")),
-		),
-	)
+	var list []jen.Code
 	for _, j := range jobs {
-		body = append(body, jen.Id("emit").Call(jen.Lit(j.key), jen.Id("r").Dot("Reflect").Call(jen.New(typeCode(j.typ)))))
+		list = append(list, jen.Values(jen.Lit(j.key), jen.New(typeCode(j.typ))))
 	}
-	body = append(body, jen.Id("w").Dot("Flush").Call())
+	body := []jen.Code{jen.Qual(schemaprog.ImportPath, "Main").Call(jen.Id("comments"), jen.Index().Qual(schemaprog.ImportPath, "Job").Values(multiline(list)...))}
 	f.Func().Id("main").Params().Block(body...)
 	var buf bytes.Buffer
 	if err := f.Render(&buf); err != nil {

@@ -13,14 +13,13 @@
 package main
 
 import (
+	"github.com/mcpgen/mcpgen"
 	"github.com/mcpgen/mcpgen/generated/everything"
-	"github.com/mcpgen/mcpgen/internal/serve"
-	"github.com/mcpgen/mcpgen/internal/server"
 )
 
 func main() {
-	serve.Main("mcp-everything", "Serves the MCP conformance fixture over stdio (default) or Streamable HTTP.",
-		func(opts server.Options) *server.Server {
+	mcpgen.Main("mcp-everything", "Serves the MCP conformance fixture over stdio (default) or Streamable HTTP.",
+		func(opts mcpgen.Options) *mcpgen.Server {
 			opts.Tasks = true
 			return everything.New(opts)
 		})
