@@ -82,6 +82,10 @@ func runSchemas(ctx context.Context, moduleDir string, servers []*Server, fset *
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
+		if fix := moduleGraphFix(stderr.String()); fix != "" {
+			return fmt.Errorf("mcpgen: cannot build the schema program in module %s: the module graph lacks what it needs:\n%s\n\tfix: %s, then run mcpgen again",
+				moduleDir, indent(strings.TrimSpace(stderr.String())), fix)
+		}
 		return internalError("schema program failed: %v\n%s", err, stderr.String())
 	}
 	got := map[string][]byte{}
@@ -112,6 +116,21 @@ func runSchemas(ctx context.Context, moduleDir string, servers []*Server, fset *
 	}
 	return nil
 }
+
+// moduleGraphFix recognises the go command's complaints about a module
+// graph that cannot build the schema program (a missing requirement or
+// checksum: the user's module, not mcpgen, needs a change) and returns the
+// command that fixes them, or "" for any other failure.
+func moduleGraphFix(stderr string) string {
+	for _, sign := range []string{"missing go.sum entry", "no required module provides package", "updates to go.mod needed", "go: inconsistent vendoring"} {
+		if strings.Contains(stderr, sign) {
+			return "run `go get " + schemaprog.ImportPath + "` (or `go mod tidy`) in that module"
+		}
+	}
+	return ""
+}
+
+func indent(s string) string { return "\t" + strings.ReplaceAll(s, "\n", "\n\t") }
 
 // schemaProgram renders the temporary program.
 func schemaProgram(jobs []schemaJob, fset *token.FileSet) ([]byte, error) {
