@@ -83,7 +83,7 @@ func run(args []string) int {
 		if st, err := os.Stat("components"); err != nil || !st.IsDir() {
 			wd, _ := os.Getwd()
 			fmt.Fprintf(os.Stderr, "mcpgen: no packages given, and the default ./components/... does not exist in %s\n"+
-				"\tname the annotated packages: mcpgen ./mcp/... (or ./... for the whole module),\n"+
+				"\tname the annotated packages: mcpgen ./mcp/... (or mcpgen ./... for the whole module),\n"+
 				"\tor start one with: mcpgen new server NAME\n", wd)
 			return 2
 		}
