@@ -134,8 +134,9 @@ func TestReadmeQuickstart(t *testing.T) {
 	}
 }
 
-// TestExternalModule generates, builds and vets testdata/external, a
-// module with a tool, a resource template with completion and a prompt,
+// TestExternalModule generates, builds and vets a module made of
+// testdata/external and components/notes (a tool, a resource template with
+// completion and a prompt),
 // then drives its binary with the Go SDK client over stdio and Streamable
 // HTTP in both protocol eras.
 func TestExternalModule(t *testing.T) {
@@ -144,7 +145,12 @@ func TestExternalModule(t *testing.T) {
 	}
 	root := checkout(t)
 	dir := t.TempDir()
+	// The module: go.mod, generate.go and a main from testdata, and this
+	// repository's example component package, copied as it stands.
 	if err := os.CopyFS(dir, os.DirFS("testdata/external")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.CopyFS(filepath.Join(dir, "components", "notes"), os.DirFS(filepath.Join(root, "components", "notes"))); err != nil {
 		t.Fatal(err)
 	}
 	sh(t, dir, `go mod edit -replace github.com/mcpgen/mcpgen=`+root+`

@@ -290,12 +290,13 @@ func main() {
 }
 `))
 
+// generateTmpl is written with the directive split, so that go generate
+// does not take the template for a directive of this package.
 var generateTmpl = template.Must(template.New("generate").Parse(`// Package {{.Package}} holds the //go:generate line that rebuilds
 // generated/ from the annotated packages under components/.
 package {{.Package}}
 
-//go:generate go tool mcpgen
-`))
+` + "//go:" + "generate go tool mcpgen\n"))
 
 var componentTmpl = map[string]*template.Template{
 	"tool": template.Must(template.New("tool").Parse(`package {{.Package}}

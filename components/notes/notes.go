@@ -1,6 +1,8 @@
-// Package notes is a small notes server, written as a team outside the
-// mcpgen repository would: it imports only the public package
-// github.com/mcpgen/mcpgen.
+// Package notes is a small example server: a tool with a dependency and a
+// structured result, a resource template with completion, and a prompt. It
+// imports only the public package github.com/mcpgen/mcpgen, as a team's
+// own module would; the root package's examples serve it, and the
+// external-module test builds it in a module of its own.
 //
 //mcp:server name=notes title="Notes" version=1.0.0
 package notes
