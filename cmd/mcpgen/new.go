@@ -77,6 +77,7 @@ type scaffold struct {
 	Server  string // the server name
 	Name    string // the component's protocol name
 	Type    string // the component's Go type name
+	Pattern string // generate.go: the packages to scan, when not the default
 }
 
 // newServer writes a server package, its main and, if missing, the
@@ -113,7 +114,7 @@ func newServer(name, dir string) ([]string, error) {
 		}
 		written = append(written, f.path)
 	}
-	gen, err := ensureGenerateFile(mod, root)
+	gen, err := ensureGenerateFile(mod, root, dir)
 	if gen != "" {
 		written = append(written, gen)
 	}
@@ -168,21 +169,33 @@ func writeNew(p string, t *template.Template, s scaffold) error {
 }
 
 // ensureGenerateFile writes generate.go at the module root unless a Go file
-// there already runs mcpgen. It returns the path it wrote, if any.
-func ensureGenerateFile(mod, root string) (string, error) {
+// there already runs mcpgen, with the package pattern of dir when dir is
+// outside components/ (which mcpgen scans by default). It returns the path
+// it wrote, if any.
+func ensureGenerateFile(mod, root, dir string) (string, error) {
+	pattern := ""
+	abs, _ := filepath.Abs(dir)
+	if rel, err := filepath.Rel(root, abs); err == nil && !strings.HasPrefix(rel, "components"+string(filepath.Separator)) {
+		pattern = "./" + filepath.ToSlash(rel)
+	}
 	matches, _ := filepath.Glob(filepath.Join(root, "*.go"))
 	for _, m := range matches {
-		if b, err := os.ReadFile(m); err == nil && bytes.Contains(b, []byte("//go:generate")) && bytes.Contains(b, []byte("mcpgen")) {
-			return "", nil
+		b, err := os.ReadFile(m)
+		if err != nil || !bytes.Contains(b, []byte("//go:generate")) || !bytes.Contains(b, []byte("mcpgen")) {
+			continue
 		}
+		if pattern != "" && !bytes.Contains(b, []byte(pattern)) {
+			fmt.Fprintf(os.Stderr, "mcpgen new: %s runs mcpgen already; add %s to the packages of its //go:generate line\n", m, pattern)
+		}
+		return "", nil
 	}
 	pkg, err := packageName(root)
 	if err != nil {
 		pkg = identifier(filepath.Base(mod))
 	}
 	p := filepath.Join(root, "generate.go")
-	if err := writeNew(p, generateTmpl, scaffold{Module: mod, Package: pkg}); err != nil {
-		return "", fmt.Errorf("%w; add the line `//go:generate go tool mcpgen` to a hand-written file at the module root", err)
+	if err := writeNew(p, generateTmpl, scaffold{Module: mod, Package: pkg, Pattern: pattern}); err != nil {
+		return "", fmt.Errorf("%w; add the line `//go:generate go tool mcpgen %s` to a hand-written file at the module root", err, pattern)
 	}
 	return p, nil
 }
@@ -293,10 +306,10 @@ func main() {
 // generateTmpl is written with the directive split, so that go generate
 // does not take the template for a directive of this package.
 var generateTmpl = template.Must(template.New("generate").Parse(`// Package {{.Package}} holds the //go:generate line that rebuilds
-// generated/ from the annotated packages under components/.
+// generated/ from the annotated component packages.
 package {{.Package}}
 
-` + "//go:" + "generate go tool mcpgen\n"))
+` + "//go:" + "generate go tool mcpgen{{with .Pattern}} {{.}}{{end}}\n"))
 
 var componentTmpl = map[string]*template.Template{
 	"tool": template.Must(template.New("tool").Parse(`package {{.Package}}
