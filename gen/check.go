@@ -16,7 +16,9 @@ import (
 	"golang.org/x/tools/go/packages"
 )
 
-// Import paths of the runtime types that handler signatures may use.
+// Import paths of the runtime: the public package generated code imports,
+// and the internal packages that define the types its names alias (what
+// go/types reports for a handler signature).
 const (
 	runtimeModule   = "github.com/mcpgen/mcpgen"
 	serverPkg       = runtimeModule + "/internal/server"
@@ -992,18 +994,18 @@ func isStringSlice(t types.Type) bool {
 
 func isNamed(t types.Type, pkg, name string, pointer bool) bool {
 	if pointer {
-		p, ok := t.(*types.Pointer)
+		p, ok := types.Unalias(t).(*types.Pointer)
 		if !ok {
 			return false
 		}
 		t = p.Elem()
 	}
-	n, ok := t.(*types.Named)
+	n, ok := types.Unalias(t).(*types.Named)
 	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == pkg && n.Obj().Name() == name
 }
 
 func isSliceOf(t types.Type, pkg, name string) bool {
-	s, ok := t.(*types.Slice)
+	s, ok := types.Unalias(t).(*types.Slice)
 	return ok && isNamed(s.Elem(), pkg, name, false)
 }
 

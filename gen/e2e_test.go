@@ -34,8 +34,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/gen/testdata/golden/deps/cache"
 	"github.com/mcpgen/mcpgen/gen/testdata/golden/deps/store"
-	"github.com/mcpgen/mcpgen/internal/server"
-	"github.com/mcpgen/mcpgen/internal/transport/stdio"
+	"github.com/mcpgen/mcpgen"
 
 	"%[1]s/deps"
 	"%[1]s/options"
@@ -51,27 +50,27 @@ type fixedClock struct{}
 func (fixedClock) Now() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) }
 
 func main() {
-	var srv *server.Server
+	var srv *mcpgen.Server
 	switch os.Args[1] {
 	case "results":
-		srv = results.New(server.Options{})
+		srv = results.New(mcpgen.Options{})
 	case "resources":
-		srv = resources.New(server.Options{})
+		srv = resources.New(mcpgen.Options{})
 	case "prompts":
-		srv = prompts.New(server.Options{})
+		srv = prompts.New(mcpgen.Options{})
 	case "deps":
-		srv = deps.New(fixedClock{}, &cache.Server{Name: "upstream"}, store.New(), &cache.Store{}, server.Options{})
+		srv = deps.New(fixedClock{}, &cache.Server{Name: "upstream"}, store.New(), &cache.Store{}, mcpgen.Options{})
 	case "tasks":
-		srv = tasks.New(server.Options{Tasks: true})
+		srv = tasks.New(mcpgen.Options{Tasks: true})
 	case "options":
-		srv = options.New(server.Options{})
+		srv = options.New(mcpgen.Options{})
 	case "skilled":
-		srv = skilled.New(server.Options{})
+		srv = skilled.New(mcpgen.Options{})
 	default:
 		fmt.Fprintln(os.Stderr, "unknown server", os.Args[1])
 		os.Exit(2)
 	}
-	if err := stdio.Serve(context.Background(), srv, os.Stdin, os.Stdout); err != nil {
+	if err := mcpgen.ServeStdio(context.Background(), srv, os.Stdin, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}

@@ -30,19 +30,19 @@ func (e *emitter) skills() ([]File, error) {
 			sf.add("Path", jen.Lit(file.Path))
 			sf.add("MimeType", jen.Lit(file.MimeType))
 			sf.add("Digest", jen.Lit(file.Digest))
-			sf.add("Content", jen.Qual(serverPkg, "MustReadFile").Call(jen.Id("skillFiles"), jen.Lit(copyPath)))
+			sf.add("Content", rt("MustReadFile").Call(jen.Id("skillFiles"), jen.Lit(copyPath)))
 			fs = append(fs, jen.Values(sf.lines()...))
 		}
 		var entry fields
 		entry.add("Path", jen.Lit(sk.Path))
 		entry.add("Frontmatter", jen.Qual(jsonPkg, "RawMessage").Call(rawString(sk.Frontmatter)))
-		entry.add("Files", jen.Index().Qual(serverPkg, "SkillFile").Values(multiline(fs)...))
+		entry.add("Files", jen.Index().Add(rt("SkillFile")).Values(multiline(fs)...))
 		entries = append(entries, jen.Values(entry.lines()...))
 	}
 	f.Comment("skills lists the skills of the //mcp:skill directives in path order, as")
 	f.Comment("mcpgen read and checked them; New verifies every digest again.")
-	f.Func().Params(jen.Id("h").Op("*").Id("handlers")).Id("skills").Params().Index().Qual(serverPkg, "Skill").Block(
-		jen.Return(jen.Index().Qual(serverPkg, "Skill").Values(multiline(entries)...)),
+	f.Func().Params(jen.Id("h").Op("*").Id("handlers")).Id("skills").Params().Index().Add(rt("Skill")).Block(
+		jen.Return(jen.Index().Add(rt("Skill")).Values(multiline(entries)...)),
 	)
 	var buf bytes.Buffer
 	if err := f.Render(&buf); err != nil {

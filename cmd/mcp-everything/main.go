@@ -14,15 +14,14 @@
 package main
 
 import (
+	"github.com/mcpgen/mcpgen"
 	fixture "github.com/mcpgen/mcpgen/components/everything"
 	"github.com/mcpgen/mcpgen/generated/everything"
-	"github.com/mcpgen/mcpgen/internal/serve"
-	"github.com/mcpgen/mcpgen/internal/server"
 )
 
 func main() {
-	serve.Main("mcp-everything", "Serves the MCP conformance fixture over stdio (default) or Streamable HTTP.",
-		func(opts server.Options) *server.Server {
+	mcpgen.Main("mcp-everything", "Serves the MCP conformance fixture over stdio (default) or Streamable HTTP.",
+		func(opts mcpgen.Options) *mcpgen.Server {
 			opts.Tasks = true
 			opts.Skills = append(opts.Skills, fixture.DynamicSkills()...)
 			return everything.New(opts)

@@ -21,10 +21,9 @@ import (
 
 	"go.uber.org/zap"
 
-	"github.com/mcpgen/mcpgen/generated/memory"
+	"github.com/mcpgen/mcpgen"
 	"github.com/mcpgen/mcpgen/components/memory/memstore"
-	"github.com/mcpgen/mcpgen/internal/serve"
-	"github.com/mcpgen/mcpgen/internal/server"
+	"github.com/mcpgen/mcpgen/generated/memory"
 )
 
 func main() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) }
@@ -32,7 +31,7 @@ func main() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) }
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("mcp-memory", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	var f serve.Flags
+	var f mcpgen.Flags
 	f.Register(fs)
 	defaultDB := os.Getenv("MCP_MEMORY_DB")
 	if defaultDB == "" {
@@ -72,7 +71,7 @@ A knowledge-graph memory server for agents, a drop-in for
 
 	switch cmd := fs.Arg(0); cmd {
 	case "":
-		srv := memory.New(store, server.Options{Logger: log, Errors: server.ZapErrors{Logger: log}})
+		srv := memory.New(store, mcpgen.Options{Logger: log, Errors: mcpgen.ZapErrors{Logger: log}})
 		log.Info("store ready", zap.String("db", *db))
 		if err := f.Run(srv, log); err != nil {
 			log.Error("mcp-memory stopped", zap.Error(err))

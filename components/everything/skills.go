@@ -5,12 +5,12 @@ import (
 	"fmt"
 	"sync/atomic"
 
-	"github.com/mcpgen/mcpgen/internal/server"
+	"github.com/mcpgen/mcpgen"
 )
 
 // This file provides a skill from code rather than from files: its content
 // is generated when read, so its entry lists "resources": "dynamic" and
-// carries no digests. The command passes it in server.Options.Skills, and
+// carries no digests. The command passes it in mcpgen.Options.Skills, and
 // it is served beside the embedded skills of the //mcp:skill directives.
 
 const liveStatusFrontmatter = `{"name":"live-status","description":"Report the fixture server's live status. A dynamic skill: its files are generated on every read."}`
@@ -19,13 +19,13 @@ const liveStatusFrontmatter = `{"name":"live-status","description":"Report the f
 var reads atomic.Int64
 
 // DynamicSkills returns the skills the fixture serves from code.
-func DynamicSkills() []server.Skill {
-	return []server.Skill{{
+func DynamicSkills() []mcpgen.Skill {
+	return []mcpgen.Skill{{
 		Path:        "live-status",
 		Frontmatter: []byte(liveStatusFrontmatter),
-		Dynamic: func(context.Context, *server.Request) ([]server.SkillFile, error) {
+		Dynamic: func(context.Context, *mcpgen.Request) ([]mcpgen.SkillFile, error) {
 			n := reads.Add(1)
-			return []server.SkillFile{
+			return []mcpgen.SkillFile{
 				{Path: "SKILL.md", Content: []byte("---\nname: live-status\ndescription: Report the fixture server's live status. A dynamic skill: its files are generated on every read.\n---\n\nRead data/status.json for the current status.\n")},
 				{Path: "data/status.json", Content: []byte(fmt.Sprintf(`{"reads":%d}`, n))},
 			}, nil

@@ -15,9 +15,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/mcpgen/mcpgen/internal/jsonrpc"
+	"github.com/mcpgen/mcpgen"
 	"github.com/mcpgen/mcpgen/components/memory/memstore"
-	"github.com/mcpgen/mcpgen/internal/server"
 )
 
 // Resource URIs whose contents change when the graph or the tasks change.
@@ -29,14 +28,14 @@ const (
 )
 
 // graphChanged tells subscribers that the graph resources changed.
-func graphChanged(req *server.Request) {
+func graphChanged(req *mcpgen.Request) {
 	req.ResourceUpdated(uriGraph)
 	req.ResourceUpdated(uriEntities)
 	req.ResourceUpdated(uriDelta)
 }
 
 // tasksChanged tells subscribers that the task resources changed.
-func tasksChanged(req *server.Request) {
+func tasksChanged(req *mcpgen.Request) {
 	req.ResourceUpdated(uriTasks)
 	req.ResourceUpdated(uriDelta)
 }
@@ -84,4 +83,4 @@ func completeEntity(ctx context.Context, store memstore.Store, prefix string) ([
 
 // errInvalidArgument makes a prompt argument error a JSON-RPC invalid
 // params error rather than an internal one.
-var errInvalidArgument = jsonrpc.ErrInvalidParams
+var errInvalidArgument = mcpgen.ErrInvalidParams

@@ -5,7 +5,7 @@ package everything
 import (
 	"embed"
 	"encoding/json"
-	"github.com/mcpgen/mcpgen/internal/server"
+	"github.com/mcpgen/mcpgen"
 )
 
 //go:embed all:_skills
@@ -13,59 +13,59 @@ var skillFiles embed.FS
 
 // skills lists the skills of the //mcp:skill directives in path order, as
 // mcpgen read and checked them; New verifies every digest again.
-func (h *handlers) skills() []server.Skill {
-	return []server.Skill{
+func (h *handlers) skills() []mcpgen.Skill {
+	return []mcpgen.Skill{
 		{
 			Path:        "acme/billing/refunds",
 			Frontmatter: json.RawMessage(`{"name":"refunds","description":"Process customer refund requests per company policy. A fixture skill served under an organizational prefix, skill://acme/billing/refunds."}`),
-			Files: []server.SkillFile{
+			Files: []mcpgen.SkillFile{
 				{
 					Path:     "SKILL.md",
 					MimeType: "text/markdown",
 					Digest:   "sha256:1933cc7a73a96ff3a0698ff680bda36008d597567ea502d77001f42f696eb7a8",
-					Content:  server.MustReadFile(skillFiles, "_skills/acme/billing/refunds/SKILL.md"),
+					Content:  mcpgen.MustReadFile(skillFiles, "_skills/acme/billing/refunds/SKILL.md"),
 				},
 				{
 					Path:     "examples/email.md",
 					MimeType: "text/markdown",
 					Digest:   "sha256:2ee8c01fbbfdd271ad8199a3371a2751c907e5f91d4e2af8702c3bc20305dd29",
-					Content:  server.MustReadFile(skillFiles, "_skills/acme/billing/refunds/examples/email.md"),
+					Content:  mcpgen.MustReadFile(skillFiles, "_skills/acme/billing/refunds/examples/email.md"),
 				},
 			},
 		},
 		{
 			Path:        "pdf-processing",
 			Frontmatter: json.RawMessage(`{"name":"pdf-processing","description":"Extract text from PDF documents, fill PDF forms and assemble invoices from templates. Use when the user hands over a PDF or asks for an invoice.","license":"Apache-2.0","compatibility":"Needs a PDF toolkit on the host","metadata":{"fixture":"conformance","version":"2.1"},"allowed-tools":"Read"}`),
-			Files: []server.SkillFile{
+			Files: []mcpgen.SkillFile{
 				{
 					Path:     "SKILL.md",
 					MimeType: "text/markdown",
 					Digest:   "sha256:25eff22a5323890f35f9cdebb1c4c957192c56a87bf7906f6ccdc4a4a34385ab",
-					Content:  server.MustReadFile(skillFiles, "_skills/pdf-processing/SKILL.md"),
+					Content:  mcpgen.MustReadFile(skillFiles, "_skills/pdf-processing/SKILL.md"),
 				},
 				{
 					Path:     "assets/pixel.png",
 					MimeType: "image/png",
 					Digest:   "sha256:c414cd0e204de974f73753c7e28d7638e7b3691bb8b1a2bab6b25bb7fed7ce77",
-					Content:  server.MustReadFile(skillFiles, "_skills/pdf-processing/assets/pixel.png"),
+					Content:  mcpgen.MustReadFile(skillFiles, "_skills/pdf-processing/assets/pixel.png"),
 				},
 				{
 					Path:     "references/FORMS.md",
 					MimeType: "text/markdown",
 					Digest:   "sha256:33bfd3186cd024ce772f26e9c047da7557f74d16451c648e08a51144604af9b5",
-					Content:  server.MustReadFile(skillFiles, "_skills/pdf-processing/references/FORMS.md"),
+					Content:  mcpgen.MustReadFile(skillFiles, "_skills/pdf-processing/references/FORMS.md"),
 				},
 				{
 					Path:     "templates/invoice.md",
 					MimeType: "text/markdown",
 					Digest:   "sha256:270ebd2fefa670de6465df7402d59ae8c88fb3e1718a592d6144398e08b8afe3",
-					Content:  server.MustReadFile(skillFiles, "_skills/pdf-processing/templates/invoice.md"),
+					Content:  mcpgen.MustReadFile(skillFiles, "_skills/pdf-processing/templates/invoice.md"),
 				},
 				{
 					Path:     "templates/regional/eu-invoice.md",
 					MimeType: "text/markdown",
 					Digest:   "sha256:c245b068144aab6c329ad922c996c7ba258782c3062f1d79ba462641a2cad431",
-					Content:  server.MustReadFile(skillFiles, "_skills/pdf-processing/templates/regional/eu-invoice.md"),
+					Content:  mcpgen.MustReadFile(skillFiles, "_skills/pdf-processing/templates/regional/eu-invoice.md"),
 				},
 			},
 		},

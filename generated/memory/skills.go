@@ -5,7 +5,7 @@ package memory
 import (
 	"embed"
 	"encoding/json"
-	"github.com/mcpgen/mcpgen/internal/server"
+	"github.com/mcpgen/mcpgen"
 )
 
 //go:embed all:_skills
@@ -13,23 +13,23 @@ var skillFiles embed.FS
 
 // skills lists the skills of the //mcp:skill directives in path order, as
 // mcpgen read and checked them; New verifies every digest again.
-func (h *handlers) skills() []server.Skill {
-	return []server.Skill{
+func (h *handlers) skills() []mcpgen.Skill {
+	return []mcpgen.Skill{
 		{
 			Path:        "tidy-knowledge-graph",
 			Frontmatter: json.RawMessage(`{"name":"tidy-knowledge-graph","description":"Keep a knowledge graph in mcp-memory tidy and useful across sessions. Use whenever you record, correct or hand off knowledge with the memory tools (create_entities, add_observations, create_relations, tasks, the change feed).","license":"Apache-2.0","metadata":{"server":"mcp-memory","version":"1"}}`),
-			Files: []server.SkillFile{
+			Files: []mcpgen.SkillFile{
 				{
 					Path:     "SKILL.md",
 					MimeType: "text/markdown",
 					Digest:   "sha256:052a2008d69678004f4088e927b42e118d743b96ffbce68001518845cfe5f396",
-					Content:  server.MustReadFile(skillFiles, "_skills/tidy-knowledge-graph/SKILL.md"),
+					Content:  mcpgen.MustReadFile(skillFiles, "_skills/tidy-knowledge-graph/SKILL.md"),
 				},
 				{
 					Path:     "references/EXAMPLES.md",
 					MimeType: "text/markdown",
 					Digest:   "sha256:2c578673e66f82cc40cef68383e549f235f079710c2a2ac8e09f3afb899c0de6",
-					Content:  server.MustReadFile(skillFiles, "_skills/tidy-knowledge-graph/references/EXAMPLES.md"),
+					Content:  mcpgen.MustReadFile(skillFiles, "_skills/tidy-knowledge-graph/references/EXAMPLES.md"),
 				},
 			},
 		},

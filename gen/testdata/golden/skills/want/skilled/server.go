@@ -9,12 +9,12 @@ components and run `go generate ./...` instead of editing these files.
 */
 package skilled
 
-import "github.com/mcpgen/mcpgen/internal/server"
+import "github.com/mcpgen/mcpgen"
 
 // New returns the skilled server, ready to serve on any transport.
-func New(opts server.Options) *server.Server {
+func New(opts mcpgen.Options) *mcpgen.Server {
 	h := &handlers{}
-	return server.New(server.Definition{
+	return mcpgen.New(mcpgen.Definition{
 		Name:    "skilled",
 		Version: "1.0.0",
 		Skills:  h.skills(),

@@ -5,7 +5,7 @@ package skilled
 import (
 	"embed"
 	"encoding/json"
-	"github.com/mcpgen/mcpgen/internal/server"
+	"github.com/mcpgen/mcpgen"
 )
 
 //go:embed all:_skills
@@ -13,59 +13,59 @@ var skillFiles embed.FS
 
 // skills lists the skills of the //mcp:skill directives in path order, as
 // mcpgen read and checked them; New verifies every digest again.
-func (h *handlers) skills() []server.Skill {
-	return []server.Skill{
+func (h *handlers) skills() []mcpgen.Skill {
+	return []mcpgen.Skill{
 		{
 			Path:        "acme/billing/invoices",
 			Frontmatter: json.RawMessage(`{"name":"invoices","description":"Find, read and explain invoices: <totals> & taxes."}`),
-			Files: []server.SkillFile{
+			Files: []mcpgen.SkillFile{
 				{
 					Path:     "SKILL.md",
 					MimeType: "text/markdown",
 					Digest:   "sha256:8f9ba2941d11ba2a0272d7025b7a01ee210a27efd4cc9cdd05bcd5a904dd481b",
-					Content:  server.MustReadFile(skillFiles, "_skills/acme/billing/invoices/SKILL.md"),
+					Content:  mcpgen.MustReadFile(skillFiles, "_skills/acme/billing/invoices/SKILL.md"),
 				},
 			},
 		},
 		{
 			Path:        "acme/billing/refunds",
 			Frontmatter: json.RawMessage(`{"name":"refunds","description":"Process customer refund requests per company policy: check the order, the amount and the reason, then answer with the template.","allowed-tools":["Read","Bash(jq:*)"]}`),
-			Files: []server.SkillFile{
+			Files: []mcpgen.SkillFile{
 				{
 					Path:     "SKILL.md",
 					MimeType: "text/markdown",
 					Digest:   "sha256:45e908a87d52008d7624970679fa02c7a8e6d0283268bb7d9bfdaaa38c1881b3",
-					Content:  server.MustReadFile(skillFiles, "_skills/acme/billing/refunds/SKILL.md"),
+					Content:  mcpgen.MustReadFile(skillFiles, "_skills/acme/billing/refunds/SKILL.md"),
 				},
 				{
 					Path:     "examples/email.md",
 					MimeType: "text/markdown",
 					Digest:   "sha256:f527a4629899ee8eb4019593bbd72933f12a12f97341c13ae56f7c29b49ab21a",
-					Content:  server.MustReadFile(skillFiles, "_skills/acme/billing/refunds/examples/email.md"),
+					Content:  mcpgen.MustReadFile(skillFiles, "_skills/acme/billing/refunds/examples/email.md"),
 				},
 			},
 		},
 		{
 			Path:        "review",
 			Frontmatter: json.RawMessage(`{"name":"review","description":"Review a change for correctness, tests and naming before it is merged. Use when asked to review a diff or a pull request.","license":"Apache-2.0","compatibility":"Needs git and a shell","metadata":{"author":"mcpgen","version":"1.2"},"allowed-tools":"Bash(git:*) Read"}`),
-			Files: []server.SkillFile{
+			Files: []mcpgen.SkillFile{
 				{
 					Path:     "SKILL.md",
 					MimeType: "text/markdown",
 					Digest:   "sha256:124c4e159683c07639e40b572c5825b775bce6276398c663161bc71c90544859",
-					Content:  server.MustReadFile(skillFiles, "_skills/review/SKILL.md"),
+					Content:  mcpgen.MustReadFile(skillFiles, "_skills/review/SKILL.md"),
 				},
 				{
 					Path:     "references/CHECKLIST.md",
 					MimeType: "text/markdown",
 					Digest:   "sha256:6b26350d6354c48495283b8c122036fe6403fa97c43ed735290363c6e15026eb",
-					Content:  server.MustReadFile(skillFiles, "_skills/review/references/CHECKLIST.md"),
+					Content:  mcpgen.MustReadFile(skillFiles, "_skills/review/references/CHECKLIST.md"),
 				},
 				{
 					Path:     "scripts/lint.sh",
 					MimeType: "text/x-shellscript",
 					Digest:   "sha256:a89041cb0de5d08b7f15efa81a0fb213b99ef84450d018053688e32b81ca7b37",
-					Content:  server.MustReadFile(skillFiles, "_skills/review/scripts/lint.sh"),
+					Content:  mcpgen.MustReadFile(skillFiles, "_skills/review/scripts/lint.sh"),
 				},
 			},
 		},

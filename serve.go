@@ -1,8 +1,9 @@
-// Package serve is what the server binaries share: the common flags
-// (--http, --log-level, --allow-origin), a zap logger on stderr, and
-// running a server over stdio or Streamable HTTP until EOF or a signal,
-// letting in-flight calls finish.
-package serve
+package mcpgen
+
+// Serving: the common flags of a server binary (--http, --log-level,
+// --allow-origin, ...), a zap logger on stderr, and running a server over
+// stdio or Streamable HTTP until EOF or a signal, letting in-flight calls
+// finish.
 
 import (
 	"context"
@@ -19,10 +20,6 @@ import (
 
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
-
-	"github.com/mcpgen/mcpgen/internal/server"
-	"github.com/mcpgen/mcpgen/internal/transport/stdio"
-	"github.com/mcpgen/mcpgen/internal/transport/streamhttp"
 )
 
 // Flags are the options every server binary accepts.
@@ -63,16 +60,16 @@ func (f *Flags) Logger() (*zap.Logger, error) {
 
 // Run serves srv over the transport the flags choose until stdin closes
 // (stdio), or SIGINT/SIGTERM arrives (both).
-func (f *Flags) Run(srv *server.Server, log *zap.Logger) error {
+func (f *Flags) Run(srv *Server, log *zap.Logger) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	defer srv.Close()
 	if f.HTTP == "" {
 		log.Info("serving on stdio", zap.String("server", srv.Name()))
-		return stdio.Serve(ctx, srv, os.Stdin, os.Stdout)
+		return ServeStdio(ctx, srv, os.Stdin, os.Stdout)
 	}
 	mux := http.NewServeMux()
-	mux.Handle(f.Path, streamhttp.Handler(srv, streamhttp.Options{
+	mux.Handle(f.Path, HTTPHandler(srv, HTTPOptions{
 		AllowedOrigins: split(f.AllowOrigins),
 		AllowedHosts:   split(f.AllowHosts),
 		Logger:         log,
@@ -114,7 +111,7 @@ func split(s string) []string {
 // its own: it parses the common flags (with about as the usage text),
 // builds the server with newServer and runs it, exiting 2 on a usage error
 // and 1 when serving fails.
-func Main(name, about string, newServer func(server.Options) *server.Server) {
+func Main(name, about string, newServer func(Options) *Server) {
 	fs := flag.NewFlagSet(name, flag.ExitOnError)
 	var f Flags
 	f.Register(fs)
@@ -128,7 +125,7 @@ func Main(name, about string, newServer func(server.Options) *server.Server) {
 		fmt.Fprintf(os.Stderr, "%s: %v\n", name, err)
 		os.Exit(2)
 	}
-	srv := newServer(server.Options{Logger: log, Errors: server.ZapErrors{Logger: log}})
+	srv := newServer(Options{Logger: log, Errors: ZapErrors{Logger: log}})
 	if err := f.Run(srv, log); err != nil {
 		log.Error(name+" stopped", zap.Error(err))
 		os.Exit(1)
