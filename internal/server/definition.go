@@ -20,6 +20,11 @@ type Definition struct {
 	Resources []Resource
 	Templates []Template
 	Prompts   []Prompt
+
+	// Scopes lists, sorted and once each, the permission scopes the
+	// components require; the generator fills it in. OAuth publishes it
+	// as scopes_supported.
+	Scopes []string
 }
 
 // Cache carries the 2026-07-28 cache hints of a list or read result.
