@@ -21,10 +21,9 @@ import (
 
 	"go.uber.org/zap"
 
-	"github.com/mcpgen/mcpgen/generated/memory"
 	"github.com/mcpgen/mcpgen/components/memory/memstore"
+	"github.com/mcpgen/mcpgen/generated/memory"
 	"github.com/mcpgen/mcpgen/internal/serve"
-	"github.com/mcpgen/mcpgen/internal/server"
 )
 
 func main() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) }
@@ -72,7 +71,12 @@ A knowledge-graph memory server for agents, a drop-in for
 
 	switch cmd := fs.Arg(0); cmd {
 	case "":
-		srv := memory.New(store, server.Options{Logger: log, Errors: server.ZapErrors{Logger: log}})
+		opts, err := f.ServerOptions("mcp-memory", log)
+		if err != nil {
+			fmt.Fprintln(stderr, "mcp-memory:", err)
+			return 2
+		}
+		srv := memory.New(store, opts)
 		log.Info("store ready", zap.String("db", *db))
 		if err := f.Run(srv, log); err != nil {
 			log.Error("mcp-memory stopped", zap.Error(err))
