@@ -124,18 +124,18 @@ func (s *Server) endObserved(ctx context.Context, in *Incoming, info *RequestInf
 
 // served records, for the request observer, which component served req.
 func (r *Request) served(component string) {
-	if r.observed != nil {
-		r.observed.Component = component
+	if r.incoming != nil && r.incoming.observed != nil {
+		r.incoming.observed.Component = component
 	}
 }
 
 // observeResult notes a tool result with isError as a tool error.
 func (r *Request) observeResult(v any) {
-	if r.observed == nil {
+	if r.incoming == nil || r.incoming.observed == nil {
 		return
 	}
 	if res, ok := v.(*protocol.CallToolResult); ok && res.IsError {
-		r.observed.Outcome = OutcomeToolError
+		r.incoming.observed.Outcome = OutcomeToolError
 	}
 }
 

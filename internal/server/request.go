@@ -43,8 +43,7 @@ type Request struct {
 	logLevel       string
 	inputResponses map[string]json.RawMessage
 	requestState   string
-	task           *task        // set while the request runs as a task
-	observed       *RequestInfo // set when a RequestObserver follows the request
+	task           *task // set while the request runs as a task
 }
 
 // Modern reports whether the request uses the stateless 2026-07-28 era.

@@ -242,6 +242,8 @@ type Incoming struct {
 	// answers it with 403 and a step-up challenge.
 	MissingScope string
 
+	observed *RequestInfo // set by Handle when a RequestObserver follows the request
+
 	// Modern is set by Handle when the message was served statelessly.
 	Modern bool
 	// Status is set by Handle to the HTTP status the 2026-07-28 transport
@@ -373,7 +375,7 @@ func (s *Server) dispatch(ctx context.Context, in *Incoming, info *RequestInfo) 
 		return nil, err
 	}
 	if info != nil {
-		req.observed, info.Version = info, req.Version
+		in.observed, info.Version = info, req.Version
 	}
 	r, ok := routes[m.Method]
 	if !ok || (req.Modern() && r.legacyOnly) || (!req.Modern() && r.modernOnly) || (r.enabled != nil && !r.enabled(s)) {
