@@ -27,6 +27,7 @@ func New(opts server.Options) *server.Server {
 		Resources:    h.resources(),
 		Templates:    h.templates(),
 		Prompts:      h.prompts(),
+		Scopes:       []string{"admin", "docs:read", "ops", "team"},
 	}, opts)
 }
 
