@@ -9,7 +9,6 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
 	"slices"
 	"strings"
 	"sync"
@@ -21,6 +20,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 
 	"github.com/mcpgen/mcpgen/internal/auth"
+	"github.com/mcpgen/mcpgen/internal/auth/authtest"
 	"github.com/mcpgen/mcpgen/internal/protocol"
 	"github.com/mcpgen/mcpgen/internal/server"
 	"github.com/mcpgen/mcpgen/internal/transport/streamhttp"
@@ -109,9 +109,9 @@ func startMCP(t *testing.T, issuer string, tweak func(*auth.Config)) *mcpServer 
 // insufficient_scope on a scoped tool -> new token with more scope ->
 // retry. The handler sees the token's subject, client and scopes.
 func TestClientDiscoversAndStepsUp(t *testing.T) {
-	as := startAuthServer(t)
-	m := startMCP(t, as.issuer, nil)
-	as.addClient("agent", &asClient{secret: "s3cret", audience: []string{m.url}, scopes: []string{"mcp", "admin"}})
+	as := authtest.Start(t)
+	m := startMCP(t, as.Issuer, nil)
+	as.AddClient("agent", authtest.Client{Secret: "s3cret", Audience: []string{m.url}, Scopes: []string{"mcp", "admin"}})
 	// Count what the client sends, to see the flow happen.
 	var mu sync.Mutex
 	var seen []string
@@ -177,30 +177,6 @@ type roundTripper func(*http.Request) (*http.Response, error)
 
 func (f roundTripper) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
 
-// token gets an access token from the authorization server directly.
-func token(t *testing.T, as *authServer, client, secret string, scopes ...string) string {
-	t.Helper()
-	// A plain form POST (RFC 6749 section 4.4): expired tokens come with a
-	// negative expires_in that client libraries rightly reject.
-	form := url.Values{"grant_type": {"client_credentials"}, "scope": {strings.Join(scopes, " ")}}
-	req, _ := http.NewRequest(http.MethodPost, as.issuer+"/oauth/token", strings.NewReader(form.Encode()))
-	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	req.SetBasicAuth(client, secret)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	var tok struct {
-		AccessToken string `json:"access_token"`
-	}
-	b, _ := io.ReadAll(resp.Body)
-	if err := json.Unmarshal(b, &tok); err != nil || tok.AccessToken == "" {
-		t.Fatalf("token for %s: %d %s", client, resp.StatusCode, b)
-	}
-	return tok.AccessToken
-}
-
 // post sends tools/call whoami with a bearer token (none when empty).
 func post(t *testing.T, m *mcpServer, bearer string) (*http.Response, string) {
 	t.Helper()
@@ -244,13 +220,13 @@ func wantRefused(t *testing.T, m *mcpServer, bearer, reason string) {
 
 // TestRefusals presents each kind of bad token to the endpoint.
 func TestRefusals(t *testing.T) {
-	as := startAuthServer(t)
-	m := startMCP(t, as.issuer, nil)
-	as.addClient("good", &asClient{secret: "g", audience: []string{m.url}, scopes: []string{"mcp"}})
-	as.addClient("expired", &asClient{secret: "e", audience: []string{m.url}, scopes: []string{"mcp"}, lifetime: -10 * time.Minute})
-	as.addClient("other", &asClient{secret: "o", audience: []string{"https://other.example/mcp"}, scopes: []string{"mcp"}})
-	as.addClient("noscope", &asClient{secret: "n", audience: []string{m.url}})
-	good := token(t, as, "good", "g", "mcp")
+	as := authtest.Start(t)
+	m := startMCP(t, as.Issuer, nil)
+	as.AddClient("good", authtest.Client{Secret: "g", Audience: []string{m.url}, Scopes: []string{"mcp"}})
+	as.AddClient("expired", authtest.Client{Secret: "e", Audience: []string{m.url}, Scopes: []string{"mcp"}, Lifetime: -10 * time.Minute})
+	as.AddClient("other", authtest.Client{Secret: "o", Audience: []string{"https://other.example/mcp"}, Scopes: []string{"mcp"}})
+	as.AddClient("noscope", authtest.Client{Secret: "n", Audience: []string{m.url}})
+	good := as.Token(t, "good", "g", "mcp")
 	if resp, body := post(t, m, good); resp.StatusCode != 200 || !strings.Contains(body, "subject=svc-good") {
 		t.Fatalf("a good token: %d %s", resp.StatusCode, body)
 	}
@@ -262,13 +238,13 @@ func TestRefusals(t *testing.T) {
 			t.Errorf("no token: %d %q, want 401 %q", resp.StatusCode, resp.Header.Get("WWW-Authenticate"), want)
 		}
 	})
-	t.Run("expired", func(t *testing.T) { wantRefused(t, m, token(t, as, "expired", "e", "mcp"), "expired") })
-	t.Run("wrong audience", func(t *testing.T) { wantRefused(t, m, token(t, as, "other", "o", "mcp"), "audience") })
+	t.Run("expired", func(t *testing.T) { wantRefused(t, m, as.Token(t, "expired", "e", "mcp"), "expired") })
+	t.Run("wrong audience", func(t *testing.T) { wantRefused(t, m, as.Token(t, "other", "o", "mcp"), "audience") })
 	t.Run("wrong issuer", func(t *testing.T) {
 		// A second provider with another issuer name on the same keys:
 		// the signature is good, the issuer is not.
-		other := serveProvider(t, as.storage)
-		wantRefused(t, m, token(t, other, "good", "g", "mcp"), "issuer")
+		other := as.AnotherIssuer(t)
+		wantRefused(t, m, other.Token(t, "good", "g", "mcp"), "issuer")
 	})
 	t.Run("alg none", func(t *testing.T) {
 		parts := strings.Split(good, ".")
@@ -289,15 +265,15 @@ func TestRefusals(t *testing.T) {
 	})
 	t.Run("garbage", func(t *testing.T) { wantRefused(t, m, "not-a-token", "malformed") })
 	t.Run("required scope missing", func(t *testing.T) {
-		resp, _ := post(t, m, token(t, as, "noscope", "n", "mcp"))
+		resp, _ := post(t, m, as.Token(t, "noscope", "n", "mcp"))
 		ch := resp.Header.Get("WWW-Authenticate")
 		if resp.StatusCode != 403 || !strings.Contains(ch, `error="insufficient_scope"`) || !strings.Contains(ch, `scope="mcp"`) {
 			t.Errorf("a token without the required scope: %d %q", resp.StatusCode, ch)
 		}
 	})
 	t.Run("key rotation", func(t *testing.T) {
-		as.storage.rotate(t, true) // the old key is withdrawn
-		rotated := token(t, as, "good", "g", "mcp")
+		as.Rotate(t, true) // the old key is withdrawn
+		rotated := as.Token(t, "good", "g", "mcp")
 		if resp, body := post(t, m, rotated); resp.StatusCode != 200 {
 			t.Fatalf("a token signed with the new key: %d %s", resp.StatusCode, body)
 		}
@@ -345,20 +321,20 @@ func TestAuthorizationServerDown(t *testing.T) {
 
 // TestIntrospection validates an opaque token with RFC 7662 introspection.
 func TestIntrospection(t *testing.T) {
-	as := startAuthServer(t)
-	m := startMCP(t, as.issuer, func(c *auth.Config) {
-		c.Introspection = &auth.Introspection{ClientID: "mcp-resource-server", ClientSecret: "rs-secret"}
+	as := authtest.Start(t)
+	m := startMCP(t, as.Issuer, func(c *auth.Config) {
+		c.Introspection = &auth.Introspection{ClientID: authtest.IntrospectorID, ClientSecret: authtest.IntrospectorSecret}
 	})
-	as.addClient("opaque", &asClient{secret: "x", audience: []string{m.url}, scopes: []string{"mcp"}, opaque: true})
-	as.addClient("opaqueold", &asClient{secret: "y", audience: []string{m.url}, scopes: []string{"mcp"}, opaque: true, lifetime: -time.Hour})
-	as.addClient("opaqueelse", &asClient{secret: "z", audience: []string{"https://other.example/mcp"}, scopes: []string{"mcp"}, opaque: true})
-	tok := token(t, as, "opaque", "x", "mcp")
+	as.AddClient("opaque", authtest.Client{Secret: "x", Audience: []string{m.url}, Scopes: []string{"mcp"}, Opaque: true})
+	as.AddClient("opaqueold", authtest.Client{Secret: "y", Audience: []string{m.url}, Scopes: []string{"mcp"}, Opaque: true, Lifetime: -time.Hour})
+	as.AddClient("opaqueelse", authtest.Client{Secret: "z", Audience: []string{"https://other.example/mcp"}, Scopes: []string{"mcp"}, Opaque: true})
+	tok := as.Token(t, "opaque", "x", "mcp")
 	if strings.Count(tok, ".") == 2 {
 		t.Fatalf("expected an opaque token, got a JWT")
 	}
 	if resp, body := post(t, m, tok); resp.StatusCode != 200 || !strings.Contains(body, "subject=svc-opaque client=opaque scopes=mcp") {
 		t.Fatalf("an opaque token: %d %s", resp.StatusCode, body)
 	}
-	wantRefused(t, m, token(t, as, "opaqueold", "y", "mcp"), "inactive")
-	wantRefused(t, m, token(t, as, "opaqueelse", "z", "mcp"), "audience")
+	wantRefused(t, m, as.Token(t, "opaqueold", "y", "mcp"), "inactive")
+	wantRefused(t, m, as.Token(t, "opaqueelse", "z", "mcp"), "audience")
 }

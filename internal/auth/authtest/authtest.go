@@ -1,12 +1,19 @@
-package auth_test
+// Package authtest runs a real OAuth 2.0 / OpenID Connect authorization
+// server for tests: zitadel/oidc's OpenID provider (the library the ZITADEL
+// identity server is built on) with its example storage, in process on
+// 127.0.0.1. Only tests import it.
+package authtest
 
 import (
 	"context"
 	"crypto/rand"
 	"crypto/rsa"
+	"encoding/json"
 	"errors"
-	"fmt"
+	"io"
+	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"slices"
 	"strings"
 	"sync"
@@ -21,22 +28,25 @@ import (
 	"golang.org/x/text/language"
 )
 
-// The tests run a real OpenID provider, zitadel/oidc's op package (the
-// library the ZITADEL identity server is built on) with its example
-// storage, in process on 127.0.0.1. authServer adapts that storage for
-// service clients: the client credentials grant, JWT or opaque access
-// tokens with a configured audience (what RFC 8707's resource indicator
-// would select), a scope allow-list per client, and signing keys that a
-// test can rotate.
+// The storage is adapted for service clients: the client credentials
+// grant, JWT (with a scope claim) or opaque access tokens with a
+// configured audience (what RFC 8707's resource indicator would select), a
+// scope allow-list per client, and signing keys that a test can rotate.
 
-// asClient is a pre-registered client of the test authorization server.
-type asClient struct {
-	secret   string
-	audience []string
-	scopes   []string      // scopes it may be granted
-	lifetime time.Duration // access token lifetime; negative issues expired tokens
-	opaque   bool          // opaque (introspected) instead of JWT access tokens
+// Client is a pre-registered client of the authorization server.
+type Client struct {
+	Secret   string
+	Audience []string      // the aud of its tokens
+	Scopes   []string      // scopes it may be granted
+	Lifetime time.Duration // access token lifetime (default 5 min); negative issues expired tokens
+	Opaque   bool          // opaque (introspected) instead of JWT access tokens
 }
+
+// The resource server's credentials for token introspection.
+const (
+	IntrospectorID     = "mcp-resource-server"
+	IntrospectorSecret = "rs-secret"
+)
 
 type rsaKey struct {
 	id  string
@@ -69,13 +79,13 @@ type asStorage struct {
 
 	mu      sync.Mutex
 	keys    []*rsaKey // the last one signs
-	clients map[string]*asClient
+	clients map[string]*Client
 	opaque  map[string]*opaqueToken
 	// introspector is the client (the MCP server) allowed to introspect.
 	introspector, introspectorSecret string
 }
 
-func newKey(t *testing.T) *rsaKey {
+func newKey(t testing.TB) *rsaKey {
 	t.Helper()
 	k, err := rsa.GenerateKey(rand.Reader, 2048)
 	if err != nil {
@@ -84,9 +94,10 @@ func newKey(t *testing.T) *rsaKey {
 	return &rsaKey{id: uuid.NewString(), key: k}
 }
 
-// rotate adds a new signing key; the old one stays published (as during
+// Rotate adds a new signing key; the old one stays published (as during
 // a real rotation) unless retire is set.
-func (s *asStorage) rotate(t *testing.T, retire bool) {
+func (a *Server) Rotate(t testing.TB, retire bool) {
+	s := a.storage
 	k := newKey(t)
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -139,10 +150,10 @@ func (s *asStorage) ClientCredentials(_ context.Context, id, secret string) (op.
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	c, ok := s.clients[id]
-	if !ok || c.secret != secret {
+	if !ok || c.Secret != secret {
 		return nil, errors.New("wrong client id or secret")
 	}
-	return serviceClient{storage.WebClient(id, secret), c.opaque}, nil
+	return serviceClient{storage.WebClient(id, secret), c.Opaque}, nil
 }
 
 // clientTokenRequest carries the client id to CreateAccessToken.
@@ -160,11 +171,11 @@ func (s *asStorage) ClientCredentialsTokenRequest(_ context.Context, id string, 
 	}
 	var granted []string
 	for _, sc := range scopes {
-		if slices.Contains(c.scopes, sc) {
+		if slices.Contains(c.Scopes, sc) {
 			granted = append(granted, sc)
 		}
 	}
-	return clientTokenRequest{&oidc.JWTTokenRequest{Subject: "svc-" + id, Audience: c.audience, Scopes: granted}, id}, nil
+	return clientTokenRequest{&oidc.JWTTokenRequest{Subject: "svc-" + id, Audience: c.Audience, Scopes: granted}, id}, nil
 }
 
 func (s *asStorage) CreateAccessToken(_ context.Context, req op.TokenRequest) (string, time.Time, error) {
@@ -174,8 +185,8 @@ func (s *asStorage) CreateAccessToken(_ context.Context, req op.TokenRequest) (s
 	clientID := ""
 	if r, ok := req.(clientTokenRequest); ok {
 		clientID = r.clientID
-		if c := s.clients[clientID]; c != nil && c.lifetime != 0 {
-			lifetime = c.lifetime
+		if c := s.clients[clientID]; c != nil && c.Lifetime != 0 {
+			lifetime = c.Lifetime
 		}
 	}
 	id := uuid.NewString()
@@ -208,7 +219,7 @@ func (s *asStorage) GetClientByClientID(ctx context.Context, id string) (op.Clie
 	c, ok := s.clients[id]
 	s.mu.Unlock()
 	if ok {
-		return serviceClient{storage.WebClient(id, c.secret), c.opaque}, nil
+		return serviceClient{storage.WebClient(id, c.Secret), c.Opaque}, nil
 	}
 	return nil, errors.New("client not found")
 }
@@ -225,26 +236,31 @@ func (s *asStorage) SetIntrospectionFromToken(_ context.Context, resp *oidc.Intr
 	return nil
 }
 
-// authServer is a running authorization server.
-type authServer struct {
-	issuer  string
+// Server is a running authorization server.
+type Server struct {
+	Issuer  string
 	storage *asStorage
 }
 
-// startAuthServer starts an OpenID provider on 127.0.0.1 with its own
-// storage (clients are added by the test).
-func startAuthServer(t *testing.T) *authServer {
+// Start starts an OpenID provider on 127.0.0.1 with its own storage
+// (clients are added with AddClient). It stops when the test ends.
+func Start(t testing.TB) *Server {
 	t.Helper()
 	st := &asStorage{
 		Storage: storage.NewStorage(storage.NewUserStore("http://127.0.0.1")),
-		keys:    []*rsaKey{newKey(t)}, clients: map[string]*asClient{}, opaque: map[string]*opaqueToken{},
-		introspector: "mcp-resource-server", introspectorSecret: "rs-secret",
+		keys:    []*rsaKey{newKey(t)}, clients: map[string]*Client{}, opaque: map[string]*opaqueToken{},
+		introspector: IntrospectorID, introspectorSecret: IntrospectorSecret,
 	}
-	return serveProvider(t, st)
+	return serve(t, st)
 }
 
-// serveProvider starts a provider over st; each has its own issuer.
-func serveProvider(t *testing.T, st *asStorage) *authServer {
+// AnotherIssuer starts a second provider over the same clients and keys,
+// under another issuer name: its tokens are well signed but not by the
+// issuer a resource server trusts.
+func (a *Server) AnotherIssuer(t testing.TB) *Server { return serve(t, a.storage) }
+
+// serve starts a provider over st; each has its own issuer.
+func serve(t testing.TB, st *asStorage) *Server {
 	t.Helper()
 	hs := httptest.NewUnstartedServer(nil)
 	issuer := "http://" + hs.Listener.Addr().String()
@@ -260,14 +276,36 @@ func serveProvider(t *testing.T, st *asStorage) *authServer {
 	hs.Config.Handler = provider
 	hs.Start()
 	t.Cleanup(hs.Close)
-	return &authServer{issuer: issuer, storage: st}
+	return &Server{Issuer: issuer, storage: st}
 }
 
-// addClient registers a client.
-func (a *authServer) addClient(id string, c *asClient) {
+// AddClient registers a client.
+func (a *Server) AddClient(id string, c Client) {
 	a.storage.mu.Lock()
-	a.storage.clients[id] = c
+	a.storage.clients[id] = &c
 	a.storage.mu.Unlock()
 }
 
-func (a *authServer) String() string { return fmt.Sprintf("authorization server %s", a.issuer) }
+// Token gets an access token with the client credentials grant, by a
+// plain form POST (RFC 6749 section 4.4): expired tokens come with a
+// negative expires_in that client libraries rightly reject.
+func (a *Server) Token(t testing.TB, client, secret string, scopes ...string) string {
+	t.Helper()
+	form := url.Values{"grant_type": {"client_credentials"}, "scope": {strings.Join(scopes, " ")}}
+	req, _ := http.NewRequest(http.MethodPost, a.Issuer+"/oauth/token", strings.NewReader(form.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.SetBasicAuth(client, secret)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var tok struct {
+		AccessToken string `json:"access_token"`
+	}
+	b, _ := io.ReadAll(resp.Body)
+	if err := json.Unmarshal(b, &tok); err != nil || tok.AccessToken == "" {
+		t.Fatalf("token for %s: %d %s", client, resp.StatusCode, b)
+	}
+	return tok.AccessToken
+}
