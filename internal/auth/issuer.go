@@ -13,12 +13,15 @@ import (
 	"time"
 
 	"github.com/go-jose/go-jose/v4"
+	"golang.org/x/sync/singleflight"
 )
 
 // issuer is what the resource server knows of its authorization server:
 // the metadata and the signing keys, fetched lazily and cached.
 type issuer struct {
 	cfg Config
+
+	flight singleflight.Group // one discovery or key fetch at a time
 
 	mu        sync.Mutex
 	meta      *asMetadata
@@ -66,17 +69,33 @@ func metadataURLs(iss string) []string {
 }
 
 // metadata returns the authorization server's metadata, discovering it on
-// first use.
+// first use. Concurrent callers share one discovery.
 func (is *issuer) metadata(ctx context.Context) (*asMetadata, error) {
 	is.mu.Lock()
-	defer is.mu.Unlock()
-	if is.meta != nil {
-		return is.meta, nil
+	m, err, tried := is.meta, is.metaErr, is.metaTried
+	is.mu.Unlock()
+	if m != nil {
+		return m, nil
 	}
-	if is.metaErr != nil && time.Since(is.metaTried) < metadataRetry {
-		return nil, is.metaErr
+	if err != nil && time.Since(tried) < metadataRetry {
+		return nil, err
 	}
-	is.metaTried = time.Now()
+	v, err, _ := is.flight.Do("metadata", func() (any, error) {
+		m, err := is.discover(context.WithoutCancel(ctx))
+		is.mu.Lock()
+		is.meta, is.metaErr, is.metaTried = m, err, time.Now()
+		is.mu.Unlock()
+		return m, err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return v.(*asMetadata), nil
+}
+
+// discover fetches the metadata from the first well-known location that
+// has it.
+func (is *issuer) discover(ctx context.Context) (*asMetadata, error) {
 	var errs []error
 	for _, u := range metadataURLs(is.cfg.Issuer) {
 		var m asMetadata
@@ -91,52 +110,58 @@ func (is *issuer) metadata(ctx context.Context) (*asMetadata, error) {
 		}
 		if m.Issuer != is.cfg.Issuer {
 			// RFC 8414 section 3.3: never use metadata for another issuer.
-			is.metaErr = fmt.Errorf("%w: metadata at %s names issuer %q, want %q", errUnavailable, u, m.Issuer, is.cfg.Issuer)
-			return nil, is.metaErr
+			return nil, fmt.Errorf("%w: metadata at %s names issuer %q, want %q", errUnavailable, u, m.Issuer, is.cfg.Issuer)
 		}
 		if m.JWKSURI == "" && is.cfg.Introspection == nil {
-			is.metaErr = fmt.Errorf("%w: metadata at %s has no jwks_uri", errUnavailable, u)
-			return nil, is.metaErr
+			return nil, fmt.Errorf("%w: metadata at %s has no jwks_uri", errUnavailable, u)
 		}
-		is.meta, is.metaErr = &m, nil
-		return is.meta, nil
+		return &m, nil
 	}
-	is.metaErr = fmt.Errorf("%w: discover %s: %w", errUnavailable, is.cfg.Issuer, errors.Join(errs...))
-	return nil, is.metaErr
+	return nil, fmt.Errorf("%w: discover %s: %w", errUnavailable, is.cfg.Issuer, errors.Join(errs...))
 }
 
 // key returns the issuer's keys matching kid (all keys when kid is
 // empty), fetching the key set when none match and the last fetch is old
-// enough: that is how a rotated key becomes known.
+// enough: that is how a rotated key becomes known. Concurrent callers
+// share one fetch, and cached keys are served while it runs.
 func (is *issuer) key(ctx context.Context, kid string) ([]jose.JSONWebKey, error) {
 	m, err := is.metadata(ctx)
 	if err != nil {
 		return nil, err
 	}
 	is.mu.Lock()
-	defer is.mu.Unlock()
-	if is.keys != nil {
-		if ks := match(is.keys, kid); len(ks) > 0 {
+	keys, tried := is.keys, is.keysTried
+	is.mu.Unlock()
+	if keys != nil {
+		if ks := match(keys, kid); len(ks) > 0 {
 			return ks, nil
 		}
-		if is.cfg.KeyRefreshInterval > 0 && time.Since(is.keysTried) < is.cfg.KeyRefreshInterval {
+		if is.cfg.KeyRefreshInterval > 0 && time.Since(tried) < is.cfg.KeyRefreshInterval {
 			return nil, nil
 		}
 	}
-	is.keysTried = time.Now()
-	var set jose.JSONWebKeySet
-	status, err := is.getJSON(ctx, m.JWKSURI, &set)
-	if err == nil && status != http.StatusOK {
-		err = fmt.Errorf("GET %s: %d", m.JWKSURI, status)
-	}
-	if err != nil {
-		if is.keys == nil {
-			return nil, fmt.Errorf("%w: keys: %w", errUnavailable, err)
+	v, err, _ := is.flight.Do("keys", func() (any, error) {
+		var set jose.JSONWebKeySet
+		status, err := is.getJSON(context.WithoutCancel(ctx), m.JWKSURI, &set)
+		if err == nil && status != http.StatusOK {
+			err = fmt.Errorf("GET %s: %d", m.JWKSURI, status)
 		}
-		return nil, nil // keep the keys we have
+		is.mu.Lock()
+		defer is.mu.Unlock()
+		is.keysTried = time.Now()
+		if err != nil {
+			if is.keys == nil {
+				return nil, fmt.Errorf("%w: keys: %w", errUnavailable, err)
+			}
+			return is.keys, nil // keep the keys we have
+		}
+		is.keys = &set
+		return is.keys, nil
+	})
+	if err != nil {
+		return nil, err
 	}
-	is.keys = &set
-	return match(is.keys, kid), nil
+	return match(v.(*jose.JSONWebKeySet), kid), nil
 }
 
 func match(set *jose.JSONWebKeySet, kid string) []jose.JSONWebKey {

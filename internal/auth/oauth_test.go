@@ -338,3 +338,17 @@ func TestIntrospection(t *testing.T) {
 	wantRefused(t, m, as.Token(t, "opaqueold", "y", "mcp"), "inactive")
 	wantRefused(t, m, as.Token(t, "opaqueelse", "z", "mcp"), "audience")
 }
+
+// TestKeyRefreshLimit: within KeyRefreshInterval of the last fetch, a
+// token naming an unknown key is refused without fetching the keys again,
+// so made-up key ids cannot make the server hammer the issuer.
+func TestKeyRefreshLimit(t *testing.T) {
+	as := authtest.Start(t)
+	m := startMCP(t, as.Issuer, func(c *auth.Config) { c.KeyRefreshInterval = time.Hour })
+	as.AddClient("good", authtest.Client{Secret: "g", Audience: []string{m.url}, Scopes: []string{"mcp"}})
+	if resp, body := post(t, m, as.Token(t, "good", "g", "mcp")); resp.StatusCode != 200 {
+		t.Fatalf("a good token: %d %s", resp.StatusCode, body)
+	}
+	as.Rotate(t, false)
+	wantRefused(t, m, as.Token(t, "good", "g", "mcp"), "unknown_key")
+}
