@@ -337,7 +337,11 @@ func (s *Server) Handle(ctx context.Context, in *Incoming) *jsonrpc.Message {
 		s.event(EventRequestError, "method", m.Method)
 		w := jsonrpc.Wire(err)
 		if w.Code == jsonrpc.CodeInternalError && !errors.Is(err, context.Canceled) {
-			s.errs.LogError(ctx, "request failed", err, Tag{"method", m.Method})
+			tags := []Tag{{"method", m.Method}}
+			if in.Auth.Subject != "" {
+				tags = append(tags, Tag{"subject", in.Auth.Subject})
+			}
+			s.errs.LogError(ctx, "request failed", err, tags...)
 		}
 		return &jsonrpc.Message{JSONRPC: jsonrpc.Version, ID: m.ID, Error: w}
 	}

@@ -47,6 +47,16 @@
 // off. CORS preflight (OPTIONS) is not answered here; wrap the Handler with
 // CORS middleware if browsers need it.
 //
+// # Authorization
+//
+// [Options.OAuth] makes the endpoint an OAuth 2.1 resource server (package
+// auth): requests without a valid bearer token get 401 with a
+// WWW-Authenticate challenge naming the Protected Resource Metadata, and a
+// call to a component whose scope the token lacks gets 403
+// error="insufficient_scope" naming the scopes to ask for. The token's
+// subject, scopes and client reach handlers as [server.Request].Auth.
+// [Options.Auth] is the simpler hook for any other scheme.
+//
 // # Eras
 //
 // A POST whose MCP-Protocol-Version header names 2026-07-28 or later is
