@@ -18,8 +18,12 @@ import (
 	"syscall"
 	"time"
 
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
+
+	"github.com/mcpgen/mcpgen/internal/auth"
+	"github.com/mcpgen/mcpgen/internal/telemetry"
 )
 
 // Flags are the options every server binary accepts.
@@ -30,6 +34,15 @@ type Flags struct {
 	AllowOrigins  string
 	AllowHosts    string
 	ShutdownGrace time.Duration
+
+	// OAuth resource server and telemetry (docs/operations.md).
+	AuthIssuer   string
+	AuthAudience string
+	AuthClientID string // introspection client; its secret is env MCP_AUTH_CLIENT_SECRET
+	Metrics      string
+
+	metrics *telemetry.Metrics       // set by ServerOptions when --metrics is given
+	tracing *sdktrace.TracerProvider // set by ServerOptions when OTEL_* asks for traces
 }
 
 // Register adds the common flags to fs.
@@ -40,6 +53,73 @@ func (f *Flags) Register(fs *flag.FlagSet) {
 	fs.StringVar(&f.AllowOrigins, "allow-origin", "", "comma-separated extra `origins` allowed to call the HTTP endpoint (localhost is always allowed)")
 	fs.StringVar(&f.AllowHosts, "allow-host", "", "comma-separated extra `hosts` accepted in the Host header (localhost is always accepted)")
 	fs.DurationVar(&f.ShutdownGrace, "shutdown-grace", 10*time.Second, "how long in-flight HTTP calls may run after a shutdown signal")
+	fs.StringVar(&f.AuthIssuer, "auth-issuer", os.Getenv("MCP_AUTH_ISSUER"), "require OAuth access tokens from the authorization server with this issuer `URL` (env MCP_AUTH_ISSUER; HTTP only)")
+	fs.StringVar(&f.AuthAudience, "auth-audience", os.Getenv("MCP_AUTH_AUDIENCE"), "canonical `URI` of the HTTP endpoint, the audience tokens must carry (env MCP_AUTH_AUDIENCE)")
+	fs.StringVar(&f.AuthClientID, "auth-client-id", os.Getenv("MCP_AUTH_CLIENT_ID"), "client `id` for token introspection of opaque tokens (env MCP_AUTH_CLIENT_ID; secret in env MCP_AUTH_CLIENT_SECRET)")
+	fs.StringVar(&f.Metrics, "metrics", os.Getenv("MCP_METRICS"), "serve Prometheus metrics at http://`ADDR`/metrics (env MCP_METRICS)")
+}
+
+// ServerOptions returns the server options the flags ask for: log through
+// log, and observe with Prometheus metrics (--metrics), OpenTelemetry
+// traces (OTEL_* environment) and a debug access log, each only when on.
+func (f *Flags) ServerOptions(name string, log *zap.Logger) (Options, error) {
+	if f.Metrics != "" {
+		f.metrics = telemetry.NewMetrics()
+	}
+	tp, err := telemetry.TracingFromEnv(context.Background(), name)
+	if err != nil {
+		return Options{}, fmt.Errorf("tracing: %w", err)
+	}
+	var tracer Observer
+	if tp != nil {
+		f.tracing, tracer = tp, telemetry.NewTracer(tp)
+	}
+	var metrics Observer
+	if f.metrics != nil {
+		metrics = f.metrics
+	}
+	var access Observer
+	if a := telemetry.NewAccessLog(log); a != nil {
+		access = a
+	}
+	return Options{
+		Logger: log, Errors: ZapErrors{Logger: log},
+		Observer: telemetry.Combine(metrics, tracer, access),
+	}, nil
+}
+
+// oauth builds the resource server --auth-issuer asks for, or nil.
+func (f *Flags) oauth(srv *Server, log *zap.Logger) (*auth.ResourceServer, error) {
+	if f.AuthIssuer == "" {
+		return nil, nil
+	}
+	if f.AuthAudience == "" {
+		return nil, errors.New("--auth-issuer needs --auth-audience, the endpoint's public URL (e.g. https://mcp.example.com/mcp)")
+	}
+	cfg := auth.Config{Issuer: f.AuthIssuer, Audience: f.AuthAudience, ScopesSupported: srv.Scopes(), Logger: log}
+	if f.AuthClientID != "" {
+		cfg.Introspection = &auth.Introspection{ClientID: f.AuthClientID, ClientSecret: os.Getenv("MCP_AUTH_CLIENT_SECRET")}
+	}
+	return auth.New(cfg)
+}
+
+// serveMetrics serves /metrics on its own listener until ctx ends.
+func (f *Flags) serveMetrics(ctx context.Context, srv *Server, log *zap.Logger) error {
+	if f.metrics == nil {
+		return nil
+	}
+	f.metrics.Watch(srv)
+	ln, err := net.Listen("tcp", f.Metrics)
+	if err != nil {
+		return fmt.Errorf("--metrics: listen %s: %w", f.Metrics, err)
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/metrics", f.metrics.Handler())
+	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	go func() { _ = hs.Serve(ln) }()
+	go func() { <-ctx.Done(); _ = hs.Close() }()
+	log.Info("serving Prometheus metrics", zap.String("url", "http://"+ln.Addr().String()+"/metrics"))
+	return nil
 }
 
 // Logger builds the zap logger the flags ask for; it always writes to
@@ -64,16 +144,40 @@ func (f *Flags) Run(srv *Server, log *zap.Logger) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	defer srv.Close()
+	if f.tracing != nil {
+		defer func() {
+			sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			_ = f.tracing.Shutdown(sctx) // flushes the spans still queued
+		}()
+	}
+	if err := f.serveMetrics(ctx, srv, log); err != nil {
+		return err
+	}
 	if f.HTTP == "" {
+		if f.AuthIssuer != "" {
+			return errors.New("--auth-issuer applies to --http only (stdio takes its credentials from the environment)")
+		}
 		log.Info("serving on stdio", zap.String("server", srv.Name()))
 		return ServeStdio(ctx, srv, os.Stdin, os.Stdout)
+	}
+	oauth, err := f.oauth(srv, log)
+	if err != nil {
+		return err
 	}
 	mux := http.NewServeMux()
 	mux.Handle(f.Path, HTTPHandler(srv, HTTPOptions{
 		AllowedOrigins: split(f.AllowOrigins),
 		AllowedHosts:   split(f.AllowHosts),
 		Logger:         log,
+		OAuth:          oauth,
 	}))
+	if oauth != nil {
+		for _, p := range oauth.MetadataPaths() {
+			mux.Handle(p, oauth.MetadataHandler())
+		}
+		log.Info("OAuth resource server", zap.String("issuer", f.AuthIssuer), zap.String("resource", oauth.Resource()), zap.String("metadata", oauth.MetadataURL()))
+	}
 	ln, err := net.Listen("tcp", f.HTTP)
 	if err != nil {
 		return fmt.Errorf("listen %s: %w", f.HTTP, err)
@@ -125,7 +229,12 @@ func Main(name, about string, newServer func(Options) *Server) {
 		fmt.Fprintf(os.Stderr, "%s: %v\n", name, err)
 		os.Exit(2)
 	}
-	srv := newServer(Options{Logger: log, Errors: ZapErrors{Logger: log}})
+	opts, err := f.ServerOptions(name, log)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "%s: %v\n", name, err)
+		os.Exit(2)
+	}
+	srv := newServer(opts)
 	if err := f.Run(srv, log); err != nil {
 		log.Error(name+" stopped", zap.Error(err))
 		os.Exit(1)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"go/types"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 
@@ -125,6 +126,13 @@ func (e *emitter) serverFile() *jen.File {
 	}
 	if len(s.Skills) > 0 {
 		defFields.add("Skills", jen.Id("h").Dot("skills").Call())
+	}
+	if scopes := s.scopes(); len(scopes) > 0 {
+		defFields.add("Scopes", jen.Index().String().ValuesFunc(func(g *jen.Group) {
+			for _, sc := range scopes {
+				g.Lit(sc)
+			}
+		}))
 	}
 	f.Func().Id("New").Params(params...).Op("*").Add(rt("Server")).Block(
 		jen.Id("h").Op(":=").Op("&").Id("handlers").Values(depInit...),
@@ -482,6 +490,22 @@ func multiline(items []jen.Code) []jen.Code {
 		out = append(out, jen.Line())
 	}
 	return out
+}
+
+// scopes lists the components' permission scopes, sorted, once each.
+func (s *Server) scopes() []string {
+	var out []string
+	for _, t := range s.Tools {
+		out = append(out, t.Scope)
+	}
+	for _, r := range s.Resources {
+		out = append(out, r.Scope)
+	}
+	for _, p := range s.Prompts {
+		out = append(out, p.Scope)
+	}
+	slices.Sort(out)
+	return slices.DeleteFunc(slices.Compact(out), func(s string) bool { return s == "" })
 }
 
 func (s *Server) fixed() []*Resource {

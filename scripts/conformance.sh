@@ -7,6 +7,8 @@
 #
 #   scripts/conformance.sh            run everything, fail on any scored failure
 #   TASKS_STRICT=0 scripts/...        report the tasks scenarios without failing
+#   TELEMETRY=1 scripts/...           the same with --metrics and OTLP tracing on
+#                                     (to a local sink); checks both got data
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 tools="$root/.tools"
@@ -18,9 +20,30 @@ mkdir -p "$tools/bin"
 go build -o "$tools/bin/mcp-everything" "$root/cmd/mcp-everything"
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])' 2>/dev/null || echo 38417)
 log="$tools/mcp-everything.log"
-"$tools/bin/mcp-everything" --http "127.0.0.1:$port" --log-level warn 2>"$log" &
+freeport() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+extra=()
+sink_pid=
+if [ "${TELEMETRY:-0}" = 1 ]; then
+  mport=$(freeport); sport=$(freeport)
+  spans="$tools/otlp-sink.count"; : >"$spans"
+  # A minimal OTLP/HTTP sink: accepts trace exports, counts them.
+  python3 -c '
+import http.server, sys
+class H(http.server.BaseHTTPRequestHandler):
+    def do_POST(self):
+        self.rfile.read(int(self.headers.get("Content-Length", 0)))
+        open(sys.argv[2], "a").write(self.path + "\n")
+        self.send_response(200); self.send_header("Content-Type", "application/x-protobuf"); self.end_headers()
+    def log_message(self, *a): pass
+http.server.HTTPServer(("127.0.0.1", int(sys.argv[1])), H).serve_forever()
+' "$sport" "$spans" &
+  sink_pid=$!
+  extra=(--metrics "127.0.0.1:$mport")
+  export OTEL_TRACES_EXPORTER=otlp OTEL_EXPORTER_OTLP_ENDPOINT="http://127.0.0.1:$sport" OTEL_BSP_SCHEDULE_DELAY=200
+fi
+"$tools/bin/mcp-everything" --http "127.0.0.1:$port" --log-level warn "${extra[@]}" 2>"$log" &
 pid=$!
-trap 'kill $pid 2>/dev/null || true; wait $pid 2>/dev/null || true' EXIT
+trap 'kill $pid $sink_pid 2>/dev/null || true; wait $pid $sink_pid 2>/dev/null || true' EXIT
 url="http://localhost:$port/mcp"
 for _ in $(seq 1 100); do
   if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then break; fi
@@ -60,5 +83,17 @@ if [ "$tasks_status" != 0 ]; then
 fi
 if ! kill -0 $pid 2>/dev/null; then
   echo "conformance: mcp-everything died during the run; its log:"; cat "$log"; status=1
+fi
+if [ "${TELEMETRY:-0}" = 1 ]; then
+  metrics=$(curl -sf "http://127.0.0.1:$mport/metrics" || true)
+  echo "=== metrics after the run ==="
+  grep -E '^mcp_server_(requests_total\{.*tools/call|requests_in_flight|sessions|listen_streams|tasks|auth)' <<<"$metrics" | awk 'NR <= 20' || true
+  for series in mcp_server_requests_total mcp_server_request_duration_seconds_bucket mcp_server_requests_in_flight \
+                mcp_server_sessions mcp_server_listen_streams mcp_server_tasks; do
+    if ! grep -q "^$series" <<<"$metrics"; then echo "conformance: metrics lack $series"; status=1; fi
+  done
+  sleep 1 # the batcher exports every 200 ms
+  if ! grep -q '/v1/traces' "$spans"; then echo "conformance: no trace export reached the OTLP sink"; status=1; fi
+  echo "trace exports received: $(wc -l <"$spans")"
 fi
 exit $status

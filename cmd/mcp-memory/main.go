@@ -71,7 +71,12 @@ A knowledge-graph memory server for agents, a drop-in for
 
 	switch cmd := fs.Arg(0); cmd {
 	case "":
-		srv := memory.New(store, mcpgen.Options{Logger: log, Errors: mcpgen.ZapErrors{Logger: log}})
+		opts, err := f.ServerOptions("mcp-memory", log)
+		if err != nil {
+			fmt.Fprintln(stderr, "mcp-memory:", err)
+			return 2
+		}
+		srv := memory.New(store, opts)
 		log.Info("store ready", zap.String("db", *db))
 		if err := f.Run(srv, log); err != nil {
 			log.Error("mcp-memory stopped", zap.Error(err))

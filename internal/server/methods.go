@@ -208,6 +208,7 @@ func (s *Server) callTool(ctx context.Context, req *Request, p *params, _ json.R
 	if !ok {
 		return nil, fmt.Errorf("%w: unknown tool %q", jsonrpc.ErrInvalidParams, p.Name)
 	}
+	req.served(t.Tool.Tool.Name)
 	if err := s.permit(ctx, req, t.Scope); err != nil {
 		return nil, err
 	}
@@ -293,12 +294,14 @@ func (s *Server) readResource(ctx context.Context, req *Request, p *params, _ js
 		cache Cache
 	)
 	if r, ok := s.resources[p.URI]; ok {
+		req.served(r.Resource.URI)
 		if err := s.permit(ctx, req, r.Scope); err != nil {
 			return nil, err
 		}
 		res, err = r.Read(ctx, req)
 		cache = r.Cache
 	} else if t, vars := s.matchTemplate(p.URI); t != nil {
+		req.served(t.Template.Template.URITemplate)
 		if err := s.permit(ctx, req, t.Scope); err != nil {
 			return nil, err
 		}
@@ -352,6 +355,7 @@ func (s *Server) getPrompt(ctx context.Context, req *Request, p *params, raw jso
 	if !ok {
 		return nil, fmt.Errorf("%w: unknown prompt %q", jsonrpc.ErrInvalidParams, p.Name)
 	}
+	req.served(pr.Prompt.Name)
 	if err := s.permit(ctx, req, pr.Scope); err != nil {
 		return nil, err
 	}

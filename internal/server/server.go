@@ -61,6 +61,7 @@ type Server struct {
 	opts Options
 	log  *zap.Logger
 	obs  Observer
+	robs RequestObserver // obs, when it follows requests
 	errs ErrorHandler
 
 	tools     map[string]*compiledTool
@@ -143,6 +144,7 @@ func build(def Definition, opts Options) (*Server, error) {
 	if s.errs == nil {
 		s.errs = nopErrors{}
 	}
+	s.robs, _ = opts.Observer.(RequestObserver)
 	s.serverInfo = protocol.Implementation{Name: def.Name, Title: def.Title, Version: def.Version}
 	if s.serverInfo.Version == "" {
 		s.serverInfo.Version = "0.0.0"
@@ -244,6 +246,13 @@ type Incoming struct {
 	// claims (the MCP-Protocol-Version header on HTTP); empty for none.
 	LegacyVersion string
 
+	// MissingScope is set by Handle when the call was refused because the
+	// caller lacks this scope ([InsufficientScopeError]); HTTP with OAuth
+	// answers it with 403 and a step-up challenge.
+	MissingScope string
+
+	observed *RequestInfo // set by Handle when a RequestObserver follows the request
+
 	// Modern is set by Handle when the message was served statelessly.
 	Modern bool
 	// Status is set by Handle to the HTTP status the 2026-07-28 transport
@@ -312,14 +321,23 @@ func (s *Server) Handle(ctx context.Context, in *Incoming) *jsonrpc.Message {
 		}
 		return nil
 	}
-	var start time.Time
+	var (
+		start time.Time
+		info  *RequestInfo
+	)
 	if s.obs != nil {
 		start = time.Now()
 		s.obs.Event(EventRequest, Tag{"method", m.Method})
+		if s.robs != nil {
+			info = &RequestInfo{Method: m.Method, ID: m.ID, Headers: in.HTTPHeaders, Auth: in.Auth, Start: start}
+		}
 	}
-	result, err := s.dispatch(ctx, in)
+	result, err := s.dispatch(ctx, in, info)
 	if s.obs != nil {
 		s.obs.Timing(EventRequestDuration, time.Since(start), Tag{"method", m.Method})
+		if info != nil {
+			s.endObserved(ctx, in, info, err)
+		}
 	}
 	if m.IsNotification() {
 		return nil
@@ -328,7 +346,11 @@ func (s *Server) Handle(ctx context.Context, in *Incoming) *jsonrpc.Message {
 		s.event(EventRequestError, "method", m.Method)
 		w := jsonrpc.Wire(err)
 		if w.Code == jsonrpc.CodeInternalError && !errors.Is(err, context.Canceled) {
-			s.errs.LogError(ctx, "request failed", err, Tag{"method", m.Method})
+			tags := []Tag{{"method", m.Method}}
+			if in.Auth.Subject != "" {
+				tags = append(tags, Tag{"subject", in.Auth.Subject})
+			}
+			s.errs.LogError(ctx, "request failed", err, tags...)
 		}
 		return &jsonrpc.Message{JSONRPC: jsonrpc.Version, ID: m.ID, Error: w}
 	}
@@ -336,7 +358,7 @@ func (s *Server) Handle(ctx context.Context, in *Incoming) *jsonrpc.Message {
 	return jsonrpc.NewResponse(m.ID, result)
 }
 
-func (s *Server) dispatch(ctx context.Context, in *Incoming) (result json.RawMessage, err error) {
+func (s *Server) dispatch(ctx context.Context, in *Incoming, info *RequestInfo) (result json.RawMessage, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			s.log.Error("handler panicked", zap.String("method", in.Msg.Method), zap.Any("panic", p), zap.Stack("stack"))
@@ -358,9 +380,15 @@ func (s *Server) dispatch(ctx context.Context, in *Incoming) (result json.RawMes
 			}
 		}
 	}
+	if info != nil {
+		ctx = s.startObserved(ctx, info, &p)
+	}
 	req, err := s.classify(in, &p)
 	if err != nil {
 		return nil, err
+	}
+	if info != nil {
+		in.observed, info.Version = info, req.Version
 	}
 	r, ok := routes[m.Method]
 	if !ok || (req.Modern() && r.legacyOnly) || (!req.Modern() && r.modernOnly) || (r.enabled != nil && !r.enabled(s)) {
@@ -379,6 +407,7 @@ func (s *Server) dispatch(ctx context.Context, in *Incoming) (result json.RawMes
 		}
 	}
 	v, err := r.handle(s, ctx, req, &p, m.Params)
+	req.observeResult(v)
 	if err != nil {
 		if code := jsonrpc.Wire(err).Code; req.Modern() && (code == -32021 || code == jsonrpc.CodeHeaderMismatch) {
 			in.Status = 400
@@ -539,10 +568,18 @@ func appendToolResult(r *protocol.CallToolResult) ([]byte, error) {
 
 // permit runs the permission check for a component scope.
 func (s *Server) permit(ctx context.Context, req *Request, scope string) error {
-	if scope == "" || s.opts.Permission == nil {
+	if scope == "" {
 		return nil
 	}
-	if err := s.opts.Permission(ctx, req, scope); err != nil {
+	check := s.opts.Permission
+	if check == nil {
+		if req.Auth.Anonymous() {
+			return nil
+		}
+		check = RequireScopes
+	}
+	if err := check(ctx, req, scope); err != nil {
+		missingScope(req, err)
 		var coded *jsonrpc.Error
 		if errors.As(err, &coded) {
 			return err

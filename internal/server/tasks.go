@@ -44,6 +44,7 @@ type task struct {
 	answered  chan struct{}              // closed and replaced on each tasks/update
 	cancel    context.CancelFunc
 	listeners func(*task)
+	observe   func(from, to string) // nil unless an Observer watches
 }
 
 // wantsTask reports whether the client declared the tasks extension on this
@@ -103,9 +104,13 @@ func (t *task) set(status, message string) {
 		t.mu.Unlock()
 		return
 	}
+	from := t.status
 	t.status, t.message, t.updated = status, message, time.Now()
 	notify := t.listeners
 	t.mu.Unlock()
+	if t.observe != nil && from != status {
+		t.observe(from, status)
+	}
 	if notify != nil {
 		notify(t)
 	}
@@ -128,6 +133,10 @@ func (s *Server) startTask(_ context.Context, req *Request, t *compiledTool, arg
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	tk.cancel = cancel
+	if s.obs != nil {
+		tk.observe = func(from, to string) { s.obs.Event(EventTaskState, Tag{"from", from}, Tag{"to", to}) }
+		tk.observe("", tk.status)
+	}
 	s.tasks.mu.Lock()
 	s.tasks.tasks[tk.id] = tk
 	s.tasks.mu.Unlock()
@@ -157,6 +166,12 @@ func (s *Server) startTask(_ context.Context, req *Request, t *compiledTool, arg
 			s.tasks.mu.Lock()
 			delete(s.tasks.tasks, tk.id)
 			s.tasks.mu.Unlock()
+			if tk.observe != nil {
+				tk.mu.Lock()
+				last := tk.status
+				tk.mu.Unlock()
+				tk.observe(last, "")
+			}
 		})
 	}()
 	return tk.view(protocol.ResultTask, false), nil

@@ -89,6 +89,16 @@ func (h *handler) post(w http.ResponseWriter, r *http.Request, who server.Princi
 		sid = in.Session.ID
 	}
 	status := in.Status
+	if in.MissingScope != "" && h.opts.OAuth != nil {
+		// Step-up: tell the client which scopes to ask for (403,
+		// error="insufficient_scope"); the body keeps the JSON-RPC error.
+		refusal := h.opts.OAuth.InsufficientScope(who, in.MissingScope)
+		if obs := h.srv.Observer(); obs != nil {
+			obs.Event(server.EventAuthRefused, server.Tag{Key: "reason", Value: refusal.Reason})
+		}
+		st.setHeader("WWW-Authenticate", refusal.Challenge)
+		status = http.StatusForbidden
+	}
 	if status == 0 {
 		status = http.StatusOK
 	}

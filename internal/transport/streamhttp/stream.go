@@ -70,6 +70,16 @@ func (s *stream) tick() {
 	}
 }
 
+// setHeader sets a response header while the answer is still plain JSON
+// (once SSE started, headers are gone).
+func (s *stream) setHeader(key, value string) {
+	s.mu.Lock()
+	if !s.sse && !s.closed {
+		s.w.Header().Set(key, value)
+	}
+	s.mu.Unlock()
+}
+
 // open starts the SSE stream now (GET streams announce themselves at once).
 func (s *stream) open() {
 	s.mu.Lock()

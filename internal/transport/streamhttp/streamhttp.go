@@ -47,6 +47,16 @@
 // off. CORS preflight (OPTIONS) is not answered here; wrap the Handler with
 // CORS middleware if browsers need it.
 //
+// # Authorization
+//
+// [Options.OAuth] makes the endpoint an OAuth 2.1 resource server (package
+// auth): requests without a valid bearer token get 401 with a
+// WWW-Authenticate challenge naming the Protected Resource Metadata, and a
+// call to a component whose scope the token lacks gets 403
+// error="insufficient_scope" naming the scopes to ask for. The token's
+// subject, scopes and client reach handlers as [server.Request].Auth.
+// [Options.Auth] is the simpler hook for any other scheme.
+//
 // # Eras
 //
 // A POST whose MCP-Protocol-Version header names 2026-07-28 or later is
@@ -93,6 +103,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/mcpgen/mcpgen/internal/auth"
 	"github.com/mcpgen/mcpgen/internal/jsonrpc"
 	"github.com/mcpgen/mcpgen/internal/server"
 )
@@ -140,8 +151,15 @@ type Options struct {
 	Logger *zap.Logger
 	// Auth authenticates every request; nil treats callers as anonymous.
 	// An error refuses the request: 401 by default, or the status and
-	// headers of an [*AuthError].
+	// headers of an [*AuthError]. It is not consulted when OAuth is set.
 	Auth func(*http.Request) (server.Principal, error)
+	// OAuth makes the endpoint an OAuth 2.1 resource server (see package
+	// auth): every request needs a valid bearer token (401 with a
+	// WWW-Authenticate challenge otherwise), and a call to a component
+	// whose scope the token lacks gets 403 error="insufficient_scope".
+	// Serve OAuth.MetadataHandler() at each of OAuth.MetadataPaths() on
+	// the same host (serve.Flags does).
+	OAuth *auth.ResourceServer
 }
 
 // AuthError is an error an [Options.Auth] function may return to choose
@@ -217,7 +235,14 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var who server.Principal
-	if h.opts.Auth != nil {
+	if h.opts.OAuth != nil {
+		p, refusal := h.opts.OAuth.Authenticate(r)
+		if refusal != nil {
+			h.refuse(w, refusal)
+			return
+		}
+		who = p
+	} else if h.opts.Auth != nil {
 		p, err := h.opts.Auth(r)
 		if err != nil {
 			status := http.StatusUnauthorized
@@ -246,6 +271,22 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	default:
 		h.delete(w, r)
 	}
+}
+
+// refuse answers an OAuth refusal: its status, its challenge, and a
+// JSON-RPC error body naming the status and the reason (never the token).
+func (h *handler) refuse(w http.ResponseWriter, r *auth.Refusal) {
+	if obs := h.srv.Observer(); obs != nil {
+		obs.Event(server.EventAuthRefused, server.Tag{Key: "reason", Value: r.Reason})
+	}
+	if r.Challenge != "" {
+		w.Header().Set("WWW-Authenticate", r.Challenge)
+	}
+	msg := http.StatusText(r.Status)
+	if r.Description != "" {
+		msg += ": " + r.Description
+	}
+	writeError(w, r.Status, nil, jsonrpc.Errorf(jsonrpc.CodeInvalidRequest, "%s", msg))
 }
 
 // writeError answers with a JSON-RPC error object; id is omitted when nil.

@@ -27,6 +27,7 @@ func New(opts mcpgen.Options) *mcpgen.Server {
 		Resources:    h.resources(),
 		Templates:    h.templates(),
 		Prompts:      h.prompts(),
+		Scopes:       []string{"admin", "docs:read", "ops", "team"},
 	}, opts)
 }
 
