@@ -131,7 +131,7 @@ func Decode(data []byte) (*Message, error) {
 		if errors.As(err, &syn) || !json.Valid(data) {
 			return nil, fmt.Errorf("%w: %v", ErrParse, err)
 		}
-		return nil, fmt.Errorf("%w: %v", ErrInvalidRequest, err)
+		return nil, DecodeError(ErrInvalidRequest, data, "", err)
 	}
 	return checkEnvelope(&m)
 }

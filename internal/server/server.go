@@ -279,7 +279,7 @@ type requestMeta struct {
 func (m *requestMeta) UnmarshalJSON(b []byte) error {
 	var all map[string]json.RawMessage
 	if err := json.Unmarshal(b, &all); err != nil {
-		return err
+		return fmt.Errorf("%w: /params/_meta: expected object, got %s", jsonrpc.ErrInvalidParams, jsonrpc.Found(b))
 	}
 	*m = requestMeta{
 		Raw:                b,
@@ -345,7 +345,7 @@ func (s *Server) dispatch(ctx context.Context, in *Incoming) (result json.RawMes
 		if !p.decodeFast(m.Params) {
 			p = params{}
 			if err := json.Unmarshal(m.Params, &p); err != nil {
-				return nil, fmt.Errorf("%w: params: %v", jsonrpc.ErrInvalidParams, err)
+				return nil, jsonrpc.DecodeError(jsonrpc.ErrInvalidParams, m.Params, "/params", err)
 			}
 		}
 	}
@@ -383,6 +383,9 @@ func (s *Server) dispatch(ctx context.Context, in *Incoming) (result json.RawMes
 func (s *Server) classify(in *Incoming, p *params) (*Request, error) {
 	m := in.Msg
 	req := &Request{Method: m.Method, server: s, incoming: in, peer: in.Peer, meta: p.Meta.Raw, Auth: in.Auth}
+	if t := p.Meta.ProgressToken; t != nil && !jsonrpc.ValidID(t) {
+		return nil, metaError(protocol.MetaProgressToken, "expected string or number", t)
+	}
 	req.progressToken = p.Meta.ProgressToken
 	if s.isModern(in, p) {
 		if err := s.classifyModern(in, p, req); err != nil {
@@ -429,15 +432,18 @@ func (s *Server) classifyModern(in *Incoming, p *params, req *Request) error {
 	m := in.Msg
 	v := p.Meta.ProtocolVersion
 	if v == nil {
-		return fmt.Errorf("%w: _meta %s is required", jsonrpc.ErrInvalidParams, protocol.MetaProtocolVersion)
+		return metaError(protocol.MetaProtocolVersion, "is required", nil)
 	}
 	var version string
 	if err := json.Unmarshal(v, &version); err != nil {
-		return fmt.Errorf("%w: _meta %s must be a string", jsonrpc.ErrInvalidParams, protocol.MetaProtocolVersion)
+		return metaError(protocol.MetaProtocolVersion, "expected string", v)
 	}
 	caps := p.Meta.ClientCapabilities
 	if caps == nil && !m.IsNotification() {
-		return fmt.Errorf("%w: _meta %s is required", jsonrpc.ErrInvalidParams, protocol.MetaClientCapabilities)
+		return metaError(protocol.MetaClientCapabilities, "is required", nil)
+	}
+	if caps != nil && caps[0] != '{' {
+		return metaError(protocol.MetaClientCapabilities, "expected object", caps)
 	}
 	if in.HTTPHeaders != nil {
 		if h := in.HTTPHeaders.Get("MCP-Protocol-Version"); h != version {
@@ -449,19 +455,37 @@ func (s *Server) classifyModern(in *Incoming, p *params, req *Request) error {
 	}
 	req.Version, req.ClientCaps = version, caps
 	if info := p.Meta.ClientInfo; info != nil {
-		_ = json.Unmarshal(info, &req.Client)
+		if err := json.Unmarshal(info, &req.Client); err != nil {
+			return jsonrpc.DecodeError(jsonrpc.ErrInvalidParams, info, metaPointer(protocol.MetaClientInfo), err)
+		}
 	}
 	if lv := p.Meta.LogLevel; lv != nil {
 		if err := json.Unmarshal(lv, &req.logLevel); err != nil || !validLogLevel(req.logLevel) {
-			return fmt.Errorf("%w: _meta %s: unknown log level %s", jsonrpc.ErrInvalidParams, protocol.MetaLogLevel, lv)
+			return metaError(protocol.MetaLogLevel, "expected one of debug, info, notice, warning, error, critical, alert, emergency", lv)
 		}
 	}
 	return nil
 }
 
+// metaPointer is the JSON Pointer of a _meta key in a request.
+func metaPointer(key string) string { return "/params/_meta/" + jsonrpc.EscapePointer(key) }
+
+// metaError is an invalid-params error about a _meta key: what was
+// expected and, when the key was sent, what was found.
+func metaError(key, want string, got json.RawMessage) error {
+	if got == nil {
+		return fmt.Errorf("%w: %s %s", jsonrpc.ErrInvalidParams, metaPointer(key), want)
+	}
+	return fmt.Errorf("%w: %s: %s, got %s", jsonrpc.ErrInvalidParams, metaPointer(key), want, jsonrpc.Found(got))
+}
+
+// unsupportedVersion is UnsupportedProtocolVersionError (2026-07-28):
+// data.supported lists every revision this endpoint speaks, the legacy ones
+// (reached through initialize) included, as server/discover does, so that a
+// client can pick a revision it shares with the server.
 func unsupportedVersion(requested string) error {
 	return (&jsonrpc.Error{Code: jsonrpc.CodeUnsupportedProtocolVersion, Message: "Unsupported protocol version"}).
-		WithData(map[string]any{"supported": []string{protocol.Version20260728}, "requested": requested})
+		WithData(map[string]any{"supported": protocol.Versions, "requested": requested})
 }
 
 func validLogLevel(l string) bool { _, ok := logLevels[l]; return ok }
