@@ -142,7 +142,23 @@ func (s *Server) initialize(_ context.Context, req *Request, _ *params, raw json
 			version = v
 		}
 	}
-	sess := s.sessions.open(version, ip.ClientInfo, ip.Capabilities)
+	key := ""
+	if req.incoming != nil {
+		key = req.incoming.principalKey()
+	}
+	sess, evicted, refused := s.sessions.open(version, ip.ClientInfo, ip.Capabilities, req.Auth.Subject, key)
+	for _, reason := range evicted {
+		s.event(EventSessionEvicted, "reason", reason)
+	}
+	if refused != nil {
+		if s.obs != nil {
+			s.obs.Event(EventLimitRefused, Tag{"limit", "sessions"}, Tag{"method", req.Method})
+		}
+		if req.incoming != nil {
+			req.incoming.Status, req.incoming.RetryAfter = 429, roundUp(refused.retryAfter)
+		}
+		return nil, refused.wire()
+	}
 	req.Session = sess
 	req.Version = version
 	if req.incoming != nil {

@@ -48,6 +48,21 @@ type Options struct {
 	SessionIdle time.Duration
 	// Tasks enables the io.modelcontextprotocol/tasks extension.
 	Tasks bool
+
+	// MaxMessageBytes bounds one JSON-RPC message on every transport (an
+	// HTTP POST body, a stdio line); default 8 MiB. Larger messages are
+	// refused with -32600 naming the limit (HTTP: 413).
+	MaxMessageBytes int64
+	// Limits are per-principal rate and concurrency limits; off unless set.
+	Limits Limits
+	// MaxSessions caps the legacy sessions open at once (default 10000;
+	// negative: no cap), and MaxSessionsPerPrincipal those of one principal
+	// (default 1000; negative: no cap). Past a cap, a new initialize ends
+	// the least recently used session that has no request in progress
+	// (that principal's, for the per-principal cap); when all are busy it
+	// is refused with -31429 (HTTP 429).
+	MaxSessions             int
+	MaxSessionsPerPrincipal int
 }
 
 // Server serves one generated component registry. It is safe for
@@ -72,6 +87,7 @@ type Server struct {
 	signer     signer
 
 	sessions sessionTable
+	limits   *limiter // nil: no per-principal limits
 	tasks    *taskTable
 	subs     subscribers
 	closed   chan struct{}
@@ -86,9 +102,8 @@ type Server struct {
 func (s *Server) Close() {
 	s.closeOne.Do(func() { close(s.closed) })
 	s.sessions.mu.Lock()
-	for id, sess := range s.sessions.byID {
-		delete(s.sessions.byID, id)
-		sess.end()
+	for _, sess := range s.sessions.byID {
+		s.sessions.removeLocked(sess)
 	}
 	s.sessions.mu.Unlock()
 }
@@ -123,6 +138,15 @@ func build(def Definition, opts Options) (*Server, error) {
 	if opts.SessionIdle == 0 {
 		opts.SessionIdle = 30 * time.Minute
 	}
+	if opts.MaxMessageBytes <= 0 {
+		opts.MaxMessageBytes = DefaultMaxMessageBytes
+	}
+	if opts.MaxSessions == 0 {
+		opts.MaxSessions = DefaultMaxSessions
+	}
+	if opts.MaxSessionsPerPrincipal == 0 {
+		opts.MaxSessionsPerPrincipal = DefaultMaxSessionsPerPrincipal
+	}
 	if len(opts.Secret) == 0 {
 		opts.Secret = make([]byte, 32)
 		_, _ = rand.Read(opts.Secret)
@@ -142,7 +166,8 @@ func build(def Definition, opts Options) (*Server, error) {
 	if s.serverInfo.Version == "" {
 		s.serverInfo.Version = "0.0.0"
 	}
-	s.sessions.init(opts.SessionIdle)
+	s.sessions.init(opts.SessionIdle, opts.MaxSessions, opts.MaxSessionsPerPrincipal)
+	s.limits = newLimiter(opts.Limits)
 	if opts.Tasks {
 		s.tasks = newTaskTable()
 	}
@@ -234,13 +259,21 @@ type Incoming struct {
 	// LegacyVersion is the revision a legacy request without a session
 	// claims (the MCP-Protocol-Version header on HTTP); empty for none.
 	LegacyVersion string
+	// RemoteAddr is the client's network address (HTTP: the request's
+	// RemoteAddr), which tells anonymous callers apart for the
+	// per-principal limits; empty on stdio.
+	RemoteAddr string
 
 	// Modern is set by Handle when the message was served statelessly.
 	Modern bool
 	// Status is set by Handle to the HTTP status the 2026-07-28 transport
 	// rules prescribe for the answer (400 for envelope errors, 404 for an
-	// unknown method); 0 means the transport's default.
+	// unknown method, 429 for a request over a limit); 0 means the
+	// transport's default.
 	Status int
+	// RetryAfter is set by Handle with Status 429: when the client may try
+	// again (HTTP sends it as Retry-After).
+	RetryAfter time.Duration
 }
 
 // HeaderGetter reads HTTP request headers (http.Header satisfies it).
@@ -303,6 +336,13 @@ func (s *Server) Handle(ctx context.Context, in *Incoming) *jsonrpc.Message {
 		}
 		return nil
 	}
+	if s.limits != nil && m.IsRequest() {
+		release, refused := s.limits.acquire(in.principalKey(), m.Method != "subscriptions/listen")
+		if refused != nil {
+			return s.refuse(in, refused)
+		}
+		defer release()
+	}
 	var start time.Time
 	if s.obs != nil {
 		start = time.Now()
@@ -325,6 +365,16 @@ func (s *Server) Handle(ctx context.Context, in *Incoming) *jsonrpc.Message {
 	}
 	s.event(EventRequestSuccess, "method", m.Method)
 	return jsonrpc.NewResponse(m.ID, result)
+}
+
+// refuse answers a request refused by a limit: -31429, and for HTTP 429
+// with the time to wait.
+func (s *Server) refuse(in *Incoming, e *limitError) *jsonrpc.Message {
+	if s.obs != nil {
+		s.obs.Event(EventLimitRefused, Tag{"limit", e.limit}, Tag{"method", in.Msg.Method})
+	}
+	in.Status, in.RetryAfter = 429, roundUp(e.retryAfter)
+	return &jsonrpc.Message{JSONRPC: jsonrpc.Version, ID: in.Msg.ID, Error: jsonrpc.Wire(e.wire())}
 }
 
 func (s *Server) dispatch(ctx context.Context, in *Incoming) (result json.RawMessage, err error) {
@@ -362,6 +412,8 @@ func (s *Server) dispatch(ctx context.Context, in *Incoming) (result json.RawMes
 	}
 	if req.Session != nil {
 		req.Session.touch()
+		req.Session.inflight.Add(1)
+		defer req.Session.inflight.Add(-1)
 	}
 	if in.HTTPHeaders != nil && req.Modern() {
 		if err := s.checkHeaders(in.HTTPHeaders, m, &p); err != nil {
@@ -423,6 +475,30 @@ func (s *Server) isModern(in *Incoming, p *params) bool {
 	}
 	r, ok := routes[in.Msg.Method]
 	return ok && r.modernOnly && in.Session == nil
+}
+
+// IsModernMessage reports whether m carries the 2026-07-28 per-request
+// _meta (params._meta with a protocol version), which makes it a stateless
+// request whatever its HTTP headers say. Transports use it to leave the
+// era's errors (-32020, -32022) to [Server.Handle] instead of treating the
+// message as a legacy one.
+func IsModernMessage(m *jsonrpc.Message) bool {
+	if len(m.Params) == 0 || m.Params[0] != '{' {
+		return false
+	}
+	modern := false
+	_ = jsonrpc.Fields(m.Params, func(key, val []byte) error {
+		if string(key) != `"_meta"` || len(val) == 0 || val[0] != '{' {
+			return nil
+		}
+		return jsonrpc.Fields(val, func(k, _ []byte) error {
+			if string(k) == `"`+protocol.MetaProtocolVersion+`"` {
+				modern = true
+			}
+			return nil
+		})
+	})
+	return modern
 }
 
 // classifyModern checks the stateless envelope in the order the spec's

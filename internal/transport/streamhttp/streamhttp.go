@@ -111,11 +111,8 @@ var (
 	noBuffering = []string{"no"}
 )
 
-// Defaults for [Options].
-const (
-	DefaultMaxBodyBytes = 8 << 20
-	DefaultKeepAlive    = 15 * time.Second
-)
+// DefaultKeepAlive is the default of [Options.KeepAlive].
+const DefaultKeepAlive = 15 * time.Second
 
 // sseWriteTimeout bounds one write to an SSE stream, so that a client that
 // stops reading cannot block a broadcaster for long. It replaces the
@@ -131,8 +128,6 @@ type Options struct {
 	// AllowedHosts lists extra Host header values ("name" for any port,
 	// "name:port" for one); "*" disables the Host check.
 	AllowedHosts []string
-	// MaxBodyBytes bounds a POST body (default 8 MiB); larger ones get 413.
-	MaxBodyBytes int64
 	// KeepAlive is the interval of SSE keep-alive comments on long
 	// responses and GET streams (default 15s; negative disables them).
 	KeepAlive time.Duration
@@ -175,9 +170,6 @@ func (e *AuthError) status() int {
 // package documentation for mounting, origin rules and shutdown.
 func Handler(srv *server.Server, opts Options) http.Handler {
 	h := &handler{srv: srv, opts: opts, log: opts.Logger}
-	if h.opts.MaxBodyBytes <= 0 {
-		h.opts.MaxBodyBytes = DefaultMaxBodyBytes
-	}
 	if h.opts.KeepAlive == 0 {
 		h.opts.KeepAlive = DefaultKeepAlive
 	}
@@ -242,9 +234,9 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case http.MethodPost:
 		h.post(w, r, who)
 	case http.MethodGet:
-		h.get(w, r)
+		h.get(w, r, who)
 	default:
-		h.delete(w, r)
+		h.delete(w, r, who)
 	}
 }
 
@@ -265,24 +257,34 @@ func isJSON(ct string) bool {
 	return err == nil && (mt == "application/json" || strings.HasSuffix(mt, "+json"))
 }
 
-// acceptsSSE reports whether an Accept header admits text/event-stream
-// (also through text/* or */*, unless with q=0). An absent header admits
-// anything when orAbsent is set.
-func acceptsSSE(accept string, orAbsent bool) bool {
-	if strings.TrimSpace(accept) == "" {
-		return orAbsent
-	}
+// accepts reports whether an Accept header admits the media type
+// typ/sub: named exactly or through typ/* or */*, and not with q=0. An
+// absent header admits nothing: both revisions require POST and GET to
+// list what they accept.
+func accepts(accept, typ, sub string) bool {
 	for part := range strings.SplitSeq(accept, ",") {
 		mt, params, _ := strings.Cut(part, ";")
-		mt = strings.TrimSpace(mt)
-		if !strings.EqualFold(mt, "text/event-stream") && mt != "text/*" && mt != "*/*" {
+		t, s, ok := strings.Cut(strings.TrimSpace(mt), "/")
+		if !ok {
 			continue
 		}
-		if !zeroQ(params) {
+		t, s = strings.TrimSpace(t), strings.TrimSpace(s)
+		match := t == "*" && s == "*" ||
+			strings.EqualFold(t, typ) && (s == "*" || strings.EqualFold(s, sub))
+		if match && !zeroQ(params) {
 			return true
 		}
 	}
 	return false
+}
+
+// acceptsSSE reports whether an Accept header admits text/event-stream.
+func acceptsSSE(accept string) bool { return accepts(accept, "text", "event-stream") }
+
+// acceptsPOST reports whether an Accept header lists what a POST must
+// accept in every revision: application/json and text/event-stream.
+func acceptsPOST(accept string) bool {
+	return accepts(accept, "application", "json") && acceptsSSE(accept)
 }
 
 // zeroQ reports whether media-range parameters carry q=0.
