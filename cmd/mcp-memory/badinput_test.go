@@ -305,7 +305,7 @@ func tooLargeBody(t *testing.T, h *rawHTTP) {
 	// Also without Content-Length (chunked): the limit holds while reading.
 	req, _ := http.NewRequest(http.MethodPost, h.url, struct{ *bytes.Reader }{bytes.NewReader(body)})
 	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
 	req.Header.Set("Mcp-Session-Id", h.session)
 	req.Header.Set("MCP-Protocol-Version", legacyVersion)
 	if res, err := http.DefaultClient.Do(req); err != nil {
