@@ -159,7 +159,9 @@ func checkAnswer(t *testing.T, rec *httptest.ResponseRecorder) {
 // fuzzDefinition is a server whose handlers never wait for the client, so
 // that every fuzzed request ends.
 func fuzzDefinition() server.Definition {
-	text := func(s string) *protocol.CallToolResult { return &protocol.CallToolResult{Content: []protocol.Content{protocol.TextContent(s)}} }
+	text := func(s string) *protocol.CallToolResult {
+		return &protocol.CallToolResult{Content: []protocol.Content{protocol.TextContent(s)}}
+	}
 	return server.Definition{
 		Name: "fuzz", Version: "1.0.0",
 		Tools: []server.Tool{
