@@ -193,7 +193,7 @@ func (s *Server) MessageTooLarge() error {
 	}
 	limit := s.opts.MaxMessageBytes
 	return (&jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest,
-		Message: fmt.Sprintf("Message too large: the limit is %d bytes (%s) per message", limit, sizeString(limit))}).
+		Message: fmt.Sprintf("Message larger than the limit of %d bytes (%s)", limit, sizeString(limit))}).
 		WithData(map[string]any{"limit": "message_size", "maxBytes": limit})
 }
 
