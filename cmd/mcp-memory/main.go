@@ -21,8 +21,8 @@ import (
 
 	"go.uber.org/zap"
 
-	"github.com/mcpgen/mcpgen/generated/memory"
 	"github.com/mcpgen/mcpgen/components/memory/memstore"
+	"github.com/mcpgen/mcpgen/generated/memory"
 	"github.com/mcpgen/mcpgen/internal/serve"
 	"github.com/mcpgen/mcpgen/internal/server"
 )
@@ -72,7 +72,9 @@ A knowledge-graph memory server for agents, a drop-in for
 
 	switch cmd := fs.Arg(0); cmd {
 	case "":
-		srv := memory.New(store, server.Options{Logger: log, Errors: server.ZapErrors{Logger: log}})
+		opts := server.Options{Logger: log, Errors: server.ZapErrors{Logger: log}}
+		f.Limits(&opts)
+		srv := memory.New(store, opts)
 		log.Info("store ready", zap.String("db", *db))
 		if err := f.Run(srv, log); err != nil {
 			log.Error("mcp-memory stopped", zap.Error(err))

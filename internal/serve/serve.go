@@ -33,6 +33,14 @@ type Flags struct {
 	AllowOrigins  string
 	AllowHosts    string
 	ShutdownGrace time.Duration
+
+	// Limits (see server.Options and docs/operations.md).
+	MaxMessageBytes         int64
+	RateLimit               float64
+	RateBurst               int
+	MaxConcurrent           int
+	MaxSessions             int
+	MaxSessionsPerPrincipal int
 }
 
 // Register adds the common flags to fs.
@@ -43,6 +51,19 @@ func (f *Flags) Register(fs *flag.FlagSet) {
 	fs.StringVar(&f.AllowOrigins, "allow-origin", "", "comma-separated extra `origins` allowed to call the HTTP endpoint (localhost is always allowed)")
 	fs.StringVar(&f.AllowHosts, "allow-host", "", "comma-separated extra `hosts` accepted in the Host header (localhost is always accepted)")
 	fs.DurationVar(&f.ShutdownGrace, "shutdown-grace", 10*time.Second, "how long in-flight HTTP calls may run after a shutdown signal")
+	fs.Int64Var(&f.MaxMessageBytes, "max-message-bytes", server.DefaultMaxMessageBytes, "largest JSON-RPC message accepted, on stdio and HTTP alike, in `bytes`")
+	fs.Float64Var(&f.RateLimit, "rate-limit", 0, "requests per second one principal may send on average (0: no limit)")
+	fs.IntVar(&f.RateBurst, "rate-burst", 0, "requests one principal may send at once above --rate-limit (0: the rate rounded up)")
+	fs.IntVar(&f.MaxConcurrent, "max-concurrent", 0, "requests one principal may have in progress at once (0: no limit)")
+	fs.IntVar(&f.MaxSessions, "max-sessions", server.DefaultMaxSessions, "legacy sessions open at once; past it the least recently used idle one ends (-1: no cap)")
+	fs.IntVar(&f.MaxSessionsPerPrincipal, "max-sessions-per-principal", server.DefaultMaxSessionsPerPrincipal, "legacy sessions one principal may hold (-1: no cap)")
+}
+
+// Limits copies the limit flags into opts.
+func (f *Flags) Limits(opts *server.Options) {
+	opts.MaxMessageBytes = f.MaxMessageBytes
+	opts.Limits = server.Limits{Rate: f.RateLimit, Burst: f.RateBurst, Concurrent: f.MaxConcurrent}
+	opts.MaxSessions, opts.MaxSessionsPerPrincipal = f.MaxSessions, f.MaxSessionsPerPrincipal
 }
 
 // Logger builds the zap logger the flags ask for; it always writes to
@@ -128,7 +149,9 @@ func Main(name, about string, newServer func(server.Options) *server.Server) {
 		fmt.Fprintf(os.Stderr, "%s: %v\n", name, err)
 		os.Exit(2)
 	}
-	srv := newServer(server.Options{Logger: log, Errors: server.ZapErrors{Logger: log}})
+	opts := server.Options{Logger: log, Errors: server.ZapErrors{Logger: log}}
+	f.Limits(&opts)
+	srv := newServer(opts)
 	if err := f.Run(srv, log); err != nil {
 		log.Error(name+" stopped", zap.Error(err))
 		os.Exit(1)
