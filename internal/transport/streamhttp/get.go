@@ -39,7 +39,7 @@ func (h *handler) get(w http.ResponseWriter, r *http.Request, who server.Princip
 		writeError(w, http.StatusNotAcceptable, nil, jsonrpc.Errorf(jsonrpc.CodeInvalidRequest, "Not Acceptable: Accept must include text/event-stream"))
 		return
 	}
-	st := h.newStream(w, r, true, sess)
+	st := h.newStream(w, r, sess)
 	me := &getStream{st: st, replaced: make(chan struct{})}
 	h.gets.mu.Lock()
 	if old := h.gets.m[id]; old != nil {

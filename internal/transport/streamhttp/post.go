@@ -72,7 +72,7 @@ func (h *handler) post(w http.ResponseWriter, r *http.Request, who server.Princi
 		return
 	}
 	legacy := in.Session != nil && !modern
-	st := h.newStream(w, r, true, in.Session)
+	st := h.newStream(w, r, in.Session)
 	in.Peer = st
 	ctx := r.Context()
 	if legacy {
@@ -211,7 +211,7 @@ func (h *handler) batch(w http.ResponseWriter, r *http.Request, who server.Princ
 		writeError(w, http.StatusBadRequest, nil, jsonrpc.Errorf(jsonrpc.CodeInvalidRequest, "empty batch"))
 		return
 	}
-	st := h.newStream(w, r, true, sess)
+	st := h.newStream(w, r, sess)
 	// As for single messages in a session, a disconnect is no cancellation.
 	ctx, cancel := context.WithCancel(context.WithoutCancel(r.Context()))
 	defer cancel()

@@ -49,16 +49,26 @@
 //
 // # Eras
 //
-// A POST whose MCP-Protocol-Version header names 2026-07-28 or later is
-// served statelessly: Mcp-Session-Id is ignored, the routing headers are
-// checked against the body by the core, and a client disconnect cancels the
-// handler. Any other POST is legacy: initialize opens a session whose id is
-// returned in Mcp-Session-Id; later requests carrying that header run in the
-// session (404 once it ended), and a disconnect does not cancel them; the
-// client sends notifications/cancelled instead. A legacy request without a
-// session id is served without a session and is cancelled by a disconnect,
-// since nothing else could cancel it. JSON-RPC batches are accepted only
-// from 2025-03-26 clients.
+// A POST whose MCP-Protocol-Version header names 2026-07-28 or later, or
+// whose body carries the 2026-07-28 _meta (a protocol version), is served
+// statelessly: Mcp-Session-Id is ignored, the headers are checked against
+// the body by the core (-32020, or -32022 for a revision it does not speak),
+// and a client disconnect cancels the handler. Any other POST is legacy:
+// initialize opens a session whose id is returned in Mcp-Session-Id; every
+// later message must carry that header (400 without it) and runs in the
+// session (404 once it ended, or when another principal opened it), and a
+// disconnect does not cancel it; the client sends notifications/cancelled
+// instead. A legacy MCP-Protocol-Version the server does not speak is 400.
+// JSON-RPC batches are accepted only in 2025-03-26 sessions.
+//
+// # Refusals and limits
+//
+// A POST must accept both application/json and text/event-stream, a GET
+// text/event-stream (406 otherwise), as both revisions require. A body
+// over the server's MaxMessageBytes is 413; requests over a per-principal
+// rate or concurrency limit, or an initialize past the session caps when
+// every session is busy, are 429 with Retry-After (see server.Options).
+// docs/operations.md shows each refusal on the wire.
 //
 // Responses start as application/json. As soon as the handler sends a
 // notification (progress, logs, listen notifications) or, in a legacy
