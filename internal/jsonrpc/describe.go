@@ -7,8 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"regexp"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Errors from encoding/json name Go types and struct fields ("json: cannot
@@ -46,10 +48,26 @@ func Describe(data []byte, base string, err error) string {
 	}
 	var se *json.SyntaxError
 	if errors.As(err, &se) {
-		return fmt.Sprintf("%s: invalid JSON at byte %d: %s", at(base), se.Offset, se.Error())
+		msg := fmt.Sprintf("invalid JSON at byte %d: %s", se.Offset, se.Error())
+		if base != "" {
+			msg = base + ": " + msg
+		}
+		return msg
 	}
-	return fmt.Sprintf("%s: %s", at(base), strings.TrimPrefix(err.Error(), "json: "))
+	var pe *time.ParseError
+	if errors.As(err, &pe) {
+		return fmt.Sprintf("%s: expected an RFC 3339 date-time, got %s", at(base), strconv.Quote(pe.Value))
+	}
+	// An error from a custom UnmarshalJSON, which encoding/json does not
+	// locate: keep its text without the Go method name ("Time.UnmarshalJSON: ").
+	msg := strings.TrimPrefix(err.Error(), "json: ")
+	if m := goMethodPrefix.FindString(msg); m != "" {
+		msg = msg[len(m):]
+	}
+	return fmt.Sprintf("%s: %s", at(base), msg)
 }
+
+var goMethodPrefix = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*\.Unmarshal(JSON|Text): `)
 
 // sameKind reports whether a description from found and the Value of an
 // UnmarshalTypeError ("number", "number 300", "bool", "string") name the

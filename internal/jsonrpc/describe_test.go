@@ -31,7 +31,8 @@ func TestDescribe(t *testing.T) {
 		{`{"entities":[{"name":["x"]}]}`, `/params/arguments/entities/0/name: expected string, got array`},
 		{`{"tags":{"a/b~c":"x"}}`, `/params/arguments/tags/a~1b~0c: expected integer, got string "x"`},
 		{`{"flag":"yes"}`, `/params/arguments/flag: expected boolean, got string "yes"`},
-		{`{"entities":[{"when":12}]}`, `/params/arguments: Time.UnmarshalJSON: input is not a JSON string`},
+		{`{"entities":[{"when":12}]}`, `/params/arguments: input is not a JSON string`},
+		{`{"entities":[{"when":"yesterday"}]}`, `/params/arguments: expected an RFC 3339 date-time, got "yesterday"`},
 		{`[1]`, `/params/arguments: expected object, got array`},
 		{`{"flag":"` + string(make([]byte, 0)) + `0123456789012345678901234567890123456789xyz"}`, `/params/arguments/flag: expected boolean, got string "0123456789012345678901234567890123456789…"`},
 	}
@@ -64,6 +65,7 @@ func TestDecodeEnvelopeErrors(t *testing.T) {
 	for data, want := range map[string]string{
 		`5`:                                   `invalid request: the message: expected object, got number 5`,
 		`"x"`:                                 `invalid request: the message: expected object, got string "x"`,
+		`{"jsonrpc":"2.0",`:                   `parse error: invalid JSON at byte 17: unexpected end of JSON input`,
 		`{"jsonrpc":"2.0","id":1,"method":7}`: `invalid request: /method: expected string, got number 7`,
 	} {
 		_, err := Decode([]byte(data))

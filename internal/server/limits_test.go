@@ -28,7 +28,7 @@ func TestRateLimitRefill(t *testing.T) {
 		if !strings.Contains(string(resp.Error.Data), `"retryAfterMs":500`) {
 			t.Fatalf("data %s", resp.Error.Data)
 		}
-		if obs.count(EventLimitRefused+" limit=rate method=ping") != 1 {
+		if obs.count(EventLimitRefused+" limit=rate method=ping") != 1 || obs.count(EventRequestError+" method=ping") != 1 || obs.count(EventRequest+" method=ping") != 4 {
 			t.Fatalf("events %v", obs.events)
 		}
 		// Notifications are not limited (they cannot be answered).

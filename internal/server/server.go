@@ -336,17 +336,17 @@ func (s *Server) Handle(ctx context.Context, in *Incoming) *jsonrpc.Message {
 		}
 		return nil
 	}
+	var start time.Time
+	if s.obs != nil {
+		start = time.Now()
+		s.obs.Event(EventRequest, Tag{"method", m.Method})
+	}
 	if s.limits != nil && m.IsRequest() {
 		release, refused := s.limits.acquire(in.principalKey(), m.Method != "subscriptions/listen")
 		if refused != nil {
 			return s.refuse(in, refused)
 		}
 		defer release()
-	}
-	var start time.Time
-	if s.obs != nil {
-		start = time.Now()
-		s.obs.Event(EventRequest, Tag{"method", m.Method})
 	}
 	result, err := s.dispatch(ctx, in)
 	if s.obs != nil {
@@ -372,6 +372,7 @@ func (s *Server) Handle(ctx context.Context, in *Incoming) *jsonrpc.Message {
 func (s *Server) refuse(in *Incoming, e *limitError) *jsonrpc.Message {
 	if s.obs != nil {
 		s.obs.Event(EventLimitRefused, Tag{"limit", e.limit}, Tag{"method", in.Msg.Method})
+		s.obs.Event(EventRequestError, Tag{"method", in.Msg.Method})
 	}
 	in.Status, in.RetryAfter = 429, roundUp(e.retryAfter)
 	return &jsonrpc.Message{JSONRPC: jsonrpc.Version, ID: in.Msg.ID, Error: jsonrpc.Wire(e.wire())}
