@@ -117,7 +117,8 @@ func checkAnswer(t *testing.T, rec *httptest.ResponseRecorder) {
 	}
 	if rec.Code >= 400 {
 		var e struct {
-			JSONRPC string `json:"jsonrpc"`
+			JSONRPC string          `json:"jsonrpc"`
+			ID      json.RawMessage `json:"id"`
 			Error   *struct {
 				Code    int64  `json:"code"`
 				Message string `json:"message"`
@@ -125,6 +126,9 @@ func checkAnswer(t *testing.T, rec *httptest.ResponseRecorder) {
 		}
 		if ct != "application/json" || json.Unmarshal(body, &e) != nil || e.JSONRPC != "2.0" || e.Error == nil || e.Error.Code == 0 || e.Error.Message == "" {
 			t.Fatalf("status %d without a JSON-RPC error: %s %q", rec.Code, ct, body)
+		}
+		if id := e.ID; len(id) > 0 && string(id) != "null" && id[0] != '"' && id[0] != '-' && (id[0] < '0' || id[0] > '9') {
+			t.Fatalf("error with an invalid id %s", id)
 		}
 		if strings.Contains(e.Error.Message, "Go struct") || strings.Contains(e.Error.Message, "Go value") {
 			t.Fatalf("error leaks Go internals: %q", e.Error.Message)
@@ -135,6 +139,22 @@ func checkAnswer(t *testing.T, rec *httptest.ResponseRecorder) {
 	case "application/json":
 		if !json.Valid(body) {
 			t.Fatalf("invalid JSON body %q", body)
+		}
+		var one json.RawMessage = body
+		answers := []json.RawMessage{one}
+		if body[0] == '[' {
+			_ = json.Unmarshal(body, &answers)
+		}
+		for _, a := range answers {
+			var m struct {
+				JSONRPC string           `json:"jsonrpc"`
+				ID      json.RawMessage  `json:"id"`
+				Result  json.RawMessage  `json:"result"`
+				Error   *json.RawMessage `json:"error"`
+			}
+			if json.Unmarshal(a, &m) != nil || m.JSONRPC != "2.0" || (len(m.Result) > 0) == (m.Error != nil) {
+				t.Fatalf("not a JSON-RPC response: %s", a)
+			}
 		}
 		if strings.Contains(string(body), "Go struct") || strings.Contains(string(body), "Go value") {
 			t.Fatalf("answer leaks Go internals: %s", body)

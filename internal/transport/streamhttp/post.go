@@ -62,7 +62,11 @@ func (h *handler) post(w http.ResponseWriter, r *http.Request, who server.Princi
 	if !modern && m.Method != "initialize" {
 		sess, status, err := h.legacySession(r, version, who)
 		if err != nil {
-			writeError(w, status, m.ID, err)
+			var id json.RawMessage
+			if m.IsRequest() { // a refused notification or response is answered without an id
+				id = m.ID
+			}
+			writeError(w, status, id, err)
 			return
 		}
 		in.Session = sess

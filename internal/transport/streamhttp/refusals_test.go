@@ -157,7 +157,7 @@ func TestRefusalLegacyWithoutSession(t *testing.T) {
 		{"", `{"jsonrpc":"2.0","id":"a","method":"ping"}`, `"a"`},
 		{protocol.Version20251125, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"message":"hi"}}}`, "2"},
 		{protocol.Version20250618, `{"jsonrpc":"2.0","method":"notifications/initialized"}`, ""},
-		{protocol.Version20250326, `{"jsonrpc":"2.0","id":"srv-1","result":{}}`, `"srv-1"`},
+		{protocol.Version20250326, `{"jsonrpc":"2.0","id":"srv-1","result":{}}`, ""}, // a response: the error has no id
 	} {
 		h := legacyHeaders("")
 		if c.version != "" {
