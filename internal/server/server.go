@@ -436,10 +436,13 @@ func (s *Server) dispatch(ctx context.Context, in *Incoming) (result json.RawMes
 func (s *Server) classify(in *Incoming, p *params) (*Request, error) {
 	m := in.Msg
 	req := &Request{Method: m.Method, server: s, incoming: in, peer: in.Peer, meta: p.Meta.Raw, Auth: in.Auth}
-	if t := p.Meta.ProgressToken; t != nil && !jsonrpc.ValidID(t) {
+	switch t := p.Meta.ProgressToken; {
+	case t == nil || string(t) == "null": // null: as if absent
+	case !jsonrpc.ValidID(t):
 		return nil, metaError(protocol.MetaProgressToken, "expected string or number", t)
+	default:
+		req.progressToken = t
 	}
-	req.progressToken = p.Meta.ProgressToken
 	if s.isModern(in, p) {
 		if err := s.classifyModern(in, p, req); err != nil {
 			in.Status = 400
