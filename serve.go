@@ -23,6 +23,7 @@ import (
 	"go.uber.org/zap/zapcore"
 
 	"github.com/mcpgen/mcpgen/internal/auth"
+	"github.com/mcpgen/mcpgen/internal/server"
 	"github.com/mcpgen/mcpgen/internal/telemetry"
 )
 
@@ -41,6 +42,14 @@ type Flags struct {
 	AuthClientID string // introspection client; its secret is env MCP_AUTH_CLIENT_SECRET
 	Metrics      string
 
+	// Limits (see Options and docs/operations.md).
+	MaxMessageBytes         int64
+	RateLimit               float64
+	RateBurst               int
+	MaxConcurrent           int
+	MaxSessions             int
+	MaxSessionsPerPrincipal int
+
 	metrics *telemetry.Metrics       // set by ServerOptions when --metrics is given
 	tracing *sdktrace.TracerProvider // set by ServerOptions when OTEL_* asks for traces
 }
@@ -56,11 +65,17 @@ func (f *Flags) Register(fs *flag.FlagSet) {
 	fs.StringVar(&f.AuthIssuer, "auth-issuer", os.Getenv("MCP_AUTH_ISSUER"), "require OAuth access tokens from the authorization server with this issuer `URL` (env MCP_AUTH_ISSUER; HTTP only)")
 	fs.StringVar(&f.AuthAudience, "auth-audience", os.Getenv("MCP_AUTH_AUDIENCE"), "canonical `URI` of the HTTP endpoint, the audience tokens must carry (env MCP_AUTH_AUDIENCE)")
 	fs.StringVar(&f.AuthClientID, "auth-client-id", os.Getenv("MCP_AUTH_CLIENT_ID"), "client `id` for token introspection of opaque tokens (env MCP_AUTH_CLIENT_ID; secret in env MCP_AUTH_CLIENT_SECRET)")
+	fs.Int64Var(&f.MaxMessageBytes, "max-message-bytes", server.DefaultMaxMessageBytes, "largest JSON-RPC message accepted, on stdio and HTTP alike, in `bytes`")
+	fs.Float64Var(&f.RateLimit, "rate-limit", 0, "requests per second one principal may send on average (0: no limit)")
+	fs.IntVar(&f.RateBurst, "rate-burst", 0, "requests one principal may send at once above --rate-limit (0: the rate rounded up)")
+	fs.IntVar(&f.MaxConcurrent, "max-concurrent", 0, "requests one principal may have in progress at once (0: no limit)")
+	fs.IntVar(&f.MaxSessions, "max-sessions", server.DefaultMaxSessions, "legacy sessions open at once; past it the least recently used idle one ends (-1: no cap)")
+	fs.IntVar(&f.MaxSessionsPerPrincipal, "max-sessions-per-principal", server.DefaultMaxSessionsPerPrincipal, "legacy sessions one principal may hold (-1: no cap)")
 	fs.StringVar(&f.Metrics, "metrics", os.Getenv("MCP_METRICS"), "serve Prometheus metrics at http://`ADDR`/metrics (env MCP_METRICS)")
 }
 
 // ServerOptions returns the server options the flags ask for: log through
-// log, and observe with Prometheus metrics (--metrics), OpenTelemetry
+// log, the message size, rate, concurrency and session limits, and observe with Prometheus metrics (--metrics), OpenTelemetry
 // traces (OTEL_* environment) and a debug access log, each only when on.
 func (f *Flags) ServerOptions(name string, log *zap.Logger) (Options, error) {
 	if f.Metrics != "" {
@@ -84,7 +99,11 @@ func (f *Flags) ServerOptions(name string, log *zap.Logger) (Options, error) {
 	}
 	return Options{
 		Logger: log, Errors: ZapErrors{Logger: log},
-		Observer: telemetry.Combine(metrics, tracer, access),
+		Observer:                telemetry.Combine(metrics, tracer, access),
+		MaxMessageBytes:         f.MaxMessageBytes,
+		Limits:                  Limits{Rate: f.RateLimit, Burst: f.RateBurst, Concurrent: f.MaxConcurrent},
+		MaxSessions:             f.MaxSessions,
+		MaxSessionsPerPrincipal: f.MaxSessionsPerPrincipal,
 	}, nil
 }
 

@@ -108,3 +108,8 @@ const (
 	EventToolFailed          = server.EventToolFailed
 	EventComponentRegistered = server.EventComponentRegistered
 )
+
+// Limits are per-principal rate and concurrency limits ([Options].Limits);
+// the zero value sets none. A refused request gets -31429, and over HTTP
+// 429 with Retry-After.
+type Limits = server.Limits

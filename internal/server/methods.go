@@ -9,6 +9,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/mcpgen/mcpgen/internal/jsonrpc"
+	"github.com/mcpgen/mcpgen/internal/jsonschema"
 	"github.com/mcpgen/mcpgen/internal/protocol"
 	"github.com/mcpgen/mcpgen/internal/skills"
 )
@@ -82,13 +83,14 @@ func empty(*Server, context.Context, *Request, *params, json.RawMessage) (any, e
 	return json.RawMessage(`{}`), nil
 }
 
-// decode unmarshals raw params into v with an invalid-params error.
+// decode unmarshals raw params into v with an invalid-params error that
+// says where, what was expected and what was found.
 func decode(raw json.RawMessage, v any) error {
 	if len(raw) == 0 {
 		return nil
 	}
 	if err := json.Unmarshal(raw, v); err != nil {
-		return fmt.Errorf("%w: %v", jsonrpc.ErrInvalidParams, err)
+		return jsonrpc.DecodeError(jsonrpc.ErrInvalidParams, raw, "/params", err)
 	}
 	return nil
 }
@@ -129,7 +131,7 @@ func (s *Server) buildCapabilities() {
 		TTLMs             int64           `json:"ttlMs"`
 		CacheScope        string          `json:"cacheScope"`
 		Meta              map[string]any  `json:"_meta"`
-	}{protocol.ResultComplete, []string{protocol.Version20260728}, s.modernCaps, s.def.Instructions,
+	}{protocol.ResultComplete, protocol.Versions, s.modernCaps, s.def.Instructions,
 		s.opts.ListCache.TTLMs, s.opts.ListCache.Scope, map[string]any{protocol.MetaServerInfo: s.serverInfo}})
 }
 
@@ -152,7 +154,23 @@ func (s *Server) initialize(_ context.Context, req *Request, _ *params, raw json
 			version = v
 		}
 	}
-	sess := s.sessions.open(version, ip.ClientInfo, ip.Capabilities)
+	key := ""
+	if req.incoming != nil {
+		key = req.incoming.principalKey()
+	}
+	sess, evicted, refused := s.sessions.open(version, ip.ClientInfo, ip.Capabilities, req.Auth.Subject, key)
+	for _, reason := range evicted {
+		s.event(EventSessionEvicted, "reason", reason)
+	}
+	if refused != nil {
+		if s.obs != nil {
+			s.obs.Event(EventLimitRefused, Tag{"limit", "sessions"}, Tag{"method", req.Method})
+		}
+		if req.incoming != nil {
+			req.incoming.Status, req.incoming.RetryAfter = 429, roundUp(refused.retryAfter)
+		}
+		return nil, refused.wire()
+	}
 	req.Session = sess
 	req.Version = version
 	if req.incoming != nil {
@@ -220,7 +238,7 @@ func (s *Server) callTool(ctx context.Context, req *Request, p *params, _ json.R
 		// Argument values that break the schema are a tool execution error
 		// (SEP-1303), so the model can correct itself.
 		return &protocol.CallToolResult{
-			Content: []protocol.Content{protocol.TextContent(fmt.Sprintf("invalid arguments for tool %s: %v", t.Tool.Tool.Name, err))},
+			Content: []protocol.Content{protocol.TextContent(fmt.Sprintf("invalid arguments for tool %s: %s", t.Tool.Tool.Name, argumentError(err)))},
 			IsError: true,
 		}, nil
 	}
@@ -245,6 +263,20 @@ func (s *Server) callTool(ctx context.Context, req *Request, p *params, _ json.R
 		return s.inputRequired(req, p, err)
 	}
 	return res, nil
+}
+
+// argumentError states a schema violation with the JSON Pointer of the
+// offending value in the request, as every other params error does.
+func argumentError(err error) string {
+	var ve *jsonschema.ValidationError
+	if errors.As(err, &ve) {
+		return "/params/arguments" + ve.Path + ": " + ve.Message
+	}
+	var ie *jsonschema.InputError
+	if errors.As(err, &ie) {
+		return "/params/arguments: " + ie.Unwrap().Error() + ": " + ie.Msg
+	}
+	return err.Error()
 }
 
 // runTool calls the tool's adapter and checks its structured output.
@@ -362,7 +394,7 @@ func (s *Server) getPrompt(ctx context.Context, req *Request, p *params, raw jso
 	var args map[string]string
 	if len(p.Arguments) > 0 && string(p.Arguments) != "null" {
 		if err := json.Unmarshal(p.Arguments, &args); err != nil {
-			return nil, fmt.Errorf("%w: prompt arguments must be an object of strings: %v", jsonrpc.ErrInvalidParams, err)
+			return nil, jsonrpc.DecodeError(jsonrpc.ErrInvalidParams, p.Arguments, "/params/arguments", err)
 		}
 	}
 	for _, a := range pr.Prompt.Arguments {

@@ -52,6 +52,21 @@ type Options struct {
 	// io.modelcontextprotocol/skills extension beside the definition's
 	// (generated) ones, in the same entry shape.
 	Skills []Skill
+
+	// MaxMessageBytes bounds one JSON-RPC message on every transport (an
+	// HTTP POST body, a stdio line); default 8 MiB. Larger messages are
+	// refused with -32600 naming the limit (HTTP: 413).
+	MaxMessageBytes int64
+	// Limits are per-principal rate and concurrency limits; off unless set.
+	Limits Limits
+	// MaxSessions caps the legacy sessions open at once (default 10000;
+	// negative: no cap), and MaxSessionsPerPrincipal those of one principal
+	// (default 1000; negative: no cap). Past a cap, a new initialize ends
+	// the least recently used session that has no request in progress
+	// (that principal's, for the per-principal cap); when all are busy it
+	// is refused with -31429 (HTTP 429).
+	MaxSessions             int
+	MaxSessionsPerPrincipal int
 }
 
 // Server serves one generated component registry. It is safe for
@@ -78,6 +93,7 @@ type Server struct {
 	signer     signer
 
 	sessions sessionTable
+	limits   *limiter // nil: no per-principal limits
 	tasks    *taskTable
 	subs     subscribers
 	closed   chan struct{}
@@ -92,9 +108,8 @@ type Server struct {
 func (s *Server) Close() {
 	s.closeOne.Do(func() { close(s.closed) })
 	s.sessions.mu.Lock()
-	for id, sess := range s.sessions.byID {
-		delete(s.sessions.byID, id)
-		sess.end()
+	for _, sess := range s.sessions.byID {
+		s.sessions.removeLocked(sess)
 	}
 	s.sessions.mu.Unlock()
 }
@@ -129,6 +144,15 @@ func build(def Definition, opts Options) (*Server, error) {
 	if opts.SessionIdle == 0 {
 		opts.SessionIdle = 30 * time.Minute
 	}
+	if opts.MaxMessageBytes <= 0 {
+		opts.MaxMessageBytes = DefaultMaxMessageBytes
+	}
+	if opts.MaxSessions == 0 {
+		opts.MaxSessions = DefaultMaxSessions
+	}
+	if opts.MaxSessionsPerPrincipal == 0 {
+		opts.MaxSessionsPerPrincipal = DefaultMaxSessionsPerPrincipal
+	}
 	if len(opts.Secret) == 0 {
 		opts.Secret = make([]byte, 32)
 		_, _ = rand.Read(opts.Secret)
@@ -149,7 +173,8 @@ func build(def Definition, opts Options) (*Server, error) {
 	if s.serverInfo.Version == "" {
 		s.serverInfo.Version = "0.0.0"
 	}
-	s.sessions.init(opts.SessionIdle)
+	s.sessions.init(opts.SessionIdle, opts.MaxSessions, opts.MaxSessionsPerPrincipal)
+	s.limits = newLimiter(opts.Limits)
 	if err := s.buildSkills(&def, opts.Skills); err != nil {
 		return nil, err
 	}
@@ -245,6 +270,10 @@ type Incoming struct {
 	// LegacyVersion is the revision a legacy request without a session
 	// claims (the MCP-Protocol-Version header on HTTP); empty for none.
 	LegacyVersion string
+	// RemoteAddr is the client's network address (HTTP: the request's
+	// RemoteAddr), which tells anonymous callers apart for the
+	// per-principal limits; empty on stdio.
+	RemoteAddr string
 
 	// MissingScope is set by Handle when the call was refused because the
 	// caller lacks this scope ([InsufficientScopeError]); HTTP with OAuth
@@ -257,8 +286,12 @@ type Incoming struct {
 	Modern bool
 	// Status is set by Handle to the HTTP status the 2026-07-28 transport
 	// rules prescribe for the answer (400 for envelope errors, 404 for an
-	// unknown method); 0 means the transport's default.
+	// unknown method, 429 for a request over a limit); 0 means the
+	// transport's default.
 	Status int
+	// RetryAfter is set by Handle with Status 429: when the client may try
+	// again (HTTP sends it as Retry-After).
+	RetryAfter time.Duration
 }
 
 // HeaderGetter reads HTTP request headers (http.Header satisfies it).
@@ -297,7 +330,7 @@ type requestMeta struct {
 func (m *requestMeta) UnmarshalJSON(b []byte) error {
 	var all map[string]json.RawMessage
 	if err := json.Unmarshal(b, &all); err != nil {
-		return err
+		return fmt.Errorf("%w: /params/_meta: expected object, got %s", jsonrpc.ErrInvalidParams, jsonrpc.Found(b))
 	}
 	*m = requestMeta{
 		Raw:                b,
@@ -332,6 +365,13 @@ func (s *Server) Handle(ctx context.Context, in *Incoming) *jsonrpc.Message {
 			info = &RequestInfo{Method: m.Method, ID: m.ID, Headers: in.HTTPHeaders, Auth: in.Auth, Start: start}
 		}
 	}
+	if s.limits != nil && m.IsRequest() {
+		release, refused := s.limits.acquire(in.principalKey(), m.Method != "subscriptions/listen")
+		if refused != nil {
+			return s.refuse(in, refused)
+		}
+		defer release()
+	}
 	result, err := s.dispatch(ctx, in, info)
 	if s.obs != nil {
 		s.obs.Timing(EventRequestDuration, time.Since(start), Tag{"method", m.Method})
@@ -358,6 +398,17 @@ func (s *Server) Handle(ctx context.Context, in *Incoming) *jsonrpc.Message {
 	return jsonrpc.NewResponse(m.ID, result)
 }
 
+// refuse answers a request refused by a limit: -31429, and for HTTP 429
+// with the time to wait.
+func (s *Server) refuse(in *Incoming, e *limitError) *jsonrpc.Message {
+	if s.obs != nil {
+		s.obs.Event(EventLimitRefused, Tag{"limit", e.limit}, Tag{"method", in.Msg.Method})
+		s.obs.Event(EventRequestError, Tag{"method", in.Msg.Method})
+	}
+	in.Status, in.RetryAfter = 429, roundUp(e.retryAfter)
+	return &jsonrpc.Message{JSONRPC: jsonrpc.Version, ID: in.Msg.ID, Error: jsonrpc.Wire(e.wire())}
+}
+
 func (s *Server) dispatch(ctx context.Context, in *Incoming, info *RequestInfo) (result json.RawMessage, err error) {
 	defer func() {
 		if p := recover(); p != nil {
@@ -376,7 +427,7 @@ func (s *Server) dispatch(ctx context.Context, in *Incoming, info *RequestInfo) 
 		if !p.decodeFast(m.Params) {
 			p = params{}
 			if err := json.Unmarshal(m.Params, &p); err != nil {
-				return nil, fmt.Errorf("%w: params: %v", jsonrpc.ErrInvalidParams, err)
+				return nil, jsonrpc.DecodeError(jsonrpc.ErrInvalidParams, m.Params, "/params", err)
 			}
 		}
 	}
@@ -399,6 +450,8 @@ func (s *Server) dispatch(ctx context.Context, in *Incoming, info *RequestInfo) 
 	}
 	if req.Session != nil {
 		req.Session.touch()
+		req.Session.inflight.Add(1)
+		defer req.Session.inflight.Add(-1)
 	}
 	if in.HTTPHeaders != nil && req.Modern() {
 		if err := s.checkHeaders(in.HTTPHeaders, m, &p); err != nil {
@@ -421,7 +474,13 @@ func (s *Server) dispatch(ctx context.Context, in *Incoming, info *RequestInfo) 
 func (s *Server) classify(in *Incoming, p *params) (*Request, error) {
 	m := in.Msg
 	req := &Request{Method: m.Method, server: s, incoming: in, peer: in.Peer, meta: p.Meta.Raw, Auth: in.Auth}
-	req.progressToken = p.Meta.ProgressToken
+	switch t := p.Meta.ProgressToken; {
+	case t == nil || string(t) == "null": // null: as if absent
+	case !jsonrpc.ValidID(t):
+		return nil, metaError(protocol.MetaProgressToken, "expected string or number", t)
+	default:
+		req.progressToken = t
+	}
 	if s.isModern(in, p) {
 		if err := s.classifyModern(in, p, req); err != nil {
 			in.Status = 400
@@ -460,6 +519,30 @@ func (s *Server) isModern(in *Incoming, p *params) bool {
 	return ok && r.modernOnly && in.Session == nil
 }
 
+// IsModernMessage reports whether m carries the 2026-07-28 per-request
+// _meta (params._meta with a protocol version), which makes it a stateless
+// request whatever its HTTP headers say. Transports use it to leave the
+// era's errors (-32020, -32022) to [Server.Handle] instead of treating the
+// message as a legacy one.
+func IsModernMessage(m *jsonrpc.Message) bool {
+	if len(m.Params) == 0 || m.Params[0] != '{' {
+		return false
+	}
+	modern := false
+	_ = jsonrpc.Fields(m.Params, func(key, val []byte) error {
+		if string(key) != `"_meta"` || len(val) == 0 || val[0] != '{' {
+			return nil
+		}
+		return jsonrpc.Fields(val, func(k, _ []byte) error {
+			if string(k) == `"`+protocol.MetaProtocolVersion+`"` {
+				modern = true
+			}
+			return nil
+		})
+	})
+	return modern
+}
+
 // classifyModern checks the stateless envelope in the order the spec's
 // error precedence implies: required _meta (-32602), header agreement
 // (-32020), supported revision (-32022).
@@ -467,15 +550,18 @@ func (s *Server) classifyModern(in *Incoming, p *params, req *Request) error {
 	m := in.Msg
 	v := p.Meta.ProtocolVersion
 	if v == nil {
-		return fmt.Errorf("%w: _meta %s is required", jsonrpc.ErrInvalidParams, protocol.MetaProtocolVersion)
+		return metaError(protocol.MetaProtocolVersion, "is required", nil)
 	}
 	var version string
 	if err := json.Unmarshal(v, &version); err != nil {
-		return fmt.Errorf("%w: _meta %s must be a string", jsonrpc.ErrInvalidParams, protocol.MetaProtocolVersion)
+		return metaError(protocol.MetaProtocolVersion, "expected string", v)
 	}
 	caps := p.Meta.ClientCapabilities
 	if caps == nil && !m.IsNotification() {
-		return fmt.Errorf("%w: _meta %s is required", jsonrpc.ErrInvalidParams, protocol.MetaClientCapabilities)
+		return metaError(protocol.MetaClientCapabilities, "is required", nil)
+	}
+	if caps != nil && caps[0] != '{' {
+		return metaError(protocol.MetaClientCapabilities, "expected object", caps)
 	}
 	if in.HTTPHeaders != nil {
 		if h := in.HTTPHeaders.Get("MCP-Protocol-Version"); h != version {
@@ -487,19 +573,37 @@ func (s *Server) classifyModern(in *Incoming, p *params, req *Request) error {
 	}
 	req.Version, req.ClientCaps = version, caps
 	if info := p.Meta.ClientInfo; info != nil {
-		_ = json.Unmarshal(info, &req.Client)
+		if err := json.Unmarshal(info, &req.Client); err != nil {
+			return jsonrpc.DecodeError(jsonrpc.ErrInvalidParams, info, metaPointer(protocol.MetaClientInfo), err)
+		}
 	}
 	if lv := p.Meta.LogLevel; lv != nil {
 		if err := json.Unmarshal(lv, &req.logLevel); err != nil || !validLogLevel(req.logLevel) {
-			return fmt.Errorf("%w: _meta %s: unknown log level %s", jsonrpc.ErrInvalidParams, protocol.MetaLogLevel, lv)
+			return metaError(protocol.MetaLogLevel, "expected one of debug, info, notice, warning, error, critical, alert, emergency", lv)
 		}
 	}
 	return nil
 }
 
+// metaPointer is the JSON Pointer of a _meta key in a request.
+func metaPointer(key string) string { return "/params/_meta/" + jsonrpc.EscapePointer(key) }
+
+// metaError is an invalid-params error about a _meta key: what was
+// expected and, when the key was sent, what was found.
+func metaError(key, want string, got json.RawMessage) error {
+	if got == nil {
+		return fmt.Errorf("%w: %s %s", jsonrpc.ErrInvalidParams, metaPointer(key), want)
+	}
+	return fmt.Errorf("%w: %s: %s, got %s", jsonrpc.ErrInvalidParams, metaPointer(key), want, jsonrpc.Found(got))
+}
+
+// unsupportedVersion is UnsupportedProtocolVersionError (2026-07-28):
+// data.supported lists every revision this endpoint speaks, the legacy ones
+// (reached through initialize) included, as server/discover does, so that a
+// client can pick a revision it shares with the server.
 func unsupportedVersion(requested string) error {
 	return (&jsonrpc.Error{Code: jsonrpc.CodeUnsupportedProtocolVersion, Message: "Unsupported protocol version"}).
-		WithData(map[string]any{"supported": []string{protocol.Version20260728}, "requested": requested})
+		WithData(map[string]any{"supported": protocol.Versions, "requested": requested})
 }
 
 func validLogLevel(l string) bool { _, ok := logLevels[l]; return ok }

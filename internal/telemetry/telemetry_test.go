@@ -70,10 +70,15 @@ func TestMetricsEndpoint(t *testing.T) {
 	m.Watch(srv)
 	mcpSrv := httptest.NewServer(streamhttp.Handler(srv, streamhttp.Options{}))
 	defer mcpSrv.Close()
+	session := "" // legacy requests after initialize run in its session
 	post := func(body string, hdr ...string) {
 		req, _ := http.NewRequest(http.MethodPost, mcpSrv.URL, strings.NewReader(body))
 		req.Header.Set("Content-Type", "application/json")
 		req.Header.Set("Accept", "application/json, text/event-stream")
+		if session != "" {
+			req.Header.Set("Mcp-Session-Id", session)
+			req.Header.Set("MCP-Protocol-Version", "2025-11-25")
+		}
 		for i := 0; i+1 < len(hdr); i += 2 {
 			req.Header.Set(hdr[i], hdr[i+1])
 		}
@@ -83,8 +88,12 @@ func TestMetricsEndpoint(t *testing.T) {
 		}
 		_, _ = io.Copy(io.Discard, resp.Body)
 		resp.Body.Close()
+		if id := resp.Header.Get("Mcp-Session-Id"); id != "" {
+			session = id
+		}
 	}
 	post(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
+	post(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
 	for range 2 {
 		post(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo"}}`)
 	}
@@ -214,9 +223,12 @@ func TestTraceFromHeaders(t *testing.T) {
 	hs := httptest.NewServer(streamhttp.Handler(srv, streamhttp.Options{}))
 	defer hs.Close()
 	const traceID = "0af7651916cd43dd8448eb211c80319c"
-	req, _ := http.NewRequest(http.MethodPost, hs.URL, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo"}}`))
+	req, _ := http.NewRequest(http.MethodPost, hs.URL, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo",`+meta+`}}`))
 	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("MCP-Protocol-Version", "2026-07-28")
+	req.Header.Set("Mcp-Method", "tools/call")
+	req.Header.Set("Mcp-Name", "echo")
 	req.Header.Set("traceparent", "00-"+traceID+"-b7ad6b7169203331-01")
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
