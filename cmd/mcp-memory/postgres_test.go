@@ -4,6 +4,7 @@ import (
 	"context"
 	crand "crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"net/url"
 	"os"
@@ -15,6 +16,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // Tests that exercise the store run on both stores through eachStore.
@@ -120,5 +122,77 @@ func TestClusterURL(t *testing.T) {
 		if got := clusterURL(c.db, c.cluster); got != c.want {
 			t.Errorf("clusterURL(%q, %q) = %q, want %q", c.db, c.cluster, got, c.want)
 		}
+	}
+}
+
+// TestReplicasShareGraphAndChangeFeed runs two mcp-memory replicas on one
+// PostgreSQL database: what a client writes through one is read through
+// the other, a change-feed cursor from one is followed on the other, and a
+// legacy session's memory://session/delta on one replica lists the changes
+// made through the other.
+func TestReplicasShareGraphAndChangeFeed(t *testing.T) {
+	bin := sharedBinary(t)
+	db := postgresTestURL(t)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	endA, _ := startHTTPServer(t, bin, db, &syncBuffer{})
+	endB, _ := startHTTPServer(t, bin, db, &syncBuffer{})
+	a := connect(ctx, t, &mcp.StreamableClientTransport{Endpoint: endA, DisableStandaloneSSE: true}, legacyVersion)
+	b := connect(ctx, t, &mcp.StreamableClientTransport{Endpoint: endB, DisableStandaloneSSE: true}, legacyVersion)
+
+	type delta struct {
+		Since, Next int64
+		Changes     []struct {
+			Seq           int64
+			Kind, Subject string
+		}
+	}
+	readDelta := func(s *mcp.ClientSession, uri string) delta {
+		t.Helper()
+		r, err := s.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri})
+		if err != nil {
+			t.Fatalf("read %s: %v", uri, err)
+		}
+		var d delta
+		if len(r.Contents) != 1 || json.Unmarshal([]byte(r.Contents[0].Text), &d) != nil {
+			t.Fatalf("%s: %+v", uri, r.Contents)
+		}
+		return d
+	}
+	summary := func(d delta) string {
+		var parts []string
+		for _, c := range d.Changes {
+			parts = append(parts, fmt.Sprintf("%d:%s:%s", c.Seq, c.Kind, c.Subject))
+		}
+		return strings.Join(parts, " ")
+	}
+
+	start := readDelta(b, "memory://changes/0")
+	if o := callTool(ctx, a, "create_entities", entities(ent("Ada", "person", "wrote the first program"), ent("Engine", "machine"))); o.IsError {
+		t.Fatal(o)
+	}
+	if o := callTool(ctx, a, "create_relations", relations(rel("Ada", "Engine", "programmed"))); o.IsError {
+		t.Fatal(o)
+	}
+	d := readDelta(b, fmt.Sprintf("memory://changes/%d", start.Next))
+	if got, want := summary(d), "1:entity_created:Ada 2:entity_created:Engine 3:relation_created:Ada"; got != want {
+		t.Fatalf("changes on B after writes on A: %s, want %s", got, want)
+	}
+	if o := callTool(ctx, b, "add_observations", observations(add("Engine", "analytical"))); o.IsError {
+		t.Fatal(o)
+	}
+	if got, want := summary(readDelta(a, fmt.Sprintf("memory://changes/%d", d.Next))), "4:observation_added:Engine"; got != want {
+		t.Fatalf("changes on A after a write on B: %s, want %s", got, want)
+	}
+	if got, want := summary(readDelta(b, "memory://session/delta")), "1:entity_created:Ada 2:entity_created:Engine 3:relation_created:Ada 4:observation_added:Engine"; got != want {
+		t.Fatalf("B's session delta: %s, want %s", got, want)
+	}
+	ga := callTool(ctx, a, "read_graph", map[string]any{})
+	gb := callTool(ctx, b, "read_graph", map[string]any{})
+	if ga.IsError || canon(ga.Structured) != canon(gb.Structured) || len(mustGraph(t, gb).Entities) != 2 {
+		t.Fatalf("graphs differ:\n A %s\n B %s", ga, gb)
+	}
+	if o := callTool(ctx, b, "search_nodes", query("ANALYTICAL")); o.IsError || len(mustGraph(t, o).Entities) != 1 {
+		t.Fatalf("search on B: %s", o)
 	}
 }

@@ -560,7 +560,9 @@ func (s *Postgres) SearchNodes(ctx context.Context, query string) (Graph, error)
 			var ids []int64
 			err = pgEachRow(ctx, tx, `SELECT id FROM memory_entities WHERE search LIKE $1
 				UNION SELECT entity_id FROM memory_observations WHERE coalesce(search, content) LIKE $1`,
-				[]any{likeContains(pgEnc(q))}, func(r pgx.Rows) error {
+				// Exec mode: planned for this pattern each time, never a
+				// generic plan blind to how selective it is.
+				[]any{pgx.QueryExecModeExec, likeContains(pgEnc(q))}, func(r pgx.Rows) error {
 					var id int64
 					err := r.Scan(&id)
 					ids = append(ids, id)
