@@ -355,7 +355,8 @@ type pgWriter struct {
 	now     int64      // Unix nanoseconds, the same for all changes of the call
 	batch   *pgx.Batch // queued statements whose results are not needed
 	head    int64      // seq of the newest change, including this call's
-	changes int
+	changes [][]any    // rows for memory_changes, written at the end
+	err     error // first failure of a flush made by queue, reported by the next flush
 }
 
 // maxQueued is the number of queued statements sent in one round trip.
@@ -387,7 +388,12 @@ func (s *Postgres) write(ctx context.Context, fn func(w *pgWriter) error) (err e
 	if err = fn(w); err != nil {
 		return err
 	}
-	if w.changes > 0 {
+	if len(w.changes) > 0 {
+		// Changes the retention would prune at once are not written.
+		keep := w.changes[max(0, int64(len(w.changes))-s.retention):]
+		if err = w.insertRows("memory_changes", []string{"seq", "kind", "subject", "detail", "rel_to", "rel_type", "task_id", "at"}, keep); err != nil {
+			return err
+		}
 		w.queue(`UPDATE memory_feed SET head = $1`, w.head)
 		w.queue(`DELETE FROM memory_changes WHERE seq <= $1`, w.head-s.retention)
 	}
@@ -401,25 +407,50 @@ func (s *Postgres) write(ctx context.Context, fn func(w *pgWriter) error) (err e
 }
 
 // queue adds a statement to the pipeline; it is sent before the next query
-// (see flush) or when maxQueued statements are waiting.
+// (see flush) or as soon as maxQueued statements are waiting. A failure
+// is reported by the next flush, which every write ends with.
 func (w *pgWriter) queue(query string, args ...any) {
 	w.batch.Queue(query, args...)
+	if w.batch.Len() >= maxQueued {
+		_ = w.flush()
+	}
 }
 
 // flush sends the queued statements and reports the first failure.
 func (w *pgWriter) flush() error {
-	for w.batch.Len() > 0 {
+	if w.err == nil && w.batch.Len() > 0 {
 		b := w.batch
-		if b.Len() > maxQueued {
-			rest := &pgx.Batch{QueuedQueries: b.QueuedQueries[maxQueued:]}
-			b = &pgx.Batch{QueuedQueries: b.QueuedQueries[:maxQueued]}
-			w.batch = rest
-		} else {
-			w.batch = &pgx.Batch{}
-		}
+		w.batch = &pgx.Batch{}
 		if err := w.tx.SendBatch(w.ctx, b).Close(); err != nil {
-			return fmt.Errorf("memstore: %w", err)
+			w.err = fmt.Errorf("memstore: %w", err)
 		}
+	}
+	return w.err
+}
+
+// copyThreshold is the number of rows from which insertRows uses COPY
+// rather than queued INSERTs.
+const copyThreshold = 64
+
+// insertRows inserts rows into table: by COPY when there are many, else
+// as queued INSERTs.
+func (w *pgWriter) insertRows(table string, columns []string, rows [][]any) error {
+	if len(rows) >= copyThreshold {
+		if err := w.flush(); err != nil {
+			return err
+		}
+		if _, err := w.tx.CopyFrom(w.ctx, pgx.Identifier{table}, columns, pgx.CopyFromRows(rows)); err != nil {
+			return fmt.Errorf("memstore: copy into %s: %w", table, err)
+		}
+		return nil
+	}
+	marks := make([]string, len(columns))
+	for i := range marks {
+		marks[i] = fmt.Sprintf("$%d", i+1)
+	}
+	q := fmt.Sprintf("INSERT INTO %s (%s) VALUES (%s)", table, strings.Join(columns, ", "), strings.Join(marks, ", "))
+	for _, r := range rows {
+		w.queue(q, r...)
 	}
 	return nil
 }
@@ -470,7 +501,8 @@ func (w *pgWriter) allocIDs(seq string, n int) ([]int64, error) {
 	return ids, nil
 }
 
-// logChange queues one row of the change feed. For relation changes the
+// logChange records one row of the change feed, written by write at the
+// end of the call. For relation changes the
 // subject is the relation's From.
 func (w *pgWriter) logChange(kind ChangeKind, subject, detail string, rel *Relation, taskID int64) {
 	var relTo, relType *string
@@ -483,9 +515,7 @@ func (w *pgWriter) logChange(kind ChangeKind, subject, detail string, rel *Relat
 		tid = &taskID
 	}
 	w.head++
-	w.changes++
-	w.queue(`INSERT INTO memory_changes (seq, kind, subject, detail, rel_to, rel_type, task_id, at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-		w.head, string(kind), pgEnc(subject), pgEnc(truncate(detail, MaxChangeDetailBytes)), relTo, relType, tid, w.now)
+	w.changes = append(w.changes, []any{w.head, string(kind), pgEnc(subject), pgEnc(truncate(detail, MaxChangeDetailBytes)), relTo, relType, tid, w.now})
 }
 
 // read runs fn in one REPEATABLE READ, READ ONLY transaction: one

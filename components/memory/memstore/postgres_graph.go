@@ -488,12 +488,16 @@ func (w *pgWriter) insertEntities(es []Entity) error {
 		return err
 	}
 	var obs []newObservation
+	rows := make([][]any, len(es))
 	for i, e := range es {
-		w.queue(`INSERT INTO memory_entities (id, name, name_key, entity_type, name_fold, search) VALUES ($1, $2, $3, $4, $5, $6)`,
-			ids[i], pgEnc(e.Name), nameKey(e.Name), pgEnc(e.EntityType), pgEnc(strings.ToLower(e.Name)), pgEnc(headerText(e.Name, e.EntityType)))
+		rows[i] = []any{ids[i], pgEnc(e.Name), nameKey(e.Name), pgEnc(e.EntityType), pgEnc(strings.ToLower(e.Name)), pgEnc(headerText(e.Name, e.EntityType))}
 		for _, o := range e.Observations {
 			obs = append(obs, newObservation{entityID: ids[i], content: o})
 		}
+	}
+	err = w.insertRows("memory_entities", []string{"id", "name", "name_key", "entity_type", "name_fold", "search"}, rows)
+	if err != nil {
+		return err
 	}
 	return w.insertObservations(obs)
 }
@@ -504,11 +508,11 @@ func (w *pgWriter) insertObservations(obs []newObservation) error {
 	if err != nil {
 		return err
 	}
+	rows := make([][]any, len(obs))
 	for i, o := range obs {
-		w.queue(`INSERT INTO memory_observations (id, entity_id, content, search) VALUES ($1, $2, $3, $4)`,
-			ids[i], o.entityID, pgEnc(o.content), obsSearch(o.content))
+		rows[i] = []any{ids[i], o.entityID, pgEnc(o.content), obsSearch(o.content)}
 	}
-	return nil
+	return w.insertRows("memory_observations", []string{"id", "entity_id", "content", "search"}, rows)
 }
 
 // insertRelations queues the insertion of rels, in order.
@@ -517,11 +521,11 @@ func (w *pgWriter) insertRelations(rels []Relation) error {
 	if err != nil {
 		return err
 	}
+	rows := make([][]any, len(rels))
 	for i, r := range rels {
-		w.queue(`INSERT INTO memory_relations (id, from_name, to_name, relation_type, triple_key) VALUES ($1, $2, $3, $4, $5)`,
-			ids[i], pgEnc(r.From), pgEnc(r.To), pgEnc(r.RelationType), relationKey(r))
+		rows[i] = []any{ids[i], pgEnc(r.From), pgEnc(r.To), pgEnc(r.RelationType), relationKey(r)}
 	}
-	return nil
+	return w.insertRows("memory_relations", []string{"id", "from_name", "to_name", "relation_type", "triple_key"}, rows)
 }
 
 // ReadGraph implements Store.

@@ -66,7 +66,7 @@ func postgresTestURL(t testing.TB) string {
 	defer cancel()
 	conn, err := pgx.Connect(ctx, base)
 	if err != nil {
-		if os.Getenv("CI") == "true" {
+		if inCI() {
 			t.Fatalf("PostgreSQL is required under CI=true but %s is unreachable: %v", RedactURL(base), err)
 		}
 		t.Skipf("PostgreSQL at %s unreachable (set MCP_TEST_POSTGRES): %v", RedactURL(base), err)
