@@ -356,7 +356,7 @@ type pgWriter struct {
 	batch   *pgx.Batch // queued statements whose results are not needed
 	head    int64      // seq of the newest change, including this call's
 	changes [][]any    // rows for memory_changes, written at the end
-	err     error // first failure of a flush made by queue, reported by the next flush
+	err     error      // first failure of a flush made by queue, reported by the next flush
 }
 
 // maxQueued is the number of queued statements sent in one round trip.
