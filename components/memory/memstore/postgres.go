@@ -30,7 +30,8 @@ import (
 // feed's sequence is a counter row (memory_feed), not a PostgreSQL
 // sequence, so it has no gaps and Head never runs ahead of what is
 // visible. Statements whose results the call does not need are pipelined
-// in batches and sent before the next query or the commit.
+// in batches and sent before the next query or the commit; many rows go
+// by COPY; the call's feed rows are written once, at its end.
 //
 // Reads: every read call is one REPEATABLE READ, READ ONLY transaction,
 // i.e. one consistent snapshot.
@@ -232,7 +233,13 @@ func (s *Postgres) migrate(ctx context.Context) error {
 		return err
 	}
 	defer tx.Rollback(context.WithoutCancel(ctx))
+	// The write lock too, after the migration lock (writers take only the
+	// write lock, so the order cannot deadlock): a replica of an older
+	// version that is still writing never meets a half-changed schema.
 	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtextextended('mcp-memory migrate ' || current_schema(), 0))`); err != nil {
+		return fmt.Errorf("migration lock: %w", err)
+	}
+	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, s.writeLock); err != nil {
 		return fmt.Errorf("migration lock: %w", err)
 	}
 	if _, err := tx.Exec(ctx, `CREATE TABLE IF NOT EXISTS memory_schema_version (
