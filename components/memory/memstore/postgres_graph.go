@@ -229,7 +229,7 @@ func (s *Postgres) DeleteObservations(ctx context.Context, deletions []Observati
 				doomed[o] = true
 			}
 			removed := map[string]bool{}
-			kept := obs[e.id][:0:0]
+			var kept []storedObservation
 			for _, o := range obs[e.id] {
 				if !doomed[o.content] {
 					kept = append(kept, o)
@@ -765,7 +765,13 @@ func pgRelationsOf(ctx context.Context, tx pgx.Tx, ents []Entity) ([]Relation, e
 			list = append(list, pgEnc(e.Name))
 		}
 	}
-	if len(list) > 1000 { // many names: one sequential scan is cheaper
+	// Each name costs two index probes; scanning costs one step per
+	// relation (ids come from a sequence, so max(id) bounds the count).
+	var maxID int64
+	if err := tx.QueryRow(ctx, `SELECT coalesce(max(id), 0) FROM memory_relations`).Scan(&maxID); err != nil {
+		return nil, fmt.Errorf("memstore: read relations: %w", err)
+	}
+	if int64(len(list))*8 > maxID {
 		return pgScanRelations(ctx, tx, names)
 	}
 	rels := []Relation{}
