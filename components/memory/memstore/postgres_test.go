@@ -316,3 +316,42 @@ func TestPostgresChangeFeedAcrossReplicas(t *testing.T) {
 		t.Fatalf("head on b %d, cursor %d", h, cursor)
 	}
 }
+
+// TestControlBytesInNamesAndSearch runs on both stores (PostgreSQL stores
+// NUL and \x01 escaped): search, completion order and lookups treat them
+// as ordinary characters, exactly as the reference model does.
+func TestControlBytesInNamesAndSearch(t *testing.T) {
+	s, _ := openTest(t)
+	names := []string{"\x00", "\x01", "\x00\x02", "\x01\x02", "a\x00b", "a\x01b", "A\x02", "\x02", "x\x01\x01y"}
+	var ents []Entity
+	for i, n := range names {
+		ents = append(ents, Entity{Name: n, EntityType: "t" + n, Observations: []string{"obs" + names[(i+3)%len(names)]}})
+	}
+	must[[]Entity](t)(s.CreateEntities(bg, ents))
+	must[[]Relation](t)(s.CreateRelations(bg, []Relation{{"\x00", "\x01", "\x00\x01"}, {"\x01\x02", "\x00\x02", "r"}}))
+	m := refModel{g: readGraph(t, s)}
+	for _, q := range []string{"\x00", "\x01", "\x02", "\x00\x02", "\x01\x02", "\x01\x01", "a\x00", "\x01b", "T\x00", "OBS\x01", "%", "_", "\\"} {
+		assertGraph(t, fmt.Sprintf("SearchNodes(%q)", q), must[Graph](t)(s.SearchNodes(bg, q)), m.SearchNodes(q))
+	}
+	for _, n := range names {
+		assertGraph(t, fmt.Sprintf("OpenNodes(%q)", n), must[Graph](t)(s.OpenNodes(bg, []string{n})), m.OpenNodes([]string{n}))
+	}
+	want := slices.Clone(names)
+	slices.SortFunc(want, func(a, b string) int {
+		if c := strings.Compare(strings.ToLower(a), strings.ToLower(b)); c != 0 {
+			return c
+		}
+		return strings.Compare(a, b)
+	})
+	if got := must[[]string](t)(s.EntityNames(bg, "", 100)); !slices.Equal(got, want) {
+		t.Fatalf("EntityNames order %q, want %q", got, want)
+	}
+	if got := must[[]string](t)(s.EntityNames(bg, "\x00", 100)); !slices.Equal(got, []string{"\x00", "\x00\x02"}) {
+		t.Fatalf("EntityNames(NUL) = %q", got)
+	}
+	mustNil(t, s.DeleteRelations(bg, []Relation{{"\x00", "\x01", "\x00\x01"}}))
+	mustNil(t, s.DeleteEntities(bg, []string{"\x01\x02"}))
+	if g := readGraph(t, s); len(g.Relations) != 0 || len(g.Entities) != len(names)-1 {
+		t.Fatalf("after deletes: %+v", g)
+	}
+}
