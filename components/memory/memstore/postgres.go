@@ -288,8 +288,9 @@ func (s *Postgres) migrate(ctx context.Context) error {
 
 // ensureTrgm installs the pg_trgm extension unless it is installed and
 // returns the schema holding it. A new installation goes to schema public
-// when it exists (so that dropping one store's schema never drops the
-// extension other schemas' indexes use), else to the current schema. A
+// when it exists and we may create in it (so that dropping one store's
+// schema never drops the extension other schemas' indexes use), else to
+// the current schema. A
 // database-wide advisory lock keeps concurrent installers apart.
 func ensureTrgm(ctx context.Context, tx pgx.Tx) (string, error) {
 	const find = `SELECT n.nspname FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'pg_trgm'`
@@ -307,12 +308,19 @@ func ensureTrgm(ctx context.Context, tx pgx.Tx) (string, error) {
 	if err := tx.QueryRow(ctx, find).Scan(&nsp); err == nil {
 		return nsp, nil
 	}
-	var target string
-	if err := tx.QueryRow(ctx, `SELECT coalesce((SELECT nspname FROM pg_namespace WHERE nspname = 'public'), current_schema())`).Scan(&target); err != nil {
+	var public bool
+	var current string
+	err = tx.QueryRow(ctx, `SELECT coalesce((SELECT has_schema_privilege(oid, 'CREATE') FROM pg_namespace WHERE nspname = 'public'), false),
+		current_schema()`).Scan(&public, &current)
+	if err != nil {
 		return "", fmt.Errorf("pg_trgm schema: %w", err)
 	}
+	target := current
+	if public {
+		target = "public"
+	}
 	if _, err := tx.Exec(ctx, `CREATE EXTENSION IF NOT EXISTS pg_trgm SCHEMA `+pgx.Identifier{target}.Sanitize()); err != nil {
-		return "", fmt.Errorf("install pg_trgm (needed for search; a superuser can run CREATE EXTENSION pg_trgm): %w", err)
+		return "", fmt.Errorf("install pg_trgm in schema %s (needed for search; a superuser can run CREATE EXTENSION pg_trgm): %w", target, err)
 	}
 	return target, nil
 }

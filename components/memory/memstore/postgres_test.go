@@ -355,3 +355,55 @@ func TestControlBytesInNamesAndSearch(t *testing.T) {
 		t.Fatalf("after deletes: %+v", g)
 	}
 }
+
+// TestPostgresInstallsTrgm opens stores on fresh databases: pg_trgm is
+// installed in schema public, or, when there is no public schema, in the
+// store's schema, and search works either way.
+func TestPostgresInstallsTrgm(t *testing.T) {
+	base := postgresTestURL(t) // skips when unreachable
+	conn, err := pgx.Connect(bg, base)
+	mustNil(t, err)
+	defer conn.Close(bg)
+	for _, dropPublic := range []bool{false, true} {
+		t.Run(fmt.Sprint("dropPublic=", dropPublic), func(t *testing.T) {
+			var b [6]byte
+			crand.Read(b[:])
+			dbName := "memstore_trgm_" + hex.EncodeToString(b[:])
+			if _, err := conn.Exec(bg, "CREATE DATABASE "+dbName); err != nil {
+				t.Skipf("cannot create a database to test the installation: %v", err)
+			}
+			t.Cleanup(func() {
+				if _, err := conn.Exec(bg, "DROP DATABASE "+dbName+" WITH (FORCE)"); err != nil {
+					t.Errorf("drop database: %v", err)
+				}
+			})
+			u, err := url.Parse(base)
+			mustNil(t, err)
+			u.Path = "/" + dbName
+			q := u.Query()
+			q.Del("search_path")
+			want := "public"
+			if dropPublic {
+				admin, err := pgx.Connect(bg, u.String())
+				mustNil(t, err)
+				_, err = admin.Exec(bg, "DROP SCHEMA public; CREATE SCHEMA mem")
+				admin.Close(bg)
+				mustNil(t, err)
+				q.Set("search_path", "mem")
+				want = "mem"
+			}
+			u.RawQuery = q.Encode()
+			s := reopenTest(t, u.String()).(*Postgres)
+			var nsp string
+			mustNil(t, s.pool.QueryRow(bg, `SELECT extnamespace::regnamespace::text FROM pg_extension WHERE extname = 'pg_trgm'`).Scan(&nsp))
+			if nsp != want {
+				t.Fatalf("pg_trgm in schema %s, want %s", nsp, want)
+			}
+			must[[]Entity](t)(s.CreateEntities(bg, []Entity{{"Trigram", "t", []string{"indexed text"}}}))
+			if g := must[Graph](t)(s.SearchNodes(bg, "XED TE")); len(g.Entities) != 1 {
+				t.Fatalf("search: %+v", g)
+			}
+			s.Close() // before DROP DATABASE
+		})
+	}
+}
