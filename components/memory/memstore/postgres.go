@@ -345,7 +345,7 @@ func refold(ctx context.Context, tx pgx.Tx) error {
 	for _, e := range ents {
 		name, typ := pgDec(e.name), pgDec(e.typ)
 		b.Queue(`UPDATE memory_entities SET name_fold = $2, search = $3 WHERE id = $1`,
-			e.id, pgEnc(strings.ToLower(name)), pgEnc(headerText(name, typ)))
+			e.id, pgEnc(strings.ToLower(name)), pgEnc(pgHeaderText(name, typ)))
 	}
 	var obs []row
 	err = pgEachRow(ctx, tx, `SELECT id, content FROM memory_observations`, nil, func(r pgx.Rows) error {

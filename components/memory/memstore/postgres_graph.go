@@ -229,7 +229,7 @@ func (s *Postgres) DeleteObservations(ctx context.Context, deletions []Observati
 				doomed[o] = true
 			}
 			removed := map[string]bool{}
-			var kept []storedObservation
+			var kept []pgObservation
 			for _, o := range obs[e.id] {
 				if !doomed[o.content] {
 					kept = append(kept, o)
@@ -401,8 +401,8 @@ func (w *pgWriter) entitiesNamed(names []string) (map[string]pgEntity, error) {
 
 // observationsOf returns the observations of ents by entity id, each list
 // in insertion order.
-func (w *pgWriter) observationsOf(ents map[string]pgEntity) (map[int64][]storedObservation, error) {
-	out := make(map[int64][]storedObservation, len(ents))
+func (w *pgWriter) observationsOf(ents map[string]pgEntity) (map[int64][]pgObservation, error) {
+	out := make(map[int64][]pgObservation, len(ents))
 	if len(ents) == 0 {
 		return out, nil
 	}
@@ -411,7 +411,7 @@ func (w *pgWriter) observationsOf(ents map[string]pgEntity) (map[int64][]storedO
 		ids = append(ids, e.id)
 	}
 	err := w.query(`SELECT id, entity_id, content FROM memory_observations WHERE entity_id = ANY($1) ORDER BY entity_id, id`, []any{ids}, func(r pgx.Rows) error {
-		var o storedObservation
+		var o pgObservation
 		var eid int64
 		if err := r.Scan(&o.id, &eid, &o.content); err != nil {
 			return err
@@ -455,15 +455,15 @@ func (w *pgWriter) relationsWithKeys(rels []Relation, maxID int64) (map[Relation
 
 // relationsTouching returns the relations whose from or to is among
 // names, in insertion order.
-func (w *pgWriter) relationsTouching(names []string) ([]storedRelation, error) {
-	var out []storedRelation
+func (w *pgWriter) relationsTouching(names []string) ([]pgRelation, error) {
+	var out []pgRelation
 	if len(names) == 0 {
 		return out, nil
 	}
 	enc := encodeAll(names)
 	err := w.query(`SELECT id, from_name, to_name, relation_type FROM memory_relations WHERE from_name = ANY($1) OR to_name = ANY($1) ORDER BY id`,
 		[]any{enc}, func(r pgx.Rows) error {
-			var sr storedRelation
+			var sr pgRelation
 			if err := r.Scan(&sr.id, &sr.From, &sr.To, &sr.RelationType); err != nil {
 				return err
 			}
@@ -490,7 +490,7 @@ func (w *pgWriter) insertEntities(es []Entity) error {
 	var obs []newObservation
 	rows := make([][]any, len(es))
 	for i, e := range es {
-		rows[i] = []any{ids[i], pgEnc(e.Name), nameKey(e.Name), pgEnc(e.EntityType), pgEnc(strings.ToLower(e.Name)), pgEnc(headerText(e.Name, e.EntityType))}
+		rows[i] = []any{ids[i], pgEnc(e.Name), nameKey(e.Name), pgEnc(e.EntityType), pgEnc(strings.ToLower(e.Name)), pgEnc(pgHeaderText(e.Name, e.EntityType))}
 		for _, o := range e.Observations {
 			obs = append(obs, newObservation{entityID: ids[i], content: o})
 		}
@@ -821,4 +821,23 @@ func encodeAll(list []string) []string {
 		out[i] = pgEnc(s)
 	}
 	return out
+}
+
+// pgObservation is one row of memory_observations, decoded.
+type pgObservation struct {
+	id      int64
+	content string
+}
+
+// pgRelation is a relation with its row id, decoded.
+type pgRelation struct {
+	id int64
+	Relation
+}
+
+// pgHeaderText is the text memory_entities.search holds for an entity,
+// before pgEnc. A query spanning the newline can make a false candidate,
+// which entityMatches rejects.
+func pgHeaderText(name, entityType string) string {
+	return jsLower(name) + "\n" + jsLower(entityType)
 }
