@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/http"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -160,12 +159,14 @@ func badCases() []badCase {
 // TestBadInput sends unusual and abusive arguments over HTTP and stdio:
 // each gets a correct result or a clear error naming the limit, the server
 // keeps running, and the graph is exactly what the successful calls made
-// it (a failed call changes nothing).
-func TestBadInput(t *testing.T) {
+// it (a failed call changes nothing); on both stores.
+func TestBadInput(t *testing.T) { eachStore(t, testBadInput) }
+
+func testBadInput(t *testing.T, newDB newDBFunc) {
 	bin := sharedBinary(t)
 	cases := badCases()
 	t.Run("http", func(t *testing.T) {
-		endpoint, _ := startHTTPServer(t, bin, filepath.Join(t.TempDir(), "memory.db"), &syncBuffer{})
+		endpoint, _ := startHTTPServer(t, bin, newDB(t, "memory"), &syncBuffer{})
 		h := startRawHTTP(t, endpoint)
 		seedGraph(t, h)
 		runBadCases(t, h, cases)
@@ -173,7 +174,7 @@ func TestBadInput(t *testing.T) {
 		alive(t, h)
 	})
 	t.Run("stdio", func(t *testing.T) {
-		s := startRawStdio(t, exec.Command(bin, "--db", filepath.Join(t.TempDir(), "memory.db"), "--log-level", "warn"), legacyVersion)
+		s := startRawStdio(t, exec.Command(bin, "--db", newDB(t, "memory"), "--log-level", "warn"), legacyVersion)
 		seedGraph(t, s)
 		runBadCases(t, s, cases)
 		// stdio has the same message limit as HTTP (8 MiB): a 10 MB line
