@@ -6,6 +6,7 @@ import (
 	"go/types"
 	"path"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
@@ -538,7 +539,32 @@ func typeCode(t types.Type) *jen.Statement {
 		case protocolPkg:
 			return wire(u.Obj().Name())
 		}
-		return jen.Qual(u.Obj().Pkg().Path(), u.Obj().Name())
+		s := jen.Qual(u.Obj().Pkg().Path(), u.Obj().Name())
+		if args := u.TypeArgs(); args.Len() > 0 {
+			var cs []jen.Code
+			for i := 0; i < args.Len(); i++ {
+				cs = append(cs, typeCode(args.At(i)))
+			}
+			s = s.Types(cs...)
+		}
+		return s
+	case *types.Struct:
+		// Tags are part of a struct type's identity: keep them verbatim.
+		var fs []jen.Code
+		for i := 0; i < u.NumFields(); i++ {
+			f := u.Field(i)
+			var c *jen.Statement
+			if f.Embedded() {
+				c = typeCode(f.Type())
+			} else {
+				c = jen.Id(f.Name()).Add(typeCode(f.Type()))
+			}
+			if tag := u.Tag(i); tag != "" {
+				c = c.Op(strconv.Quote(tag))
+			}
+			fs = append(fs, c)
+		}
+		return jen.Struct(fs...)
 	case *types.Alias:
 		return typeCode(types.Unalias(u))
 	case *types.Pointer:

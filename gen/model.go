@@ -102,6 +102,11 @@ type Tool struct {
 	Task                                         string // "", "optional" or "required": runs as a task for clients that declare the extension
 	InputSchema                                  []byte
 	OutputSchema                                 []byte
+	// OutputExact is set when every value of the result type encodes to
+	// JSON its output schema accepts (nothing in the schema came from a
+	// JSONSchema method, a format or a constraint tag), so checking a
+	// result against it could never fail.
+	OutputExact bool
 	Prepare                                      *Method // optional Prepare(ctx, ...) error, run before a task is created
 }
 
