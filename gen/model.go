@@ -107,7 +107,7 @@ type Tool struct {
 	// JSONSchema method, a format or a constraint tag), so checking a
 	// result against it could never fail.
 	OutputExact bool
-	Prepare                                      *Method // optional Prepare(ctx, ...) error, run before a task is created
+	Prepare     *Method // optional Prepare(ctx, ...) error, run before a task is created
 }
 
 // Resource is a //mcp:resource component: a fixed URI or a URI template.

@@ -76,6 +76,8 @@ type deriver struct {
 	defNames  map[reflect.Type]string
 	defKinds  map[reflect.Type]*sch
 	taken     map[string]bool
+	layouts   map[reflect.Type]reflect.Type // JSONSchema() reflect.Type results
+	owners    map[reflect.Type]reflect.Type // layout type -> the type whose doc comments it uses
 	errs      []Error
 	errSeen   map[string]bool
 	// inexact is set when some part of the schema is not derived from
@@ -86,7 +88,7 @@ type deriver struct {
 
 func newDeriver(output bool, comments map[string]string) *deriver {
 	return &deriver{output: output, comments: comments, uses: map[reflect.Type]int{}, recursive: map[reflect.Type]bool{},
-		defs: newObj(), defNames: map[reflect.Type]string{}, defKinds: map[reflect.Type]*sch{}, taken: map[string]bool{}, errSeen: map[string]bool{}}
+		defs: newObj(), defNames: map[reflect.Type]string{}, defKinds: map[reflect.Type]*sch{}, layouts: map[reflect.Type]reflect.Type{}, owners: map[reflect.Type]reflect.Type{}, taken: map[string]bool{}, errSeen: map[string]bool{}}
 }
 
 // document derives the schema of t as a whole document.
@@ -150,6 +152,10 @@ func defCandidate(t reflect.Type) bool {
 // count walks the type graph once per type, counting references to the
 // named composite types and finding the recursive ones.
 func (d *deriver) count(t reflect.Type, stack map[reflect.Type]bool) {
+	if l := d.layoutOf(t); l != nil {
+		d.count(l, stack)
+		return
+	}
 	if d.hasOwnForm(t) {
 		return
 	}
@@ -285,6 +291,9 @@ var nonDefChar = regexp.MustCompile(`[^A-Za-z0-9_.-]+`)
 // defName names t in $defs: its type name, qualified by its package when
 // another type took the name, numbered as a last resort.
 func (d *deriver) defName(t reflect.Type) string {
+	if o, ok := d.owners[t]; ok {
+		t = o // a layout is named after the type it describes
+	}
 	base := strings.Trim(nonDefChar.ReplaceAllString(t.Name(), "_"), "_")
 	name := base
 	if d.taken[name] {
@@ -302,6 +311,9 @@ func (d *deriver) defName(t reflect.Type) string {
 func (d *deriver) ownForm(t reflect.Type, at string, addr bool) (*sch, bool) {
 	if m := schemaMethod(t); m.IsValid() {
 		d.inexact = true
+		if l := d.layoutOf(t); l != nil {
+			return d.schema(l, at, true), true
+		}
 		return d.callSchemaMethod(t, m, at), true
 	}
 	if mk, ok := known[t]; ok {
@@ -344,6 +356,34 @@ func (d *deriver) ownForm(t reflect.Type, at string, addr bool) (*sch, bool) {
 	return nil, false
 }
 
+// layoutOf returns the type whose schema describes t when t's JSONSchema
+// method returns a reflect.Type (a MarshalJSON that writes the fields of a
+// plain copy of the struct says so this way). The fields' doc comments
+// are looked up under t.
+func (d *deriver) layoutOf(t reflect.Type) reflect.Type {
+	if l, ok := d.layouts[t]; ok {
+		return l
+	}
+	d.layouts[t] = nil
+	m := schemaMethod(t)
+	if !m.IsValid() || m.Type().Out(0) != reflect.TypeFor[reflect.Type]() {
+		return nil
+	}
+	var l reflect.Type
+	func() {
+		defer func() { recover() }()
+		l, _ = m.Call(nil)[0].Interface().(reflect.Type)
+	}()
+	if l == nil || l == t || schemaMethod(l).IsValid() {
+		return nil // reported by callSchemaMethod
+	}
+	d.layouts[t] = l
+	if l.Kind() == reflect.Struct && t.Kind() == reflect.Struct {
+		d.owners[l] = t
+	}
+	return l
+}
+
 func (d *deriver) callSchemaMethod(t reflect.Type, m reflect.Value, at string) (s *sch) {
 	s = &sch{o: newObj("type", "object"), custom: true}
 	defer func() {
@@ -354,6 +394,9 @@ func (d *deriver) callSchemaMethod(t reflect.Type, m reflect.Value, at string) (
 	out := m.Call(nil)[0].Interface()
 	var raw []byte
 	switch v := out.(type) {
+	case reflect.Type:
+		d.fail(at, "%s.JSONSchema returned %v, which is nil, the type itself or a type with a JSONSchema method of its own", typeName(t), v)
+		return s
 	case json.RawMessage:
 		raw = v
 	case []byte:
@@ -463,7 +506,11 @@ func (d *deriver) structSchema(t reflect.Type, addr bool) *sch {
 	props := newObj()
 	var required []string
 	for _, f := range structFields(t) {
-		loc := fieldKey(f.owner, f.goName)
+		owner := f.owner
+		if o, ok := d.owners[owner]; ok {
+			owner = o
+		}
+		loc := fieldKey(owner, f.goName)
 		d.checkTag(f, loc)
 		s := d.fieldSchema(f, loc, addr)
 		props.set(f.name, s.o)

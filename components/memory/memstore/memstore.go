@@ -24,6 +24,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"reflect"
 	"time"
 )
 
@@ -47,6 +48,13 @@ func (e Entity) MarshalJSON() ([]byte, error) {
 		p.Observations = []string{}
 	}
 	return json.Marshal(p)
+}
+
+// JSONSchema tells mcpgen that MarshalJSON writes the fields of Entity as
+// they are (only a nil slice becomes []), so its schema is theirs.
+func (Entity) JSONSchema() reflect.Type {
+	type plain Entity
+	return reflect.TypeFor[plain]()
 }
 
 // Relation is a directed, typed edge between two entity names. Like the
@@ -79,6 +87,13 @@ func (g Graph) MarshalJSON() ([]byte, error) {
 	return json.Marshal(p)
 }
 
+// JSONSchema tells mcpgen that MarshalJSON writes the fields of Graph as
+// they are (only a nil slice becomes []), so its schema is theirs.
+func (Graph) JSONSchema() reflect.Type {
+	type plain Graph
+	return reflect.TypeFor[plain]()
+}
+
 // ObservationAdd asks AddObservations to add Contents to the entity named
 // EntityName.
 type ObservationAdd struct {
@@ -103,6 +118,13 @@ func (a AddedObservations) MarshalJSON() ([]byte, error) {
 		p.AddedObservations = []string{}
 	}
 	return json.Marshal(p)
+}
+
+// JSONSchema tells mcpgen that MarshalJSON writes the fields of AddedObservations as
+// they are (only a nil slice becomes []), so its schema is theirs.
+func (AddedObservations) JSONSchema() reflect.Type {
+	type plain AddedObservations
+	return reflect.TypeFor[plain]()
 }
 
 // ObservationDelete asks DeleteObservations to remove Observations from the
@@ -278,6 +300,13 @@ func (t Task) MarshalJSON() ([]byte, error) {
 		p.Entities = []string{}
 	}
 	return json.Marshal(p)
+}
+
+// JSONSchema tells mcpgen that MarshalJSON writes the fields of Task as
+// they are (only a nil slice becomes []), so its schema is theirs.
+func (Task) JSONSchema() reflect.Type {
+	type plain Task
+	return reflect.TypeFor[plain]()
 }
 
 // NewTask describes a task to create. Title is required; an empty Status
