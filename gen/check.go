@@ -77,6 +77,9 @@ func (c *checker) checkPackage() *Server {
 	p := c.pkg
 	used := map[*ast.Comment]bool{}
 	s := &Server{PkgPath: p.PkgPath, PkgName: p.Name}
+	if p.Module != nil {
+		s.Module = p.Module.Path
+	}
 	if len(p.GoFiles) > 0 {
 		s.Dir = path.Dir(p.GoFiles[0])
 	}

@@ -13,6 +13,7 @@ type Server struct {
 	Instructions string
 	PkgPath      string // import path of the component package
 	PkgName      string
+	Module       string // path of the module of the component package
 	Dir          string // directory of the component package
 	Pos          token.Position
 
