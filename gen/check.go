@@ -455,7 +455,11 @@ func (c *checker) toolResult(t *Tool) ResultKind {
 	case isSliceOf(r, protocolPkg, "Content"):
 		return ResultContent
 	}
+	before := len(c.diags)
 	c.jsonTypeAt(t.Pos, t.TypeName+".Call result", r, map[types.Type]bool{})
+	if len(c.diags) > before {
+		return ResultStructured // one mistake, one diagnostic
+	}
 	obj := types.Unalias(r)
 	if p, ok := obj.(*types.Pointer); ok {
 		obj = p.Elem()

@@ -34,7 +34,7 @@ func (Unbalanced) Read(context.Context) (string, error) { return "", nil }
 
 // Query uses a template operator that is not supported.
 //
-/* want `unsupported template expression "\{\?q\}"` */ //mcp:resource uri=search://all{?q}
+/* want `malformed URI template "search://all\{\?q\}": unsupported expression \{\?q\}` */ //mcp:resource uri=search://all{?q}
 type Query struct {
 	Q string `json:"q"`
 }

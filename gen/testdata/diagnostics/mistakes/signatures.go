@@ -141,7 +141,7 @@ type PrivateDep struct{}
 
 type secret struct{}
 
-func (PrivateDep) Call(ctx context.Context, s *secret) (string, error) { return "", nil } // want `PrivateDep.Call: the generated package cannot name the type secret`
+func (PrivateDep) Call(ctx context.Context, s *secret) (string, error) { return "", nil } // want `PrivateDep.Call: the generated package cannot name the type mistakes.secret`
 
 // PrivateResult returns an unexported type.
 //
@@ -152,16 +152,17 @@ type page struct {
 	N int `json:"n"`
 }
 
-func (PrivateResult) Call(context.Context) (page, error) { return page{}, nil } // want `PrivateResult.Call: the generated package cannot name the type page`
+func (PrivateResult) Call(context.Context) (page, error) { return page{}, nil } // want `PrivateResult.Call: the generated package cannot name the type mistakes.page`
 
 // Box is a generic result type.
 type Box[T any] struct {
 	V T `json:"v"`
 }
 
-// GenericResult returns an instantiated generic type.
+// GenericResult returns an instantiated generic type: accepted, the
+// generated code spells it Box[int].
 //
 //mcp:tool
 type GenericResult struct{}
 
-func (GenericResult) Call(context.Context) (Box[int], error) { return Box[int]{}, nil } // want `GenericResult.Call: the generated package cannot name the type Box\[int\]`
+func (GenericResult) Call(context.Context) (Box[int], error) { return Box[int]{}, nil }
