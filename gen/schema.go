@@ -31,6 +31,7 @@ import (
 type schemaJob struct {
 	key    string     // "server/kind/name/input|output"
 	typ    types.Type // the Go type to describe
+	code   jen.Code   // how the program spells it
 	output bool       // describe what the encoder writes, not what the decoder reads
 	dest   *[]byte    // where the schema goes
 	exact  *bool      // set when every value of the type fits the schema
@@ -42,9 +43,9 @@ func schemaJobs(servers []*Server) []schemaJob {
 	var jobs []schemaJob
 	for _, s := range servers {
 		for _, t := range s.Tools {
-			jobs = append(jobs, schemaJob{key: s.Name + "/tool/" + t.Name + "/input", typ: t.Type, dest: &t.InputSchema, pos: t.Pos, subj: "tool " + t.Name})
+			jobs = append(jobs, schemaJob{key: s.Name + "/tool/" + t.Name + "/input", typ: t.Type, code: jen.Qual(s.PkgPath, t.TypeName), dest: &t.InputSchema, pos: t.Pos, subj: "tool " + t.Name})
 			if t.Handler != nil && t.Handler.Kind == ResultStructured {
-				jobs = append(jobs, schemaJob{key: s.Name + "/tool/" + t.Name + "/output", typ: t.Handler.Result, output: true,
+				jobs = append(jobs, schemaJob{key: s.Name + "/tool/" + t.Name + "/output", typ: t.Handler.Result, code: typeCode(t.Handler.Result), output: true,
 					dest: &t.OutputSchema, exact: &t.OutputExact, pos: t.Pos, subj: "tool " + t.Name})
 			}
 		}
@@ -154,7 +155,7 @@ func schemaProgram(jobs []schemaJob, docs *docIndex) ([]byte, error) {
 	f.Var().Id("comments").Op("=").Map(jen.String()).String().Values(comments)
 	var list []jen.Code
 	for _, j := range jobs {
-		list = append(list, jen.Values(jen.Lit(j.key), jen.New(typeCode(j.typ))))
+		list = append(list, jen.Values(jen.Lit(j.key), jen.New(j.code)))
 	}
 	body := []jen.Code{jen.Qual(schemaprog.ImportPath, "Main").Call(jen.Id("comments"), jen.Index().Qual(schemaprog.ImportPath, "Job").Values(multiline(list)...))}
 	f.Func().Id("main").Params().Block(body...)
