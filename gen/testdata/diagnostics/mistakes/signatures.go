@@ -2,6 +2,7 @@ package mistakes
 
 import (
 	"context"
+	"go/token"
 
 	"github.com/mcpgen/mcpgen"
 )
@@ -166,3 +167,19 @@ type Box[T any] struct {
 type GenericResult struct{}
 
 func (GenericResult) Call(context.Context) (Box[int], error) { return Box[int]{}, nil }
+
+// AnonPrivate returns an anonymous struct with an unexported field, which
+// generated code cannot spell.
+//
+//mcp:tool
+type AnonPrivate struct{}
+
+func (AnonPrivate) Call(context.Context) (struct{ n int }, error) { return struct{ n int }{}, nil } // want `AnonPrivate.Call: the generated package cannot name the type struct\{n int\}`
+
+// FileSets takes a dependency of an unnamed type, printed with package
+// names rather than import paths.
+//
+//mcp:tool
+type FileSets struct{}
+
+func (FileSets) Call(ctx context.Context, fs []*token.FileSet) (string, error) { return "", nil } // want `the server cannot supply a parameter of type \[\]\*token\.FileSet`
