@@ -445,12 +445,14 @@ func (d *deriver) build(t reflect.Type, at string, addr bool) *sch {
 		m := json.Number(strconv.FormatFloat(math.MaxFloat32, 'g', -1, 64))
 		return &sch{o: newObj("type", "number", "minimum", "-"+m, "maximum", m), kind: "number"}
 	case reflect.Float64:
-		return &sch{o: newObj("type", "number"), kind: "number"}
+		// Beyond these, encoding/json fails to decode (and Go cannot hold it).
+		m := json.Number(strconv.FormatFloat(math.MaxFloat64, 'g', -1, 64))
+		return &sch{o: newObj("type", "number", "minimum", "-"+m, "maximum", m), kind: "number"}
 	case reflect.String:
 		return &sch{o: newObj("type", "string"), kind: "string"}
 	case reflect.Slice:
 		if isBytes(t) {
-			return nullable(&sch{o: newObj("type", "string", "contentEncoding", "base64"), kind: "string"})
+			return nullable(&sch{o: newObj("type", "string", "contentEncoding", "base64", "pattern", base64Pattern), kind: "string"})
 		}
 		item := d.schema(t.Elem(), at, true)
 		return nullable(&sch{o: newObj("type", "array", "items", item.o), kind: "array", item: item})
@@ -475,10 +477,49 @@ func (d *deriver) build(t reflect.Type, at string, addr bool) *sch {
 	return &sch{o: newObj("type", "object")}
 }
 
-var (
-	intKey  = newObj("pattern", "^-?(0|[1-9][0-9]*)$")
-	uintKey = newObj("pattern", "^(0|[1-9][0-9]*)$")
-)
+// base64Pattern matches standard base64 with padding, which is what
+// encoding/json writes for []byte (contentEncoding alone is only an
+// annotation, so the pattern is what refuses other strings).
+const base64Pattern = `^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$`
+
+// integerPattern matches the decimal integers of t's range, as map keys
+// and ",string" fields spell them: encoding/json refuses the others.
+func integerPattern(t reflect.Type) string {
+	bits := uint(t.Bits())
+	switch t.Kind() {
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		max := new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), bits), big.NewInt(1))
+		return "^(" + decimalUpTo(max.String()) + ")$"
+	}
+	max := new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), bits-1), big.NewInt(1))
+	min := new(big.Int).Lsh(big.NewInt(1), bits-1)
+	return "^(" + decimalUpTo(max.String()) + "|-(" + decimalFrom1To(min.String()) + "))$"
+}
+
+// decimalUpTo is a regexp alternation matching 0..max in canonical decimal.
+func decimalUpTo(max string) string { return "0|" + decimalFrom1To(max) }
+
+// decimalFrom1To matches 1..max in canonical decimal (no leading zeros).
+func decimalFrom1To(max string) string {
+	var alts []string
+	n := len(max)
+	if n > 1 { // every number with fewer digits
+		alts = append(alts, fmt.Sprintf("[1-9][0-9]{0,%d}", n-2))
+	}
+	// n digits, at most max: agree with a prefix of max, then a smaller digit.
+	for i := 0; i < n; i++ {
+		lo := byte('0')
+		if i == 0 {
+			lo = '1'
+		}
+		hi := max[i] - 1
+		if hi >= lo {
+			alts = append(alts, fmt.Sprintf("%s[%c-%c][0-9]{%d}", max[:i], lo, hi, n-i-1))
+		}
+	}
+	alts = append(alts, max)
+	return strings.Join(alts, "|")
+}
 
 // keySchema describes map keys as encoding/json writes and reads them: a
 // string kind as is, a text (un)marshaler through its text, integers in
@@ -493,10 +534,9 @@ func (d *deriver) keySchema(k reflect.Type, at string) *obj {
 		return nil
 	}
 	switch k.Kind() {
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		return intKey.clone()
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		return uintKey.clone()
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return newObj("pattern", integerPattern(k))
 	}
 	d.failHint(at, "use map keys of a string or integer type, or a type with MarshalText and UnmarshalText", "map key type %s has no JSON form", typeName(k))
 	return nil
@@ -573,9 +613,9 @@ func shallow(s *sch) *sch {
 }
 
 var (
-	quotedString = `^"([^"\\]|\\.)*"$`
-	quotedInt    = `^-?(0|[1-9][0-9]*)$`
-	quotedUint   = `^(0|[1-9][0-9]*)$`
+	// A JSON string literal: what encoding/json writes inside the
+	// string of a ",string" string field, and what it can read back.
+	quotedString = `^"([^"\\\x00-\x1f]|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*"$`
 	quotedNumber = `^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$`
 )
 
@@ -596,10 +636,8 @@ func (d *deriver) quoted(f field, loc string) *sch {
 		o.set("pattern", quotedString)
 	case reflect.Float32, reflect.Float64:
 		o.set("pattern", quotedNumber)
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		o.set("pattern", quotedUint)
 	default:
-		o.set("pattern", quotedInt)
+		o.set("pattern", integerPattern(t))
 	}
 	s := &sch{o: o, kind: "string", custom: true}
 	if null {
