@@ -442,7 +442,9 @@ func (d *deriver) build(t reflect.Type, at string, addr bool) *sch {
 		hi := new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), uint(t.Bits())), big.NewInt(1))
 		return &sch{o: newObj("type", "integer", "minimum", json.Number("0"), "maximum", json.Number(hi.String())), kind: "integer"}
 	case reflect.Float32:
-		m := json.Number(strconv.FormatFloat(math.MaxFloat32, 'g', -1, 64))
+		// The shortest decimal of the largest float32, as encoding/json
+		// writes it; anything up to it decodes (rounding down).
+		m := json.Number(strconv.FormatFloat(math.MaxFloat32, 'g', -1, 32))
 		return &sch{o: newObj("type", "number", "minimum", "-"+m, "maximum", m), kind: "number"}
 	case reflect.Float64:
 		// Beyond these, encoding/json fails to decode (and Go cannot hold it).
