@@ -900,6 +900,9 @@ func (c *checker) jsonFields(subject string, t types.Type, seen map[types.Type]b
 			return
 		}
 	}
+	if ownJSON(t) {
+		return // its methods decide its JSON; the schema stage checks them
+	}
 	switch u := t.Underlying().(type) {
 	case *types.Basic:
 		switch {
@@ -956,6 +959,22 @@ func (c *checker) badType(subject string, t types.Type, what string) {
 	c.diags = append(c.diags, Diagnostic{Subject: subject,
 		Problem: fmt.Sprintf("type %s cannot be carried in JSON: %s have no JSON form", short(t), what),
 		Hint:    "use a concrete JSON-friendly type (string, number, bool, struct, slice, map[string]T), or tag the field json:\"-\""})
+}
+
+// ownJSON reports whether t (or *t) has a method that decides its JSON
+// form: JSONSchema, or a JSON or text (un)marshaler.
+func ownJSON(t types.Type) bool {
+	if _, ok := t.Underlying().(*types.Interface); ok {
+		return false
+	}
+	for _, m := range []string{"JSONSchema", "MarshalJSON", "UnmarshalJSON", "MarshalText", "UnmarshalText"} {
+		if obj, _, _ := types.LookupFieldOrMethod(t, true, nil, m); obj != nil {
+			if _, ok := obj.(*types.Func); ok {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // jsonKey reports whether encoding/json can use t as a map key: a string
