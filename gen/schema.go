@@ -21,12 +21,19 @@ import (
 	"github.com/mcpgen/mcpgen/internal/jsonschema"
 )
 
-// The schema stage derives JSON Schemas from the user's Go types with
-// github.com/invopop/jsonschema. That library reflects, so the generator
-// writes a small program that imports the component packages, runs it once
-// and reads one schema per line. The program lives under os.MkdirTemp and is
-// placed into the module only through `go run -overlay`, so nothing is ever
-// written to the user's tree.
+// The schema stage derives JSON Schemas from the user's Go types by running
+// them: types may decide their JSON with methods (MarshalJSON, MarshalText,
+// JSONSchema), which only a program can call. The generator writes a small
+// program that imports the component packages and calls gen/schemaprog,
+// runs it once and reads one JSON line per schema. The program lives under
+// os.MkdirTemp and is placed into the module only through `go run
+// -overlay`, so nothing is ever written to the user's tree.
+//
+// schemaprog derives the schemas itself rather than with
+// invopop/jsonschema, whose reflection describes the Go layout rather
+// than what encoding/json writes (marshalers, promoted and conflicting
+// fields, nil as null, sized integers, ",string"), and expands shared types
+// without bound. A JSONSchema method may still return its *Schema.
 
 type schemaJob struct {
 	key    string     // "server/kind/name/input|output"
