@@ -1,8 +1,11 @@
 package schemaprog
 
 import (
+	"encoding/json"
 	"reflect"
 	"regexp"
+	"slices"
+	"sort"
 	"strconv"
 	"testing"
 )
@@ -43,5 +46,94 @@ func TestIntegerPattern(t *testing.T) {
 				t.Errorf("%v: pattern matches %s = %v, want %v", typ, s, !want, want)
 			}
 		}
+	}
+}
+
+type fA struct {
+	Name string
+	A    int `json:"a"`
+}
+type fB struct {
+	Name string
+	B    int `json:"b"`
+}
+type fTagged struct {
+	Name string `json:"Name"` // tagged: wins over fA.Name and fB.Name
+}
+type fDeep struct{ fA }
+type fRoot struct {
+	fA
+	fB
+	*fTagged
+	fDeep         // fDeep.fA is deeper: hidden
+	Dash   string `json:"-,"`
+	Skip   string `json:"-"`
+	Inline fA     `json:"inline"`
+	hidden int
+}
+type fTwice struct {
+	fDeep
+	fX
+}
+type fX struct{ fA } // fA twice at depth 2: its fields cancel out
+
+// TestStructFieldsFollowEncodingJSON compares the members structFields
+// finds with the keys encoding/json writes for values with every field
+// set.
+func TestStructFieldsFollowEncodingJSON(t *testing.T) {
+	for _, v := range []any{
+		fRoot{fTagged: &fTagged{Name: "t"}, hidden: 1},
+		fTwice{},
+	} {
+		b, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m map[string]any
+		if err := json.Unmarshal(b, &m); err != nil {
+			t.Fatal(err)
+		}
+		var want []string
+		for k := range m {
+			want = append(want, k)
+		}
+		var got []string
+		for _, f := range structFields(reflect.TypeOf(v)) {
+			got = append(got, f.name)
+		}
+		sort.Strings(want)
+		sort.Strings(got)
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%T: structFields = %q, encoding/json writes %q", v, got, want)
+		}
+	}
+}
+
+// TestNilPointerEmbedding checks that fields promoted through a nil
+// embedded pointer are optional: encoding/json leaves them out.
+func TestNilPointerEmbedding(t *testing.T) {
+	line := Derive("k", reflect.TypeFor[fRoot](), true, nil)
+	if len(line.Errors) > 0 {
+		t.Fatal(line.Errors)
+	}
+	var doc struct {
+		Required []string `json:"required"`
+	}
+	if err := json.Unmarshal(line.Schema, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if slices.Contains(doc.Required, "Name") {
+		t.Errorf("Name, promoted through *fTagged, is required: %s", line.Schema)
+	}
+	if !slices.Contains(doc.Required, "-") || !slices.Contains(doc.Required, "inline") {
+		t.Errorf("required = %q, want - and inline in it", doc.Required)
+	}
+	b, _ := json.Marshal(fRoot{})
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := m["Name"]; ok {
+		t.Fatalf("encoding/json wrote Name for a nil *fTagged: %s", b)
 	}
 }

@@ -35,16 +35,15 @@ func structFields(t reflect.Type) []field {
 	var all []field
 	next := []pending{{typ: t}}
 	visited := map[reflect.Type]bool{}
+	// A type embedded more than once at one depth (through different
+	// parents) is explored once but contributes its fields twice, so that
+	// they cancel out below.
+	nextCount := map[reflect.Type]int{}
 	for len(next) > 0 {
 		current := next
 		next = nil
-		// A type embedded more than once at one depth contributes its
-		// fields twice, so that they cancel out below.
-		count := map[reflect.Type]int{}
-		for _, p := range current {
-			count[p.typ]++
-		}
-		nextCount := map[reflect.Type]int{}
+		count := nextCount
+		nextCount = map[reflect.Type]int{}
 		for _, p := range current {
 			if visited[p.typ] {
 				continue
