@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -135,5 +136,66 @@ func TestNilPointerEmbedding(t *testing.T) {
 	}
 	if _, ok := m["Name"]; ok {
 		t.Fatalf("encoding/json wrote Name for a nil *fTagged: %s", b)
+	}
+}
+
+// Sixteen levels, each using the next twice: inlined, the schema would
+// hold 2^16 copies of the deepest type.
+type (
+	lv0  struct{ A, B lv1 }
+	lv1  struct{ A, B lv2 }
+	lv2  struct{ A, B lv3 }
+	lv3  struct{ A, B lv4 }
+	lv4  struct{ A, B lv5 }
+	lv5  struct{ A, B lv6 }
+	lv6  struct{ A, B lv7 }
+	lv7  struct{ A, B lv8 }
+	lv8  struct{ A, B lv9 }
+	lv9  struct{ A, B lv10 }
+	lv10 struct{ A, B lv11 }
+	lv11 struct{ A, B lv12 }
+	lv12 struct{ A, B lv13 }
+	lv13 struct{ A, B lv14 }
+	lv14 struct{ A, B lv15 }
+	lv15 struct{ A, B string }
+)
+
+// TestSharedTypesStaySmall checks that types used more than once are
+// described once, in $defs, so the size is linear in the number of types.
+func TestSharedTypesStaySmall(t *testing.T) {
+	line := Derive("k", reflect.TypeFor[lv0](), false, nil)
+	if len(line.Errors) > 0 {
+		t.Fatal(line.Errors)
+	}
+	if len(line.Schema) > 8<<10 {
+		t.Fatalf("schema of 16 levels is %d bytes", len(line.Schema))
+	}
+	var doc struct {
+		Defs map[string]json.RawMessage `json:"$defs"`
+	}
+	if err := json.Unmarshal(line.Schema, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Defs) != 15 {
+		t.Errorf("%d $defs, want 15 (lv1..lv15)", len(doc.Defs))
+	}
+}
+
+// Tree is recursive through a map.
+type Tree map[string]Tree
+
+// TestRecursiveMap checks that a type recursive through a map is a
+// reference to itself, not an endless expansion.
+func TestRecursiveMap(t *testing.T) {
+	type holder struct {
+		T Tree `json:"t"`
+	}
+	line := Derive("k", reflect.TypeFor[holder](), true, nil)
+	if len(line.Errors) > 0 {
+		t.Fatal(line.Errors)
+	}
+	want := `"$defs":{"Tree":{"type":["object","null"],"additionalProperties":{"$ref":"#/$defs/Tree"}}}`
+	if !strings.Contains(string(line.Schema), want) {
+		t.Errorf("schema = %s, want it to contain %s", line.Schema, want)
 	}
 }
