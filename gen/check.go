@@ -883,12 +883,14 @@ func (c *checker) depName(typeName string) string {
 // jsonFields reports types JSON cannot carry anywhere inside t.
 func (c *checker) jsonFields(subject string, t types.Type, seen map[types.Type]bool) {
 	t = types.Unalias(t)
-	// Recursive types are described through $ref; each type is looked at
-	// once, so that one bad field is one diagnostic.
-	if seen[t] {
-		return
+	// Recursive types are described through $ref; each named type is
+	// looked at once, so that one bad field is one diagnostic.
+	if _, named := t.(*types.Named); named {
+		if seen[t] {
+			return
+		}
+		seen[t] = true
 	}
-	seen[t] = true
 	if n, ok := t.(*types.Named); ok && n.Obj().Pkg() != nil {
 		switch n.Obj().Pkg().Path() + "." + n.Obj().Name() {
 		case "time.Time", "encoding/json.Number":

@@ -18,6 +18,7 @@ type Unjsonable struct {
 	Addr    unsafe.Pointer  `json:"addr"`    // want `Unjsonable.Addr: type unsafe.Pointer cannot be carried in JSON: pointers`
 	Raw     json.RawMessage `json:"raw"`     // want `Unjsonable.Raw: json.RawMessage has no schema`
 	Nested  Inner           `json:"nested"`
+	Again   chan string     `json:"again"` // want `Unjsonable.Again: type chan string cannot be carried in JSON: channels`
 	Skipped chan int        `json:"-"`
 	hidden  chan int
 }
