@@ -849,10 +849,16 @@ func (c *checker) param(comp *Component, method string, v *types.Var) (Param, bo
 		c.at(v.Pos(), comp.TypeName+"."+method, "declare a named type (type Store struct{...}) so New can take it as a dependency", "the server cannot supply a parameter of type %s", short(t))
 		return Param{}, false
 	}
-	key := types.TypeString(t, nil)
+	// One type spelled through aliases (*DB with type DB = store.DB) is
+	// one dependency.
+	dt := types.Unalias(t)
+	if p, ok := dt.(*types.Pointer); ok {
+		dt = types.NewPointer(types.Unalias(p.Elem()))
+	}
+	key := types.TypeString(dt, nil)
 	d, ok := c.deps[key]
 	if !ok {
-		d = &Dep{Type: types.Unalias(t), VarName: c.depName(named.Obj().Name())}
+		d = &Dep{Type: dt, VarName: c.depName(named.Obj().Name())}
 		c.deps[key] = d
 	}
 	return Param{Kind: ParamDep, Dep: d}, true

@@ -32,6 +32,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/gen/testdata/golden/deps/cache"
 	"github.com/mcpgen/mcpgen/gen/testdata/golden/deps/store"
+	wirecomp "github.com/mcpgen/mcpgen/gen/testdata/golden/wire"
 	"github.com/mcpgen/mcpgen"
 
 	"%[1]s/deps"
@@ -63,7 +64,7 @@ func main() {
 	case "options":
 		srv = options.New(mcpgen.Options{})
 	case "wire":
-		srv = wire.New(mcpgen.Options{})
+		srv = wire.New(&wirecomp.Greeter{Prefix: "> "}, mcpgen.Options{})
 	default:
 		fmt.Fprintln(os.Stderr, "unknown server", os.Args[1])
 		os.Exit(2)
@@ -170,7 +171,7 @@ func TestEndToEnd(t *testing.T) {
 		c.wantStructured(c.callTool("count", `{"words":["a","b"]}`), `{"n":2}`)
 		c.wantText(c.callTool("find", `{"key":"known"}`), "found known")
 		c.wantToolError(c.callTool("find", `{"key":"other"}`), "no result") // (nil, nil): no panic
-		c.wantText(c.callTool("say", `{"text":"hi"}`), "hi")
+		c.wantText(c.callTool("say", `{"text":"hi"}`), "> hi")
 		c.wantContents("geo://Åland/Mariehamn", "text/plain", "Åland: Mariehamn")
 		// Non-ASCII option values are whole (0xA0 inside "à" is no space).
 		for _, tl := range c.result("tools/list", nil)["tools"].([]any) {

@@ -159,7 +159,7 @@ type Find struct {
 }
 
 // Call finds the key "known" only.
-func (in Find) Call(ctx context.Context) (*Found, error) {
+func (in Find) Call(ctx context.Context, _ *Greeter) (*Found, error) {
 	if in.Key != "known" {
 		return nil, nil
 	}
@@ -176,12 +176,18 @@ type say struct {
 //mcp:tool readonly
 type Say = say
 
-// Call returns the text.
-func (s say) Call(ctx context.Context) (string, error) {
+// Greeter is a dependency; G spells it through an alias.
+type Greeter struct{ Prefix string }
+
+// G is an alias of Greeter: *G and *Greeter are one dependency.
+type G = Greeter
+
+// Call returns the text with the greeter's prefix.
+func (s say) Call(ctx context.Context, g *G) (string, error) {
 	if s.Text == "" {
 		return "", errors.New("nothing to say")
 	}
-	return s.Text, nil
+	return g.Prefix + s.Text, nil
 }
 
 // Place reads a place by name; the URI has non-ASCII letters.

@@ -21,8 +21,9 @@ import (
 )
 
 // New returns the wire server, ready to serve on any transport.
-func New(opts mcpgen.Options) *mcpgen.Server {
-	h := &handlers{}
+// Its arguments are the dependencies its components' handlers declare.
+func New(greeter *component.Greeter, opts mcpgen.Options) *mcpgen.Server {
+	h := &handlers{greeter: greeter}
 	return mcpgen.New(mcpgen.Definition{
 		Name:      "wire",
 		Title:     "Wire – forms à la encoding/json",
@@ -32,7 +33,9 @@ func New(opts mcpgen.Options) *mcpgen.Server {
 }
 
 // handlers holds the dependencies and adapts each component to the runtime.
-type handlers struct{}
+type handlers struct {
+	greeter *component.Greeter
+}
 
 // _mcpgen_stale_run_go_generate stops compiling, named in the compiler's message, when a
 // component changed after mcpgen ran: a method's signature, or the fields or
@@ -45,9 +48,9 @@ func _() {
 	_mcpgen_stale_run_go_generate[func(component.Count, context.Context) (struct {
 		N int `json:"n"`
 	}, error)](component.Count.Call)
-	_mcpgen_stale_run_go_generate[func(component.Find, context.Context) (*component.Found, error)](component.Find.Call)
+	_mcpgen_stale_run_go_generate[func(component.Find, context.Context, *component.Greeter) (*component.Found, error)](component.Find.Call)
 	_mcpgen_stale_run_go_generate[func(component.Record, context.Context) (component.Record, error)](component.Record.Call)
-	_mcpgen_stale_run_go_generate[func(component.Say, context.Context) (string, error)](component.Say.Call)
+	_mcpgen_stale_run_go_generate[func(component.Say, context.Context, *component.Greeter) (string, error)](component.Say.Call)
 	_mcpgen_stale_run_go_generate[func(component.Place, context.Context) (string, error)](component.Place.Read)
 	_mcpgen_stale_run_go_generate[struct {
 		N int `json:"n" jsonschema:"minimum=0,maximum=5"`

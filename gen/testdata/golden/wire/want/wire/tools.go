@@ -147,7 +147,7 @@ func (h *handlers) callFind(ctx context.Context, req *mcpgen.Request, args json.
 	if err != nil {
 		return nil, err
 	}
-	out, err := in.Call(ctx)
+	out, err := in.Call(ctx, h.greeter)
 	if err != nil {
 		return mcpgen.ToolError(err)
 	}
@@ -175,6 +175,6 @@ func (h *handlers) callSay(ctx context.Context, req *mcpgen.Request, args json.R
 	if err != nil {
 		return nil, err
 	}
-	out, err := in.Call(ctx)
+	out, err := in.Call(ctx, h.greeter)
 	return mcpgen.TextResult(out, err)
 }
