@@ -199,7 +199,7 @@ func guardedStructs(s *Server) []*types.Named {
 			if mod == "" || (p != mod && !strings.HasPrefix(p, mod+"/")) {
 				return
 			}
-			if spellable(st) && u.Obj().Exported() {
+			if spellable(st) && u.Obj().Exported() && !mentionsInternal(u) {
 				out = append(out, u)
 			}
 			walk(st)
@@ -214,6 +214,51 @@ func guardedStructs(s *Server) []*types.Named {
 		}
 	}
 	return out
+}
+
+// mentionsInternal reports whether writing named's struct literal would
+// import a package under an internal directory, which the generated
+// package may be unable to import (it is written elsewhere).
+func mentionsInternal(named *types.Named) bool {
+	seen := map[types.Type]bool{}
+	var walk func(t types.Type) bool
+	walk = func(t types.Type) bool {
+		t = types.Unalias(t)
+		if seen[t] {
+			return false
+		}
+		seen[t] = true
+		switch u := t.(type) {
+		case *types.Named:
+			if u.Obj().Pkg() != nil && strings.Contains("/"+u.Obj().Pkg().Path()+"/", "/internal/") {
+				return true
+			}
+			for i := 0; i < u.TypeArgs().Len(); i++ {
+				if walk(u.TypeArgs().At(i)) {
+					return true
+				}
+			}
+		case *types.Pointer:
+			return walk(u.Elem())
+		case *types.Slice:
+			return walk(u.Elem())
+		case *types.Array:
+			return walk(u.Elem())
+		case *types.Map:
+			return walk(u.Key()) || walk(u.Elem())
+		case *types.Struct:
+			for i := 0; i < u.NumFields(); i++ {
+				if walk(u.Field(i).Type()) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	if named.Obj().Pkg() != nil && strings.Contains("/"+named.Obj().Pkg().Path()+"/", "/internal/") {
+		return true
+	}
+	return walk(named.Underlying())
 }
 
 // spellable reports whether generated code can write st's type literal.
