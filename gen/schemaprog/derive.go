@@ -59,10 +59,6 @@ type sch struct {
 	kind string // "string", "integer", "number", "boolean", "array", "object", or "" (described by the type itself)
 	null bool   // null is accepted too
 	item *sch   // for arrays: the items
-	// custom is set when a type's own methods decide part of the form
-	// (JSONSchema, a text marshaler): the schema is then only as exact as
-	// the method.
-	custom bool
 }
 
 // deriver derives one schema document.
@@ -260,7 +256,7 @@ func (d *deriver) schema(t reflect.Type, at string, addr bool) *sch {
 func (d *deriver) refTo(t reflect.Type, ref string) *sch {
 	s := &sch{o: newObj("$ref", ref), kind: kindOf(t)}
 	if body := d.defKinds[t]; body != nil {
-		s.kind, s.item, s.null, s.custom = body.kind, body.item, body.null, body.custom
+		s.kind, s.item, s.null = body.kind, body.item, body.null
 	}
 	return s
 }
@@ -346,7 +342,7 @@ func (d *deriver) ownForm(t reflect.Type, at string, addr bool) (*sch, bool) {
 			"%s has its own JSON form (%s), which mcpgen cannot know", typeName(t), verb)
 		return &sch{o: newObj("type", "object")}, true
 	case pt.Implements(textIface):
-		s := &sch{o: newObj("type", "string"), kind: "string", custom: true}
+		s := &sch{o: newObj("type", "string"), kind: "string"}
 		if f := textFormats[t.PkgPath()+"."+t.Name()]; f != "" {
 			s.o.set("format", f)
 			d.inexact = true
@@ -385,7 +381,7 @@ func (d *deriver) layoutOf(t reflect.Type) reflect.Type {
 }
 
 func (d *deriver) callSchemaMethod(t reflect.Type, m reflect.Value, at string) (s *sch) {
-	s = &sch{o: newObj("type", "object"), custom: true}
+	s = &sch{o: newObj("type", "object")}
 	defer func() {
 		if r := recover(); r != nil {
 			d.fail(at, "%s.JSONSchema panicked: %v", typeName(t), r)
@@ -641,7 +637,7 @@ func (d *deriver) quoted(f field, loc string) *sch {
 	default:
 		o.set("pattern", integerPattern(t))
 	}
-	s := &sch{o: o, kind: "string", custom: true}
+	s := &sch{o: o, kind: "string"}
 	if null {
 		return nullable(s)
 	}
