@@ -132,7 +132,14 @@ func (w *pkgWriter) structDecl(name string, input bool, idx int) string {
 		if w.r.Intn(3) == 0 {
 			fmt.Fprintf(&b, "\t// F%d has a doc comment, \"quoted\", with <html> & unicode: Åland.\n", i)
 		}
-		fmt.Fprintf(&b, "\tF%d %s%s\n", i, t, w.tag(t))
+		tag := w.tag(t)
+		if c := w.constraint(t); input && c != "" && !strings.Contains(tag, "jsonschema") && !strings.Contains(tag, ",string") && !strings.Contains(tag, `"-"`) {
+			if tag == "" {
+				tag = " `json:\"\"`"
+			}
+			tag = strings.TrimSuffix(tag, "`") + ` jsonschema:"title=` + constrainedTitle + "," + c + "\"`"
+		}
+		fmt.Fprintf(&b, "\tF%d %s%s\n", i, t, tag)
 	}
 	if w.r.Intn(8) == 0 {
 		b.WriteString("\thidden int\n")
@@ -235,4 +242,35 @@ func (w *pkgWriter) result() string {
 		return "map[Lang]" + w.typ(false, -1, 1)
 	}
 	return fmt.Sprintf("*I%d", w.r.Intn(w.nIn))
+}
+
+// constrainedTitle marks fields with constraint tags: Go values of their
+// types may break the constraints (such a schema is not exact), so for
+// those schemas the test checks only that what the input schema accepts
+// decodes.
+const constrainedTitle = "constrained"
+
+// constraint draws jsonschema constraints for a field of type t, or "".
+func (w *pkgWriter) constraint(t string) string {
+	if w.r.Intn(4) != 0 {
+		return ""
+	}
+	base := strings.TrimPrefix(t, "*")
+	switch {
+	case base == "string" || base == "Lang":
+		return []string{"minLength=1,maxLength=8", "enum=a,enum=b\\,c", "pattern=^[a-z]*$"}[w.r.Intn(3)]
+	case base == "int" || base == "int8" || base == "int64" || base == "uint16" || base == "Score":
+		return []string{"minimum=-5,maximum=5", "enum=1,enum=2", "exclusiveMinimum=0,multipleOf=3"}[w.r.Intn(3)]
+	case base == "float64" || base == "float32":
+		return "minimum=-1.5,exclusiveMaximum=1e3"
+	case base == "bool":
+		return "enum=true"
+	case strings.HasPrefix(t, "[]") && t != "[]byte" && t != "[]uint8":
+		item := strings.TrimPrefix(t, "[]")
+		if item == "string" {
+			return "minItems=1,maxItems=2,uniqueItems,minLength=1"
+		}
+		return "maxItems=2"
+	}
+	return ""
 }
