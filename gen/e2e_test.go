@@ -169,6 +169,7 @@ func TestEndToEnd(t *testing.T) {
 		c.wantStructured(c.callTool("browse", `{"n":2}`), `{"items":[{"name":"a"},{"name":"b"}],"more":false}`)
 		c.wantStructured(c.callTool("browse", `{"n":0}`), `{"items":null,"more":false}`) // a nil slice is null
 		c.wantStructured(c.callTool("count", `{"words":["a","b"]}`), `{"n":2}`)
+		c.wantToolError(c.callTool("count", `{"words":null}`), "invalid arguments") // nullable=false
 		c.wantText(c.callTool("find", `{"key":"known"}`), "found known")
 		c.wantToolError(c.callTool("find", `{"key":"other"}`), "no result") // (nil, nil): no panic
 		c.wantText(c.callTool("say", `{"text":"hi"}`), "> hi")

@@ -47,7 +47,7 @@ func splitTag(tag string) []keyword {
 	return out
 }
 
-const knownKeywords = "title, description, minLength, maxLength, pattern, format, minimum, maximum, exclusiveMinimum, exclusiveMaximum, multipleOf, minItems, maxItems, uniqueItems, enum, default, example"
+const knownKeywords = "nullable=false, title, description, minLength, maxLength, pattern, format, minimum, maximum, exclusiveMinimum, exclusiveMaximum, multipleOf, minItems, maxItems, uniqueItems, enum, default, example"
 
 var (
 	integerRe = regexp.MustCompile(`^-?(0|[1-9][0-9]*)$`)
@@ -63,10 +63,33 @@ func (d *deriver) applyTags(s *sch, f field, loc string) (described bool) {
 	}
 	var enum, examples, defaults []any
 	var enumTarget *obj
+	keywords := splitTag(f.tag.Get("jsonschema"))
+	// nullable=false first: the other keywords then apply to the
+	// non-null schema.
+	for _, k := range keywords {
+		if k.key != "nullable" {
+			continue
+		}
+		if b, err := strconv.ParseBool(k.val); err != nil || b || k.bare {
+			bad(k, "write nullable=false to refuse null where the Go type allows it", "nullable=%q: only nullable=false is a keyword", k.val)
+			continue
+		}
+		if !s.null {
+			bad(k, "drop it: only pointers, slices and maps may be null", "nullable=false on a field that cannot be null")
+			continue
+		}
+		notNull(s)
+		// The encoder may still write null (a nil slice): a narrowing the
+		// runtime checks, not a derivation.
+		d.inexact = d.inexact || d.output
+	}
 	if it, ok := s.o.vals["items"].(*obj); ok && s.kind == "array" {
 		s.o.set("items", it.clone()) // item keywords go to this copy
 	}
-	for _, k := range splitTag(f.tag.Get("jsonschema")) {
+	for _, k := range keywords {
+		if k.key == "nullable" {
+			continue
+		}
 		if k.bare && k.key != "uniqueItems" {
 			if k.key == "required" {
 				bad(k, "a field is required unless its json tag has omitempty or omitzero", "%q is not a keyword here: required comes from the json tag", k.key)
@@ -305,4 +328,21 @@ func kindPhrase(s *sch) string {
 		return "an integer"
 	}
 	return "a " + s.kind
+}
+
+// notNull undoes nullable: s no longer accepts null.
+func notNull(s *sch) {
+	s.null = false
+	if alts, ok := s.o.vals["anyOf"].([]any); ok && len(alts) == 2 {
+		if inner, ok := alts[0].(*obj); ok {
+			s.o = inner.clone()
+			return
+		}
+	}
+	if t, ok := s.o.vals["type"].([]string); ok && len(t) == 2 && t[1] == "null" {
+		s.o.set("type", t[0])
+	}
+	if e, ok := s.o.vals["enum"].([]any); ok && len(e) > 0 && e[len(e)-1] == nil {
+		s.o.set("enum", e[:len(e)-1])
+	}
 }

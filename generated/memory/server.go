@@ -69,22 +69,22 @@ func _() {
 	_mcpgen_stale_run_go_generate[func(component.HandoffRoutine, context.Context, memstore.Store) (string, error)](component.HandoffRoutine.Get)
 	_mcpgen_stale_run_go_generate[func(component.HandoffRoutine, context.Context, mcpgen.CompleteRequest, memstore.Store) ([]string, error)](component.HandoffRoutine.Complete)
 	_mcpgen_stale_run_go_generate[struct {
-		Observations []memstore.ObservationAdd `json:"observations"`
+		Observations []memstore.ObservationAdd `json:"observations" jsonschema:"nullable=false"`
 	}](component.AddObservations{})
 	_mcpgen_stale_run_go_generate[struct {
 		EntityName string   `json:"entityName"`
-		Contents   []string `json:"contents"`
+		Contents   []string `json:"contents" jsonschema:"nullable=false"`
 	}](memstore.ObservationAdd{})
 	_mcpgen_stale_run_go_generate[struct {
-		Entities []memstore.Entity `json:"entities"`
+		Entities []memstore.Entity `json:"entities" jsonschema:"nullable=false"`
 	}](component.CreateEntities{})
 	_mcpgen_stale_run_go_generate[struct {
 		Name         string   `json:"name"`
 		EntityType   string   `json:"entityType"`
-		Observations []string `json:"observations"`
+		Observations []string `json:"observations" jsonschema:"nullable=false"`
 	}](memstore.Entity{})
 	_mcpgen_stale_run_go_generate[struct {
-		Relations []memstore.Relation `json:"relations"`
+		Relations []memstore.Relation `json:"relations" jsonschema:"nullable=false"`
 	}](component.CreateRelations{})
 	_mcpgen_stale_run_go_generate[struct {
 		From         string `json:"from"`
@@ -98,17 +98,17 @@ func _() {
 		Entities []string `json:"entities,omitempty"`
 	}](component.CreateTask{})
 	_mcpgen_stale_run_go_generate[struct {
-		EntityNames []string `json:"entityNames"`
+		EntityNames []string `json:"entityNames" jsonschema:"nullable=false"`
 	}](component.DeleteEntities{})
 	_mcpgen_stale_run_go_generate[struct {
-		Deletions []memstore.ObservationDelete `json:"deletions"`
+		Deletions []memstore.ObservationDelete `json:"deletions" jsonschema:"nullable=false"`
 	}](component.DeleteObservations{})
 	_mcpgen_stale_run_go_generate[struct {
 		EntityName   string   `json:"entityName"`
-		Observations []string `json:"observations"`
+		Observations []string `json:"observations" jsonschema:"nullable=false"`
 	}](memstore.ObservationDelete{})
 	_mcpgen_stale_run_go_generate[struct {
-		Relations []memstore.Relation `json:"relations"`
+		Relations []memstore.Relation `json:"relations" jsonschema:"nullable=false"`
 	}](component.DeleteRelations{})
 	_mcpgen_stale_run_go_generate[struct {
 		Status string `json:"status,omitempty" jsonschema:"enum=open,enum=in_progress,enum=blocked,enum=done"`
@@ -116,7 +116,7 @@ func _() {
 		Entity string `json:"entity,omitempty"`
 	}](component.ListTasks{})
 	_mcpgen_stale_run_go_generate[struct {
-		Names []string `json:"names"`
+		Names []string `json:"names" jsonschema:"nullable=false"`
 	}](component.OpenNodes{})
 	_mcpgen_stale_run_go_generate[struct{}](component.ReadGraph{})
 	_mcpgen_stale_run_go_generate[struct {
@@ -146,17 +146,17 @@ func _() {
 		Focus *string `json:"focus,omitempty"`
 	}](component.HandoffRoutine{})
 	_mcpgen_stale_run_go_generate[struct {
-		Results []memstore.AddedObservations `json:"results"`
+		Results []memstore.AddedObservations `json:"results" jsonschema:"nullable=false"`
 	}](component.AddedResults{})
 	_mcpgen_stale_run_go_generate[struct {
 		EntityName        string   `json:"entityName"`
-		AddedObservations []string `json:"addedObservations"`
+		AddedObservations []string `json:"addedObservations" jsonschema:"nullable=false"`
 	}](memstore.AddedObservations{})
 	_mcpgen_stale_run_go_generate[struct {
-		Entities []memstore.Entity `json:"entities"`
+		Entities []memstore.Entity `json:"entities" jsonschema:"nullable=false"`
 	}](component.Entities{})
 	_mcpgen_stale_run_go_generate[struct {
-		Relations []memstore.Relation `json:"relations"`
+		Relations []memstore.Relation `json:"relations" jsonschema:"nullable=false"`
 	}](component.Relations{})
 	_mcpgen_stale_run_go_generate[struct {
 		Task memstore.Task `json:"task"`
@@ -181,7 +181,7 @@ func _() {
 		memstore.Graph
 	}](component.Graph{})
 	_mcpgen_stale_run_go_generate[struct {
-		Entities  []memstore.Entity   `json:"entities"`
-		Relations []memstore.Relation `json:"relations"`
+		Entities  []memstore.Entity   `json:"entities" jsonschema:"nullable=false"`
+		Relations []memstore.Relation `json:"relations" jsonschema:"nullable=false"`
 	}](memstore.Graph{})
 }

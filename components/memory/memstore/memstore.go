@@ -36,7 +36,7 @@ type Entity struct {
 	// The type of the entity
 	EntityType string `json:"entityType"`
 	// An array of observation contents associated with the entity
-	Observations []string `json:"observations"`
+	Observations []string `json:"observations" jsonschema:"nullable=false"`
 }
 
 // MarshalJSON encodes e with observations as [] rather than null, as the
@@ -70,8 +70,8 @@ type Relation struct {
 
 // Graph is a set of entities and relations, both in insertion order.
 type Graph struct {
-	Entities  []Entity   `json:"entities"`
-	Relations []Relation `json:"relations"`
+	Entities  []Entity   `json:"entities" jsonschema:"nullable=false"`
+	Relations []Relation `json:"relations" jsonschema:"nullable=false"`
 }
 
 // MarshalJSON encodes g with empty arrays rather than null.
@@ -100,14 +100,14 @@ type ObservationAdd struct {
 	// The name of the entity to add the observations to
 	EntityName string `json:"entityName"`
 	// An array of observation contents to add
-	Contents []string `json:"contents"`
+	Contents []string `json:"contents" jsonschema:"nullable=false"`
 }
 
 // AddedObservations reports which observations AddObservations actually
 // added to one entity (those not already present).
 type AddedObservations struct {
 	EntityName        string   `json:"entityName"`
-	AddedObservations []string `json:"addedObservations"`
+	AddedObservations []string `json:"addedObservations" jsonschema:"nullable=false"`
 }
 
 // MarshalJSON encodes a with addedObservations as [] rather than null.
@@ -133,7 +133,7 @@ type ObservationDelete struct {
 	// The name of the entity containing the observations
 	EntityName string `json:"entityName"`
 	// An array of observations to delete
-	Observations []string `json:"observations"`
+	Observations []string `json:"observations" jsonschema:"nullable=false"`
 }
 
 // ImportStats summarizes what Import did.

@@ -39,6 +39,8 @@ type Tags struct {
 	Nested   Inner    `json:"nested,string"`                              // want `Tags.Nested: json option ,string has no effect on schemaerror.Inner`
 	Extra    string   `json:"extra" jsonschema_extras:"header=X"`         // want `Tags.Extra: jsonschema_extras: "header" does not start with x-`
 	Examples []string `json:"examples" jsonschema:"example=a"`            // want `Tags.Examples: jsonschema tag: example on a field that is an array in JSON`
+	NotNull  string   `json:"notNull" jsonschema:"nullable=false"`        // want `Tags.NotNull: jsonschema tag: nullable=false on a field that cannot be null`
+	Null     []string `json:"null" jsonschema:"nullable=true"`            // want `Tags.Null: jsonschema tag: nullable="true": only nullable=false is a keyword`
 }
 
 // Inner is a struct, which ",string" does not apply to.

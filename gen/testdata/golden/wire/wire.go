@@ -131,7 +131,8 @@ func (in Browse) Call(ctx context.Context) (Page[Item], error) {
 //
 //mcp:tool readonly
 type Count struct {
-	Words []string `json:"words"`
+	// The words; null is refused although a nil slice would decode.
+	Words []string `json:"words" jsonschema:"nullable=false"`
 }
 
 // Call counts the words.

@@ -56,7 +56,7 @@ func _() {
 		N int `json:"n" jsonschema:"minimum=0,maximum=5"`
 	}](component.Browse{})
 	_mcpgen_stale_run_go_generate[struct {
-		Words []string `json:"words"`
+		Words []string `json:"words" jsonschema:"nullable=false"`
 	}](component.Count{})
 	_mcpgen_stale_run_go_generate[struct {
 		Key string `json:"key"`
