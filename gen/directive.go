@@ -50,6 +50,9 @@ func parseDirective(text string, pos token.Pos) (d directive, ok bool, err error
 		i = len(rest)
 	}
 	d.Kind, d.Pos = rest[:i], pos
+	if d.Kind == "" {
+		return d, true, posError{pos, "missing directive kind after //mcp:", "write //mcp:tool, //mcp:resource, //mcp:prompt or //mcp:server, with no space after the colon"}
+	}
 	off := len(directivePrefix) + i
 	space := func(at int) bool {
 		r, _ := utf8.DecodeRuneInString(text[at:])

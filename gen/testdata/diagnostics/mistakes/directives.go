@@ -119,3 +119,8 @@ type SpacedOut struct{}
 type Voila struct{}
 
 func (Voila) Call(context.Context) (string, error) { return "", nil }
+
+// ColonSpace has a space after the colon.
+//
+/* want `missing directive kind after //mcp:\n\twrite //mcp:tool` */ //mcp: tool
+type ColonSpace struct{}
