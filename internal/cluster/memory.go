@@ -108,8 +108,11 @@ func (r *memReplica) DeleteSession(_ context.Context, id string) (bool, error) {
 func (r *memReplica) PutTask(_ context.Context, t Task) (bool, error) {
 	r.m.mu.Lock()
 	defer r.m.mu.Unlock()
-	if old, ok := r.m.tasks[t.ID]; ok && Terminal(old.Status) {
-		return false, nil
+	if old, ok := r.m.tasks[t.ID]; ok {
+		if Terminal(old.Status) {
+			return false, nil
+		}
+		t.Owner, t.Subject, t.Created = old.Owner, old.Subject, old.Created
 	}
 	r.m.tasks[t.ID] = t
 	return true, nil

@@ -20,6 +20,8 @@ import (
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
 
+	"github.com/mcpgen/mcpgen/internal/cluster"
+	"github.com/mcpgen/mcpgen/internal/cluster/pgcluster"
 	"github.com/mcpgen/mcpgen/internal/server"
 	"github.com/mcpgen/mcpgen/internal/transport/stdio"
 	"github.com/mcpgen/mcpgen/internal/transport/streamhttp"
@@ -33,6 +35,7 @@ type Flags struct {
 	AllowOrigins  string
 	AllowHosts    string
 	ShutdownGrace time.Duration
+	Cluster       string
 }
 
 // Register adds the common flags to fs.
@@ -43,6 +46,24 @@ func (f *Flags) Register(fs *flag.FlagSet) {
 	fs.StringVar(&f.AllowOrigins, "allow-origin", "", "comma-separated extra `origins` allowed to call the HTTP endpoint (localhost is always allowed)")
 	fs.StringVar(&f.AllowHosts, "allow-host", "", "comma-separated extra `hosts` accepted in the Host header (localhost is always accepted)")
 	fs.DurationVar(&f.ShutdownGrace, "shutdown-grace", 10*time.Second, "how long in-flight HTTP calls may run after a shutdown signal")
+	fs.StringVar(&f.Cluster, "cluster", os.Getenv("MCP_CLUSTER_URL"), "run as one replica of many: share sessions, tasks, notifications and signing keys through the PostgreSQL database at `URL` (postgres://user@host/db?schema=name; env MCP_CLUSTER_URL)")
+}
+
+// OpenCluster opens the cluster backend --cluster names, or returns nil
+// when there is none. It fails when the database cannot be reached; the
+// message names the URL without its password.
+func (f *Flags) OpenCluster(log *zap.Logger) (cluster.Backend, error) {
+	if f.Cluster == "" {
+		return nil, nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	b, err := pgcluster.Open(ctx, f.Cluster, log)
+	if err != nil {
+		return nil, fmt.Errorf("--cluster: %w", err)
+	}
+	log.Info("cluster backend ready", zap.String("url", pgcluster.Redact(f.Cluster)), zap.String("replica", b.ID()))
+	return b, nil
 }
 
 // Logger builds the zap logger the flags ask for; it always writes to
@@ -128,8 +149,17 @@ func Main(name, about string, newServer func(server.Options) *server.Server) {
 		fmt.Fprintf(os.Stderr, "%s: %v\n", name, err)
 		os.Exit(2)
 	}
-	srv := newServer(server.Options{Logger: log, Errors: server.ZapErrors{Logger: log}})
-	if err := f.Run(srv, log); err != nil {
+	backend, err := f.OpenCluster(log)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "%s: cannot start: %v\n", name, err)
+		os.Exit(1)
+	}
+	srv := newServer(server.Options{Logger: log, Errors: server.ZapErrors{Logger: log}, Cluster: backend})
+	err = f.Run(srv, log)
+	if backend != nil {
+		_ = backend.Close()
+	}
+	if err != nil {
 		log.Error(name+" stopped", zap.Error(err))
 		os.Exit(1)
 	}

@@ -129,7 +129,7 @@ type initializeParams struct {
 
 // initialize answers the legacy handshake: it negotiates a legacy revision
 // (never 2026-07-28, which has no handshake) and opens a session.
-func (s *Server) initialize(_ context.Context, req *Request, _ *params, raw json.RawMessage) (any, error) {
+func (s *Server) initialize(ctx context.Context, req *Request, _ *params, raw json.RawMessage) (any, error) {
 	var ip initializeParams
 	if err := decode(raw, &ip); err != nil {
 		return nil, err
@@ -141,6 +141,13 @@ func (s *Server) initialize(_ context.Context, req *Request, _ *params, raw json
 		}
 	}
 	sess := s.sessions.open(version, ip.ClientInfo, ip.Capabilities)
+	sess.Subject = req.Auth.Subject
+	if s.cluster != nil {
+		if err := s.cluster.b.CreateSession(ctx, sess.record(s.sessions.idle)); err != nil {
+			s.dropSession(sess.ID)
+			return nil, unavailableError(req.incoming, err)
+		}
+	}
 	req.Session = sess
 	req.Version = version
 	if req.incoming != nil {
@@ -157,14 +164,14 @@ func (s *Server) initialize(_ context.Context, req *Request, _ *params, raw json
 	return res, nil
 }
 
-func (s *Server) initialized(_ context.Context, req *Request, _ *params, _ json.RawMessage) (any, error) {
+func (s *Server) initialized(ctx context.Context, req *Request, _ *params, _ json.RawMessage) (any, error) {
 	if req.Session != nil {
 		req.Session.markInitialized()
 	}
-	return nil, nil
+	return nil, s.saveSession(ctx, req.incoming, req.Session)
 }
 
-func (s *Server) setLevel(_ context.Context, req *Request, _ *params, raw json.RawMessage) (any, error) {
+func (s *Server) setLevel(ctx context.Context, req *Request, _ *params, raw json.RawMessage) (any, error) {
 	var p struct {
 		Level string `json:"level"`
 	}
@@ -177,7 +184,7 @@ func (s *Server) setLevel(_ context.Context, req *Request, _ *params, raw json.R
 	if req.Session != nil {
 		req.Session.setLogLevel(p.Level)
 	}
-	return json.RawMessage(`{}`), nil
+	return json.RawMessage(`{}`), s.saveSession(ctx, req.incoming, req.Session)
 }
 
 func (s *Server) serverDiscover(context.Context, *Request, *params, json.RawMessage) (any, error) {
@@ -430,19 +437,19 @@ func (s *Server) knownTemplate(uri string) bool {
 	return false
 }
 
-func (s *Server) subscribe(_ context.Context, req *Request, p *params, _ json.RawMessage) (any, error) {
+func (s *Server) subscribe(ctx context.Context, req *Request, p *params, _ json.RawMessage) (any, error) {
 	if p.URI == "" {
 		return nil, fmt.Errorf("%w: uri is required", jsonrpc.ErrInvalidParams)
 	}
 	if req.Session != nil {
 		req.Session.subscribe(p.URI, true)
 	}
-	return json.RawMessage(`{}`), nil
+	return json.RawMessage(`{}`), s.saveSession(ctx, req.incoming, req.Session)
 }
 
-func (s *Server) unsubscribe(_ context.Context, req *Request, p *params, _ json.RawMessage) (any, error) {
+func (s *Server) unsubscribe(ctx context.Context, req *Request, p *params, _ json.RawMessage) (any, error) {
 	if req.Session != nil {
 		req.Session.subscribe(p.URI, false)
 	}
-	return json.RawMessage(`{}`), nil
+	return json.RawMessage(`{}`), s.saveSession(ctx, req.incoming, req.Session)
 }

@@ -22,6 +22,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/mcpgen/mcpgen/internal/cluster"
 	"github.com/mcpgen/mcpgen/internal/jsonrpc"
 	"github.com/mcpgen/mcpgen/internal/jsonschema"
 	"github.com/mcpgen/mcpgen/internal/protocol"
@@ -48,6 +49,11 @@ type Options struct {
 	SessionIdle time.Duration
 	// Tasks enables the io.modelcontextprotocol/tasks extension.
 	Tasks bool
+	// Cluster shares sessions, notifications, tasks and signing keys with
+	// the other replicas of a deployment (see package cluster); nil keeps
+	// them in this process. The caller opens and closes it. Unless Secret
+	// is set, the signing keys come from the cluster.
+	Cluster cluster.Backend
 }
 
 // Server serves one generated component registry. It is safe for
@@ -73,6 +79,7 @@ type Server struct {
 
 	sessions sessionTable
 	tasks    *taskTable
+	cluster  *clusterState // nil without Options.Cluster
 	subs     subscribers
 	closed   chan struct{}
 	// completions is whether completion/complete is served (some prompt
@@ -85,6 +92,10 @@ type Server struct {
 // In-flight calls are not interrupted.
 func (s *Server) Close() {
 	s.closeOne.Do(func() { close(s.closed) })
+	if s.cluster != nil {
+		s.cluster.close()
+	}
+	// Only this replica's copies end: in a cluster the sessions live on.
 	s.sessions.mu.Lock()
 	for id, sess := range s.sessions.byID {
 		delete(s.sessions.byID, id)
@@ -123,6 +134,7 @@ func build(def Definition, opts Options) (*Server, error) {
 	if opts.SessionIdle == 0 {
 		opts.SessionIdle = 30 * time.Minute
 	}
+	explicitSecret := len(opts.Secret) > 0
 	if len(opts.Secret) == 0 {
 		opts.Secret = make([]byte, 32)
 		_, _ = rand.Read(opts.Secret)
@@ -145,6 +157,13 @@ func build(def Definition, opts Options) (*Server, error) {
 	s.sessions.init(opts.SessionIdle)
 	if opts.Tasks {
 		s.tasks = newTaskTable()
+	}
+	if opts.Cluster != nil {
+		if err := s.startCluster(opts.Cluster, explicitSecret); err != nil {
+			return nil, fmt.Errorf("cluster: %w", err)
+		}
+		s.sessions.pendingPrefix = "srv-" + opts.Cluster.ID() + "-"
+		s.sessions.checkIdle = s.checkIdle
 	}
 	for i := range def.Tools {
 		t := &compiledTool{Tool: def.Tools[i]}
@@ -239,8 +258,12 @@ type Incoming struct {
 	Modern bool
 	// Status is set by Handle to the HTTP status the 2026-07-28 transport
 	// rules prescribe for the answer (400 for envelope errors, 404 for an
-	// unknown method); 0 means the transport's default.
+	// unknown method), or 503 when the cluster's shared state cannot be
+	// reached; 0 means the transport's default.
 	Status int
+	// RetryAfter is set with Status 503: the seconds to send in
+	// Retry-After.
+	RetryAfter string
 }
 
 // HeaderGetter reads HTTP request headers (http.Header satisfies it).
@@ -298,8 +321,8 @@ func (m *requestMeta) UnmarshalJSON(b []byte) error {
 func (s *Server) Handle(ctx context.Context, in *Incoming) *jsonrpc.Message {
 	m := in.Msg
 	if m.IsResponse() {
-		if in.Session != nil {
-			in.Session.pending.deliver(m)
+		if in.Session != nil && !in.Session.pending.deliver(m) && s.cluster != nil {
+			s.routeResponse(in) // the waiting handler is on another replica
 		}
 		return nil
 	}
@@ -362,6 +385,9 @@ func (s *Server) dispatch(ctx context.Context, in *Incoming) (result json.RawMes
 	}
 	if req.Session != nil {
 		req.Session.touch()
+		if s.cluster != nil {
+			s.touchShared(req.Session)
+		}
 	}
 	if in.HTTPHeaders != nil && req.Modern() {
 		if err := s.checkHeaders(in.HTTPHeaders, m, &p); err != nil {
@@ -370,6 +396,9 @@ func (s *Server) dispatch(ctx context.Context, in *Incoming) (result json.RawMes
 		}
 	}
 	v, err := r.handle(s, ctx, req, &p, m.Params)
+	if err != nil && s.cluster != nil && errors.Is(err, cluster.ErrUnavailable) {
+		return nil, unavailableError(in, err)
+	}
 	if err != nil {
 		if code := jsonrpc.Wire(err).Code; req.Modern() && (code == -32021 || code == jsonrpc.CodeHeaderMismatch) {
 			in.Status = 400
@@ -393,6 +422,10 @@ func (s *Server) classify(in *Incoming, p *params) (*Request, error) {
 		return req, nil
 	}
 	if sess := in.Session; sess != nil {
+		if sess.Subject != in.Auth.Subject {
+			in.Status = 404
+			return nil, fmt.Errorf("%w: Session not found", jsonrpc.ErrInvalidRequest)
+		}
 		req.Session, req.Version, req.Client, req.ClientCaps = sess, sess.Version, sess.Client, sess.ClientCaps
 		return req, nil
 	}

@@ -20,8 +20,12 @@ type Session struct {
 	Version    string
 	Client     protocol.Implementation
 	ClientCaps json.RawMessage
+	// Subject is the principal that opened the session; requests of
+	// another principal do not find it.
+	Subject string
 
-	started time.Time
+	started     time.Time
+	sharedTouch time.Time // last push of the shared expiry (cluster)
 
 	mu          sync.Mutex
 	initialized bool

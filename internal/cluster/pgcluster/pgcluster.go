@@ -130,6 +130,9 @@ func Open(ctx context.Context, rawURL string, log *zap.Logger) (*Backend, error)
 	defer cancel()
 	if err := b.migrate(octx); err != nil {
 		b.pool.Close()
+		if unavailable(err) {
+			return nil, fmt.Errorf("cannot reach the cluster database %s: %w: %v", red, cluster.ErrUnavailable, err)
+		}
 		return nil, fmt.Errorf("cluster database %s: %w", red, err)
 	}
 	conn, err := b.listen(octx)
@@ -168,23 +171,17 @@ func (b *Backend) Close() error {
 // migrate creates the schema and tables, serialised by an advisory lock so
 // that replicas starting together do not race.
 func (b *Backend) migrate(ctx context.Context) error {
-	tx, err := b.pool.Begin(ctx)
-	if err != nil {
-		return b.fail("connect", err)
-	}
-	defer tx.Rollback(context.Background()) //nolint:errcheck // after Commit it is a no-op
-	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtext($1))`, "mcpgen cluster "+b.schema); err != nil {
-		return b.fail("lock for migration", err)
-	}
-	for _, stmt := range b.q.migrate {
-		if _, err := tx.Exec(ctx, stmt); err != nil {
-			return fmt.Errorf("migrate: %w", err)
+	return pgx.BeginFunc(ctx, b.pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtext($1))`, "mcpgen cluster "+b.schema); err != nil {
+			return err
 		}
-	}
-	if err := tx.Commit(ctx); err != nil {
-		return b.fail("migrate", err)
-	}
-	return nil
+		for _, stmt := range b.q.migrate {
+			if _, err := tx.Exec(ctx, stmt); err != nil {
+				return fmt.Errorf("migrate: %w", err)
+			}
+		}
+		return nil
+	})
 }
 
 // fail wraps a database error: connection-level ones wrap

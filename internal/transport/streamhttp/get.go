@@ -29,7 +29,12 @@ func (h *handler) get(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, nil, jsonrpc.Errorf(jsonrpc.CodeInvalidRequest, "Bad Request: GET needs an Mcp-Session-Id header"))
 		return
 	}
-	sess := h.srv.Session(id)
+	sess, err := h.srv.LookupSession(r.Context(), id)
+	if err != nil {
+		retryLater(w, http.StatusServiceUnavailable)
+		writeError(w, http.StatusServiceUnavailable, nil, jsonrpc.Errorf(jsonrpc.CodeInternalError, "Service temporarily unavailable: %v", err))
+		return
+	}
 	if sess == nil {
 		writeError(w, http.StatusNotFound, nil, jsonrpc.Errorf(jsonrpc.CodeInvalidRequest, "Session not found: it ended or expired; initialize a new one"))
 		return
@@ -86,7 +91,13 @@ func (h *handler) delete(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, nil, jsonrpc.Errorf(jsonrpc.CodeInvalidRequest, "Bad Request: DELETE needs an Mcp-Session-Id header"))
 		return
 	}
-	if !h.srv.EndSession(id) {
+	ended, err := h.srv.DeleteSession(r.Context(), id)
+	if err != nil {
+		retryLater(w, http.StatusServiceUnavailable)
+		writeError(w, http.StatusServiceUnavailable, nil, jsonrpc.Errorf(jsonrpc.CodeInternalError, "Service temporarily unavailable: %v", err))
+		return
+	}
+	if !ended {
 		writeError(w, http.StatusNotFound, nil, jsonrpc.Errorf(jsonrpc.CodeInvalidRequest, "Session not found: it ended or expired"))
 		return
 	}

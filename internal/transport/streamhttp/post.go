@@ -52,6 +52,7 @@ func (h *handler) post(w http.ResponseWriter, r *http.Request, who server.Princi
 	if !modern && m.Method != "initialize" {
 		sess, status, err := h.legacySession(r, version)
 		if err != nil {
+			retryLater(w, status)
 			writeError(w, status, m.ID, err)
 			return
 		}
@@ -92,6 +93,9 @@ func (h *handler) post(w http.ResponseWriter, r *http.Request, who server.Princi
 	if status == 0 {
 		status = http.StatusOK
 	}
+	if in.RetryAfter != "" {
+		w.Header().Set("Retry-After", in.RetryAfter)
+	}
 	st.finish(status, sid, resp)
 }
 
@@ -122,7 +126,10 @@ func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, erro
 // no session; an unknown or ended one is 404.
 func (h *handler) legacySession(r *http.Request, version string) (*server.Session, int, error) {
 	if id := r.Header.Get(hdrSessionID); id != "" {
-		sess := h.srv.Session(id)
+		sess, err := h.srv.LookupSession(r.Context(), id)
+		if err != nil {
+			return nil, http.StatusServiceUnavailable, jsonrpc.Errorf(jsonrpc.CodeInternalError, "Service temporarily unavailable: %v", err)
+		}
 		if sess == nil {
 			return nil, http.StatusNotFound, jsonrpc.Errorf(jsonrpc.CodeInvalidRequest, "Session not found: it ended or expired; initialize a new one")
 		}
@@ -148,6 +155,9 @@ func (h *handler) notification(w http.ResponseWriter, r *http.Request, in *serve
 		}
 	}
 	h.srv.Handle(r.Context(), in)
+	if in.RetryAfter != "" {
+		w.Header().Set("Retry-After", in.RetryAfter)
+	}
 	if in.Status >= 400 {
 		writeError(w, in.Status, nil, jsonrpc.Errorf(jsonrpc.CodeInvalidRequest, "notification %s rejected", m.Method))
 		return
@@ -169,6 +179,7 @@ func (h *handler) batch(w http.ResponseWriter, r *http.Request, who server.Princ
 			err    error
 		)
 		if sess, status, err = h.legacySession(r, version); err != nil {
+			retryLater(w, status)
 			writeError(w, status, nil, err)
 			return
 		}
@@ -292,5 +303,13 @@ func (f *inflight) cancelAll(sessionID string) {
 	f.mu.Unlock()
 	for _, e := range reqs {
 		e.cancel()
+	}
+}
+
+// retryLater adds Retry-After to a 503 (shared state unreachable): the
+// client may retry the same request shortly.
+func retryLater(w http.ResponseWriter, status int) {
+	if status == http.StatusServiceUnavailable {
+		w.Header().Set("Retry-After", "2")
 	}
 }
