@@ -47,7 +47,7 @@ type Backend interface {
 	// SaveSession replaces the mutable state of a session (log level,
 	// subscriptions, initialized, Expires); ErrNotFound if it is gone.
 	SaveSession(ctx context.Context, s Session) error
-	// TouchSession moves a session's expiry to expires.
+	// TouchSession moves a session's expiry to expires, never earlier.
 	TouchSession(ctx context.Context, id string, expires time.Time) error
 	// DeleteSession removes a session and reports whether it existed.
 	DeleteSession(ctx context.Context, id string) (bool, error)

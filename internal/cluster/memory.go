@@ -92,8 +92,10 @@ func (r *memReplica) TouchSession(_ context.Context, id string, expires time.Tim
 	if !ok {
 		return ErrNotFound
 	}
-	s.Expires = expires
-	r.m.sessions[id] = s
+	if expires.After(s.Expires) {
+		s.Expires = expires
+		r.m.sessions[id] = s
+	}
 	return nil
 }
 
