@@ -18,6 +18,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log"
 	"net"
 	"net/http"
 	"net/http/httputil"
@@ -68,7 +69,7 @@ func Start(backends ...string) (*Proxy, error) {
 		},
 		Transport:     roundTripper{p},
 		FlushInterval: -1,
-		ErrorLog:      nil,
+		ErrorLog:      log.New(io.Discard, "", 0), // a killed backend is expected
 		ErrorHandler: func(w http.ResponseWriter, _ *http.Request, err error) {
 			http.Error(w, "rrproxy: "+err.Error(), http.StatusBadGateway)
 		},
