@@ -72,7 +72,15 @@ A knowledge-graph memory server for agents, a drop-in for
 
 	switch cmd := fs.Arg(0); cmd {
 	case "":
-		srv := memory.New(store, server.Options{Logger: log, Errors: server.ZapErrors{Logger: log}})
+		backend, err := f.OpenCluster(log)
+		if err != nil {
+			fmt.Fprintln(stderr, "mcp-memory: cannot start:", err)
+			return 1
+		}
+		if backend != nil {
+			defer backend.Close()
+		}
+		srv := memory.New(store, server.Options{Logger: log, Errors: server.ZapErrors{Logger: log}, Cluster: backend})
 		log.Info("store ready", zap.String("db", *db))
 		if err := f.Run(srv, log); err != nil {
 			log.Error("mcp-memory stopped", zap.Error(err))
