@@ -578,3 +578,27 @@ func nonNil(s []string) []string {
 	}
 	return s
 }
+
+// DropSchema removes the schema rawURL names (its schema parameter, default
+// mcpgen) with everything in it: cleanup for tests and benchmarks that
+// made a fresh one.
+func DropSchema(ctx context.Context, rawURL string) error {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return fmt.Errorf("cluster URL %s: %w", Redact(rawURL), err)
+	}
+	q := u.Query()
+	schema := q.Get("schema")
+	if schema == "" {
+		schema = "mcpgen"
+	}
+	q.Del("schema")
+	u.RawQuery = q.Encode()
+	conn, err := pgx.Connect(ctx, u.String())
+	if err != nil {
+		return fmt.Errorf("cluster database %s: %w", Redact(rawURL), err)
+	}
+	defer conn.Close(context.Background())
+	_, err = conn.Exec(ctx, "DROP SCHEMA IF EXISTS "+pgx.Identifier{schema}.Sanitize()+" CASCADE")
+	return err
+}
