@@ -51,11 +51,13 @@ const (
 	topicResponse = "response"
 	topicTaskIn   = "task.update"
 	topicTaskStop = "task.cancel"
+	topicCancel   = "cancel"
 )
 
 // clusterState is the part of a Server that exists only with a backend.
 type clusterState struct {
 	b           cluster.Backend
+	canceller   atomic.Pointer[func(sessionID string, requestID json.RawMessage)]
 	prefix      string
 	unsubscribe func()
 	ring        *keyring
@@ -140,6 +142,13 @@ func (s *Server) onMessage(m cluster.Message) {
 				sess.pending.deliver(&r.Message)
 			}
 		}
+	case topicCancel:
+		var c cancelMsg
+		if err = json.Unmarshal(m.Payload, &c); err == nil {
+			if f := s.cluster.canceller.Load(); f != nil {
+				(*f)(c.Session, c.RequestID)
+			}
+		}
 	case topicTaskIn:
 		var u taskMsg
 		if err = json.Unmarshal(m.Payload, &u); err == nil {
@@ -170,6 +179,40 @@ type notifyMsg struct {
 type responseMsg struct {
 	Session string          `json:"session"`
 	Message jsonrpc.Message `json:"message"`
+}
+
+type cancelMsg struct {
+	Session   string          `json:"session"`
+	RequestID json.RawMessage `json:"requestId"`
+}
+
+// OnRemoteCancel sets where a legacy notifications/cancelled that reached
+// another replica is handed: the transport that runs the session's
+// requests (streamhttp registers its in-flight table). Without a cluster
+// it is never called.
+func (s *Server) OnRemoteCancel(f func(sessionID string, requestID json.RawMessage)) {
+	if s.cluster != nil {
+		s.cluster.canceller.Store(&f)
+	}
+}
+
+// cancelled passes a legacy cancellation to the other replicas, one of
+// which may be running the request (this replica's transport has already
+// cancelled it if it runs here).
+func (s *Server) cancelled(_ context.Context, req *Request, _ *params, raw json.RawMessage) (any, error) {
+	if s.cluster == nil || req.Session == nil {
+		return nil, nil
+	}
+	var p struct {
+		RequestID json.RawMessage `json:"requestId"`
+	}
+	if json.Unmarshal(raw, &p) != nil || len(p.RequestID) == 0 {
+		return nil, nil
+	}
+	if err := s.publish(topicCancel, cancelMsg{Session: req.Session.ID, RequestID: p.RequestID}); err != nil {
+		s.log.Debug("cancellation not published", zap.Error(err))
+	}
+	return nil, nil
 }
 
 type taskMsg struct {

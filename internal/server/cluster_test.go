@@ -25,10 +25,11 @@ import (
 func TestClusterInProcess(t *testing.T) {
 	mem := cluster.NewMemory()
 	fx := newFixture()
+	failed := &failedCalls{}
 	var backends []string
 	for i := 0; i < 3; i++ {
 		b := mem.Replica()
-		srv := server.New(fx.definition(features{}), server.Options{Cluster: b, Tasks: true})
+		srv := server.New(fx.definition(features{}), server.Options{Cluster: b, Tasks: true, Observer: failed})
 		hs := httptest.NewServer(streamhttp.Handler(srv, streamhttp.Options{}))
 		t.Cleanup(func() { srv.Close(); hs.Close(); _ = b.Close() })
 		backends = append(backends, hs.URL)
@@ -38,6 +39,8 @@ func TestClusterInProcess(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer proxy.Close()
+	// Runs first: a blocked slow_report must not keep the servers open.
+	t.Cleanup(func() { fx.gateOnce.Do(func() { close(fx.gate) }) })
 
 	logs := make(chan string, 16)
 	updated := make(chan string, 16)
@@ -112,6 +115,26 @@ func TestClusterInProcess(t *testing.T) {
 		t.Fatalf("resources/updated %q after unsubscribing", got)
 	default:
 	}
+
+	// A cancellation POSTed to another replica stops the call where it
+	// runs (slow_report blocks until cancelled).
+	cctx, stop := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() {
+		_, err := cs.CallTool(cctx, &mcp.CallToolParams{Name: "slow_report", Arguments: map[string]any{"topic": "x"}})
+		done <- err
+	}()
+	time.Sleep(100 * time.Millisecond) // let the call start
+	stop()
+	<-done
+	for failed.calls.Load() == 0 {
+		select {
+		case <-ctx.Done():
+			t.Fatal("the cancelled call kept running on its replica")
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+
 	for i, h := range proxy.Hits() {
 		if h == 0 {
 			t.Fatalf("replica %d got no request: %v", i, proxy.Hits())
@@ -180,3 +203,15 @@ func TestClusterStatelessPaysNothing(t *testing.T) {
 		t.Fatal("a notifying call did not publish to the other replicas")
 	}
 }
+
+// failedCalls counts tools/call requests that ended in an error (a
+// cancelled call does).
+type failedCalls struct{ calls atomic.Int64 }
+
+func (f *failedCalls) Event(name string, tags ...server.Tag) {
+	if name == server.EventRequestError && len(tags) > 0 && tags[0].Value == "tools/call" {
+		f.calls.Add(1)
+	}
+}
+
+func (f *failedCalls) Timing(string, time.Duration, ...server.Tag) {}

@@ -45,8 +45,8 @@ func init() {
 		"tasks/update":              {handle: (*Server).taskUpdate, modernOnly: true, enabled: hasTasks},
 		"tasks/cancel":              {handle: (*Server).taskCancel, modernOnly: true, enabled: hasTasks},
 		// Cancellation is carried out by the transport, which knows the
-		// requests in flight; the core only accepts the notifications.
-		"notifications/cancelled":          {handle: empty},
+		// requests in flight; the core passes it to the other replicas.
+		"notifications/cancelled":          {handle: (*Server).cancelled},
 		"notifications/roots/list_changed": {handle: empty, legacyOnly: true},
 		"notifications/progress":           {handle: empty},
 	}

@@ -100,3 +100,22 @@ func TestEndSession(t *testing.T) {
 		t.Error("ending a session twice reported true")
 	}
 }
+
+// TestSessionBoundToPrincipal: a session opened by one principal is not
+// found by another (404, as an unknown session), so that a leaked session
+// id does not let another caller act in it.
+func TestSessionBoundToPrincipal(t *testing.T) {
+	s := New(unitDefinition(), Options{})
+	in := &Incoming{Auth: Principal{Subject: "alice"}}
+	result(t, handle(t, s, in, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`))
+	sess := in.Session
+	if sess == nil || sess.Subject != "alice" {
+		t.Fatalf("session %+v, want one bound to alice", sess)
+	}
+	result(t, handle(t, s, &Incoming{Session: sess, Auth: Principal{Subject: "alice"}}, `{"jsonrpc":"2.0","id":2,"method":"ping"}`))
+	other := &Incoming{Session: sess, Auth: Principal{Subject: "mallory"}}
+	wantError(t, handle(t, s, other, `{"jsonrpc":"2.0","id":3,"method":"ping"}`), -32600, "Session not found")
+	if other.Status != 404 {
+		t.Fatalf("status %d, want 404", other.Status)
+	}
+}

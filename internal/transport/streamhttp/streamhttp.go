@@ -187,6 +187,7 @@ func Handler(srv *server.Server, opts Options) http.Handler {
 	h.guard = newGuard(opts.AllowedHosts, opts.AllowedOrigins)
 	h.gets.m = map[string]*getStream{}
 	h.inflight.m = map[string]map[string]*inflightEntry{}
+	srv.OnRemoteCancel(h.inflight.cancel) // in a cluster: cancellations POSTed to another replica
 	return h
 }
 
