@@ -134,6 +134,9 @@ func (s *Server) onMessage(m cluster.Message) {
 		var id string
 		if err = json.Unmarshal(m.Payload, &id); err == nil {
 			s.dropSession(id)
+			if f := s.cluster.canceller.Load(); f != nil {
+				(*f)(id, nil) // its requests running here end too
+			}
 		}
 	case topicResponse:
 		var r responseMsg
@@ -188,8 +191,9 @@ type cancelMsg struct {
 
 // OnRemoteCancel sets where a legacy notifications/cancelled that reached
 // another replica is handed: the transport that runs the session's
-// requests (streamhttp registers its in-flight table). Without a cluster
-// it is never called.
+// requests (streamhttp registers its in-flight table). A nil requestID
+// means every request of the session (it was deleted on another replica).
+// Without a cluster it is never called.
 func (s *Server) OnRemoteCancel(f func(sessionID string, requestID json.RawMessage)) {
 	if s.cluster != nil {
 		s.cluster.canceller.Store(&f)

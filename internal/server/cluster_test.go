@@ -2,7 +2,10 @@ package server_test
 
 import (
 	"context"
+	"io"
+	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -23,24 +26,7 @@ import (
 // subscriptions, the elicitation answer POSTed to another replica than the
 // one waiting for it, and the notifications all have to cross replicas.
 func TestClusterInProcess(t *testing.T) {
-	mem := cluster.NewMemory()
-	fx := newFixture()
-	failed := &failedCalls{}
-	var backends []string
-	for i := 0; i < 3; i++ {
-		b := mem.Replica()
-		srv := server.New(fx.definition(features{}), server.Options{Cluster: b, Tasks: true, Observer: failed})
-		hs := httptest.NewServer(streamhttp.Handler(srv, streamhttp.Options{}))
-		t.Cleanup(func() { srv.Close(); hs.Close(); _ = b.Close() })
-		backends = append(backends, hs.URL)
-	}
-	proxy, err := rrproxy.Start(backends...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer proxy.Close()
-	// Runs first: a blocked slow_report must not keep the servers open.
-	t.Cleanup(func() { fx.gateOnce.Do(func() { close(fx.gate) }) })
+	proxy, failed := inProcessCluster(t)
 
 	logs := make(chan string, 16)
 	updated := make(chan string, 16)
@@ -215,3 +201,87 @@ func (f *failedCalls) Event(name string, tags ...server.Tag) {
 }
 
 func (f *failedCalls) Timing(string, time.Duration, ...server.Tag) {}
+
+// inProcessCluster starts three replicas of the fixture on one
+// cluster.Memory store behind the round-robin proxy.
+func inProcessCluster(t *testing.T) (*rrproxy.Proxy, *failedCalls) {
+	mem := cluster.NewMemory()
+	fx := newFixture()
+	failed := &failedCalls{}
+	var backends []string
+	for i := 0; i < 3; i++ {
+		b := mem.Replica()
+		srv := server.New(fx.definition(features{}), server.Options{Cluster: b, Tasks: true, Observer: failed})
+		hs := httptest.NewServer(streamhttp.Handler(srv, streamhttp.Options{}))
+		t.Cleanup(func() { srv.Close(); hs.Close(); _ = b.Close() })
+		backends = append(backends, hs.URL)
+	}
+	proxy, err := rrproxy.Start(backends...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(proxy.Close)
+	// Runs first: a blocked slow_report must not keep the servers open.
+	t.Cleanup(func() { fx.gateOnce.Do(func() { close(fx.gate) }) })
+	return proxy, failed
+}
+
+// TestClusterDeleteEndsRemoteCalls: a DELETE that reaches another replica
+// ends the session there too, with the requests it was running.
+func TestClusterDeleteEndsRemoteCalls(t *testing.T) {
+	proxy, failed := inProcessCluster(t)
+	post := func(sid, body string) *http.Response {
+		req, _ := http.NewRequest("POST", proxy.URL(), strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		if sid != "" {
+			req.Header.Set("Mcp-Session-Id", sid)
+			req.Header.Set("MCP-Protocol-Version", "2025-11-25")
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp
+	}
+	resp := post("", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`)
+	resp.Body.Close()
+	sid := resp.Header.Get("Mcp-Session-Id")
+	if sid == "" {
+		t.Fatal("no session")
+	}
+	post(sid, `{"jsonrpc":"2.0","method":"notifications/initialized"}`).Body.Close()
+	running := make(chan struct{})
+	go func() {
+		defer close(running)
+		resp := post(sid, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"slow_report","arguments":{"topic":"x"}}}`)
+		_, _ = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+	}()
+	time.Sleep(100 * time.Millisecond) // let the call start
+	req, _ := http.NewRequest("DELETE", proxy.URL(), nil)
+	req.Header.Set("Mcp-Session-Id", sid)
+	req.Header.Set("MCP-Protocol-Version", "2025-11-25")
+	dresp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dresp.Body.Close()
+	if dresp.StatusCode != http.StatusNoContent {
+		t.Fatalf("DELETE: %d", dresp.StatusCode)
+	}
+	if h := proxy.Hits(); h[2] != 1 || h[0] != 2 {
+		t.Fatalf("the call and the DELETE did not reach different replicas: %v", h)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for failed.calls.Load() == 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("the deleted session's call kept running on its replica")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	<-running
+	if resp := post(sid, `{"jsonrpc":"2.0","id":3,"method":"ping"}`); resp.StatusCode != http.StatusNotFound {
+		t.Fatalf("a deleted session answered %d, want 404", resp.StatusCode)
+	}
+}

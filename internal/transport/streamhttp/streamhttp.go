@@ -187,7 +187,14 @@ func Handler(srv *server.Server, opts Options) http.Handler {
 	h.guard = newGuard(opts.AllowedHosts, opts.AllowedOrigins)
 	h.gets.m = map[string]*getStream{}
 	h.inflight.m = map[string]map[string]*inflightEntry{}
-	srv.OnRemoteCancel(h.inflight.cancel) // in a cluster: cancellations POSTed to another replica
+	// In a cluster: cancellations and DELETEs that reached another replica.
+	srv.OnRemoteCancel(func(sessionID string, requestID json.RawMessage) {
+		if requestID == nil {
+			h.inflight.cancelAll(sessionID)
+			return
+		}
+		h.inflight.cancel(sessionID, requestID)
+	})
 	return h
 }
 
