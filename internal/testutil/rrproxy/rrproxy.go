@@ -82,8 +82,9 @@ func Start(backends ...string) (*Proxy, error) {
 // URL is the proxy's base URL (http://127.0.0.1:port).
 func (p *Proxy) URL() string { return "http://" + p.ln.Addr().String() }
 
-// Hits returns how many requests each backend was sent, in the order the
-// backends were given.
+// Hits returns how many requests each backend was sent (counted when sent,
+// so a request still running is included), in the order the backends
+// were given.
 func (p *Proxy) Hits() []int64 {
 	out := make([]int64, len(p.hits))
 	for i := range p.hits {
@@ -126,9 +127,9 @@ func (rt roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
 		if body == nil {
 			out.Body, out.GetBody = nil, nil
 		}
+		p.hits[idx].Add(1) // counted when sent, not when answered
 		resp, err := p.transports[idx].RoundTrip(out)
 		if err == nil {
-			p.hits[idx].Add(1)
 			return resp, nil
 		}
 		last = err
@@ -136,6 +137,7 @@ func (rt roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
 		if !errors.As(err, &op) || op.Op != "dial" {
 			return nil, err // sent, or partly: not retried (as nginx does for POST)
 		}
+		p.hits[idx].Add(-1) // refused: never reached it
 	}
 	return nil, fmt.Errorf("every backend refused the connection: %w", last)
 }
