@@ -38,6 +38,16 @@ func (m *Memory) Replica() Backend {
 	return r
 }
 
+// RotateKey makes a new newest signing key, as the rotation period does
+// in a lasting store; the older keys stay valid.
+func (m *Memory) RotateKey() {
+	k := make([]byte, 32)
+	_, _ = rand.Read(k)
+	m.mu.Lock()
+	m.keys = append([][]byte{k}, m.keys...)
+	m.mu.Unlock()
+}
+
 // NewID returns a random identifier for a replica (16 hex digits).
 func NewID() string {
 	var b [8]byte

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -70,7 +71,13 @@ type clusterState struct {
 func (s *Server) startCluster(b cluster.Backend, explicitSecret bool) error {
 	c := &clusterState{b: b, prefix: "mcp/" + s.def.Name + "/", stop: make(chan struct{})}
 	if !explicitSecret {
-		c.ring = &keyring{b: b, log: s.log}
+		c.ring = &keyring{b: b, log: s.log, rotated: func() {
+			// Cursors are sealed into the prebuilt list pages: reseal
+			// them with the new key before the old one is retired.
+			if err := s.buildLists(); err != nil {
+				s.log.Warn("list pages not resealed", zap.Error(err))
+			}
+		}}
 		if err := c.ring.load(); err != nil {
 			return fmt.Errorf("signing keys: %w", err)
 		}
@@ -487,10 +494,11 @@ func (s *Server) sharedTask(ctx context.Context, req *Request, id string) (*task
 // keyring holds the deployment's signing keys, newest first, reloaded
 // periodically and when a token signed with an unknown key arrives.
 type keyring struct {
-	b    cluster.Backend
-	log  *zap.Logger
-	keys atomic.Pointer[[][]byte]
-	last atomic.Int64 // unix nanos of the last reload
+	b       cluster.Backend
+	log     *zap.Logger
+	rotated func() // called when the newest key changed
+	keys    atomic.Pointer[[][]byte]
+	last    atomic.Int64 // unix nanos of the last reload
 }
 
 func (k *keyring) load() error {
@@ -503,7 +511,10 @@ func (k *keyring) load() error {
 	if len(keys) == 0 {
 		return errors.New("the backend returned no signing key")
 	}
-	k.keys.Store(&keys)
+	old := k.keys.Swap(&keys)
+	if old != nil && !bytes.Equal((*old)[0], keys[0]) && k.rotated != nil {
+		k.rotated()
+	}
 	k.last.Store(time.Now().UnixNano())
 	return nil
 }

@@ -192,7 +192,7 @@ func (s *Server) serverDiscover(context.Context, *Request, *params, json.RawMess
 }
 
 func (s *Server) listPage(_ context.Context, req *Request, p *params, _ json.RawMessage) (any, error) {
-	l := s.lists[req.Method]
+	l := (*s.lists.Load())[req.Method]
 	return l.page(s, p.Cursor, req.Modern())
 }
 

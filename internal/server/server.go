@@ -18,6 +18,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"go.uber.org/zap"
@@ -70,7 +71,7 @@ type Server struct {
 	templates []*compiledTemplate
 	prompts   map[string]*Prompt
 
-	lists      map[string]*list // by method: tools/list, resources/list, ...
+	lists      atomic.Pointer[map[string]*list] // by method: tools/list, resources/list, ...
 	legacyCaps json.RawMessage
 	modernCaps json.RawMessage
 	discover   json.RawMessage
