@@ -1,5 +1,4 @@
-// Package mcpgen is the root of the repository: the //go:generate line that
-// rebuilds generated/ from components/ lives here, in a hand-written file.
 package mcpgen
 
+// Rebuilds generated/ from the annotated packages under components/.
 //go:generate go run ./cmd/mcpgen -out generated ./components/...

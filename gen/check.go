@@ -16,7 +16,9 @@ import (
 	"golang.org/x/tools/go/packages"
 )
 
-// Import paths of the runtime types that handler signatures may use.
+// Import paths of the runtime: the public package generated code imports,
+// and the internal packages that define the types its names alias (what
+// go/types reports for a handler signature).
 const (
 	runtimeModule   = "github.com/mcpgen/mcpgen"
 	serverPkg       = runtimeModule + "/internal/server"
@@ -90,8 +92,12 @@ func (c *checker) checkPackage() *Server {
 				c.directiveError(err)
 				continue
 			}
+			if d.Kind == "skill" {
+				c.checkSkillDirective(s, d)
+				continue
+			}
 			if d.Kind != "server" {
-				c.at(d.Pos, "//mcp:"+d.Kind, "move it to the doc comment of a type declaration", "only //mcp:server belongs in the package doc comment")
+				c.at(d.Pos, "//mcp:"+d.Kind, "move it to the doc comment of a type declaration", "only //mcp:server and //mcp:skill belong in the package doc comment")
 				continue
 			}
 			if hasServer {
@@ -130,7 +136,7 @@ func (c *checker) checkPackage() *Server {
 			}
 		}
 	}
-	if !hasServer && len(s.Tools)+len(s.Resources)+len(s.Prompts) == 0 {
+	if !hasServer && len(s.Tools)+len(s.Resources)+len(s.Prompts)+len(s.Skills) == 0 {
 		return nil
 	}
 	if !hasServer && len(p.Syntax) > 0 {
@@ -144,6 +150,7 @@ func (c *checker) checkPackage() *Server {
 	}
 	c.checkImports(s)
 	c.checkGeneratedNames(s)
+	c.checkSkills(s)
 	for _, d := range c.deps {
 		s.Deps = append(s.Deps, d)
 	}
@@ -313,6 +320,8 @@ func (c *checker) checkType(s *Server, ts *ast.TypeSpec, doc *ast.CommentGroup, 
 		c.checkPrompt(s, comp, d, st, ts)
 	case "server":
 		c.at(d.Pos, "//mcp:server", "move it to the package doc comment", "//mcp:server belongs in the package doc comment")
+	case "skill":
+		c.at(d.Pos, "//mcp:skill", "move it to the package doc comment, beside //mcp:server", "//mcp:skill belongs in the package doc comment")
 	default:
 		c.at(d.Pos, "//mcp:"+d.Kind, "use //mcp:tool, //mcp:resource or //mcp:prompt", "unknown directive %q", d.Kind)
 	}
@@ -985,18 +994,18 @@ func isStringSlice(t types.Type) bool {
 
 func isNamed(t types.Type, pkg, name string, pointer bool) bool {
 	if pointer {
-		p, ok := t.(*types.Pointer)
+		p, ok := types.Unalias(t).(*types.Pointer)
 		if !ok {
 			return false
 		}
 		t = p.Elem()
 	}
-	n, ok := t.(*types.Named)
+	n, ok := types.Unalias(t).(*types.Named)
 	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == pkg && n.Obj().Name() == name
 }
 
 func isSliceOf(t types.Type, pkg, name string) bool {
-	s, ok := t.(*types.Slice)
+	s, ok := types.Unalias(t).(*types.Slice)
 	return ok && isNamed(s.Elem(), pkg, name, false)
 }
 

@@ -4,11 +4,13 @@ import (
 	"bufio"
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"path"
 	"path/filepath"
@@ -32,14 +34,14 @@ import (
 
 	"github.com/mcpgen/mcpgen/gen/testdata/golden/deps/cache"
 	"github.com/mcpgen/mcpgen/gen/testdata/golden/deps/store"
-	"github.com/mcpgen/mcpgen/internal/server"
-	"github.com/mcpgen/mcpgen/internal/transport/stdio"
+	"github.com/mcpgen/mcpgen"
 
 	"%[1]s/deps"
 	"%[1]s/options"
 	"%[1]s/prompts"
 	"%[1]s/resources"
 	"%[1]s/results"
+	"%[1]s/skilled"
 	"%[1]s/tasks"
 )
 
@@ -48,25 +50,27 @@ type fixedClock struct{}
 func (fixedClock) Now() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) }
 
 func main() {
-	var srv *server.Server
+	var srv *mcpgen.Server
 	switch os.Args[1] {
 	case "results":
-		srv = results.New(server.Options{})
+		srv = results.New(mcpgen.Options{})
 	case "resources":
-		srv = resources.New(server.Options{})
+		srv = resources.New(mcpgen.Options{})
 	case "prompts":
-		srv = prompts.New(server.Options{})
+		srv = prompts.New(mcpgen.Options{})
 	case "deps":
-		srv = deps.New(fixedClock{}, &cache.Server{Name: "upstream"}, store.New(), &cache.Store{}, server.Options{})
+		srv = deps.New(fixedClock{}, &cache.Server{Name: "upstream"}, store.New(), &cache.Store{}, mcpgen.Options{})
 	case "tasks":
-		srv = tasks.New(server.Options{Tasks: true})
+		srv = tasks.New(mcpgen.Options{Tasks: true})
 	case "options":
-		srv = options.New(server.Options{})
+		srv = options.New(mcpgen.Options{})
+	case "skilled":
+		srv = skilled.New(mcpgen.Options{})
 	default:
 		fmt.Fprintln(os.Stderr, "unknown server", os.Args[1])
 		os.Exit(2)
 	}
-	if err := stdio.Serve(context.Background(), srv, os.Stdin, os.Stdout); err != nil {
+	if err := mcpgen.ServeStdio(context.Background(), srv, os.Stdin, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
@@ -253,6 +257,43 @@ func TestEndToEnd(t *testing.T) {
 		}
 		c.wantContents("status://now", "application/json", `{"ok":true}`)
 		c.wantContents("profiles://ada", "text/plain", "profile of ada")
+	})
+
+	t.Run("skilled", func(t *testing.T) {
+		// The embedded copies serve the skill sources' exact bytes, as
+		// skills/list describes them.
+		c := startClient(t, bin, "skilled")
+		sources := map[string]string{
+			"skill://review/":                "testdata/golden/skills/docs/review/",
+			"skill://acme/billing/refunds/":  "testdata/golden/skills/library/refunds/",
+			"skill://acme/billing/invoices/": "testdata/golden/skills/library/invoices/",
+		}
+		files := 0
+		for _, e := range c.result("skills/list", nil)["skills"].([]any) {
+			for _, f := range e.(map[string]any)["resources"].([]any) {
+				f := f.(map[string]any)
+				uri := f["uri"].(string)
+				var src string
+				for prefix, dir := range sources {
+					if rest, ok := strings.CutPrefix(uri, prefix); ok {
+						src = dir + rest
+					}
+				}
+				want, err := os.ReadFile(src)
+				if err != nil {
+					t.Fatalf("%s: no source file: %v", uri, err)
+				}
+				got := c.result("resources/read", map[string]any{"uri": uri})["contents"].([]any)[0].(map[string]any)["text"]
+				sum := sha256.Sum256(want)
+				if got != string(want) || f["digest"] != "sha256:"+hex.EncodeToString(sum[:]) || f["size"] != float64(len(want)) {
+					t.Errorf("%s: served %q with %v, %v bytes; the source is %q", uri, got, f["digest"], f["size"], want)
+				}
+				files++
+			}
+		}
+		if files != 6 {
+			t.Errorf("skills/list described %d files, want the 6 of the golden case", files)
+		}
 	})
 }
 

@@ -133,7 +133,7 @@ func Stale(outDir string, res *Result) ([]string, error) {
 			}
 			rel, _ := filepath.Rel(outDir, p)
 			rel = filepath.ToSlash(rel)
-			if !want[rel] && generatedFile(p) {
+			if !want[rel] && (generatedFile(p) || isSkillCopy(rel)) {
 				out = append(out, rel)
 			}
 			return nil

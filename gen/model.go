@@ -19,7 +19,8 @@ type Server struct {
 	Tools     []*Tool
 	Resources []*Resource // fixed URIs and templates, sorted by name
 	Prompts   []*Prompt
-	Deps      []*Dep // constructor parameters, sorted by type
+	Deps      []*Dep   // constructor parameters, sorted by type
+	Skills    []*Skill // //mcp:skill directives, sorted by skill path
 }
 
 // Component is what tools, resources and prompts share: a named struct type

@@ -18,6 +18,7 @@ import (
 
 	"github.com/dave/jennifer/jen"
 
+	"github.com/mcpgen/mcpgen/gen/schemaprog"
 	"github.com/mcpgen/mcpgen/internal/jsonschema"
 )
 
@@ -81,6 +82,10 @@ func runSchemas(ctx context.Context, moduleDir string, servers []*Server, fset *
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
+		if fix := moduleGraphFix(stderr.String()); fix != "" {
+			return fmt.Errorf("mcpgen: cannot build the schema program in module %s: the module graph lacks what it needs:\n%s\n\tfix: %s, then run mcpgen again",
+				moduleDir, indent(strings.TrimSpace(stderr.String())), fix)
+		}
 		return internalError("schema program failed: %v\n%s", err, stderr.String())
 	}
 	got := map[string][]byte{}
@@ -112,6 +117,21 @@ func runSchemas(ctx context.Context, moduleDir string, servers []*Server, fset *
 	return nil
 }
 
+// moduleGraphFix recognises the go command's complaints about a module
+// graph that cannot build the schema program (a missing requirement or
+// checksum: the user's module, not mcpgen, needs a change) and returns the
+// command that fixes them, or "" for any other failure.
+func moduleGraphFix(stderr string) string {
+	for _, sign := range []string{"missing go.sum entry", "no required module provides package", "updates to go.mod needed", "go: inconsistent vendoring"} {
+		if strings.Contains(stderr, sign) {
+			return "run `go get " + schemaprog.ImportPath + "` (or `go mod tidy`) in that module"
+		}
+	}
+	return ""
+}
+
+func indent(s string) string { return "\t" + strings.ReplaceAll(s, "\n", "\n\t") }
+
 // schemaProgram renders the temporary program.
 func schemaProgram(jobs []schemaJob, fset *token.FileSet) ([]byte, error) {
 	f := jen.NewFile("main")
@@ -130,32 +150,11 @@ func schemaProgram(jobs []schemaJob, fset *token.FileSet) ([]byte, error) {
 		comments[jen.Lit(k)] = jen.Lit(docs.fields[k])
 	}
 	f.Var().Id("comments").Op("=").Map(jen.String()).String().Values(comments)
-	var body []jen.Code
-	body = append(body,
-		jen.Id("r").Op(":=").Op("&").Qual("github.com/invopop/jsonschema", "Reflector").Values(jen.Dict{
-			jen.Id("DoNotReference"): jen.True(),
-			jen.Id("ExpandedStruct"): jen.True(),
-			jen.Id("Anonymous"):      jen.True(),
-			jen.Id("CommentMap"):     jen.Id("comments"),
-			// json.Number is a string type that encodes as a JSON number.
-			jen.Id("Mapper"): jen.Func().Params(jen.Id("t").Qual("reflect", "Type")).Op("*").Qual("github.com/invopop/jsonschema", "Schema").Block(
-				jen.If(jen.Id("t").Op("==").Qual("reflect", "TypeFor").Types(jen.Qual("encoding/json", "Number")).Call()).Block(
-					jen.Return(jen.Op("&").Qual("github.com/invopop/jsonschema", "Schema").Values(jen.Dict{jen.Id("Type"): jen.Lit("number")})),
-				),
-				jen.Return(jen.Nil()),
-			),
-		}),
-		jen.Id("w").Op(":=").Qual("bufio", "NewWriter").Call(jen.Qual("os", "Stdout")),
-		jen.Id("emit").Op(":=").Func().Params(jen.Id("key").String(), jen.Id("s").Op("*").Qual("github.com/invopop/jsonschema", "Schema")).Block(
-			jen.List(jen.Id("b"), jen.Id("err")).Op(":=").Qual("encoding/json", "Marshal").Call(jen.Id("s")),
-			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Panic(jen.Err())),
-			jen.Id("w").Dot("WriteString").Call(jen.Id("key").Op("+").Lit("\t").Op("+").String().Call(jen.Id("b")).Op("+").Lit("\n")),
-		),
-	)
+	var list []jen.Code
 	for _, j := range jobs {
-		body = append(body, jen.Id("emit").Call(jen.Lit(j.key), jen.Id("r").Dot("Reflect").Call(jen.New(typeCode(j.typ)))))
+		list = append(list, jen.Values(jen.Lit(j.key), jen.New(typeCode(j.typ))))
 	}
-	body = append(body, jen.Id("w").Dot("Flush").Call())
+	body := []jen.Code{jen.Qual(schemaprog.ImportPath, "Main").Call(jen.Id("comments"), jen.Index().Qual(schemaprog.ImportPath, "Job").Values(multiline(list)...))}
 	f.Func().Id("main").Params().Block(body...)
 	var buf bytes.Buffer
 	if err := f.Render(&buf); err != nil {

@@ -12,12 +12,11 @@
 package main
 
 import (
+	"github.com/mcpgen/mcpgen"
 	"github.com/mcpgen/mcpgen/generated/bench"
-	"github.com/mcpgen/mcpgen/internal/serve"
-	"github.com/mcpgen/mcpgen/internal/server"
 )
 
 func main() {
-	serve.Main("mcp-bench", "Serves the benchmark tools (echo, ingest, noop_01..noop_48) over stdio (default) or Streamable HTTP.",
-		func(opts server.Options) *server.Server { return bench.New(opts) })
+	mcpgen.Main("mcp-bench", "Serves the benchmark tools (echo, ingest, noop_01..noop_48) over stdio (default) or Streamable HTTP.",
+		func(opts mcpgen.Options) *mcpgen.Server { return bench.New(opts) })
 }

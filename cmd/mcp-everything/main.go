@@ -9,19 +9,21 @@
 // By default it speaks MCP over stdio. With --http ADDR it serves
 // Streamable HTTP at http://ADDR/mcp, to legacy (initialize, sessions) and
 // stateless 2026-07-28 clients alike, on the same endpoint; the tasks
-// extension is on. -h lists the flags.
+// extension is on, and the skills extension serves the fixture's skills
+// (embedded ones and a dynamic one from code). -h lists the flags.
 package main
 
 import (
+	"github.com/mcpgen/mcpgen"
+	fixture "github.com/mcpgen/mcpgen/components/everything"
 	"github.com/mcpgen/mcpgen/generated/everything"
-	"github.com/mcpgen/mcpgen/internal/serve"
-	"github.com/mcpgen/mcpgen/internal/server"
 )
 
 func main() {
-	serve.Main("mcp-everything", "Serves the MCP conformance fixture over stdio (default) or Streamable HTTP.",
-		func(opts server.Options) *server.Server {
+	mcpgen.Main("mcp-everything", "Serves the MCP conformance fixture over stdio (default) or Streamable HTTP.",
+		func(opts mcpgen.Options) *mcpgen.Server {
 			opts.Tasks = true
+			opts.Skills = append(opts.Skills, fixture.DynamicSkills()...)
 			return everything.New(opts)
 		})
 }

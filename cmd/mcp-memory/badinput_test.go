@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/http"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -160,12 +159,14 @@ func badCases() []badCase {
 // TestBadInput sends unusual and abusive arguments over HTTP and stdio:
 // each gets a correct result or a clear error naming the limit, the server
 // keeps running, and the graph is exactly what the successful calls made
-// it (a failed call changes nothing).
-func TestBadInput(t *testing.T) {
+// it (a failed call changes nothing); on both stores.
+func TestBadInput(t *testing.T) { eachStore(t, testBadInput) }
+
+func testBadInput(t *testing.T, newDB newDBFunc) {
 	bin := sharedBinary(t)
 	cases := badCases()
 	t.Run("http", func(t *testing.T) {
-		endpoint, _ := startHTTPServer(t, bin, filepath.Join(t.TempDir(), "memory.db"), &syncBuffer{})
+		endpoint, _ := startHTTPServer(t, bin, newDB(t, "memory"), &syncBuffer{})
 		h := startRawHTTP(t, endpoint)
 		seedGraph(t, h)
 		runBadCases(t, h, cases)
@@ -173,15 +174,15 @@ func TestBadInput(t *testing.T) {
 		alive(t, h)
 	})
 	t.Run("stdio", func(t *testing.T) {
-		s := startRawStdio(t, exec.Command(bin, "--db", filepath.Join(t.TempDir(), "memory.db"), "--log-level", "warn"), legacyVersion)
+		s := startRawStdio(t, exec.Command(bin, "--db", newDB(t, "memory"), "--log-level", "warn"), legacyVersion)
 		seedGraph(t, s)
 		runBadCases(t, s, cases)
-		// stdio has no body limit below its 32 MiB line limit: a 10 MB
-		// observation reaches the store and is refused there.
+		// stdio has the same message limit as HTTP (8 MiB): a 10 MB line
+		// is refused with an error naming it, and the connection goes on.
 		before := readGraphRaw(t, s)
 		big := `{"name":"add_observations","arguments":{"observations":[{"entityName":"seed","contents":[` + jsonStr(strings.Repeat("x", 10<<20)) + `]}]}}`
 		_, resp := s.rawCall(t, "tools/call", big)
-		if o := toolResult(t, resp); !o.IsError || !strings.Contains(o.Text, "MaxObservationBytes") {
+		if o := toolResult(t, resp); !o.IsError || !strings.Contains(o.Text, "larger than the limit of 8388608 bytes") {
 			t.Errorf("10 MB observation over stdio: %s", o)
 		}
 		if after := readGraphRaw(t, s); after != before {
@@ -305,7 +306,7 @@ func tooLargeBody(t *testing.T, h *rawHTTP) {
 	// Also without Content-Length (chunked): the limit holds while reading.
 	req, _ := http.NewRequest(http.MethodPost, h.url, struct{ *bytes.Reader }{bytes.NewReader(body)})
 	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
 	req.Header.Set("Mcp-Session-Id", h.session)
 	req.Header.Set("MCP-Protocol-Version", legacyVersion)
 	if res, err := http.DefaultClient.Do(req); err != nil {

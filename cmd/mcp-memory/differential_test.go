@@ -207,8 +207,11 @@ var script = []step{
 // TestDifferentialReference replays the script against the reference
 // server (node, stdio) and against ours (stdio, as a legacy and as a
 // stateless client), comparing every result and the whole graph after
-// every step, then the reference's memory file with our export.
-func TestDifferentialReference(t *testing.T) {
+// every step, then the reference's memory file with our export; on both
+// stores.
+func TestDifferentialReference(t *testing.T) { eachStore(t, testDifferentialReference) }
+
+func testDifferentialReference(t *testing.T, newDB newDBFunc) {
 	ref := reference(t)
 	bin := sharedBinary(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
@@ -223,7 +226,7 @@ func TestDifferentialReference(t *testing.T) {
 	}
 	var ours []server
 	for _, version := range []string{legacyVersion, ""} {
-		db := filepath.Join(dir, fmt.Sprintf("ours%d.db", len(ours)))
+		db := newDB(t, fmt.Sprintf("ours%d", len(ours)))
 		name := "ours/" + version
 		if version == "" {
 			name = "ours/stateless"

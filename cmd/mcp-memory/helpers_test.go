@@ -403,7 +403,7 @@ func (h *rawHTTP) post(t testing.TB, body []byte) (int, rpcResponse, http.Header
 		t.Fatal(err)
 	}
 	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream;q=0")
+	req.Header.Set("Accept", "application/json, text/event-stream")
 	if h.session != "" {
 		req.Header.Set("Mcp-Session-Id", h.session)
 		req.Header.Set("MCP-Protocol-Version", legacyVersion)

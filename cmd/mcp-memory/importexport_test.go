@@ -85,15 +85,22 @@ func TestImportExportReferenceFile(t *testing.T) {
 	roundTrip(t, bin, dir, "empty", empty)
 }
 
-// roundTrip writes file, imports it into a fresh store and expects export
-// (to a file and to stdout) to give file's bytes back.
+// roundTrip writes file, imports it into a fresh store of each kind and
+// expects export (to a file and to stdout) to give file's bytes back.
 func roundTrip(t *testing.T, bin, dir, name string, file []byte) {
+	t.Helper()
+	t.Run(name, func(t *testing.T) {
+		eachStore(t, func(t *testing.T, newDB newDBFunc) { roundTripOn(t, bin, t.TempDir(), name, newDB(t, name), file) })
+	})
+}
+
+// roundTripOn is roundTrip on the store db.
+func roundTripOn(t *testing.T, bin, dir, name, db string, file []byte) {
 	t.Helper()
 	in := filepath.Join(dir, name+".jsonl")
 	if err := os.WriteFile(in, file, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	db := filepath.Join(dir, name+".db")
 	if out, err := exec.Command(bin, "--db", db, "import", in).CombinedOutput(); err != nil {
 		t.Fatalf("%s: import: %v\n%s", name, err, out)
 	} else if !strings.Contains(string(out), "imported") {

@@ -1,6 +1,6 @@
 // Command mcp-memory is a knowledge-graph memory server for agents, a
 // drop-in for the reference @modelcontextprotocol/server-memory on an
-// embedded SQLite store.
+// embedded SQLite store or on PostgreSQL.
 //
 // Usage:
 //
@@ -9,7 +9,9 @@
 //	mcp-memory [flags] export [FILE] write the store as a reference memory.jsonl file (stdout by default)
 //
 // The store is one SQLite file (--db, or $MCP_MEMORY_DB; default memory.db
-// in the current directory), created on first run.
+// in the current directory), created on first run, or, when --db is a
+// postgres:// URL, a PostgreSQL database that several replicas can share
+// (tables memory_* in the URL's search_path schema, migrated on start).
 package main
 
 import (
@@ -18,13 +20,13 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"time"
 
 	"go.uber.org/zap"
 
+	"github.com/mcpgen/mcpgen"
 	"github.com/mcpgen/mcpgen/components/memory/memstore"
 	"github.com/mcpgen/mcpgen/generated/memory"
-	"github.com/mcpgen/mcpgen/internal/serve"
-	"github.com/mcpgen/mcpgen/internal/server"
 )
 
 func main() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) }
@@ -32,20 +34,21 @@ func main() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) }
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("mcp-memory", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	var f serve.Flags
+	var f mcpgen.Flags
 	f.Register(fs)
 	defaultDB := os.Getenv("MCP_MEMORY_DB")
 	if defaultDB == "" {
 		defaultDB = "memory.db"
 	}
-	db := fs.String("db", defaultDB, "SQLite store `path` (env MCP_MEMORY_DB), created on first run")
+	db := fs.String("db", defaultDB, "store: SQLite file `path` or postgres:// URL (env MCP_MEMORY_DB), created on first run")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), `usage: mcp-memory [flags]               serve MCP (stdio by default)
        mcp-memory [flags] import FILE   load a reference server memory.jsonl file
        mcp-memory [flags] export [FILE] write the store as memory.jsonl (stdout by default)
 
 A knowledge-graph memory server for agents, a drop-in for
-@modelcontextprotocol/server-memory, on an embedded SQLite store.
+@modelcontextprotocol/server-memory, on an embedded SQLite store or, with
+--db postgres://..., on PostgreSQL shared by any number of replicas.
 
 `)
 		fs.PrintDefaults()
@@ -62,26 +65,26 @@ A knowledge-graph memory server for agents, a drop-in for
 		return 2
 	}
 	defer log.Sync()
-	store, err := memstore.Open(*db)
+	ctx := context.Background()
+	store, where, err := openStore(ctx, *db)
 	if err != nil {
-		fmt.Fprintf(stderr, "mcp-memory: open store %s: %v\n", *db, err)
+		fmt.Fprintln(stderr, "mcp-memory:", err)
 		return 1
 	}
 	defer store.Close()
-	ctx := context.Background()
+	// --db postgres://... implies --cluster on the same database unless
+	// --cluster (MCP_CLUSTER_URL) is given.
+	f.Cluster = clusterURL(*db, f.Cluster)
 
 	switch cmd := fs.Arg(0); cmd {
 	case "":
-		backend, err := f.OpenCluster(log)
+		opts, err := f.ServerOptions("mcp-memory", log)
 		if err != nil {
-			fmt.Fprintln(stderr, "mcp-memory: cannot start:", err)
-			return 1
+			fmt.Fprintln(stderr, "mcp-memory:", err)
+			return mcpgen.ExitCode(err)
 		}
-		if backend != nil {
-			defer backend.Close()
-		}
-		srv := memory.New(store, server.Options{Logger: log, Errors: server.ZapErrors{Logger: log}, Cluster: backend})
-		log.Info("store ready", zap.String("db", *db))
+		srv := memory.New(store, opts)
+		log.Info("store ready", zap.String("db", where))
 		if err := f.Run(srv, log); err != nil {
 			log.Error("mcp-memory stopped", zap.Error(err))
 			return 1
@@ -126,4 +129,43 @@ A knowledge-graph memory server for agents, a drop-in for
 		fs.Usage()
 		return 2
 	}
+}
+
+// openTimeout bounds connecting to PostgreSQL and migrating at start.
+const openTimeout = 30 * time.Second
+
+// openStore opens the store db names: a PostgreSQL database for a
+// postgres:// URL, else a SQLite file. where is db as it may be shown
+// (a URL without its password); errors name it too.
+func openStore(ctx context.Context, db string) (store memstore.Store, where string, err error) {
+	if !memstore.IsPostgresURL(db) {
+		s, err := memstore.Open(db)
+		if err != nil {
+			return nil, db, fmt.Errorf("open store %s: %w", db, err)
+		}
+		return s, db, nil
+	}
+	where = memstore.RedactURL(db)
+	ctx, cancel := context.WithTimeout(ctx, openTimeout)
+	defer cancel()
+	s, err := memstore.OpenPostgres(ctx, db) // its errors name the redacted URL
+	if err != nil {
+		return nil, where, err
+	}
+	return s, where, nil
+}
+
+// clusterURL is the runtime cluster backend mcp-memory should run with:
+// cluster (from --cluster or MCP_CLUSTER_URL) when given, else db when the
+// store is on PostgreSQL, so that replicas sharing a memory also share
+// sessions, subscriptions and tasks without more configuration; "" (in
+// process) otherwise.
+func clusterURL(db, cluster string) string {
+	if cluster != "" {
+		return cluster
+	}
+	if memstore.IsPostgresURL(db) {
+		return db
+	}
+	return ""
 }

@@ -3,6 +3,9 @@
 // Usage:
 //
 //	mcpgen [-out DIR] [-check] [packages...]
+//	mcpgen new server NAME [DIR]
+//	mcpgen new tool|resource|prompt NAME [DIR]
+//	mcpgen -version
 //
 // It scans the packages (default ./components/...) for //mcp: directives
 // and writes one package per server under DIR (default generated): a
@@ -17,9 +20,15 @@
 // With -check nothing is written: mcpgen exits 1 and names each file of
 // DIR that is missing, out of date or left over.
 //
-// Typical use is a hand-written generate.go beside the components:
+// mcpgen new scaffolds a server package (with a main and a generate.go) or
+// one more component in an existing package; see `mcpgen new -h`.
 //
-//	//go:generate go run github.com/mcpgen/mcpgen/cmd/mcpgen
+// In your own module, add mcpgen as a tool and put the //go:generate line
+// in a hand-written file at the module root:
+//
+//	go get -tool github.com/mcpgen/mcpgen/cmd/mcpgen
+//
+//	//go:generate go tool mcpgen
 //
 // The directives are documented in docs/annotations.md.
 package main
@@ -31,7 +40,12 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"runtime/debug"
 
+	// The runtime that generated code imports. Linking it here means that
+	// `go get -tool .../cmd/mcpgen` records its checksums too, so the
+	// generated packages build without another go get.
+	"github.com/mcpgen/mcpgen"
 	"github.com/mcpgen/mcpgen/gen"
 )
 
@@ -40,13 +54,18 @@ func main() {
 }
 
 func run(args []string) int {
+	if len(args) > 0 && args[0] == "new" {
+		return runNew(args[1:])
+	}
 	fs := flag.NewFlagSet("mcpgen", flag.ContinueOnError)
 	out := fs.String("out", "generated", "output `directory`, one package per server")
 	checkOnly := fs.Bool("check", false, "write nothing; exit 1 if the output directory is stale")
+	version := fs.Bool("version", false, "print mcpgen's module version and exit")
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "usage: mcpgen [-out DIR] [-check] [packages...]\n\n"+
+		fmt.Fprintf(fs.Output(), "usage: mcpgen [-out DIR] [-check] [packages...]\n"+
+			"       mcpgen new server|tool|resource|prompt NAME [DIR]\n\n"+
 			"Generates MCP servers from //mcp: annotated structs (default packages ./components/...).\n"+
-			"See docs/annotations.md for the directives.\n\n")
+			"The directives are documented in docs/annotations.md of the mcpgen module.\n\n")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -55,8 +74,19 @@ func run(args []string) int {
 		}
 		return 2
 	}
+	if *version {
+		fmt.Printf("mcpgen %s (MCP %s)\n", moduleVersion(), mcpgen.LatestVersion)
+		return 0
+	}
 	patterns := fs.Args()
 	if len(patterns) == 0 {
+		if st, err := os.Stat("components"); err != nil || !st.IsDir() {
+			wd, _ := os.Getwd()
+			fmt.Fprintf(os.Stderr, "mcpgen: no packages given, and the default ./components/... does not exist in %s\n"+
+				"\tname the annotated packages: mcpgen ./mcp/... (or mcpgen ./... for the whole module),\n"+
+				"\tor start one with: mcpgen new server NAME\n", wd)
+			return 2
+		}
 		patterns = []string{"./components/..."}
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
@@ -93,4 +123,26 @@ func run(args []string) int {
 		return 1
 	}
 	return 0
+}
+
+// moduleVersion is the version of the mcpgen module this binary was built
+// from: a release or pseudo-version when it was built as a dependency (go
+// tool, go install), "(devel)" inside a checkout of mcpgen itself.
+func moduleVersion() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "(unknown)"
+	}
+	if bi.Main.Path == "github.com/mcpgen/mcpgen" {
+		return bi.Main.Version
+	}
+	for _, d := range bi.Deps {
+		if d.Path == "github.com/mcpgen/mcpgen" {
+			if d.Replace != nil {
+				return d.Version + " (replaced by " + d.Replace.Path + ")"
+			}
+			return d.Version
+		}
+	}
+	return "(unknown)"
 }

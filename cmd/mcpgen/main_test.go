@@ -22,7 +22,7 @@ func TestMain(m *testing.M) {
 // A small golden case of the generator, relative to this directory.
 const fixture = "../../gen/testdata/golden/results"
 
-func mcpgen(t *testing.T, args ...string) (code int, stderr string) {
+func runMcpgen(t *testing.T, args ...string) (code int, stderr string) {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], args...)
 	cmd.Env = append(os.Environ(), "MCPGEN_TEST_RUN_MAIN=1")
@@ -42,7 +42,7 @@ func mcpgen(t *testing.T, args ...string) (code int, stderr string) {
 }
 
 func TestHelp(t *testing.T) {
-	code, stderr := mcpgen(t, "-h")
+	code, stderr := runMcpgen(t, "-h")
 	if code != 0 {
 		t.Errorf("mcpgen -h exited %d", code)
 	}
@@ -51,14 +51,14 @@ func TestHelp(t *testing.T) {
 			t.Errorf("mcpgen -h does not mention %q:\n%s", want, stderr)
 		}
 	}
-	if code, _ := mcpgen(t, "-no-such-flag"); code != 2 {
+	if code, _ := runMcpgen(t, "-no-such-flag"); code != 2 {
 		t.Errorf("mcpgen with an unknown flag exited %d, want 2", code)
 	}
 }
 
 func TestWriteAndCheck(t *testing.T) {
 	out := t.TempDir()
-	if code, stderr := mcpgen(t, "-out", out, fixture); code != 0 {
+	if code, stderr := runMcpgen(t, "-out", out, fixture); code != 0 {
 		t.Fatalf("mcpgen exited %d:\n%s", code, stderr)
 	}
 	tools := filepath.Join(out, "results", "tools.go")
@@ -70,7 +70,7 @@ func TestWriteAndCheck(t *testing.T) {
 	}
 
 	// Fresh output passes -check silently.
-	if code, stderr := mcpgen(t, "-check", "-out", out, fixture); code != 0 || stderr != "" {
+	if code, stderr := runMcpgen(t, "-check", "-out", out, fixture); code != 0 || stderr != "" {
 		t.Fatalf("mcpgen -check on fresh output exited %d:\n%s", code, stderr)
 	}
 
@@ -87,7 +87,7 @@ func TestWriteAndCheck(t *testing.T) {
 	if err := os.WriteFile(leftover, edited, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	code, stderr := mcpgen(t, "-check", "-out", out, fixture)
+	code, stderr := runMcpgen(t, "-check", "-out", out, fixture)
 	if code != 1 {
 		t.Errorf("mcpgen -check on stale output exited %d, want 1", code)
 	}
@@ -109,7 +109,7 @@ func TestWriteAndCheck(t *testing.T) {
 	if err := os.Chtimes(server, old, old); err != nil {
 		t.Fatal(err)
 	}
-	if code, stderr := mcpgen(t, "-out", out, fixture); code != 0 {
+	if code, stderr := runMcpgen(t, "-out", out, fixture); code != 0 {
 		t.Fatalf("mcpgen exited %d:\n%s", code, stderr)
 	}
 	if fi, err := os.Stat(server); err != nil || !fi.ModTime().Equal(old) {
@@ -118,14 +118,14 @@ func TestWriteAndCheck(t *testing.T) {
 	if _, err := os.Stat(leftover); !os.IsNotExist(err) {
 		t.Errorf("left-over generated file was not removed: %v", err)
 	}
-	if code, stderr := mcpgen(t, "-check", "-out", out, fixture); code != 0 {
+	if code, stderr := runMcpgen(t, "-check", "-out", out, fixture); code != 0 {
 		t.Errorf("mcpgen -check after repair exited %d:\n%s", code, stderr)
 	}
 }
 
 func TestDiagnosticsWriteNothing(t *testing.T) {
 	out := t.TempDir()
-	code, stderr := mcpgen(t, "-out", out, "../../gen/testdata/diagnostics/...")
+	code, stderr := runMcpgen(t, "-out", out, "../../gen/testdata/diagnostics/...")
 	if code != 1 {
 		t.Errorf("mcpgen on packages with mistakes exited %d, want 1", code)
 	}
@@ -140,5 +140,94 @@ func TestDiagnosticsWriteNothing(t *testing.T) {
 	entries, err := os.ReadDir(out)
 	if err != nil || len(entries) != 0 {
 		t.Errorf("output directory holds %v (%v), want nothing", entries, err)
+	}
+}
+
+func TestVersion(t *testing.T) {
+	cmd := exec.Command(os.Args[0], "-version")
+	cmd.Env = append(os.Environ(), "MCPGEN_TEST_RUN_MAIN=1")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("mcpgen -version: %v", err)
+	}
+	if !strings.HasPrefix(string(out), "mcpgen ") || !strings.Contains(string(out), "(MCP 2026-07-28)") {
+		t.Errorf("mcpgen -version printed %q", out)
+	}
+}
+
+// Without packages and without ./components, mcpgen says what it looked
+// for and how to name packages, instead of succeeding silently.
+func TestNoPackages(t *testing.T) {
+	dir := t.TempDir()
+	cmd := exec.Command(os.Args[0])
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "MCPGEN_TEST_RUN_MAIN=1")
+	out, err := cmd.CombinedOutput()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 2 {
+		t.Fatalf("mcpgen without packages: err %v, want exit 2; output:\n%s", err, out)
+	}
+	for _, want := range []string{"./components/...", "does not exist", "mcpgen ./...", "mcpgen new server"} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("message lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// mcpgen new refuses bad names, directories without a package and existing
+// files; what it writes is checked by the external-module test, which
+// generates and builds it.
+func TestNewRefusals(t *testing.T) {
+	dir := t.TempDir()
+	pkg := filepath.Join(dir, "notes")
+	if err := os.MkdirAll(pkg, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	newCmd := func(args ...string) (int, string) {
+		cmd := exec.Command(os.Args[0], append([]string{"new"}, args...)...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "MCPGEN_TEST_RUN_MAIN=1")
+		out, err := cmd.CombinedOutput()
+		if ee, ok := err.(*exec.ExitError); ok {
+			return ee.ExitCode(), string(out)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		return 0, string(out)
+	}
+	cases := []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"server", "Notes", "notes"}, 1, "lower-case Go package name"},
+		{[]string{"server", "main", "notes"}, 1, "not main"},
+		{[]string{"server", "type", "notes"}, 1, "not a keyword"},
+		{[]string{"tool", "add-note", "notes"}, 1, "letters, digits and underscores"},
+		{[]string{"tool", "add_note", "notes"}, 1, "holds no Go package"},
+		{[]string{"widget", "x"}, 1, "unknown kind"},
+		{[]string{"tool"}, 2, "usage: mcpgen new"},
+	}
+	for _, c := range cases {
+		code, out := newCmd(c.args...)
+		if code != c.code || !strings.Contains(out, c.want) {
+			t.Errorf("mcpgen new %s: exit %d, output:\n%s\nwant exit %d and %q", strings.Join(c.args, " "), code, out, c.code, c.want)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(pkg, "notes.go"), []byte("package notes\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, out := newCmd("tool", "add_note", "notes"); code != 0 {
+		t.Fatalf("mcpgen new tool: exit %d:\n%s", code, out)
+	}
+	first, _ := os.ReadFile(filepath.Join(pkg, "add_note.go"))
+	if !strings.Contains(string(first), "//mcp:tool name=add_note") || !strings.Contains(string(first), "type AddNote struct") || !strings.Contains(string(first), "TODO") {
+		t.Errorf("new tool wrote:\n%s", first)
+	}
+	if code, out := newCmd("tool", "add_note", "notes"); code != 1 || !strings.Contains(out, "never overwrites") {
+		t.Errorf("second mcpgen new tool add_note: exit %d:\n%s", code, out)
+	}
+	if again, _ := os.ReadFile(filepath.Join(pkg, "add_note.go")); string(again) != string(first) {
+		t.Error("the refused second run changed the file")
 	}
 }

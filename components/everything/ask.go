@@ -6,15 +6,14 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/mcpgen/mcpgen/internal/protocol"
-	"github.com/mcpgen/mcpgen/internal/server"
+	"github.com/mcpgen/mcpgen"
 )
 
 // This file builds the server-to-client requests the components make
-// through [server.Request.Ask]: elicitation/create, sampling/createMessage
+// through [mcpgen.Request.Ask]: elicitation/create, sampling/createMessage
 // and roots/list, and parses the answers. Ask serves both eras, so every
 // helper returns Ask's error unchanged: in the stateless era that is the
-// *server.InputRequiredError the runtime turns into input_required.
+// *mcpgen.InputRequiredError the runtime turns into input_required.
 
 // Methods of the server-to-client requests.
 const (
@@ -80,7 +79,7 @@ func elicitQuestion(key, message string, schema form) question {
 }
 
 // elicit asks the user to fill in a form.
-func elicit(ctx context.Context, req *server.Request, key, message string, schema form) (elicitAnswer, error) {
+func elicit(ctx context.Context, req *mcpgen.Request, key, message string, schema form) (elicitAnswer, error) {
 	raw, err := req.Ask(ctx, key, methodElicit, elicitParams{Message: message, RequestedSchema: schema})
 	if err != nil {
 		return elicitAnswer{}, err
@@ -98,8 +97,8 @@ func parseElicit(key string, raw json.RawMessage) (elicitAnswer, error) {
 
 // samplingMessage is one message of a sampling request.
 type samplingMessage struct {
-	Role    string           `json:"role"`
-	Content protocol.Content `json:"content"`
+	Role    string         `json:"role"`
+	Content mcpgen.Content `json:"content"`
 }
 
 // samplingParams are the params of sampling/createMessage.
@@ -111,14 +110,14 @@ type samplingParams struct {
 // sampleQuestion asks the client's model to answer prompt, for [askAll].
 func sampleQuestion(key, prompt string, maxTokens int) question {
 	return question{key: key, method: methodSample, params: samplingParams{
-		Messages:  []samplingMessage{{Role: "user", Content: protocol.TextContent(prompt)}},
+		Messages:  []samplingMessage{{Role: "user", Content: mcpgen.TextContent(prompt)}},
 		MaxTokens: maxTokens,
 	}}
 }
 
 // sample asks the client's model to answer prompt and returns the text of
 // its reply.
-func sample(ctx context.Context, req *server.Request, key, prompt string, maxTokens int) (string, error) {
+func sample(ctx context.Context, req *mcpgen.Request, key, prompt string, maxTokens int) (string, error) {
 	q := sampleQuestion(key, prompt, maxTokens)
 	raw, err := req.Ask(ctx, q.key, q.method, q.params)
 	if err != nil {
@@ -136,13 +135,13 @@ func parseSample(key string, raw json.RawMessage) (string, error) {
 	if err := json.Unmarshal(raw, &res); err != nil || len(res.Content) == 0 {
 		return "", fmt.Errorf("the answer to %q is not a sampling result: %s", key, raw)
 	}
-	var blocks []protocol.Content
+	var blocks []mcpgen.Content
 	if err := json.Unmarshal(res.Content, &blocks); err != nil {
-		var one protocol.Content
+		var one mcpgen.Content
 		if err := json.Unmarshal(res.Content, &one); err != nil {
 			return "", fmt.Errorf("the answer to %q has unreadable content: %s", key, res.Content)
 		}
-		blocks = []protocol.Content{one}
+		blocks = []mcpgen.Content{one}
 	}
 	var texts []string
 	for _, b := range blocks {
@@ -183,12 +182,12 @@ type question struct {
 }
 
 // askAll asks several questions at once and returns the answers by key
-// (server.Request.AskAll: one input_required round, all outstanding in a
+// (mcpgen.Request.AskAll: one input_required round, all outstanding in a
 // task, or one after the other in a legacy session).
-func askAll(ctx context.Context, req *server.Request, qs ...question) (map[string]json.RawMessage, error) {
-	all := make([]server.Question, len(qs))
+func askAll(ctx context.Context, req *mcpgen.Request, qs ...question) (map[string]json.RawMessage, error) {
+	all := make([]mcpgen.Question, len(qs))
 	for i, q := range qs {
-		all[i] = server.Question{Key: q.key, Method: q.method, Params: q.params}
+		all[i] = mcpgen.Question{Key: q.key, Method: q.method, Params: q.params}
 	}
 	return req.AskAll(ctx, all...)
 }

@@ -6,7 +6,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/mcpgen/mcpgen/internal/server"
+	"github.com/mcpgen/mcpgen"
 )
 
 // This file holds the tools that ask the client for something during the
@@ -22,7 +22,7 @@ type Sampling struct {
 }
 
 // Call samples the client's model.
-func (in Sampling) Call(ctx context.Context, req *server.Request) (string, error) {
+func (in Sampling) Call(ctx context.Context, req *mcpgen.Request) (string, error) {
 	text, err := sample(ctx, req, "reply", in.Prompt, 100)
 	if err != nil {
 		return "", err
@@ -39,7 +39,7 @@ type Elicitation struct {
 }
 
 // Call shows the form and reports what the user did.
-func (in Elicitation) Call(ctx context.Context, req *server.Request) (string, error) {
+func (in Elicitation) Call(ctx context.Context, req *mcpgen.Request) (string, error) {
 	a, err := elicit(ctx, req, "user_info", in.Message, newForm(map[string]any{
 		"username": str("Your user name"),
 		"email":    map[string]any{"type": "string", "format": "email", "description": "Your email address"},
@@ -56,7 +56,7 @@ func (in Elicitation) Call(ctx context.Context, req *server.Request) (string, er
 type ElicitationDefaults struct{}
 
 // Call shows the form and reports what the user did.
-func (ElicitationDefaults) Call(ctx context.Context, req *server.Request) (string, error) {
+func (ElicitationDefaults) Call(ctx context.Context, req *mcpgen.Request) (string, error) {
 	a, err := elicit(ctx, req, "profile", "Check the profile, the defaults are filled in", newForm(map[string]any{
 		"name":     map[string]any{"type": "string", "description": "Full name", "default": "John Doe"},
 		"age":      map[string]any{"type": "integer", "description": "Age in years", "minimum": 0, "default": 30},
@@ -76,7 +76,7 @@ func (ElicitationDefaults) Call(ctx context.Context, req *server.Request) (strin
 type ElicitationEnums struct{}
 
 // Call shows the form and reports what the user did.
-func (ElicitationEnums) Call(ctx context.Context, req *server.Request) (string, error) {
+func (ElicitationEnums) Call(ctx context.Context, req *mcpgen.Request) (string, error) {
 	titled := func(prefix string, titles ...string) []map[string]string {
 		out := make([]map[string]string, len(titles))
 		for i, t := range titles {

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"strings"
 
-	"github.com/mcpgen/mcpgen/internal/protocol"
+	"github.com/mcpgen/mcpgen"
 )
 
 // This file holds the tools that return each kind of content block, plus
@@ -52,8 +52,8 @@ func (SimpleText) Call(context.Context) (string, error) {
 type ImageContent struct{}
 
 // Call returns the image.
-func (ImageContent) Call(context.Context) ([]protocol.Content, error) {
-	return []protocol.Content{{Type: "image", Data: pixelPNG64, MimeType: "image/png"}}, nil
+func (ImageContent) Call(context.Context) ([]mcpgen.Content, error) {
+	return []mcpgen.Content{{Type: "image", Data: pixelPNG64, MimeType: "image/png"}}, nil
 }
 
 // Return an audio block: a very short silent WAV clip.
@@ -62,8 +62,8 @@ func (ImageContent) Call(context.Context) ([]protocol.Content, error) {
 type AudioContent struct{}
 
 // Call returns the clip.
-func (AudioContent) Call(context.Context) ([]protocol.Content, error) {
-	return []protocol.Content{{Type: "audio", Data: silenceWAV64, MimeType: "audio/wav"}}, nil
+func (AudioContent) Call(context.Context) ([]mcpgen.Content, error) {
+	return []mcpgen.Content{{Type: "audio", Data: silenceWAV64, MimeType: "audio/wav"}}, nil
 }
 
 // Return a text resource embedded in the result.
@@ -72,8 +72,8 @@ func (AudioContent) Call(context.Context) ([]protocol.Content, error) {
 type EmbeddedResource struct{}
 
 // Call returns the embedded resource.
-func (EmbeddedResource) Call(context.Context) ([]protocol.Content, error) {
-	return []protocol.Content{embedded("test://embedded-resource", "text/plain", "Text of a resource embedded in a tool result.")}, nil
+func (EmbeddedResource) Call(context.Context) ([]mcpgen.Content, error) {
+	return []mcpgen.Content{embedded("test://embedded-resource", "text/plain", "Text of a resource embedded in a tool result.")}, nil
 }
 
 // Return three kinds of content in one result: a text, an image and an embedded JSON resource.
@@ -82,9 +82,9 @@ func (EmbeddedResource) Call(context.Context) ([]protocol.Content, error) {
 type MultipleContentTypes struct{}
 
 // Call returns the three blocks.
-func (MultipleContentTypes) Call(context.Context) ([]protocol.Content, error) {
-	return []protocol.Content{
-		protocol.TextContent("Three kinds of content follow: this text, an image and a JSON resource."),
+func (MultipleContentTypes) Call(context.Context) ([]mcpgen.Content, error) {
+	return []mcpgen.Content{
+		mcpgen.TextContent("Three kinds of content follow: this text, an image and a JSON resource."),
 		{Type: "image", Data: pixelPNG64, MimeType: "image/png"},
 		embedded("test://mixed-content-resource", "application/json", `{"kind":"mixed","blocks":3}`),
 	}, nil
@@ -101,6 +101,6 @@ func (ErrorHandling) Call(context.Context) (string, error) {
 }
 
 // embedded returns a content block embedding a text resource.
-func embedded(uri, mimeType, text string) protocol.Content {
-	return protocol.Content{Type: "resource", Resource: &protocol.ResourceContents{URI: uri, MimeType: mimeType, Text: &text}}
+func embedded(uri, mimeType, text string) mcpgen.Content {
+	return mcpgen.Content{Type: "resource", Resource: &mcpgen.ResourceContents{URI: uri, MimeType: mimeType, Text: &text}}
 }

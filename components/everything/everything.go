@@ -12,11 +12,16 @@
 //   - headers.go: request-header mirroring and JSON Schema 2020-12 keywords;
 //   - tasks.go: the io.modelcontextprotocol/tasks extension fixtures;
 //   - resources.go and prompts.go: resources, the template, prompts and
-//     completion.
+//     completion;
+//   - skills/ and nested/: the Agent Skills of the skills extension
+//     (io.modelcontextprotocol/skills), embedded by //mcp:skill, and
+//     skills.go: a dynamic skill provided by code.
 //
 // ask.go holds the helpers that build the server-to-client requests.
 //
 //mcp:server name=everything title="Conformance fixture" version=0.1.0
+//mcp:skill root=skills
+//mcp:skill dir=nested/refunds prefix=acme/billing
 package everything
 
 import (

@@ -6,8 +6,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/mcpgen/mcpgen/internal/protocol"
-	"github.com/mcpgen/mcpgen/internal/server"
+	"github.com/mcpgen/mcpgen"
 )
 
 // This file holds the fixtures of the input-required-result-* scenarios
@@ -21,7 +20,7 @@ import (
 var nameForm = newForm(map[string]any{"name": str("Your name")}, "name")
 
 // askUserName shows nameForm under the key user_name.
-func askUserName(ctx context.Context, req *server.Request) (elicitAnswer, error) {
+func askUserName(ctx context.Context, req *mcpgen.Request) (elicitAnswer, error) {
 	return elicit(ctx, req, "user_name", "What is your name?", nameForm)
 }
 
@@ -34,7 +33,7 @@ var okForm = newForm(map[string]any{"ok": boolean("Whether to go ahead")}, "ok")
 type InputRequiredElicitation struct{}
 
 // Call asks for the name.
-func (InputRequiredElicitation) Call(ctx context.Context, req *server.Request) (string, error) {
+func (InputRequiredElicitation) Call(ctx context.Context, req *mcpgen.Request) (string, error) {
 	a, err := askUserName(ctx, req)
 	if err != nil {
 		return "", err
@@ -51,7 +50,7 @@ func (InputRequiredElicitation) Call(ctx context.Context, req *server.Request) (
 type InputRequiredSampling struct{}
 
 // Call samples the client's model.
-func (InputRequiredSampling) Call(ctx context.Context, req *server.Request) (string, error) {
+func (InputRequiredSampling) Call(ctx context.Context, req *mcpgen.Request) (string, error) {
 	text, err := sample(ctx, req, "capital_question", "What is the capital of France?", 50)
 	if err != nil {
 		return "", err
@@ -65,7 +64,7 @@ func (InputRequiredSampling) Call(ctx context.Context, req *server.Request) (str
 type InputRequiredListRoots struct{}
 
 // Call lists the roots.
-func (InputRequiredListRoots) Call(ctx context.Context, req *server.Request) (string, error) {
+func (InputRequiredListRoots) Call(ctx context.Context, req *mcpgen.Request) (string, error) {
 	q := rootsQuestion("client_roots")
 	raw, err := req.Ask(ctx, q.key, q.method, q.params)
 	if err != nil {
@@ -84,7 +83,7 @@ func (InputRequiredListRoots) Call(ctx context.Context, req *server.Request) (st
 type InputRequiredRequestState struct{}
 
 // Call asks for the confirmation.
-func (InputRequiredRequestState) Call(ctx context.Context, req *server.Request) (string, error) {
+func (InputRequiredRequestState) Call(ctx context.Context, req *mcpgen.Request) (string, error) {
 	a, err := elicit(ctx, req, "confirm", "Please confirm", okForm)
 	if err != nil {
 		return "", err
@@ -98,7 +97,7 @@ func (InputRequiredRequestState) Call(ctx context.Context, req *server.Request) 
 type InputRequiredMultipleInputs struct{}
 
 // Call asks the three questions at once.
-func (InputRequiredMultipleInputs) Call(ctx context.Context, req *server.Request) (string, error) {
+func (InputRequiredMultipleInputs) Call(ctx context.Context, req *mcpgen.Request) (string, error) {
 	got, err := askAll(ctx, req,
 		elicitQuestion("user_name", "What is your name?", nameForm),
 		sampleQuestion("greeting", "Write a one-line greeting.", 50),
@@ -128,7 +127,7 @@ func (InputRequiredMultipleInputs) Call(ctx context.Context, req *server.Request
 type InputRequiredMultiRound struct{}
 
 // Call asks one question after the other.
-func (InputRequiredMultiRound) Call(ctx context.Context, req *server.Request) (string, error) {
+func (InputRequiredMultiRound) Call(ctx context.Context, req *mcpgen.Request) (string, error) {
 	name, err := elicit(ctx, req, "step1", "Step 1: what is your name?", nameForm)
 	if err != nil {
 		return "", err
@@ -147,7 +146,7 @@ func (InputRequiredMultiRound) Call(ctx context.Context, req *server.Request) (s
 type InputRequiredTamperedState struct{}
 
 // Call asks for the confirmation.
-func (InputRequiredTamperedState) Call(ctx context.Context, req *server.Request) (string, error) {
+func (InputRequiredTamperedState) Call(ctx context.Context, req *mcpgen.Request) (string, error) {
 	a, err := elicit(ctx, req, "confirm", "Please confirm", okForm)
 	if err != nil {
 		return "", err
@@ -161,7 +160,7 @@ func (InputRequiredTamperedState) Call(ctx context.Context, req *server.Request)
 type InputRequiredCapabilities struct{}
 
 // Call asks every question the client can answer.
-func (InputRequiredCapabilities) Call(ctx context.Context, req *server.Request) (string, error) {
+func (InputRequiredCapabilities) Call(ctx context.Context, req *mcpgen.Request) (string, error) {
 	var caps map[string]json.RawMessage
 	_ = json.Unmarshal(req.ClientCaps, &caps)
 	var qs []question
@@ -194,7 +193,7 @@ func (InputRequiredCapabilities) Call(ctx context.Context, req *server.Request) 
 type InputRequiredPrompt struct{}
 
 // Get asks for the context and builds the prompt around it.
-func (InputRequiredPrompt) Get(ctx context.Context, req *server.Request) ([]protocol.PromptMessage, error) {
+func (InputRequiredPrompt) Get(ctx context.Context, req *mcpgen.Request) ([]mcpgen.PromptMessage, error) {
 	a, err := elicit(ctx, req, "user_context", "What context should the prompt use?",
 		newForm(map[string]any{"context": str("Context for the prompt")}, "context"))
 	if err != nil {
@@ -204,7 +203,7 @@ func (InputRequiredPrompt) Get(ctx context.Context, req *server.Request) ([]prot
 	if !a.accepted() || topic == "" {
 		topic = "(none given)"
 	}
-	return []protocol.PromptMessage{{Role: "user", Content: protocol.TextContent("Answer with this context in mind: " + topic)}}, nil
+	return []mcpgen.PromptMessage{{Role: "user", Content: mcpgen.TextContent("Answer with this context in mind: " + topic)}}, nil
 }
 
 // describeRoots lists roots one per line.

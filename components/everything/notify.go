@@ -4,7 +4,7 @@ import (
 	"context"
 	"time"
 
-	"github.com/mcpgen/mcpgen/internal/server"
+	"github.com/mcpgen/mcpgen"
 )
 
 // This file holds the tools that notify the client while they run.
@@ -30,7 +30,7 @@ func pause(ctx context.Context, d time.Duration) error {
 type ToolWithLogging struct{}
 
 // Call logs the start, the work and the end of the call.
-func (ToolWithLogging) Call(ctx context.Context, req *server.Request) (string, error) {
+func (ToolWithLogging) Call(ctx context.Context, req *mcpgen.Request) (string, error) {
 	for i, msg := range []string{"Tool execution started", "Tool processing data", "Tool execution completed"} {
 		if i > 0 {
 			if err := pause(ctx, notifyPause); err != nil {
@@ -50,7 +50,7 @@ func (ToolWithLogging) Call(ctx context.Context, req *server.Request) (string, e
 type ToolWithProgress struct{}
 
 // Call reports the three steps.
-func (ToolWithProgress) Call(ctx context.Context, req *server.Request) (string, error) {
+func (ToolWithProgress) Call(ctx context.Context, req *mcpgen.Request) (string, error) {
 	for i, p := range []float64{0, 50, 100} {
 		if i > 0 {
 			if err := pause(ctx, notifyPause); err != nil {

@@ -4,8 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/mcpgen/mcpgen/internal/protocol"
-	"github.com/mcpgen/mcpgen/internal/server"
+	"github.com/mcpgen/mcpgen"
 )
 
 // This file holds the prompts (test_input_required_result_prompt is in
@@ -43,7 +42,7 @@ var argumentSuggestions = map[string][]string{
 }
 
 // Complete offers suggestions starting with what was typed.
-func (PromptWithArguments) Complete(_ context.Context, c server.CompleteRequest) ([]string, error) {
+func (PromptWithArguments) Complete(_ context.Context, c mcpgen.CompleteRequest) ([]string, error) {
 	return withPrefix(argumentSuggestions[c.Argument], c.Value), nil
 }
 
@@ -56,10 +55,10 @@ type PromptWithEmbeddedResource struct {
 }
 
 // Get returns the embedded resource and an instruction about it.
-func (p PromptWithEmbeddedResource) Get(context.Context) ([]protocol.PromptMessage, error) {
-	return []protocol.PromptMessage{
+func (p PromptWithEmbeddedResource) Get(context.Context) ([]mcpgen.PromptMessage, error) {
+	return []mcpgen.PromptMessage{
 		{Role: "user", Content: embedded(p.ResourceURI, "text/plain", "Content of the resource embedded in the prompt.")},
-		{Role: "user", Content: protocol.TextContent("Summarise the resource above.")},
+		{Role: "user", Content: mcpgen.TextContent("Summarise the resource above.")},
 	}, nil
 }
 
@@ -69,9 +68,9 @@ func (p PromptWithEmbeddedResource) Get(context.Context) ([]protocol.PromptMessa
 type PromptWithImage struct{}
 
 // Get returns the image and a question about it.
-func (PromptWithImage) Get(context.Context) ([]protocol.PromptMessage, error) {
-	return []protocol.PromptMessage{
-		{Role: "user", Content: protocol.Content{Type: "image", Data: pixelPNG64, MimeType: "image/png"}},
-		{Role: "user", Content: protocol.TextContent("What colour is the image above?")},
+func (PromptWithImage) Get(context.Context) ([]mcpgen.PromptMessage, error) {
+	return []mcpgen.PromptMessage{
+		{Role: "user", Content: mcpgen.Content{Type: "image", Data: pixelPNG64, MimeType: "image/png"}},
+		{Role: "user", Content: mcpgen.TextContent("What colour is the image above?")},
 	}, nil
 }

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mcpgen/mcpgen/internal/server"
+	"github.com/mcpgen/mcpgen"
 )
 
 // This file holds the resources and the resource template.
@@ -59,7 +59,7 @@ var recordID = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
 // Read returns the record, or not-found for an identifier out of range.
 func (r TemplateData) Read(context.Context) (Record, error) {
 	if !recordID.MatchString(r.ID) {
-		return Record{}, server.ErrResourceNotFound
+		return Record{}, mcpgen.ErrResourceNotFound
 	}
 	return Record{ID: r.ID, Source: "test://template/{id}/data", Text: "Record number " + r.ID}, nil
 }
@@ -68,7 +68,7 @@ func (r TemplateData) Read(context.Context) (Record, error) {
 var sampleIDs = []string{"1", "2", "3", "42", "123", "alpha", "beta"}
 
 // Complete offers identifiers starting with what was typed.
-func (TemplateData) Complete(_ context.Context, c server.CompleteRequest) ([]string, error) {
+func (TemplateData) Complete(_ context.Context, c mcpgen.CompleteRequest) ([]string, error) {
 	return withPrefix(sampleIDs, c.Value), nil
 }
 

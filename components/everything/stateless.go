@@ -3,7 +3,7 @@ package everything
 import (
 	"context"
 
-	"github.com/mcpgen/mcpgen/internal/server"
+	"github.com/mcpgen/mcpgen"
 )
 
 // This file holds the diagnostic hooks of the server-stateless scenario
@@ -15,7 +15,7 @@ import (
 type MissingCapability struct{}
 
 // Call samples the client's model.
-func (MissingCapability) Call(ctx context.Context, req *server.Request) (string, error) {
+func (MissingCapability) Call(ctx context.Context, req *mcpgen.Request) (string, error) {
 	text, err := sample(ctx, req, "probe", "Reply with one word.", 10)
 	if err != nil {
 		return "", err
@@ -29,7 +29,7 @@ func (MissingCapability) Call(ctx context.Context, req *server.Request) (string,
 type StreamingElicitation struct{}
 
 // Call asks for the name.
-func (StreamingElicitation) Call(ctx context.Context, req *server.Request) (string, error) {
+func (StreamingElicitation) Call(ctx context.Context, req *mcpgen.Request) (string, error) {
 	a, err := askUserName(ctx, req)
 	if err != nil {
 		return "", err
@@ -43,7 +43,7 @@ func (StreamingElicitation) Call(ctx context.Context, req *server.Request) (stri
 type LoggingTool struct{}
 
 // Call logs and returns.
-func (LoggingTool) Call(ctx context.Context, req *server.Request) (string, error) {
+func (LoggingTool) Call(ctx context.Context, req *mcpgen.Request) (string, error) {
 	if err := req.Log(ctx, "info", "test_logging_tool", "test_logging_tool was called"); err != nil {
 		return "", err
 	}
@@ -56,7 +56,7 @@ func (LoggingTool) Call(ctx context.Context, req *server.Request) (string, error
 type TriggerToolChange struct{}
 
 // Call sends the notification.
-func (TriggerToolChange) Call(_ context.Context, req *server.Request) (string, error) {
+func (TriggerToolChange) Call(_ context.Context, req *mcpgen.Request) (string, error) {
 	req.ListChanged("tools")
 	return "Sent notifications/tools/list_changed.", nil
 }
@@ -67,7 +67,7 @@ func (TriggerToolChange) Call(_ context.Context, req *server.Request) (string, e
 type TriggerPromptChange struct{}
 
 // Call sends the notification.
-func (TriggerPromptChange) Call(_ context.Context, req *server.Request) (string, error) {
+func (TriggerPromptChange) Call(_ context.Context, req *mcpgen.Request) (string, error) {
 	req.ListChanged("prompts")
 	return "Sent notifications/prompts/list_changed.", nil
 }

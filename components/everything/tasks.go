@@ -6,8 +6,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/mcpgen/mcpgen/internal/jsonrpc"
-	"github.com/mcpgen/mcpgen/internal/server"
+	"github.com/mcpgen/mcpgen"
 )
 
 // This file holds the fixtures of the tasks extension scenarios
@@ -41,7 +40,7 @@ type SlowCompute struct {
 }
 
 // Call works, then reports how long it took.
-func (in SlowCompute) Call(ctx context.Context, req *server.Request) (string, error) {
+func (in SlowCompute) Call(ctx context.Context, req *mcpgen.Request) (string, error) {
 	total := time.Duration(in.Seconds * float64(time.Second))
 	start := time.Now()
 	for done := time.Duration(0); done < total; {
@@ -84,7 +83,7 @@ func (ProtocolErrorJob) Call(ctx context.Context) (string, error) {
 	if err := pause(ctx, 300*time.Millisecond); err != nil {
 		return "", err
 	}
-	return "", jsonrpc.Errorf(jsonrpc.CodeInternalError, "the job hit an internal error on purpose")
+	return "", mcpgen.Errorf(mcpgen.CodeInternalError, "the job hit an internal error on purpose")
 }
 
 // Delete a file once the user confirms (nothing is really deleted). As a task it waits in input_required for the answer.
@@ -96,7 +95,7 @@ type ConfirmDelete struct {
 }
 
 // Call asks, then reports what it did.
-func (in ConfirmDelete) Call(ctx context.Context, req *server.Request) (string, error) {
+func (in ConfirmDelete) Call(ctx context.Context, req *mcpgen.Request) (string, error) {
 	a, err := elicit(ctx, req, "confirm_delete", fmt.Sprintf("Delete %s?", in.Filename),
 		newForm(map[string]any{"confirm": boolean("Delete the file")}, "confirm"))
 	if err != nil {
@@ -114,7 +113,7 @@ func (in ConfirmDelete) Call(ctx context.Context, req *server.Request) (string, 
 type MultiInput struct{}
 
 // Call asks both questions and reports the answers.
-func (MultiInput) Call(ctx context.Context, req *server.Request) (string, error) {
+func (MultiInput) Call(ctx context.Context, req *mcpgen.Request) (string, error) {
 	part := func(n int) question {
 		return elicitQuestion(fmt.Sprintf("part_%d", n), fmt.Sprintf("Details for part %d", n), newForm(map[string]any{
 			"name":    str("A name for this part"),
@@ -144,13 +143,13 @@ type ToolWithTask struct{}
 
 // Prepare asks for the name before the task is created. What the user
 // answered is judged by Call, inside the task.
-func (ToolWithTask) Prepare(ctx context.Context, req *server.Request) error {
+func (ToolWithTask) Prepare(ctx context.Context, req *mcpgen.Request) error {
 	_, err := askUserName(ctx, req)
 	return err
 }
 
 // Call greets the user from the task.
-func (ToolWithTask) Call(ctx context.Context, req *server.Request) (string, error) {
+func (ToolWithTask) Call(ctx context.Context, req *mcpgen.Request) (string, error) {
 	name, err := askName(ctx, req)
 	if err != nil {
 		return "", err
@@ -164,7 +163,7 @@ func (ToolWithTask) Call(ctx context.Context, req *server.Request) (string, erro
 // askName asks for the user's name (key user_name); the answer given to
 // Prepare is still there when the task asks again. Declining is a tool
 // error.
-func askName(ctx context.Context, req *server.Request) (string, error) {
+func askName(ctx context.Context, req *mcpgen.Request) (string, error) {
 	a, err := askUserName(ctx, req)
 	if err != nil {
 		return "", err

@@ -2,9 +2,11 @@
 // observations, relations between them, and tasks linked to entities. Its
 // tools are a drop-in for the reference server @modelcontextprotocol/server-memory
 // (same names, argument shapes, titles, hints and results); the resources,
-// prompts and task tools are ours.
+// prompts and task tools are ours. It publishes one Agent Skill
+// (skills/tidy-knowledge-graph): how an agent keeps the graph tidy.
 //
 //mcp:server name=memory title="Knowledge graph memory" version=0.1.0 instructions="A persistent knowledge graph: record entities, their observations and relations with the tools; read memory://knowledge-graph for the whole graph and memory://session/delta for what changed."
+//mcp:skill root=skills
 package memory
 
 import (
@@ -13,9 +15,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/mcpgen/mcpgen/internal/jsonrpc"
+	"github.com/mcpgen/mcpgen"
 	"github.com/mcpgen/mcpgen/components/memory/memstore"
-	"github.com/mcpgen/mcpgen/internal/server"
 )
 
 // Resource URIs whose contents change when the graph or the tasks change.
@@ -27,14 +28,14 @@ const (
 )
 
 // graphChanged tells subscribers that the graph resources changed.
-func graphChanged(req *server.Request) {
+func graphChanged(req *mcpgen.Request) {
 	req.ResourceUpdated(uriGraph)
 	req.ResourceUpdated(uriEntities)
 	req.ResourceUpdated(uriDelta)
 }
 
 // tasksChanged tells subscribers that the task resources changed.
-func tasksChanged(req *server.Request) {
+func tasksChanged(req *mcpgen.Request) {
 	req.ResourceUpdated(uriTasks)
 	req.ResourceUpdated(uriDelta)
 }
@@ -82,4 +83,4 @@ func completeEntity(ctx context.Context, store memstore.Store, prefix string) ([
 
 // errInvalidArgument makes a prompt argument error a JSON-RPC invalid
 // params error rather than an internal one.
-var errInvalidArgument = jsonrpc.ErrInvalidParams
+var errInvalidArgument = mcpgen.ErrInvalidParams

@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/mcpgen/mcpgen"
 	"github.com/mcpgen/mcpgen/components/memory/memstore"
-	"github.com/mcpgen/mcpgen/internal/server"
 )
 
 // debtTerms are the words search_nodes looks for when gathering what the
@@ -79,7 +79,7 @@ func (p AnalyzeTechDebt) Get(ctx context.Context, store memstore.Store) (string,
 }
 
 // Complete offers entity names for the entity argument.
-func (AnalyzeTechDebt) Complete(ctx context.Context, c server.CompleteRequest, store memstore.Store) ([]string, error) {
+func (AnalyzeTechDebt) Complete(ctx context.Context, c mcpgen.CompleteRequest, store memstore.Store) ([]string, error) {
 	return completeEntity(ctx, store, c.Value)
 }
 
@@ -118,7 +118,7 @@ func (p HandoffRoutine) Get(ctx context.Context, store memstore.Store) (string, 
 }
 
 // Complete offers entity names for the focus argument.
-func (HandoffRoutine) Complete(ctx context.Context, c server.CompleteRequest, store memstore.Store) ([]string, error) {
+func (HandoffRoutine) Complete(ctx context.Context, c mcpgen.CompleteRequest, store memstore.Store) ([]string, error) {
 	return completeEntity(ctx, store, c.Value)
 }
 

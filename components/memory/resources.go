@@ -6,8 +6,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mcpgen/mcpgen"
 	"github.com/mcpgen/mcpgen/components/memory/memstore"
-	"github.com/mcpgen/mcpgen/internal/server"
 )
 
 // The whole knowledge graph as JSON, as the reference server offers it.
@@ -59,13 +59,13 @@ func (e Entity) Read(ctx context.Context, store memstore.Store) (memstore.Graph,
 		return g, err
 	}
 	if len(g.Entities) == 0 {
-		return g, server.ErrResourceNotFound
+		return g, mcpgen.ErrResourceNotFound
 	}
 	return g, nil
 }
 
 // Complete offers entity names for {name}.
-func (Entity) Complete(ctx context.Context, c server.CompleteRequest, store memstore.Store) ([]string, error) {
+func (Entity) Complete(ctx context.Context, c mcpgen.CompleteRequest, store memstore.Store) ([]string, error) {
 	return completeEntity(ctx, store, c.Value)
 }
 
@@ -92,7 +92,7 @@ type Delta struct {
 type SessionDelta struct{}
 
 // Read returns the changes since the session started.
-func (SessionDelta) Read(ctx context.Context, req *server.Request, store memstore.Store) (Delta, error) {
+func (SessionDelta) Read(ctx context.Context, req *mcpgen.Request, store memstore.Store) (Delta, error) {
 	if req.Session == nil {
 		head, err := store.Head(ctx)
 		return Delta{Since: head, Next: head, Changes: []memstore.Change{},
@@ -134,7 +134,7 @@ type Changes struct {
 func (c Changes) Read(ctx context.Context, store memstore.Store) (Delta, error) {
 	since, err := strconv.ParseInt(strings.TrimSpace(c.Since), 10, 64)
 	if err != nil || since < 0 {
-		return Delta{}, server.ErrResourceNotFound
+		return Delta{}, mcpgen.ErrResourceNotFound
 	}
 	page, next, err := store.Changes(ctx, since, memstore.MaxChangesPage)
 	if page == nil {

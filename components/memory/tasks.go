@@ -3,8 +3,8 @@ package memory
 import (
 	"context"
 
+	"github.com/mcpgen/mcpgen"
 	"github.com/mcpgen/mcpgen/components/memory/memstore"
-	"github.com/mcpgen/mcpgen/internal/server"
 )
 
 // Create a task (a unit of work to track), optionally linked to entities of the graph. Its status starts as open unless given.
@@ -27,7 +27,7 @@ type TaskResult struct {
 }
 
 // Call creates the task.
-func (in CreateTask) Call(ctx context.Context, req *server.Request, store memstore.Store) (TaskResult, error) {
+func (in CreateTask) Call(ctx context.Context, req *mcpgen.Request, store memstore.Store) (TaskResult, error) {
 	t, err := store.CreateTask(ctx, memstore.NewTask{Title: in.Title, Status: memstore.TaskStatus(in.Status), Notes: in.Notes, Entities: in.Entities})
 	if err != nil {
 		return TaskResult{}, err
@@ -53,7 +53,7 @@ type UpdateTask struct {
 }
 
 // Call applies the update.
-func (in UpdateTask) Call(ctx context.Context, req *server.Request, store memstore.Store) (TaskResult, error) {
+func (in UpdateTask) Call(ctx context.Context, req *mcpgen.Request, store memstore.Store) (TaskResult, error) {
 	u := memstore.TaskUpdate{Title: in.Title, Notes: in.Notes, Entities: in.Entities}
 	if in.Status != nil {
 		s := memstore.TaskStatus(*in.Status)

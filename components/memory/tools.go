@@ -3,8 +3,8 @@ package memory
 import (
 	"context"
 
+	"github.com/mcpgen/mcpgen"
 	"github.com/mcpgen/mcpgen/components/memory/memstore"
-	"github.com/mcpgen/mcpgen/internal/server"
 )
 
 // Create multiple new entities in the knowledge graph
@@ -23,7 +23,7 @@ type Entities struct {
 func (e Entities) ContentText() string { return pretty(e.Entities) }
 
 // Call creates the entities whose names are new and returns those.
-func (in CreateEntities) Call(ctx context.Context, req *server.Request, store memstore.Store) (Entities, error) {
+func (in CreateEntities) Call(ctx context.Context, req *mcpgen.Request, store memstore.Store) (Entities, error) {
 	created, err := store.CreateEntities(ctx, in.Entities)
 	if err != nil {
 		return Entities{}, err
@@ -48,7 +48,7 @@ type Relations struct {
 func (r Relations) ContentText() string { return pretty(r.Relations) }
 
 // Call creates the relations that do not exist yet and returns those.
-func (in CreateRelations) Call(ctx context.Context, req *server.Request, store memstore.Store) (Relations, error) {
+func (in CreateRelations) Call(ctx context.Context, req *mcpgen.Request, store memstore.Store) (Relations, error) {
 	created, err := store.CreateRelations(ctx, in.Relations)
 	if err != nil {
 		return Relations{}, err
@@ -73,7 +73,7 @@ type AddedResults struct {
 func (a AddedResults) ContentText() string { return pretty(a.Results) }
 
 // Call adds the observations; a missing entity fails the whole batch.
-func (in AddObservations) Call(ctx context.Context, req *server.Request, store memstore.Store) (AddedResults, error) {
+func (in AddObservations) Call(ctx context.Context, req *mcpgen.Request, store memstore.Store) (AddedResults, error) {
 	added, err := store.AddObservations(ctx, in.Observations)
 	if err != nil {
 		return AddedResults{}, err
@@ -91,7 +91,7 @@ type DeleteEntities struct {
 }
 
 // Call deletes the entities and every relation touching them.
-func (in DeleteEntities) Call(ctx context.Context, req *server.Request, store memstore.Store) (Done, error) {
+func (in DeleteEntities) Call(ctx context.Context, req *mcpgen.Request, store memstore.Store) (Done, error) {
 	if err := store.DeleteEntities(ctx, in.EntityNames); err != nil {
 		return Done{}, err
 	}
@@ -107,7 +107,7 @@ type DeleteObservations struct {
 }
 
 // Call deletes the observations; missing ones are ignored.
-func (in DeleteObservations) Call(ctx context.Context, req *server.Request, store memstore.Store) (Done, error) {
+func (in DeleteObservations) Call(ctx context.Context, req *mcpgen.Request, store memstore.Store) (Done, error) {
 	if err := store.DeleteObservations(ctx, in.Deletions); err != nil {
 		return Done{}, err
 	}
@@ -124,7 +124,7 @@ type DeleteRelations struct {
 }
 
 // Call deletes the relations; missing ones are ignored.
-func (in DeleteRelations) Call(ctx context.Context, req *server.Request, store memstore.Store) (Done, error) {
+func (in DeleteRelations) Call(ctx context.Context, req *mcpgen.Request, store memstore.Store) (Done, error) {
 	if err := store.DeleteRelations(ctx, in.Relations); err != nil {
 		return Done{}, err
 	}

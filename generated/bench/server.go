@@ -11,14 +11,14 @@ package bench
 
 import (
 	"context"
+	"github.com/mcpgen/mcpgen"
 	component "github.com/mcpgen/mcpgen/components/bench"
-	"github.com/mcpgen/mcpgen/internal/server"
 )
 
 // New returns the bench server, ready to serve on any transport.
-func New(opts server.Options) *server.Server {
+func New(opts mcpgen.Options) *mcpgen.Server {
 	h := &handlers{}
-	return server.New(server.Definition{
+	return mcpgen.New(mcpgen.Definition{
 		Name:    "bench",
 		Title:   "Benchmark server",
 		Version: "0.1.0",

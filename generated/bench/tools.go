@@ -6,9 +6,8 @@ import (
 	"context"
 	_ "embed"
 	"encoding/json"
+	"github.com/mcpgen/mcpgen"
 	component "github.com/mcpgen/mcpgen/components/bench"
-	"github.com/mcpgen/mcpgen/internal/protocol"
-	"github.com/mcpgen/mcpgen/internal/server"
 )
 
 //go:embed schemas/echo.input.json
@@ -165,705 +164,705 @@ var noop47Input []byte
 var noop48Input []byte
 
 // tools lists the tools in name order: tools/list is built from it once.
-func (h *handlers) tools() []server.Tool {
-	return []server.Tool{
+func (h *handlers) tools() []mcpgen.Tool {
+	return []mcpgen.Tool{
 		{
-			Tool: protocol.Tool{
+			Tool: mcpgen.ToolInfo{
 				Name:        "echo",
 				Description: "Return the message it is given.",
 				InputSchema: echoInput,
-				Annotations: &protocol.ToolAnnotations{
-					ReadOnlyHint:    protocol.Bool(true),
-					DestructiveHint: protocol.Bool(false),
-					IdempotentHint:  protocol.Bool(true),
-					OpenWorldHint:   protocol.Bool(false),
+				Annotations: &mcpgen.ToolAnnotations{
+					ReadOnlyHint:    mcpgen.Bool(true),
+					DestructiveHint: mcpgen.Bool(false),
+					IdempotentHint:  mcpgen.Bool(true),
+					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
 			Call: h.callEcho,
 		},
 		{
-			Tool: protocol.Tool{
+			Tool: mcpgen.ToolInfo{
 				Name:         "ingest",
 				Description:  "Count a batch of knowledge-graph entities and their observations.",
 				InputSchema:  ingestInput,
 				OutputSchema: ingestOutput,
-				Annotations: &protocol.ToolAnnotations{
-					ReadOnlyHint:    protocol.Bool(false),
-					DestructiveHint: protocol.Bool(true),
-					IdempotentHint:  protocol.Bool(true),
-					OpenWorldHint:   protocol.Bool(false),
+				Annotations: &mcpgen.ToolAnnotations{
+					ReadOnlyHint:    mcpgen.Bool(false),
+					DestructiveHint: mcpgen.Bool(true),
+					IdempotentHint:  mcpgen.Bool(true),
+					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
 			Call: h.callIngest,
 		},
 		{
-			Tool: protocol.Tool{
+			Tool: mcpgen.ToolInfo{
 				Name:        "noop_01",
 				Description: "Do nothing (filler tool 01 of 48, so that tools/list has 50 tools).",
 				InputSchema: noop01Input,
-				Annotations: &protocol.ToolAnnotations{
-					ReadOnlyHint:    protocol.Bool(true),
-					DestructiveHint: protocol.Bool(false),
-					IdempotentHint:  protocol.Bool(true),
-					OpenWorldHint:   protocol.Bool(false),
+				Annotations: &mcpgen.ToolAnnotations{
+					ReadOnlyHint:    mcpgen.Bool(true),
+					DestructiveHint: mcpgen.Bool(false),
+					IdempotentHint:  mcpgen.Bool(true),
+					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
 			Call: h.callNoop01,
 		},
 		{
-			Tool: protocol.Tool{
+			Tool: mcpgen.ToolInfo{
 				Name:        "noop_02",
 				Description: "Do nothing (filler tool 02 of 48, so that tools/list has 50 tools).",
 				InputSchema: noop02Input,
-				Annotations: &protocol.ToolAnnotations{
-					ReadOnlyHint:    protocol.Bool(true),
-					DestructiveHint: protocol.Bool(false),
-					IdempotentHint:  protocol.Bool(true),
-					OpenWorldHint:   protocol.Bool(false),
+				Annotations: &mcpgen.ToolAnnotations{
+					ReadOnlyHint:    mcpgen.Bool(true),
+					DestructiveHint: mcpgen.Bool(false),
+					IdempotentHint:  mcpgen.Bool(true),
+					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
 			Call: h.callNoop02,
 		},
 		{
-			Tool: protocol.Tool{
+			Tool: mcpgen.ToolInfo{
 				Name:        "noop_03",
 				Description: "Do nothing (filler tool 03 of 48, so that tools/list has 50 tools).",
 				InputSchema: noop03Input,
-				Annotations: &protocol.ToolAnnotations{
-					ReadOnlyHint:    protocol.Bool(true),
-					DestructiveHint: protocol.Bool(false),
-					IdempotentHint:  protocol.Bool(true),
-					OpenWorldHint:   protocol.Bool(false),
+				Annotations: &mcpgen.ToolAnnotations{
+					ReadOnlyHint:    mcpgen.Bool(true),
+					DestructiveHint: mcpgen.Bool(false),
+					IdempotentHint:  mcpgen.Bool(true),
+					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
 			Call: h.callNoop03,
 		},
 		{
-			Tool: protocol.Tool{
+			Tool: mcpgen.ToolInfo{
 				Name:        "noop_04",
 				Description: "Do nothing (filler tool 04 of 48, so that tools/list has 50 tools).",
 				InputSchema: noop04Input,
-				Annotations: &protocol.ToolAnnotations{
-					ReadOnlyHint:    protocol.Bool(true),
-					DestructiveHint: protocol.Bool(false),
-					IdempotentHint:  protocol.Bool(true),
-					OpenWorldHint:   protocol.Bool(false),
+				Annotations: &mcpgen.ToolAnnotations{
+					ReadOnlyHint:    mcpgen.Bool(true),
+					DestructiveHint: mcpgen.Bool(false),
+					IdempotentHint:  mcpgen.Bool(true),
+					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
 			Call: h.callNoop04,
 		},
 		{
-			Tool: protocol.Tool{
+			Tool: mcpgen.ToolInfo{
 				Name:        "noop_05",
 				Description: "Do nothing (filler tool 05 of 48, so that tools/list has 50 tools).",
 				InputSchema: noop05Input,
-				Annotations: &protocol.ToolAnnotations{
-					ReadOnlyHint:    protocol.Bool(true),
-					DestructiveHint: protocol.Bool(false),
-					IdempotentHint:  protocol.Bool(true),
-					OpenWorldHint:   protocol.Bool(false),
+				Annotations: &mcpgen.ToolAnnotations{
+					ReadOnlyHint:    mcpgen.Bool(true),
+					DestructiveHint: mcpgen.Bool(false),
+					IdempotentHint:  mcpgen.Bool(true),
+					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
 			Call: h.callNoop05,
 		},
 		{
-			Tool: protocol.Tool{
+			Tool: mcpgen.ToolInfo{
 				Name:        "noop_06",
 				Description: "Do nothing (filler tool 06 of 48, so that tools/list has 50 tools).",
 				InputSchema: noop06Input,
-				Annotations: &protocol.ToolAnnotations{
-					ReadOnlyHint:    protocol.Bool(true),
-					DestructiveHint: protocol.Bool(false),
-					IdempotentHint:  protocol.Bool(true),
-					OpenWorldHint:   protocol.Bool(false),
+				Annotations: &mcpgen.ToolAnnotations{
+					ReadOnlyHint:    mcpgen.Bool(true),
+					DestructiveHint: mcpgen.Bool(false),
+					IdempotentHint:  mcpgen.Bool(true),
+					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
 			Call: h.callNoop06,
 		},
 		{
-			Tool: protocol.Tool{
+			Tool: mcpgen.ToolInfo{
 				Name:        "noop_07",
 				Description: "Do nothing (filler tool 07 of 48, so that tools/list has 50 tools).",
 				InputSchema: noop07Input,
-				Annotations: &protocol.ToolAnnotations{
-					ReadOnlyHint:    protocol.Bool(true),
-					DestructiveHint: protocol.Bool(false),
-					IdempotentHint:  protocol.Bool(true),
-					OpenWorldHint:   protocol.Bool(false),
+				Annotations: &mcpgen.ToolAnnotations{
+					ReadOnlyHint:    mcpgen.Bool(true),
+					DestructiveHint: mcpgen.Bool(false),
+					IdempotentHint:  mcpgen.Bool(true),
+					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
 			Call: h.callNoop07,
 		},
 		{
-			Tool: protocol.Tool{
+			Tool: mcpgen.ToolInfo{
 				Name:        "noop_08",
 				Description: "Do nothing (filler tool 08 of 48, so that tools/list has 50 tools).",
 				InputSchema: noop08Input,
-				Annotations: &protocol.ToolAnnotations{
-					ReadOnlyHint:    protocol.Bool(true),
-					DestructiveHint: protocol.Bool(false),
-					IdempotentHint:  protocol.Bool(true),
-					OpenWorldHint:   protocol.Bool(false),
+				Annotations: &mcpgen.ToolAnnotations{
+					ReadOnlyHint:    mcpgen.Bool(true),
+					DestructiveHint: mcpgen.Bool(false),
+					IdempotentHint:  mcpgen.Bool(true),
+					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
 			Call: h.callNoop08,
 		},
 		{
-			Tool: protocol.Tool{
+			Tool: mcpgen.ToolInfo{
 				Name:        "noop_09",
 				Description: "Do nothing (filler tool 09 of 48, so that tools/list has 50 tools).",
 				InputSchema: noop09Input,
-				Annotations: &protocol.ToolAnnotations{
-					ReadOnlyHint:    protocol.Bool(true),
-					DestructiveHint: protocol.Bool(false),
-					IdempotentHint:  protocol.Bool(true),
-					OpenWorldHint:   protocol.Bool(false),
+				Annotations: &mcpgen.ToolAnnotations{
+					ReadOnlyHint:    mcpgen.Bool(true),
+					DestructiveHint: mcpgen.Bool(false),
+					IdempotentHint:  mcpgen.Bool(true),
+					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
 			Call: h.callNoop09,
 		},
 		{
-			Tool: protocol.Tool{
+			Tool: mcpgen.ToolInfo{
 				Name:        "noop_10",
 				Description: "Do nothing (filler tool 10 of 48, so that tools/list has 50 tools).",
 				InputSchema: noop10Input,
-				Annotations: &protocol.ToolAnnotations{
-					ReadOnlyHint:    protocol.Bool(true),
-					DestructiveHint: protocol.Bool(false),
-					IdempotentHint:  protocol.Bool(true),
-					OpenWorldHint:   protocol.Bool(false),
+				Annotations: &mcpgen.ToolAnnotations{
+					ReadOnlyHint:    mcpgen.Bool(true),
+					DestructiveHint: mcpgen.Bool(false),
+					IdempotentHint:  mcpgen.Bool(true),
+					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
 			Call: h.callNoop10,
 		},
 		{
-			Tool: protocol.Tool{
+			Tool: mcpgen.ToolInfo{
 				Name:        "noop_11",
 				Description: "Do nothing (filler tool 11 of 48, so that tools/list has 50 tools).",
 				InputSchema: noop11Input,
-				Annotations: &protocol.ToolAnnotations{
-					ReadOnlyHint:    protocol.Bool(true),
-					DestructiveHint: protocol.Bool(false),
-					IdempotentHint:  protocol.Bool(true),
-					OpenWorldHint:   protocol.Bool(false),
+				Annotations: &mcpgen.ToolAnnotations{
+					ReadOnlyHint:    mcpgen.Bool(true),
+					DestructiveHint: mcpgen.Bool(false),
+					IdempotentHint:  mcpgen.Bool(true),
+					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
 			Call: h.callNoop11,
 		},
 		{
-			Tool: protocol.Tool{
+			Tool: mcpgen.ToolInfo{
 				Name:        "noop_12",
 				Description: "Do nothing (filler tool 12 of 48, so that tools/list has 50 tools).",
 				InputSchema: noop12Input,
-				Annotations: &protocol.ToolAnnotations{
-					ReadOnlyHint:    protocol.Bool(true),
-					DestructiveHint: protocol.Bool(false),
-					IdempotentHint:  protocol.Bool(true),
-					OpenWorldHint:   protocol.Bool(false),
+				Annotations: &mcpgen.ToolAnnotations{
+					ReadOnlyHint:    mcpgen.Bool(true),
+					DestructiveHint: mcpgen.Bool(false),
+					IdempotentHint:  mcpgen.Bool(true),
+					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
 			Call: h.callNoop12,
 		},
 		{
-			Tool: protocol.Tool{
+			Tool: mcpgen.ToolInfo{
 				Name:        "noop_13",
 				Description: "Do nothing (filler tool 13 of 48, so that tools/list has 50 tools).",
 				InputSchema: noop13Input,
-				Annotations: &protocol.ToolAnnotations{
-					ReadOnlyHint:    protocol.Bool(true),
-					DestructiveHint: protocol.Bool(false),
-					IdempotentHint:  protocol.Bool(true),
-					OpenWorldHint:   protocol.Bool(false),
+				Annotations: &mcpgen.ToolAnnotations{
+					ReadOnlyHint:    mcpgen.Bool(true),
+					DestructiveHint: mcpgen.Bool(false),
+					IdempotentHint:  mcpgen.Bool(true),
+					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
 			Call: h.callNoop13,
 		},
 		{
-			Tool: protocol.Tool{
+			Tool: mcpgen.ToolInfo{
 				Name:        "noop_14",
 				Description: "Do nothing (filler tool 14 of 48, so that tools/list has 50 tools).",
 				InputSchema: noop14Input,
-				Annotations: &protocol.ToolAnnotations{
-					ReadOnlyHint:    protocol.Bool(true),
-					DestructiveHint: protocol.Bool(false),
-					IdempotentHint:  protocol.Bool(true),
-					OpenWorldHint:   protocol.Bool(false),
+				Annotations: &mcpgen.ToolAnnotations{
+					ReadOnlyHint:    mcpgen.Bool(true),
+					DestructiveHint: mcpgen.Bool(false),
+					IdempotentHint:  mcpgen.Bool(true),
+					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
 			Call: h.callNoop14,
 		},
 		{
-			Tool: protocol.Tool{
+			Tool: mcpgen.ToolInfo{
 				Name:        "noop_15",
 				Description: "Do nothing (filler tool 15 of 48, so that tools/list has 50 tools).",
 				InputSchema: noop15Input,
-				Annotations: &protocol.ToolAnnotations{
-					ReadOnlyHint:    protocol.Bool(true),
-					DestructiveHint: protocol.Bool(false),
-					IdempotentHint:  protocol.Bool(true),
-					OpenWorldHint:   protocol.Bool(false),
+				Annotations: &mcpgen.ToolAnnotations{
+					ReadOnlyHint:    mcpgen.Bool(true),
+					DestructiveHint: mcpgen.Bool(false),
+					IdempotentHint:  mcpgen.Bool(true),
+					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
 			Call: h.callNoop15,
 		},
 		{
-			Tool: protocol.Tool{
+			Tool: mcpgen.ToolInfo{
 				Name:        "noop_16",
 				Description: "Do nothing (filler tool 16 of 48, so that tools/list has 50 tools).",
 				InputSchema: noop16Input,
-				Annotations: &protocol.ToolAnnotations{
-					ReadOnlyHint:    protocol.Bool(true),
-					DestructiveHint: protocol.Bool(false),
-					IdempotentHint:  protocol.Bool(true),
-					OpenWorldHint:   protocol.Bool(false),
+				Annotations: &mcpgen.ToolAnnotations{
+					ReadOnlyHint:    mcpgen.Bool(true),
+					DestructiveHint: mcpgen.Bool(false),
+					IdempotentHint:  mcpgen.Bool(true),
+					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
 			Call: h.callNoop16,
 		},
 		{
-			Tool: protocol.Tool{
+			Tool: mcpgen.ToolInfo{
 				Name:        "noop_17",
 				Description: "Do nothing (filler tool 17 of 48, so that tools/list has 50 tools).",
 				InputSchema: noop17Input,
-				Annotations: &protocol.ToolAnnotations{
-					ReadOnlyHint:    protocol.Bool(true),
-					DestructiveHint: protocol.Bool(false),
-					IdempotentHint:  protocol.Bool(true),
-					OpenWorldHint:   protocol.Bool(false),
+				Annotations: &mcpgen.ToolAnnotations{
+					ReadOnlyHint:    mcpgen.Bool(true),
+					DestructiveHint: mcpgen.Bool(false),
+					IdempotentHint:  mcpgen.Bool(true),
+					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
 			Call: h.callNoop17,
 		},
 		{
-			Tool: protocol.Tool{
+			Tool: mcpgen.ToolInfo{
 				Name:        "noop_18",
 				Description: "Do nothing (filler tool 18 of 48, so that tools/list has 50 tools).",
 				InputSchema: noop18Input,
-				Annotations: &protocol.ToolAnnotations{
-					ReadOnlyHint:    protocol.Bool(true),
-					DestructiveHint: protocol.Bool(false),
-					IdempotentHint:  protocol.Bool(true),
-					OpenWorldHint:   protocol.Bool(false),
+				Annotations: &mcpgen.ToolAnnotations{
+					ReadOnlyHint:    mcpgen.Bool(true),
+					DestructiveHint: mcpgen.Bool(false),
+					IdempotentHint:  mcpgen.Bool(true),
+					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
 			Call: h.callNoop18,
 		},
 		{
-			Tool: protocol.Tool{
+			Tool: mcpgen.ToolInfo{
 				Name:        "noop_19",
 				Description: "Do nothing (filler tool 19 of 48, so that tools/list has 50 tools).",
 				InputSchema: noop19Input,
-				Annotations: &protocol.ToolAnnotations{
-					ReadOnlyHint:    protocol.Bool(true),
-					DestructiveHint: protocol.Bool(false),
-					IdempotentHint:  protocol.Bool(true),
-					OpenWorldHint:   protocol.Bool(false),
+				Annotations: &mcpgen.ToolAnnotations{
+					ReadOnlyHint:    mcpgen.Bool(true),
+					DestructiveHint: mcpgen.Bool(false),
+					IdempotentHint:  mcpgen.Bool(true),
+					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
 			Call: h.callNoop19,
 		},
 		{
-			Tool: protocol.Tool{
+			Tool: mcpgen.ToolInfo{
 				Name:        "noop_20",
 				Description: "Do nothing (filler tool 20 of 48, so that tools/list has 50 tools).",
 				InputSchema: noop20Input,
-				Annotations: &protocol.ToolAnnotations{
-					ReadOnlyHint:    protocol.Bool(true),
-					DestructiveHint: protocol.Bool(false),
-					IdempotentHint:  protocol.Bool(true),
-					OpenWorldHint:   protocol.Bool(false),
+				Annotations: &mcpgen.ToolAnnotations{
+					ReadOnlyHint:    mcpgen.Bool(true),
+					DestructiveHint: mcpgen.Bool(false),
+					IdempotentHint:  mcpgen.Bool(true),
+					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
 			Call: h.callNoop20,
 		},
 		{
-			Tool: protocol.Tool{
+			Tool: mcpgen.ToolInfo{
 				Name:        "noop_21",
 				Description: "Do nothing (filler tool 21 of 48, so that tools/list has 50 tools).",
 				InputSchema: noop21Input,
-				Annotations: &protocol.ToolAnnotations{
-					ReadOnlyHint:    protocol.Bool(true),
-					DestructiveHint: protocol.Bool(false),
-					IdempotentHint:  protocol.Bool(true),
-					OpenWorldHint:   protocol.Bool(false),
+				Annotations: &mcpgen.ToolAnnotations{
+					ReadOnlyHint:    mcpgen.Bool(true),
+					DestructiveHint: mcpgen.Bool(false),
+					IdempotentHint:  mcpgen.Bool(true),
+					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
 			Call: h.callNoop21,
 		},
 		{
-			Tool: protocol.Tool{
+			Tool: mcpgen.ToolInfo{
 				Name:        "noop_22",
 				Description: "Do nothing (filler tool 22 of 48, so that tools/list has 50 tools).",
 				InputSchema: noop22Input,
-				Annotations: &protocol.ToolAnnotations{
-					ReadOnlyHint:    protocol.Bool(true),
-					DestructiveHint: protocol.Bool(false),
-					IdempotentHint:  protocol.Bool(true),
-					OpenWorldHint:   protocol.Bool(false),
+				Annotations: &mcpgen.ToolAnnotations{
+					ReadOnlyHint:    mcpgen.Bool(true),
+					DestructiveHint: mcpgen.Bool(false),
+					IdempotentHint:  mcpgen.Bool(true),
+					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
 			Call: h.callNoop22,
 		},
 		{
-			Tool: protocol.Tool{
+			Tool: mcpgen.ToolInfo{
 				Name:        "noop_23",
 				Description: "Do nothing (filler tool 23 of 48, so that tools/list has 50 tools).",
 				InputSchema: noop23Input,
-				Annotations: &protocol.ToolAnnotations{
-					ReadOnlyHint:    protocol.Bool(true),
-					DestructiveHint: protocol.Bool(false),
-					IdempotentHint:  protocol.Bool(true),
-					OpenWorldHint:   protocol.Bool(false),
+				Annotations: &mcpgen.ToolAnnotations{
+					ReadOnlyHint:    mcpgen.Bool(true),
+					DestructiveHint: mcpgen.Bool(false),
+					IdempotentHint:  mcpgen.Bool(true),
+					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
 			Call: h.callNoop23,
 		},
 		{
-			Tool: protocol.Tool{
+			Tool: mcpgen.ToolInfo{
 				Name:        "noop_24",
 				Description: "Do nothing (filler tool 24 of 48, so that tools/list has 50 tools).",
 				InputSchema: noop24Input,
-				Annotations: &protocol.ToolAnnotations{
-					ReadOnlyHint:    protocol.Bool(true),
-					DestructiveHint: protocol.Bool(false),
-					IdempotentHint:  protocol.Bool(true),
-					OpenWorldHint:   protocol.Bool(false),
+				Annotations: &mcpgen.ToolAnnotations{
+					ReadOnlyHint:    mcpgen.Bool(true),
+					DestructiveHint: mcpgen.Bool(false),
+					IdempotentHint:  mcpgen.Bool(true),
+					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
 			Call: h.callNoop24,
 		},
 		{
-			Tool: protocol.Tool{
+			Tool: mcpgen.ToolInfo{
 				Name:        "noop_25",
 				Description: "Do nothing (filler tool 25 of 48, so that tools/list has 50 tools).",
 				InputSchema: noop25Input,
-				Annotations: &protocol.ToolAnnotations{
-					ReadOnlyHint:    protocol.Bool(true),
-					DestructiveHint: protocol.Bool(false),
-					IdempotentHint:  protocol.Bool(true),
-					OpenWorldHint:   protocol.Bool(false),
+				Annotations: &mcpgen.ToolAnnotations{
+					ReadOnlyHint:    mcpgen.Bool(true),
+					DestructiveHint: mcpgen.Bool(false),
+					IdempotentHint:  mcpgen.Bool(true),
+					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
 			Call: h.callNoop25,
 		},
 		{
-			Tool: protocol.Tool{
+			Tool: mcpgen.ToolInfo{
 				Name:        "noop_26",
 				Description: "Do nothing (filler tool 26 of 48, so that tools/list has 50 tools).",
 				InputSchema: noop26Input,
-				Annotations: &protocol.ToolAnnotations{
-					ReadOnlyHint:    protocol.Bool(true),
-					DestructiveHint: protocol.Bool(false),
-					IdempotentHint:  protocol.Bool(true),
-					OpenWorldHint:   protocol.Bool(false),
+				Annotations: &mcpgen.ToolAnnotations{
+					ReadOnlyHint:    mcpgen.Bool(true),
+					DestructiveHint: mcpgen.Bool(false),
+					IdempotentHint:  mcpgen.Bool(true),
+					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
 			Call: h.callNoop26,
 		},
 		{
-			Tool: protocol.Tool{
+			Tool: mcpgen.ToolInfo{
 				Name:        "noop_27",
 				Description: "Do nothing (filler tool 27 of 48, so that tools/list has 50 tools).",
 				InputSchema: noop27Input,
-				Annotations: &protocol.ToolAnnotations{
-					ReadOnlyHint:    protocol.Bool(true),
-					DestructiveHint: protocol.Bool(false),
-					IdempotentHint:  protocol.Bool(true),
-					OpenWorldHint:   protocol.Bool(false),
+				Annotations: &mcpgen.ToolAnnotations{
+					ReadOnlyHint:    mcpgen.Bool(true),
+					DestructiveHint: mcpgen.Bool(false),
+					IdempotentHint:  mcpgen.Bool(true),
+					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
 			Call: h.callNoop27,
 		},
 		{
-			Tool: protocol.Tool{
+			Tool: mcpgen.ToolInfo{
 				Name:        "noop_28",
 				Description: "Do nothing (filler tool 28 of 48, so that tools/list has 50 tools).",
 				InputSchema: noop28Input,
-				Annotations: &protocol.ToolAnnotations{
-					ReadOnlyHint:    protocol.Bool(true),
-					DestructiveHint: protocol.Bool(false),
-					IdempotentHint:  protocol.Bool(true),
-					OpenWorldHint:   protocol.Bool(false),
+				Annotations: &mcpgen.ToolAnnotations{
+					ReadOnlyHint:    mcpgen.Bool(true),
+					DestructiveHint: mcpgen.Bool(false),
+					IdempotentHint:  mcpgen.Bool(true),
+					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
 			Call: h.callNoop28,
 		},
 		{
-			Tool: protocol.Tool{
+			Tool: mcpgen.ToolInfo{
 				Name:        "noop_29",
 				Description: "Do nothing (filler tool 29 of 48, so that tools/list has 50 tools).",
 				InputSchema: noop29Input,
-				Annotations: &protocol.ToolAnnotations{
-					ReadOnlyHint:    protocol.Bool(true),
-					DestructiveHint: protocol.Bool(false),
-					IdempotentHint:  protocol.Bool(true),
-					OpenWorldHint:   protocol.Bool(false),
+				Annotations: &mcpgen.ToolAnnotations{
+					ReadOnlyHint:    mcpgen.Bool(true),
+					DestructiveHint: mcpgen.Bool(false),
+					IdempotentHint:  mcpgen.Bool(true),
+					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
 			Call: h.callNoop29,
 		},
 		{
-			Tool: protocol.Tool{
+			Tool: mcpgen.ToolInfo{
 				Name:        "noop_30",
 				Description: "Do nothing (filler tool 30 of 48, so that tools/list has 50 tools).",
 				InputSchema: noop30Input,
-				Annotations: &protocol.ToolAnnotations{
-					ReadOnlyHint:    protocol.Bool(true),
-					DestructiveHint: protocol.Bool(false),
-					IdempotentHint:  protocol.Bool(true),
-					OpenWorldHint:   protocol.Bool(false),
+				Annotations: &mcpgen.ToolAnnotations{
+					ReadOnlyHint:    mcpgen.Bool(true),
+					DestructiveHint: mcpgen.Bool(false),
+					IdempotentHint:  mcpgen.Bool(true),
+					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
 			Call: h.callNoop30,
 		},
 		{
-			Tool: protocol.Tool{
+			Tool: mcpgen.ToolInfo{
 				Name:        "noop_31",
 				Description: "Do nothing (filler tool 31 of 48, so that tools/list has 50 tools).",
 				InputSchema: noop31Input,
-				Annotations: &protocol.ToolAnnotations{
-					ReadOnlyHint:    protocol.Bool(true),
-					DestructiveHint: protocol.Bool(false),
-					IdempotentHint:  protocol.Bool(true),
-					OpenWorldHint:   protocol.Bool(false),
+				Annotations: &mcpgen.ToolAnnotations{
+					ReadOnlyHint:    mcpgen.Bool(true),
+					DestructiveHint: mcpgen.Bool(false),
+					IdempotentHint:  mcpgen.Bool(true),
+					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
 			Call: h.callNoop31,
 		},
 		{
-			Tool: protocol.Tool{
+			Tool: mcpgen.ToolInfo{
 				Name:        "noop_32",
 				Description: "Do nothing (filler tool 32 of 48, so that tools/list has 50 tools).",
 				InputSchema: noop32Input,
-				Annotations: &protocol.ToolAnnotations{
-					ReadOnlyHint:    protocol.Bool(true),
-					DestructiveHint: protocol.Bool(false),
-					IdempotentHint:  protocol.Bool(true),
-					OpenWorldHint:   protocol.Bool(false),
+				Annotations: &mcpgen.ToolAnnotations{
+					ReadOnlyHint:    mcpgen.Bool(true),
+					DestructiveHint: mcpgen.Bool(false),
+					IdempotentHint:  mcpgen.Bool(true),
+					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
 			Call: h.callNoop32,
 		},
 		{
-			Tool: protocol.Tool{
+			Tool: mcpgen.ToolInfo{
 				Name:        "noop_33",
 				Description: "Do nothing (filler tool 33 of 48, so that tools/list has 50 tools).",
 				InputSchema: noop33Input,
-				Annotations: &protocol.ToolAnnotations{
-					ReadOnlyHint:    protocol.Bool(true),
-					DestructiveHint: protocol.Bool(false),
-					IdempotentHint:  protocol.Bool(true),
-					OpenWorldHint:   protocol.Bool(false),
+				Annotations: &mcpgen.ToolAnnotations{
+					ReadOnlyHint:    mcpgen.Bool(true),
+					DestructiveHint: mcpgen.Bool(false),
+					IdempotentHint:  mcpgen.Bool(true),
+					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
 			Call: h.callNoop33,
 		},
 		{
-			Tool: protocol.Tool{
+			Tool: mcpgen.ToolInfo{
 				Name:        "noop_34",
 				Description: "Do nothing (filler tool 34 of 48, so that tools/list has 50 tools).",
 				InputSchema: noop34Input,
-				Annotations: &protocol.ToolAnnotations{
-					ReadOnlyHint:    protocol.Bool(true),
-					DestructiveHint: protocol.Bool(false),
-					IdempotentHint:  protocol.Bool(true),
-					OpenWorldHint:   protocol.Bool(false),
+				Annotations: &mcpgen.ToolAnnotations{
+					ReadOnlyHint:    mcpgen.Bool(true),
+					DestructiveHint: mcpgen.Bool(false),
+					IdempotentHint:  mcpgen.Bool(true),
+					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
 			Call: h.callNoop34,
 		},
 		{
-			Tool: protocol.Tool{
+			Tool: mcpgen.ToolInfo{
 				Name:        "noop_35",
 				Description: "Do nothing (filler tool 35 of 48, so that tools/list has 50 tools).",
 				InputSchema: noop35Input,
-				Annotations: &protocol.ToolAnnotations{
-					ReadOnlyHint:    protocol.Bool(true),
-					DestructiveHint: protocol.Bool(false),
-					IdempotentHint:  protocol.Bool(true),
-					OpenWorldHint:   protocol.Bool(false),
+				Annotations: &mcpgen.ToolAnnotations{
+					ReadOnlyHint:    mcpgen.Bool(true),
+					DestructiveHint: mcpgen.Bool(false),
+					IdempotentHint:  mcpgen.Bool(true),
+					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
 			Call: h.callNoop35,
 		},
 		{
-			Tool: protocol.Tool{
+			Tool: mcpgen.ToolInfo{
 				Name:        "noop_36",
 				Description: "Do nothing (filler tool 36 of 48, so that tools/list has 50 tools).",
 				InputSchema: noop36Input,
-				Annotations: &protocol.ToolAnnotations{
-					ReadOnlyHint:    protocol.Bool(true),
-					DestructiveHint: protocol.Bool(false),
-					IdempotentHint:  protocol.Bool(true),
-					OpenWorldHint:   protocol.Bool(false),
+				Annotations: &mcpgen.ToolAnnotations{
+					ReadOnlyHint:    mcpgen.Bool(true),
+					DestructiveHint: mcpgen.Bool(false),
+					IdempotentHint:  mcpgen.Bool(true),
+					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
 			Call: h.callNoop36,
 		},
 		{
-			Tool: protocol.Tool{
+			Tool: mcpgen.ToolInfo{
 				Name:        "noop_37",
 				Description: "Do nothing (filler tool 37 of 48, so that tools/list has 50 tools).",
 				InputSchema: noop37Input,
-				Annotations: &protocol.ToolAnnotations{
-					ReadOnlyHint:    protocol.Bool(true),
-					DestructiveHint: protocol.Bool(false),
-					IdempotentHint:  protocol.Bool(true),
-					OpenWorldHint:   protocol.Bool(false),
+				Annotations: &mcpgen.ToolAnnotations{
+					ReadOnlyHint:    mcpgen.Bool(true),
+					DestructiveHint: mcpgen.Bool(false),
+					IdempotentHint:  mcpgen.Bool(true),
+					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
 			Call: h.callNoop37,
 		},
 		{
-			Tool: protocol.Tool{
+			Tool: mcpgen.ToolInfo{
 				Name:        "noop_38",
 				Description: "Do nothing (filler tool 38 of 48, so that tools/list has 50 tools).",
 				InputSchema: noop38Input,
-				Annotations: &protocol.ToolAnnotations{
-					ReadOnlyHint:    protocol.Bool(true),
-					DestructiveHint: protocol.Bool(false),
-					IdempotentHint:  protocol.Bool(true),
-					OpenWorldHint:   protocol.Bool(false),
+				Annotations: &mcpgen.ToolAnnotations{
+					ReadOnlyHint:    mcpgen.Bool(true),
+					DestructiveHint: mcpgen.Bool(false),
+					IdempotentHint:  mcpgen.Bool(true),
+					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
 			Call: h.callNoop38,
 		},
 		{
-			Tool: protocol.Tool{
+			Tool: mcpgen.ToolInfo{
 				Name:        "noop_39",
 				Description: "Do nothing (filler tool 39 of 48, so that tools/list has 50 tools).",
 				InputSchema: noop39Input,
-				Annotations: &protocol.ToolAnnotations{
-					ReadOnlyHint:    protocol.Bool(true),
-					DestructiveHint: protocol.Bool(false),
-					IdempotentHint:  protocol.Bool(true),
-					OpenWorldHint:   protocol.Bool(false),
+				Annotations: &mcpgen.ToolAnnotations{
+					ReadOnlyHint:    mcpgen.Bool(true),
+					DestructiveHint: mcpgen.Bool(false),
+					IdempotentHint:  mcpgen.Bool(true),
+					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
 			Call: h.callNoop39,
 		},
 		{
-			Tool: protocol.Tool{
+			Tool: mcpgen.ToolInfo{
 				Name:        "noop_40",
 				Description: "Do nothing (filler tool 40 of 48, so that tools/list has 50 tools).",
 				InputSchema: noop40Input,
-				Annotations: &protocol.ToolAnnotations{
-					ReadOnlyHint:    protocol.Bool(true),
-					DestructiveHint: protocol.Bool(false),
-					IdempotentHint:  protocol.Bool(true),
-					OpenWorldHint:   protocol.Bool(false),
+				Annotations: &mcpgen.ToolAnnotations{
+					ReadOnlyHint:    mcpgen.Bool(true),
+					DestructiveHint: mcpgen.Bool(false),
+					IdempotentHint:  mcpgen.Bool(true),
+					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
 			Call: h.callNoop40,
 		},
 		{
-			Tool: protocol.Tool{
+			Tool: mcpgen.ToolInfo{
 				Name:        "noop_41",
 				Description: "Do nothing (filler tool 41 of 48, so that tools/list has 50 tools).",
 				InputSchema: noop41Input,
-				Annotations: &protocol.ToolAnnotations{
-					ReadOnlyHint:    protocol.Bool(true),
-					DestructiveHint: protocol.Bool(false),
-					IdempotentHint:  protocol.Bool(true),
-					OpenWorldHint:   protocol.Bool(false),
+				Annotations: &mcpgen.ToolAnnotations{
+					ReadOnlyHint:    mcpgen.Bool(true),
+					DestructiveHint: mcpgen.Bool(false),
+					IdempotentHint:  mcpgen.Bool(true),
+					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
 			Call: h.callNoop41,
 		},
 		{
-			Tool: protocol.Tool{
+			Tool: mcpgen.ToolInfo{
 				Name:        "noop_42",
 				Description: "Do nothing (filler tool 42 of 48, so that tools/list has 50 tools).",
 				InputSchema: noop42Input,
-				Annotations: &protocol.ToolAnnotations{
-					ReadOnlyHint:    protocol.Bool(true),
-					DestructiveHint: protocol.Bool(false),
-					IdempotentHint:  protocol.Bool(true),
-					OpenWorldHint:   protocol.Bool(false),
+				Annotations: &mcpgen.ToolAnnotations{
+					ReadOnlyHint:    mcpgen.Bool(true),
+					DestructiveHint: mcpgen.Bool(false),
+					IdempotentHint:  mcpgen.Bool(true),
+					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
 			Call: h.callNoop42,
 		},
 		{
-			Tool: protocol.Tool{
+			Tool: mcpgen.ToolInfo{
 				Name:        "noop_43",
 				Description: "Do nothing (filler tool 43 of 48, so that tools/list has 50 tools).",
 				InputSchema: noop43Input,
-				Annotations: &protocol.ToolAnnotations{
-					ReadOnlyHint:    protocol.Bool(true),
-					DestructiveHint: protocol.Bool(false),
-					IdempotentHint:  protocol.Bool(true),
-					OpenWorldHint:   protocol.Bool(false),
+				Annotations: &mcpgen.ToolAnnotations{
+					ReadOnlyHint:    mcpgen.Bool(true),
+					DestructiveHint: mcpgen.Bool(false),
+					IdempotentHint:  mcpgen.Bool(true),
+					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
 			Call: h.callNoop43,
 		},
 		{
-			Tool: protocol.Tool{
+			Tool: mcpgen.ToolInfo{
 				Name:        "noop_44",
 				Description: "Do nothing (filler tool 44 of 48, so that tools/list has 50 tools).",
 				InputSchema: noop44Input,
-				Annotations: &protocol.ToolAnnotations{
-					ReadOnlyHint:    protocol.Bool(true),
-					DestructiveHint: protocol.Bool(false),
-					IdempotentHint:  protocol.Bool(true),
-					OpenWorldHint:   protocol.Bool(false),
+				Annotations: &mcpgen.ToolAnnotations{
+					ReadOnlyHint:    mcpgen.Bool(true),
+					DestructiveHint: mcpgen.Bool(false),
+					IdempotentHint:  mcpgen.Bool(true),
+					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
 			Call: h.callNoop44,
 		},
 		{
-			Tool: protocol.Tool{
+			Tool: mcpgen.ToolInfo{
 				Name:        "noop_45",
 				Description: "Do nothing (filler tool 45 of 48, so that tools/list has 50 tools).",
 				InputSchema: noop45Input,
-				Annotations: &protocol.ToolAnnotations{
-					ReadOnlyHint:    protocol.Bool(true),
-					DestructiveHint: protocol.Bool(false),
-					IdempotentHint:  protocol.Bool(true),
-					OpenWorldHint:   protocol.Bool(false),
+				Annotations: &mcpgen.ToolAnnotations{
+					ReadOnlyHint:    mcpgen.Bool(true),
+					DestructiveHint: mcpgen.Bool(false),
+					IdempotentHint:  mcpgen.Bool(true),
+					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
 			Call: h.callNoop45,
 		},
 		{
-			Tool: protocol.Tool{
+			Tool: mcpgen.ToolInfo{
 				Name:        "noop_46",
 				Description: "Do nothing (filler tool 46 of 48, so that tools/list has 50 tools).",
 				InputSchema: noop46Input,
-				Annotations: &protocol.ToolAnnotations{
-					ReadOnlyHint:    protocol.Bool(true),
-					DestructiveHint: protocol.Bool(false),
-					IdempotentHint:  protocol.Bool(true),
-					OpenWorldHint:   protocol.Bool(false),
+				Annotations: &mcpgen.ToolAnnotations{
+					ReadOnlyHint:    mcpgen.Bool(true),
+					DestructiveHint: mcpgen.Bool(false),
+					IdempotentHint:  mcpgen.Bool(true),
+					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
 			Call: h.callNoop46,
 		},
 		{
-			Tool: protocol.Tool{
+			Tool: mcpgen.ToolInfo{
 				Name:        "noop_47",
 				Description: "Do nothing (filler tool 47 of 48, so that tools/list has 50 tools).",
 				InputSchema: noop47Input,
-				Annotations: &protocol.ToolAnnotations{
-					ReadOnlyHint:    protocol.Bool(true),
-					DestructiveHint: protocol.Bool(false),
-					IdempotentHint:  protocol.Bool(true),
-					OpenWorldHint:   protocol.Bool(false),
+				Annotations: &mcpgen.ToolAnnotations{
+					ReadOnlyHint:    mcpgen.Bool(true),
+					DestructiveHint: mcpgen.Bool(false),
+					IdempotentHint:  mcpgen.Bool(true),
+					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
 			Call: h.callNoop47,
 		},
 		{
-			Tool: protocol.Tool{
+			Tool: mcpgen.ToolInfo{
 				Name:        "noop_48",
 				Description: "Do nothing (filler tool 48 of 48, so that tools/list has 50 tools).",
 				InputSchema: noop48Input,
-				Annotations: &protocol.ToolAnnotations{
-					ReadOnlyHint:    protocol.Bool(true),
-					DestructiveHint: protocol.Bool(false),
-					IdempotentHint:  protocol.Bool(true),
-					OpenWorldHint:   protocol.Bool(false),
+				Annotations: &mcpgen.ToolAnnotations{
+					ReadOnlyHint:    mcpgen.Bool(true),
+					DestructiveHint: mcpgen.Bool(false),
+					IdempotentHint:  mcpgen.Bool(true),
+					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
 			Call: h.callNoop48,
@@ -873,550 +872,550 @@ func (h *handlers) tools() []server.Tool {
 
 // callEcho serves the tool echo: arguments were checked against its input
 // schema by the runtime; decode them, call the component, encode the result.
-func (h *handlers) callEcho(ctx context.Context, req *server.Request, args json.RawMessage) (*protocol.CallToolResult, error) {
-	in, err := server.DecodeArguments[component.Echo](args)
+func (h *handlers) callEcho(ctx context.Context, req *mcpgen.Request, args json.RawMessage) (*mcpgen.CallToolResult, error) {
+	in, err := mcpgen.DecodeArguments[component.Echo](args)
 	if err != nil {
 		return nil, err
 	}
 	out, err := in.Call(ctx)
-	return server.TextResult(out, err)
+	return mcpgen.TextResult(out, err)
 }
 
 // callIngest serves the tool ingest: arguments were checked against its input
 // schema by the runtime; decode them, call the component, encode the result.
-func (h *handlers) callIngest(ctx context.Context, req *server.Request, args json.RawMessage) (*protocol.CallToolResult, error) {
-	in, err := server.DecodeArguments[component.Ingest](args)
+func (h *handlers) callIngest(ctx context.Context, req *mcpgen.Request, args json.RawMessage) (*mcpgen.CallToolResult, error) {
+	in, err := mcpgen.DecodeArguments[component.Ingest](args)
 	if err != nil {
 		return nil, err
 	}
 	out, err := in.Call(ctx)
-	return server.StructuredResult(out, err)
+	return mcpgen.StructuredResult(out, err)
 }
 
 // callNoop01 serves the tool noop_01: arguments were checked against its input
 // schema by the runtime; decode them, call the component, encode the result.
-func (h *handlers) callNoop01(ctx context.Context, req *server.Request, args json.RawMessage) (*protocol.CallToolResult, error) {
-	in, err := server.DecodeArguments[component.Noop01](args)
+func (h *handlers) callNoop01(ctx context.Context, req *mcpgen.Request, args json.RawMessage) (*mcpgen.CallToolResult, error) {
+	in, err := mcpgen.DecodeArguments[component.Noop01](args)
 	if err != nil {
 		return nil, err
 	}
 	out, err := in.Call(ctx)
-	return server.TextResult(out, err)
+	return mcpgen.TextResult(out, err)
 }
 
 // callNoop02 serves the tool noop_02: arguments were checked against its input
 // schema by the runtime; decode them, call the component, encode the result.
-func (h *handlers) callNoop02(ctx context.Context, req *server.Request, args json.RawMessage) (*protocol.CallToolResult, error) {
-	in, err := server.DecodeArguments[component.Noop02](args)
+func (h *handlers) callNoop02(ctx context.Context, req *mcpgen.Request, args json.RawMessage) (*mcpgen.CallToolResult, error) {
+	in, err := mcpgen.DecodeArguments[component.Noop02](args)
 	if err != nil {
 		return nil, err
 	}
 	out, err := in.Call(ctx)
-	return server.TextResult(out, err)
+	return mcpgen.TextResult(out, err)
 }
 
 // callNoop03 serves the tool noop_03: arguments were checked against its input
 // schema by the runtime; decode them, call the component, encode the result.
-func (h *handlers) callNoop03(ctx context.Context, req *server.Request, args json.RawMessage) (*protocol.CallToolResult, error) {
-	in, err := server.DecodeArguments[component.Noop03](args)
+func (h *handlers) callNoop03(ctx context.Context, req *mcpgen.Request, args json.RawMessage) (*mcpgen.CallToolResult, error) {
+	in, err := mcpgen.DecodeArguments[component.Noop03](args)
 	if err != nil {
 		return nil, err
 	}
 	out, err := in.Call(ctx)
-	return server.TextResult(out, err)
+	return mcpgen.TextResult(out, err)
 }
 
 // callNoop04 serves the tool noop_04: arguments were checked against its input
 // schema by the runtime; decode them, call the component, encode the result.
-func (h *handlers) callNoop04(ctx context.Context, req *server.Request, args json.RawMessage) (*protocol.CallToolResult, error) {
-	in, err := server.DecodeArguments[component.Noop04](args)
+func (h *handlers) callNoop04(ctx context.Context, req *mcpgen.Request, args json.RawMessage) (*mcpgen.CallToolResult, error) {
+	in, err := mcpgen.DecodeArguments[component.Noop04](args)
 	if err != nil {
 		return nil, err
 	}
 	out, err := in.Call(ctx)
-	return server.TextResult(out, err)
+	return mcpgen.TextResult(out, err)
 }
 
 // callNoop05 serves the tool noop_05: arguments were checked against its input
 // schema by the runtime; decode them, call the component, encode the result.
-func (h *handlers) callNoop05(ctx context.Context, req *server.Request, args json.RawMessage) (*protocol.CallToolResult, error) {
-	in, err := server.DecodeArguments[component.Noop05](args)
+func (h *handlers) callNoop05(ctx context.Context, req *mcpgen.Request, args json.RawMessage) (*mcpgen.CallToolResult, error) {
+	in, err := mcpgen.DecodeArguments[component.Noop05](args)
 	if err != nil {
 		return nil, err
 	}
 	out, err := in.Call(ctx)
-	return server.TextResult(out, err)
+	return mcpgen.TextResult(out, err)
 }
 
 // callNoop06 serves the tool noop_06: arguments were checked against its input
 // schema by the runtime; decode them, call the component, encode the result.
-func (h *handlers) callNoop06(ctx context.Context, req *server.Request, args json.RawMessage) (*protocol.CallToolResult, error) {
-	in, err := server.DecodeArguments[component.Noop06](args)
+func (h *handlers) callNoop06(ctx context.Context, req *mcpgen.Request, args json.RawMessage) (*mcpgen.CallToolResult, error) {
+	in, err := mcpgen.DecodeArguments[component.Noop06](args)
 	if err != nil {
 		return nil, err
 	}
 	out, err := in.Call(ctx)
-	return server.TextResult(out, err)
+	return mcpgen.TextResult(out, err)
 }
 
 // callNoop07 serves the tool noop_07: arguments were checked against its input
 // schema by the runtime; decode them, call the component, encode the result.
-func (h *handlers) callNoop07(ctx context.Context, req *server.Request, args json.RawMessage) (*protocol.CallToolResult, error) {
-	in, err := server.DecodeArguments[component.Noop07](args)
+func (h *handlers) callNoop07(ctx context.Context, req *mcpgen.Request, args json.RawMessage) (*mcpgen.CallToolResult, error) {
+	in, err := mcpgen.DecodeArguments[component.Noop07](args)
 	if err != nil {
 		return nil, err
 	}
 	out, err := in.Call(ctx)
-	return server.TextResult(out, err)
+	return mcpgen.TextResult(out, err)
 }
 
 // callNoop08 serves the tool noop_08: arguments were checked against its input
 // schema by the runtime; decode them, call the component, encode the result.
-func (h *handlers) callNoop08(ctx context.Context, req *server.Request, args json.RawMessage) (*protocol.CallToolResult, error) {
-	in, err := server.DecodeArguments[component.Noop08](args)
+func (h *handlers) callNoop08(ctx context.Context, req *mcpgen.Request, args json.RawMessage) (*mcpgen.CallToolResult, error) {
+	in, err := mcpgen.DecodeArguments[component.Noop08](args)
 	if err != nil {
 		return nil, err
 	}
 	out, err := in.Call(ctx)
-	return server.TextResult(out, err)
+	return mcpgen.TextResult(out, err)
 }
 
 // callNoop09 serves the tool noop_09: arguments were checked against its input
 // schema by the runtime; decode them, call the component, encode the result.
-func (h *handlers) callNoop09(ctx context.Context, req *server.Request, args json.RawMessage) (*protocol.CallToolResult, error) {
-	in, err := server.DecodeArguments[component.Noop09](args)
+func (h *handlers) callNoop09(ctx context.Context, req *mcpgen.Request, args json.RawMessage) (*mcpgen.CallToolResult, error) {
+	in, err := mcpgen.DecodeArguments[component.Noop09](args)
 	if err != nil {
 		return nil, err
 	}
 	out, err := in.Call(ctx)
-	return server.TextResult(out, err)
+	return mcpgen.TextResult(out, err)
 }
 
 // callNoop10 serves the tool noop_10: arguments were checked against its input
 // schema by the runtime; decode them, call the component, encode the result.
-func (h *handlers) callNoop10(ctx context.Context, req *server.Request, args json.RawMessage) (*protocol.CallToolResult, error) {
-	in, err := server.DecodeArguments[component.Noop10](args)
+func (h *handlers) callNoop10(ctx context.Context, req *mcpgen.Request, args json.RawMessage) (*mcpgen.CallToolResult, error) {
+	in, err := mcpgen.DecodeArguments[component.Noop10](args)
 	if err != nil {
 		return nil, err
 	}
 	out, err := in.Call(ctx)
-	return server.TextResult(out, err)
+	return mcpgen.TextResult(out, err)
 }
 
 // callNoop11 serves the tool noop_11: arguments were checked against its input
 // schema by the runtime; decode them, call the component, encode the result.
-func (h *handlers) callNoop11(ctx context.Context, req *server.Request, args json.RawMessage) (*protocol.CallToolResult, error) {
-	in, err := server.DecodeArguments[component.Noop11](args)
+func (h *handlers) callNoop11(ctx context.Context, req *mcpgen.Request, args json.RawMessage) (*mcpgen.CallToolResult, error) {
+	in, err := mcpgen.DecodeArguments[component.Noop11](args)
 	if err != nil {
 		return nil, err
 	}
 	out, err := in.Call(ctx)
-	return server.TextResult(out, err)
+	return mcpgen.TextResult(out, err)
 }
 
 // callNoop12 serves the tool noop_12: arguments were checked against its input
 // schema by the runtime; decode them, call the component, encode the result.
-func (h *handlers) callNoop12(ctx context.Context, req *server.Request, args json.RawMessage) (*protocol.CallToolResult, error) {
-	in, err := server.DecodeArguments[component.Noop12](args)
+func (h *handlers) callNoop12(ctx context.Context, req *mcpgen.Request, args json.RawMessage) (*mcpgen.CallToolResult, error) {
+	in, err := mcpgen.DecodeArguments[component.Noop12](args)
 	if err != nil {
 		return nil, err
 	}
 	out, err := in.Call(ctx)
-	return server.TextResult(out, err)
+	return mcpgen.TextResult(out, err)
 }
 
 // callNoop13 serves the tool noop_13: arguments were checked against its input
 // schema by the runtime; decode them, call the component, encode the result.
-func (h *handlers) callNoop13(ctx context.Context, req *server.Request, args json.RawMessage) (*protocol.CallToolResult, error) {
-	in, err := server.DecodeArguments[component.Noop13](args)
+func (h *handlers) callNoop13(ctx context.Context, req *mcpgen.Request, args json.RawMessage) (*mcpgen.CallToolResult, error) {
+	in, err := mcpgen.DecodeArguments[component.Noop13](args)
 	if err != nil {
 		return nil, err
 	}
 	out, err := in.Call(ctx)
-	return server.TextResult(out, err)
+	return mcpgen.TextResult(out, err)
 }
 
 // callNoop14 serves the tool noop_14: arguments were checked against its input
 // schema by the runtime; decode them, call the component, encode the result.
-func (h *handlers) callNoop14(ctx context.Context, req *server.Request, args json.RawMessage) (*protocol.CallToolResult, error) {
-	in, err := server.DecodeArguments[component.Noop14](args)
+func (h *handlers) callNoop14(ctx context.Context, req *mcpgen.Request, args json.RawMessage) (*mcpgen.CallToolResult, error) {
+	in, err := mcpgen.DecodeArguments[component.Noop14](args)
 	if err != nil {
 		return nil, err
 	}
 	out, err := in.Call(ctx)
-	return server.TextResult(out, err)
+	return mcpgen.TextResult(out, err)
 }
 
 // callNoop15 serves the tool noop_15: arguments were checked against its input
 // schema by the runtime; decode them, call the component, encode the result.
-func (h *handlers) callNoop15(ctx context.Context, req *server.Request, args json.RawMessage) (*protocol.CallToolResult, error) {
-	in, err := server.DecodeArguments[component.Noop15](args)
+func (h *handlers) callNoop15(ctx context.Context, req *mcpgen.Request, args json.RawMessage) (*mcpgen.CallToolResult, error) {
+	in, err := mcpgen.DecodeArguments[component.Noop15](args)
 	if err != nil {
 		return nil, err
 	}
 	out, err := in.Call(ctx)
-	return server.TextResult(out, err)
+	return mcpgen.TextResult(out, err)
 }
 
 // callNoop16 serves the tool noop_16: arguments were checked against its input
 // schema by the runtime; decode them, call the component, encode the result.
-func (h *handlers) callNoop16(ctx context.Context, req *server.Request, args json.RawMessage) (*protocol.CallToolResult, error) {
-	in, err := server.DecodeArguments[component.Noop16](args)
+func (h *handlers) callNoop16(ctx context.Context, req *mcpgen.Request, args json.RawMessage) (*mcpgen.CallToolResult, error) {
+	in, err := mcpgen.DecodeArguments[component.Noop16](args)
 	if err != nil {
 		return nil, err
 	}
 	out, err := in.Call(ctx)
-	return server.TextResult(out, err)
+	return mcpgen.TextResult(out, err)
 }
 
 // callNoop17 serves the tool noop_17: arguments were checked against its input
 // schema by the runtime; decode them, call the component, encode the result.
-func (h *handlers) callNoop17(ctx context.Context, req *server.Request, args json.RawMessage) (*protocol.CallToolResult, error) {
-	in, err := server.DecodeArguments[component.Noop17](args)
+func (h *handlers) callNoop17(ctx context.Context, req *mcpgen.Request, args json.RawMessage) (*mcpgen.CallToolResult, error) {
+	in, err := mcpgen.DecodeArguments[component.Noop17](args)
 	if err != nil {
 		return nil, err
 	}
 	out, err := in.Call(ctx)
-	return server.TextResult(out, err)
+	return mcpgen.TextResult(out, err)
 }
 
 // callNoop18 serves the tool noop_18: arguments were checked against its input
 // schema by the runtime; decode them, call the component, encode the result.
-func (h *handlers) callNoop18(ctx context.Context, req *server.Request, args json.RawMessage) (*protocol.CallToolResult, error) {
-	in, err := server.DecodeArguments[component.Noop18](args)
+func (h *handlers) callNoop18(ctx context.Context, req *mcpgen.Request, args json.RawMessage) (*mcpgen.CallToolResult, error) {
+	in, err := mcpgen.DecodeArguments[component.Noop18](args)
 	if err != nil {
 		return nil, err
 	}
 	out, err := in.Call(ctx)
-	return server.TextResult(out, err)
+	return mcpgen.TextResult(out, err)
 }
 
 // callNoop19 serves the tool noop_19: arguments were checked against its input
 // schema by the runtime; decode them, call the component, encode the result.
-func (h *handlers) callNoop19(ctx context.Context, req *server.Request, args json.RawMessage) (*protocol.CallToolResult, error) {
-	in, err := server.DecodeArguments[component.Noop19](args)
+func (h *handlers) callNoop19(ctx context.Context, req *mcpgen.Request, args json.RawMessage) (*mcpgen.CallToolResult, error) {
+	in, err := mcpgen.DecodeArguments[component.Noop19](args)
 	if err != nil {
 		return nil, err
 	}
 	out, err := in.Call(ctx)
-	return server.TextResult(out, err)
+	return mcpgen.TextResult(out, err)
 }
 
 // callNoop20 serves the tool noop_20: arguments were checked against its input
 // schema by the runtime; decode them, call the component, encode the result.
-func (h *handlers) callNoop20(ctx context.Context, req *server.Request, args json.RawMessage) (*protocol.CallToolResult, error) {
-	in, err := server.DecodeArguments[component.Noop20](args)
+func (h *handlers) callNoop20(ctx context.Context, req *mcpgen.Request, args json.RawMessage) (*mcpgen.CallToolResult, error) {
+	in, err := mcpgen.DecodeArguments[component.Noop20](args)
 	if err != nil {
 		return nil, err
 	}
 	out, err := in.Call(ctx)
-	return server.TextResult(out, err)
+	return mcpgen.TextResult(out, err)
 }
 
 // callNoop21 serves the tool noop_21: arguments were checked against its input
 // schema by the runtime; decode them, call the component, encode the result.
-func (h *handlers) callNoop21(ctx context.Context, req *server.Request, args json.RawMessage) (*protocol.CallToolResult, error) {
-	in, err := server.DecodeArguments[component.Noop21](args)
+func (h *handlers) callNoop21(ctx context.Context, req *mcpgen.Request, args json.RawMessage) (*mcpgen.CallToolResult, error) {
+	in, err := mcpgen.DecodeArguments[component.Noop21](args)
 	if err != nil {
 		return nil, err
 	}
 	out, err := in.Call(ctx)
-	return server.TextResult(out, err)
+	return mcpgen.TextResult(out, err)
 }
 
 // callNoop22 serves the tool noop_22: arguments were checked against its input
 // schema by the runtime; decode them, call the component, encode the result.
-func (h *handlers) callNoop22(ctx context.Context, req *server.Request, args json.RawMessage) (*protocol.CallToolResult, error) {
-	in, err := server.DecodeArguments[component.Noop22](args)
+func (h *handlers) callNoop22(ctx context.Context, req *mcpgen.Request, args json.RawMessage) (*mcpgen.CallToolResult, error) {
+	in, err := mcpgen.DecodeArguments[component.Noop22](args)
 	if err != nil {
 		return nil, err
 	}
 	out, err := in.Call(ctx)
-	return server.TextResult(out, err)
+	return mcpgen.TextResult(out, err)
 }
 
 // callNoop23 serves the tool noop_23: arguments were checked against its input
 // schema by the runtime; decode them, call the component, encode the result.
-func (h *handlers) callNoop23(ctx context.Context, req *server.Request, args json.RawMessage) (*protocol.CallToolResult, error) {
-	in, err := server.DecodeArguments[component.Noop23](args)
+func (h *handlers) callNoop23(ctx context.Context, req *mcpgen.Request, args json.RawMessage) (*mcpgen.CallToolResult, error) {
+	in, err := mcpgen.DecodeArguments[component.Noop23](args)
 	if err != nil {
 		return nil, err
 	}
 	out, err := in.Call(ctx)
-	return server.TextResult(out, err)
+	return mcpgen.TextResult(out, err)
 }
 
 // callNoop24 serves the tool noop_24: arguments were checked against its input
 // schema by the runtime; decode them, call the component, encode the result.
-func (h *handlers) callNoop24(ctx context.Context, req *server.Request, args json.RawMessage) (*protocol.CallToolResult, error) {
-	in, err := server.DecodeArguments[component.Noop24](args)
+func (h *handlers) callNoop24(ctx context.Context, req *mcpgen.Request, args json.RawMessage) (*mcpgen.CallToolResult, error) {
+	in, err := mcpgen.DecodeArguments[component.Noop24](args)
 	if err != nil {
 		return nil, err
 	}
 	out, err := in.Call(ctx)
-	return server.TextResult(out, err)
+	return mcpgen.TextResult(out, err)
 }
 
 // callNoop25 serves the tool noop_25: arguments were checked against its input
 // schema by the runtime; decode them, call the component, encode the result.
-func (h *handlers) callNoop25(ctx context.Context, req *server.Request, args json.RawMessage) (*protocol.CallToolResult, error) {
-	in, err := server.DecodeArguments[component.Noop25](args)
+func (h *handlers) callNoop25(ctx context.Context, req *mcpgen.Request, args json.RawMessage) (*mcpgen.CallToolResult, error) {
+	in, err := mcpgen.DecodeArguments[component.Noop25](args)
 	if err != nil {
 		return nil, err
 	}
 	out, err := in.Call(ctx)
-	return server.TextResult(out, err)
+	return mcpgen.TextResult(out, err)
 }
 
 // callNoop26 serves the tool noop_26: arguments were checked against its input
 // schema by the runtime; decode them, call the component, encode the result.
-func (h *handlers) callNoop26(ctx context.Context, req *server.Request, args json.RawMessage) (*protocol.CallToolResult, error) {
-	in, err := server.DecodeArguments[component.Noop26](args)
+func (h *handlers) callNoop26(ctx context.Context, req *mcpgen.Request, args json.RawMessage) (*mcpgen.CallToolResult, error) {
+	in, err := mcpgen.DecodeArguments[component.Noop26](args)
 	if err != nil {
 		return nil, err
 	}
 	out, err := in.Call(ctx)
-	return server.TextResult(out, err)
+	return mcpgen.TextResult(out, err)
 }
 
 // callNoop27 serves the tool noop_27: arguments were checked against its input
 // schema by the runtime; decode them, call the component, encode the result.
-func (h *handlers) callNoop27(ctx context.Context, req *server.Request, args json.RawMessage) (*protocol.CallToolResult, error) {
-	in, err := server.DecodeArguments[component.Noop27](args)
+func (h *handlers) callNoop27(ctx context.Context, req *mcpgen.Request, args json.RawMessage) (*mcpgen.CallToolResult, error) {
+	in, err := mcpgen.DecodeArguments[component.Noop27](args)
 	if err != nil {
 		return nil, err
 	}
 	out, err := in.Call(ctx)
-	return server.TextResult(out, err)
+	return mcpgen.TextResult(out, err)
 }
 
 // callNoop28 serves the tool noop_28: arguments were checked against its input
 // schema by the runtime; decode them, call the component, encode the result.
-func (h *handlers) callNoop28(ctx context.Context, req *server.Request, args json.RawMessage) (*protocol.CallToolResult, error) {
-	in, err := server.DecodeArguments[component.Noop28](args)
+func (h *handlers) callNoop28(ctx context.Context, req *mcpgen.Request, args json.RawMessage) (*mcpgen.CallToolResult, error) {
+	in, err := mcpgen.DecodeArguments[component.Noop28](args)
 	if err != nil {
 		return nil, err
 	}
 	out, err := in.Call(ctx)
-	return server.TextResult(out, err)
+	return mcpgen.TextResult(out, err)
 }
 
 // callNoop29 serves the tool noop_29: arguments were checked against its input
 // schema by the runtime; decode them, call the component, encode the result.
-func (h *handlers) callNoop29(ctx context.Context, req *server.Request, args json.RawMessage) (*protocol.CallToolResult, error) {
-	in, err := server.DecodeArguments[component.Noop29](args)
+func (h *handlers) callNoop29(ctx context.Context, req *mcpgen.Request, args json.RawMessage) (*mcpgen.CallToolResult, error) {
+	in, err := mcpgen.DecodeArguments[component.Noop29](args)
 	if err != nil {
 		return nil, err
 	}
 	out, err := in.Call(ctx)
-	return server.TextResult(out, err)
+	return mcpgen.TextResult(out, err)
 }
 
 // callNoop30 serves the tool noop_30: arguments were checked against its input
 // schema by the runtime; decode them, call the component, encode the result.
-func (h *handlers) callNoop30(ctx context.Context, req *server.Request, args json.RawMessage) (*protocol.CallToolResult, error) {
-	in, err := server.DecodeArguments[component.Noop30](args)
+func (h *handlers) callNoop30(ctx context.Context, req *mcpgen.Request, args json.RawMessage) (*mcpgen.CallToolResult, error) {
+	in, err := mcpgen.DecodeArguments[component.Noop30](args)
 	if err != nil {
 		return nil, err
 	}
 	out, err := in.Call(ctx)
-	return server.TextResult(out, err)
+	return mcpgen.TextResult(out, err)
 }
 
 // callNoop31 serves the tool noop_31: arguments were checked against its input
 // schema by the runtime; decode them, call the component, encode the result.
-func (h *handlers) callNoop31(ctx context.Context, req *server.Request, args json.RawMessage) (*protocol.CallToolResult, error) {
-	in, err := server.DecodeArguments[component.Noop31](args)
+func (h *handlers) callNoop31(ctx context.Context, req *mcpgen.Request, args json.RawMessage) (*mcpgen.CallToolResult, error) {
+	in, err := mcpgen.DecodeArguments[component.Noop31](args)
 	if err != nil {
 		return nil, err
 	}
 	out, err := in.Call(ctx)
-	return server.TextResult(out, err)
+	return mcpgen.TextResult(out, err)
 }
 
 // callNoop32 serves the tool noop_32: arguments were checked against its input
 // schema by the runtime; decode them, call the component, encode the result.
-func (h *handlers) callNoop32(ctx context.Context, req *server.Request, args json.RawMessage) (*protocol.CallToolResult, error) {
-	in, err := server.DecodeArguments[component.Noop32](args)
+func (h *handlers) callNoop32(ctx context.Context, req *mcpgen.Request, args json.RawMessage) (*mcpgen.CallToolResult, error) {
+	in, err := mcpgen.DecodeArguments[component.Noop32](args)
 	if err != nil {
 		return nil, err
 	}
 	out, err := in.Call(ctx)
-	return server.TextResult(out, err)
+	return mcpgen.TextResult(out, err)
 }
 
 // callNoop33 serves the tool noop_33: arguments were checked against its input
 // schema by the runtime; decode them, call the component, encode the result.
-func (h *handlers) callNoop33(ctx context.Context, req *server.Request, args json.RawMessage) (*protocol.CallToolResult, error) {
-	in, err := server.DecodeArguments[component.Noop33](args)
+func (h *handlers) callNoop33(ctx context.Context, req *mcpgen.Request, args json.RawMessage) (*mcpgen.CallToolResult, error) {
+	in, err := mcpgen.DecodeArguments[component.Noop33](args)
 	if err != nil {
 		return nil, err
 	}
 	out, err := in.Call(ctx)
-	return server.TextResult(out, err)
+	return mcpgen.TextResult(out, err)
 }
 
 // callNoop34 serves the tool noop_34: arguments were checked against its input
 // schema by the runtime; decode them, call the component, encode the result.
-func (h *handlers) callNoop34(ctx context.Context, req *server.Request, args json.RawMessage) (*protocol.CallToolResult, error) {
-	in, err := server.DecodeArguments[component.Noop34](args)
+func (h *handlers) callNoop34(ctx context.Context, req *mcpgen.Request, args json.RawMessage) (*mcpgen.CallToolResult, error) {
+	in, err := mcpgen.DecodeArguments[component.Noop34](args)
 	if err != nil {
 		return nil, err
 	}
 	out, err := in.Call(ctx)
-	return server.TextResult(out, err)
+	return mcpgen.TextResult(out, err)
 }
 
 // callNoop35 serves the tool noop_35: arguments were checked against its input
 // schema by the runtime; decode them, call the component, encode the result.
-func (h *handlers) callNoop35(ctx context.Context, req *server.Request, args json.RawMessage) (*protocol.CallToolResult, error) {
-	in, err := server.DecodeArguments[component.Noop35](args)
+func (h *handlers) callNoop35(ctx context.Context, req *mcpgen.Request, args json.RawMessage) (*mcpgen.CallToolResult, error) {
+	in, err := mcpgen.DecodeArguments[component.Noop35](args)
 	if err != nil {
 		return nil, err
 	}
 	out, err := in.Call(ctx)
-	return server.TextResult(out, err)
+	return mcpgen.TextResult(out, err)
 }
 
 // callNoop36 serves the tool noop_36: arguments were checked against its input
 // schema by the runtime; decode them, call the component, encode the result.
-func (h *handlers) callNoop36(ctx context.Context, req *server.Request, args json.RawMessage) (*protocol.CallToolResult, error) {
-	in, err := server.DecodeArguments[component.Noop36](args)
+func (h *handlers) callNoop36(ctx context.Context, req *mcpgen.Request, args json.RawMessage) (*mcpgen.CallToolResult, error) {
+	in, err := mcpgen.DecodeArguments[component.Noop36](args)
 	if err != nil {
 		return nil, err
 	}
 	out, err := in.Call(ctx)
-	return server.TextResult(out, err)
+	return mcpgen.TextResult(out, err)
 }
 
 // callNoop37 serves the tool noop_37: arguments were checked against its input
 // schema by the runtime; decode them, call the component, encode the result.
-func (h *handlers) callNoop37(ctx context.Context, req *server.Request, args json.RawMessage) (*protocol.CallToolResult, error) {
-	in, err := server.DecodeArguments[component.Noop37](args)
+func (h *handlers) callNoop37(ctx context.Context, req *mcpgen.Request, args json.RawMessage) (*mcpgen.CallToolResult, error) {
+	in, err := mcpgen.DecodeArguments[component.Noop37](args)
 	if err != nil {
 		return nil, err
 	}
 	out, err := in.Call(ctx)
-	return server.TextResult(out, err)
+	return mcpgen.TextResult(out, err)
 }
 
 // callNoop38 serves the tool noop_38: arguments were checked against its input
 // schema by the runtime; decode them, call the component, encode the result.
-func (h *handlers) callNoop38(ctx context.Context, req *server.Request, args json.RawMessage) (*protocol.CallToolResult, error) {
-	in, err := server.DecodeArguments[component.Noop38](args)
+func (h *handlers) callNoop38(ctx context.Context, req *mcpgen.Request, args json.RawMessage) (*mcpgen.CallToolResult, error) {
+	in, err := mcpgen.DecodeArguments[component.Noop38](args)
 	if err != nil {
 		return nil, err
 	}
 	out, err := in.Call(ctx)
-	return server.TextResult(out, err)
+	return mcpgen.TextResult(out, err)
 }
 
 // callNoop39 serves the tool noop_39: arguments were checked against its input
 // schema by the runtime; decode them, call the component, encode the result.
-func (h *handlers) callNoop39(ctx context.Context, req *server.Request, args json.RawMessage) (*protocol.CallToolResult, error) {
-	in, err := server.DecodeArguments[component.Noop39](args)
+func (h *handlers) callNoop39(ctx context.Context, req *mcpgen.Request, args json.RawMessage) (*mcpgen.CallToolResult, error) {
+	in, err := mcpgen.DecodeArguments[component.Noop39](args)
 	if err != nil {
 		return nil, err
 	}
 	out, err := in.Call(ctx)
-	return server.TextResult(out, err)
+	return mcpgen.TextResult(out, err)
 }
 
 // callNoop40 serves the tool noop_40: arguments were checked against its input
 // schema by the runtime; decode them, call the component, encode the result.
-func (h *handlers) callNoop40(ctx context.Context, req *server.Request, args json.RawMessage) (*protocol.CallToolResult, error) {
-	in, err := server.DecodeArguments[component.Noop40](args)
+func (h *handlers) callNoop40(ctx context.Context, req *mcpgen.Request, args json.RawMessage) (*mcpgen.CallToolResult, error) {
+	in, err := mcpgen.DecodeArguments[component.Noop40](args)
 	if err != nil {
 		return nil, err
 	}
 	out, err := in.Call(ctx)
-	return server.TextResult(out, err)
+	return mcpgen.TextResult(out, err)
 }
 
 // callNoop41 serves the tool noop_41: arguments were checked against its input
 // schema by the runtime; decode them, call the component, encode the result.
-func (h *handlers) callNoop41(ctx context.Context, req *server.Request, args json.RawMessage) (*protocol.CallToolResult, error) {
-	in, err := server.DecodeArguments[component.Noop41](args)
+func (h *handlers) callNoop41(ctx context.Context, req *mcpgen.Request, args json.RawMessage) (*mcpgen.CallToolResult, error) {
+	in, err := mcpgen.DecodeArguments[component.Noop41](args)
 	if err != nil {
 		return nil, err
 	}
 	out, err := in.Call(ctx)
-	return server.TextResult(out, err)
+	return mcpgen.TextResult(out, err)
 }
 
 // callNoop42 serves the tool noop_42: arguments were checked against its input
 // schema by the runtime; decode them, call the component, encode the result.
-func (h *handlers) callNoop42(ctx context.Context, req *server.Request, args json.RawMessage) (*protocol.CallToolResult, error) {
-	in, err := server.DecodeArguments[component.Noop42](args)
+func (h *handlers) callNoop42(ctx context.Context, req *mcpgen.Request, args json.RawMessage) (*mcpgen.CallToolResult, error) {
+	in, err := mcpgen.DecodeArguments[component.Noop42](args)
 	if err != nil {
 		return nil, err
 	}
 	out, err := in.Call(ctx)
-	return server.TextResult(out, err)
+	return mcpgen.TextResult(out, err)
 }
 
 // callNoop43 serves the tool noop_43: arguments were checked against its input
 // schema by the runtime; decode them, call the component, encode the result.
-func (h *handlers) callNoop43(ctx context.Context, req *server.Request, args json.RawMessage) (*protocol.CallToolResult, error) {
-	in, err := server.DecodeArguments[component.Noop43](args)
+func (h *handlers) callNoop43(ctx context.Context, req *mcpgen.Request, args json.RawMessage) (*mcpgen.CallToolResult, error) {
+	in, err := mcpgen.DecodeArguments[component.Noop43](args)
 	if err != nil {
 		return nil, err
 	}
 	out, err := in.Call(ctx)
-	return server.TextResult(out, err)
+	return mcpgen.TextResult(out, err)
 }
 
 // callNoop44 serves the tool noop_44: arguments were checked against its input
 // schema by the runtime; decode them, call the component, encode the result.
-func (h *handlers) callNoop44(ctx context.Context, req *server.Request, args json.RawMessage) (*protocol.CallToolResult, error) {
-	in, err := server.DecodeArguments[component.Noop44](args)
+func (h *handlers) callNoop44(ctx context.Context, req *mcpgen.Request, args json.RawMessage) (*mcpgen.CallToolResult, error) {
+	in, err := mcpgen.DecodeArguments[component.Noop44](args)
 	if err != nil {
 		return nil, err
 	}
 	out, err := in.Call(ctx)
-	return server.TextResult(out, err)
+	return mcpgen.TextResult(out, err)
 }
 
 // callNoop45 serves the tool noop_45: arguments were checked against its input
 // schema by the runtime; decode them, call the component, encode the result.
-func (h *handlers) callNoop45(ctx context.Context, req *server.Request, args json.RawMessage) (*protocol.CallToolResult, error) {
-	in, err := server.DecodeArguments[component.Noop45](args)
+func (h *handlers) callNoop45(ctx context.Context, req *mcpgen.Request, args json.RawMessage) (*mcpgen.CallToolResult, error) {
+	in, err := mcpgen.DecodeArguments[component.Noop45](args)
 	if err != nil {
 		return nil, err
 	}
 	out, err := in.Call(ctx)
-	return server.TextResult(out, err)
+	return mcpgen.TextResult(out, err)
 }
 
 // callNoop46 serves the tool noop_46: arguments were checked against its input
 // schema by the runtime; decode them, call the component, encode the result.
-func (h *handlers) callNoop46(ctx context.Context, req *server.Request, args json.RawMessage) (*protocol.CallToolResult, error) {
-	in, err := server.DecodeArguments[component.Noop46](args)
+func (h *handlers) callNoop46(ctx context.Context, req *mcpgen.Request, args json.RawMessage) (*mcpgen.CallToolResult, error) {
+	in, err := mcpgen.DecodeArguments[component.Noop46](args)
 	if err != nil {
 		return nil, err
 	}
 	out, err := in.Call(ctx)
-	return server.TextResult(out, err)
+	return mcpgen.TextResult(out, err)
 }
 
 // callNoop47 serves the tool noop_47: arguments were checked against its input
 // schema by the runtime; decode them, call the component, encode the result.
-func (h *handlers) callNoop47(ctx context.Context, req *server.Request, args json.RawMessage) (*protocol.CallToolResult, error) {
-	in, err := server.DecodeArguments[component.Noop47](args)
+func (h *handlers) callNoop47(ctx context.Context, req *mcpgen.Request, args json.RawMessage) (*mcpgen.CallToolResult, error) {
+	in, err := mcpgen.DecodeArguments[component.Noop47](args)
 	if err != nil {
 		return nil, err
 	}
 	out, err := in.Call(ctx)
-	return server.TextResult(out, err)
+	return mcpgen.TextResult(out, err)
 }
 
 // callNoop48 serves the tool noop_48: arguments were checked against its input
 // schema by the runtime; decode them, call the component, encode the result.
-func (h *handlers) callNoop48(ctx context.Context, req *server.Request, args json.RawMessage) (*protocol.CallToolResult, error) {
-	in, err := server.DecodeArguments[component.Noop48](args)
+func (h *handlers) callNoop48(ctx context.Context, req *mcpgen.Request, args json.RawMessage) (*mcpgen.CallToolResult, error) {
+	in, err := mcpgen.DecodeArguments[component.Noop48](args)
 	if err != nil {
 		return nil, err
 	}
 	out, err := in.Call(ctx)
-	return server.TextResult(out, err)
+	return mcpgen.TextResult(out, err)
 }

@@ -4,26 +4,25 @@ package everything
 
 import (
 	"context"
+	"github.com/mcpgen/mcpgen"
 	component "github.com/mcpgen/mcpgen/components/everything"
-	"github.com/mcpgen/mcpgen/internal/protocol"
-	"github.com/mcpgen/mcpgen/internal/server"
 )
 
 // prompts lists the prompts in name order.
-func (h *handlers) prompts() []server.Prompt {
-	return []server.Prompt{
+func (h *handlers) prompts() []mcpgen.Prompt {
+	return []mcpgen.Prompt{
 		{
-			Prompt: protocol.Prompt{
+			Prompt: mcpgen.PromptInfo{
 				Name:        "test_input_required_result_prompt",
 				Description: "A prompt that first asks the user for context (input request user_context), then builds its message around it.",
 			},
 			Get: h.getInputRequiredPrompt,
 		},
 		{
-			Prompt: protocol.Prompt{
+			Prompt: mcpgen.PromptInfo{
 				Name:        "test_prompt_with_arguments",
 				Description: "A prompt built from two required arguments; both offer completions.",
-				Arguments: []protocol.PromptArgument{
+				Arguments: []mcpgen.PromptArgument{
 					{Name: "arg1", Description: "The first value to put in the prompt.", Required: true},
 					{Name: "arg2", Description: "The second value to put in the prompt.", Required: true},
 				},
@@ -32,24 +31,24 @@ func (h *handlers) prompts() []server.Prompt {
 			Complete: h.completePromptWithArguments,
 		},
 		{
-			Prompt: protocol.Prompt{
+			Prompt: mcpgen.PromptInfo{
 				Name:        "test_prompt_with_embedded_resource",
 				Description: "A prompt that embeds the resource it is given.",
-				Arguments: []protocol.PromptArgument{
+				Arguments: []mcpgen.PromptArgument{
 					{Name: "resourceUri", Description: "The URI of the resource to embed.", Required: true},
 				},
 			},
 			Get: h.getPromptWithEmbeddedResource,
 		},
 		{
-			Prompt: protocol.Prompt{
+			Prompt: mcpgen.PromptInfo{
 				Name:        "test_prompt_with_image",
 				Description: "A prompt that shows an image and asks about it.",
 			},
 			Get: h.getPromptWithImage,
 		},
 		{
-			Prompt: protocol.Prompt{
+			Prompt: mcpgen.PromptInfo{
 				Name:        "test_simple_prompt",
 				Description: "A prompt without arguments: one user message.",
 			},
@@ -59,45 +58,45 @@ func (h *handlers) prompts() []server.Prompt {
 }
 
 // getInputRequiredPrompt serves the prompt test_input_required_result_prompt: the runtime checked the required arguments.
-func (h *handlers) getInputRequiredPrompt(ctx context.Context, req *server.Request, args map[string]string) (*protocol.GetPromptResult, error) {
+func (h *handlers) getInputRequiredPrompt(ctx context.Context, req *mcpgen.Request, args map[string]string) (*mcpgen.GetPromptResult, error) {
 	var in component.InputRequiredPrompt
 	out, err := in.Get(ctx, req)
-	return server.PromptMessages("A prompt that first asks the user for context (input request user_context), then builds its message around it.", out, err)
+	return mcpgen.PromptMessages("A prompt that first asks the user for context (input request user_context), then builds its message around it.", out, err)
 }
 
 // getPromptWithArguments serves the prompt test_prompt_with_arguments: the runtime checked the required arguments.
-func (h *handlers) getPromptWithArguments(ctx context.Context, req *server.Request, args map[string]string) (*protocol.GetPromptResult, error) {
+func (h *handlers) getPromptWithArguments(ctx context.Context, req *mcpgen.Request, args map[string]string) (*mcpgen.GetPromptResult, error) {
 	var in component.PromptWithArguments
 	in.Arg1 = args["arg1"]
 	in.Arg2 = args["arg2"]
 	out, err := in.Get(ctx)
-	return server.PromptText("A prompt built from two required arguments; both offer completions.", out, err)
+	return mcpgen.PromptText("A prompt built from two required arguments; both offer completions.", out, err)
 }
 
 // completePromptWithArguments offers completions for test_prompt_with_arguments's arguments.
-func (h *handlers) completePromptWithArguments(ctx context.Context, req *server.Request, c server.CompleteRequest) ([]string, error) {
+func (h *handlers) completePromptWithArguments(ctx context.Context, req *mcpgen.Request, c mcpgen.CompleteRequest) ([]string, error) {
 	var in component.PromptWithArguments
 	return in.Complete(ctx, c)
 }
 
 // getPromptWithEmbeddedResource serves the prompt test_prompt_with_embedded_resource: the runtime checked the required arguments.
-func (h *handlers) getPromptWithEmbeddedResource(ctx context.Context, req *server.Request, args map[string]string) (*protocol.GetPromptResult, error) {
+func (h *handlers) getPromptWithEmbeddedResource(ctx context.Context, req *mcpgen.Request, args map[string]string) (*mcpgen.GetPromptResult, error) {
 	var in component.PromptWithEmbeddedResource
 	in.ResourceURI = args["resourceUri"]
 	out, err := in.Get(ctx)
-	return server.PromptMessages("A prompt that embeds the resource it is given.", out, err)
+	return mcpgen.PromptMessages("A prompt that embeds the resource it is given.", out, err)
 }
 
 // getPromptWithImage serves the prompt test_prompt_with_image: the runtime checked the required arguments.
-func (h *handlers) getPromptWithImage(ctx context.Context, req *server.Request, args map[string]string) (*protocol.GetPromptResult, error) {
+func (h *handlers) getPromptWithImage(ctx context.Context, req *mcpgen.Request, args map[string]string) (*mcpgen.GetPromptResult, error) {
 	var in component.PromptWithImage
 	out, err := in.Get(ctx)
-	return server.PromptMessages("A prompt that shows an image and asks about it.", out, err)
+	return mcpgen.PromptMessages("A prompt that shows an image and asks about it.", out, err)
 }
 
 // getSimplePrompt serves the prompt test_simple_prompt: the runtime checked the required arguments.
-func (h *handlers) getSimplePrompt(ctx context.Context, req *server.Request, args map[string]string) (*protocol.GetPromptResult, error) {
+func (h *handlers) getSimplePrompt(ctx context.Context, req *mcpgen.Request, args map[string]string) (*mcpgen.GetPromptResult, error) {
 	var in component.SimplePrompt
 	out, err := in.Get(ctx)
-	return server.PromptText("A prompt without arguments: one user message.", out, err)
+	return mcpgen.PromptText("A prompt without arguments: one user message.", out, err)
 }

@@ -4,83 +4,82 @@ package everything
 
 import (
 	"context"
+	"github.com/mcpgen/mcpgen"
 	component "github.com/mcpgen/mcpgen/components/everything"
-	"github.com/mcpgen/mcpgen/internal/protocol"
-	"github.com/mcpgen/mcpgen/internal/server"
 )
 
 // resources lists the fixed-URI resources in name order.
-func (h *handlers) resources() []server.Resource {
-	return []server.Resource{
+func (h *handlers) resources() []mcpgen.Resource {
+	return []mcpgen.Resource{
 		{
-			Resource: protocol.Resource{
+			Resource: mcpgen.ResourceInfo{
 				URI:         "test://static-binary",
 				Name:        "static_binary",
 				Title:       "Static binary",
 				Description: "A fixed binary resource: a one-pixel PNG image.",
 				MimeType:    "image/png",
 			},
-			Cache: server.Cache{TTLMs: int64(60000), Scope: "public"},
+			Cache: mcpgen.Cache{TTLMs: int64(60000), Scope: "public"},
 			Read:  h.readStaticBinary,
 		},
 		{
-			Resource: protocol.Resource{
+			Resource: mcpgen.ResourceInfo{
 				URI:         "test://static-text",
 				Name:        "static_text",
 				Title:       "Static text",
 				Description: "A fixed text.",
 				MimeType:    "text/plain",
 			},
-			Cache: server.Cache{TTLMs: int64(60000), Scope: "public"},
+			Cache: mcpgen.Cache{TTLMs: int64(60000), Scope: "public"},
 			Read:  h.readStaticText,
 		},
 		{
-			Resource: protocol.Resource{
+			Resource: mcpgen.ResourceInfo{
 				URI:         "test://watched-resource",
 				Name:        "watched_resource",
 				Title:       "Watched resource",
 				Description: "A resource to subscribe to; its text tells when it was read.",
 				MimeType:    "text/plain",
 			},
-			Cache: server.Cache{TTLMs: int64(0), Scope: "private"},
+			Cache: mcpgen.Cache{TTLMs: int64(0), Scope: "private"},
 			Read:  h.readWatchedResource,
 		},
 	}
 }
 
 // readStaticBinary serves the resource test://static-binary.
-func (h *handlers) readStaticBinary(ctx context.Context, req *server.Request) (*protocol.ReadResourceResult, error) {
+func (h *handlers) readStaticBinary(ctx context.Context, req *mcpgen.Request) (*mcpgen.ReadResourceResult, error) {
 	var in component.StaticBinary
 	out, err := in.Read(ctx)
-	return server.ResourceBlob("test://static-binary", "image/png", out, err)
+	return mcpgen.ResourceBlob("test://static-binary", "image/png", out, err)
 }
 
 // readStaticText serves the resource test://static-text.
-func (h *handlers) readStaticText(ctx context.Context, req *server.Request) (*protocol.ReadResourceResult, error) {
+func (h *handlers) readStaticText(ctx context.Context, req *mcpgen.Request) (*mcpgen.ReadResourceResult, error) {
 	var in component.StaticText
 	out, err := in.Read(ctx)
-	return server.ResourceText("test://static-text", "text/plain", out, err)
+	return mcpgen.ResourceText("test://static-text", "text/plain", out, err)
 }
 
 // readWatchedResource serves the resource test://watched-resource.
-func (h *handlers) readWatchedResource(ctx context.Context, req *server.Request) (*protocol.ReadResourceResult, error) {
+func (h *handlers) readWatchedResource(ctx context.Context, req *mcpgen.Request) (*mcpgen.ReadResourceResult, error) {
 	var in component.WatchedResource
 	out, err := in.Read(ctx)
-	return server.ResourceText("test://watched-resource", "text/plain", out, err)
+	return mcpgen.ResourceText("test://watched-resource", "text/plain", out, err)
 }
 
 // templates lists the resource templates in name order.
-func (h *handlers) templates() []server.Template {
-	return []server.Template{
+func (h *handlers) templates() []mcpgen.Template {
+	return []mcpgen.Template{
 		{
-			Template: protocol.ResourceTemplate{
+			Template: mcpgen.TemplateInfo{
 				URITemplate: "test://template/{id}/data",
 				Name:        "template_data",
 				Title:       "Data by identifier",
 				Description: "A JSON record for any identifier made of letters, digits, _ and -.",
 				MimeType:    "application/json",
 			},
-			Cache:    server.Cache{TTLMs: int64(60000), Scope: "public"},
+			Cache:    mcpgen.Cache{TTLMs: int64(60000), Scope: "public"},
 			Read:     h.readTemplateData,
 			Complete: h.completeTemplateData,
 		},
@@ -88,15 +87,15 @@ func (h *handlers) templates() []server.Template {
 }
 
 // readTemplateData serves URIs matching test://template/{id}/data.
-func (h *handlers) readTemplateData(ctx context.Context, req *server.Request, uri string, vars map[string]string) (*protocol.ReadResourceResult, error) {
+func (h *handlers) readTemplateData(ctx context.Context, req *mcpgen.Request, uri string, vars map[string]string) (*mcpgen.ReadResourceResult, error) {
 	var in component.TemplateData
 	in.ID = vars["id"]
 	out, err := in.Read(ctx)
-	return server.ResourceJSON(uri, "application/json", out, err)
+	return mcpgen.ResourceJSON(uri, "application/json", out, err)
 }
 
 // completeTemplateData offers completions for template_data's arguments.
-func (h *handlers) completeTemplateData(ctx context.Context, req *server.Request, c server.CompleteRequest) ([]string, error) {
+func (h *handlers) completeTemplateData(ctx context.Context, req *mcpgen.Request, c mcpgen.CompleteRequest) ([]string, error) {
 	var in component.TemplateData
 	return in.Complete(ctx, c)
 }

@@ -11,15 +11,14 @@ package everything
 
 import (
 	"context"
+	"github.com/mcpgen/mcpgen"
 	component "github.com/mcpgen/mcpgen/components/everything"
-	"github.com/mcpgen/mcpgen/internal/protocol"
-	"github.com/mcpgen/mcpgen/internal/server"
 )
 
 // New returns the everything server, ready to serve on any transport.
-func New(opts server.Options) *server.Server {
+func New(opts mcpgen.Options) *mcpgen.Server {
 	h := &handlers{}
-	return server.New(server.Definition{
+	return mcpgen.New(mcpgen.Definition{
 		Name:      "everything",
 		Title:     "Conformance fixture",
 		Version:   "0.1.0",
@@ -27,6 +26,7 @@ func New(opts server.Options) *server.Server {
 		Resources: h.resources(),
 		Templates: h.templates(),
 		Prompts:   h.prompts(),
+		Skills:    h.skills(),
 	}, opts)
 }
 
@@ -36,53 +36,53 @@ type handlers struct{}
 // The component methods as mcpgen saw them. If this fails to compile, a
 // component's method changed: run `go generate ./...` (mcpgen) again.
 var (
-	_ func(component.About, context.Context) (string, error)                                                  = component.About.Call
-	_ func(component.ConfirmDelete, context.Context, *server.Request) (string, error)                         = component.ConfirmDelete.Call
-	_ func(component.Echo, context.Context) (string, error)                                                   = component.Echo.Call
-	_ func(component.FailingJob, context.Context) (string, error)                                             = component.FailingJob.Call
-	_ func(component.Greet, context.Context) (string, error)                                                  = component.Greet.Call
-	_ func(component.JSONSchema202012, context.Context) (string, error)                                       = component.JSONSchema202012.Call
-	_ func(component.MultiInput, context.Context, *server.Request) (string, error)                            = component.MultiInput.Call
-	_ func(component.ProtocolErrorJob, context.Context) (string, error)                                       = component.ProtocolErrorJob.Call
-	_ func(component.SlowCompute, context.Context, *server.Request) (string, error)                           = component.SlowCompute.Call
-	_ func(component.AudioContent, context.Context) ([]protocol.Content, error)                               = component.AudioContent.Call
-	_ func(component.CustomHeader, context.Context) (string, error)                                           = component.CustomHeader.Call
-	_ func(component.Elicitation, context.Context, *server.Request) (string, error)                           = component.Elicitation.Call
-	_ func(component.ElicitationDefaults, context.Context, *server.Request) (string, error)                   = component.ElicitationDefaults.Call
-	_ func(component.ElicitationEnums, context.Context, *server.Request) (string, error)                      = component.ElicitationEnums.Call
-	_ func(component.EmbeddedResource, context.Context) ([]protocol.Content, error)                           = component.EmbeddedResource.Call
-	_ func(component.ErrorHandling, context.Context) (string, error)                                          = component.ErrorHandling.Call
-	_ func(component.ImageContent, context.Context) ([]protocol.Content, error)                               = component.ImageContent.Call
-	_ func(component.InputRequiredCapabilities, context.Context, *server.Request) (string, error)             = component.InputRequiredCapabilities.Call
-	_ func(component.InputRequiredElicitation, context.Context, *server.Request) (string, error)              = component.InputRequiredElicitation.Call
-	_ func(component.InputRequiredListRoots, context.Context, *server.Request) (string, error)                = component.InputRequiredListRoots.Call
-	_ func(component.InputRequiredMultiRound, context.Context, *server.Request) (string, error)               = component.InputRequiredMultiRound.Call
-	_ func(component.InputRequiredMultipleInputs, context.Context, *server.Request) (string, error)           = component.InputRequiredMultipleInputs.Call
-	_ func(component.InputRequiredRequestState, context.Context, *server.Request) (string, error)             = component.InputRequiredRequestState.Call
-	_ func(component.InputRequiredSampling, context.Context, *server.Request) (string, error)                 = component.InputRequiredSampling.Call
-	_ func(component.InputRequiredTamperedState, context.Context, *server.Request) (string, error)            = component.InputRequiredTamperedState.Call
-	_ func(component.LoggingTool, context.Context, *server.Request) (string, error)                           = component.LoggingTool.Call
-	_ func(component.MissingCapability, context.Context, *server.Request) (string, error)                     = component.MissingCapability.Call
-	_ func(component.MultipleContentTypes, context.Context) ([]protocol.Content, error)                       = component.MultipleContentTypes.Call
-	_ func(component.Reconnection, context.Context) (string, error)                                           = component.Reconnection.Call
-	_ func(component.Sampling, context.Context, *server.Request) (string, error)                              = component.Sampling.Call
-	_ func(component.SimpleText, context.Context) (string, error)                                             = component.SimpleText.Call
-	_ func(component.StreamingElicitation, context.Context, *server.Request) (string, error)                  = component.StreamingElicitation.Call
-	_ func(component.ToolWithLogging, context.Context, *server.Request) (string, error)                       = component.ToolWithLogging.Call
-	_ func(component.ToolWithProgress, context.Context, *server.Request) (string, error)                      = component.ToolWithProgress.Call
-	_ func(component.ToolWithTask, context.Context, *server.Request) (string, error)                          = component.ToolWithTask.Call
-	_ func(component.ToolWithTask, context.Context, *server.Request) error                                    = component.ToolWithTask.Prepare
-	_ func(component.TriggerPromptChange, context.Context, *server.Request) (string, error)                   = component.TriggerPromptChange.Call
-	_ func(component.TriggerToolChange, context.Context, *server.Request) (string, error)                     = component.TriggerToolChange.Call
-	_ func(component.StaticBinary, context.Context) ([]byte, error)                                           = component.StaticBinary.Read
-	_ func(component.StaticText, context.Context) (string, error)                                             = component.StaticText.Read
-	_ func(component.TemplateData, context.Context) (component.Record, error)                                 = component.TemplateData.Read
-	_ func(component.TemplateData, context.Context, server.CompleteRequest) ([]string, error)                 = component.TemplateData.Complete
-	_ func(component.WatchedResource, context.Context) (string, error)                                        = component.WatchedResource.Read
-	_ func(component.InputRequiredPrompt, context.Context, *server.Request) ([]protocol.PromptMessage, error) = component.InputRequiredPrompt.Get
-	_ func(component.PromptWithArguments, context.Context) (string, error)                                    = component.PromptWithArguments.Get
-	_ func(component.PromptWithArguments, context.Context, server.CompleteRequest) ([]string, error)          = component.PromptWithArguments.Complete
-	_ func(component.PromptWithEmbeddedResource, context.Context) ([]protocol.PromptMessage, error)           = component.PromptWithEmbeddedResource.Get
-	_ func(component.PromptWithImage, context.Context) ([]protocol.PromptMessage, error)                      = component.PromptWithImage.Get
-	_ func(component.SimplePrompt, context.Context) (string, error)                                           = component.SimplePrompt.Get
+	_ func(component.About, context.Context) (string, error)                                                = component.About.Call
+	_ func(component.ConfirmDelete, context.Context, *mcpgen.Request) (string, error)                       = component.ConfirmDelete.Call
+	_ func(component.Echo, context.Context) (string, error)                                                 = component.Echo.Call
+	_ func(component.FailingJob, context.Context) (string, error)                                           = component.FailingJob.Call
+	_ func(component.Greet, context.Context) (string, error)                                                = component.Greet.Call
+	_ func(component.JSONSchema202012, context.Context) (string, error)                                     = component.JSONSchema202012.Call
+	_ func(component.MultiInput, context.Context, *mcpgen.Request) (string, error)                          = component.MultiInput.Call
+	_ func(component.ProtocolErrorJob, context.Context) (string, error)                                     = component.ProtocolErrorJob.Call
+	_ func(component.SlowCompute, context.Context, *mcpgen.Request) (string, error)                         = component.SlowCompute.Call
+	_ func(component.AudioContent, context.Context) ([]mcpgen.Content, error)                               = component.AudioContent.Call
+	_ func(component.CustomHeader, context.Context) (string, error)                                         = component.CustomHeader.Call
+	_ func(component.Elicitation, context.Context, *mcpgen.Request) (string, error)                         = component.Elicitation.Call
+	_ func(component.ElicitationDefaults, context.Context, *mcpgen.Request) (string, error)                 = component.ElicitationDefaults.Call
+	_ func(component.ElicitationEnums, context.Context, *mcpgen.Request) (string, error)                    = component.ElicitationEnums.Call
+	_ func(component.EmbeddedResource, context.Context) ([]mcpgen.Content, error)                           = component.EmbeddedResource.Call
+	_ func(component.ErrorHandling, context.Context) (string, error)                                        = component.ErrorHandling.Call
+	_ func(component.ImageContent, context.Context) ([]mcpgen.Content, error)                               = component.ImageContent.Call
+	_ func(component.InputRequiredCapabilities, context.Context, *mcpgen.Request) (string, error)           = component.InputRequiredCapabilities.Call
+	_ func(component.InputRequiredElicitation, context.Context, *mcpgen.Request) (string, error)            = component.InputRequiredElicitation.Call
+	_ func(component.InputRequiredListRoots, context.Context, *mcpgen.Request) (string, error)              = component.InputRequiredListRoots.Call
+	_ func(component.InputRequiredMultiRound, context.Context, *mcpgen.Request) (string, error)             = component.InputRequiredMultiRound.Call
+	_ func(component.InputRequiredMultipleInputs, context.Context, *mcpgen.Request) (string, error)         = component.InputRequiredMultipleInputs.Call
+	_ func(component.InputRequiredRequestState, context.Context, *mcpgen.Request) (string, error)           = component.InputRequiredRequestState.Call
+	_ func(component.InputRequiredSampling, context.Context, *mcpgen.Request) (string, error)               = component.InputRequiredSampling.Call
+	_ func(component.InputRequiredTamperedState, context.Context, *mcpgen.Request) (string, error)          = component.InputRequiredTamperedState.Call
+	_ func(component.LoggingTool, context.Context, *mcpgen.Request) (string, error)                         = component.LoggingTool.Call
+	_ func(component.MissingCapability, context.Context, *mcpgen.Request) (string, error)                   = component.MissingCapability.Call
+	_ func(component.MultipleContentTypes, context.Context) ([]mcpgen.Content, error)                       = component.MultipleContentTypes.Call
+	_ func(component.Reconnection, context.Context) (string, error)                                         = component.Reconnection.Call
+	_ func(component.Sampling, context.Context, *mcpgen.Request) (string, error)                            = component.Sampling.Call
+	_ func(component.SimpleText, context.Context) (string, error)                                           = component.SimpleText.Call
+	_ func(component.StreamingElicitation, context.Context, *mcpgen.Request) (string, error)                = component.StreamingElicitation.Call
+	_ func(component.ToolWithLogging, context.Context, *mcpgen.Request) (string, error)                     = component.ToolWithLogging.Call
+	_ func(component.ToolWithProgress, context.Context, *mcpgen.Request) (string, error)                    = component.ToolWithProgress.Call
+	_ func(component.ToolWithTask, context.Context, *mcpgen.Request) (string, error)                        = component.ToolWithTask.Call
+	_ func(component.ToolWithTask, context.Context, *mcpgen.Request) error                                  = component.ToolWithTask.Prepare
+	_ func(component.TriggerPromptChange, context.Context, *mcpgen.Request) (string, error)                 = component.TriggerPromptChange.Call
+	_ func(component.TriggerToolChange, context.Context, *mcpgen.Request) (string, error)                   = component.TriggerToolChange.Call
+	_ func(component.StaticBinary, context.Context) ([]byte, error)                                         = component.StaticBinary.Read
+	_ func(component.StaticText, context.Context) (string, error)                                           = component.StaticText.Read
+	_ func(component.TemplateData, context.Context) (component.Record, error)                               = component.TemplateData.Read
+	_ func(component.TemplateData, context.Context, mcpgen.CompleteRequest) ([]string, error)               = component.TemplateData.Complete
+	_ func(component.WatchedResource, context.Context) (string, error)                                      = component.WatchedResource.Read
+	_ func(component.InputRequiredPrompt, context.Context, *mcpgen.Request) ([]mcpgen.PromptMessage, error) = component.InputRequiredPrompt.Get
+	_ func(component.PromptWithArguments, context.Context) (string, error)                                  = component.PromptWithArguments.Get
+	_ func(component.PromptWithArguments, context.Context, mcpgen.CompleteRequest) ([]string, error)        = component.PromptWithArguments.Complete
+	_ func(component.PromptWithEmbeddedResource, context.Context) ([]mcpgen.PromptMessage, error)           = component.PromptWithEmbeddedResource.Get
+	_ func(component.PromptWithImage, context.Context) ([]mcpgen.PromptMessage, error)                      = component.PromptWithImage.Get
+	_ func(component.SimplePrompt, context.Context) (string, error)                                         = component.SimplePrompt.Get
 )

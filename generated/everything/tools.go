@@ -6,9 +6,8 @@ import (
 	"context"
 	_ "embed"
 	"encoding/json"
+	"github.com/mcpgen/mcpgen"
 	component "github.com/mcpgen/mcpgen/components/everything"
-	"github.com/mcpgen/mcpgen/internal/protocol"
-	"github.com/mcpgen/mcpgen/internal/server"
 )
 
 //go:embed schemas/about.input.json
@@ -123,500 +122,500 @@ var triggerPromptChangeInput []byte
 var triggerToolChangeInput []byte
 
 // tools lists the tools in name order: tools/list is built from it once.
-func (h *handlers) tools() []server.Tool {
-	return []server.Tool{
+func (h *handlers) tools() []mcpgen.Tool {
+	return []mcpgen.Tool{
 		{
-			Tool: protocol.Tool{
+			Tool: mcpgen.ToolInfo{
 				Name:        "about",
 				Title:       "About this server",
 				Description: "Describe this server: what it is for and which conformance scenarios it serves.",
 				InputSchema: aboutInput,
-				Annotations: &protocol.ToolAnnotations{
-					ReadOnlyHint:    protocol.Bool(true),
-					DestructiveHint: protocol.Bool(false),
-					IdempotentHint:  protocol.Bool(true),
-					OpenWorldHint:   protocol.Bool(false),
+				Annotations: &mcpgen.ToolAnnotations{
+					ReadOnlyHint:    mcpgen.Bool(true),
+					DestructiveHint: mcpgen.Bool(false),
+					IdempotentHint:  mcpgen.Bool(true),
+					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
 			Call: h.callAbout,
 		},
 		{
-			Tool: protocol.Tool{
+			Tool: mcpgen.ToolInfo{
 				Name:        "confirm_delete",
 				Description: "Delete a file once the user confirms (nothing is really deleted). As a task it waits in input_required for the answer.",
 				InputSchema: confirmDeleteInput,
-				Annotations: &protocol.ToolAnnotations{
-					ReadOnlyHint:    protocol.Bool(false),
-					DestructiveHint: protocol.Bool(true),
-					IdempotentHint:  protocol.Bool(true),
-					OpenWorldHint:   protocol.Bool(false),
+				Annotations: &mcpgen.ToolAnnotations{
+					ReadOnlyHint:    mcpgen.Bool(false),
+					DestructiveHint: mcpgen.Bool(true),
+					IdempotentHint:  mcpgen.Bool(true),
+					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
 			Task: "optional",
 			Call: h.callConfirmDelete,
 		},
 		{
-			Tool: protocol.Tool{
+			Tool: mcpgen.ToolInfo{
 				Name:        "echo",
 				Description: "Return the message it is given.",
 				InputSchema: echoInput,
-				Annotations: &protocol.ToolAnnotations{
-					ReadOnlyHint:    protocol.Bool(true),
-					DestructiveHint: protocol.Bool(false),
-					IdempotentHint:  protocol.Bool(true),
-					OpenWorldHint:   protocol.Bool(false),
+				Annotations: &mcpgen.ToolAnnotations{
+					ReadOnlyHint:    mcpgen.Bool(true),
+					DestructiveHint: mcpgen.Bool(false),
+					IdempotentHint:  mcpgen.Bool(true),
+					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
 			Call: h.callEcho,
 		},
 		{
-			Tool: protocol.Tool{
+			Tool: mcpgen.ToolInfo{
 				Name:        "failing_job",
 				Description: "Work for a second, then fail with a tool error: the task ends completed with isError set. Only runs as a task.",
 				InputSchema: failingJobInput,
-				Annotations: &protocol.ToolAnnotations{
-					ReadOnlyHint:    protocol.Bool(true),
-					DestructiveHint: protocol.Bool(false),
-					IdempotentHint:  protocol.Bool(true),
-					OpenWorldHint:   protocol.Bool(false),
+				Annotations: &mcpgen.ToolAnnotations{
+					ReadOnlyHint:    mcpgen.Bool(true),
+					DestructiveHint: mcpgen.Bool(false),
+					IdempotentHint:  mcpgen.Bool(true),
+					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
 			Task: "required",
 			Call: h.callFailingJob,
 		},
 		{
-			Tool: protocol.Tool{
+			Tool: mcpgen.ToolInfo{
 				Name:        "greet",
 				Description: "Greet someone by name. Never runs as a task.",
 				InputSchema: greetInput,
-				Annotations: &protocol.ToolAnnotations{
-					ReadOnlyHint:    protocol.Bool(true),
-					DestructiveHint: protocol.Bool(false),
-					IdempotentHint:  protocol.Bool(true),
-					OpenWorldHint:   protocol.Bool(false),
+				Annotations: &mcpgen.ToolAnnotations{
+					ReadOnlyHint:    mcpgen.Bool(true),
+					DestructiveHint: mcpgen.Bool(false),
+					IdempotentHint:  mcpgen.Bool(true),
+					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
 			Call: h.callGreet,
 		},
 		{
-			Tool: protocol.Tool{
+			Tool: mcpgen.ToolInfo{
 				Name:        "json_schema_2020_12_tool",
 				Description: "Describe a contact. The input schema uses JSON Schema 2020-12 keywords ($defs with an $anchor, $ref, allOf, anyOf, if/then/else) and is listed exactly as written.",
 				InputSchema: jsonSchema202012Input,
-				Annotations: &protocol.ToolAnnotations{
-					ReadOnlyHint:    protocol.Bool(true),
-					DestructiveHint: protocol.Bool(false),
-					IdempotentHint:  protocol.Bool(true),
-					OpenWorldHint:   protocol.Bool(false),
+				Annotations: &mcpgen.ToolAnnotations{
+					ReadOnlyHint:    mcpgen.Bool(true),
+					DestructiveHint: mcpgen.Bool(false),
+					IdempotentHint:  mcpgen.Bool(true),
+					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
 			Call: h.callJSONSchema202012,
 		},
 		{
-			Tool: protocol.Tool{
+			Tool: mcpgen.ToolInfo{
 				Name:        "multi_input",
 				Description: "Ask two questions at the same time. As a task both wait in input_required together, and each can be answered on its own.",
 				InputSchema: multiInputInput,
-				Annotations: &protocol.ToolAnnotations{
-					ReadOnlyHint:    protocol.Bool(true),
-					DestructiveHint: protocol.Bool(false),
-					IdempotentHint:  protocol.Bool(true),
-					OpenWorldHint:   protocol.Bool(false),
+				Annotations: &mcpgen.ToolAnnotations{
+					ReadOnlyHint:    mcpgen.Bool(true),
+					DestructiveHint: mcpgen.Bool(false),
+					IdempotentHint:  mcpgen.Bool(true),
+					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
 			Task: "optional",
 			Call: h.callMultiInput,
 		},
 		{
-			Tool: protocol.Tool{
+			Tool: mcpgen.ToolInfo{
 				Name:        "protocol_error_job",
 				Description: "Work briefly, then fail with a JSON-RPC error: as a task it ends failed, carrying the error.",
 				InputSchema: protocolErrorJobInput,
-				Annotations: &protocol.ToolAnnotations{
-					ReadOnlyHint:    protocol.Bool(true),
-					DestructiveHint: protocol.Bool(false),
-					IdempotentHint:  protocol.Bool(true),
-					OpenWorldHint:   protocol.Bool(false),
+				Annotations: &mcpgen.ToolAnnotations{
+					ReadOnlyHint:    mcpgen.Bool(true),
+					DestructiveHint: mcpgen.Bool(false),
+					IdempotentHint:  mcpgen.Bool(true),
+					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
 			Task: "optional",
 			Call: h.callProtocolErrorJob,
 		},
 		{
-			Tool: protocol.Tool{
+			Tool: mcpgen.ToolInfo{
 				Name:        "slow_compute",
 				Description: "Work for the given number of seconds, reporting progress each second. Runs as a task for clients that support tasks, and can be cancelled.",
 				InputSchema: slowComputeInput,
-				Annotations: &protocol.ToolAnnotations{
-					ReadOnlyHint:    protocol.Bool(true),
-					DestructiveHint: protocol.Bool(false),
-					IdempotentHint:  protocol.Bool(true),
-					OpenWorldHint:   protocol.Bool(false),
+				Annotations: &mcpgen.ToolAnnotations{
+					ReadOnlyHint:    mcpgen.Bool(true),
+					DestructiveHint: mcpgen.Bool(false),
+					IdempotentHint:  mcpgen.Bool(true),
+					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
 			Task: "optional",
 			Call: h.callSlowCompute,
 		},
 		{
-			Tool: protocol.Tool{
+			Tool: mcpgen.ToolInfo{
 				Name:        "test_audio_content",
 				Description: "Return an audio block: a very short silent WAV clip.",
 				InputSchema: audioContentInput,
-				Annotations: &protocol.ToolAnnotations{
-					ReadOnlyHint:    protocol.Bool(true),
-					DestructiveHint: protocol.Bool(false),
-					IdempotentHint:  protocol.Bool(true),
-					OpenWorldHint:   protocol.Bool(false),
+				Annotations: &mcpgen.ToolAnnotations{
+					ReadOnlyHint:    mcpgen.Bool(true),
+					DestructiveHint: mcpgen.Bool(false),
+					IdempotentHint:  mcpgen.Bool(true),
+					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
 			Call: h.callAudioContent,
 		},
 		{
-			Tool: protocol.Tool{
+			Tool: mcpgen.ToolInfo{
 				Name:        "test_custom_header",
 				Description: "Greet a region. Over Streamable HTTP the region argument is mirrored in the Mcp-Param-Region header (x-mcp-header), and a call whose header and argument disagree is refused.",
 				InputSchema: customHeaderInput,
-				Annotations: &protocol.ToolAnnotations{
-					ReadOnlyHint:    protocol.Bool(true),
-					DestructiveHint: protocol.Bool(false),
-					IdempotentHint:  protocol.Bool(true),
-					OpenWorldHint:   protocol.Bool(false),
+				Annotations: &mcpgen.ToolAnnotations{
+					ReadOnlyHint:    mcpgen.Bool(true),
+					DestructiveHint: mcpgen.Bool(false),
+					IdempotentHint:  mcpgen.Bool(true),
+					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
 			Call: h.callCustomHeader,
 		},
 		{
-			Tool: protocol.Tool{
+			Tool: mcpgen.ToolInfo{
 				Name:        "test_elicitation",
 				Description: "Ask the user for a user name and an email address (elicitation), then report the answer.",
 				InputSchema: elicitationInput,
-				Annotations: &protocol.ToolAnnotations{
-					ReadOnlyHint:    protocol.Bool(true),
-					DestructiveHint: protocol.Bool(false),
-					IdempotentHint:  protocol.Bool(true),
-					OpenWorldHint:   protocol.Bool(false),
+				Annotations: &mcpgen.ToolAnnotations{
+					ReadOnlyHint:    mcpgen.Bool(true),
+					DestructiveHint: mcpgen.Bool(false),
+					IdempotentHint:  mcpgen.Bool(true),
+					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
 			Call: h.callElicitation,
 		},
 		{
-			Tool: protocol.Tool{
+			Tool: mcpgen.ToolInfo{
 				Name:        "test_elicitation_sep1034_defaults",
 				Description: "Ask the user to fill in a form whose every field has a default value (SEP-1034): a string, an integer, a number, an enum and a boolean.",
 				InputSchema: elicitationDefaultsInput,
-				Annotations: &protocol.ToolAnnotations{
-					ReadOnlyHint:    protocol.Bool(true),
-					DestructiveHint: protocol.Bool(false),
-					IdempotentHint:  protocol.Bool(true),
-					OpenWorldHint:   protocol.Bool(false),
+				Annotations: &mcpgen.ToolAnnotations{
+					ReadOnlyHint:    mcpgen.Bool(true),
+					DestructiveHint: mcpgen.Bool(false),
+					IdempotentHint:  mcpgen.Bool(true),
+					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
 			Call: h.callElicitationDefaults,
 		},
 		{
-			Tool: protocol.Tool{
+			Tool: mcpgen.ToolInfo{
 				Name:        "test_elicitation_sep1330_enums",
 				Description: "Ask the user to fill in a form with every enum style of SEP-1330: untitled and titled single choice, legacy enumNames, untitled and titled multiple choice.",
 				InputSchema: elicitationEnumsInput,
-				Annotations: &protocol.ToolAnnotations{
-					ReadOnlyHint:    protocol.Bool(true),
-					DestructiveHint: protocol.Bool(false),
-					IdempotentHint:  protocol.Bool(true),
-					OpenWorldHint:   protocol.Bool(false),
+				Annotations: &mcpgen.ToolAnnotations{
+					ReadOnlyHint:    mcpgen.Bool(true),
+					DestructiveHint: mcpgen.Bool(false),
+					IdempotentHint:  mcpgen.Bool(true),
+					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
 			Call: h.callElicitationEnums,
 		},
 		{
-			Tool: protocol.Tool{
+			Tool: mcpgen.ToolInfo{
 				Name:        "test_embedded_resource",
 				Description: "Return a text resource embedded in the result.",
 				InputSchema: embeddedResourceInput,
-				Annotations: &protocol.ToolAnnotations{
-					ReadOnlyHint:    protocol.Bool(true),
-					DestructiveHint: protocol.Bool(false),
-					IdempotentHint:  protocol.Bool(true),
-					OpenWorldHint:   protocol.Bool(false),
+				Annotations: &mcpgen.ToolAnnotations{
+					ReadOnlyHint:    mcpgen.Bool(true),
+					DestructiveHint: mcpgen.Bool(false),
+					IdempotentHint:  mcpgen.Bool(true),
+					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
 			Call: h.callEmbeddedResource,
 		},
 		{
-			Tool: protocol.Tool{
+			Tool: mcpgen.ToolInfo{
 				Name:        "test_error_handling",
 				Description: "Always fail: the result is a tool error (isError), not a protocol error.",
 				InputSchema: errorHandlingInput,
-				Annotations: &protocol.ToolAnnotations{
-					ReadOnlyHint:    protocol.Bool(true),
-					DestructiveHint: protocol.Bool(false),
-					IdempotentHint:  protocol.Bool(true),
-					OpenWorldHint:   protocol.Bool(false),
+				Annotations: &mcpgen.ToolAnnotations{
+					ReadOnlyHint:    mcpgen.Bool(true),
+					DestructiveHint: mcpgen.Bool(false),
+					IdempotentHint:  mcpgen.Bool(true),
+					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
 			Call: h.callErrorHandling,
 		},
 		{
-			Tool: protocol.Tool{
+			Tool: mcpgen.ToolInfo{
 				Name:        "test_image_content",
 				Description: "Return an image block: a one-pixel PNG.",
 				InputSchema: imageContentInput,
-				Annotations: &protocol.ToolAnnotations{
-					ReadOnlyHint:    protocol.Bool(true),
-					DestructiveHint: protocol.Bool(false),
-					IdempotentHint:  protocol.Bool(true),
-					OpenWorldHint:   protocol.Bool(false),
+				Annotations: &mcpgen.ToolAnnotations{
+					ReadOnlyHint:    mcpgen.Bool(true),
+					DestructiveHint: mcpgen.Bool(false),
+					IdempotentHint:  mcpgen.Bool(true),
+					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
 			Call: h.callImageContent,
 		},
 		{
-			Tool: protocol.Tool{
+			Tool: mcpgen.ToolInfo{
 				Name:        "test_input_required_result_capabilities",
 				Description: "Ask the client only what its declared capabilities allow: a name if it can elicit, a model reply if it can sample, its roots if it has roots.",
 				InputSchema: inputRequiredCapabilitiesInput,
-				Annotations: &protocol.ToolAnnotations{
-					ReadOnlyHint:    protocol.Bool(true),
-					DestructiveHint: protocol.Bool(false),
-					IdempotentHint:  protocol.Bool(true),
-					OpenWorldHint:   protocol.Bool(true),
+				Annotations: &mcpgen.ToolAnnotations{
+					ReadOnlyHint:    mcpgen.Bool(true),
+					DestructiveHint: mcpgen.Bool(false),
+					IdempotentHint:  mcpgen.Bool(true),
+					OpenWorldHint:   mcpgen.Bool(true),
 				},
 			},
 			Call: h.callInputRequiredCapabilities,
 		},
 		{
-			Tool: protocol.Tool{
+			Tool: mcpgen.ToolInfo{
 				Name:        "test_input_required_result_elicitation",
 				Description: "Ask the user's name (input request user_name), then greet them.",
 				InputSchema: inputRequiredElicitationInput,
-				Annotations: &protocol.ToolAnnotations{
-					ReadOnlyHint:    protocol.Bool(true),
-					DestructiveHint: protocol.Bool(false),
-					IdempotentHint:  protocol.Bool(true),
-					OpenWorldHint:   protocol.Bool(false),
+				Annotations: &mcpgen.ToolAnnotations{
+					ReadOnlyHint:    mcpgen.Bool(true),
+					DestructiveHint: mcpgen.Bool(false),
+					IdempotentHint:  mcpgen.Bool(true),
+					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
 			Call: h.callInputRequiredElicitation,
 		},
 		{
-			Tool: protocol.Tool{
+			Tool: mcpgen.ToolInfo{
 				Name:        "test_input_required_result_list_roots",
 				Description: "Ask for the client's roots (input request client_roots) and list them.",
 				InputSchema: inputRequiredListRootsInput,
-				Annotations: &protocol.ToolAnnotations{
-					ReadOnlyHint:    protocol.Bool(true),
-					DestructiveHint: protocol.Bool(false),
-					IdempotentHint:  protocol.Bool(true),
-					OpenWorldHint:   protocol.Bool(false),
+				Annotations: &mcpgen.ToolAnnotations{
+					ReadOnlyHint:    mcpgen.Bool(true),
+					DestructiveHint: mcpgen.Bool(false),
+					IdempotentHint:  mcpgen.Bool(true),
+					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
 			Call: h.callInputRequiredListRoots,
 		},
 		{
-			Tool: protocol.Tool{
+			Tool: mcpgen.ToolInfo{
 				Name:        "test_input_required_result_multi_round",
 				Description: "Ask two questions in two rounds: a name (step1), then a favourite colour (step2).",
 				InputSchema: inputRequiredMultiRoundInput,
-				Annotations: &protocol.ToolAnnotations{
-					ReadOnlyHint:    protocol.Bool(true),
-					DestructiveHint: protocol.Bool(false),
-					IdempotentHint:  protocol.Bool(true),
-					OpenWorldHint:   protocol.Bool(false),
+				Annotations: &mcpgen.ToolAnnotations{
+					ReadOnlyHint:    mcpgen.Bool(true),
+					DestructiveHint: mcpgen.Bool(false),
+					IdempotentHint:  mcpgen.Bool(true),
+					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
 			Call: h.callInputRequiredMultiRound,
 		},
 		{
-			Tool: protocol.Tool{
+			Tool: mcpgen.ToolInfo{
 				Name:        "test_input_required_result_multiple_inputs",
 				Description: "Ask three things in one round: the user's name (user_name), a greeting from the client's model (greeting) and the client's roots (client_roots).",
 				InputSchema: inputRequiredMultipleInputsInput,
-				Annotations: &protocol.ToolAnnotations{
-					ReadOnlyHint:    protocol.Bool(true),
-					DestructiveHint: protocol.Bool(false),
-					IdempotentHint:  protocol.Bool(true),
-					OpenWorldHint:   protocol.Bool(true),
+				Annotations: &mcpgen.ToolAnnotations{
+					ReadOnlyHint:    mcpgen.Bool(true),
+					DestructiveHint: mcpgen.Bool(false),
+					IdempotentHint:  mcpgen.Bool(true),
+					OpenWorldHint:   mcpgen.Bool(true),
 				},
 			},
 			Call: h.callInputRequiredMultipleInputs,
 		},
 		{
-			Tool: protocol.Tool{
+			Tool: mcpgen.ToolInfo{
 				Name:        "test_input_required_result_request_state",
 				Description: "Ask for a confirmation (input request confirm); the retry must carry the requestState the server issued.",
 				InputSchema: inputRequiredRequestStateInput,
-				Annotations: &protocol.ToolAnnotations{
-					ReadOnlyHint:    protocol.Bool(true),
-					DestructiveHint: protocol.Bool(false),
-					IdempotentHint:  protocol.Bool(true),
-					OpenWorldHint:   protocol.Bool(false),
+				Annotations: &mcpgen.ToolAnnotations{
+					ReadOnlyHint:    mcpgen.Bool(true),
+					DestructiveHint: mcpgen.Bool(false),
+					IdempotentHint:  mcpgen.Bool(true),
+					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
 			Call: h.callInputRequiredRequestState,
 		},
 		{
-			Tool: protocol.Tool{
+			Tool: mcpgen.ToolInfo{
 				Name:        "test_input_required_result_sampling",
 				Description: "Ask the client's model a question (input request capital_question) and return its reply.",
 				InputSchema: inputRequiredSamplingInput,
-				Annotations: &protocol.ToolAnnotations{
-					ReadOnlyHint:    protocol.Bool(true),
-					DestructiveHint: protocol.Bool(false),
-					IdempotentHint:  protocol.Bool(true),
-					OpenWorldHint:   protocol.Bool(true),
+				Annotations: &mcpgen.ToolAnnotations{
+					ReadOnlyHint:    mcpgen.Bool(true),
+					DestructiveHint: mcpgen.Bool(false),
+					IdempotentHint:  mcpgen.Bool(true),
+					OpenWorldHint:   mcpgen.Bool(true),
 				},
 			},
 			Call: h.callInputRequiredSampling,
 		},
 		{
-			Tool: protocol.Tool{
+			Tool: mcpgen.ToolInfo{
 				Name:        "test_input_required_result_tampered_state",
 				Description: "Ask for a confirmation (input request confirm); a retry with an altered requestState is refused.",
 				InputSchema: inputRequiredTamperedStateInput,
-				Annotations: &protocol.ToolAnnotations{
-					ReadOnlyHint:    protocol.Bool(true),
-					DestructiveHint: protocol.Bool(false),
-					IdempotentHint:  protocol.Bool(true),
-					OpenWorldHint:   protocol.Bool(false),
+				Annotations: &mcpgen.ToolAnnotations{
+					ReadOnlyHint:    mcpgen.Bool(true),
+					DestructiveHint: mcpgen.Bool(false),
+					IdempotentHint:  mcpgen.Bool(true),
+					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
 			Call: h.callInputRequiredTamperedState,
 		},
 		{
-			Tool: protocol.Tool{
+			Tool: mcpgen.ToolInfo{
 				Name:        "test_logging_tool",
 				Description: "Log one message at level info and return at once; a stateless client receives it only if its request set a log level.",
 				InputSchema: loggingToolInput,
-				Annotations: &protocol.ToolAnnotations{
-					ReadOnlyHint:    protocol.Bool(true),
-					DestructiveHint: protocol.Bool(false),
-					IdempotentHint:  protocol.Bool(true),
-					OpenWorldHint:   protocol.Bool(false),
+				Annotations: &mcpgen.ToolAnnotations{
+					ReadOnlyHint:    mcpgen.Bool(true),
+					DestructiveHint: mcpgen.Bool(false),
+					IdempotentHint:  mcpgen.Bool(true),
+					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
 			Call: h.callLoggingTool,
 		},
 		{
-			Tool: protocol.Tool{
+			Tool: mcpgen.ToolInfo{
 				Name:        "test_missing_capability",
 				Description: "Ask the client's model for a word; needs the sampling capability, and a client without it gets a missing-capability error (-32021).",
 				InputSchema: missingCapabilityInput,
-				Annotations: &protocol.ToolAnnotations{
-					ReadOnlyHint:    protocol.Bool(true),
-					DestructiveHint: protocol.Bool(false),
-					IdempotentHint:  protocol.Bool(true),
-					OpenWorldHint:   protocol.Bool(true),
+				Annotations: &mcpgen.ToolAnnotations{
+					ReadOnlyHint:    mcpgen.Bool(true),
+					DestructiveHint: mcpgen.Bool(false),
+					IdempotentHint:  mcpgen.Bool(true),
+					OpenWorldHint:   mcpgen.Bool(true),
 				},
 			},
 			Call: h.callMissingCapability,
 		},
 		{
-			Tool: protocol.Tool{
+			Tool: mcpgen.ToolInfo{
 				Name:        "test_multiple_content_types",
 				Description: "Return three kinds of content in one result: a text, an image and an embedded JSON resource.",
 				InputSchema: multipleContentTypesInput,
-				Annotations: &protocol.ToolAnnotations{
-					ReadOnlyHint:    protocol.Bool(true),
-					DestructiveHint: protocol.Bool(false),
-					IdempotentHint:  protocol.Bool(true),
-					OpenWorldHint:   protocol.Bool(false),
+				Annotations: &mcpgen.ToolAnnotations{
+					ReadOnlyHint:    mcpgen.Bool(true),
+					DestructiveHint: mcpgen.Bool(false),
+					IdempotentHint:  mcpgen.Bool(true),
+					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
 			Call: h.callMultipleContentTypes,
 		},
 		{
-			Tool: protocol.Tool{
+			Tool: mcpgen.ToolInfo{
 				Name:        "test_reconnection",
 				Description: "Answer after half a second, so that a client can resume its response stream while the call runs.",
 				InputSchema: reconnectionInput,
-				Annotations: &protocol.ToolAnnotations{
-					ReadOnlyHint:    protocol.Bool(true),
-					DestructiveHint: protocol.Bool(false),
-					IdempotentHint:  protocol.Bool(true),
-					OpenWorldHint:   protocol.Bool(false),
+				Annotations: &mcpgen.ToolAnnotations{
+					ReadOnlyHint:    mcpgen.Bool(true),
+					DestructiveHint: mcpgen.Bool(false),
+					IdempotentHint:  mcpgen.Bool(true),
+					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
 			Call: h.callReconnection,
 		},
 		{
-			Tool: protocol.Tool{
+			Tool: mcpgen.ToolInfo{
 				Name:        "test_sampling",
 				Description: "Ask the client's model to answer a prompt (sampling) and return its reply.",
 				InputSchema: samplingInput,
-				Annotations: &protocol.ToolAnnotations{
-					ReadOnlyHint:    protocol.Bool(true),
-					DestructiveHint: protocol.Bool(false),
-					IdempotentHint:  protocol.Bool(true),
-					OpenWorldHint:   protocol.Bool(true),
+				Annotations: &mcpgen.ToolAnnotations{
+					ReadOnlyHint:    mcpgen.Bool(true),
+					DestructiveHint: mcpgen.Bool(false),
+					IdempotentHint:  mcpgen.Bool(true),
+					OpenWorldHint:   mcpgen.Bool(true),
 				},
 			},
 			Call: h.callSampling,
 		},
 		{
-			Tool: protocol.Tool{
+			Tool: mcpgen.ToolInfo{
 				Name:        "test_simple_text",
 				Description: "Return one fixed text block.",
 				InputSchema: simpleTextInput,
-				Annotations: &protocol.ToolAnnotations{
-					ReadOnlyHint:    protocol.Bool(true),
-					DestructiveHint: protocol.Bool(false),
-					IdempotentHint:  protocol.Bool(true),
-					OpenWorldHint:   protocol.Bool(false),
+				Annotations: &mcpgen.ToolAnnotations{
+					ReadOnlyHint:    mcpgen.Bool(true),
+					DestructiveHint: mcpgen.Bool(false),
+					IdempotentHint:  mcpgen.Bool(true),
+					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
 			Call: h.callSimpleText,
 		},
 		{
-			Tool: protocol.Tool{
+			Tool: mcpgen.ToolInfo{
 				Name:        "test_streaming_elicitation",
 				Description: "Ask the user's name right away; a stateless client gets the question as an input_required result, never as a request on the response stream.",
 				InputSchema: streamingElicitationInput,
-				Annotations: &protocol.ToolAnnotations{
-					ReadOnlyHint:    protocol.Bool(true),
-					DestructiveHint: protocol.Bool(false),
-					IdempotentHint:  protocol.Bool(true),
-					OpenWorldHint:   protocol.Bool(false),
+				Annotations: &mcpgen.ToolAnnotations{
+					ReadOnlyHint:    mcpgen.Bool(true),
+					DestructiveHint: mcpgen.Bool(false),
+					IdempotentHint:  mcpgen.Bool(true),
+					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
 			Call: h.callStreamingElicitation,
 		},
 		{
-			Tool: protocol.Tool{
+			Tool: mcpgen.ToolInfo{
 				Name:        "test_tool_with_logging",
 				Description: "Send three log messages at level info while running; a client receives them if it chose a log level of info or lower.",
 				InputSchema: toolWithLoggingInput,
-				Annotations: &protocol.ToolAnnotations{
-					ReadOnlyHint:    protocol.Bool(true),
-					DestructiveHint: protocol.Bool(false),
-					IdempotentHint:  protocol.Bool(true),
-					OpenWorldHint:   protocol.Bool(false),
+				Annotations: &mcpgen.ToolAnnotations{
+					ReadOnlyHint:    mcpgen.Bool(true),
+					DestructiveHint: mcpgen.Bool(false),
+					IdempotentHint:  mcpgen.Bool(true),
+					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
 			Call: h.callToolWithLogging,
 		},
 		{
-			Tool: protocol.Tool{
+			Tool: mcpgen.ToolInfo{
 				Name:        "test_tool_with_progress",
 				Description: "Report progress 0, 50 and 100 out of 100 while running, if the request carries a progress token.",
 				InputSchema: toolWithProgressInput,
-				Annotations: &protocol.ToolAnnotations{
-					ReadOnlyHint:    protocol.Bool(true),
-					DestructiveHint: protocol.Bool(false),
-					IdempotentHint:  protocol.Bool(true),
-					OpenWorldHint:   protocol.Bool(false),
+				Annotations: &mcpgen.ToolAnnotations{
+					ReadOnlyHint:    mcpgen.Bool(true),
+					DestructiveHint: mcpgen.Bool(false),
+					IdempotentHint:  mcpgen.Bool(true),
+					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
 			Call: h.callToolWithProgress,
 		},
 		{
-			Tool: protocol.Tool{
+			Tool: mcpgen.ToolInfo{
 				Name:        "test_tool_with_task",
 				Description: "Ask the user's name with an input_required round trip, then greet them from a task. Only runs as a task.",
 				InputSchema: toolWithTaskInput,
-				Annotations: &protocol.ToolAnnotations{
-					ReadOnlyHint:    protocol.Bool(true),
-					DestructiveHint: protocol.Bool(false),
-					IdempotentHint:  protocol.Bool(true),
-					OpenWorldHint:   protocol.Bool(false),
+				Annotations: &mcpgen.ToolAnnotations{
+					ReadOnlyHint:    mcpgen.Bool(true),
+					DestructiveHint: mcpgen.Bool(false),
+					IdempotentHint:  mcpgen.Bool(true),
+					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
 			Task:    "required",
@@ -624,29 +623,29 @@ func (h *handlers) tools() []server.Tool {
 			Prepare: h.prepareToolWithTask,
 		},
 		{
-			Tool: protocol.Tool{
+			Tool: mcpgen.ToolInfo{
 				Name:        "test_trigger_prompt_change",
 				Description: "Announce that the prompt list changed (notifications/prompts/list_changed) to the clients listening for it.",
 				InputSchema: triggerPromptChangeInput,
-				Annotations: &protocol.ToolAnnotations{
-					ReadOnlyHint:    protocol.Bool(false),
-					DestructiveHint: protocol.Bool(false),
-					IdempotentHint:  protocol.Bool(true),
-					OpenWorldHint:   protocol.Bool(false),
+				Annotations: &mcpgen.ToolAnnotations{
+					ReadOnlyHint:    mcpgen.Bool(false),
+					DestructiveHint: mcpgen.Bool(false),
+					IdempotentHint:  mcpgen.Bool(true),
+					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
 			Call: h.callTriggerPromptChange,
 		},
 		{
-			Tool: protocol.Tool{
+			Tool: mcpgen.ToolInfo{
 				Name:        "test_trigger_tool_change",
 				Description: "Announce that the tool list changed (notifications/tools/list_changed) to the clients listening for it.",
 				InputSchema: triggerToolChangeInput,
-				Annotations: &protocol.ToolAnnotations{
-					ReadOnlyHint:    protocol.Bool(false),
-					DestructiveHint: protocol.Bool(false),
-					IdempotentHint:  protocol.Bool(true),
-					OpenWorldHint:   protocol.Bool(false),
+				Annotations: &mcpgen.ToolAnnotations{
+					ReadOnlyHint:    mcpgen.Bool(false),
+					DestructiveHint: mcpgen.Bool(false),
+					IdempotentHint:  mcpgen.Bool(true),
+					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
 			Call: h.callTriggerToolChange,
@@ -656,392 +655,392 @@ func (h *handlers) tools() []server.Tool {
 
 // callAbout serves the tool about: arguments were checked against its input
 // schema by the runtime; decode them, call the component, encode the result.
-func (h *handlers) callAbout(ctx context.Context, req *server.Request, args json.RawMessage) (*protocol.CallToolResult, error) {
-	in, err := server.DecodeArguments[component.About](args)
+func (h *handlers) callAbout(ctx context.Context, req *mcpgen.Request, args json.RawMessage) (*mcpgen.CallToolResult, error) {
+	in, err := mcpgen.DecodeArguments[component.About](args)
 	if err != nil {
 		return nil, err
 	}
 	out, err := in.Call(ctx)
-	return server.TextResult(out, err)
+	return mcpgen.TextResult(out, err)
 }
 
 // callConfirmDelete serves the tool confirm_delete: arguments were checked against its input
 // schema by the runtime; decode them, call the component, encode the result.
-func (h *handlers) callConfirmDelete(ctx context.Context, req *server.Request, args json.RawMessage) (*protocol.CallToolResult, error) {
-	in, err := server.DecodeArguments[component.ConfirmDelete](args)
+func (h *handlers) callConfirmDelete(ctx context.Context, req *mcpgen.Request, args json.RawMessage) (*mcpgen.CallToolResult, error) {
+	in, err := mcpgen.DecodeArguments[component.ConfirmDelete](args)
 	if err != nil {
 		return nil, err
 	}
 	out, err := in.Call(ctx, req)
-	return server.TextResult(out, err)
+	return mcpgen.TextResult(out, err)
 }
 
 // callEcho serves the tool echo: arguments were checked against its input
 // schema by the runtime; decode them, call the component, encode the result.
-func (h *handlers) callEcho(ctx context.Context, req *server.Request, args json.RawMessage) (*protocol.CallToolResult, error) {
-	in, err := server.DecodeArguments[component.Echo](args)
+func (h *handlers) callEcho(ctx context.Context, req *mcpgen.Request, args json.RawMessage) (*mcpgen.CallToolResult, error) {
+	in, err := mcpgen.DecodeArguments[component.Echo](args)
 	if err != nil {
 		return nil, err
 	}
 	out, err := in.Call(ctx)
-	return server.TextResult(out, err)
+	return mcpgen.TextResult(out, err)
 }
 
 // callFailingJob serves the tool failing_job: arguments were checked against its input
 // schema by the runtime; decode them, call the component, encode the result.
-func (h *handlers) callFailingJob(ctx context.Context, req *server.Request, args json.RawMessage) (*protocol.CallToolResult, error) {
-	in, err := server.DecodeArguments[component.FailingJob](args)
+func (h *handlers) callFailingJob(ctx context.Context, req *mcpgen.Request, args json.RawMessage) (*mcpgen.CallToolResult, error) {
+	in, err := mcpgen.DecodeArguments[component.FailingJob](args)
 	if err != nil {
 		return nil, err
 	}
 	out, err := in.Call(ctx)
-	return server.TextResult(out, err)
+	return mcpgen.TextResult(out, err)
 }
 
 // callGreet serves the tool greet: arguments were checked against its input
 // schema by the runtime; decode them, call the component, encode the result.
-func (h *handlers) callGreet(ctx context.Context, req *server.Request, args json.RawMessage) (*protocol.CallToolResult, error) {
-	in, err := server.DecodeArguments[component.Greet](args)
+func (h *handlers) callGreet(ctx context.Context, req *mcpgen.Request, args json.RawMessage) (*mcpgen.CallToolResult, error) {
+	in, err := mcpgen.DecodeArguments[component.Greet](args)
 	if err != nil {
 		return nil, err
 	}
 	out, err := in.Call(ctx)
-	return server.TextResult(out, err)
+	return mcpgen.TextResult(out, err)
 }
 
 // callJSONSchema202012 serves the tool json_schema_2020_12_tool: arguments were checked against its input
 // schema by the runtime; decode them, call the component, encode the result.
-func (h *handlers) callJSONSchema202012(ctx context.Context, req *server.Request, args json.RawMessage) (*protocol.CallToolResult, error) {
-	in, err := server.DecodeArguments[component.JSONSchema202012](args)
+func (h *handlers) callJSONSchema202012(ctx context.Context, req *mcpgen.Request, args json.RawMessage) (*mcpgen.CallToolResult, error) {
+	in, err := mcpgen.DecodeArguments[component.JSONSchema202012](args)
 	if err != nil {
 		return nil, err
 	}
 	out, err := in.Call(ctx)
-	return server.TextResult(out, err)
+	return mcpgen.TextResult(out, err)
 }
 
 // callMultiInput serves the tool multi_input: arguments were checked against its input
 // schema by the runtime; decode them, call the component, encode the result.
-func (h *handlers) callMultiInput(ctx context.Context, req *server.Request, args json.RawMessage) (*protocol.CallToolResult, error) {
-	in, err := server.DecodeArguments[component.MultiInput](args)
+func (h *handlers) callMultiInput(ctx context.Context, req *mcpgen.Request, args json.RawMessage) (*mcpgen.CallToolResult, error) {
+	in, err := mcpgen.DecodeArguments[component.MultiInput](args)
 	if err != nil {
 		return nil, err
 	}
 	out, err := in.Call(ctx, req)
-	return server.TextResult(out, err)
+	return mcpgen.TextResult(out, err)
 }
 
 // callProtocolErrorJob serves the tool protocol_error_job: arguments were checked against its input
 // schema by the runtime; decode them, call the component, encode the result.
-func (h *handlers) callProtocolErrorJob(ctx context.Context, req *server.Request, args json.RawMessage) (*protocol.CallToolResult, error) {
-	in, err := server.DecodeArguments[component.ProtocolErrorJob](args)
+func (h *handlers) callProtocolErrorJob(ctx context.Context, req *mcpgen.Request, args json.RawMessage) (*mcpgen.CallToolResult, error) {
+	in, err := mcpgen.DecodeArguments[component.ProtocolErrorJob](args)
 	if err != nil {
 		return nil, err
 	}
 	out, err := in.Call(ctx)
-	return server.TextResult(out, err)
+	return mcpgen.TextResult(out, err)
 }
 
 // callSlowCompute serves the tool slow_compute: arguments were checked against its input
 // schema by the runtime; decode them, call the component, encode the result.
-func (h *handlers) callSlowCompute(ctx context.Context, req *server.Request, args json.RawMessage) (*protocol.CallToolResult, error) {
-	in, err := server.DecodeArguments[component.SlowCompute](args)
+func (h *handlers) callSlowCompute(ctx context.Context, req *mcpgen.Request, args json.RawMessage) (*mcpgen.CallToolResult, error) {
+	in, err := mcpgen.DecodeArguments[component.SlowCompute](args)
 	if err != nil {
 		return nil, err
 	}
 	out, err := in.Call(ctx, req)
-	return server.TextResult(out, err)
+	return mcpgen.TextResult(out, err)
 }
 
 // callAudioContent serves the tool test_audio_content: arguments were checked against its input
 // schema by the runtime; decode them, call the component, encode the result.
-func (h *handlers) callAudioContent(ctx context.Context, req *server.Request, args json.RawMessage) (*protocol.CallToolResult, error) {
-	in, err := server.DecodeArguments[component.AudioContent](args)
+func (h *handlers) callAudioContent(ctx context.Context, req *mcpgen.Request, args json.RawMessage) (*mcpgen.CallToolResult, error) {
+	in, err := mcpgen.DecodeArguments[component.AudioContent](args)
 	if err != nil {
 		return nil, err
 	}
 	out, err := in.Call(ctx)
-	return server.ContentResult(out, err)
+	return mcpgen.ContentResult(out, err)
 }
 
 // callCustomHeader serves the tool test_custom_header: arguments were checked against its input
 // schema by the runtime; decode them, call the component, encode the result.
-func (h *handlers) callCustomHeader(ctx context.Context, req *server.Request, args json.RawMessage) (*protocol.CallToolResult, error) {
-	in, err := server.DecodeArguments[component.CustomHeader](args)
+func (h *handlers) callCustomHeader(ctx context.Context, req *mcpgen.Request, args json.RawMessage) (*mcpgen.CallToolResult, error) {
+	in, err := mcpgen.DecodeArguments[component.CustomHeader](args)
 	if err != nil {
 		return nil, err
 	}
 	out, err := in.Call(ctx)
-	return server.TextResult(out, err)
+	return mcpgen.TextResult(out, err)
 }
 
 // callElicitation serves the tool test_elicitation: arguments were checked against its input
 // schema by the runtime; decode them, call the component, encode the result.
-func (h *handlers) callElicitation(ctx context.Context, req *server.Request, args json.RawMessage) (*protocol.CallToolResult, error) {
-	in, err := server.DecodeArguments[component.Elicitation](args)
+func (h *handlers) callElicitation(ctx context.Context, req *mcpgen.Request, args json.RawMessage) (*mcpgen.CallToolResult, error) {
+	in, err := mcpgen.DecodeArguments[component.Elicitation](args)
 	if err != nil {
 		return nil, err
 	}
 	out, err := in.Call(ctx, req)
-	return server.TextResult(out, err)
+	return mcpgen.TextResult(out, err)
 }
 
 // callElicitationDefaults serves the tool test_elicitation_sep1034_defaults: arguments were checked against its input
 // schema by the runtime; decode them, call the component, encode the result.
-func (h *handlers) callElicitationDefaults(ctx context.Context, req *server.Request, args json.RawMessage) (*protocol.CallToolResult, error) {
-	in, err := server.DecodeArguments[component.ElicitationDefaults](args)
+func (h *handlers) callElicitationDefaults(ctx context.Context, req *mcpgen.Request, args json.RawMessage) (*mcpgen.CallToolResult, error) {
+	in, err := mcpgen.DecodeArguments[component.ElicitationDefaults](args)
 	if err != nil {
 		return nil, err
 	}
 	out, err := in.Call(ctx, req)
-	return server.TextResult(out, err)
+	return mcpgen.TextResult(out, err)
 }
 
 // callElicitationEnums serves the tool test_elicitation_sep1330_enums: arguments were checked against its input
 // schema by the runtime; decode them, call the component, encode the result.
-func (h *handlers) callElicitationEnums(ctx context.Context, req *server.Request, args json.RawMessage) (*protocol.CallToolResult, error) {
-	in, err := server.DecodeArguments[component.ElicitationEnums](args)
+func (h *handlers) callElicitationEnums(ctx context.Context, req *mcpgen.Request, args json.RawMessage) (*mcpgen.CallToolResult, error) {
+	in, err := mcpgen.DecodeArguments[component.ElicitationEnums](args)
 	if err != nil {
 		return nil, err
 	}
 	out, err := in.Call(ctx, req)
-	return server.TextResult(out, err)
+	return mcpgen.TextResult(out, err)
 }
 
 // callEmbeddedResource serves the tool test_embedded_resource: arguments were checked against its input
 // schema by the runtime; decode them, call the component, encode the result.
-func (h *handlers) callEmbeddedResource(ctx context.Context, req *server.Request, args json.RawMessage) (*protocol.CallToolResult, error) {
-	in, err := server.DecodeArguments[component.EmbeddedResource](args)
+func (h *handlers) callEmbeddedResource(ctx context.Context, req *mcpgen.Request, args json.RawMessage) (*mcpgen.CallToolResult, error) {
+	in, err := mcpgen.DecodeArguments[component.EmbeddedResource](args)
 	if err != nil {
 		return nil, err
 	}
 	out, err := in.Call(ctx)
-	return server.ContentResult(out, err)
+	return mcpgen.ContentResult(out, err)
 }
 
 // callErrorHandling serves the tool test_error_handling: arguments were checked against its input
 // schema by the runtime; decode them, call the component, encode the result.
-func (h *handlers) callErrorHandling(ctx context.Context, req *server.Request, args json.RawMessage) (*protocol.CallToolResult, error) {
-	in, err := server.DecodeArguments[component.ErrorHandling](args)
+func (h *handlers) callErrorHandling(ctx context.Context, req *mcpgen.Request, args json.RawMessage) (*mcpgen.CallToolResult, error) {
+	in, err := mcpgen.DecodeArguments[component.ErrorHandling](args)
 	if err != nil {
 		return nil, err
 	}
 	out, err := in.Call(ctx)
-	return server.TextResult(out, err)
+	return mcpgen.TextResult(out, err)
 }
 
 // callImageContent serves the tool test_image_content: arguments were checked against its input
 // schema by the runtime; decode them, call the component, encode the result.
-func (h *handlers) callImageContent(ctx context.Context, req *server.Request, args json.RawMessage) (*protocol.CallToolResult, error) {
-	in, err := server.DecodeArguments[component.ImageContent](args)
+func (h *handlers) callImageContent(ctx context.Context, req *mcpgen.Request, args json.RawMessage) (*mcpgen.CallToolResult, error) {
+	in, err := mcpgen.DecodeArguments[component.ImageContent](args)
 	if err != nil {
 		return nil, err
 	}
 	out, err := in.Call(ctx)
-	return server.ContentResult(out, err)
+	return mcpgen.ContentResult(out, err)
 }
 
 // callInputRequiredCapabilities serves the tool test_input_required_result_capabilities: arguments were checked against its input
 // schema by the runtime; decode them, call the component, encode the result.
-func (h *handlers) callInputRequiredCapabilities(ctx context.Context, req *server.Request, args json.RawMessage) (*protocol.CallToolResult, error) {
-	in, err := server.DecodeArguments[component.InputRequiredCapabilities](args)
+func (h *handlers) callInputRequiredCapabilities(ctx context.Context, req *mcpgen.Request, args json.RawMessage) (*mcpgen.CallToolResult, error) {
+	in, err := mcpgen.DecodeArguments[component.InputRequiredCapabilities](args)
 	if err != nil {
 		return nil, err
 	}
 	out, err := in.Call(ctx, req)
-	return server.TextResult(out, err)
+	return mcpgen.TextResult(out, err)
 }
 
 // callInputRequiredElicitation serves the tool test_input_required_result_elicitation: arguments were checked against its input
 // schema by the runtime; decode them, call the component, encode the result.
-func (h *handlers) callInputRequiredElicitation(ctx context.Context, req *server.Request, args json.RawMessage) (*protocol.CallToolResult, error) {
-	in, err := server.DecodeArguments[component.InputRequiredElicitation](args)
+func (h *handlers) callInputRequiredElicitation(ctx context.Context, req *mcpgen.Request, args json.RawMessage) (*mcpgen.CallToolResult, error) {
+	in, err := mcpgen.DecodeArguments[component.InputRequiredElicitation](args)
 	if err != nil {
 		return nil, err
 	}
 	out, err := in.Call(ctx, req)
-	return server.TextResult(out, err)
+	return mcpgen.TextResult(out, err)
 }
 
 // callInputRequiredListRoots serves the tool test_input_required_result_list_roots: arguments were checked against its input
 // schema by the runtime; decode them, call the component, encode the result.
-func (h *handlers) callInputRequiredListRoots(ctx context.Context, req *server.Request, args json.RawMessage) (*protocol.CallToolResult, error) {
-	in, err := server.DecodeArguments[component.InputRequiredListRoots](args)
+func (h *handlers) callInputRequiredListRoots(ctx context.Context, req *mcpgen.Request, args json.RawMessage) (*mcpgen.CallToolResult, error) {
+	in, err := mcpgen.DecodeArguments[component.InputRequiredListRoots](args)
 	if err != nil {
 		return nil, err
 	}
 	out, err := in.Call(ctx, req)
-	return server.TextResult(out, err)
+	return mcpgen.TextResult(out, err)
 }
 
 // callInputRequiredMultiRound serves the tool test_input_required_result_multi_round: arguments were checked against its input
 // schema by the runtime; decode them, call the component, encode the result.
-func (h *handlers) callInputRequiredMultiRound(ctx context.Context, req *server.Request, args json.RawMessage) (*protocol.CallToolResult, error) {
-	in, err := server.DecodeArguments[component.InputRequiredMultiRound](args)
+func (h *handlers) callInputRequiredMultiRound(ctx context.Context, req *mcpgen.Request, args json.RawMessage) (*mcpgen.CallToolResult, error) {
+	in, err := mcpgen.DecodeArguments[component.InputRequiredMultiRound](args)
 	if err != nil {
 		return nil, err
 	}
 	out, err := in.Call(ctx, req)
-	return server.TextResult(out, err)
+	return mcpgen.TextResult(out, err)
 }
 
 // callInputRequiredMultipleInputs serves the tool test_input_required_result_multiple_inputs: arguments were checked against its input
 // schema by the runtime; decode them, call the component, encode the result.
-func (h *handlers) callInputRequiredMultipleInputs(ctx context.Context, req *server.Request, args json.RawMessage) (*protocol.CallToolResult, error) {
-	in, err := server.DecodeArguments[component.InputRequiredMultipleInputs](args)
+func (h *handlers) callInputRequiredMultipleInputs(ctx context.Context, req *mcpgen.Request, args json.RawMessage) (*mcpgen.CallToolResult, error) {
+	in, err := mcpgen.DecodeArguments[component.InputRequiredMultipleInputs](args)
 	if err != nil {
 		return nil, err
 	}
 	out, err := in.Call(ctx, req)
-	return server.TextResult(out, err)
+	return mcpgen.TextResult(out, err)
 }
 
 // callInputRequiredRequestState serves the tool test_input_required_result_request_state: arguments were checked against its input
 // schema by the runtime; decode them, call the component, encode the result.
-func (h *handlers) callInputRequiredRequestState(ctx context.Context, req *server.Request, args json.RawMessage) (*protocol.CallToolResult, error) {
-	in, err := server.DecodeArguments[component.InputRequiredRequestState](args)
+func (h *handlers) callInputRequiredRequestState(ctx context.Context, req *mcpgen.Request, args json.RawMessage) (*mcpgen.CallToolResult, error) {
+	in, err := mcpgen.DecodeArguments[component.InputRequiredRequestState](args)
 	if err != nil {
 		return nil, err
 	}
 	out, err := in.Call(ctx, req)
-	return server.TextResult(out, err)
+	return mcpgen.TextResult(out, err)
 }
 
 // callInputRequiredSampling serves the tool test_input_required_result_sampling: arguments were checked against its input
 // schema by the runtime; decode them, call the component, encode the result.
-func (h *handlers) callInputRequiredSampling(ctx context.Context, req *server.Request, args json.RawMessage) (*protocol.CallToolResult, error) {
-	in, err := server.DecodeArguments[component.InputRequiredSampling](args)
+func (h *handlers) callInputRequiredSampling(ctx context.Context, req *mcpgen.Request, args json.RawMessage) (*mcpgen.CallToolResult, error) {
+	in, err := mcpgen.DecodeArguments[component.InputRequiredSampling](args)
 	if err != nil {
 		return nil, err
 	}
 	out, err := in.Call(ctx, req)
-	return server.TextResult(out, err)
+	return mcpgen.TextResult(out, err)
 }
 
 // callInputRequiredTamperedState serves the tool test_input_required_result_tampered_state: arguments were checked against its input
 // schema by the runtime; decode them, call the component, encode the result.
-func (h *handlers) callInputRequiredTamperedState(ctx context.Context, req *server.Request, args json.RawMessage) (*protocol.CallToolResult, error) {
-	in, err := server.DecodeArguments[component.InputRequiredTamperedState](args)
+func (h *handlers) callInputRequiredTamperedState(ctx context.Context, req *mcpgen.Request, args json.RawMessage) (*mcpgen.CallToolResult, error) {
+	in, err := mcpgen.DecodeArguments[component.InputRequiredTamperedState](args)
 	if err != nil {
 		return nil, err
 	}
 	out, err := in.Call(ctx, req)
-	return server.TextResult(out, err)
+	return mcpgen.TextResult(out, err)
 }
 
 // callLoggingTool serves the tool test_logging_tool: arguments were checked against its input
 // schema by the runtime; decode them, call the component, encode the result.
-func (h *handlers) callLoggingTool(ctx context.Context, req *server.Request, args json.RawMessage) (*protocol.CallToolResult, error) {
-	in, err := server.DecodeArguments[component.LoggingTool](args)
+func (h *handlers) callLoggingTool(ctx context.Context, req *mcpgen.Request, args json.RawMessage) (*mcpgen.CallToolResult, error) {
+	in, err := mcpgen.DecodeArguments[component.LoggingTool](args)
 	if err != nil {
 		return nil, err
 	}
 	out, err := in.Call(ctx, req)
-	return server.TextResult(out, err)
+	return mcpgen.TextResult(out, err)
 }
 
 // callMissingCapability serves the tool test_missing_capability: arguments were checked against its input
 // schema by the runtime; decode them, call the component, encode the result.
-func (h *handlers) callMissingCapability(ctx context.Context, req *server.Request, args json.RawMessage) (*protocol.CallToolResult, error) {
-	in, err := server.DecodeArguments[component.MissingCapability](args)
+func (h *handlers) callMissingCapability(ctx context.Context, req *mcpgen.Request, args json.RawMessage) (*mcpgen.CallToolResult, error) {
+	in, err := mcpgen.DecodeArguments[component.MissingCapability](args)
 	if err != nil {
 		return nil, err
 	}
 	out, err := in.Call(ctx, req)
-	return server.TextResult(out, err)
+	return mcpgen.TextResult(out, err)
 }
 
 // callMultipleContentTypes serves the tool test_multiple_content_types: arguments were checked against its input
 // schema by the runtime; decode them, call the component, encode the result.
-func (h *handlers) callMultipleContentTypes(ctx context.Context, req *server.Request, args json.RawMessage) (*protocol.CallToolResult, error) {
-	in, err := server.DecodeArguments[component.MultipleContentTypes](args)
+func (h *handlers) callMultipleContentTypes(ctx context.Context, req *mcpgen.Request, args json.RawMessage) (*mcpgen.CallToolResult, error) {
+	in, err := mcpgen.DecodeArguments[component.MultipleContentTypes](args)
 	if err != nil {
 		return nil, err
 	}
 	out, err := in.Call(ctx)
-	return server.ContentResult(out, err)
+	return mcpgen.ContentResult(out, err)
 }
 
 // callReconnection serves the tool test_reconnection: arguments were checked against its input
 // schema by the runtime; decode them, call the component, encode the result.
-func (h *handlers) callReconnection(ctx context.Context, req *server.Request, args json.RawMessage) (*protocol.CallToolResult, error) {
-	in, err := server.DecodeArguments[component.Reconnection](args)
+func (h *handlers) callReconnection(ctx context.Context, req *mcpgen.Request, args json.RawMessage) (*mcpgen.CallToolResult, error) {
+	in, err := mcpgen.DecodeArguments[component.Reconnection](args)
 	if err != nil {
 		return nil, err
 	}
 	out, err := in.Call(ctx)
-	return server.TextResult(out, err)
+	return mcpgen.TextResult(out, err)
 }
 
 // callSampling serves the tool test_sampling: arguments were checked against its input
 // schema by the runtime; decode them, call the component, encode the result.
-func (h *handlers) callSampling(ctx context.Context, req *server.Request, args json.RawMessage) (*protocol.CallToolResult, error) {
-	in, err := server.DecodeArguments[component.Sampling](args)
+func (h *handlers) callSampling(ctx context.Context, req *mcpgen.Request, args json.RawMessage) (*mcpgen.CallToolResult, error) {
+	in, err := mcpgen.DecodeArguments[component.Sampling](args)
 	if err != nil {
 		return nil, err
 	}
 	out, err := in.Call(ctx, req)
-	return server.TextResult(out, err)
+	return mcpgen.TextResult(out, err)
 }
 
 // callSimpleText serves the tool test_simple_text: arguments were checked against its input
 // schema by the runtime; decode them, call the component, encode the result.
-func (h *handlers) callSimpleText(ctx context.Context, req *server.Request, args json.RawMessage) (*protocol.CallToolResult, error) {
-	in, err := server.DecodeArguments[component.SimpleText](args)
+func (h *handlers) callSimpleText(ctx context.Context, req *mcpgen.Request, args json.RawMessage) (*mcpgen.CallToolResult, error) {
+	in, err := mcpgen.DecodeArguments[component.SimpleText](args)
 	if err != nil {
 		return nil, err
 	}
 	out, err := in.Call(ctx)
-	return server.TextResult(out, err)
+	return mcpgen.TextResult(out, err)
 }
 
 // callStreamingElicitation serves the tool test_streaming_elicitation: arguments were checked against its input
 // schema by the runtime; decode them, call the component, encode the result.
-func (h *handlers) callStreamingElicitation(ctx context.Context, req *server.Request, args json.RawMessage) (*protocol.CallToolResult, error) {
-	in, err := server.DecodeArguments[component.StreamingElicitation](args)
+func (h *handlers) callStreamingElicitation(ctx context.Context, req *mcpgen.Request, args json.RawMessage) (*mcpgen.CallToolResult, error) {
+	in, err := mcpgen.DecodeArguments[component.StreamingElicitation](args)
 	if err != nil {
 		return nil, err
 	}
 	out, err := in.Call(ctx, req)
-	return server.TextResult(out, err)
+	return mcpgen.TextResult(out, err)
 }
 
 // callToolWithLogging serves the tool test_tool_with_logging: arguments were checked against its input
 // schema by the runtime; decode them, call the component, encode the result.
-func (h *handlers) callToolWithLogging(ctx context.Context, req *server.Request, args json.RawMessage) (*protocol.CallToolResult, error) {
-	in, err := server.DecodeArguments[component.ToolWithLogging](args)
+func (h *handlers) callToolWithLogging(ctx context.Context, req *mcpgen.Request, args json.RawMessage) (*mcpgen.CallToolResult, error) {
+	in, err := mcpgen.DecodeArguments[component.ToolWithLogging](args)
 	if err != nil {
 		return nil, err
 	}
 	out, err := in.Call(ctx, req)
-	return server.TextResult(out, err)
+	return mcpgen.TextResult(out, err)
 }
 
 // callToolWithProgress serves the tool test_tool_with_progress: arguments were checked against its input
 // schema by the runtime; decode them, call the component, encode the result.
-func (h *handlers) callToolWithProgress(ctx context.Context, req *server.Request, args json.RawMessage) (*protocol.CallToolResult, error) {
-	in, err := server.DecodeArguments[component.ToolWithProgress](args)
+func (h *handlers) callToolWithProgress(ctx context.Context, req *mcpgen.Request, args json.RawMessage) (*mcpgen.CallToolResult, error) {
+	in, err := mcpgen.DecodeArguments[component.ToolWithProgress](args)
 	if err != nil {
 		return nil, err
 	}
 	out, err := in.Call(ctx, req)
-	return server.TextResult(out, err)
+	return mcpgen.TextResult(out, err)
 }
 
 // callToolWithTask serves the tool test_tool_with_task: arguments were checked against its input
 // schema by the runtime; decode them, call the component, encode the result.
-func (h *handlers) callToolWithTask(ctx context.Context, req *server.Request, args json.RawMessage) (*protocol.CallToolResult, error) {
-	in, err := server.DecodeArguments[component.ToolWithTask](args)
+func (h *handlers) callToolWithTask(ctx context.Context, req *mcpgen.Request, args json.RawMessage) (*mcpgen.CallToolResult, error) {
+	in, err := mcpgen.DecodeArguments[component.ToolWithTask](args)
 	if err != nil {
 		return nil, err
 	}
 	out, err := in.Call(ctx, req)
-	return server.TextResult(out, err)
+	return mcpgen.TextResult(out, err)
 }
 
 // prepareToolWithTask runs before the tool test_tool_with_task becomes a task.
-func (h *handlers) prepareToolWithTask(ctx context.Context, req *server.Request, args json.RawMessage) error {
-	in, err := server.DecodeArguments[component.ToolWithTask](args)
+func (h *handlers) prepareToolWithTask(ctx context.Context, req *mcpgen.Request, args json.RawMessage) error {
+	in, err := mcpgen.DecodeArguments[component.ToolWithTask](args)
 	if err != nil {
 		return err
 	}
@@ -1050,22 +1049,22 @@ func (h *handlers) prepareToolWithTask(ctx context.Context, req *server.Request,
 
 // callTriggerPromptChange serves the tool test_trigger_prompt_change: arguments were checked against its input
 // schema by the runtime; decode them, call the component, encode the result.
-func (h *handlers) callTriggerPromptChange(ctx context.Context, req *server.Request, args json.RawMessage) (*protocol.CallToolResult, error) {
-	in, err := server.DecodeArguments[component.TriggerPromptChange](args)
+func (h *handlers) callTriggerPromptChange(ctx context.Context, req *mcpgen.Request, args json.RawMessage) (*mcpgen.CallToolResult, error) {
+	in, err := mcpgen.DecodeArguments[component.TriggerPromptChange](args)
 	if err != nil {
 		return nil, err
 	}
 	out, err := in.Call(ctx, req)
-	return server.TextResult(out, err)
+	return mcpgen.TextResult(out, err)
 }
 
 // callTriggerToolChange serves the tool test_trigger_tool_change: arguments were checked against its input
 // schema by the runtime; decode them, call the component, encode the result.
-func (h *handlers) callTriggerToolChange(ctx context.Context, req *server.Request, args json.RawMessage) (*protocol.CallToolResult, error) {
-	in, err := server.DecodeArguments[component.TriggerToolChange](args)
+func (h *handlers) callTriggerToolChange(ctx context.Context, req *mcpgen.Request, args json.RawMessage) (*mcpgen.CallToolResult, error) {
+	in, err := mcpgen.DecodeArguments[component.TriggerToolChange](args)
 	if err != nil {
 		return nil, err
 	}
 	out, err := in.Call(ctx, req)
-	return server.TextResult(out, err)
+	return mcpgen.TextResult(out, err)
 }

@@ -4,20 +4,19 @@ package memory
 
 import (
 	"context"
+	"github.com/mcpgen/mcpgen"
 	component "github.com/mcpgen/mcpgen/components/memory"
-	"github.com/mcpgen/mcpgen/internal/protocol"
-	"github.com/mcpgen/mcpgen/internal/server"
 )
 
 // prompts lists the prompts in name order.
-func (h *handlers) prompts() []server.Prompt {
-	return []server.Prompt{
+func (h *handlers) prompts() []mcpgen.Prompt {
+	return []mcpgen.Prompt{
 		{
-			Prompt: protocol.Prompt{
+			Prompt: mcpgen.PromptInfo{
 				Name:        "analyze_tech_debt",
 				Title:       "Analyze technical debt",
 				Description: "Review what the knowledge graph records as technical debt (observations mentioning debt, TODO, FIXME, hacks, workarounds, deprecations), optionally scoped to one entity and its neighbours, and propose what to pay down first.",
-				Arguments: []protocol.PromptArgument{
+				Arguments: []mcpgen.PromptArgument{
 					{Name: "entity", Description: "Limit the review to this entity and the entities related to it."},
 				},
 			},
@@ -25,11 +24,11 @@ func (h *handlers) prompts() []server.Prompt {
 			Complete: h.completeAnalyzeTechDebt,
 		},
 		{
-			Prompt: protocol.Prompt{
+			Prompt: mcpgen.PromptInfo{
 				Name:        "handoff_routine",
 				Title:       "Hand-off routine",
 				Description: "Draft a hand-off note for whoever picks up the work next, from the active tasks and the most recent changes to the knowledge graph.",
-				Arguments: []protocol.PromptArgument{
+				Arguments: []mcpgen.PromptArgument{
 					{Name: "focus", Description: "Focus the hand-off on tasks linked to this entity."},
 				},
 			},
@@ -40,33 +39,33 @@ func (h *handlers) prompts() []server.Prompt {
 }
 
 // getAnalyzeTechDebt serves the prompt analyze_tech_debt: the runtime checked the required arguments.
-func (h *handlers) getAnalyzeTechDebt(ctx context.Context, req *server.Request, args map[string]string) (*protocol.GetPromptResult, error) {
+func (h *handlers) getAnalyzeTechDebt(ctx context.Context, req *mcpgen.Request, args map[string]string) (*mcpgen.GetPromptResult, error) {
 	var in component.AnalyzeTechDebt
 	if v, ok := args["entity"]; ok {
 		in.Entity = &v
 	}
 	out, err := in.Get(ctx, h.store)
-	return server.PromptText("Review what the knowledge graph records as technical debt (observations mentioning debt, TODO, FIXME, hacks, workarounds, deprecations), optionally scoped to one entity and its neighbours, and propose what to pay down first.", out, err)
+	return mcpgen.PromptText("Review what the knowledge graph records as technical debt (observations mentioning debt, TODO, FIXME, hacks, workarounds, deprecations), optionally scoped to one entity and its neighbours, and propose what to pay down first.", out, err)
 }
 
 // completeAnalyzeTechDebt offers completions for analyze_tech_debt's arguments.
-func (h *handlers) completeAnalyzeTechDebt(ctx context.Context, req *server.Request, c server.CompleteRequest) ([]string, error) {
+func (h *handlers) completeAnalyzeTechDebt(ctx context.Context, req *mcpgen.Request, c mcpgen.CompleteRequest) ([]string, error) {
 	var in component.AnalyzeTechDebt
 	return in.Complete(ctx, c, h.store)
 }
 
 // getHandoffRoutine serves the prompt handoff_routine: the runtime checked the required arguments.
-func (h *handlers) getHandoffRoutine(ctx context.Context, req *server.Request, args map[string]string) (*protocol.GetPromptResult, error) {
+func (h *handlers) getHandoffRoutine(ctx context.Context, req *mcpgen.Request, args map[string]string) (*mcpgen.GetPromptResult, error) {
 	var in component.HandoffRoutine
 	if v, ok := args["focus"]; ok {
 		in.Focus = &v
 	}
 	out, err := in.Get(ctx, h.store)
-	return server.PromptText("Draft a hand-off note for whoever picks up the work next, from the active tasks and the most recent changes to the knowledge graph.", out, err)
+	return mcpgen.PromptText("Draft a hand-off note for whoever picks up the work next, from the active tasks and the most recent changes to the knowledge graph.", out, err)
 }
 
 // completeHandoffRoutine offers completions for handoff_routine's arguments.
-func (h *handlers) completeHandoffRoutine(ctx context.Context, req *server.Request, c server.CompleteRequest) ([]string, error) {
+func (h *handlers) completeHandoffRoutine(ctx context.Context, req *mcpgen.Request, c mcpgen.CompleteRequest) ([]string, error) {
 	var in component.HandoffRoutine
 	return in.Complete(ctx, c, h.store)
 }

@@ -4,112 +4,111 @@ package memory
 
 import (
 	"context"
+	"github.com/mcpgen/mcpgen"
 	component "github.com/mcpgen/mcpgen/components/memory"
-	"github.com/mcpgen/mcpgen/internal/protocol"
-	"github.com/mcpgen/mcpgen/internal/server"
 )
 
 // resources lists the fixed-URI resources in name order.
-func (h *handlers) resources() []server.Resource {
-	return []server.Resource{
+func (h *handlers) resources() []mcpgen.Resource {
+	return []mcpgen.Resource{
 		{
-			Resource: protocol.Resource{
+			Resource: mcpgen.ResourceInfo{
 				URI:         "memory://tasks/active",
 				Name:        "active-tasks",
 				Title:       "Active tasks",
 				Description: "The tasks that are not done yet, newest first.",
 				MimeType:    "application/json",
 			},
-			Cache: server.Cache{TTLMs: int64(0)},
+			Cache: mcpgen.Cache{TTLMs: int64(0)},
 			Read:  h.readActiveTasks,
 		},
 		{
-			Resource: protocol.Resource{
+			Resource: mcpgen.ResourceInfo{
 				URI:         "memory://graph/entities",
 				Name:        "graph-entities",
 				Title:       "Graph entities",
 				Description: "The entities of the graph, with their types and observations, without relations.",
 				MimeType:    "application/json",
 			},
-			Cache: server.Cache{TTLMs: int64(0)},
+			Cache: mcpgen.Cache{TTLMs: int64(0)},
 			Read:  h.readGraphEntities,
 		},
 		{
-			Resource: protocol.Resource{
+			Resource: mcpgen.ResourceInfo{
 				URI:         "memory://knowledge-graph",
 				Name:        "knowledge-graph",
 				Title:       "Knowledge Graph",
 				Description: "The whole knowledge graph as JSON, as the reference server offers it.",
 				MimeType:    "application/json",
 			},
-			Cache: server.Cache{TTLMs: int64(0)},
+			Cache: mcpgen.Cache{TTLMs: int64(0)},
 			Read:  h.readKnowledgeGraph,
 		},
 		{
-			Resource: protocol.Resource{
+			Resource: mcpgen.ResourceInfo{
 				URI:         "memory://session/delta",
 				Name:        "session-delta",
 				Title:       "Changes this session",
 				Description: "What changed in the graph and the tasks since this client's session\nbegan. Sessions exist for clients that use the initialize handshake;\nstateless (2026-07-28) clients get the current cursor here and then read\nmemory://changes/{cursor} to follow the feed.",
 				MimeType:    "application/json",
 			},
-			Cache: server.Cache{TTLMs: int64(0)},
+			Cache: mcpgen.Cache{TTLMs: int64(0)},
 			Read:  h.readSessionDelta,
 		},
 	}
 }
 
 // readActiveTasks serves the resource memory://tasks/active.
-func (h *handlers) readActiveTasks(ctx context.Context, req *server.Request) (*protocol.ReadResourceResult, error) {
+func (h *handlers) readActiveTasks(ctx context.Context, req *mcpgen.Request) (*mcpgen.ReadResourceResult, error) {
 	var in component.ActiveTasks
 	out, err := in.Read(ctx, h.store)
-	return server.ResourceJSON("memory://tasks/active", "application/json", out, err)
+	return mcpgen.ResourceJSON("memory://tasks/active", "application/json", out, err)
 }
 
 // readGraphEntities serves the resource memory://graph/entities.
-func (h *handlers) readGraphEntities(ctx context.Context, req *server.Request) (*protocol.ReadResourceResult, error) {
+func (h *handlers) readGraphEntities(ctx context.Context, req *mcpgen.Request) (*mcpgen.ReadResourceResult, error) {
 	var in component.GraphEntities
 	out, err := in.Read(ctx, h.store)
-	return server.ResourceJSON("memory://graph/entities", "application/json", out, err)
+	return mcpgen.ResourceJSON("memory://graph/entities", "application/json", out, err)
 }
 
 // readKnowledgeGraph serves the resource memory://knowledge-graph.
-func (h *handlers) readKnowledgeGraph(ctx context.Context, req *server.Request) (*protocol.ReadResourceResult, error) {
+func (h *handlers) readKnowledgeGraph(ctx context.Context, req *mcpgen.Request) (*mcpgen.ReadResourceResult, error) {
 	var in component.KnowledgeGraph
 	out, err := in.Read(ctx, h.store)
-	return server.ResourceJSON("memory://knowledge-graph", "application/json", out, err)
+	return mcpgen.ResourceJSON("memory://knowledge-graph", "application/json", out, err)
 }
 
 // readSessionDelta serves the resource memory://session/delta.
-func (h *handlers) readSessionDelta(ctx context.Context, req *server.Request) (*protocol.ReadResourceResult, error) {
+func (h *handlers) readSessionDelta(ctx context.Context, req *mcpgen.Request) (*mcpgen.ReadResourceResult, error) {
 	var in component.SessionDelta
 	out, err := in.Read(ctx, req, h.store)
-	return server.ResourceJSON("memory://session/delta", "application/json", out, err)
+	return mcpgen.ResourceJSON("memory://session/delta", "application/json", out, err)
 }
 
 // templates lists the resource templates in name order.
-func (h *handlers) templates() []server.Template {
-	return []server.Template{
+func (h *handlers) templates() []mcpgen.Template {
+	return []mcpgen.Template{
 		{
-			Template: protocol.ResourceTemplate{
+			Template: mcpgen.TemplateInfo{
 				URITemplate: "memory://changes/{since}",
 				Name:        "changes",
 				Title:       "Changes since a cursor",
 				Description: "The changes after a cursor, oldest first, at most one page. Start from\nthe \"next\" value of memory://session/delta (or 0 for the oldest kept) and\npass each page's \"next\" on.",
 				MimeType:    "application/json",
 			},
-			Cache: server.Cache{TTLMs: int64(0)},
+			Cache: mcpgen.Cache{TTLMs: int64(0)},
 			Read:  h.readChanges,
 		},
 		{
-			Template: protocol.ResourceTemplate{
+			Template: mcpgen.TemplateInfo{
 				URITemplate: "memory://entities/{name}",
 				Name:        "entity",
 				Title:       "Entity",
 				Description: "One entity with its observations and the relations touching it.",
 				MimeType:    "application/json",
 			},
-			Cache:    server.Cache{TTLMs: int64(0)},
+			Cache:    mcpgen.Cache{TTLMs: int64(0)},
 			Read:     h.readEntity,
 			Complete: h.completeEntity,
 		},
@@ -117,23 +116,23 @@ func (h *handlers) templates() []server.Template {
 }
 
 // readChanges serves URIs matching memory://changes/{since}.
-func (h *handlers) readChanges(ctx context.Context, req *server.Request, uri string, vars map[string]string) (*protocol.ReadResourceResult, error) {
+func (h *handlers) readChanges(ctx context.Context, req *mcpgen.Request, uri string, vars map[string]string) (*mcpgen.ReadResourceResult, error) {
 	var in component.Changes
 	in.Since = vars["since"]
 	out, err := in.Read(ctx, h.store)
-	return server.ResourceJSON(uri, "application/json", out, err)
+	return mcpgen.ResourceJSON(uri, "application/json", out, err)
 }
 
 // readEntity serves URIs matching memory://entities/{name}.
-func (h *handlers) readEntity(ctx context.Context, req *server.Request, uri string, vars map[string]string) (*protocol.ReadResourceResult, error) {
+func (h *handlers) readEntity(ctx context.Context, req *mcpgen.Request, uri string, vars map[string]string) (*mcpgen.ReadResourceResult, error) {
 	var in component.Entity
 	in.Name = vars["name"]
 	out, err := in.Read(ctx, h.store)
-	return server.ResourceJSON(uri, "application/json", out, err)
+	return mcpgen.ResourceJSON(uri, "application/json", out, err)
 }
 
 // completeEntity offers completions for entity's arguments.
-func (h *handlers) completeEntity(ctx context.Context, req *server.Request, c server.CompleteRequest) ([]string, error) {
+func (h *handlers) completeEntity(ctx context.Context, req *mcpgen.Request, c mcpgen.CompleteRequest) ([]string, error) {
 	var in component.Entity
 	return in.Complete(ctx, c, h.store)
 }

@@ -11,16 +11,16 @@ package memory
 
 import (
 	"context"
+	"github.com/mcpgen/mcpgen"
 	component "github.com/mcpgen/mcpgen/components/memory"
 	memstore "github.com/mcpgen/mcpgen/components/memory/memstore"
-	"github.com/mcpgen/mcpgen/internal/server"
 )
 
 // New returns the memory server, ready to serve on any transport.
 // Its arguments are the dependencies its components' handlers declare.
-func New(store memstore.Store, opts server.Options) *server.Server {
+func New(store memstore.Store, opts mcpgen.Options) *mcpgen.Server {
 	h := &handlers{store: store}
-	return server.New(server.Definition{
+	return mcpgen.New(mcpgen.Definition{
 		Name:         "memory",
 		Title:        "Knowledge graph memory",
 		Version:      "0.1.0",
@@ -29,6 +29,7 @@ func New(store memstore.Store, opts server.Options) *server.Server {
 		Resources:    h.resources(),
 		Templates:    h.templates(),
 		Prompts:      h.prompts(),
+		Skills:       h.skills(),
 	}, opts)
 }
 
@@ -40,27 +41,27 @@ type handlers struct {
 // The component methods as mcpgen saw them. If this fails to compile, a
 // component's method changed: run `go generate ./...` (mcpgen) again.
 var (
-	_ func(component.AddObservations, context.Context, *server.Request, memstore.Store) (component.AddedResults, error) = component.AddObservations.Call
-	_ func(component.CreateEntities, context.Context, *server.Request, memstore.Store) (component.Entities, error)      = component.CreateEntities.Call
-	_ func(component.CreateRelations, context.Context, *server.Request, memstore.Store) (component.Relations, error)    = component.CreateRelations.Call
-	_ func(component.CreateTask, context.Context, *server.Request, memstore.Store) (component.TaskResult, error)        = component.CreateTask.Call
-	_ func(component.DeleteEntities, context.Context, *server.Request, memstore.Store) (component.Done, error)          = component.DeleteEntities.Call
-	_ func(component.DeleteObservations, context.Context, *server.Request, memstore.Store) (component.Done, error)      = component.DeleteObservations.Call
-	_ func(component.DeleteRelations, context.Context, *server.Request, memstore.Store) (component.Done, error)         = component.DeleteRelations.Call
+	_ func(component.AddObservations, context.Context, *mcpgen.Request, memstore.Store) (component.AddedResults, error) = component.AddObservations.Call
+	_ func(component.CreateEntities, context.Context, *mcpgen.Request, memstore.Store) (component.Entities, error)      = component.CreateEntities.Call
+	_ func(component.CreateRelations, context.Context, *mcpgen.Request, memstore.Store) (component.Relations, error)    = component.CreateRelations.Call
+	_ func(component.CreateTask, context.Context, *mcpgen.Request, memstore.Store) (component.TaskResult, error)        = component.CreateTask.Call
+	_ func(component.DeleteEntities, context.Context, *mcpgen.Request, memstore.Store) (component.Done, error)          = component.DeleteEntities.Call
+	_ func(component.DeleteObservations, context.Context, *mcpgen.Request, memstore.Store) (component.Done, error)      = component.DeleteObservations.Call
+	_ func(component.DeleteRelations, context.Context, *mcpgen.Request, memstore.Store) (component.Done, error)         = component.DeleteRelations.Call
 	_ func(component.ListTasks, context.Context, memstore.Store) (component.TaskList, error)                            = component.ListTasks.Call
 	_ func(component.OpenNodes, context.Context, memstore.Store) (component.Graph, error)                               = component.OpenNodes.Call
 	_ func(component.ReadGraph, context.Context, memstore.Store) (component.Graph, error)                               = component.ReadGraph.Call
 	_ func(component.SearchNodes, context.Context, memstore.Store) (component.Graph, error)                             = component.SearchNodes.Call
-	_ func(component.UpdateTask, context.Context, *server.Request, memstore.Store) (component.TaskResult, error)        = component.UpdateTask.Call
+	_ func(component.UpdateTask, context.Context, *mcpgen.Request, memstore.Store) (component.TaskResult, error)        = component.UpdateTask.Call
 	_ func(component.ActiveTasks, context.Context, memstore.Store) (component.TaskList, error)                          = component.ActiveTasks.Read
 	_ func(component.Changes, context.Context, memstore.Store) (component.Delta, error)                                 = component.Changes.Read
 	_ func(component.Entity, context.Context, memstore.Store) (memstore.Graph, error)                                   = component.Entity.Read
-	_ func(component.Entity, context.Context, server.CompleteRequest, memstore.Store) ([]string, error)                 = component.Entity.Complete
+	_ func(component.Entity, context.Context, mcpgen.CompleteRequest, memstore.Store) ([]string, error)                 = component.Entity.Complete
 	_ func(component.GraphEntities, context.Context, memstore.Store) (component.Entities, error)                        = component.GraphEntities.Read
 	_ func(component.KnowledgeGraph, context.Context, memstore.Store) (memstore.Graph, error)                           = component.KnowledgeGraph.Read
-	_ func(component.SessionDelta, context.Context, *server.Request, memstore.Store) (component.Delta, error)           = component.SessionDelta.Read
+	_ func(component.SessionDelta, context.Context, *mcpgen.Request, memstore.Store) (component.Delta, error)           = component.SessionDelta.Read
 	_ func(component.AnalyzeTechDebt, context.Context, memstore.Store) (string, error)                                  = component.AnalyzeTechDebt.Get
-	_ func(component.AnalyzeTechDebt, context.Context, server.CompleteRequest, memstore.Store) ([]string, error)        = component.AnalyzeTechDebt.Complete
+	_ func(component.AnalyzeTechDebt, context.Context, mcpgen.CompleteRequest, memstore.Store) ([]string, error)        = component.AnalyzeTechDebt.Complete
 	_ func(component.HandoffRoutine, context.Context, memstore.Store) (string, error)                                   = component.HandoffRoutine.Get
-	_ func(component.HandoffRoutine, context.Context, server.CompleteRequest, memstore.Store) ([]string, error)         = component.HandoffRoutine.Complete
+	_ func(component.HandoffRoutine, context.Context, mcpgen.CompleteRequest, memstore.Store) ([]string, error)         = component.HandoffRoutine.Complete
 )

@@ -6,9 +6,8 @@ import (
 	"context"
 	_ "embed"
 	"encoding/json"
+	"github.com/mcpgen/mcpgen"
 	component "github.com/mcpgen/mcpgen/components/memory"
-	"github.com/mcpgen/mcpgen/internal/protocol"
-	"github.com/mcpgen/mcpgen/internal/server"
 )
 
 //go:embed schemas/add_observations.input.json
@@ -84,196 +83,196 @@ var updateTaskInput []byte
 var updateTaskOutput []byte
 
 // tools lists the tools in name order: tools/list is built from it once.
-func (h *handlers) tools() []server.Tool {
-	return []server.Tool{
+func (h *handlers) tools() []mcpgen.Tool {
+	return []mcpgen.Tool{
 		{
-			Tool: protocol.Tool{
+			Tool: mcpgen.ToolInfo{
 				Name:         "add_observations",
 				Title:        "Add Observations",
 				Description:  "Add new observations to existing entities in the knowledge graph",
 				InputSchema:  addObservationsInput,
 				OutputSchema: addObservationsOutput,
-				Annotations: &protocol.ToolAnnotations{
-					ReadOnlyHint:    protocol.Bool(false),
-					DestructiveHint: protocol.Bool(false),
-					IdempotentHint:  protocol.Bool(false),
-					OpenWorldHint:   protocol.Bool(false),
+				Annotations: &mcpgen.ToolAnnotations{
+					ReadOnlyHint:    mcpgen.Bool(false),
+					DestructiveHint: mcpgen.Bool(false),
+					IdempotentHint:  mcpgen.Bool(false),
+					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
 			Call: h.callAddObservations,
 		},
 		{
-			Tool: protocol.Tool{
+			Tool: mcpgen.ToolInfo{
 				Name:         "create_entities",
 				Title:        "Create Entities",
 				Description:  "Create multiple new entities in the knowledge graph",
 				InputSchema:  createEntitiesInput,
 				OutputSchema: createEntitiesOutput,
-				Annotations: &protocol.ToolAnnotations{
-					ReadOnlyHint:    protocol.Bool(false),
-					DestructiveHint: protocol.Bool(false),
-					IdempotentHint:  protocol.Bool(false),
-					OpenWorldHint:   protocol.Bool(false),
+				Annotations: &mcpgen.ToolAnnotations{
+					ReadOnlyHint:    mcpgen.Bool(false),
+					DestructiveHint: mcpgen.Bool(false),
+					IdempotentHint:  mcpgen.Bool(false),
+					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
 			Call: h.callCreateEntities,
 		},
 		{
-			Tool: protocol.Tool{
+			Tool: mcpgen.ToolInfo{
 				Name:         "create_relations",
 				Title:        "Create Relations",
 				Description:  "Create multiple new relations between entities in the knowledge graph. Relations should be in active voice",
 				InputSchema:  createRelationsInput,
 				OutputSchema: createRelationsOutput,
-				Annotations: &protocol.ToolAnnotations{
-					ReadOnlyHint:    protocol.Bool(false),
-					DestructiveHint: protocol.Bool(false),
-					IdempotentHint:  protocol.Bool(false),
-					OpenWorldHint:   protocol.Bool(false),
+				Annotations: &mcpgen.ToolAnnotations{
+					ReadOnlyHint:    mcpgen.Bool(false),
+					DestructiveHint: mcpgen.Bool(false),
+					IdempotentHint:  mcpgen.Bool(false),
+					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
 			Call: h.callCreateRelations,
 		},
 		{
-			Tool: protocol.Tool{
+			Tool: mcpgen.ToolInfo{
 				Name:         "create_task",
 				Title:        "Create Task",
 				Description:  "Create a task (a unit of work to track), optionally linked to entities of the graph. Its status starts as open unless given.",
 				InputSchema:  createTaskInput,
 				OutputSchema: createTaskOutput,
-				Annotations: &protocol.ToolAnnotations{
-					ReadOnlyHint:    protocol.Bool(false),
-					DestructiveHint: protocol.Bool(false),
-					IdempotentHint:  protocol.Bool(false),
-					OpenWorldHint:   protocol.Bool(false),
+				Annotations: &mcpgen.ToolAnnotations{
+					ReadOnlyHint:    mcpgen.Bool(false),
+					DestructiveHint: mcpgen.Bool(false),
+					IdempotentHint:  mcpgen.Bool(false),
+					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
 			Call: h.callCreateTask,
 		},
 		{
-			Tool: protocol.Tool{
+			Tool: mcpgen.ToolInfo{
 				Name:         "delete_entities",
 				Title:        "Delete Entities",
 				Description:  "Delete multiple entities and their associated relations from the knowledge graph",
 				InputSchema:  deleteEntitiesInput,
 				OutputSchema: deleteEntitiesOutput,
-				Annotations: &protocol.ToolAnnotations{
-					ReadOnlyHint:    protocol.Bool(false),
-					DestructiveHint: protocol.Bool(true),
-					IdempotentHint:  protocol.Bool(true),
-					OpenWorldHint:   protocol.Bool(false),
+				Annotations: &mcpgen.ToolAnnotations{
+					ReadOnlyHint:    mcpgen.Bool(false),
+					DestructiveHint: mcpgen.Bool(true),
+					IdempotentHint:  mcpgen.Bool(true),
+					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
 			Call: h.callDeleteEntities,
 		},
 		{
-			Tool: protocol.Tool{
+			Tool: mcpgen.ToolInfo{
 				Name:         "delete_observations",
 				Title:        "Delete Observations",
 				Description:  "Delete specific observations from entities in the knowledge graph",
 				InputSchema:  deleteObservationsInput,
 				OutputSchema: deleteObservationsOutput,
-				Annotations: &protocol.ToolAnnotations{
-					ReadOnlyHint:    protocol.Bool(false),
-					DestructiveHint: protocol.Bool(true),
-					IdempotentHint:  protocol.Bool(true),
-					OpenWorldHint:   protocol.Bool(false),
+				Annotations: &mcpgen.ToolAnnotations{
+					ReadOnlyHint:    mcpgen.Bool(false),
+					DestructiveHint: mcpgen.Bool(true),
+					IdempotentHint:  mcpgen.Bool(true),
+					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
 			Call: h.callDeleteObservations,
 		},
 		{
-			Tool: protocol.Tool{
+			Tool: mcpgen.ToolInfo{
 				Name:         "delete_relations",
 				Title:        "Delete Relations",
 				Description:  "Delete multiple relations from the knowledge graph",
 				InputSchema:  deleteRelationsInput,
 				OutputSchema: deleteRelationsOutput,
-				Annotations: &protocol.ToolAnnotations{
-					ReadOnlyHint:    protocol.Bool(false),
-					DestructiveHint: protocol.Bool(true),
-					IdempotentHint:  protocol.Bool(true),
-					OpenWorldHint:   protocol.Bool(false),
+				Annotations: &mcpgen.ToolAnnotations{
+					ReadOnlyHint:    mcpgen.Bool(false),
+					DestructiveHint: mcpgen.Bool(true),
+					IdempotentHint:  mcpgen.Bool(true),
+					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
 			Call: h.callDeleteRelations,
 		},
 		{
-			Tool: protocol.Tool{
+			Tool: mcpgen.ToolInfo{
 				Name:         "list_tasks",
 				Title:        "List Tasks",
 				Description:  "List tasks, newest first: by default the active ones (not done); filter by status or by a linked entity.",
 				InputSchema:  listTasksInput,
 				OutputSchema: listTasksOutput,
-				Annotations: &protocol.ToolAnnotations{
-					ReadOnlyHint:    protocol.Bool(true),
-					DestructiveHint: protocol.Bool(false),
-					IdempotentHint:  protocol.Bool(true),
-					OpenWorldHint:   protocol.Bool(false),
+				Annotations: &mcpgen.ToolAnnotations{
+					ReadOnlyHint:    mcpgen.Bool(true),
+					DestructiveHint: mcpgen.Bool(false),
+					IdempotentHint:  mcpgen.Bool(true),
+					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
 			Call: h.callListTasks,
 		},
 		{
-			Tool: protocol.Tool{
+			Tool: mcpgen.ToolInfo{
 				Name:         "open_nodes",
 				Title:        "Open Nodes",
 				Description:  "Open specific nodes in the knowledge graph by their names",
 				InputSchema:  openNodesInput,
 				OutputSchema: openNodesOutput,
-				Annotations: &protocol.ToolAnnotations{
-					ReadOnlyHint:    protocol.Bool(true),
-					DestructiveHint: protocol.Bool(false),
-					IdempotentHint:  protocol.Bool(true),
-					OpenWorldHint:   protocol.Bool(false),
+				Annotations: &mcpgen.ToolAnnotations{
+					ReadOnlyHint:    mcpgen.Bool(true),
+					DestructiveHint: mcpgen.Bool(false),
+					IdempotentHint:  mcpgen.Bool(true),
+					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
 			Call: h.callOpenNodes,
 		},
 		{
-			Tool: protocol.Tool{
+			Tool: mcpgen.ToolInfo{
 				Name:         "read_graph",
 				Title:        "Read Graph",
 				Description:  "Read the entire knowledge graph",
 				InputSchema:  readGraphInput,
 				OutputSchema: readGraphOutput,
-				Annotations: &protocol.ToolAnnotations{
-					ReadOnlyHint:    protocol.Bool(true),
-					DestructiveHint: protocol.Bool(false),
-					IdempotentHint:  protocol.Bool(true),
-					OpenWorldHint:   protocol.Bool(false),
+				Annotations: &mcpgen.ToolAnnotations{
+					ReadOnlyHint:    mcpgen.Bool(true),
+					DestructiveHint: mcpgen.Bool(false),
+					IdempotentHint:  mcpgen.Bool(true),
+					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
 			Call: h.callReadGraph,
 		},
 		{
-			Tool: protocol.Tool{
+			Tool: mcpgen.ToolInfo{
 				Name:         "search_nodes",
 				Title:        "Search Nodes",
 				Description:  "Search for nodes in the knowledge graph based on a query",
 				InputSchema:  searchNodesInput,
 				OutputSchema: searchNodesOutput,
-				Annotations: &protocol.ToolAnnotations{
-					ReadOnlyHint:    protocol.Bool(true),
-					DestructiveHint: protocol.Bool(false),
-					IdempotentHint:  protocol.Bool(true),
-					OpenWorldHint:   protocol.Bool(false),
+				Annotations: &mcpgen.ToolAnnotations{
+					ReadOnlyHint:    mcpgen.Bool(true),
+					DestructiveHint: mcpgen.Bool(false),
+					IdempotentHint:  mcpgen.Bool(true),
+					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
 			Call: h.callSearchNodes,
 		},
 		{
-			Tool: protocol.Tool{
+			Tool: mcpgen.ToolInfo{
 				Name:         "update_task",
 				Title:        "Update Task",
 				Description:  "Update a task: change its title, status (open, in_progress, blocked, done), notes or linked entities. Fields left out stay as they are.",
 				InputSchema:  updateTaskInput,
 				OutputSchema: updateTaskOutput,
-				Annotations: &protocol.ToolAnnotations{
-					ReadOnlyHint:    protocol.Bool(false),
-					DestructiveHint: protocol.Bool(false),
-					IdempotentHint:  protocol.Bool(true),
-					OpenWorldHint:   protocol.Bool(false),
+				Annotations: &mcpgen.ToolAnnotations{
+					ReadOnlyHint:    mcpgen.Bool(false),
+					DestructiveHint: mcpgen.Bool(false),
+					IdempotentHint:  mcpgen.Bool(true),
+					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
 			Call: h.callUpdateTask,
@@ -283,159 +282,159 @@ func (h *handlers) tools() []server.Tool {
 
 // callAddObservations serves the tool add_observations: arguments were checked against its input
 // schema by the runtime; decode them, call the component, encode the result.
-func (h *handlers) callAddObservations(ctx context.Context, req *server.Request, args json.RawMessage) (*protocol.CallToolResult, error) {
-	in, err := server.DecodeArguments[component.AddObservations](args)
+func (h *handlers) callAddObservations(ctx context.Context, req *mcpgen.Request, args json.RawMessage) (*mcpgen.CallToolResult, error) {
+	in, err := mcpgen.DecodeArguments[component.AddObservations](args)
 	if err != nil {
 		return nil, err
 	}
 	out, err := in.Call(ctx, req, h.store)
 	if err != nil {
-		return server.ToolError(err)
+		return mcpgen.ToolError(err)
 	}
-	return server.StructuredResultText(out, out.ContentText())
+	return mcpgen.StructuredResultText(out, out.ContentText())
 }
 
 // callCreateEntities serves the tool create_entities: arguments were checked against its input
 // schema by the runtime; decode them, call the component, encode the result.
-func (h *handlers) callCreateEntities(ctx context.Context, req *server.Request, args json.RawMessage) (*protocol.CallToolResult, error) {
-	in, err := server.DecodeArguments[component.CreateEntities](args)
+func (h *handlers) callCreateEntities(ctx context.Context, req *mcpgen.Request, args json.RawMessage) (*mcpgen.CallToolResult, error) {
+	in, err := mcpgen.DecodeArguments[component.CreateEntities](args)
 	if err != nil {
 		return nil, err
 	}
 	out, err := in.Call(ctx, req, h.store)
 	if err != nil {
-		return server.ToolError(err)
+		return mcpgen.ToolError(err)
 	}
-	return server.StructuredResultText(out, out.ContentText())
+	return mcpgen.StructuredResultText(out, out.ContentText())
 }
 
 // callCreateRelations serves the tool create_relations: arguments were checked against its input
 // schema by the runtime; decode them, call the component, encode the result.
-func (h *handlers) callCreateRelations(ctx context.Context, req *server.Request, args json.RawMessage) (*protocol.CallToolResult, error) {
-	in, err := server.DecodeArguments[component.CreateRelations](args)
+func (h *handlers) callCreateRelations(ctx context.Context, req *mcpgen.Request, args json.RawMessage) (*mcpgen.CallToolResult, error) {
+	in, err := mcpgen.DecodeArguments[component.CreateRelations](args)
 	if err != nil {
 		return nil, err
 	}
 	out, err := in.Call(ctx, req, h.store)
 	if err != nil {
-		return server.ToolError(err)
+		return mcpgen.ToolError(err)
 	}
-	return server.StructuredResultText(out, out.ContentText())
+	return mcpgen.StructuredResultText(out, out.ContentText())
 }
 
 // callCreateTask serves the tool create_task: arguments were checked against its input
 // schema by the runtime; decode them, call the component, encode the result.
-func (h *handlers) callCreateTask(ctx context.Context, req *server.Request, args json.RawMessage) (*protocol.CallToolResult, error) {
-	in, err := server.DecodeArguments[component.CreateTask](args)
+func (h *handlers) callCreateTask(ctx context.Context, req *mcpgen.Request, args json.RawMessage) (*mcpgen.CallToolResult, error) {
+	in, err := mcpgen.DecodeArguments[component.CreateTask](args)
 	if err != nil {
 		return nil, err
 	}
 	out, err := in.Call(ctx, req, h.store)
-	return server.StructuredResult(out, err)
+	return mcpgen.StructuredResult(out, err)
 }
 
 // callDeleteEntities serves the tool delete_entities: arguments were checked against its input
 // schema by the runtime; decode them, call the component, encode the result.
-func (h *handlers) callDeleteEntities(ctx context.Context, req *server.Request, args json.RawMessage) (*protocol.CallToolResult, error) {
-	in, err := server.DecodeArguments[component.DeleteEntities](args)
+func (h *handlers) callDeleteEntities(ctx context.Context, req *mcpgen.Request, args json.RawMessage) (*mcpgen.CallToolResult, error) {
+	in, err := mcpgen.DecodeArguments[component.DeleteEntities](args)
 	if err != nil {
 		return nil, err
 	}
 	out, err := in.Call(ctx, req, h.store)
 	if err != nil {
-		return server.ToolError(err)
+		return mcpgen.ToolError(err)
 	}
-	return server.StructuredResultText(out, out.ContentText())
+	return mcpgen.StructuredResultText(out, out.ContentText())
 }
 
 // callDeleteObservations serves the tool delete_observations: arguments were checked against its input
 // schema by the runtime; decode them, call the component, encode the result.
-func (h *handlers) callDeleteObservations(ctx context.Context, req *server.Request, args json.RawMessage) (*protocol.CallToolResult, error) {
-	in, err := server.DecodeArguments[component.DeleteObservations](args)
+func (h *handlers) callDeleteObservations(ctx context.Context, req *mcpgen.Request, args json.RawMessage) (*mcpgen.CallToolResult, error) {
+	in, err := mcpgen.DecodeArguments[component.DeleteObservations](args)
 	if err != nil {
 		return nil, err
 	}
 	out, err := in.Call(ctx, req, h.store)
 	if err != nil {
-		return server.ToolError(err)
+		return mcpgen.ToolError(err)
 	}
-	return server.StructuredResultText(out, out.ContentText())
+	return mcpgen.StructuredResultText(out, out.ContentText())
 }
 
 // callDeleteRelations serves the tool delete_relations: arguments were checked against its input
 // schema by the runtime; decode them, call the component, encode the result.
-func (h *handlers) callDeleteRelations(ctx context.Context, req *server.Request, args json.RawMessage) (*protocol.CallToolResult, error) {
-	in, err := server.DecodeArguments[component.DeleteRelations](args)
+func (h *handlers) callDeleteRelations(ctx context.Context, req *mcpgen.Request, args json.RawMessage) (*mcpgen.CallToolResult, error) {
+	in, err := mcpgen.DecodeArguments[component.DeleteRelations](args)
 	if err != nil {
 		return nil, err
 	}
 	out, err := in.Call(ctx, req, h.store)
 	if err != nil {
-		return server.ToolError(err)
+		return mcpgen.ToolError(err)
 	}
-	return server.StructuredResultText(out, out.ContentText())
+	return mcpgen.StructuredResultText(out, out.ContentText())
 }
 
 // callListTasks serves the tool list_tasks: arguments were checked against its input
 // schema by the runtime; decode them, call the component, encode the result.
-func (h *handlers) callListTasks(ctx context.Context, req *server.Request, args json.RawMessage) (*protocol.CallToolResult, error) {
-	in, err := server.DecodeArguments[component.ListTasks](args)
+func (h *handlers) callListTasks(ctx context.Context, req *mcpgen.Request, args json.RawMessage) (*mcpgen.CallToolResult, error) {
+	in, err := mcpgen.DecodeArguments[component.ListTasks](args)
 	if err != nil {
 		return nil, err
 	}
 	out, err := in.Call(ctx, h.store)
-	return server.StructuredResult(out, err)
+	return mcpgen.StructuredResult(out, err)
 }
 
 // callOpenNodes serves the tool open_nodes: arguments were checked against its input
 // schema by the runtime; decode them, call the component, encode the result.
-func (h *handlers) callOpenNodes(ctx context.Context, req *server.Request, args json.RawMessage) (*protocol.CallToolResult, error) {
-	in, err := server.DecodeArguments[component.OpenNodes](args)
+func (h *handlers) callOpenNodes(ctx context.Context, req *mcpgen.Request, args json.RawMessage) (*mcpgen.CallToolResult, error) {
+	in, err := mcpgen.DecodeArguments[component.OpenNodes](args)
 	if err != nil {
 		return nil, err
 	}
 	out, err := in.Call(ctx, h.store)
 	if err != nil {
-		return server.ToolError(err)
+		return mcpgen.ToolError(err)
 	}
-	return server.StructuredResultText(out, out.ContentText())
+	return mcpgen.StructuredResultText(out, out.ContentText())
 }
 
 // callReadGraph serves the tool read_graph: arguments were checked against its input
 // schema by the runtime; decode them, call the component, encode the result.
-func (h *handlers) callReadGraph(ctx context.Context, req *server.Request, args json.RawMessage) (*protocol.CallToolResult, error) {
-	in, err := server.DecodeArguments[component.ReadGraph](args)
+func (h *handlers) callReadGraph(ctx context.Context, req *mcpgen.Request, args json.RawMessage) (*mcpgen.CallToolResult, error) {
+	in, err := mcpgen.DecodeArguments[component.ReadGraph](args)
 	if err != nil {
 		return nil, err
 	}
 	out, err := in.Call(ctx, h.store)
 	if err != nil {
-		return server.ToolError(err)
+		return mcpgen.ToolError(err)
 	}
-	return server.StructuredResultText(out, out.ContentText())
+	return mcpgen.StructuredResultText(out, out.ContentText())
 }
 
 // callSearchNodes serves the tool search_nodes: arguments were checked against its input
 // schema by the runtime; decode them, call the component, encode the result.
-func (h *handlers) callSearchNodes(ctx context.Context, req *server.Request, args json.RawMessage) (*protocol.CallToolResult, error) {
-	in, err := server.DecodeArguments[component.SearchNodes](args)
+func (h *handlers) callSearchNodes(ctx context.Context, req *mcpgen.Request, args json.RawMessage) (*mcpgen.CallToolResult, error) {
+	in, err := mcpgen.DecodeArguments[component.SearchNodes](args)
 	if err != nil {
 		return nil, err
 	}
 	out, err := in.Call(ctx, h.store)
 	if err != nil {
-		return server.ToolError(err)
+		return mcpgen.ToolError(err)
 	}
-	return server.StructuredResultText(out, out.ContentText())
+	return mcpgen.StructuredResultText(out, out.ContentText())
 }
 
 // callUpdateTask serves the tool update_task: arguments were checked against its input
 // schema by the runtime; decode them, call the component, encode the result.
-func (h *handlers) callUpdateTask(ctx context.Context, req *server.Request, args json.RawMessage) (*protocol.CallToolResult, error) {
-	in, err := server.DecodeArguments[component.UpdateTask](args)
+func (h *handlers) callUpdateTask(ctx context.Context, req *mcpgen.Request, args json.RawMessage) (*mcpgen.CallToolResult, error) {
+	in, err := mcpgen.DecodeArguments[component.UpdateTask](args)
 	if err != nil {
 		return nil, err
 	}
 	out, err := in.Call(ctx, req, h.store)
-	return server.StructuredResult(out, err)
+	return mcpgen.StructuredResult(out, err)
 }

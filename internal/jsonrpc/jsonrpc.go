@@ -129,9 +129,9 @@ func Decode(data []byte) (*Message, error) {
 	if err := json.Unmarshal(data, &m); err != nil {
 		var syn *json.SyntaxError
 		if errors.As(err, &syn) || !json.Valid(data) {
-			return nil, fmt.Errorf("%w: %v", ErrParse, err)
+			return nil, fmt.Errorf("%w: %s", ErrParse, Describe(data, "", err))
 		}
-		return nil, fmt.Errorf("%w: %v", ErrInvalidRequest, err)
+		return nil, DecodeError(ErrInvalidRequest, data, "", err)
 	}
 	return checkEnvelope(&m)
 }

@@ -28,8 +28,22 @@ var Versions = []string{Version20260728, Version20251125, Version20250618, Versi
 // LegacyVersions lists the revisions negotiated through initialize.
 var LegacyVersions = Versions[1:]
 
-// IsModern reports whether v is a stateless (2026-07-28 or later) revision.
-func IsModern(v string) bool { return v >= Version20260728 }
+// IsModern reports whether v names a stateless revision: a date
+// (YYYY-MM-DD, as every revision is named) of 2026-07-28 or later. Other
+// strings ("latest", "v2") name no revision of either era.
+func IsModern(v string) bool { return isDate(v) && v >= Version20260728 }
+
+func isDate(v string) bool {
+	if len(v) != len("2006-01-02") || v[4] != '-' || v[7] != '-' {
+		return false
+	}
+	for i := 0; i < len(v); i++ {
+		if i != 4 && i != 7 && (v[i] < '0' || v[i] > '9') {
+			return false
+		}
+	}
+	return true
+}
 
 // Supported reports whether v is one of [Versions].
 func Supported(v string) bool {

@@ -85,3 +85,36 @@ func BenchmarkToolsList(b *testing.B) {
 		})
 	}
 }
+
+// nopRequests is a RequestObserver that does nothing: what remains is the
+// runtime's own cost of following requests.
+type nopRequests struct{ nopObserver }
+
+func (nopRequests) StartRequest(ctx context.Context, _ *RequestInfo) context.Context { return ctx }
+func (nopRequests) EndRequest(context.Context, *RequestInfo)                         {}
+
+// BenchmarkObserver compares a tools/call with no observer (the default:
+// "off" must match BenchmarkToolsCall/modern, allocations included), with
+// a no-op Observer (events only), and with a no-op RequestObserver (what
+// metrics, tracing and the access log build on). The real observers are
+// measured in internal/telemetry's BenchmarkTelemetry.
+func BenchmarkObserver(b *testing.B) {
+	line := `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hello, world"},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"bench","version":"1.0.0"}}}}`
+	for _, c := range []struct {
+		name string
+		obs  Observer
+	}{{"off", nil}, {"events", nopObserver{}}, {"requests", nopRequests{}}} {
+		b.Run(c.name, func(b *testing.B) {
+			def := benchServer(b).def
+			s := New(def, Options{Observer: c.obs})
+			m := decoded(b, line)
+			ctx := context.Background()
+			b.ReportAllocs()
+			for b.Loop() {
+				if resp := s.Handle(ctx, &Incoming{Msg: m}); resp.Error != nil {
+					b.Fatal(resp.Error.Message)
+				}
+			}
+		})
+	}
+}

@@ -40,9 +40,9 @@ import (
 // touchEvery is how often a session in use pushes its shared expiry.
 const touchEvery = time.Minute
 
-// retryAfter is the Retry-After, in seconds, of answers refused because
-// the backend is unreachable.
-const retryAfter = "2"
+// retryAfter is the Retry-After of answers refused because the backend is
+// unreachable.
+const retryAfter = 2 * time.Second
 
 // Topic suffixes under the server's prefix ("mcp/<name>/").
 const (
@@ -238,7 +238,7 @@ func (sess *Session) record(idle time.Duration) cluster.Session {
 	sess.mu.Lock()
 	defer sess.mu.Unlock()
 	rec := cluster.Session{
-		ID: sess.ID, Subject: sess.Subject, Version: sess.Version, Client: client, ClientCaps: sess.ClientCaps,
+		ID: sess.ID, Subject: sess.owner, Version: sess.Version, Client: client, ClientCaps: sess.ClientCaps,
 		LogLevel: sess.logLevel, Initialized: sess.initialized, Created: sess.started, Expires: expiry(sess.lastSeen, idle),
 	}
 	for uri := range sess.subscribed {
@@ -270,10 +270,13 @@ func (s *Server) sessionFromRecord(rec cluster.Session) *Session {
 	var client protocol.Implementation
 	_ = json.Unmarshal(rec.Client, &client)
 	sess := &Session{
-		ID: rec.ID, Subject: rec.Subject, Version: rec.Version, Client: client, ClientCaps: rec.ClientCaps,
+		ID: rec.ID, owner: rec.Subject, Version: rec.Version, Client: client, ClientCaps: rec.ClientCaps,
 		started: rec.Created, lastSeen: time.Now(), sharedTouch: time.Now(), done: make(chan struct{}),
 	}
 	sess.pending.prefix = "srv-" + s.cluster.b.ID() + "-"
+	if rec.Subject != "" { // the limit key of its principal (anonymous: by address, unknown here)
+		sess.key = "sub:" + rec.Subject
+	}
 	sess.apply(rec)
 	return sess
 }
@@ -294,7 +297,7 @@ func (s *Server) loadSession(ctx context.Context, id string) (*Session, error) {
 	if cached := t.byID[id]; cached != nil { // loaded meanwhile by another request
 		return cached, nil
 	}
-	t.byID[id] = sess
+	t.addLocked(sess)
 	return sess, nil
 }
 
@@ -309,12 +312,10 @@ func (s *Server) cachedSession(id string) *Session {
 // dropSession ends this replica's copy of a session ended elsewhere.
 func (s *Server) dropSession(id string) {
 	s.sessions.mu.Lock()
-	sess := s.sessions.byID[id]
-	delete(s.sessions.byID, id)
-	s.sessions.mu.Unlock()
-	if sess != nil {
-		sess.end()
+	if sess := s.sessions.byID[id]; sess != nil {
+		s.sessions.removeLocked(sess) // ends it
 	}
+	s.sessions.mu.Unlock()
 }
 
 // saveSession writes a session's changed state and tells the replicas that

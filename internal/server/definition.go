@@ -20,6 +20,14 @@ type Definition struct {
 	Resources []Resource
 	Templates []Template
 	Prompts   []Prompt
+	// Skills are the Agent Skills the server publishes (//mcp:skill), each
+	// file embedded and digested by mcpgen.
+	Skills []Skill
+
+	// Scopes lists, sorted and once each, the permission scopes the
+	// components require; the generator fills it in. OAuth publishes it
+	// as scopes_supported.
+	Scopes []string
 }
 
 // Cache carries the 2026-07-28 cache hints of a list or read result.

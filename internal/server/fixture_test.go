@@ -94,6 +94,9 @@ type echoIn struct {
 
 type weatherIn struct {
 	City string `json:"city"`
+	// Days is narrower than the schema (which does not declare it), so a
+	// large value fails in DecodeArguments, not in schema validation.
+	Days int8 `json:"days"`
 }
 
 type weatherOut struct {

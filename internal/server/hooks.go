@@ -52,11 +52,16 @@ func (z ZapErrors) LogError(_ context.Context, msg string, err error, tags ...Ta
 }
 
 // Principal is who is calling, as established by the transport (a bearer
-// token's subject and scopes, say). The zero value is an anonymous caller.
+// token's subject, scopes and client, say). The zero value is an anonymous
+// caller. It never holds the credential itself.
 type Principal struct {
-	Subject string
-	Scopes  []string
+	Subject  string
+	Scopes   []string
+	ClientID string // the OAuth client the token was issued to, if known
 }
+
+// Anonymous reports whether p names nobody (no transport authentication).
+func (p Principal) Anonymous() bool { return p.Subject == "" && p.ClientID == "" }
 
 // HasScope reports whether p holds scope.
 func (p Principal) HasScope(scope string) bool {
@@ -70,7 +75,9 @@ func (p Principal) HasScope(scope string) bool {
 
 // Permission decides whether a request may use a component that requires
 // scope (non-empty). It runs before the handler; a non-nil error refuses the
-// call with that error.
+// call with that error. When [Options.Permission] is nil, anonymous callers
+// may use every component and authenticated ones need the scope
+// ([RequireScopes]).
 type Permission func(ctx context.Context, req *Request, scope string) error
 
 type nopObserver struct{}

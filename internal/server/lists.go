@@ -52,6 +52,11 @@ func (s *Server) buildLists() error {
 		}
 		lists[l.method] = built
 	}
+	if hasSkills(s) {
+		if err := s.buildSkillList(lists); err != nil {
+			return err
+		}
+	}
 	s.lists.Store(&lists)
 	return nil
 }

@@ -9,7 +9,9 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/mcpgen/mcpgen/internal/jsonrpc"
+	"github.com/mcpgen/mcpgen/internal/jsonschema"
 	"github.com/mcpgen/mcpgen/internal/protocol"
+	"github.com/mcpgen/mcpgen/internal/skills"
 )
 
 // route is one entry of the method map: the handler and the era it belongs to.
@@ -41,6 +43,9 @@ func init() {
 		"prompts/list":              {handle: (*Server).listPage, enabled: hasPrompts},
 		"prompts/get":               {handle: (*Server).getPrompt, enabled: hasPrompts},
 		"completion/complete":       {handle: (*Server).complete, enabled: hasCompletions},
+		"skills/list":               {handle: (*Server).listSkills, enabled: hasSkills},
+		"skills/get":                {handle: (*Server).getSkill, enabled: hasSkills},
+		"resources/directory/read":  {handle: (*Server).readDirectory, enabled: hasSkills},
 		"tasks/get":                 {handle: (*Server).taskGet, modernOnly: true, enabled: hasTasks},
 		"tasks/update":              {handle: (*Server).taskUpdate, modernOnly: true, enabled: hasTasks},
 		"tasks/cancel":              {handle: (*Server).taskCancel, modernOnly: true, enabled: hasTasks},
@@ -78,13 +83,14 @@ func empty(*Server, context.Context, *Request, *params, json.RawMessage) (any, e
 	return json.RawMessage(`{}`), nil
 }
 
-// decode unmarshals raw params into v with an invalid-params error.
+// decode unmarshals raw params into v with an invalid-params error that
+// says where, what was expected and what was found.
 func decode(raw json.RawMessage, v any) error {
 	if len(raw) == 0 {
 		return nil
 	}
 	if err := json.Unmarshal(raw, v); err != nil {
-		return fmt.Errorf("%w: %v", jsonrpc.ErrInvalidParams, err)
+		return jsonrpc.DecodeError(jsonrpc.ErrInvalidParams, raw, "/params", err)
 	}
 	return nil
 }
@@ -104,9 +110,17 @@ func (s *Server) buildCapabilities() {
 		caps["completions"] = map[string]any{}
 	}
 	caps["logging"] = map[string]any{}
+	exts := map[string]any{}
+	if hasSkills(s) {
+		// Declared in both eras: initialize for legacy clients,
+		// server/discover for stateless ones.
+		exts[skills.Extension] = map[string]any{"directoryRead": true}
+		caps["extensions"] = exts
+	}
 	s.legacyCaps, _ = json.Marshal(caps)
 	if s.tasks != nil {
-		caps["extensions"] = map[string]any{protocol.TasksExtension: map[string]any{}}
+		exts[protocol.TasksExtension] = map[string]any{}
+		caps["extensions"] = exts
 	}
 	s.modernCaps, _ = json.Marshal(caps)
 	s.discover, _ = json.Marshal(struct {
@@ -117,7 +131,7 @@ func (s *Server) buildCapabilities() {
 		TTLMs             int64           `json:"ttlMs"`
 		CacheScope        string          `json:"cacheScope"`
 		Meta              map[string]any  `json:"_meta"`
-	}{protocol.ResultComplete, []string{protocol.Version20260728}, s.modernCaps, s.def.Instructions,
+	}{protocol.ResultComplete, protocol.Versions, s.modernCaps, s.def.Instructions,
 		s.opts.ListCache.TTLMs, s.opts.ListCache.Scope, map[string]any{protocol.MetaServerInfo: s.serverInfo}})
 }
 
@@ -140,8 +154,23 @@ func (s *Server) initialize(ctx context.Context, req *Request, _ *params, raw js
 			version = v
 		}
 	}
-	sess := s.sessions.open(version, ip.ClientInfo, ip.Capabilities)
-	sess.Subject = req.Auth.Subject
+	key := ""
+	if req.incoming != nil {
+		key = req.incoming.principalKey()
+	}
+	sess, evicted, refused := s.sessions.open(version, ip.ClientInfo, ip.Capabilities, req.Auth.Subject, key)
+	for _, reason := range evicted {
+		s.event(EventSessionEvicted, "reason", reason)
+	}
+	if refused != nil {
+		if s.obs != nil {
+			s.obs.Event(EventLimitRefused, Tag{"limit", "sessions"}, Tag{"method", req.Method})
+		}
+		if req.incoming != nil {
+			req.incoming.Status, req.incoming.RetryAfter = 429, roundUp(refused.retryAfter)
+		}
+		return nil, refused.wire()
+	}
 	if s.cluster != nil {
 		if err := s.cluster.b.CreateSession(ctx, sess.record(s.sessions.idle)); err != nil {
 			s.dropSession(sess.ID)
@@ -203,6 +232,7 @@ func (s *Server) callTool(ctx context.Context, req *Request, p *params, _ json.R
 	if !ok {
 		return nil, fmt.Errorf("%w: unknown tool %q", jsonrpc.ErrInvalidParams, p.Name)
 	}
+	req.served(t.Tool.Tool.Name)
 	if err := s.permit(ctx, req, t.Scope); err != nil {
 		return nil, err
 	}
@@ -214,7 +244,7 @@ func (s *Server) callTool(ctx context.Context, req *Request, p *params, _ json.R
 		// Argument values that break the schema are a tool execution error
 		// (SEP-1303), so the model can correct itself.
 		return &protocol.CallToolResult{
-			Content: []protocol.Content{protocol.TextContent(fmt.Sprintf("invalid arguments for tool %s: %v", t.Tool.Tool.Name, err))},
+			Content: []protocol.Content{protocol.TextContent(fmt.Sprintf("invalid arguments for tool %s: %s", t.Tool.Tool.Name, argumentError(err)))},
 			IsError: true,
 		}, nil
 	}
@@ -239,6 +269,20 @@ func (s *Server) callTool(ctx context.Context, req *Request, p *params, _ json.R
 		return s.inputRequired(req, p, err)
 	}
 	return res, nil
+}
+
+// argumentError states a schema violation with the JSON Pointer of the
+// offending value in the request, as every other params error does.
+func argumentError(err error) string {
+	var ve *jsonschema.ValidationError
+	if errors.As(err, &ve) {
+		return "/params/arguments" + ve.Path + ": " + ve.Message
+	}
+	var ie *jsonschema.InputError
+	if errors.As(err, &ie) {
+		return "/params/arguments: " + ie.Unwrap().Error() + ": " + ie.Msg
+	}
+	return err.Error()
 }
 
 // runTool calls the tool's adapter and checks its structured output.
@@ -288,12 +332,14 @@ func (s *Server) readResource(ctx context.Context, req *Request, p *params, _ js
 		cache Cache
 	)
 	if r, ok := s.resources[p.URI]; ok {
+		req.served(r.Resource.URI)
 		if err := s.permit(ctx, req, r.Scope); err != nil {
 			return nil, err
 		}
 		res, err = r.Read(ctx, req)
 		cache = r.Cache
 	} else if t, vars := s.matchTemplate(p.URI); t != nil {
+		req.served(t.Template.Template.URITemplate)
 		if err := s.permit(ctx, req, t.Scope); err != nil {
 			return nil, err
 		}
@@ -347,13 +393,14 @@ func (s *Server) getPrompt(ctx context.Context, req *Request, p *params, raw jso
 	if !ok {
 		return nil, fmt.Errorf("%w: unknown prompt %q", jsonrpc.ErrInvalidParams, p.Name)
 	}
+	req.served(pr.Prompt.Name)
 	if err := s.permit(ctx, req, pr.Scope); err != nil {
 		return nil, err
 	}
 	var args map[string]string
 	if len(p.Arguments) > 0 && string(p.Arguments) != "null" {
 		if err := json.Unmarshal(p.Arguments, &args); err != nil {
-			return nil, fmt.Errorf("%w: prompt arguments must be an object of strings: %v", jsonrpc.ErrInvalidParams, err)
+			return nil, jsonrpc.DecodeError(jsonrpc.ErrInvalidParams, p.Arguments, "/params/arguments", err)
 		}
 	}
 	for _, a := range pr.Prompt.Arguments {

@@ -22,7 +22,7 @@ func DecodeArguments[T any](args json.RawMessage) (T, error) {
 		return in, nil
 	}
 	if err := json.Unmarshal(args, &in); err != nil {
-		return in, fmt.Errorf("%w: arguments: %v", jsonrpc.ErrInvalidParams, err)
+		return in, jsonrpc.DecodeError(jsonrpc.ErrInvalidParams, args, "/params/arguments", err)
 	}
 	return in, nil
 }

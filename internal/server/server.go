@@ -50,6 +50,26 @@ type Options struct {
 	SessionIdle time.Duration
 	// Tasks enables the io.modelcontextprotocol/tasks extension.
 	Tasks bool
+	// Skills are Agent Skills provided by code, served under the
+	// io.modelcontextprotocol/skills extension beside the definition's
+	// (generated) ones, in the same entry shape.
+	Skills []Skill
+
+	// MaxMessageBytes bounds one JSON-RPC message on every transport (an
+	// HTTP POST body, a stdio line); default 8 MiB. Larger messages are
+	// refused with -32600 naming the limit (HTTP: 413).
+	MaxMessageBytes int64
+	// Limits are per-principal rate and concurrency limits; off unless set.
+	Limits Limits
+	// MaxSessions caps the legacy sessions open at once (default 10000;
+	// negative: no cap), and MaxSessionsPerPrincipal those of one principal
+	// (default 1000; negative: no cap). Past a cap, a new initialize ends
+	// the least recently used session that has no request in progress
+	// (that principal's, for the per-principal cap); when all are busy it
+	// is refused with -31429 (HTTP 429).
+	MaxSessions             int
+	MaxSessionsPerPrincipal int
+
 	// Cluster shares sessions, notifications, tasks and signing keys with
 	// the other replicas of a deployment (see package cluster); nil keeps
 	// them in this process. The caller opens and closes it. Unless Secret
@@ -64,12 +84,14 @@ type Server struct {
 	opts Options
 	log  *zap.Logger
 	obs  Observer
+	robs RequestObserver // obs, when it follows requests
 	errs ErrorHandler
 
 	tools     map[string]*compiledTool
 	resources map[string]*Resource
 	templates []*compiledTemplate
 	prompts   map[string]*Prompt
+	skills    skillIndex
 
 	lists      atomic.Pointer[map[string]*list] // by method: tools/list, resources/list, ...
 	legacyCaps json.RawMessage
@@ -79,6 +101,7 @@ type Server struct {
 	signer     signer
 
 	sessions sessionTable
+	limits   *limiter // nil: no per-principal limits
 	tasks    *taskTable
 	cluster  *clusterState // nil without Options.Cluster
 	subs     subscribers
@@ -98,9 +121,8 @@ func (s *Server) Close() {
 	}
 	// Only this replica's copies end: in a cluster the sessions live on.
 	s.sessions.mu.Lock()
-	for id, sess := range s.sessions.byID {
-		delete(s.sessions.byID, id)
-		sess.end()
+	for _, sess := range s.sessions.byID {
+		s.sessions.removeLocked(sess)
 	}
 	s.sessions.mu.Unlock()
 }
@@ -136,6 +158,15 @@ func build(def Definition, opts Options) (*Server, error) {
 		opts.SessionIdle = 30 * time.Minute
 	}
 	explicitSecret := len(opts.Secret) > 0
+	if opts.MaxMessageBytes <= 0 {
+		opts.MaxMessageBytes = DefaultMaxMessageBytes
+	}
+	if opts.MaxSessions == 0 {
+		opts.MaxSessions = DefaultMaxSessions
+	}
+	if opts.MaxSessionsPerPrincipal == 0 {
+		opts.MaxSessionsPerPrincipal = DefaultMaxSessionsPerPrincipal
+	}
 	if len(opts.Secret) == 0 {
 		opts.Secret = make([]byte, 32)
 		_, _ = rand.Read(opts.Secret)
@@ -151,11 +182,17 @@ func build(def Definition, opts Options) (*Server, error) {
 	if s.errs == nil {
 		s.errs = nopErrors{}
 	}
+	s.robs, _ = opts.Observer.(RequestObserver)
 	s.serverInfo = protocol.Implementation{Name: def.Name, Title: def.Title, Version: def.Version}
 	if s.serverInfo.Version == "" {
 		s.serverInfo.Version = "0.0.0"
 	}
-	s.sessions.init(opts.SessionIdle)
+	s.sessions.init(opts.SessionIdle, opts.MaxSessions, opts.MaxSessionsPerPrincipal)
+	s.limits = newLimiter(opts.Limits)
+	if err := s.buildSkills(&def, opts.Skills); err != nil {
+		return nil, err
+	}
+	s.def = def
 	if opts.Tasks {
 		s.tasks = newTaskTable()
 	}
@@ -254,17 +291,29 @@ type Incoming struct {
 	// LegacyVersion is the revision a legacy request without a session
 	// claims (the MCP-Protocol-Version header on HTTP); empty for none.
 	LegacyVersion string
+	// RemoteAddr is the client's network address (HTTP: the request's
+	// RemoteAddr), which tells anonymous callers apart for the
+	// per-principal limits; empty on stdio.
+	RemoteAddr string
+
+	// MissingScope is set by Handle when the call was refused because the
+	// caller lacks this scope ([InsufficientScopeError]); HTTP with OAuth
+	// answers it with 403 and a step-up challenge.
+	MissingScope string
+
+	observed *RequestInfo // set by Handle when a RequestObserver follows the request
 
 	// Modern is set by Handle when the message was served statelessly.
 	Modern bool
 	// Status is set by Handle to the HTTP status the 2026-07-28 transport
 	// rules prescribe for the answer (400 for envelope errors, 404 for an
-	// unknown method), or 503 when the cluster's shared state cannot be
-	// reached; 0 means the transport's default.
+	// unknown method, 429 for a request over a limit, 503 when the
+	// cluster's shared state cannot be reached); 0 means the transport's
+	// default.
 	Status int
-	// RetryAfter is set with Status 503: the seconds to send in
-	// Retry-After.
-	RetryAfter string
+	// RetryAfter is set by Handle with Status 429 or 503: when the client
+	// may try again (HTTP sends it as Retry-After).
+	RetryAfter time.Duration
 }
 
 // HeaderGetter reads HTTP request headers (http.Header satisfies it).
@@ -303,7 +352,7 @@ type requestMeta struct {
 func (m *requestMeta) UnmarshalJSON(b []byte) error {
 	var all map[string]json.RawMessage
 	if err := json.Unmarshal(b, &all); err != nil {
-		return err
+		return fmt.Errorf("%w: /params/_meta: expected object, got %s", jsonrpc.ErrInvalidParams, jsonrpc.Found(b))
 	}
 	*m = requestMeta{
 		Raw:                b,
@@ -327,14 +376,30 @@ func (s *Server) Handle(ctx context.Context, in *Incoming) *jsonrpc.Message {
 		}
 		return nil
 	}
-	var start time.Time
+	var (
+		start time.Time
+		info  *RequestInfo
+	)
 	if s.obs != nil {
 		start = time.Now()
 		s.obs.Event(EventRequest, Tag{"method", m.Method})
+		if s.robs != nil {
+			info = &RequestInfo{Method: m.Method, ID: m.ID, Headers: in.HTTPHeaders, Auth: in.Auth, Start: start}
+		}
 	}
-	result, err := s.dispatch(ctx, in)
+	if s.limits != nil && m.IsRequest() {
+		release, refused := s.limits.acquire(in.principalKey(), m.Method != "subscriptions/listen")
+		if refused != nil {
+			return s.refuse(in, refused)
+		}
+		defer release()
+	}
+	result, err := s.dispatch(ctx, in, info)
 	if s.obs != nil {
 		s.obs.Timing(EventRequestDuration, time.Since(start), Tag{"method", m.Method})
+		if info != nil {
+			s.endObserved(ctx, in, info, err)
+		}
 	}
 	if m.IsNotification() {
 		return nil
@@ -343,7 +408,11 @@ func (s *Server) Handle(ctx context.Context, in *Incoming) *jsonrpc.Message {
 		s.event(EventRequestError, "method", m.Method)
 		w := jsonrpc.Wire(err)
 		if w.Code == jsonrpc.CodeInternalError && !errors.Is(err, context.Canceled) {
-			s.errs.LogError(ctx, "request failed", err, Tag{"method", m.Method})
+			tags := []Tag{{"method", m.Method}}
+			if in.Auth.Subject != "" {
+				tags = append(tags, Tag{"subject", in.Auth.Subject})
+			}
+			s.errs.LogError(ctx, "request failed", err, tags...)
 		}
 		return &jsonrpc.Message{JSONRPC: jsonrpc.Version, ID: m.ID, Error: w}
 	}
@@ -351,7 +420,18 @@ func (s *Server) Handle(ctx context.Context, in *Incoming) *jsonrpc.Message {
 	return jsonrpc.NewResponse(m.ID, result)
 }
 
-func (s *Server) dispatch(ctx context.Context, in *Incoming) (result json.RawMessage, err error) {
+// refuse answers a request refused by a limit: -31429, and for HTTP 429
+// with the time to wait.
+func (s *Server) refuse(in *Incoming, e *limitError) *jsonrpc.Message {
+	if s.obs != nil {
+		s.obs.Event(EventLimitRefused, Tag{"limit", e.limit}, Tag{"method", in.Msg.Method})
+		s.obs.Event(EventRequestError, Tag{"method", in.Msg.Method})
+	}
+	in.Status, in.RetryAfter = 429, roundUp(e.retryAfter)
+	return &jsonrpc.Message{JSONRPC: jsonrpc.Version, ID: in.Msg.ID, Error: jsonrpc.Wire(e.wire())}
+}
+
+func (s *Server) dispatch(ctx context.Context, in *Incoming, info *RequestInfo) (result json.RawMessage, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			s.log.Error("handler panicked", zap.String("method", in.Msg.Method), zap.Any("panic", p), zap.Stack("stack"))
@@ -369,13 +449,19 @@ func (s *Server) dispatch(ctx context.Context, in *Incoming) (result json.RawMes
 		if !p.decodeFast(m.Params) {
 			p = params{}
 			if err := json.Unmarshal(m.Params, &p); err != nil {
-				return nil, fmt.Errorf("%w: params: %v", jsonrpc.ErrInvalidParams, err)
+				return nil, jsonrpc.DecodeError(jsonrpc.ErrInvalidParams, m.Params, "/params", err)
 			}
 		}
+	}
+	if info != nil {
+		ctx = s.startObserved(ctx, info, &p)
 	}
 	req, err := s.classify(in, &p)
 	if err != nil {
 		return nil, err
+	}
+	if info != nil {
+		in.observed, info.Version = info, req.Version
 	}
 	r, ok := routes[m.Method]
 	if !ok || (req.Modern() && r.legacyOnly) || (!req.Modern() && r.modernOnly) || (r.enabled != nil && !r.enabled(s)) {
@@ -386,6 +472,8 @@ func (s *Server) dispatch(ctx context.Context, in *Incoming) (result json.RawMes
 	}
 	if req.Session != nil {
 		req.Session.touch()
+		req.Session.inflight.Add(1)
+		defer req.Session.inflight.Add(-1)
 		if s.cluster != nil {
 			s.touchShared(req.Session)
 		}
@@ -400,6 +488,7 @@ func (s *Server) dispatch(ctx context.Context, in *Incoming) (result json.RawMes
 	if err != nil && s.cluster != nil && errors.Is(err, cluster.ErrUnavailable) {
 		return nil, unavailableError(in, err)
 	}
+	req.observeResult(v)
 	if err != nil {
 		if code := jsonrpc.Wire(err).Code; req.Modern() && (code == -32021 || code == jsonrpc.CodeHeaderMismatch) {
 			in.Status = 400
@@ -413,7 +502,13 @@ func (s *Server) dispatch(ctx context.Context, in *Incoming) (result json.RawMes
 func (s *Server) classify(in *Incoming, p *params) (*Request, error) {
 	m := in.Msg
 	req := &Request{Method: m.Method, server: s, incoming: in, peer: in.Peer, meta: p.Meta.Raw, Auth: in.Auth}
-	req.progressToken = p.Meta.ProgressToken
+	switch t := p.Meta.ProgressToken; {
+	case t == nil || string(t) == "null": // null: as if absent
+	case !jsonrpc.ValidID(t):
+		return nil, metaError(protocol.MetaProgressToken, "expected string or number", t)
+	default:
+		req.progressToken = t
+	}
 	if s.isModern(in, p) {
 		if err := s.classifyModern(in, p, req); err != nil {
 			in.Status = 400
@@ -423,10 +518,6 @@ func (s *Server) classify(in *Incoming, p *params) (*Request, error) {
 		return req, nil
 	}
 	if sess := in.Session; sess != nil {
-		if sess.Subject != in.Auth.Subject {
-			in.Status = 404
-			return nil, fmt.Errorf("%w: Session not found", jsonrpc.ErrInvalidRequest)
-		}
 		req.Session, req.Version, req.Client, req.ClientCaps = sess, sess.Version, sess.Client, sess.ClientCaps
 		return req, nil
 	}
@@ -456,6 +547,30 @@ func (s *Server) isModern(in *Incoming, p *params) bool {
 	return ok && r.modernOnly && in.Session == nil
 }
 
+// IsModernMessage reports whether m carries the 2026-07-28 per-request
+// _meta (params._meta with a protocol version), which makes it a stateless
+// request whatever its HTTP headers say. Transports use it to leave the
+// era's errors (-32020, -32022) to [Server.Handle] instead of treating the
+// message as a legacy one.
+func IsModernMessage(m *jsonrpc.Message) bool {
+	if len(m.Params) == 0 || m.Params[0] != '{' {
+		return false
+	}
+	modern := false
+	_ = jsonrpc.Fields(m.Params, func(key, val []byte) error {
+		if string(key) != `"_meta"` || len(val) == 0 || val[0] != '{' {
+			return nil
+		}
+		return jsonrpc.Fields(val, func(k, _ []byte) error {
+			if string(k) == `"`+protocol.MetaProtocolVersion+`"` {
+				modern = true
+			}
+			return nil
+		})
+	})
+	return modern
+}
+
 // classifyModern checks the stateless envelope in the order the spec's
 // error precedence implies: required _meta (-32602), header agreement
 // (-32020), supported revision (-32022).
@@ -463,15 +578,18 @@ func (s *Server) classifyModern(in *Incoming, p *params, req *Request) error {
 	m := in.Msg
 	v := p.Meta.ProtocolVersion
 	if v == nil {
-		return fmt.Errorf("%w: _meta %s is required", jsonrpc.ErrInvalidParams, protocol.MetaProtocolVersion)
+		return metaError(protocol.MetaProtocolVersion, "is required", nil)
 	}
 	var version string
 	if err := json.Unmarshal(v, &version); err != nil {
-		return fmt.Errorf("%w: _meta %s must be a string", jsonrpc.ErrInvalidParams, protocol.MetaProtocolVersion)
+		return metaError(protocol.MetaProtocolVersion, "expected string", v)
 	}
 	caps := p.Meta.ClientCapabilities
 	if caps == nil && !m.IsNotification() {
-		return fmt.Errorf("%w: _meta %s is required", jsonrpc.ErrInvalidParams, protocol.MetaClientCapabilities)
+		return metaError(protocol.MetaClientCapabilities, "is required", nil)
+	}
+	if caps != nil && caps[0] != '{' {
+		return metaError(protocol.MetaClientCapabilities, "expected object", caps)
 	}
 	if in.HTTPHeaders != nil {
 		if h := in.HTTPHeaders.Get("MCP-Protocol-Version"); h != version {
@@ -483,19 +601,37 @@ func (s *Server) classifyModern(in *Incoming, p *params, req *Request) error {
 	}
 	req.Version, req.ClientCaps = version, caps
 	if info := p.Meta.ClientInfo; info != nil {
-		_ = json.Unmarshal(info, &req.Client)
+		if err := json.Unmarshal(info, &req.Client); err != nil {
+			return jsonrpc.DecodeError(jsonrpc.ErrInvalidParams, info, metaPointer(protocol.MetaClientInfo), err)
+		}
 	}
 	if lv := p.Meta.LogLevel; lv != nil {
 		if err := json.Unmarshal(lv, &req.logLevel); err != nil || !validLogLevel(req.logLevel) {
-			return fmt.Errorf("%w: _meta %s: unknown log level %s", jsonrpc.ErrInvalidParams, protocol.MetaLogLevel, lv)
+			return metaError(protocol.MetaLogLevel, "expected one of debug, info, notice, warning, error, critical, alert, emergency", lv)
 		}
 	}
 	return nil
 }
 
+// metaPointer is the JSON Pointer of a _meta key in a request.
+func metaPointer(key string) string { return "/params/_meta/" + jsonrpc.EscapePointer(key) }
+
+// metaError is an invalid-params error about a _meta key: what was
+// expected and, when the key was sent, what was found.
+func metaError(key, want string, got json.RawMessage) error {
+	if got == nil {
+		return fmt.Errorf("%w: %s %s", jsonrpc.ErrInvalidParams, metaPointer(key), want)
+	}
+	return fmt.Errorf("%w: %s: %s, got %s", jsonrpc.ErrInvalidParams, metaPointer(key), want, jsonrpc.Found(got))
+}
+
+// unsupportedVersion is UnsupportedProtocolVersionError (2026-07-28):
+// data.supported lists every revision this endpoint speaks, the legacy ones
+// (reached through initialize) included, as server/discover does, so that a
+// client can pick a revision it shares with the server.
 func unsupportedVersion(requested string) error {
 	return (&jsonrpc.Error{Code: jsonrpc.CodeUnsupportedProtocolVersion, Message: "Unsupported protocol version"}).
-		WithData(map[string]any{"supported": []string{protocol.Version20260728}, "requested": requested})
+		WithData(map[string]any{"supported": protocol.Versions, "requested": requested})
 }
 
 func validLogLevel(l string) bool { _, ok := logLevels[l]; return ok }
@@ -564,10 +700,18 @@ func appendToolResult(r *protocol.CallToolResult) ([]byte, error) {
 
 // permit runs the permission check for a component scope.
 func (s *Server) permit(ctx context.Context, req *Request, scope string) error {
-	if scope == "" || s.opts.Permission == nil {
+	if scope == "" {
 		return nil
 	}
-	if err := s.opts.Permission(ctx, req, scope); err != nil {
+	check := s.opts.Permission
+	if check == nil {
+		if req.Auth.Anonymous() {
+			return nil
+		}
+		check = RequireScopes
+	}
+	if err := check(ctx, req, scope); err != nil {
+		missingScope(req, err)
 		var coded *jsonrpc.Error
 		if errors.As(err, &coded) {
 			return err

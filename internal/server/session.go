@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mcpgen/mcpgen/internal/jsonrpc"
@@ -20,12 +21,14 @@ type Session struct {
 	Version    string
 	Client     protocol.Implementation
 	ClientCaps json.RawMessage
-	// Subject is the principal that opened the session; requests of
-	// another principal do not find it.
-	Subject string
 
 	started     time.Time
 	sharedTouch time.Time // last push of the shared expiry (cluster)
+	owner       string    // the subject of the principal that opened it
+	key         string    // that principal's limit key
+	// inflight counts the session's requests in progress: a busy session
+	// is never ended to make room under the session caps.
+	inflight atomic.Int32
 
 	mu          sync.Mutex
 	initialized bool
@@ -46,6 +49,11 @@ func newSession(version string, client protocol.Implementation, caps json.RawMes
 		subscribed: map[string]bool{}, started: time.Now(), lastSeen: time.Now(), done: make(chan struct{}),
 	}
 }
+
+// OwnedBy reports whether p may use the session: it is the principal
+// (the same subject, or both anonymous) whose initialize opened it.
+// Transports answer anyone else as if the session did not exist.
+func (s *Session) OwnedBy(p Principal) bool { return s.owner == p.Subject }
 
 // Started is when the client's initialize opened the session.
 func (s *Session) Started() time.Time { return s.started }

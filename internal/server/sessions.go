@@ -18,32 +18,105 @@ import (
 // sessionTable owns the legacy sessions of a server, so that transports
 // hold none: HTTP looks them up by Mcp-Session-Id. Sessions idle for longer
 // than the limit are ended, so that clients that never send DELETE do not
-// leak them.
+// leak them, and the number of sessions is capped, globally and per
+// principal: past a cap, opening a session ends the least recently used
+// one without a request in progress (of that principal, for the
+// per-principal cap), and when every session is busy the new one is
+// refused.
 type sessionTable struct {
 	mu    sync.Mutex
 	byID  map[string]*Session
+	byKey map[string]map[*Session]struct{} // principal key -> its sessions
 	idle  time.Duration
 	sweep time.Time
+
+	max, maxPerKey int // <= 0: no cap
+
 	// In a cluster: the prefix of our server-to-client request ids (naming
 	// this replica), and where sessions idle here go to be checked
-	// against the shared store instead of being ended at once.
+	// against the shared store instead of being ended at once. The caps
+	// then bound the sessions this replica holds, not the deployment's.
 	pendingPrefix string
 	checkIdle     func([]*Session)
 }
 
-func (t *sessionTable) init(idle time.Duration) {
+func (t *sessionTable) init(idle time.Duration, max, maxPerKey int) {
 	t.byID = map[string]*Session{}
+	t.byKey = map[string]map[*Session]struct{}{}
 	t.idle = idle
+	t.max, t.maxPerKey = max, maxPerKey
 }
 
-func (t *sessionTable) open(version string, client protocol.Implementation, caps json.RawMessage) *Session {
-	s := newSession(version, client, caps)
-	s.pending.prefix = t.pendingPrefix
+// open adds a session for the principal (owner is its subject, key its
+// limit key), making room under the caps first. evicted reports the
+// sessions it ended for that, so that the caller can tell the observer.
+func (t *sessionTable) open(version string, client protocol.Implementation, caps json.RawMessage, owner, key string) (s *Session, evicted []string, err *limitError) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.byID[s.ID] = s
 	t.expireLocked()
-	return s
+	if mine := t.byKey[key]; t.maxPerKey > 0 && len(mine) >= t.maxPerKey {
+		victim := lru(mine)
+		if victim == nil {
+			return nil, nil, &limitError{limit: "sessions", retryAfter: time.Second,
+				msg: fmt.Sprintf("Too many sessions: this caller has %d sessions with requests in progress, the most allowed; end one (HTTP DELETE) or retry later", t.maxPerKey)}
+		}
+		t.removeLocked(victim)
+		evicted = append(evicted, "max_sessions_per_principal")
+	}
+	if t.max > 0 && len(t.byID) >= t.max {
+		var victim *Session
+		for _, c := range t.byID {
+			if c.inflight.Load() == 0 && (victim == nil || c.idleSince().Before(victim.idleSince())) {
+				victim = c
+			}
+		}
+		if victim == nil {
+			return nil, evicted, &limitError{limit: "sessions", retryAfter: time.Second,
+				msg: fmt.Sprintf("Too many sessions: the server has %d sessions with requests in progress, the most allowed; retry later", t.max)}
+		}
+		t.removeLocked(victim)
+		evicted = append(evicted, "max_sessions")
+	}
+	s = newSession(version, client, caps)
+	s.owner, s.key = owner, key
+	s.pending.prefix = t.pendingPrefix
+	t.addLocked(s)
+	return s, evicted, nil
+}
+
+// addLocked adds a session to the table.
+func (t *sessionTable) addLocked(s *Session) {
+	t.byID[s.ID] = s
+	mine := t.byKey[s.key]
+	if mine == nil {
+		mine = map[*Session]struct{}{}
+		t.byKey[s.key] = mine
+	}
+	mine[s] = struct{}{}
+}
+
+// lru returns the least recently used session without a request in
+// progress, or nil.
+func lru(set map[*Session]struct{}) *Session {
+	var victim *Session
+	for c := range set {
+		if c.inflight.Load() == 0 && (victim == nil || c.idleSince().Before(victim.idleSince())) {
+			victim = c
+		}
+	}
+	return victim
+}
+
+// removeLocked forgets a session and ends it.
+func (t *sessionTable) removeLocked(s *Session) {
+	delete(t.byID, s.ID)
+	if mine := t.byKey[s.key]; mine != nil {
+		delete(mine, s)
+		if len(mine) == 0 {
+			delete(t.byKey, s.key)
+		}
+	}
+	s.end()
 }
 
 // expireLocked ends idle sessions, at most once a minute.
@@ -53,14 +126,13 @@ func (t *sessionTable) expireLocked() {
 	}
 	t.sweep = time.Now()
 	var idle []*Session
-	for id, s := range t.byID {
+	for _, s := range t.byID {
 		if time.Since(s.idleSince()) > t.idle {
 			if t.checkIdle != nil {
 				idle = append(idle, s)
 				continue
 			}
-			delete(t.byID, id)
-			s.end()
+			t.removeLocked(s)
 		}
 	}
 	if len(idle) > 0 {
@@ -95,8 +167,7 @@ func (s *Server) LookupSession(ctx context.Context, id string) (*Session, error)
 			s.dropSession(id)
 			return nil, nil
 		}
-		delete(t.byID, id)
-		sess.end()
+		t.removeLocked(sess)
 		sess = nil
 	}
 	t.mu.Unlock()
@@ -120,11 +191,10 @@ func (s *Server) DeleteSession(ctx context.Context, id string) (bool, error) {
 	t := &s.sessions
 	t.mu.Lock()
 	sess, ok := t.byID[id]
-	delete(t.byID, id)
-	t.mu.Unlock()
 	if ok {
-		sess.end()
+		t.removeLocked(sess)
 	}
+	t.mu.Unlock()
 	if s.cluster == nil {
 		return ok, nil
 	}

@@ -46,7 +46,8 @@ type task struct {
 	answered  chan struct{}              // closed and replaced on each tasks/update
 	cancel    context.CancelFunc
 	listeners func(*task)
-	persist   func(*task) error // cluster: writes each change through
+	persist   func(*task) error     // cluster: writes each change through
+	observe   func(from, to string) // nil unless an Observer watches
 }
 
 // wantsTask reports whether the client declared the tasks extension on this
@@ -106,11 +107,15 @@ func (t *task) set(status, message string) {
 		t.mu.Unlock()
 		return
 	}
+	from := t.status
 	t.status, t.message, t.updated = status, message, time.Now()
 	notify, persist := t.listeners, t.persist
 	t.mu.Unlock()
 	if persist != nil {
 		_ = persist(t) // a failed terminal write is retried in the background
+	}
+	if t.observe != nil && from != status {
+		t.observe(from, status)
 	}
 	if notify != nil {
 		notify(t)
@@ -143,6 +148,10 @@ func (s *Server) startTask(_ context.Context, req *Request, t *compiledTool, arg
 		}
 		tk.persist = s.persistTask
 	}
+	if s.obs != nil {
+		tk.observe = func(from, to string) { s.obs.Event(EventTaskState, Tag{"from", from}, Tag{"to", to}) }
+		tk.observe("", tk.status)
+	}
 	s.tasks.mu.Lock()
 	s.tasks.tasks[tk.id] = tk
 	s.tasks.mu.Unlock()
@@ -172,6 +181,12 @@ func (s *Server) startTask(_ context.Context, req *Request, t *compiledTool, arg
 			s.tasks.mu.Lock()
 			delete(s.tasks.tasks, tk.id)
 			s.tasks.mu.Unlock()
+			if tk.observe != nil {
+				tk.mu.Lock()
+				last := tk.status
+				tk.mu.Unlock()
+				tk.observe(last, "")
+			}
 		})
 	}()
 	return tk.view(protocol.ResultTask, false), nil

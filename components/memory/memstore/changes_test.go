@@ -154,8 +154,7 @@ func TestChangeFeedRetention(t *testing.T) {
 	}
 	must[[]Entity](t)(s.CreateEntities(bg, ents))
 	s.Close()
-	s2 := must[*SQLite](t)(Open(path, WithChangeRetention(5)))
-	defer s2.Close()
+	s2 := reopenTest(t, path, WithChangeRetention(5))
 	if h := must[int64](t)(s2.Head(bg)); h != 20 {
 		t.Fatalf("head %d", h)
 	}

@@ -2,7 +2,6 @@ package memstore
 
 import (
 	"fmt"
-	"path/filepath"
 	"sync"
 	"testing"
 )
@@ -78,16 +77,14 @@ func TestConcurrentWritersNeverFail(t *testing.T) {
 
 // TestTwoStoresOnOneFile simulates two server processes sharing a database:
 // separate connection pools contend for SQLite's file lock, which
-// BEGIN IMMEDIATE plus busy_timeout must absorb without errors.
+// BEGIN IMMEDIATE plus busy_timeout must absorb without errors (on
+// PostgreSQL: two replicas serialized by the write lock).
 func TestTwoStoresOnOneFile(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "shared.db")
-	a := must[*SQLite](t)(Open(path))
-	defer a.Close()
-	b := must[*SQLite](t)(Open(path))
-	defer b.Close()
+	a, path := openTest(t)
+	b := reopenTest(t, path)
 	var wg sync.WaitGroup
 	errs := make(chan error, 1000)
-	for i, s := range []*SQLite{a, b, a, b, a, b} {
+	for i, s := range []Store{a, b, a, b, a, b} {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()

@@ -323,8 +323,7 @@ func TestAnyUnicodeAndEmptyStrings(t *testing.T) {
 		}
 	}
 	s.Close()
-	s2 := must[*SQLite](t)(Open(path))
-	defer s2.Close()
+	s2 := reopenTest(t, path)
 	assertGraph(t, "after reopen", readGraph(t, s2), want)
 	mustNil(t, s2.DeleteEntities(bg, weird))
 	assertGraph(t, "after delete", readGraph(t, s2), Graph{})
@@ -339,8 +338,7 @@ func TestReopenKeepsData(t *testing.T) {
 	want := readGraph(t, s)
 	mustNil(t, s.Close())
 
-	s2 := must[*SQLite](t)(Open(path))
-	defer s2.Close()
+	s2 := reopenTest(t, path)
 	assertGraph(t, "reopened", readGraph(t, s2), want)
 	if g := must[Graph](t)(s2.SearchNodes(bg, "WORLD")); len(g.Entities) != 1 {
 		t.Fatalf("search after reopen: %+v", g)
@@ -359,12 +357,13 @@ func TestReopenKeepsData(t *testing.T) {
 }
 
 func TestOpenRejectsNonFilePathsAndNewerSchema(t *testing.T) {
+	sqliteOnly(t, "TestPostgresRejectsNewerSchema")
 	for _, p := range []string{"", ":memory:", "file:x.db"} {
 		if _, err := Open(p); !errors.Is(err, ErrInvalid) {
 			t.Errorf("Open(%q) = %v", p, err)
 		}
 	}
-	s, path := openTest(t)
+	s, path := openSQLiteTest(t)
 	_, err := s.w.Exec(fmt.Sprintf("PRAGMA user_version = %d", len(migrations)+1))
 	mustNil(t, err)
 	s.Close()
@@ -374,6 +373,7 @@ func TestOpenRejectsNonFilePathsAndNewerSchema(t *testing.T) {
 }
 
 func TestPathWithSpecialCharacters(t *testing.T) {
+	sqliteOnly(t, "")
 	dir := t.TempDir()
 	path := dir + "/we?ird #name% 100.db"
 	s := must[*SQLite](t)(Open(path))
@@ -387,7 +387,8 @@ func TestPathWithSpecialCharacters(t *testing.T) {
 }
 
 func TestSearchIndexRebuiltWhenFoldVersionChanges(t *testing.T) {
-	s, path := openTest(t)
+	sqliteOnly(t, "TestPostgresRefoldsWhenFoldVersionChanges")
+	s, path := openSQLiteTest(t)
 	must[[]Entity](t)(s.CreateEntities(bg, []Entity{{"ΟΔΟΣ", "place", []string{"İstanbul trip"}}}))
 	// Simulate an index built by another version: wipe it and the marker.
 	_, err := s.w.Exec(`INSERT INTO search_names(search_names) VALUES ('delete-all');

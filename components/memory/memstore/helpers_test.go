@@ -12,8 +12,21 @@ import (
 
 var bg = context.Background()
 
-// openTest opens a fresh store in a temporary directory, closed at cleanup.
-func openTest(t testing.TB, opts ...Option) (*SQLite, string) {
+// openTest opens a fresh, empty store of the backend under test (see
+// testBackend), closed at cleanup, and returns it with where it lives: a
+// file path or a postgres:// URL, which reopenTest opens again.
+func openTest(t testing.TB, opts ...Option) (Store, string) {
+	t.Helper()
+	if testBackend == backendPostgres {
+		where := postgresTestURL(t)
+		return reopenTest(t, where, opts...), where
+	}
+	return openSQLiteTest(t, opts...)
+}
+
+// openSQLiteTest opens a fresh SQLite store in a temporary directory,
+// closed at cleanup.
+func openSQLiteTest(t testing.TB, opts ...Option) (*SQLite, string) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "memory.db")
 	s, err := Open(path, opts...)
@@ -22,6 +35,26 @@ func openTest(t testing.TB, opts ...Option) (*SQLite, string) {
 	}
 	t.Cleanup(func() { s.Close() })
 	return s, path
+}
+
+// reopenTest opens another store on the database at where (from openTest),
+// closed at cleanup: the same process reopening it, or a second replica.
+func reopenTest(t testing.TB, where string, opts ...Option) Store {
+	t.Helper()
+	s, err := openWhere(where, opts...)
+	if err != nil {
+		t.Fatalf("open %s: %v", where, err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+// openWhere opens the store at a file path or a postgres:// URL.
+func openWhere(where string, opts ...Option) (Store, error) {
+	if IsPostgresURL(where) {
+		return OpenPostgres(bg, where, opts...)
+	}
+	return Open(where, opts...)
 }
 
 func must[T any](t testing.TB) func(T, error) T {

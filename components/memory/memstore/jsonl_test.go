@@ -72,7 +72,7 @@ func TestImportExportRoundTrip(t *testing.T) {
 		t.Fatalf("search %q", got)
 	}
 	s.Close()
-	s2 := must[*SQLite](t)(Open(path))
+	s2 := reopenTest(t, path)
 	defer s2.Close()
 	if got := export(t, s2); got != referenceFile {
 		t.Fatalf("after reopen:\n%s", got)

@@ -4,8 +4,8 @@
 //
 // The graph operations (CreateEntities ... OpenNodes) reproduce the
 // reference's semantics and JSON shapes; tasks and the change feed are our
-// extensions. Store is the backend-neutral contract; SQLite (see Open) is the
-// durable implementation.
+// extensions. Store is the backend-neutral contract; SQLite (see Open) and
+// Postgres (see OpenPostgres, for replicas sharing one graph) implement it.
 //
 // Deliberate differences from the reference, all of which only show when a
 // single call contains duplicates:

@@ -3,9 +3,11 @@
 // over LISTEN/NOTIFY on one channel per schema.
 //
 // The URL is an ordinary PostgreSQL URL (postgres://user:pass@host:5432/db)
-// with one extra, optional query parameter, schema (default "mcpgen"),
-// which names the schema that holds the tables; it is created on first
-// start. Replicas of one deployment use the same URL.
+// with one extra, optional query parameter, schema, which names the schema
+// that holds the tables (mcp_sessions, mcp_tasks, mcp_signing_keys,
+// mcp_messages); without it, the first schema of the search_path
+// parameter, else "mcpgen". It is created on first start. Replicas of one
+// deployment use the same URL.
 //
 // One pool of connections serves the queries (MaxConns from pool_max_conns
 // in the URL, as pgx reads it; default 4 here) and one more connection
@@ -98,13 +100,7 @@ func Open(ctx context.Context, rawURL string, log *zap.Logger) (*Backend, error)
 	if err != nil || (u.Scheme != "postgres" && u.Scheme != "postgresql") {
 		return nil, fmt.Errorf("cluster URL %s: want postgres://user@host:port/database", red)
 	}
-	q := u.Query()
-	schema := q.Get("schema")
-	if schema == "" {
-		schema = "mcpgen"
-	}
-	q.Del("schema")
-	u.RawQuery = q.Encode()
+	schema := schemaOf(u)
 	pcfg, err := pgxpool.ParseConfig(u.String())
 	if err != nil {
 		return nil, fmt.Errorf("cluster URL %s: %w", red, err)
@@ -587,13 +583,7 @@ func DropSchema(ctx context.Context, rawURL string) error {
 	if err != nil {
 		return fmt.Errorf("cluster URL %s: %w", Redact(rawURL), err)
 	}
-	q := u.Query()
-	schema := q.Get("schema")
-	if schema == "" {
-		schema = "mcpgen"
-	}
-	q.Del("schema")
-	u.RawQuery = q.Encode()
+	schema := schemaOf(u)
 	conn, err := pgx.Connect(ctx, u.String())
 	if err != nil {
 		return fmt.Errorf("cluster database %s: %w", Redact(rawURL), err)
@@ -601,4 +591,23 @@ func DropSchema(ctx context.Context, rawURL string) error {
 	defer conn.Close(context.Background())
 	_, err = conn.Exec(ctx, "DROP SCHEMA IF EXISTS "+pgx.Identifier{schema}.Sanitize()+" CASCADE")
 	return err
+}
+
+// schemaOf returns the schema a cluster URL names and removes the schema
+// parameter (ours, not PostgreSQL's) from u: the schema parameter, else
+// the first schema of search_path (so that a store and the cluster given
+// one URL share a schema), else "mcpgen".
+func schemaOf(u *url.URL) string {
+	q := u.Query()
+	schema := q.Get("schema")
+	q.Del("schema")
+	u.RawQuery = q.Encode()
+	if schema == "" {
+		first, _, _ := strings.Cut(q.Get("search_path"), ",")
+		schema = strings.Trim(strings.TrimSpace(first), `"`)
+	}
+	if schema == "" || schema == "$user" {
+		schema = "mcpgen"
+	}
+	return schema
 }

@@ -36,7 +36,7 @@ func TestContract(t *testing.T) {
 	clustertest.Run(t, clustertest.Store{
 		Replica: func(t *testing.T) cluster.Backend { return open(t, url, nil) },
 		ExpireLeases: func(t *testing.T) {
-			if _, err := conn.Exec(context.Background(), `UPDATE "`+schema+`".tasks SET lease = now() - interval '1 second'`); err != nil {
+			if _, err := conn.Exec(context.Background(), `UPDATE "`+schema+`".mcp_tasks SET lease = now() - interval '1 second'`); err != nil {
 				t.Fatal(err)
 			}
 		},

@@ -2,6 +2,11 @@
 // reader and a writer (a process's stdin and stdout). Nothing but protocol
 // messages is written to the writer; logs belong on stderr.
 //
+// A line longer than the server's MaxMessageBytes (the limit HTTP applies
+// to a body) is answered with -32600 naming the limit and a null id, and
+// the connection goes on with the next line; the reader never holds more
+// than the limit of one line.
+//
 // Requests run concurrently, so that a slow tool does not hold up the
 // others and notifications/cancelled can reach a running handler; the
 // initialize request and all notifications and responses are handled in
@@ -24,10 +29,6 @@ import (
 	"github.com/mcpgen/mcpgen/internal/server"
 )
 
-// MaxMessageSize bounds one line; a longer one is refused with -32600 and
-// skipped, never buffered whole.
-const MaxMessageSize = 32 << 20
-
 // Serve reads messages from r until EOF or ctx ends, answering on w. It
 // waits for handlers in flight before returning. A clean EOF returns nil.
 func Serve(ctx context.Context, srv *server.Server, r io.Reader, w io.Writer) error {
@@ -43,13 +44,16 @@ func Serve(ctx context.Context, srv *server.Server, r io.Reader, w io.Writer) er
 		}
 	}()
 	br := bufio.NewReaderSize(r, 64<<10)
+	limit := srv.MaxMessageBytes()
 	for {
-		line, err := readLine(br)
+		line, err := readLine(br, limit)
 		if len(bytes.TrimSpace(line)) > 0 {
 			c.handleLine(ctx, line)
 		}
 		if errors.Is(err, errTooLong) {
-			c.write(jsonrpc.NewErrorResponse(nil, fmt.Errorf("%w: message larger than %d bytes", jsonrpc.ErrInvalidRequest, MaxMessageSize)))
+			// The id is in the part not kept: answer with a null id, and
+			// read on.
+			c.write(jsonrpc.NewErrorResponse(nil, srv.MessageTooLarge()))
 			continue
 		}
 		if err == io.EOF {
@@ -66,13 +70,14 @@ func Serve(ctx context.Context, srv *server.Server, r io.Reader, w io.Writer) er
 
 var errTooLong = errors.New("line too long")
 
-// readLine returns the next line without its newline; an over-long line is
-// drained and reported as errTooLong.
-func readLine(br *bufio.Reader) ([]byte, error) {
+// readLine returns the next line without its newline. A line longer than
+// limit is read through to its end in the reader's buffer, never kept
+// whole, and reported as errTooLong.
+func readLine(br *bufio.Reader, limit int64) ([]byte, error) {
 	var buf []byte
 	for {
 		chunk, err := br.ReadSlice('\n')
-		if len(buf)+len(chunk) > MaxMessageSize {
+		if int64(len(buf)+len(bytes.TrimRight(chunk, "\r\n"))) > limit {
 			for errors.Is(err, bufio.ErrBufferFull) {
 				_, err = br.ReadSlice('\n')
 			}

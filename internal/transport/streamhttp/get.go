@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/internal/jsonrpc"
 	"github.com/mcpgen/mcpgen/internal/protocol"
+	"github.com/mcpgen/mcpgen/internal/server"
 )
 
 // getStream is the standalone SSE stream of one legacy session.
@@ -18,7 +19,7 @@ type getStream struct {
 
 // get serves the legacy standalone SSE stream of a session. A newer GET for
 // the same session replaces (closes) the older one.
-func (h *handler) get(w http.ResponseWriter, r *http.Request) {
+func (h *handler) get(w http.ResponseWriter, r *http.Request, who server.Principal) {
 	if protocol.IsModern(r.Header.Get(hdrProtocolVersion)) {
 		w.Header().Set("Allow", "POST")
 		writeError(w, http.StatusMethodNotAllowed, nil, jsonrpc.Errorf(jsonrpc.CodeInvalidRequest, "Method not allowed: GET is not part of protocol revision %s", r.Header.Get(hdrProtocolVersion)))
@@ -29,21 +30,16 @@ func (h *handler) get(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, nil, jsonrpc.Errorf(jsonrpc.CodeInvalidRequest, "Bad Request: GET needs an Mcp-Session-Id header"))
 		return
 	}
-	sess, err := h.srv.LookupSession(r.Context(), id)
+	sess, status, err := h.session(r.Context(), id, r.Header.Get(hdrProtocolVersion), who)
 	if err != nil {
-		retryLater(w, http.StatusServiceUnavailable)
-		writeError(w, http.StatusServiceUnavailable, nil, jsonrpc.Errorf(jsonrpc.CodeInternalError, "Service temporarily unavailable: %v", err))
+		writeError(w, status, nil, err)
 		return
 	}
-	if sess == nil {
-		writeError(w, http.StatusNotFound, nil, jsonrpc.Errorf(jsonrpc.CodeInvalidRequest, "Session not found: it ended or expired; initialize a new one"))
-		return
-	}
-	if !acceptsSSE(r.Header.Get("Accept"), false) {
+	if !acceptsSSE(r.Header.Get("Accept")) {
 		writeError(w, http.StatusNotAcceptable, nil, jsonrpc.Errorf(jsonrpc.CodeInvalidRequest, "Not Acceptable: Accept must include text/event-stream"))
 		return
 	}
-	st := h.newStream(w, r, true, sess)
+	st := h.newStream(w, r, sess)
 	me := &getStream{st: st, replaced: make(chan struct{})}
 	h.gets.mu.Lock()
 	if old := h.gets.m[id]; old != nil {
@@ -80,7 +76,7 @@ func (h *handler) get(w http.ResponseWriter, r *http.Request) {
 }
 
 // delete ends a legacy session and cancels its running requests.
-func (h *handler) delete(w http.ResponseWriter, r *http.Request) {
+func (h *handler) delete(w http.ResponseWriter, r *http.Request, who server.Principal) {
 	id := r.Header.Get(hdrSessionID)
 	if protocol.IsModern(r.Header.Get(hdrProtocolVersion)) {
 		w.Header().Set("Allow", "POST")
@@ -91,14 +87,18 @@ func (h *handler) delete(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, nil, jsonrpc.Errorf(jsonrpc.CodeInvalidRequest, "Bad Request: DELETE needs an Mcp-Session-Id header"))
 		return
 	}
-	ended, err := h.srv.DeleteSession(r.Context(), id)
+	sess, status, err := h.session(r.Context(), id, "", who)
 	if err != nil {
-		retryLater(w, http.StatusServiceUnavailable)
-		writeError(w, http.StatusServiceUnavailable, nil, jsonrpc.Errorf(jsonrpc.CodeInternalError, "Service temporarily unavailable: %v", err))
+		writeError(w, status, nil, err)
+		return
+	}
+	ended, err := h.srv.DeleteSession(r.Context(), sess.ID)
+	if err != nil {
+		writeError(w, http.StatusServiceUnavailable, nil, errUnavailable)
 		return
 	}
 	if !ended {
-		writeError(w, http.StatusNotFound, nil, jsonrpc.Errorf(jsonrpc.CodeInvalidRequest, "Session not found: it ended or expired"))
+		writeError(w, http.StatusNotFound, nil, errNoSession)
 		return
 	}
 	h.inflight.cancelAll(id)

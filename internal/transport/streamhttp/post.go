@@ -7,7 +7,10 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strconv"
+	"strings"
 	"sync"
+	"time"
 
 	"github.com/mcpgen/mcpgen/internal/jsonrpc"
 	"github.com/mcpgen/mcpgen/internal/protocol"
@@ -15,29 +18,32 @@ import (
 )
 
 func (h *handler) post(w http.ResponseWriter, r *http.Request, who server.Principal) {
+	if !acceptsPOST(r.Header.Get("Accept")) {
+		writeError(w, http.StatusNotAcceptable, nil, jsonrpc.Errorf(jsonrpc.CodeInvalidRequest, "Not Acceptable: the Accept header must list both application/json and text/event-stream"))
+		return
+	}
 	if !isJSON(r.Header.Get("Content-Type")) {
 		writeError(w, http.StatusUnsupportedMediaType, nil, jsonrpc.Errorf(jsonrpc.CodeInvalidRequest, "Unsupported Media Type: Content-Type must be application/json"))
 		return
 	}
-	limit := h.opts.MaxBodyBytes
+	limit := h.srv.MaxMessageBytes()
 	if r.ContentLength > limit {
-		writeError(w, http.StatusRequestEntityTooLarge, nil, jsonrpc.Errorf(jsonrpc.CodeInvalidRequest, "request body larger than %d bytes", limit))
+		writeError(w, http.StatusRequestEntityTooLarge, nil, h.srv.MessageTooLarge())
 		return
 	}
 	body, err := readBody(w, r, limit)
 	if err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
-			writeError(w, http.StatusRequestEntityTooLarge, nil, jsonrpc.Errorf(jsonrpc.CodeInvalidRequest, "request body larger than %d bytes", limit))
+			writeError(w, http.StatusRequestEntityTooLarge, nil, h.srv.MessageTooLarge())
 			return
 		}
 		writeError(w, http.StatusBadRequest, nil, fmt.Errorf("%w: reading body: %v", jsonrpc.ErrParse, err))
 		return
 	}
 	version := r.Header.Get(hdrProtocolVersion)
-	modern := protocol.IsModern(version)
 	if jsonrpc.IsBatch(body) {
-		h.batch(w, r, who, body, version, modern)
+		h.batch(w, r, who, body, version)
 		return
 	}
 	m, err := jsonrpc.Decode(body)
@@ -45,28 +51,32 @@ func (h *handler) post(w http.ResponseWriter, r *http.Request, who server.Princi
 		writeError(w, http.StatusBadRequest, idOf(m), err)
 		return
 	}
+	// A body carrying the 2026-07-28 _meta is stateless whatever the
+	// header says: the core then answers a header that disagrees (-32020)
+	// or a revision it does not speak (-32022).
+	modern := protocol.IsModern(version) || server.IsModernMessage(m)
 	// HTTPHeaders is set on every message: the core reads it only on the
 	// stateless path, where it also catches a modern body sent without the
 	// MCP-Protocol-Version header.
-	in := &server.Incoming{Msg: m, Auth: who, HTTPHeaders: r.Header}
+	in := &server.Incoming{Msg: m, Auth: who, HTTPHeaders: r.Header, RemoteAddr: r.RemoteAddr}
 	if !modern && m.Method != "initialize" {
-		sess, status, err := h.legacySession(r, version)
+		sess, status, err := h.legacySession(r, version, who)
 		if err != nil {
-			retryLater(w, status)
-			writeError(w, status, m.ID, err)
+			var id json.RawMessage
+			if m.IsRequest() { // a refused notification or response is answered without an id
+				id = m.ID
+			}
+			writeError(w, status, id, err)
 			return
 		}
 		in.Session = sess
-		if sess == nil {
-			in.LegacyVersion = version
-		}
 	}
 	if !m.IsRequest() {
 		h.notification(w, r, in)
 		return
 	}
 	legacy := in.Session != nil && !modern
-	st := h.newStream(w, r, acceptsSSE(r.Header.Get("Accept"), true), in.Session)
+	st := h.newStream(w, r, in.Session)
 	in.Peer = st
 	ctx := r.Context()
 	if legacy {
@@ -90,11 +100,21 @@ func (h *handler) post(w http.ResponseWriter, r *http.Request, who server.Princi
 		sid = in.Session.ID
 	}
 	status := in.Status
+	if in.MissingScope != "" && h.opts.OAuth != nil {
+		// Step-up: tell the client which scopes to ask for (403,
+		// error="insufficient_scope"); the body keeps the JSON-RPC error.
+		refusal := h.opts.OAuth.InsufficientScope(who, in.MissingScope)
+		if obs := h.srv.Observer(); obs != nil {
+			obs.Event(server.EventAuthRefused, server.Tag{Key: "reason", Value: refusal.Reason})
+		}
+		st.setHeader("WWW-Authenticate", refusal.Challenge)
+		status = http.StatusForbidden
+	}
 	if status == 0 {
 		status = http.StatusOK
 	}
-	if in.RetryAfter != "" {
-		w.Header().Set("Retry-After", in.RetryAfter)
+	if in.RetryAfter > 0 {
+		w.Header().Set("Retry-After", strconv.Itoa(int(in.RetryAfter/time.Second)))
 	}
 	st.finish(status, sid, resp)
 }
@@ -122,23 +142,48 @@ func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, erro
 	}
 }
 
-// legacySession finds the session named by Mcp-Session-Id. No header means
-// no session; an unknown or ended one is 404.
-func (h *handler) legacySession(r *http.Request, version string) (*server.Session, int, error) {
-	if id := r.Header.Get(hdrSessionID); id != "" {
-		sess, err := h.srv.LookupSession(r.Context(), id)
-		if err != nil {
-			return nil, http.StatusServiceUnavailable, jsonrpc.Errorf(jsonrpc.CodeInternalError, "Service temporarily unavailable: %v", err)
+// errNoSession answers a session id that is unknown, ended, expired or
+// another principal's: the same 404 for all, so that ids cannot be probed.
+var errNoSession = jsonrpc.Errorf(jsonrpc.CodeInvalidRequest, "Session not found: it ended or expired; initialize a new one")
+
+// legacySession finds the session of a legacy message other than
+// initialize. This server issues sessions, so a message without
+// Mcp-Session-Id is refused (400), as is an MCP-Protocol-Version it does
+// not speak (400).
+func (h *handler) legacySession(r *http.Request, version string, who server.Principal) (*server.Session, int, error) {
+	id := r.Header.Get(hdrSessionID)
+	if id == "" {
+		if version != "" && !protocol.Supported(version) {
+			return nil, http.StatusBadRequest, unsupportedHeader(version)
 		}
-		if sess == nil {
-			return nil, http.StatusNotFound, jsonrpc.Errorf(jsonrpc.CodeInvalidRequest, "Session not found: it ended or expired; initialize a new one")
-		}
-		return sess, 0, nil
+		return nil, http.StatusBadRequest, jsonrpc.Errorf(jsonrpc.CodeInvalidRequest, "Bad Request: Mcp-Session-Id header required: send initialize first and repeat the session id it returns on every later request")
 	}
+	return h.session(r.Context(), id, version, who)
+}
+
+// session checks the MCP-Protocol-Version of a legacy request and finds
+// its session: 400 for a revision this server does not speak, 404 for an
+// unknown session or one another principal opened.
+func (h *handler) session(ctx context.Context, id, version string, who server.Principal) (*server.Session, int, error) {
 	if version != "" && !protocol.Supported(version) {
-		return nil, http.StatusBadRequest, jsonrpc.Errorf(jsonrpc.CodeInvalidRequest, "unsupported MCP-Protocol-Version %q", version)
+		return nil, http.StatusBadRequest, unsupportedHeader(version)
 	}
-	return nil, 0, nil
+	sess, err := h.srv.LookupSession(ctx, id)
+	if err != nil { // the cluster's shared state cannot be reached
+		return nil, http.StatusServiceUnavailable, errUnavailable
+	}
+	if sess == nil || !sess.OwnedBy(who) {
+		return nil, http.StatusNotFound, errNoSession
+	}
+	return sess, 0, nil
+}
+
+// errUnavailable answers a request that needs the cluster's shared state
+// while it cannot be reached; writeError adds Retry-After to the 503.
+var errUnavailable = jsonrpc.Errorf(jsonrpc.CodeInternalError, "Service temporarily unavailable: shared state cannot be reached; retry later")
+
+func unsupportedHeader(version string) error {
+	return jsonrpc.Errorf(jsonrpc.CodeInvalidRequest, "Bad Request: unsupported MCP-Protocol-Version %q; this server speaks %s", version, strings.Join(protocol.Versions, ", "))
 }
 
 // notification serves a notification or a client's response to one of our
@@ -155,9 +200,6 @@ func (h *handler) notification(w http.ResponseWriter, r *http.Request, in *serve
 		}
 	}
 	h.srv.Handle(r.Context(), in)
-	if in.RetryAfter != "" {
-		w.Header().Set("Retry-After", in.RetryAfter)
-	}
 	if in.Status >= 400 {
 		writeError(w, in.Status, nil, jsonrpc.Errorf(jsonrpc.CodeInvalidRequest, "notification %s rejected", m.Method))
 		return
@@ -165,46 +207,35 @@ func (h *handler) notification(w http.ResponseWriter, r *http.Request, in *serve
 	w.WriteHeader(http.StatusAccepted)
 }
 
-// batch serves a JSON-RPC batch, which only 2025-03-26 allowed.
-func (h *handler) batch(w http.ResponseWriter, r *http.Request, who server.Principal, body []byte, version string, modern bool) {
+// batch serves a JSON-RPC batch, which only 2025-03-26 allowed, and only
+// inside a session (initialize may not be part of a batch).
+func (h *handler) batch(w http.ResponseWriter, r *http.Request, who server.Principal, body []byte, version string) {
 	var items []json.RawMessage
 	if err := json.Unmarshal(body, &items); err != nil {
 		writeError(w, http.StatusBadRequest, nil, fmt.Errorf("%w: %v", jsonrpc.ErrParse, err))
 		return
 	}
-	var sess *server.Session
-	if !modern {
-		var (
-			status int
-			err    error
-		)
-		if sess, status, err = h.legacySession(r, version); err != nil {
-			retryLater(w, status)
-			writeError(w, status, nil, err)
-			return
-		}
+	if protocol.IsModern(version) {
+		writeError(w, http.StatusBadRequest, nil, jsonrpc.Errorf(jsonrpc.CodeInvalidRequest, "JSON-RPC batches are not allowed in protocol revision %s", version))
+		return
 	}
-	effective := version
-	if sess != nil {
-		effective = sess.Version
-	} else if effective == "" {
-		effective = protocol.Version20250326
+	sess, status, err := h.legacySession(r, version, who)
+	if err != nil {
+		writeError(w, status, nil, err)
+		return
 	}
-	if modern || effective != protocol.Version20250326 {
-		writeError(w, http.StatusBadRequest, nil, jsonrpc.Errorf(jsonrpc.CodeInvalidRequest, "JSON-RPC batches are not allowed in protocol revision %s", effective))
+	if sess.Version != protocol.Version20250326 {
+		writeError(w, http.StatusBadRequest, nil, jsonrpc.Errorf(jsonrpc.CodeInvalidRequest, "JSON-RPC batches are not allowed in protocol revision %s", sess.Version))
 		return
 	}
 	if len(items) == 0 {
 		writeError(w, http.StatusBadRequest, nil, jsonrpc.Errorf(jsonrpc.CodeInvalidRequest, "empty batch"))
 		return
 	}
-	st := h.newStream(w, r, acceptsSSE(r.Header.Get("Accept"), true), sess)
-	ctx := r.Context()
-	if sess != nil {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithCancel(context.WithoutCancel(ctx))
-		defer cancel()
-	}
+	st := h.newStream(w, r, sess)
+	// As for single messages in a session, a disconnect is no cancellation.
+	ctx, cancel := context.WithCancel(context.WithoutCancel(r.Context()))
+	defer cancel()
 	var out []*jsonrpc.Message
 	for _, item := range items {
 		m, err := jsonrpc.Decode(item)
@@ -216,11 +247,8 @@ func (h *handler) batch(w http.ResponseWriter, r *http.Request, who server.Princ
 			out = append(out, jsonrpc.NewErrorResponse(m.ID, jsonrpc.Errorf(jsonrpc.CodeInvalidRequest, "initialize must not be part of a batch")))
 			continue
 		}
-		in := &server.Incoming{Msg: m, Session: sess, Peer: st, Auth: who, HTTPHeaders: r.Header, LegacyVersion: version}
-		if sess != nil {
-			in.LegacyVersion = ""
-		}
-		if m.Method == "notifications/cancelled" && sess != nil {
+		in := &server.Incoming{Msg: m, Session: sess, Peer: st, Auth: who, HTTPHeaders: r.Header, RemoteAddr: r.RemoteAddr}
+		if m.Method == "notifications/cancelled" {
 			var p struct {
 				RequestID json.RawMessage `json:"requestId"`
 			}
@@ -229,7 +257,7 @@ func (h *handler) batch(w http.ResponseWriter, r *http.Request, who server.Princ
 			}
 		}
 		var resp *jsonrpc.Message
-		if sess != nil && m.IsRequest() {
+		if m.IsRequest() {
 			rctx, cancel := context.WithCancel(ctx)
 			remove := h.inflight.add(sess.ID, m.ID, cancel)
 			resp = h.srv.Handle(rctx, in)
@@ -303,13 +331,5 @@ func (f *inflight) cancelAll(sessionID string) {
 	f.mu.Unlock()
 	for _, e := range reqs {
 		e.cancel()
-	}
-}
-
-// retryLater adds Retry-After to a 503 (shared state unreachable): the
-// client may retry the same request shortly.
-func retryLater(w http.ResponseWriter, status int) {
-	if status == http.StatusServiceUnavailable {
-		w.Header().Set("Retry-After", "2")
 	}
 }

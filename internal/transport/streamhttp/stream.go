@@ -18,7 +18,6 @@ import (
 var (
 	errAnswered = errors.New("streamhttp: the request was already answered")
 	errGone     = errors.New("streamhttp: the client disconnected")
-	errNoSSE    = errors.New("streamhttp: the client does not accept text/event-stream")
 )
 
 // stream is one HTTP response: plain JSON until the first message that
@@ -31,7 +30,6 @@ type stream struct {
 	rc        *http.ResponseController
 	ctx       context.Context // the HTTP request's: done when the client is gone
 	log       *zap.Logger
-	canSSE    bool
 	keepAlive time.Duration
 	sess      *server.Session // legacy session, for server-to-client requests
 
@@ -42,9 +40,11 @@ type stream struct {
 	buf    []byte
 }
 
-func (h *handler) newStream(w http.ResponseWriter, r *http.Request, canSSE bool, sess *server.Session) *stream {
-	s := &stream{w: w, rc: http.NewResponseController(w), ctx: r.Context(), log: h.log, canSSE: canSSE, keepAlive: h.opts.KeepAlive, sess: sess}
-	if canSSE && s.keepAlive > 0 {
+// newStream starts the answer to a POST or a GET, whose Accept header
+// admits SSE (the handler refused it with 406 otherwise).
+func (h *handler) newStream(w http.ResponseWriter, r *http.Request, sess *server.Session) *stream {
+	s := &stream{w: w, rc: http.NewResponseController(w), ctx: r.Context(), log: h.log, keepAlive: h.opts.KeepAlive, sess: sess}
+	if s.keepAlive > 0 {
 		s.mu.Lock()
 		s.timer = time.AfterFunc(s.keepAlive, s.tick)
 		s.mu.Unlock()
@@ -68,6 +68,16 @@ func (s *stream) tick() {
 		}
 		s.timer.Reset(s.keepAlive)
 	}
+}
+
+// setHeader sets a response header while the answer is still plain JSON
+// (once SSE started, headers are gone).
+func (s *stream) setHeader(key, value string) {
+	s.mu.Lock()
+	if !s.sse && !s.closed {
+		s.w.Header().Set(key, value)
+	}
+	s.mu.Unlock()
 }
 
 // open starts the SSE stream now (GET streams announce themselves at once).
@@ -103,8 +113,6 @@ func (s *stream) send(m *jsonrpc.Message) error {
 		return errAnswered
 	case s.ctx.Err() != nil:
 		return errGone
-	case !s.sse && !s.canSSE:
-		return errNoSSE
 	case !s.sse:
 		s.startLocked()
 	}
@@ -243,20 +251,13 @@ func (s *stream) close() {
 	}
 }
 
-// Notify implements [server.Peer] for the request this stream answers. A
-// client that does not accept SSE cannot receive notifications; they are
-// dropped.
+// Notify implements [server.Peer] for the request this stream answers.
 func (s *stream) Notify(_ context.Context, method string, params any) error {
 	raw, err := json.Marshal(params)
 	if err != nil {
 		return fmt.Errorf("streamhttp: encode %s params: %w", method, err)
 	}
-	err = s.send(&jsonrpc.Message{JSONRPC: jsonrpc.Version, Method: method, Params: raw})
-	if errors.Is(err, errNoSSE) {
-		s.log.Debug("notification dropped: client does not accept SSE", zap.String("method", method))
-		return nil
-	}
-	return err
+	return s.send(&jsonrpc.Message{JSONRPC: jsonrpc.Version, Method: method, Params: raw})
 }
 
 // Call implements [server.Peer]: the request goes out on this response's
@@ -264,9 +265,6 @@ func (s *stream) Notify(_ context.Context, method string, params any) error {
 func (s *stream) Call(ctx context.Context, method string, params any) (json.RawMessage, error) {
 	if s.sess == nil {
 		return nil, fmt.Errorf("%w: %s needs a legacy session (Mcp-Session-Id)", jsonrpc.ErrInvalidRequest, method)
-	}
-	if !s.canSSE {
-		return nil, fmt.Errorf("%w: %s needs a client that accepts text/event-stream", jsonrpc.ErrInvalidRequest, method)
 	}
 	return s.sess.Call(ctx, method, params, s.send)
 }

@@ -47,18 +47,38 @@
 // off. CORS preflight (OPTIONS) is not answered here; wrap the Handler with
 // CORS middleware if browsers need it.
 //
+// # Authorization
+//
+// [Options.OAuth] makes the endpoint an OAuth 2.1 resource server (package
+// auth): requests without a valid bearer token get 401 with a
+// WWW-Authenticate challenge naming the Protected Resource Metadata, and a
+// call to a component whose scope the token lacks gets 403
+// error="insufficient_scope" naming the scopes to ask for. The token's
+// subject, scopes and client reach handlers as [server.Request].Auth.
+// [Options.Auth] is the simpler hook for any other scheme.
+//
 // # Eras
 //
-// A POST whose MCP-Protocol-Version header names 2026-07-28 or later is
-// served statelessly: Mcp-Session-Id is ignored, the routing headers are
-// checked against the body by the core, and a client disconnect cancels the
-// handler. Any other POST is legacy: initialize opens a session whose id is
-// returned in Mcp-Session-Id; later requests carrying that header run in the
-// session (404 once it ended), and a disconnect does not cancel them; the
-// client sends notifications/cancelled instead. A legacy request without a
-// session id is served without a session and is cancelled by a disconnect,
-// since nothing else could cancel it. JSON-RPC batches are accepted only
-// from 2025-03-26 clients.
+// A POST whose MCP-Protocol-Version header names 2026-07-28 or later, or
+// whose body carries the 2026-07-28 _meta (a protocol version), is served
+// statelessly: Mcp-Session-Id is ignored, the headers are checked against
+// the body by the core (-32020, or -32022 for a revision it does not speak),
+// and a client disconnect cancels the handler. Any other POST is legacy:
+// initialize opens a session whose id is returned in Mcp-Session-Id; every
+// later message must carry that header (400 without it) and runs in the
+// session (404 once it ended, or when another principal opened it), and a
+// disconnect does not cancel it; the client sends notifications/cancelled
+// instead. A legacy MCP-Protocol-Version the server does not speak is 400.
+// JSON-RPC batches are accepted only in 2025-03-26 sessions.
+//
+// # Refusals and limits
+//
+// A POST must accept both application/json and text/event-stream, a GET
+// text/event-stream (406 otherwise), as both revisions require. A body
+// over the server's MaxMessageBytes is 413; requests over a per-principal
+// rate or concurrency limit, or an initialize past the session caps when
+// every session is busy, are 429 with Retry-After (see server.Options).
+// docs/operations.md shows each refusal on the wire.
 //
 // Responses start as application/json. As soon as the handler sends a
 // notification (progress, logs, listen notifications) or, in a legacy
@@ -93,6 +113,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/mcpgen/mcpgen/internal/auth"
 	"github.com/mcpgen/mcpgen/internal/jsonrpc"
 	"github.com/mcpgen/mcpgen/internal/server"
 )
@@ -111,11 +132,8 @@ var (
 	noBuffering = []string{"no"}
 )
 
-// Defaults for [Options].
-const (
-	DefaultMaxBodyBytes = 8 << 20
-	DefaultKeepAlive    = 15 * time.Second
-)
+// DefaultKeepAlive is the default of [Options.KeepAlive].
+const DefaultKeepAlive = 15 * time.Second
 
 // sseWriteTimeout bounds one write to an SSE stream, so that a client that
 // stops reading cannot block a broadcaster for long. It replaces the
@@ -131,8 +149,6 @@ type Options struct {
 	// AllowedHosts lists extra Host header values ("name" for any port,
 	// "name:port" for one); "*" disables the Host check.
 	AllowedHosts []string
-	// MaxBodyBytes bounds a POST body (default 8 MiB); larger ones get 413.
-	MaxBodyBytes int64
 	// KeepAlive is the interval of SSE keep-alive comments on long
 	// responses and GET streams (default 15s; negative disables them).
 	KeepAlive time.Duration
@@ -140,8 +156,15 @@ type Options struct {
 	Logger *zap.Logger
 	// Auth authenticates every request; nil treats callers as anonymous.
 	// An error refuses the request: 401 by default, or the status and
-	// headers of an [*AuthError].
+	// headers of an [*AuthError]. It is not consulted when OAuth is set.
 	Auth func(*http.Request) (server.Principal, error)
+	// OAuth makes the endpoint an OAuth 2.1 resource server (see package
+	// auth): every request needs a valid bearer token (401 with a
+	// WWW-Authenticate challenge otherwise), and a call to a component
+	// whose scope the token lacks gets 403 error="insufficient_scope".
+	// Serve OAuth.MetadataHandler() at each of OAuth.MetadataPaths() on
+	// the same host (serve.Flags does).
+	OAuth *auth.ResourceServer
 }
 
 // AuthError is an error an [Options.Auth] function may return to choose
@@ -175,9 +198,6 @@ func (e *AuthError) status() int {
 // package documentation for mounting, origin rules and shutdown.
 func Handler(srv *server.Server, opts Options) http.Handler {
 	h := &handler{srv: srv, opts: opts, log: opts.Logger}
-	if h.opts.MaxBodyBytes <= 0 {
-		h.opts.MaxBodyBytes = DefaultMaxBodyBytes
-	}
 	if h.opts.KeepAlive == 0 {
 		h.opts.KeepAlive = DefaultKeepAlive
 	}
@@ -225,7 +245,14 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var who server.Principal
-	if h.opts.Auth != nil {
+	if h.opts.OAuth != nil {
+		p, refusal := h.opts.OAuth.Authenticate(r)
+		if refusal != nil {
+			h.refuse(w, refusal)
+			return
+		}
+		who = p
+	} else if h.opts.Auth != nil {
 		p, err := h.opts.Auth(r)
 		if err != nil {
 			status := http.StatusUnauthorized
@@ -250,15 +277,34 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case http.MethodPost:
 		h.post(w, r, who)
 	case http.MethodGet:
-		h.get(w, r)
+		h.get(w, r, who)
 	default:
-		h.delete(w, r)
+		h.delete(w, r, who)
 	}
+}
+
+// refuse answers an OAuth refusal: its status, its challenge, and a
+// JSON-RPC error body naming the status and the reason (never the token).
+func (h *handler) refuse(w http.ResponseWriter, r *auth.Refusal) {
+	if obs := h.srv.Observer(); obs != nil {
+		obs.Event(server.EventAuthRefused, server.Tag{Key: "reason", Value: r.Reason})
+	}
+	if r.Challenge != "" {
+		w.Header().Set("WWW-Authenticate", r.Challenge)
+	}
+	msg := http.StatusText(r.Status)
+	if r.Description != "" {
+		msg += ": " + r.Description
+	}
+	writeError(w, r.Status, nil, jsonrpc.Errorf(jsonrpc.CodeInvalidRequest, "%s", msg))
 }
 
 // writeError answers with a JSON-RPC error object; id is omitted when nil.
 func writeError(w http.ResponseWriter, status int, id json.RawMessage, err error) {
 	b, _ := json.Marshal(&jsonrpc.Message{JSONRPC: jsonrpc.Version, ID: id, Error: jsonrpc.Wire(err)})
+	if status == http.StatusServiceUnavailable && w.Header().Get("Retry-After") == "" {
+		w.Header().Set("Retry-After", "2") // the cluster's shared state is unreachable: retry
+	}
 	w.Header()["Content-Type"] = ctJSON
 	w.WriteHeader(status)
 	_, _ = w.Write(b)
@@ -273,24 +319,34 @@ func isJSON(ct string) bool {
 	return err == nil && (mt == "application/json" || strings.HasSuffix(mt, "+json"))
 }
 
-// acceptsSSE reports whether an Accept header admits text/event-stream
-// (also through text/* or */*, unless with q=0). An absent header admits
-// anything when orAbsent is set.
-func acceptsSSE(accept string, orAbsent bool) bool {
-	if strings.TrimSpace(accept) == "" {
-		return orAbsent
-	}
+// accepts reports whether an Accept header admits the media type
+// typ/sub: named exactly or through typ/* or */*, and not with q=0. An
+// absent header admits nothing: both revisions require POST and GET to
+// list what they accept.
+func accepts(accept, typ, sub string) bool {
 	for part := range strings.SplitSeq(accept, ",") {
 		mt, params, _ := strings.Cut(part, ";")
-		mt = strings.TrimSpace(mt)
-		if !strings.EqualFold(mt, "text/event-stream") && mt != "text/*" && mt != "*/*" {
+		t, s, ok := strings.Cut(strings.TrimSpace(mt), "/")
+		if !ok {
 			continue
 		}
-		if !zeroQ(params) {
+		t, s = strings.TrimSpace(t), strings.TrimSpace(s)
+		match := t == "*" && s == "*" ||
+			strings.EqualFold(t, typ) && (s == "*" || strings.EqualFold(s, sub))
+		if match && !zeroQ(params) {
 			return true
 		}
 	}
 	return false
+}
+
+// acceptsSSE reports whether an Accept header admits text/event-stream.
+func acceptsSSE(accept string) bool { return accepts(accept, "text", "event-stream") }
+
+// acceptsPOST reports whether an Accept header lists what a POST must
+// accept in every revision: application/json and text/event-stream.
+func acceptsPOST(accept string) bool {
+	return accepts(accept, "application", "json") && acceptsSSE(accept)
 }
 
 // zeroQ reports whether media-range parameters carry q=0.

@@ -37,6 +37,12 @@ func text(s string) *protocol.CallToolResult {
 
 func newFixture(t testing.TB, opts Options) *fixture {
 	t.Helper()
+	return newFixtureWith(t, server.Options{}, opts)
+}
+
+// newFixtureWith is newFixture with server options (limits, say).
+func newFixtureWith(t testing.TB, sopts server.Options, opts Options) *fixture {
+	t.Helper()
 	f := &fixture{started: make(chan string, 4), stopped: make(chan error, 4)}
 	empty := json.RawMessage(`{"type":"object"}`)
 	def := server.Definition{
@@ -102,7 +108,7 @@ func newFixture(t testing.TB, opts Options) *fixture {
 			},
 		}},
 	}
-	f.srv = server.New(def, server.Options{})
+	f.srv = server.New(def, sopts)
 	f.ts = httptest.NewServer(Handler(f.srv, opts))
 	f.url = f.ts.URL + "/mcp"
 	t.Cleanup(func() {
@@ -328,17 +334,6 @@ func TestLegacySessionLifecycle(t *testing.T) {
 	wantError(t, do(t, context.Background(), http.MethodDelete, f.url, legacyHeaders(""), ""), 400, -32600, "")
 }
 
-func TestLegacyWithoutSession(t *testing.T) {
-	f := newFixture(t, Options{})
-	m := decodeJSON(t, post(t, f.url, legacyHeaders(""), `{"jsonrpc":"2.0","id":"a","method":"ping"}`), 200)
-	if string(m.Result) != "{}" || string(m.ID) != `"a"` {
-		t.Fatalf("ping: %+v", m)
-	}
-	h := legacyHeaders("")
-	h.Set("MCP-Protocol-Version", "2020-01-01")
-	wantError(t, post(t, f.url, h, `{"jsonrpc":"2.0","id":5,"method":"ping"}`), 400, -32600, "5")
-}
-
 func TestLegacySamplingRoundTrip(t *testing.T) {
 	f := newFixture(t, Options{})
 	sid := initialize(t, f, protocol.Version20251125)
@@ -427,8 +422,12 @@ func TestLegacyCancellation(t *testing.T) {
 func TestBatch(t *testing.T) {
 	f := newFixture(t, Options{})
 	batch := `[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","method":"notifications/initialized"},{"jsonrpc":"2.0","id":2,"method":"tools/list"},{"jsonrpc":"2.0","id":3}]`
-	// No header and no session: 2025-03-26, which allows batches.
-	resp := post(t, f.url, legacyHeaders(""), batch)
+	// A 2025-03-26 session allows batches (this one without the header,
+	// which 2025-03-26 did not define).
+	sid := initialize(t, f, protocol.Version20250326)
+	h := legacyHeaders(sid)
+	h.Del("MCP-Protocol-Version")
+	resp := post(t, f.url, h, batch)
 	defer resp.Body.Close()
 	if resp.StatusCode != 200 {
 		t.Fatalf("status %d", resp.StatusCode)
@@ -444,15 +443,9 @@ func TestBatch(t *testing.T) {
 		t.Fatalf("batch answer %+v", out)
 	}
 
-	// A 2025-03-26 session allows them too; a 2025-11-25 one does not.
-	sid := initialize(t, f, protocol.Version20250326)
-	h := legacyHeaders(sid)
-	h.Del("MCP-Protocol-Version")
-	r2 := post(t, f.url, h, `[{"jsonrpc":"2.0","id":1,"method":"ping"}]`)
-	r2.Body.Close()
-	if r2.StatusCode != 200 {
-		t.Fatalf("2025-03-26 session batch: %d", r2.StatusCode)
-	}
+	// Without a session (initialize may not be batched), in a 2025-11-25
+	// session or from a 2026-07-28 client, batches are refused.
+	wantError(t, post(t, f.url, legacyHeaders(""), `[{"jsonrpc":"2.0","id":1,"method":"ping"}]`), 400, -32600, "")
 	sid = initialize(t, f, protocol.Version20251125)
 	wantError(t, post(t, f.url, legacyHeaders(sid), `[{"jsonrpc":"2.0","id":1,"method":"ping"}]`), 400, -32600, "")
 	wantError(t, post(t, f.url, modernHeaders("tools/list", ""), "["+modernBody(1, "tools/list", nil)+"]"), 400, -32600, "")
@@ -602,10 +595,6 @@ func TestKeepAlive(t *testing.T) {
 	if s.comments < 2 {
 		t.Fatalf("%d keep-alive comments, want several", s.comments)
 	}
-	// A client that accepts only JSON gets JSON however slow the answer.
-	h := modernHeaders("tools/call", "slow")
-	h.Set("Accept", "application/json")
-	decodeJSON(t, post(t, f.url, h, modernBody(2, "tools/call", map[string]any{"name": "slow"})), 200)
 }
 
 // ---- transport guards ----
@@ -654,7 +643,7 @@ func TestDNSRebinding(t *testing.T) {
 }
 
 func TestBodyTooLarge(t *testing.T) {
-	f := newFixture(t, Options{MaxBodyBytes: 1024})
+	f := newFixtureWith(t, server.Options{MaxMessageBytes: 1024}, Options{})
 	big := modernBody(1, "tools/call", map[string]any{"name": "echo", "arguments": map[string]any{"message": strings.Repeat("x", 2048)}})
 	wantError(t, post(t, f.url, modernHeaders("tools/call", "echo"), big), 413, -32600, "")
 
@@ -877,24 +866,30 @@ func TestShutdown(t *testing.T) {
 	wg.Wait()
 }
 
-func TestAcceptsSSE(t *testing.T) {
-	for accept, want := range map[string]bool{
-		"":                                      true,
-		"application/json, text/event-stream":   true,
-		"text/event-stream;q=0.5":               true,
-		"Text/Event-Stream":                     true,
-		"*/*":                                   true,
-		"text/*":                                true,
-		"application/json":                      false,
-		"text/event-stream;q=0":                 false,
-		"text/event-stream; q=0.000, text/html": false,
-		"text/event-stream;q=0.01":              true,
+func TestAccepts(t *testing.T) {
+	for accept, want := range map[string][2]bool{ // SSE (GET), POST
+		"":                                    {false, false},
+		"application/json, text/event-stream": {true, true},
+		"text/event-stream, application/json": {true, true},
+		"application/json, text/event-stream;q=0.5": {true, true},
+		"Application/JSON, Text/Event-Stream":       {true, true},
+		"*/*":                                       {true, true},
+		"application/*, text/*":                     {true, true},
+		"text/*":                                    {true, false},
+		"text/event-stream":                         {true, false},
+		"application/json":                          {false, false},
+		"text/html":                                 {false, false},
+		"application/json, text/event-stream;q=0":   {false, false},
+		"text/event-stream; q=0.000, text/html":     {false, false},
+		"text/event-stream;q=0.01, application/json;q=0.1": {true, true},
+		"application/json;q=0, */*":                        {true, true},
+		"garbage, ,;;":                                     {false, false},
 	} {
-		if got := acceptsSSE(accept, true); got != want {
-			t.Errorf("acceptsSSE(%q) = %v, want %v", accept, got, want)
+		if got := acceptsSSE(accept); got != want[0] {
+			t.Errorf("acceptsSSE(%q) = %v, want %v", accept, got, want[0])
 		}
-	}
-	if acceptsSSE("", false) {
-		t.Error("absent Accept admitted for GET")
+		if got := acceptsPOST(accept); got != want[1] {
+			t.Errorf("acceptsPOST(%q) = %v, want %v", accept, got, want[1])
+		}
 	}
 }

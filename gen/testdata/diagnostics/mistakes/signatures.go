@@ -3,7 +3,7 @@ package mistakes
 import (
 	"context"
 
-	"github.com/mcpgen/mcpgen/internal/server"
+	"github.com/mcpgen/mcpgen"
 )
 
 // NoHandler has no Call method.
@@ -102,7 +102,7 @@ type BadTemplateComplete struct { // want `BadTemplateComplete.Complete: wrong c
 }
 
 func (BadTemplateComplete) Read(context.Context) (string, error) { return "", nil }
-func (BadTemplateComplete) Complete(ctx context.Context, c server.CompleteRequest) (string, error) {
+func (BadTemplateComplete) Complete(ctx context.Context, c mcpgen.CompleteRequest) (string, error) {
 	return "", nil
 }
 

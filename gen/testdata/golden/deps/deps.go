@@ -11,9 +11,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcpgen/mcpgen"
 	"github.com/mcpgen/mcpgen/gen/testdata/golden/deps/cache"
 	"github.com/mcpgen/mcpgen/gen/testdata/golden/deps/store"
-	"github.com/mcpgen/mcpgen/internal/server"
 )
 
 // Clock tells the time; it is injected as an interface.
@@ -30,7 +30,7 @@ type Remember struct {
 }
 
 // Call stores the value and says when.
-func (in Remember) Call(ctx context.Context, s *store.Store, clock Clock, req *server.Request) (string, error) {
+func (in Remember) Call(ctx context.Context, s *store.Store, clock Clock, req *mcpgen.Request) (string, error) {
 	s.Put(in.Key, in.Value)
 	return fmt.Sprintf("stored %s at %s (%s)", in.Key, clock.Now().UTC().Format(time.RFC3339), req.Method), nil
 }
@@ -63,13 +63,13 @@ type Entry struct {
 func (e Entry) Read(ctx context.Context, s *store.Store) (string, error) {
 	v, ok := s.Get(e.Key)
 	if !ok {
-		return "", server.ErrResourceNotFound
+		return "", mcpgen.ErrResourceNotFound
 	}
 	return v, nil
 }
 
 // Complete offers the stored keys.
-func (e Entry) Complete(ctx context.Context, c server.CompleteRequest, s *store.Store) ([]string, error) {
+func (e Entry) Complete(ctx context.Context, c mcpgen.CompleteRequest, s *store.Store) ([]string, error) {
 	var out []string
 	for _, k := range s.Keys() {
 		if strings.HasPrefix(k, c.Value) {

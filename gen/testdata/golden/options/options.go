@@ -9,7 +9,7 @@ import (
 	"context"
 	"time"
 
-	"github.com/mcpgen/mcpgen/internal/server"
+	"github.com/mcpgen/mcpgen"
 )
 
 // SearchDocs finds documents.
@@ -79,7 +79,7 @@ type Profile struct {
 func (p Profile) Read(ctx context.Context) (string, error) { return "profile of " + p.User, nil }
 
 // Complete offers users.
-func (Profile) Complete(ctx context.Context, c server.CompleteRequest) ([]string, error) {
+func (Profile) Complete(ctx context.Context, c mcpgen.CompleteRequest) ([]string, error) {
 	return []string{"ada", "bob"}, nil
 }
 

@@ -9,8 +9,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/mcpgen/mcpgen/internal/protocol"
-	"github.com/mcpgen/mcpgen/internal/server"
+	"github.com/mcpgen/mcpgen"
 )
 
 // Review asks the model to review a piece of code.
@@ -40,7 +39,7 @@ func (p Review) Get(ctx context.Context) (string, error) {
 }
 
 // Complete offers languages.
-func (Review) Complete(ctx context.Context, c server.CompleteRequest) ([]string, error) {
+func (Review) Complete(ctx context.Context, c mcpgen.CompleteRequest) ([]string, error) {
 	if c.Argument != "language" {
 		return nil, nil
 	}
@@ -71,11 +70,11 @@ type Translate struct {
 }
 
 // Get returns the messages.
-func (p *Translate) Get(ctx context.Context) ([]protocol.PromptMessage, error) {
-	return []protocol.PromptMessage{
-		{Role: "user", Content: protocol.TextContent("Translate into " + p.Target + ":")},
-		{Role: "assistant", Content: protocol.TextContent("Send the text.")},
-		{Role: "user", Content: protocol.TextContent(p.Text)},
+func (p *Translate) Get(ctx context.Context) ([]mcpgen.PromptMessage, error) {
+	return []mcpgen.PromptMessage{
+		{Role: "user", Content: mcpgen.TextContent("Translate into " + p.Target + ":")},
+		{Role: "assistant", Content: mcpgen.TextContent("Send the text.")},
+		{Role: "user", Content: mcpgen.TextContent(p.Text)},
 	}, nil
 }
 
@@ -85,9 +84,9 @@ func (p *Translate) Get(ctx context.Context) ([]protocol.PromptMessage, error) {
 type Greeting struct{}
 
 // Get returns the result.
-func (Greeting) Get(ctx context.Context) (*protocol.GetPromptResult, error) {
-	return &protocol.GetPromptResult{
+func (Greeting) Get(ctx context.Context) (*mcpgen.GetPromptResult, error) {
+	return &mcpgen.GetPromptResult{
 		Description: "A friendly greeting",
-		Messages:    []protocol.PromptMessage{{Role: "user", Content: protocol.TextContent("Say hello.")}},
+		Messages:    []mcpgen.PromptMessage{{Role: "user", Content: mcpgen.TextContent("Say hello.")}},
 	}, nil
 }

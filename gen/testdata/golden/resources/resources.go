@@ -9,8 +9,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/mcpgen/mcpgen/internal/protocol"
-	"github.com/mcpgen/mcpgen/internal/server"
+	"github.com/mcpgen/mcpgen"
 )
 
 // Readme is the project's read-me: a fixed URI with a text result.
@@ -52,9 +51,9 @@ func (Logo) Read(ctx context.Context) ([]byte, error) { return []byte{0x89, 'P',
 type Bundle struct{}
 
 // Read builds the contents itself.
-func (*Bundle) Read(ctx context.Context) (*protocol.ReadResourceResult, error) {
+func (*Bundle) Read(ctx context.Context) (*mcpgen.ReadResourceResult, error) {
 	one, two := "one", "two"
-	return &protocol.ReadResourceResult{Contents: []protocol.ResourceContents{
+	return &mcpgen.ReadResourceResult{Contents: []mcpgen.ResourceContents{
 		{URI: "bundle://all/1", MimeType: "text/plain", Text: &one},
 		{URI: "bundle://all/2", MimeType: "text/plain", Text: &two},
 	}}, nil
@@ -78,13 +77,13 @@ type Note struct {
 func (n Note) Read(ctx context.Context) (string, error) {
 	text, ok := notes[n.Folder][n.Path]
 	if !ok {
-		return "", server.ErrResourceNotFound
+		return "", mcpgen.ErrResourceNotFound
 	}
 	return text, nil
 }
 
 // Complete offers folder names, and paths of the folder already chosen.
-func (n Note) Complete(ctx context.Context, c server.CompleteRequest) ([]string, error) {
+func (n Note) Complete(ctx context.Context, c mcpgen.CompleteRequest) ([]string, error) {
 	var out []string
 	switch c.Argument {
 	case "folder":

@@ -13,7 +13,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/mcpgen/mcpgen/internal/protocol"
+	"github.com/mcpgen/mcpgen"
 )
 
 // Shout returns its text in capitals: a text result.
@@ -91,9 +91,9 @@ func (in Tally) Call(ctx context.Context) (map[string]int, error) {
 type Picture struct{}
 
 // Call returns the blocks.
-func (Picture) Call(ctx context.Context) ([]protocol.Content, error) {
-	return []protocol.Content{
-		protocol.TextContent("a red dot"),
+func (Picture) Call(ctx context.Context) ([]mcpgen.Content, error) {
+	return []mcpgen.Content{
+		mcpgen.TextContent("a red dot"),
 		{Type: "image", MimeType: "image/png", Data: "iVBORw0KGgo="},
 	}, nil
 }
@@ -107,11 +107,11 @@ type Lookup struct {
 }
 
 // Call answers with isError set for unknown keys.
-func (in *Lookup) Call(ctx context.Context) (*protocol.CallToolResult, error) {
+func (in *Lookup) Call(ctx context.Context) (*mcpgen.CallToolResult, error) {
 	if in.Key != "known" {
-		return &protocol.CallToolResult{Content: []protocol.Content{protocol.TextContent("no such key: " + in.Key)}, IsError: true}, nil
+		return &mcpgen.CallToolResult{Content: []mcpgen.Content{mcpgen.TextContent("no such key: " + in.Key)}, IsError: true}, nil
 	}
-	return &protocol.CallToolResult{Content: []protocol.Content{protocol.TextContent("found " + in.Key)}}, nil
+	return &mcpgen.CallToolResult{Content: []mcpgen.Content{mcpgen.TextContent("found " + in.Key)}}, nil
 }
 
 // Forget removes a fact and says so in words.

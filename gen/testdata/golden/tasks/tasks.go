@@ -9,7 +9,7 @@ import (
 	"errors"
 	"strings"
 
-	"github.com/mcpgen/mcpgen/internal/server"
+	"github.com/mcpgen/mcpgen"
 )
 
 // Export writes everything to a destination; it always runs as a task for
@@ -22,7 +22,7 @@ type Export struct {
 }
 
 // Prepare refuses a bad destination before any task is created.
-func (in Export) Prepare(ctx context.Context, req *server.Request) error {
+func (in Export) Prepare(ctx context.Context, req *mcpgen.Request) error {
 	if !strings.HasPrefix(in.Dest, "s3://") {
 		return errors.New("destination must be an s3:// URL")
 	}
@@ -30,7 +30,7 @@ func (in Export) Prepare(ctx context.Context, req *server.Request) error {
 }
 
 // Call does the export.
-func (in Export) Call(ctx context.Context, req *server.Request) (string, error) {
+func (in Export) Call(ctx context.Context, req *mcpgen.Request) (string, error) {
 	return "exported to " + in.Dest, nil
 }
 

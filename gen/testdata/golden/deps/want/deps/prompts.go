@@ -4,19 +4,18 @@ package deps
 
 import (
 	"context"
+	"github.com/mcpgen/mcpgen"
 	component "github.com/mcpgen/mcpgen/gen/testdata/golden/deps"
-	"github.com/mcpgen/mcpgen/internal/protocol"
-	"github.com/mcpgen/mcpgen/internal/server"
 )
 
 // prompts lists the prompts in name order.
-func (h *handlers) prompts() []server.Prompt {
-	return []server.Prompt{
+func (h *handlers) prompts() []mcpgen.Prompt {
+	return []mcpgen.Prompt{
 		{
-			Prompt: protocol.Prompt{
+			Prompt: mcpgen.PromptInfo{
 				Name:        "digest",
 				Description: "Digest summarises the store for the model.",
-				Arguments: []protocol.PromptArgument{
+				Arguments: []mcpgen.PromptArgument{
 					{Name: "heading", Description: "Heading of the digest."},
 				},
 			},
@@ -26,9 +25,9 @@ func (h *handlers) prompts() []server.Prompt {
 }
 
 // getDigest serves the prompt digest: the runtime checked the required arguments.
-func (h *handlers) getDigest(ctx context.Context, req *server.Request, args map[string]string) (*protocol.GetPromptResult, error) {
+func (h *handlers) getDigest(ctx context.Context, req *mcpgen.Request, args map[string]string) (*mcpgen.GetPromptResult, error) {
 	var in component.Digest
 	in.Heading = args["heading"]
 	out, err := in.Get(ctx, h.clock, h.store, h.serverDep)
-	return server.PromptText("Digest summarises the store for the model.", out, err)
+	return mcpgen.PromptText("Digest summarises the store for the model.", out, err)
 }

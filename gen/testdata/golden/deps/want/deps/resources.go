@@ -4,21 +4,20 @@ package deps
 
 import (
 	"context"
+	"github.com/mcpgen/mcpgen"
 	component "github.com/mcpgen/mcpgen/gen/testdata/golden/deps"
-	"github.com/mcpgen/mcpgen/internal/protocol"
-	"github.com/mcpgen/mcpgen/internal/server"
 )
 
 // templates lists the resource templates in name order.
-func (h *handlers) templates() []server.Template {
-	return []server.Template{
+func (h *handlers) templates() []mcpgen.Template {
+	return []mcpgen.Template{
 		{
-			Template: protocol.ResourceTemplate{
+			Template: mcpgen.TemplateInfo{
 				URITemplate: "store://entries/{key}",
 				Name:        "entry",
 				Description: "Entry is one stored value, by key.",
 			},
-			Cache:    server.Cache{TTLMs: int64(0)},
+			Cache:    mcpgen.Cache{TTLMs: int64(0)},
 			Read:     h.readEntry,
 			Complete: h.completeEntry,
 		},
@@ -26,15 +25,15 @@ func (h *handlers) templates() []server.Template {
 }
 
 // readEntry serves URIs matching store://entries/{key}.
-func (h *handlers) readEntry(ctx context.Context, req *server.Request, uri string, vars map[string]string) (*protocol.ReadResourceResult, error) {
+func (h *handlers) readEntry(ctx context.Context, req *mcpgen.Request, uri string, vars map[string]string) (*mcpgen.ReadResourceResult, error) {
 	var in component.Entry
 	in.Key = vars["key"]
 	out, err := in.Read(ctx, h.store)
-	return server.ResourceText(uri, "", out, err)
+	return mcpgen.ResourceText(uri, "", out, err)
 }
 
 // completeEntry offers completions for entry's arguments.
-func (h *handlers) completeEntry(ctx context.Context, req *server.Request, c server.CompleteRequest) ([]string, error) {
+func (h *handlers) completeEntry(ctx context.Context, req *mcpgen.Request, c mcpgen.CompleteRequest) ([]string, error) {
 	var in component.Entry
 	return in.Complete(ctx, c, h.store)
 }

@@ -11,17 +11,17 @@ package deps
 
 import (
 	"context"
+	"github.com/mcpgen/mcpgen"
 	component "github.com/mcpgen/mcpgen/gen/testdata/golden/deps"
 	cache "github.com/mcpgen/mcpgen/gen/testdata/golden/deps/cache"
 	store "github.com/mcpgen/mcpgen/gen/testdata/golden/deps/store"
-	"github.com/mcpgen/mcpgen/internal/server"
 )
 
 // New returns the deps server, ready to serve on any transport.
 // Its arguments are the dependencies its components' handlers declare.
-func New(clock component.Clock, serverDep *cache.Server, store *store.Store, store2 *cache.Store, opts server.Options) *server.Server {
+func New(clock component.Clock, serverDep *cache.Server, store *store.Store, store2 *cache.Store, opts mcpgen.Options) *mcpgen.Server {
 	h := &handlers{clock: clock, serverDep: serverDep, store: store, store2: store2}
-	return server.New(server.Definition{
+	return mcpgen.New(mcpgen.Definition{
 		Name:      "deps",
 		Tools:     h.tools(),
 		Templates: h.templates(),
@@ -41,8 +41,8 @@ type handlers struct {
 // component's method changed: run `go generate ./...` (mcpgen) again.
 var (
 	_ func(component.Recall, context.Context, *store.Store, *cache.Store) (string, error)                       = component.Recall.Call
-	_ func(component.Remember, context.Context, *store.Store, component.Clock, *server.Request) (string, error) = component.Remember.Call
+	_ func(component.Remember, context.Context, *store.Store, component.Clock, *mcpgen.Request) (string, error) = component.Remember.Call
 	_ func(component.Entry, context.Context, *store.Store) (string, error)                                      = component.Entry.Read
-	_ func(component.Entry, context.Context, server.CompleteRequest, *store.Store) ([]string, error)            = component.Entry.Complete
+	_ func(component.Entry, context.Context, mcpgen.CompleteRequest, *store.Store) ([]string, error)            = component.Entry.Complete
 	_ func(component.Digest, context.Context, component.Clock, *store.Store, *cache.Server) (string, error)     = component.Digest.Get
 )

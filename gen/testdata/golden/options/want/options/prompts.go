@@ -4,23 +4,22 @@ package options
 
 import (
 	"context"
+	"github.com/mcpgen/mcpgen"
 	component "github.com/mcpgen/mcpgen/gen/testdata/golden/options"
-	"github.com/mcpgen/mcpgen/internal/protocol"
-	"github.com/mcpgen/mcpgen/internal/server"
 )
 
 // prompts lists the prompts in name order.
-func (h *handlers) prompts() []server.Prompt {
-	return []server.Prompt{
+func (h *handlers) prompts() []mcpgen.Prompt {
+	return []mcpgen.Prompt{
 		{
-			Prompt: protocol.Prompt{
+			Prompt: mcpgen.PromptInfo{
 				Name:        "standup",
 				Title:       "Daily stand-up",
 				Description: "Standup drafts a stand-up note.",
-				Icons: []protocol.Icon{
+				Icons: []mcpgen.Icon{
 					{Src: "https://example.com/standup.webp", MimeType: "image/webp"},
 				},
-				Arguments: []protocol.PromptArgument{
+				Arguments: []mcpgen.PromptArgument{
 					{Name: "yesterday", Description: "What was done yesterday.", Required: true},
 				},
 			},
@@ -31,9 +30,9 @@ func (h *handlers) prompts() []server.Prompt {
 }
 
 // getStandup serves the prompt standup: the runtime checked the required arguments.
-func (h *handlers) getStandup(ctx context.Context, req *server.Request, args map[string]string) (*protocol.GetPromptResult, error) {
+func (h *handlers) getStandup(ctx context.Context, req *mcpgen.Request, args map[string]string) (*mcpgen.GetPromptResult, error) {
 	var in component.Standup
 	in.Yesterday = args["yesterday"]
 	out, err := in.Get(ctx)
-	return server.PromptText("Standup drafts a stand-up note.", out, err)
+	return mcpgen.PromptText("Standup drafts a stand-up note.", out, err)
 }

@@ -4,50 +4,49 @@ package options
 
 import (
 	"context"
+	"github.com/mcpgen/mcpgen"
 	component "github.com/mcpgen/mcpgen/gen/testdata/golden/options"
-	"github.com/mcpgen/mcpgen/internal/protocol"
-	"github.com/mcpgen/mcpgen/internal/server"
 )
 
 // resources lists the fixed-URI resources in name order.
-func (h *handlers) resources() []server.Resource {
-	return []server.Resource{
+func (h *handlers) resources() []mcpgen.Resource {
+	return []mcpgen.Resource{
 		{
-			Resource: protocol.Resource{
+			Resource: mcpgen.ResourceInfo{
 				URI:         "status://now",
 				Name:        "status",
 				Title:       "Live status",
 				Description: "Status is the live service status, cached publicly for a minute.",
-				Icons: []protocol.Icon{
+				Icons: []mcpgen.Icon{
 					{Src: "data:image/svg+xml;base64,PHN2Zy8+", MimeType: "image/svg+xml"},
 				},
 				MimeType: "application/json",
 			},
 			Scope: "ops",
-			Cache: server.Cache{TTLMs: int64(60000), Scope: "public"},
+			Cache: mcpgen.Cache{TTLMs: int64(60000), Scope: "public"},
 			Read:  h.readStatus,
 		},
 	}
 }
 
 // readStatus serves the resource status://now.
-func (h *handlers) readStatus(ctx context.Context, req *server.Request) (*protocol.ReadResourceResult, error) {
+func (h *handlers) readStatus(ctx context.Context, req *mcpgen.Request) (*mcpgen.ReadResourceResult, error) {
 	var in component.Status
 	out, err := in.Read(ctx)
-	return server.ResourceText("status://now", "application/json", out, err)
+	return mcpgen.ResourceText("status://now", "application/json", out, err)
 }
 
 // templates lists the resource templates in name order.
-func (h *handlers) templates() []server.Template {
-	return []server.Template{
+func (h *handlers) templates() []mcpgen.Template {
+	return []mcpgen.Template{
 		{
-			Template: protocol.ResourceTemplate{
+			Template: mcpgen.TemplateInfo{
 				URITemplate: "profiles://{user}",
 				Name:        "user-profile",
 				Description: "Profile is a user profile, private to the caller.",
 				MimeType:    "text/plain",
 			},
-			Cache:    server.Cache{TTLMs: int64(0), Scope: "private"},
+			Cache:    mcpgen.Cache{TTLMs: int64(0), Scope: "private"},
 			Read:     h.readProfile,
 			Complete: h.completeProfile,
 		},
@@ -55,15 +54,15 @@ func (h *handlers) templates() []server.Template {
 }
 
 // readProfile serves URIs matching profiles://{user}.
-func (h *handlers) readProfile(ctx context.Context, req *server.Request, uri string, vars map[string]string) (*protocol.ReadResourceResult, error) {
+func (h *handlers) readProfile(ctx context.Context, req *mcpgen.Request, uri string, vars map[string]string) (*mcpgen.ReadResourceResult, error) {
 	var in component.Profile
 	in.User = vars["user"]
 	out, err := in.Read(ctx)
-	return server.ResourceText(uri, "text/plain", out, err)
+	return mcpgen.ResourceText(uri, "text/plain", out, err)
 }
 
 // completeProfile offers completions for user-profile's arguments.
-func (h *handlers) completeProfile(ctx context.Context, req *server.Request, c server.CompleteRequest) ([]string, error) {
+func (h *handlers) completeProfile(ctx context.Context, req *mcpgen.Request, c mcpgen.CompleteRequest) ([]string, error) {
 	var in component.Profile
 	return in.Complete(ctx, c)
 }

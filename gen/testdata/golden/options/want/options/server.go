@@ -11,14 +11,14 @@ package options
 
 import (
 	"context"
+	"github.com/mcpgen/mcpgen"
 	component "github.com/mcpgen/mcpgen/gen/testdata/golden/options"
-	"github.com/mcpgen/mcpgen/internal/server"
 )
 
 // New returns the options server, ready to serve on any transport.
-func New(opts server.Options) *server.Server {
+func New(opts mcpgen.Options) *mcpgen.Server {
 	h := &handlers{}
-	return server.New(server.Definition{
+	return mcpgen.New(mcpgen.Definition{
 		Name:         "options",
 		Title:        "Options \"showcase\"",
 		Version:      "2.3.4",
@@ -27,6 +27,7 @@ func New(opts server.Options) *server.Server {
 		Resources:    h.resources(),
 		Templates:    h.templates(),
 		Prompts:      h.prompts(),
+		Scopes:       []string{"admin", "docs:read", "ops", "team"},
 	}, opts)
 }
 
@@ -42,6 +43,6 @@ var (
 	_ func(component.Touch, context.Context) (string, error)                             = component.Touch.Call
 	_ func(component.Status, context.Context) (string, error)                            = component.Status.Read
 	_ func(component.Profile, context.Context) (string, error)                           = component.Profile.Read
-	_ func(component.Profile, context.Context, server.CompleteRequest) ([]string, error) = component.Profile.Complete
+	_ func(component.Profile, context.Context, mcpgen.CompleteRequest) ([]string, error) = component.Profile.Complete
 	_ func(component.Standup, context.Context) (string, error)                           = component.Standup.Get
 )

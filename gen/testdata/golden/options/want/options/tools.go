@@ -6,9 +6,8 @@ import (
 	"context"
 	_ "embed"
 	"encoding/json"
+	"github.com/mcpgen/mcpgen"
 	component "github.com/mcpgen/mcpgen/gen/testdata/golden/options"
-	"github.com/mcpgen/mcpgen/internal/protocol"
-	"github.com/mcpgen/mcpgen/internal/server"
 )
 
 //go:embed schemas/purge.input.json
@@ -24,67 +23,67 @@ var searchDocsInput []byte
 var touchInput []byte
 
 // tools lists the tools in name order: tools/list is built from it once.
-func (h *handlers) tools() []server.Tool {
-	return []server.Tool{
+func (h *handlers) tools() []mcpgen.Tool {
+	return []mcpgen.Tool{
 		{
-			Tool: protocol.Tool{
+			Tool: mcpgen.ToolInfo{
 				Name:        "purge",
 				Description: "Purge deletes everything: every hint left to its default.",
 				InputSchema: purgeInput,
-				Annotations: &protocol.ToolAnnotations{
-					ReadOnlyHint:    protocol.Bool(false),
-					DestructiveHint: protocol.Bool(true),
-					IdempotentHint:  protocol.Bool(false),
-					OpenWorldHint:   protocol.Bool(false),
+				Annotations: &mcpgen.ToolAnnotations{
+					ReadOnlyHint:    mcpgen.Bool(false),
+					DestructiveHint: mcpgen.Bool(true),
+					IdempotentHint:  mcpgen.Bool(false),
+					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
 			Scope: "admin",
 			Call:  h.callPurge,
 		},
 		{
-			Tool: protocol.Tool{
+			Tool: mcpgen.ToolInfo{
 				Name:        "rename",
 				Description: "Rename renames a document: hints given explicitly.",
 				InputSchema: renameInput,
-				Annotations: &protocol.ToolAnnotations{
-					ReadOnlyHint:    protocol.Bool(false),
-					DestructiveHint: protocol.Bool(false),
-					IdempotentHint:  protocol.Bool(true),
-					OpenWorldHint:   protocol.Bool(false),
+				Annotations: &mcpgen.ToolAnnotations{
+					ReadOnlyHint:    mcpgen.Bool(false),
+					DestructiveHint: mcpgen.Bool(false),
+					IdempotentHint:  mcpgen.Bool(true),
+					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
 			Call: h.callRename,
 		},
 		{
-			Tool: protocol.Tool{
+			Tool: mcpgen.ToolInfo{
 				Name:        "search",
 				Title:       "Search documents",
 				Description: "SearchDocs finds documents.",
-				Icons: []protocol.Icon{
+				Icons: []mcpgen.Icon{
 					{Src: "https://example.com/search.png", MimeType: "image/png"},
 					{Src: "https://example.com/search.svg?v=2", MimeType: "image/svg+xml"},
 				},
 				InputSchema: searchDocsInput,
-				Annotations: &protocol.ToolAnnotations{
-					ReadOnlyHint:    protocol.Bool(true),
-					DestructiveHint: protocol.Bool(false),
-					IdempotentHint:  protocol.Bool(true),
-					OpenWorldHint:   protocol.Bool(true),
+				Annotations: &mcpgen.ToolAnnotations{
+					ReadOnlyHint:    mcpgen.Bool(true),
+					DestructiveHint: mcpgen.Bool(false),
+					IdempotentHint:  mcpgen.Bool(true),
+					OpenWorldHint:   mcpgen.Bool(true),
 				},
 			},
 			Scope: "docs:read",
 			Call:  h.callSearchDocs,
 		},
 		{
-			Tool: protocol.Tool{
+			Tool: mcpgen.ToolInfo{
 				Name:        "touch",
 				Description: "Marks a document as seen (overrides the doc comment).",
 				InputSchema: touchInput,
-				Annotations: &protocol.ToolAnnotations{
-					ReadOnlyHint:    protocol.Bool(true),
-					DestructiveHint: protocol.Bool(false),
-					IdempotentHint:  protocol.Bool(false),
-					OpenWorldHint:   protocol.Bool(false),
+				Annotations: &mcpgen.ToolAnnotations{
+					ReadOnlyHint:    mcpgen.Bool(true),
+					DestructiveHint: mcpgen.Bool(false),
+					IdempotentHint:  mcpgen.Bool(false),
+					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
 			Call: h.callTouch,
@@ -94,44 +93,44 @@ func (h *handlers) tools() []server.Tool {
 
 // callPurge serves the tool purge: arguments were checked against its input
 // schema by the runtime; decode them, call the component, encode the result.
-func (h *handlers) callPurge(ctx context.Context, req *server.Request, args json.RawMessage) (*protocol.CallToolResult, error) {
-	in, err := server.DecodeArguments[component.Purge](args)
+func (h *handlers) callPurge(ctx context.Context, req *mcpgen.Request, args json.RawMessage) (*mcpgen.CallToolResult, error) {
+	in, err := mcpgen.DecodeArguments[component.Purge](args)
 	if err != nil {
 		return nil, err
 	}
 	out, err := in.Call(ctx)
-	return server.TextResult(out, err)
+	return mcpgen.TextResult(out, err)
 }
 
 // callRename serves the tool rename: arguments were checked against its input
 // schema by the runtime; decode them, call the component, encode the result.
-func (h *handlers) callRename(ctx context.Context, req *server.Request, args json.RawMessage) (*protocol.CallToolResult, error) {
-	in, err := server.DecodeArguments[component.Rename](args)
+func (h *handlers) callRename(ctx context.Context, req *mcpgen.Request, args json.RawMessage) (*mcpgen.CallToolResult, error) {
+	in, err := mcpgen.DecodeArguments[component.Rename](args)
 	if err != nil {
 		return nil, err
 	}
 	out, err := in.Call(ctx)
-	return server.TextResult(out, err)
+	return mcpgen.TextResult(out, err)
 }
 
 // callSearchDocs serves the tool search: arguments were checked against its input
 // schema by the runtime; decode them, call the component, encode the result.
-func (h *handlers) callSearchDocs(ctx context.Context, req *server.Request, args json.RawMessage) (*protocol.CallToolResult, error) {
-	in, err := server.DecodeArguments[component.SearchDocs](args)
+func (h *handlers) callSearchDocs(ctx context.Context, req *mcpgen.Request, args json.RawMessage) (*mcpgen.CallToolResult, error) {
+	in, err := mcpgen.DecodeArguments[component.SearchDocs](args)
 	if err != nil {
 		return nil, err
 	}
 	out, err := in.Call(ctx)
-	return server.TextResult(out, err)
+	return mcpgen.TextResult(out, err)
 }
 
 // callTouch serves the tool touch: arguments were checked against its input
 // schema by the runtime; decode them, call the component, encode the result.
-func (h *handlers) callTouch(ctx context.Context, req *server.Request, args json.RawMessage) (*protocol.CallToolResult, error) {
-	in, err := server.DecodeArguments[component.Touch](args)
+func (h *handlers) callTouch(ctx context.Context, req *mcpgen.Request, args json.RawMessage) (*mcpgen.CallToolResult, error) {
+	in, err := mcpgen.DecodeArguments[component.Touch](args)
 	if err != nil {
 		return nil, err
 	}
 	out, err := in.Call(ctx)
-	return server.TextResult(out, err)
+	return mcpgen.TextResult(out, err)
 }

@@ -4,26 +4,25 @@ package prompts
 
 import (
 	"context"
+	"github.com/mcpgen/mcpgen"
 	component "github.com/mcpgen/mcpgen/gen/testdata/golden/prompts"
-	"github.com/mcpgen/mcpgen/internal/protocol"
-	"github.com/mcpgen/mcpgen/internal/server"
 )
 
 // prompts lists the prompts in name order.
-func (h *handlers) prompts() []server.Prompt {
-	return []server.Prompt{
+func (h *handlers) prompts() []mcpgen.Prompt {
+	return []mcpgen.Prompt{
 		{
-			Prompt: protocol.Prompt{
+			Prompt: mcpgen.PromptInfo{
 				Name:        "greeting",
 				Description: "Greeting builds its whole result itself and takes no arguments.",
 			},
 			Get: h.getGreeting,
 		},
 		{
-			Prompt: protocol.Prompt{
+			Prompt: mcpgen.PromptInfo{
 				Name:        "review",
 				Description: "Review asks the model to review a piece of code.",
-				Arguments: []protocol.PromptArgument{
+				Arguments: []mcpgen.PromptArgument{
 					{Name: "code", Description: "The code to review.", Required: true},
 					{Name: "language", Description: "Language of the code; guessed when absent."},
 					{Name: "focus", Description: "What to pay attention to."},
@@ -34,11 +33,11 @@ func (h *handlers) prompts() []server.Prompt {
 			Complete: h.completeReview,
 		},
 		{
-			Prompt: protocol.Prompt{
+			Prompt: mcpgen.PromptInfo{
 				Name:        "translate-text",
 				Title:       "Translate text",
 				Description: "Translate sets up a translation as a conversation.",
-				Arguments: []protocol.PromptArgument{
+				Arguments: []mcpgen.PromptArgument{
 					{Name: "text", Description: "Text to translate.", Required: true},
 					{Name: "target", Description: "Target language.", Required: true},
 				},
@@ -49,14 +48,14 @@ func (h *handlers) prompts() []server.Prompt {
 }
 
 // getGreeting serves the prompt greeting: the runtime checked the required arguments.
-func (h *handlers) getGreeting(ctx context.Context, req *server.Request, args map[string]string) (*protocol.GetPromptResult, error) {
+func (h *handlers) getGreeting(ctx context.Context, req *mcpgen.Request, args map[string]string) (*mcpgen.GetPromptResult, error) {
 	var in component.Greeting
 	out, err := in.Get(ctx)
-	return server.PromptRaw(out, err)
+	return mcpgen.PromptRaw(out, err)
 }
 
 // getReview serves the prompt review: the runtime checked the required arguments.
-func (h *handlers) getReview(ctx context.Context, req *server.Request, args map[string]string) (*protocol.GetPromptResult, error) {
+func (h *handlers) getReview(ctx context.Context, req *mcpgen.Request, args map[string]string) (*mcpgen.GetPromptResult, error) {
 	var in component.Review
 	in.Code = args["code"]
 	in.Language = args["language"]
@@ -65,20 +64,20 @@ func (h *handlers) getReview(ctx context.Context, req *server.Request, args map[
 	}
 	in.Strict = args["strict"]
 	out, err := in.Get(ctx)
-	return server.PromptText("Review asks the model to review a piece of code.", out, err)
+	return mcpgen.PromptText("Review asks the model to review a piece of code.", out, err)
 }
 
 // completeReview offers completions for review's arguments.
-func (h *handlers) completeReview(ctx context.Context, req *server.Request, c server.CompleteRequest) ([]string, error) {
+func (h *handlers) completeReview(ctx context.Context, req *mcpgen.Request, c mcpgen.CompleteRequest) ([]string, error) {
 	var in component.Review
 	return in.Complete(ctx, c)
 }
 
 // getTranslate serves the prompt translate-text: the runtime checked the required arguments.
-func (h *handlers) getTranslate(ctx context.Context, req *server.Request, args map[string]string) (*protocol.GetPromptResult, error) {
+func (h *handlers) getTranslate(ctx context.Context, req *mcpgen.Request, args map[string]string) (*mcpgen.GetPromptResult, error) {
 	var in component.Translate
 	in.Text = args["text"]
 	in.Target = args["target"]
 	out, err := in.Get(ctx)
-	return server.PromptMessages("Translate sets up a translation as a conversation.", out, err)
+	return mcpgen.PromptMessages("Translate sets up a translation as a conversation.", out, err)
 }

@@ -11,15 +11,14 @@ package prompts
 
 import (
 	"context"
+	"github.com/mcpgen/mcpgen"
 	component "github.com/mcpgen/mcpgen/gen/testdata/golden/prompts"
-	"github.com/mcpgen/mcpgen/internal/protocol"
-	"github.com/mcpgen/mcpgen/internal/server"
 )
 
 // New returns the prompts server, ready to serve on any transport.
-func New(opts server.Options) *server.Server {
+func New(opts mcpgen.Options) *mcpgen.Server {
 	h := &handlers{}
-	return server.New(server.Definition{
+	return mcpgen.New(mcpgen.Definition{
 		Name:    "prompts",
 		Prompts: h.prompts(),
 	}, opts)
@@ -31,8 +30,8 @@ type handlers struct{}
 // The component methods as mcpgen saw them. If this fails to compile, a
 // component's method changed: run `go generate ./...` (mcpgen) again.
 var (
-	_ func(component.Greeting, context.Context) (*protocol.GetPromptResult, error)      = component.Greeting.Get
+	_ func(component.Greeting, context.Context) (*mcpgen.GetPromptResult, error)        = component.Greeting.Get
 	_ func(component.Review, context.Context) (string, error)                           = component.Review.Get
-	_ func(component.Review, context.Context, server.CompleteRequest) ([]string, error) = component.Review.Complete
-	_ func(*component.Translate, context.Context) ([]protocol.PromptMessage, error)     = (*component.Translate).Get
+	_ func(component.Review, context.Context, mcpgen.CompleteRequest) ([]string, error) = component.Review.Complete
+	_ func(*component.Translate, context.Context) ([]mcpgen.PromptMessage, error)       = (*component.Translate).Get
 )

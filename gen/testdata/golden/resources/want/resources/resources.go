@@ -4,105 +4,104 @@ package resources
 
 import (
 	"context"
+	"github.com/mcpgen/mcpgen"
 	component "github.com/mcpgen/mcpgen/gen/testdata/golden/resources"
-	"github.com/mcpgen/mcpgen/internal/protocol"
-	"github.com/mcpgen/mcpgen/internal/server"
 )
 
 // resources lists the fixed-URI resources in name order.
-func (h *handlers) resources() []server.Resource {
-	return []server.Resource{
+func (h *handlers) resources() []mcpgen.Resource {
+	return []mcpgen.Resource{
 		{
-			Resource: protocol.Resource{
+			Resource: mcpgen.ResourceInfo{
 				URI:         "bundle://all",
 				Name:        "bundle",
 				Description: "Bundle is several documents at once: a raw result.",
 			},
-			Cache: server.Cache{TTLMs: int64(0)},
+			Cache: mcpgen.Cache{TTLMs: int64(0)},
 			Read:  h.readBundle,
 		},
 		{
-			Resource: protocol.Resource{
+			Resource: mcpgen.ResourceInfo{
 				URI:         "images://logo.png",
 				Name:        "logo",
 				Description: "Logo is the logo picture: a blob result.",
 				MimeType:    "image/png",
 			},
-			Cache: server.Cache{TTLMs: int64(0)},
+			Cache: mcpgen.Cache{TTLMs: int64(0)},
 			Read:  h.readLogo,
 		},
 		{
-			Resource: protocol.Resource{
+			Resource: mcpgen.ResourceInfo{
 				URI:         "docs://readme",
 				Name:        "readme",
 				Description: "Readme is the project's read-me: a fixed URI with a text result.",
 				MimeType:    "text/markdown",
 			},
-			Cache: server.Cache{TTLMs: int64(0)},
+			Cache: mcpgen.Cache{TTLMs: int64(0)},
 			Read:  h.readReadme,
 		},
 		{
-			Resource: protocol.Resource{
+			Resource: mcpgen.ResourceInfo{
 				URI:         "config://app",
 				Name:        "settings",
 				Description: "Settings is the application's configuration as JSON.",
 				MimeType:    "application/json",
 			},
-			Cache: server.Cache{TTLMs: int64(0)},
+			Cache: mcpgen.Cache{TTLMs: int64(0)},
 			Read:  h.readSettings,
 		},
 	}
 }
 
 // readBundle serves the resource bundle://all.
-func (h *handlers) readBundle(ctx context.Context, req *server.Request) (*protocol.ReadResourceResult, error) {
+func (h *handlers) readBundle(ctx context.Context, req *mcpgen.Request) (*mcpgen.ReadResourceResult, error) {
 	var in component.Bundle
 	out, err := in.Read(ctx)
-	return server.ResourceRaw(out, err)
+	return mcpgen.ResourceRaw(out, err)
 }
 
 // readLogo serves the resource images://logo.png.
-func (h *handlers) readLogo(ctx context.Context, req *server.Request) (*protocol.ReadResourceResult, error) {
+func (h *handlers) readLogo(ctx context.Context, req *mcpgen.Request) (*mcpgen.ReadResourceResult, error) {
 	var in component.Logo
 	out, err := in.Read(ctx)
-	return server.ResourceBlob("images://logo.png", "image/png", out, err)
+	return mcpgen.ResourceBlob("images://logo.png", "image/png", out, err)
 }
 
 // readReadme serves the resource docs://readme.
-func (h *handlers) readReadme(ctx context.Context, req *server.Request) (*protocol.ReadResourceResult, error) {
+func (h *handlers) readReadme(ctx context.Context, req *mcpgen.Request) (*mcpgen.ReadResourceResult, error) {
 	var in component.Readme
 	out, err := in.Read(ctx)
-	return server.ResourceText("docs://readme", "text/markdown", out, err)
+	return mcpgen.ResourceText("docs://readme", "text/markdown", out, err)
 }
 
 // readSettings serves the resource config://app.
-func (h *handlers) readSettings(ctx context.Context, req *server.Request) (*protocol.ReadResourceResult, error) {
+func (h *handlers) readSettings(ctx context.Context, req *mcpgen.Request) (*mcpgen.ReadResourceResult, error) {
 	var in component.Settings
 	out, err := in.Read(ctx)
-	return server.ResourceJSON("config://app", "application/json", out, err)
+	return mcpgen.ResourceJSON("config://app", "application/json", out, err)
 }
 
 // templates lists the resource templates in name order.
-func (h *handlers) templates() []server.Template {
-	return []server.Template{
+func (h *handlers) templates() []mcpgen.Template {
+	return []mcpgen.Template{
 		{
-			Template: protocol.ResourceTemplate{
+			Template: mcpgen.TemplateInfo{
 				URITemplate: "accounts://{account_id}",
 				Name:        "account",
 				Description: "Account is a user account as JSON: a template without completion, bound\nto a field whose Go name differs from the variable.",
 				MimeType:    "application/json",
 			},
-			Cache: server.Cache{TTLMs: int64(0)},
+			Cache: mcpgen.Cache{TTLMs: int64(0)},
 			Read:  h.readAccount,
 		},
 		{
-			Template: protocol.ResourceTemplate{
+			Template: mcpgen.TemplateInfo{
 				URITemplate: "notes://{folder}/{+path}",
 				Name:        "note",
 				Description: "Note is one note of a folder: a template whose variables bind to the\nfields Folder ({folder}) and Path ({+path}, may hold slashes).",
 				MimeType:    "text/plain",
 			},
-			Cache:    server.Cache{TTLMs: int64(0)},
+			Cache:    mcpgen.Cache{TTLMs: int64(0)},
 			Read:     h.readNote,
 			Complete: h.completeNote,
 		},
@@ -110,24 +109,24 @@ func (h *handlers) templates() []server.Template {
 }
 
 // readAccount serves URIs matching accounts://{account_id}.
-func (h *handlers) readAccount(ctx context.Context, req *server.Request, uri string, vars map[string]string) (*protocol.ReadResourceResult, error) {
+func (h *handlers) readAccount(ctx context.Context, req *mcpgen.Request, uri string, vars map[string]string) (*mcpgen.ReadResourceResult, error) {
 	var in component.Account
 	in.ID = vars["account_id"]
 	out, err := in.Read(ctx)
-	return server.ResourceJSON(uri, "application/json", out, err)
+	return mcpgen.ResourceJSON(uri, "application/json", out, err)
 }
 
 // readNote serves URIs matching notes://{folder}/{+path}.
-func (h *handlers) readNote(ctx context.Context, req *server.Request, uri string, vars map[string]string) (*protocol.ReadResourceResult, error) {
+func (h *handlers) readNote(ctx context.Context, req *mcpgen.Request, uri string, vars map[string]string) (*mcpgen.ReadResourceResult, error) {
 	var in component.Note
 	in.Folder = vars["folder"]
 	in.Path = vars["path"]
 	out, err := in.Read(ctx)
-	return server.ResourceText(uri, "text/plain", out, err)
+	return mcpgen.ResourceText(uri, "text/plain", out, err)
 }
 
 // completeNote offers completions for note's arguments.
-func (h *handlers) completeNote(ctx context.Context, req *server.Request, c server.CompleteRequest) ([]string, error) {
+func (h *handlers) completeNote(ctx context.Context, req *mcpgen.Request, c mcpgen.CompleteRequest) ([]string, error) {
 	var in component.Note
 	return in.Complete(ctx, c)
 }

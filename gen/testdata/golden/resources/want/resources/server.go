@@ -11,15 +11,14 @@ package resources
 
 import (
 	"context"
+	"github.com/mcpgen/mcpgen"
 	component "github.com/mcpgen/mcpgen/gen/testdata/golden/resources"
-	"github.com/mcpgen/mcpgen/internal/protocol"
-	"github.com/mcpgen/mcpgen/internal/server"
 )
 
 // New returns the resources server, ready to serve on any transport.
-func New(opts server.Options) *server.Server {
+func New(opts mcpgen.Options) *mcpgen.Server {
 	h := &handlers{}
-	return server.New(server.Definition{
+	return mcpgen.New(mcpgen.Definition{
 		Name:      "resources",
 		Resources: h.resources(),
 		Templates: h.templates(),
@@ -33,10 +32,10 @@ type handlers struct{}
 // component's method changed: run `go generate ./...` (mcpgen) again.
 var (
 	_ func(component.Account, context.Context) (*component.AccountInfo, error)        = component.Account.Read
-	_ func(*component.Bundle, context.Context) (*protocol.ReadResourceResult, error)  = (*component.Bundle).Read
+	_ func(*component.Bundle, context.Context) (*mcpgen.ReadResourceResult, error)    = (*component.Bundle).Read
 	_ func(component.Logo, context.Context) ([]byte, error)                           = component.Logo.Read
 	_ func(component.Note, context.Context) (string, error)                           = component.Note.Read
-	_ func(component.Note, context.Context, server.CompleteRequest) ([]string, error) = component.Note.Complete
+	_ func(component.Note, context.Context, mcpgen.CompleteRequest) ([]string, error) = component.Note.Complete
 	_ func(component.Readme, context.Context) (string, error)                         = component.Readme.Read
 	_ func(component.Settings, context.Context) (component.AppConfig, error)          = component.Settings.Read
 )

@@ -11,15 +11,14 @@ package results
 
 import (
 	"context"
+	"github.com/mcpgen/mcpgen"
 	component "github.com/mcpgen/mcpgen/gen/testdata/golden/results"
-	"github.com/mcpgen/mcpgen/internal/protocol"
-	"github.com/mcpgen/mcpgen/internal/server"
 )
 
 // New returns the results server, ready to serve on any transport.
-func New(opts server.Options) *server.Server {
+func New(opts mcpgen.Options) *mcpgen.Server {
 	h := &handlers{}
-	return server.New(server.Definition{
+	return mcpgen.New(mcpgen.Definition{
 		Name:    "results",
 		Version: "1.0.0",
 		Tools:   h.tools(),
@@ -32,10 +31,10 @@ type handlers struct{}
 // The component methods as mcpgen saw them. If this fails to compile, a
 // component's method changed: run `go generate ./...` (mcpgen) again.
 var (
-	_ func(component.Forget, context.Context) (component.Forgotten, error)       = component.Forget.Call
-	_ func(*component.Lookup, context.Context) (*protocol.CallToolResult, error) = (*component.Lookup).Call
-	_ func(component.Measure, context.Context) (*component.Stats, error)         = component.Measure.Call
-	_ func(component.Picture, context.Context) ([]protocol.Content, error)       = component.Picture.Call
-	_ func(component.Shout, context.Context) (string, error)                     = component.Shout.Call
-	_ func(component.Tally, context.Context) (map[string]int, error)             = component.Tally.Call
+	_ func(component.Forget, context.Context) (component.Forgotten, error)     = component.Forget.Call
+	_ func(*component.Lookup, context.Context) (*mcpgen.CallToolResult, error) = (*component.Lookup).Call
+	_ func(component.Measure, context.Context) (*component.Stats, error)       = component.Measure.Call
+	_ func(component.Picture, context.Context) ([]mcpgen.Content, error)       = component.Picture.Call
+	_ func(component.Shout, context.Context) (string, error)                   = component.Shout.Call
+	_ func(component.Tally, context.Context) (map[string]int, error)           = component.Tally.Call
 )

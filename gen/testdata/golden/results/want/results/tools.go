@@ -6,9 +6,8 @@ import (
 	"context"
 	_ "embed"
 	"encoding/json"
+	"github.com/mcpgen/mcpgen"
 	component "github.com/mcpgen/mcpgen/gen/testdata/golden/results"
-	"github.com/mcpgen/mcpgen/internal/protocol"
-	"github.com/mcpgen/mcpgen/internal/server"
 )
 
 //go:embed schemas/forget.input.json
@@ -39,91 +38,91 @@ var tallyInput []byte
 var tallyOutput []byte
 
 // tools lists the tools in name order: tools/list is built from it once.
-func (h *handlers) tools() []server.Tool {
-	return []server.Tool{
+func (h *handlers) tools() []mcpgen.Tool {
+	return []mcpgen.Tool{
 		{
-			Tool: protocol.Tool{
+			Tool: mcpgen.ToolInfo{
 				Name:         "forget",
 				Description:  "Forget removes a fact and says so in words.",
 				InputSchema:  forgetInput,
 				OutputSchema: forgetOutput,
-				Annotations: &protocol.ToolAnnotations{
-					ReadOnlyHint:    protocol.Bool(false),
-					DestructiveHint: protocol.Bool(true),
-					IdempotentHint:  protocol.Bool(false),
-					OpenWorldHint:   protocol.Bool(false),
+				Annotations: &mcpgen.ToolAnnotations{
+					ReadOnlyHint:    mcpgen.Bool(false),
+					DestructiveHint: mcpgen.Bool(true),
+					IdempotentHint:  mcpgen.Bool(false),
+					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
 			Call: h.callForget,
 		},
 		{
-			Tool: protocol.Tool{
+			Tool: mcpgen.ToolInfo{
 				Name:        "lookup",
 				Description: "Lookup builds its whole result itself: a raw result.",
 				InputSchema: lookupInput,
-				Annotations: &protocol.ToolAnnotations{
-					ReadOnlyHint:    protocol.Bool(true),
-					DestructiveHint: protocol.Bool(false),
-					IdempotentHint:  protocol.Bool(true),
-					OpenWorldHint:   protocol.Bool(false),
+				Annotations: &mcpgen.ToolAnnotations{
+					ReadOnlyHint:    mcpgen.Bool(true),
+					DestructiveHint: mcpgen.Bool(false),
+					IdempotentHint:  mcpgen.Bool(true),
+					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
 			Call: h.callLookup,
 		},
 		{
-			Tool: protocol.Tool{
+			Tool: mcpgen.ToolInfo{
 				Name:         "measure",
 				Description:  "Measure reports statistics about a list of numbers: a structured result.",
 				InputSchema:  measureInput,
 				OutputSchema: measureOutput,
-				Annotations: &protocol.ToolAnnotations{
-					ReadOnlyHint:    protocol.Bool(true),
-					DestructiveHint: protocol.Bool(false),
-					IdempotentHint:  protocol.Bool(true),
-					OpenWorldHint:   protocol.Bool(false),
+				Annotations: &mcpgen.ToolAnnotations{
+					ReadOnlyHint:    mcpgen.Bool(true),
+					DestructiveHint: mcpgen.Bool(false),
+					IdempotentHint:  mcpgen.Bool(true),
+					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
 			Call: h.callMeasure,
 		},
 		{
-			Tool: protocol.Tool{
+			Tool: mcpgen.ToolInfo{
 				Name:        "picture",
 				Description: "Picture returns content blocks: a caption and an image.",
 				InputSchema: pictureInput,
-				Annotations: &protocol.ToolAnnotations{
-					ReadOnlyHint:    protocol.Bool(true),
-					DestructiveHint: protocol.Bool(false),
-					IdempotentHint:  protocol.Bool(true),
-					OpenWorldHint:   protocol.Bool(false),
+				Annotations: &mcpgen.ToolAnnotations{
+					ReadOnlyHint:    mcpgen.Bool(true),
+					DestructiveHint: mcpgen.Bool(false),
+					IdempotentHint:  mcpgen.Bool(true),
+					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
 			Call: h.callPicture,
 		},
 		{
-			Tool: protocol.Tool{
+			Tool: mcpgen.ToolInfo{
 				Name:        "shout",
 				Description: "Shout returns its text in capitals: a text result.",
 				InputSchema: shoutInput,
-				Annotations: &protocol.ToolAnnotations{
-					ReadOnlyHint:    protocol.Bool(true),
-					DestructiveHint: protocol.Bool(false),
-					IdempotentHint:  protocol.Bool(true),
-					OpenWorldHint:   protocol.Bool(false),
+				Annotations: &mcpgen.ToolAnnotations{
+					ReadOnlyHint:    mcpgen.Bool(true),
+					DestructiveHint: mcpgen.Bool(false),
+					IdempotentHint:  mcpgen.Bool(true),
+					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
 			Call: h.callShout,
 		},
 		{
-			Tool: protocol.Tool{
+			Tool: mcpgen.ToolInfo{
 				Name:         "tally",
 				Description:  "Tally counts the words of a text: a structured map result.",
 				InputSchema:  tallyInput,
 				OutputSchema: tallyOutput,
-				Annotations: &protocol.ToolAnnotations{
-					ReadOnlyHint:    protocol.Bool(true),
-					DestructiveHint: protocol.Bool(false),
-					IdempotentHint:  protocol.Bool(true),
-					OpenWorldHint:   protocol.Bool(false),
+				Annotations: &mcpgen.ToolAnnotations{
+					ReadOnlyHint:    mcpgen.Bool(true),
+					DestructiveHint: mcpgen.Bool(false),
+					IdempotentHint:  mcpgen.Bool(true),
+					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
 			Call: h.callTally,
@@ -133,69 +132,69 @@ func (h *handlers) tools() []server.Tool {
 
 // callForget serves the tool forget: arguments were checked against its input
 // schema by the runtime; decode them, call the component, encode the result.
-func (h *handlers) callForget(ctx context.Context, req *server.Request, args json.RawMessage) (*protocol.CallToolResult, error) {
-	in, err := server.DecodeArguments[component.Forget](args)
+func (h *handlers) callForget(ctx context.Context, req *mcpgen.Request, args json.RawMessage) (*mcpgen.CallToolResult, error) {
+	in, err := mcpgen.DecodeArguments[component.Forget](args)
 	if err != nil {
 		return nil, err
 	}
 	out, err := in.Call(ctx)
 	if err != nil {
-		return server.ToolError(err)
+		return mcpgen.ToolError(err)
 	}
-	return server.StructuredResultText(out, out.ContentText())
+	return mcpgen.StructuredResultText(out, out.ContentText())
 }
 
 // callLookup serves the tool lookup: arguments were checked against its input
 // schema by the runtime; decode them, call the component, encode the result.
-func (h *handlers) callLookup(ctx context.Context, req *server.Request, args json.RawMessage) (*protocol.CallToolResult, error) {
-	in, err := server.DecodeArguments[component.Lookup](args)
+func (h *handlers) callLookup(ctx context.Context, req *mcpgen.Request, args json.RawMessage) (*mcpgen.CallToolResult, error) {
+	in, err := mcpgen.DecodeArguments[component.Lookup](args)
 	if err != nil {
 		return nil, err
 	}
 	out, err := in.Call(ctx)
-	return server.RawResult(out, err)
+	return mcpgen.RawResult(out, err)
 }
 
 // callMeasure serves the tool measure: arguments were checked against its input
 // schema by the runtime; decode them, call the component, encode the result.
-func (h *handlers) callMeasure(ctx context.Context, req *server.Request, args json.RawMessage) (*protocol.CallToolResult, error) {
-	in, err := server.DecodeArguments[component.Measure](args)
+func (h *handlers) callMeasure(ctx context.Context, req *mcpgen.Request, args json.RawMessage) (*mcpgen.CallToolResult, error) {
+	in, err := mcpgen.DecodeArguments[component.Measure](args)
 	if err != nil {
 		return nil, err
 	}
 	out, err := in.Call(ctx)
-	return server.StructuredResult(out, err)
+	return mcpgen.StructuredResult(out, err)
 }
 
 // callPicture serves the tool picture: arguments were checked against its input
 // schema by the runtime; decode them, call the component, encode the result.
-func (h *handlers) callPicture(ctx context.Context, req *server.Request, args json.RawMessage) (*protocol.CallToolResult, error) {
-	in, err := server.DecodeArguments[component.Picture](args)
+func (h *handlers) callPicture(ctx context.Context, req *mcpgen.Request, args json.RawMessage) (*mcpgen.CallToolResult, error) {
+	in, err := mcpgen.DecodeArguments[component.Picture](args)
 	if err != nil {
 		return nil, err
 	}
 	out, err := in.Call(ctx)
-	return server.ContentResult(out, err)
+	return mcpgen.ContentResult(out, err)
 }
 
 // callShout serves the tool shout: arguments were checked against its input
 // schema by the runtime; decode them, call the component, encode the result.
-func (h *handlers) callShout(ctx context.Context, req *server.Request, args json.RawMessage) (*protocol.CallToolResult, error) {
-	in, err := server.DecodeArguments[component.Shout](args)
+func (h *handlers) callShout(ctx context.Context, req *mcpgen.Request, args json.RawMessage) (*mcpgen.CallToolResult, error) {
+	in, err := mcpgen.DecodeArguments[component.Shout](args)
 	if err != nil {
 		return nil, err
 	}
 	out, err := in.Call(ctx)
-	return server.TextResult(out, err)
+	return mcpgen.TextResult(out, err)
 }
 
 // callTally serves the tool tally: arguments were checked against its input
 // schema by the runtime; decode them, call the component, encode the result.
-func (h *handlers) callTally(ctx context.Context, req *server.Request, args json.RawMessage) (*protocol.CallToolResult, error) {
-	in, err := server.DecodeArguments[component.Tally](args)
+func (h *handlers) callTally(ctx context.Context, req *mcpgen.Request, args json.RawMessage) (*mcpgen.CallToolResult, error) {
+	in, err := mcpgen.DecodeArguments[component.Tally](args)
 	if err != nil {
 		return nil, err
 	}
 	out, err := in.Call(ctx)
-	return server.StructuredResult(out, err)
+	return mcpgen.StructuredResult(out, err)
 }

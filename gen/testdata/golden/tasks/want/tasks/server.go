@@ -11,14 +11,14 @@ package tasks
 
 import (
 	"context"
+	"github.com/mcpgen/mcpgen"
 	component "github.com/mcpgen/mcpgen/gen/testdata/golden/tasks"
-	"github.com/mcpgen/mcpgen/internal/server"
 )
 
 // New returns the tasks server, ready to serve on any transport.
-func New(opts server.Options) *server.Server {
+func New(opts mcpgen.Options) *mcpgen.Server {
 	h := &handlers{}
-	return server.New(server.Definition{
+	return mcpgen.New(mcpgen.Definition{
 		Name:  "tasks",
 		Tools: h.tools(),
 	}, opts)
@@ -30,7 +30,7 @@ type handlers struct{}
 // The component methods as mcpgen saw them. If this fails to compile, a
 // component's method changed: run `go generate ./...` (mcpgen) again.
 var (
-	_ func(component.Export, context.Context, *server.Request) (string, error) = component.Export.Call
-	_ func(component.Export, context.Context, *server.Request) error           = component.Export.Prepare
+	_ func(component.Export, context.Context, *mcpgen.Request) (string, error) = component.Export.Call
+	_ func(component.Export, context.Context, *mcpgen.Request) error           = component.Export.Prepare
 	_ func(*component.Reindex, context.Context) (string, error)                = (*component.Reindex).Call
 )

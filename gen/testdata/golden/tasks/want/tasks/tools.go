@@ -6,9 +6,8 @@ import (
 	"context"
 	_ "embed"
 	"encoding/json"
+	"github.com/mcpgen/mcpgen"
 	component "github.com/mcpgen/mcpgen/gen/testdata/golden/tasks"
-	"github.com/mcpgen/mcpgen/internal/protocol"
-	"github.com/mcpgen/mcpgen/internal/server"
 )
 
 //go:embed schemas/export.input.json
@@ -18,18 +17,18 @@ var exportInput []byte
 var reindexInput []byte
 
 // tools lists the tools in name order: tools/list is built from it once.
-func (h *handlers) tools() []server.Tool {
-	return []server.Tool{
+func (h *handlers) tools() []mcpgen.Tool {
+	return []mcpgen.Tool{
 		{
-			Tool: protocol.Tool{
+			Tool: mcpgen.ToolInfo{
 				Name:        "export",
 				Description: "Export writes everything to a destination; it always runs as a task for\nclients that support them.",
 				InputSchema: exportInput,
-				Annotations: &protocol.ToolAnnotations{
-					ReadOnlyHint:    protocol.Bool(false),
-					DestructiveHint: protocol.Bool(true),
-					IdempotentHint:  protocol.Bool(false),
-					OpenWorldHint:   protocol.Bool(true),
+				Annotations: &mcpgen.ToolAnnotations{
+					ReadOnlyHint:    mcpgen.Bool(false),
+					DestructiveHint: mcpgen.Bool(true),
+					IdempotentHint:  mcpgen.Bool(false),
+					OpenWorldHint:   mcpgen.Bool(true),
 				},
 			},
 			Task:    "required",
@@ -37,15 +36,15 @@ func (h *handlers) tools() []server.Tool {
 			Prepare: h.prepareExport,
 		},
 		{
-			Tool: protocol.Tool{
+			Tool: mcpgen.ToolInfo{
 				Name:        "reindex",
 				Description: "Reindex rebuilds the index; it may run as a task.",
 				InputSchema: reindexInput,
-				Annotations: &protocol.ToolAnnotations{
-					ReadOnlyHint:    protocol.Bool(false),
-					DestructiveHint: protocol.Bool(false),
-					IdempotentHint:  protocol.Bool(true),
-					OpenWorldHint:   protocol.Bool(false),
+				Annotations: &mcpgen.ToolAnnotations{
+					ReadOnlyHint:    mcpgen.Bool(false),
+					DestructiveHint: mcpgen.Bool(false),
+					IdempotentHint:  mcpgen.Bool(true),
+					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
 			Task: "optional",
@@ -56,18 +55,18 @@ func (h *handlers) tools() []server.Tool {
 
 // callExport serves the tool export: arguments were checked against its input
 // schema by the runtime; decode them, call the component, encode the result.
-func (h *handlers) callExport(ctx context.Context, req *server.Request, args json.RawMessage) (*protocol.CallToolResult, error) {
-	in, err := server.DecodeArguments[component.Export](args)
+func (h *handlers) callExport(ctx context.Context, req *mcpgen.Request, args json.RawMessage) (*mcpgen.CallToolResult, error) {
+	in, err := mcpgen.DecodeArguments[component.Export](args)
 	if err != nil {
 		return nil, err
 	}
 	out, err := in.Call(ctx, req)
-	return server.TextResult(out, err)
+	return mcpgen.TextResult(out, err)
 }
 
 // prepareExport runs before the tool export becomes a task.
-func (h *handlers) prepareExport(ctx context.Context, req *server.Request, args json.RawMessage) error {
-	in, err := server.DecodeArguments[component.Export](args)
+func (h *handlers) prepareExport(ctx context.Context, req *mcpgen.Request, args json.RawMessage) error {
+	in, err := mcpgen.DecodeArguments[component.Export](args)
 	if err != nil {
 		return err
 	}
@@ -76,11 +75,11 @@ func (h *handlers) prepareExport(ctx context.Context, req *server.Request, args 
 
 // callReindex serves the tool reindex: arguments were checked against its input
 // schema by the runtime; decode them, call the component, encode the result.
-func (h *handlers) callReindex(ctx context.Context, req *server.Request, args json.RawMessage) (*protocol.CallToolResult, error) {
-	in, err := server.DecodeArguments[component.Reindex](args)
+func (h *handlers) callReindex(ctx context.Context, req *mcpgen.Request, args json.RawMessage) (*mcpgen.CallToolResult, error) {
+	in, err := mcpgen.DecodeArguments[component.Reindex](args)
 	if err != nil {
 		return nil, err
 	}
 	out, err := in.Call(ctx)
-	return server.TextResult(out, err)
+	return mcpgen.TextResult(out, err)
 }

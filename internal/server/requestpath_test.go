@@ -1,4 +1,4 @@
-package bench_test
+package server_test
 
 import (
 	"bytes"
@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpgen/mcpgen"
 	"github.com/mcpgen/mcpgen/generated/bench"
 	"github.com/mcpgen/mcpgen/internal/jsonrpc"
 	"github.com/mcpgen/mcpgen/internal/server"
@@ -19,11 +20,12 @@ import (
 	"github.com/mcpgen/mcpgen/internal/transport/streamhttp"
 )
 
-// These benchmarks run the request path of the bench server in process, to
+// These benchmarks run the request path of the bench server
+// (components/bench) in process, to
 // count allocations and to profile what dominates, without the network:
 //
-//	go test ./components/bench -run '^$' -bench . -benchmem
-//	go test ./components/bench -run '^$' -bench 'HTTP/modern/ingest' -cpuprofile cpu.out
+//	go test ./internal/server -run '^$' -bench 'Handle|HTTP|Stdio' -benchmem
+//	go test ./internal/server -run '^$' -bench 'HTTP/modern/ingest' -cpuprofile cpu.out
 //
 // The end-to-end numbers (server CPU per request against the peer SDKs)
 // come from bench/ (make bench).
@@ -79,7 +81,7 @@ func body(w workload, modern bool) string {
 	return b.String()
 }
 
-func newServer() *server.Server { return bench.New(server.Options{}) }
+func newServer() *mcpgen.Server { return bench.New(mcpgen.Options{}) }
 
 // cpuTime is this process's user+system CPU time. The benchmarks report it
 // per operation (cpu-ns/op) besides wall time, because on a shared machine

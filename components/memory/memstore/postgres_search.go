@@ -1,0 +1,294 @@
+package memstore
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// The read operations of Postgres, following SQLite's (search.go). Each
+// runs in one read-only snapshot (see Postgres.read).
+
+// ReadGraph implements Store.
+func (s *Postgres) ReadGraph(ctx context.Context) (Graph, error) {
+	var g Graph
+	err := s.read(ctx, func(tx pgx.Tx) error {
+		ents, err := pgLoadAllEntities(ctx, tx, nil)
+		if err != nil {
+			return err
+		}
+		rels, err := pgScanRelations(ctx, tx, nil)
+		if err != nil {
+			return err
+		}
+		g = Graph{Entities: ents, Relations: rels}
+		return nil
+	})
+	return g, err
+}
+
+// SearchNodes implements Store. LIKE on the folded texts finds the
+// candidates (pg_trgm serves it for queries of three or more characters);
+// entityMatches, the reference's predicate, decides.
+func (s *Postgres) SearchNodes(ctx context.Context, query string) (Graph, error) {
+	if err := checkObservation("query", query); err != nil {
+		return Graph{}, err
+	}
+	q := jsLower(query)
+	var g Graph
+	err := s.read(ctx, func(tx pgx.Tx) error {
+		var cands []Entity
+		var err error
+		if q == "" {
+			cands, err = pgLoadAllEntities(ctx, tx, nil)
+		} else {
+			var ids []int64
+			err = pgEachRow(ctx, tx, `SELECT id FROM memory_entities WHERE search LIKE $1
+				UNION SELECT entity_id FROM memory_observations WHERE coalesce(search, content) LIKE $1`,
+				// Exec mode: planned for this pattern each time, never a
+				// generic plan blind to how selective it is.
+				[]any{pgx.QueryExecModeExec, likeContains(pgEnc(q))}, func(r pgx.Rows) error {
+					var id int64
+					err := r.Scan(&id)
+					ids = append(ids, id)
+					return err
+				})
+			if err != nil {
+				return fmt.Errorf("memstore: search: %w", err)
+			}
+			slices.Sort(ids)
+			cands, err = pgLoadEntitiesByID(ctx, tx, ids)
+		}
+		if err != nil {
+			return err
+		}
+		ents := make([]Entity, 0, len(cands))
+		for _, e := range cands {
+			if entityMatches(e, q) {
+				ents = append(ents, e)
+			}
+		}
+		rels, err := pgRelationsOf(ctx, tx, ents)
+		if err != nil {
+			return err
+		}
+		g = Graph{Entities: ents, Relations: rels}
+		return nil
+	})
+	return g, err
+}
+
+// OpenNodes implements Store.
+func (s *Postgres) OpenNodes(ctx context.Context, names []string) (Graph, error) {
+	if err := validateNames("names", names); err != nil {
+		return Graph{}, err
+	}
+	names = dedupe(names)
+	keys := make([][]byte, len(names))
+	for i, n := range names {
+		keys[i] = nameKey(n)
+	}
+	var g Graph
+	err := s.read(ctx, func(tx pgx.Tx) error {
+		var ids []int64
+		err := pgEachRow(ctx, tx, `SELECT id FROM memory_entities WHERE name_key = ANY($1) ORDER BY id`, []any{keys}, func(r pgx.Rows) error {
+			var id int64
+			err := r.Scan(&id)
+			ids = append(ids, id)
+			return err
+		})
+		if err != nil {
+			return fmt.Errorf("memstore: open nodes: %w", err)
+		}
+		ents, err := pgLoadEntitiesByID(ctx, tx, ids)
+		if err != nil {
+			return err
+		}
+		rels, err := pgRelationsOf(ctx, tx, ents)
+		if err != nil {
+			return err
+		}
+		g = Graph{Entities: ents, Relations: rels}
+		return nil
+	})
+	return g, err
+}
+
+// EntityNames implements Store, with the semantics of SQLite.EntityNames.
+// The index holds the first 100 characters of name_fold; ordering by them
+// and then by the whole value is the same as ordering by the whole value.
+func (s *Postgres) EntityNames(ctx context.Context, prefix string, limit int) ([]string, error) {
+	if err := checkName("prefix", prefix); err != nil {
+		return nil, err
+	}
+	if limit <= 0 {
+		limit = DefaultEntityNamesLimit
+	}
+	limit = min(limit, MaxBatch)
+	fold := pgEnc(strings.ToLower(prefix))
+	names := []string{}
+	err := s.read(ctx, func(tx pgx.Tx) error {
+		err := pgEachRow(ctx, tx, `SELECT name, name_fold FROM memory_entities
+			WHERE left(name_fold, 100) >= left($1, 100) AND name_fold >= $1
+			ORDER BY left(name_fold, 100), name_fold, name LIMIT $2`, []any{fold, limit}, func(r pgx.Rows) error {
+			var name, nf string
+			if err := r.Scan(&name, &nf); err != nil {
+				return err
+			}
+			if strings.HasPrefix(nf, fold) && len(names) < limit {
+				names = append(names, pgDec(name))
+			}
+			return nil
+		})
+		if err != nil {
+			return fmt.Errorf("memstore: entity names: %w", err)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return names, nil
+}
+
+// pgLoadAllEntities reads every entity with its observations in insertion
+// order; when keep is non-nil only ids in keep are returned.
+func pgLoadAllEntities(ctx context.Context, tx pgx.Tx, keep map[int64]bool) ([]Entity, error) {
+	ents := []Entity{}
+	pos := map[int64]int{}
+	err := pgEachRow(ctx, tx, `SELECT id, name, entity_type FROM memory_entities ORDER BY id`, nil, func(r pgx.Rows) error {
+		var id int64
+		var e Entity
+		if err := r.Scan(&id, &e.Name, &e.EntityType); err != nil {
+			return err
+		}
+		if keep != nil && !keep[id] {
+			return nil
+		}
+		e.Name, e.EntityType, e.Observations = pgDec(e.Name), pgDec(e.EntityType), []string{}
+		pos[id] = len(ents)
+		ents = append(ents, e)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("memstore: read entities: %w", err)
+	}
+	if len(ents) == 0 {
+		return ents, nil
+	}
+	err = pgEachRow(ctx, tx, `SELECT entity_id, content FROM memory_observations ORDER BY id`, nil, func(r pgx.Rows) error {
+		var id int64
+		var c string
+		if err := r.Scan(&id, &c); err != nil {
+			return err
+		}
+		if i, ok := pos[id]; ok {
+			ents[i].Observations = append(ents[i].Observations, pgDec(c))
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("memstore: read observations: %w", err)
+	}
+	return ents, nil
+}
+
+// pgLoadEntitiesByID reads the entities with the given ascending ids, with
+// their observations, in insertion order.
+func pgLoadEntitiesByID(ctx context.Context, tx pgx.Tx, ids []int64) ([]Entity, error) {
+	if len(ids) == 0 {
+		return []Entity{}, nil
+	}
+	ents := make([]Entity, 0, len(ids))
+	pos := make(map[int64]int, len(ids))
+	err := pgEachRow(ctx, tx, `SELECT id, name, entity_type FROM memory_entities WHERE id = ANY($1) ORDER BY id`, []any{ids}, func(r pgx.Rows) error {
+		var id int64
+		var e Entity
+		if err := r.Scan(&id, &e.Name, &e.EntityType); err != nil {
+			return err
+		}
+		e.Name, e.EntityType, e.Observations = pgDec(e.Name), pgDec(e.EntityType), []string{}
+		pos[id] = len(ents)
+		ents = append(ents, e)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("memstore: read entities: %w", err)
+	}
+	err = pgEachRow(ctx, tx, `SELECT entity_id, content FROM memory_observations WHERE entity_id = ANY($1) ORDER BY entity_id, id`, []any{ids}, func(r pgx.Rows) error {
+		var id int64
+		var c string
+		if err := r.Scan(&id, &c); err != nil {
+			return err
+		}
+		if i, ok := pos[id]; ok {
+			ents[i].Observations = append(ents[i].Observations, pgDec(c))
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("memstore: read observations: %w", err)
+	}
+	return ents, nil
+}
+
+// pgRelationsOf returns, in insertion order, the relations with at least
+// one end among the names of ents.
+func pgRelationsOf(ctx context.Context, tx pgx.Tx, ents []Entity) ([]Relation, error) {
+	if len(ents) == 0 {
+		return []Relation{}, nil
+	}
+	names := make(map[string]bool, len(ents))
+	list := make([]string, 0, len(ents))
+	for _, e := range ents {
+		if !names[e.Name] {
+			names[e.Name] = true
+			list = append(list, pgEnc(e.Name))
+		}
+	}
+	// Each name costs two index probes; scanning costs one step per
+	// relation (ids come from a sequence, so max(id) bounds the count).
+	var maxID int64
+	if err := tx.QueryRow(ctx, `SELECT coalesce(max(id), 0) FROM memory_relations`).Scan(&maxID); err != nil {
+		return nil, fmt.Errorf("memstore: read relations: %w", err)
+	}
+	if int64(len(list))*8 > maxID {
+		return pgScanRelations(ctx, tx, names)
+	}
+	rels := []Relation{}
+	err := pgEachRow(ctx, tx, `SELECT from_name, to_name, relation_type FROM memory_relations WHERE from_name = ANY($1) OR to_name = ANY($1) ORDER BY id`,
+		[]any{list}, func(r pgx.Rows) error {
+			var rel Relation
+			err := r.Scan(&rel.From, &rel.To, &rel.RelationType)
+			rels = append(rels, decodeRelation(rel))
+			return err
+		})
+	if err != nil {
+		return nil, fmt.Errorf("memstore: read relations: %w", err)
+	}
+	return rels, nil
+}
+
+// pgScanRelations reads all relations in insertion order, keeping only
+// those touching names when names is non-nil.
+func pgScanRelations(ctx context.Context, tx pgx.Tx, names map[string]bool) ([]Relation, error) {
+	rels := []Relation{}
+	err := pgEachRow(ctx, tx, `SELECT from_name, to_name, relation_type FROM memory_relations ORDER BY id`, nil, func(r pgx.Rows) error {
+		var rel Relation
+		if err := r.Scan(&rel.From, &rel.To, &rel.RelationType); err != nil {
+			return err
+		}
+		rel = decodeRelation(rel)
+		if names == nil || names[rel.From] || names[rel.To] {
+			rels = append(rels, rel)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("memstore: read relations: %w", err)
+	}
+	return rels, nil
+}

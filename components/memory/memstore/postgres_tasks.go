@@ -1,0 +1,345 @@
+package memstore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// Tasks and the change feed of Postgres, with the semantics of SQLite's
+// (tasks.go, changes.go).
+
+// CreateTask implements Store.
+func (s *Postgres) CreateTask(ctx context.Context, nt NewTask) (Task, error) {
+	if nt.Status == "" {
+		nt.Status = TaskOpen
+	}
+	if err := validateNewTask(nt); err != nil {
+		return Task{}, err
+	}
+	var t Task
+	err := s.write(ctx, func(w *pgWriter) error {
+		var id int64
+		if err := w.queryRow(`INSERT INTO memory_tasks (title, status, notes, created_at, updated_at) VALUES ($1, $2, $3, $4, $4) RETURNING id`,
+			[]any{pgEnc(nt.Title), string(nt.Status), pgEnc(nt.Notes), w.now}, &id); err != nil {
+			return err
+		}
+		ents := dedupe(nt.Entities)
+		w.setTaskEntities(id, ents)
+		at := time.Unix(0, w.now).UTC()
+		t = Task{ID: id, Title: nt.Title, Status: nt.Status, Notes: nt.Notes, Entities: ents, CreatedAt: at, UpdatedAt: at}
+		w.logChange(ChangeTaskCreated, nt.Title, string(nt.Status), nil, id)
+		return nil
+	})
+	if err != nil {
+		return Task{}, err
+	}
+	return t, nil
+}
+
+// validateNewTask checks a NewTask whose empty status was defaulted.
+func validateNewTask(nt NewTask) error {
+	if err := validateTaskTitle(nt.Title); err != nil {
+		return err
+	}
+	if err := validateTaskStatus(nt.Status); err != nil {
+		return err
+	}
+	if err := checkObservation("notes", nt.Notes); err != nil {
+		return err
+	}
+	return validateNames("entities", nt.Entities)
+}
+
+// validateTaskUpdate checks the non-nil fields of u.
+func validateTaskUpdate(u TaskUpdate) error {
+	if u.Title != nil {
+		if err := validateTaskTitle(*u.Title); err != nil {
+			return err
+		}
+	}
+	if u.Status != nil {
+		if err := validateTaskStatus(*u.Status); err != nil {
+			return err
+		}
+	}
+	if u.Notes != nil {
+		if err := checkObservation("notes", *u.Notes); err != nil {
+			return err
+		}
+	}
+	if u.Entities != nil {
+		return validateNames("entities", *u.Entities)
+	}
+	return nil
+}
+
+// UpdateTask implements Store. An update that changes nothing records no
+// change and keeps UpdatedAt.
+func (s *Postgres) UpdateTask(ctx context.Context, id int64, u TaskUpdate) (Task, error) {
+	if err := validateTaskUpdate(u); err != nil {
+		return Task{}, err
+	}
+	var t Task
+	err := s.write(ctx, func(w *pgWriter) error {
+		if err := w.flush(); err != nil {
+			return err
+		}
+		cur, err := pgLoadTask(w.ctx, w.tx, id)
+		if err != nil {
+			return err
+		}
+		var what []string
+		next := cur
+		if u.Title != nil && *u.Title != cur.Title {
+			next.Title = *u.Title
+			what = append(what, "title")
+		}
+		if u.Status != nil && *u.Status != cur.Status {
+			next.Status = *u.Status
+			what = append(what, fmt.Sprintf("status %s -> %s", cur.Status, *u.Status))
+		}
+		if u.Notes != nil && *u.Notes != cur.Notes {
+			next.Notes = *u.Notes
+			what = append(what, "notes")
+		}
+		entsChanged := false
+		if u.Entities != nil {
+			ents := dedupe(*u.Entities)
+			if !slices.Equal(ents, cur.Entities) {
+				next.Entities = ents
+				entsChanged = true
+				what = append(what, "entities")
+			}
+		}
+		if len(what) == 0 {
+			t = cur
+			return nil
+		}
+		next.UpdatedAt = time.Unix(0, w.now).UTC()
+		w.queue(`UPDATE memory_tasks SET title = $1, status = $2, notes = $3, updated_at = $4 WHERE id = $5`,
+			pgEnc(next.Title), string(next.Status), pgEnc(next.Notes), w.now, id)
+		if entsChanged {
+			w.queue(`DELETE FROM memory_task_entities WHERE task_id = $1`, id)
+			w.setTaskEntities(id, next.Entities)
+		}
+		t = next
+		w.logChange(ChangeTaskUpdated, next.Title, strings.Join(what, "; "), nil, id)
+		return nil
+	})
+	if err != nil {
+		return Task{}, err
+	}
+	return t, nil
+}
+
+// GetTask implements Store.
+func (s *Postgres) GetTask(ctx context.Context, id int64) (Task, error) {
+	var t Task
+	err := s.read(ctx, func(tx pgx.Tx) error {
+		var err error
+		t, err = pgLoadTask(ctx, tx, id)
+		return err
+	})
+	return t, err
+}
+
+// ListTasks implements Store.
+func (s *Postgres) ListTasks(ctx context.Context, f TaskFilter) ([]Task, error) {
+	if f.Status != "" {
+		if err := validateTaskStatus(f.Status); err != nil {
+			return nil, err
+		}
+	}
+	if err := checkName("entity", f.Entity); err != nil {
+		return nil, err
+	}
+	q := `SELECT id, title, status, notes, created_at, updated_at FROM memory_tasks WHERE true`
+	var args []any
+	if f.ActiveOnly {
+		q += ` AND status <> 'done'`
+	}
+	if f.Status != "" {
+		args = append(args, string(f.Status))
+		q += fmt.Sprintf(` AND status = $%d`, len(args))
+	}
+	if f.Entity != "" {
+		args = append(args, pgEnc(f.Entity))
+		q += fmt.Sprintf(` AND id IN (SELECT task_id FROM memory_task_entities WHERE entity_name = $%d)`, len(args))
+	}
+	q += ` ORDER BY id`
+	if f.Limit > 0 {
+		args = append(args, f.Limit)
+		q += fmt.Sprintf(` LIMIT $%d`, len(args))
+	}
+	tasks := []Task{}
+	err := s.read(ctx, func(tx pgx.Tx) error {
+		pos := map[int64]int{}
+		err := pgEachRow(ctx, tx, q, args, func(r pgx.Rows) error {
+			t, err := pgScanTask(r)
+			if err != nil {
+				return err
+			}
+			pos[t.ID] = len(tasks)
+			tasks = append(tasks, t)
+			return nil
+		})
+		if err != nil {
+			return fmt.Errorf("memstore: list tasks: %w", err)
+		}
+		if len(tasks) == 0 {
+			return nil
+		}
+		ids := make([]int64, len(tasks))
+		for i, t := range tasks {
+			ids[i] = t.ID
+		}
+		err = pgEachRow(ctx, tx, `SELECT task_id, entity_name FROM memory_task_entities WHERE task_id = ANY($1) ORDER BY task_id, pos`, []any{ids}, func(r pgx.Rows) error {
+			var id int64
+			var name string
+			if err := r.Scan(&id, &name); err != nil {
+				return err
+			}
+			i := pos[id]
+			tasks[i].Entities = append(tasks[i].Entities, pgDec(name))
+			return nil
+		})
+		if err != nil {
+			return fmt.Errorf("memstore: list tasks: %w", err)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return tasks, nil
+}
+
+// setTaskEntities queues the rows linking task id to names, in order.
+func (w *pgWriter) setTaskEntities(id int64, names []string) {
+	for i, n := range names {
+		w.queue(`INSERT INTO memory_task_entities (task_id, pos, entity_name) VALUES ($1, $2, $3)`, id, i, pgEnc(n))
+	}
+}
+
+// pgScanTask reads the columns id, title, status, notes, created_at,
+// updated_at; Entities is left empty.
+func pgScanTask(r pgx.Row) (Task, error) {
+	var t Task
+	var status string
+	var created, updated int64
+	if err := r.Scan(&t.ID, &t.Title, &status, &t.Notes, &created, &updated); err != nil {
+		return Task{}, err
+	}
+	t.Title, t.Notes = pgDec(t.Title), pgDec(t.Notes)
+	t.Status = TaskStatus(status)
+	t.CreatedAt = time.Unix(0, created).UTC()
+	t.UpdatedAt = time.Unix(0, updated).UTC()
+	t.Entities = []string{}
+	return t, nil
+}
+
+// pgLoadTask reads task id with its linked entities.
+func pgLoadTask(ctx context.Context, tx pgx.Tx, id int64) (Task, error) {
+	t, err := pgScanTask(tx.QueryRow(ctx, `SELECT id, title, status, notes, created_at, updated_at FROM memory_tasks WHERE id = $1`, id))
+	if errors.Is(err, pgx.ErrNoRows) {
+		return Task{}, fmt.Errorf("%w: task %d", ErrNotFound, id)
+	}
+	if err != nil {
+		return Task{}, fmt.Errorf("memstore: load task: %w", err)
+	}
+	err = pgEachRow(ctx, tx, `SELECT entity_name FROM memory_task_entities WHERE task_id = $1 ORDER BY pos`, []any{id}, func(r pgx.Rows) error {
+		var n string
+		err := r.Scan(&n)
+		t.Entities = append(t.Entities, pgDec(n))
+		return err
+	})
+	if err != nil {
+		return Task{}, fmt.Errorf("memstore: load task: %w", err)
+	}
+	return t, nil
+}
+
+// Head implements Store: the highest Seq ever assigned, even if that
+// change has since been pruned.
+func (s *Postgres) Head(ctx context.Context) (int64, error) {
+	var head int64
+	err := s.read(ctx, func(tx pgx.Tx) error {
+		if err := tx.QueryRow(ctx, `SELECT head FROM memory_feed`).Scan(&head); err != nil {
+			return fmt.Errorf("memstore: head: %w", err)
+		}
+		return nil
+	})
+	return head, err
+}
+
+// Changes implements Store, with the semantics of SQLite.Changes. Since
+// writers are serialized and the head is advanced in the same transaction
+// as the changes, a cursor taken on one replica is valid on every other.
+func (s *Postgres) Changes(ctx context.Context, since int64, limit int) ([]Change, int64, error) {
+	if since < 0 {
+		return nil, since, fmt.Errorf("%w: change cursor %d is negative", ErrInvalid, since)
+	}
+	if limit <= 0 {
+		limit = DefaultChangesPage
+	}
+	limit = min(limit, MaxChangesPage)
+	changes := []Change{}
+	next := since
+	err := s.read(ctx, func(tx pgx.Tx) error {
+		var head int64
+		var oldest *int64
+		if err := tx.QueryRow(ctx, `SELECT head, (SELECT min(seq) FROM memory_changes) FROM memory_feed`).Scan(&head, &oldest); err != nil {
+			return fmt.Errorf("memstore: changes: %w", err)
+		}
+		if since > head {
+			return fmt.Errorf("%w: change cursor %d is ahead of the newest change %d", ErrInvalid, since, head)
+		}
+		if since == head {
+			return nil
+		}
+		if oldest == nil || since < *oldest-1 {
+			var o int64
+			if oldest != nil {
+				o = *oldest
+			}
+			return fmt.Errorf("%w: changes after %d were discarded; the oldest kept is %d (head %d)", ErrHistoryPruned, since, o, head)
+		}
+		err := pgEachRow(ctx, tx, `SELECT seq, kind, subject, detail, rel_to, rel_type, task_id, at
+			FROM memory_changes WHERE seq > $1 ORDER BY seq LIMIT $2`, []any{since, limit}, func(r pgx.Rows) error {
+			var c Change
+			var kind string
+			var relTo, relType *string
+			var taskID *int64
+			var at int64
+			if err := r.Scan(&c.Seq, &kind, &c.Subject, &c.Detail, &relTo, &relType, &taskID, &at); err != nil {
+				return err
+			}
+			c.Kind = ChangeKind(kind)
+			c.Subject, c.Detail = pgDec(c.Subject), pgDec(c.Detail)
+			if relTo != nil && relType != nil {
+				c.Relation = &Relation{From: c.Subject, To: pgDec(*relTo), RelationType: pgDec(*relType)}
+			}
+			if taskID != nil {
+				c.TaskID = *taskID
+			}
+			c.At = time.Unix(0, at).UTC()
+			changes = append(changes, c)
+			next = c.Seq
+			return nil
+		})
+		if err != nil {
+			return fmt.Errorf("memstore: changes: %w", err)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, since, err
+	}
+	return changes, next, nil
+}

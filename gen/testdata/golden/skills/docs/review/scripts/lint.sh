@@ -1,0 +1,3 @@
+#!/bin/sh
+# Lints the files given as arguments.
+gofmt -l "$@"
