@@ -14,6 +14,8 @@ import (
 	"unicode"
 
 	"golang.org/x/tools/go/packages"
+
+	"github.com/mcpgen/mcpgen/internal/jsontag"
 )
 
 // Import paths of the runtime: the public package generated code imports,
@@ -27,10 +29,11 @@ const (
 )
 
 var (
-	toolNameRe    = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,128}$`)
-	uriSchemeRe   = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*:`)
-	templateVarRe = regexp.MustCompile(`\{(\+?)([^{}]*)\}`)
-	varNameRe     = regexp.MustCompile(`^[A-Za-z0-9_]+$`)
+	toolNameRe  = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,128}$`)
+	uriSchemeRe = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*:`)
+	varNameRe   = regexp.MustCompile(`^[A-Za-z0-9_]+$`)
+	// spacedDirective is a directive that is not one: `// mcp:tool`.
+	spacedDirective = regexp.MustCompile(`^(?://|/\*)\s+mcp:(server|tool|resource|prompt)\b`)
 )
 
 // checker turns loaded packages into the model, collecting every mistake.
@@ -64,7 +67,7 @@ func check(pkgs []*packages.Package, fset *token.FileSet) ([]*Server, error) {
 		seen[s.Name] = s
 	}
 	if len(diags) > 0 {
-		return nil, diags
+		return nil, diags.dedupe()
 	}
 	sort.Slice(servers, func(i, j int) bool { return servers[i].Name < servers[j].Name })
 	return servers, nil
@@ -74,6 +77,9 @@ func (c *checker) checkPackage() *Server {
 	p := c.pkg
 	used := map[*ast.Comment]bool{}
 	s := &Server{PkgPath: p.PkgPath, PkgName: p.Name}
+	if p.Module != nil {
+		s.Module = p.Module.Path
+	}
 	if len(p.GoFiles) > 0 {
 		s.Dir = path.Dir(p.GoFiles[0])
 	}
@@ -129,6 +135,10 @@ func (c *checker) checkPackage() *Server {
 	for _, f := range p.Syntax {
 		for _, cg := range f.Comments {
 			for _, cm := range cg.List {
+				if m := spacedDirective.FindStringSubmatch(cm.Text); m != nil && !used[cm] {
+					c.at(cm.Slash, strings.TrimSpace(m[0]), "write //mcp:"+m[1]+" with no space after the slashes; otherwise Go treats it as an ordinary comment", "did you mean //mcp:%s?", m[1])
+					continue
+				}
 				if used[cm] || !strings.HasPrefix(cm.Text, directivePrefix) {
 					continue
 				}
@@ -145,8 +155,8 @@ func (c *checker) checkPackage() *Server {
 	if s.Name == "" {
 		s.Name = p.Name
 	}
-	if !token.IsIdentifier(s.Name) || strings.ToLower(s.Name) != s.Name {
-		c.atPosition(s.Pos, "server "+s.Name, "use a lower-case Go identifier, e.g. name=memory", "name %q cannot name the generated package", s.Name)
+	if why := badPackageName(s.Name); why != "" {
+		c.atPosition(s.Pos, "server "+s.Name, "use a lower-case Go identifier that names an importable package, e.g. name=memory", "name %q cannot name the generated package: %s", s.Name, why)
 	}
 	c.checkImports(s)
 	c.checkGeneratedNames(s)
@@ -161,9 +171,31 @@ func (c *checker) checkPackage() *Server {
 	return s
 }
 
+// badPackageName says why name cannot be the generated package's name and
+// directory, or returns "".
+func badPackageName(name string) string {
+	switch {
+	case name == "":
+		return "it is empty"
+	case token.IsKeyword(name):
+		return "it is a Go keyword"
+	case !token.IsIdentifier(name):
+		return "it is not a Go identifier"
+	case strings.ToLower(name) != name:
+		return "it is not lower-case"
+	case name == "main":
+		return "package main is a command, which cannot be imported"
+	case strings.HasPrefix(name, "_"):
+		return "the go tool ignores directories whose names begin with _"
+	case name == "testdata":
+		return "the go tool ignores testdata directories"
+	}
+	return ""
+}
+
 func (c *checker) directiveError(err error) {
 	if pe, ok := err.(posError); ok {
-		c.at(pe.pos, "directive", "values with spaces need double quotes: title=\"My tool\"", "%s", pe.msg)
+		c.at(pe.pos, "directive", pe.hint, "%s", pe.msg)
 		return
 	}
 	c.atPosition(token.Position{}, "directive", "", "%v", err)
@@ -287,7 +319,9 @@ func (c *checker) checkType(s *Server, ts *ast.TypeSpec, doc *ast.CommentGroup, 
 	if obj == nil {
 		return
 	}
-	named, _ := obj.Type().(*types.Named)
+	// A directive on an alias (type Say = say) describes the aliased type
+	// under the alias's name, which is what the generated code spells.
+	named, _ := types.Unalias(obj.Type()).(*types.Named)
 	st, isStruct := obj.Type().Underlying().(*types.Struct)
 	if named == nil || !isStruct {
 		c.at(ts.Name.Pos(), ts.Name.Name, "components are struct types: their fields are the input", "//mcp:%s on a non-struct type", d.Kind)
@@ -299,7 +333,7 @@ func (c *checker) checkType(s *Server, ts *ast.TypeSpec, doc *ast.CommentGroup, 
 		case !ts.Name.IsExported():
 			c.at(ts.Name.Pos(), ts.Name.Name, fmt.Sprintf("export it: type %s struct{...}", exportName(ts.Name.Name)), "component type is not exported: the generated package cannot refer to it")
 			return
-		case named.TypeParams().Len() > 0:
+		case named.TypeParams().Len() > 0 && named.TypeArgs().Len() == 0:
 			c.at(ts.Name.Pos(), ts.Name.Name, "declare a concrete type without type parameters", "generic component types are not supported")
 			return
 		}
@@ -428,16 +462,20 @@ func (c *checker) toolResult(t *Tool) ResultKind {
 	case isSliceOf(r, protocolPkg, "Content"):
 		return ResultContent
 	}
+	before := len(c.diags)
 	c.jsonTypeAt(t.Pos, t.TypeName+".Call result", r, map[types.Type]bool{})
-	obj := r
-	if p, ok := r.(*types.Pointer); ok {
+	if len(c.diags) > before {
+		return ResultStructured // one mistake, one diagnostic
+	}
+	obj := types.Unalias(r)
+	if p, ok := obj.(*types.Pointer); ok {
 		obj = p.Elem()
 	}
 	switch obj.Underlying().(type) {
 	case *types.Struct, *types.Map:
 	default:
 		c.atPosition(t.Pos, t.TypeName+".Call", "return a struct (or map) and put the value in a field, e.g. struct{ Items []T `json:\"items\"` }",
-			"structured result %s is not a JSON object; outputSchema must be an object for 2025 clients", r)
+			"structured result %s is not a JSON object; outputSchema must be an object for 2025 clients", short(r))
 	}
 	t.Handler.ContentText = hasContentText(r)
 	return ResultStructured
@@ -523,36 +561,73 @@ func (c *checker) checkURI(r *Resource, o *option, st *types.Struct) {
 		c.at(o.ValPos, r.TypeName, "URIs start with a scheme, e.g. memory://tasks/active", "uri %q has no scheme", r.URI)
 		return
 	}
-	if strings.Count(r.URI, "{") != strings.Count(r.URI, "}") {
-		c.at(o.ValPos, r.TypeName, "every { needs a matching }", "malformed URI template %q", r.URI)
+	exprs, err := parseTemplate(r.URI)
+	if err != nil {
+		c.at(o.ValPos, r.TypeName, err.hint, "malformed URI template %q: %s", r.URI, err.msg)
 		return
 	}
-	matches := templateVarRe.FindAllStringSubmatch(r.URI, -1)
-	if len(matches) == 0 {
+	if len(exprs) == 0 {
 		if _, err := url.Parse(r.URI); err != nil {
-			c.at(o.ValPos, r.TypeName, "", "invalid uri: %v", err)
+			c.at(o.ValPos, r.TypeName, "fix the URI, e.g. percent-encode reserved characters", "invalid uri: %v", err)
 		}
 		return
 	}
 	r.Template = true
 	fields := jsonFieldNames(st)
-	for _, m := range matches {
-		name := m[2]
-		if !varNameRe.MatchString(name) {
-			c.at(o.ValPos, r.TypeName, "variables are letters, digits and _; only {var} and {+var} are supported", "unsupported template expression %q", m[0])
-			continue
-		}
+	for _, name := range exprs {
 		f, ok := fields[name]
 		if !ok {
 			c.at(o.ValPos, r.TypeName, fmt.Sprintf("add a field: %s string `json:\"%s\"`", exportName(name), name), "template variable {%s} matches no field", name)
 			continue
 		}
 		if !isBasic(f.Type(), types.String) {
-			c.at(f.Pos(), r.TypeName+"."+f.Name(), "template variables bind to string fields", "field bound to {%s} is %s, not string", name, f.Type())
+			c.at(f.Pos(), r.TypeName+"."+f.Name(), "template variables bind to string fields", "field bound to {%s} is %s, not string", name, short(f.Type()))
 			continue
 		}
 		r.Vars = append(r.Vars, TemplateVar{Name: name, Field: f.Name()})
 	}
+}
+
+type templateError struct{ msg, hint string }
+
+// parseTemplate reads the subset of RFC 6570 the runtime matches: literal
+// text and {var} / {+var} expressions, each variable once, with literal
+// text between two expressions (else the split between them is a guess).
+// It returns the variable names in order.
+func parseTemplate(uri string) ([]string, *templateError) {
+	var vars []string
+	seen := map[string]bool{}
+	lastEnd := -1 // index just after the previous expression
+	for i := 0; i < len(uri); i++ {
+		switch uri[i] {
+		case '}':
+			return nil, &templateError{fmt.Sprintf("unmatched } at offset %d", i), "every } closes a {; percent-encode a literal brace as %7D"}
+		case '{':
+			end := strings.IndexByte(uri[i+1:], '}')
+			if end < 0 {
+				return nil, &templateError{fmt.Sprintf("unclosed { at offset %d", i), "close the expression: {name}"}
+			}
+			expr := uri[i+1 : i+1+end]
+			if strings.ContainsRune(expr, '{') {
+				return nil, &templateError{fmt.Sprintf("{ inside an expression at offset %d", i), "expressions do not nest: {name}"}
+			}
+			name := strings.TrimPrefix(expr, "+")
+			if !varNameRe.MatchString(name) {
+				return nil, &templateError{fmt.Sprintf("unsupported expression {%s}", expr), "only {var} and {+var} are supported; variables are letters, digits and _"}
+			}
+			if seen[name] {
+				return nil, &templateError{fmt.Sprintf("variable {%s} appears twice", name), "give each variable its own name"}
+			}
+			if lastEnd == i {
+				return nil, &templateError{fmt.Sprintf("{%s} follows another expression directly", expr), "put literal text between two variables, e.g. {a}-{b} or {a}/{b}"}
+			}
+			seen[name] = true
+			vars = append(vars, name)
+			i += end + 1
+			lastEnd = i + 1
+		}
+	}
+	return vars, nil
 }
 
 func (c *checker) checkPrompt(s *Server, comp Component, d directive, st *types.Struct, ts *ast.TypeSpec) {
@@ -581,7 +656,7 @@ func (c *checker) checkPrompt(s *Server, comp Component, d directive, st *types.
 		case isPointerToString(f.Type()):
 			arg.Pointer = true
 		default:
-			c.at(f.Pos(), p.TypeName+"."+f.Name(), "prompt arguments are strings: use string (required) or *string (optional)", "prompt argument %q has type %s", name, f.Type())
+			c.at(f.Pos(), p.TypeName+"."+f.Name(), "prompt arguments are strings: use string (required) or *string (optional)", "prompt argument %q has type %s", name, short(f.Type()))
 			continue
 		}
 		p.Args = append(p.Args, arg)
@@ -597,7 +672,7 @@ func (c *checker) checkPrompt(s *Server, comp Component, d directive, st *types.
 		case isNamed(res, protocolPkg, "GetPromptResult", true):
 			p.Handler.Kind = ResultRaw
 		default:
-			c.atPosition(p.Pos, p.TypeName+".Get", "return string, []protocol.PromptMessage or *protocol.GetPromptResult", "unsupported prompt result type %s", res)
+			c.atPosition(p.Pos, p.TypeName+".Get", "return string, []protocol.PromptMessage or *protocol.GetPromptResult", "unsupported prompt result type %s", short(res))
 		}
 	}
 	p.Complete = c.completer(&p.Component)
@@ -645,7 +720,7 @@ func (c *checker) preparer(t *Tool) *Method {
 		return nil
 	}
 	if sig.Params().Len() == 0 || !isContext(sig.Params().At(0).Type()) || sig.Results().Len() != 1 || !isError(sig.Results().At(0).Type()) {
-		c.atPosition(t.Pos, t.TypeName+".Prepare", "use: func (x "+t.TypeName+") Prepare(ctx context.Context, req *server.Request) error", "wrong Prepare signature %s", sig)
+		c.atPosition(t.Pos, t.TypeName+".Prepare", "use: func (x "+t.TypeName+") Prepare(ctx context.Context, req *server.Request) error", "wrong Prepare signature %s", short(sig))
 		return nil
 	}
 	m.Params = []Param{{Kind: ParamContext}}
@@ -667,7 +742,7 @@ func (c *checker) completer(comp *Component) *Method {
 	}
 	sig := m.Sig
 	bad := func() *Method {
-		c.atPosition(comp.Pos, comp.TypeName+".Complete", "use: func (x "+comp.TypeName+") Complete(ctx context.Context, c server.CompleteRequest) ([]string, error)", "wrong completion method signature %s", sig)
+		c.atPosition(comp.Pos, comp.TypeName+".Complete", "use: func (x "+comp.TypeName+") Complete(ctx context.Context, c server.CompleteRequest) ([]string, error)", "wrong completion method signature %s", short(sig))
 		return nil
 	}
 	if sig.Params().Len() < 2 || !isContext(sig.Params().At(0).Type()) || !isNamed(sig.Params().At(1).Type(), serverPkg, "CompleteRequest", false) {
@@ -704,22 +779,28 @@ func (c *checker) method(comp *Component, name string, required bool, hint strin
 	}
 	if t := unnameable(sig); t != nil {
 		c.at(fn.Pos(), comp.TypeName+"."+name, "use exported, non-generic named types in the signature: the generated code spells them out",
-			"the generated package cannot name the type %s", types.TypeString(t, types.RelativeTo(comp.Type.Obj().Pkg())))
+			"the generated package cannot name the type %s", short(t))
 		return nil
 	}
 	return &Method{Name: name, PtrRecv: ptr, Sig: sig}
 }
 
 // unnameable returns the first type in sig's parameters or results that
-// generated code cannot spell: an unexported named type, or an
-// instantiated generic one.
+// generated code cannot spell: an unexported named type (or an
+// instantiation with one as a type argument), or a struct type with
+// unexported fields, which belong to the package that declared them.
 func unnameable(sig *types.Signature) types.Type {
 	var walk func(t types.Type) types.Type
 	walk = func(t types.Type) types.Type {
 		switch u := types.Unalias(t).(type) {
 		case *types.Named:
-			if u.Obj().Pkg() != nil && (!u.Obj().Exported() || u.TypeArgs().Len() > 0) {
+			if u.Obj().Pkg() != nil && !u.Obj().Exported() {
 				return u
+			}
+			for i := 0; i < u.TypeArgs().Len(); i++ {
+				if a := walk(u.TypeArgs().At(i)); a != nil {
+					return u
+				}
 			}
 		case *types.Pointer:
 			return walk(u.Elem())
@@ -734,6 +815,15 @@ func unnameable(sig *types.Signature) types.Type {
 				return k
 			}
 			return walk(u.Elem())
+		case *types.Struct:
+			for i := 0; i < u.NumFields(); i++ {
+				if !u.Field(i).Exported() {
+					return u
+				}
+				if ft := walk(u.Field(i).Type()); ft != nil {
+					return ft
+				}
+			}
 		}
 		return nil
 	}
@@ -757,19 +847,25 @@ func (c *checker) param(comp *Component, method string, v *types.Var) (Param, bo
 		c.at(v.Pos(), comp.TypeName+"."+method, "take context.Context once, first", "context.Context parameter after the first")
 		return Param{}, false
 	}
-	base := t
-	if p, ok := t.(*types.Pointer); ok {
-		base = p.Elem()
+	base := types.Unalias(t)
+	if p, ok := base.(*types.Pointer); ok {
+		base = types.Unalias(p.Elem())
 	}
 	named, ok := base.(*types.Named)
 	if !ok || named.Obj().Pkg() == nil {
-		c.at(v.Pos(), comp.TypeName+"."+method, "declare a named type (type Store struct{...}) so New can take it as a dependency", "the server cannot supply a parameter of type %s", t)
+		c.at(v.Pos(), comp.TypeName+"."+method, "declare a named type (type Store struct{...}) so New can take it as a dependency", "the server cannot supply a parameter of type %s", short(t))
 		return Param{}, false
 	}
-	key := types.TypeString(t, nil)
+	// One type spelled through aliases (*DB with type DB = store.DB) is
+	// one dependency.
+	dt := types.Unalias(t)
+	if p, ok := dt.(*types.Pointer); ok {
+		dt = types.NewPointer(types.Unalias(p.Elem()))
+	}
+	key := types.TypeString(dt, nil)
 	d, ok := c.deps[key]
 	if !ok {
-		d = &Dep{Type: t, VarName: c.depName(named.Obj().Name())}
+		d = &Dep{Type: dt, VarName: c.depName(named.Obj().Name())}
 		c.deps[key] = d
 	}
 	return Param{Kind: ParamDep, Dep: d}, true
@@ -799,16 +895,15 @@ func (c *checker) depName(typeName string) string {
 
 // jsonFields reports types JSON cannot carry anywhere inside t.
 func (c *checker) jsonFields(subject string, t types.Type, seen map[types.Type]bool) {
-	if seen[t] {
-		if n, ok := t.(*types.Named); ok {
-			if _, isStruct := n.Underlying().(*types.Struct); isStruct {
-				c.atPosition(c.fset.Position(n.Obj().Pos()), subject, "break the cycle with a flat type or an id field", "recursive type %s cannot be described by a self-contained schema", n.Obj().Name())
-			}
+	t = types.Unalias(t)
+	// Recursive types are described through $ref; each named type is
+	// looked at once, so that one bad field is one diagnostic.
+	if _, named := t.(*types.Named); named {
+		if seen[t] {
+			return
 		}
-		return
+		seen[t] = true
 	}
-	seen[t] = true
-	defer delete(seen, t)
 	if n, ok := t.(*types.Named); ok && n.Obj().Pkg() != nil {
 		switch n.Obj().Pkg().Path() + "." + n.Obj().Name() {
 		case "time.Time", "encoding/json.Number":
@@ -819,6 +914,9 @@ func (c *checker) jsonFields(subject string, t types.Type, seen map[types.Type]b
 			c.diags = append(c.diags, Diagnostic{Subject: subject, Problem: "json.RawMessage has no schema", Hint: "use a concrete type"})
 			return
 		}
+	}
+	if ownJSON(t) {
+		return // its methods decide its JSON; the schema stage checks them
 	}
 	switch u := t.Underlying().(type) {
 	case *types.Basic:
@@ -841,8 +939,8 @@ func (c *checker) jsonFields(subject string, t types.Type, seen map[types.Type]b
 	case *types.Array:
 		c.jsonFields(subject, u.Elem(), seen)
 	case *types.Map:
-		if !isBasic(u.Key(), types.String) {
-			c.badType(subject, t, "maps with non-string keys")
+		if !jsonKey(u.Key()) {
+			c.badType(subject, t, "maps with keys other than strings, integers and text marshalers")
 		}
 		c.jsonFields(subject, u.Elem(), seen)
 	case *types.Struct:
@@ -874,8 +972,35 @@ func (c *checker) jsonTypeAt(pos token.Position, subject string, t types.Type, s
 
 func (c *checker) badType(subject string, t types.Type, what string) {
 	c.diags = append(c.diags, Diagnostic{Subject: subject,
-		Problem: fmt.Sprintf("type %s cannot be carried in JSON: %s have no JSON form", t, what),
+		Problem: fmt.Sprintf("type %s cannot be carried in JSON: %s have no JSON form", short(t), what),
 		Hint:    "use a concrete JSON-friendly type (string, number, bool, struct, slice, map[string]T), or tag the field json:\"-\""})
+}
+
+// ownJSON reports whether t (or *t) has a method that decides its JSON
+// form: JSONSchema, or a JSON or text (un)marshaler.
+func ownJSON(t types.Type) bool {
+	if _, ok := t.Underlying().(*types.Interface); ok {
+		return false
+	}
+	for _, m := range []string{"JSONSchema", "MarshalJSON", "UnmarshalJSON", "MarshalText", "UnmarshalText"} {
+		if obj, _, _ := types.LookupFieldOrMethod(t, true, nil, m); obj != nil {
+			if _, ok := obj.(*types.Func); ok {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// jsonKey reports whether encoding/json can use t as a map key: a string
+// or integer kind, or a text marshaler.
+func jsonKey(t types.Type) bool {
+	if b, ok := t.Underlying().(*types.Basic); ok && b.Info()&(types.IsString|types.IsInteger) != 0 {
+		return true
+	}
+	obj, _, _ := types.LookupFieldOrMethod(t, true, nil, "MarshalText")
+	_, ok := obj.(*types.Func)
+	return ok
 }
 
 // jsonName returns a field's JSON name as encoding/json sees it.
@@ -883,21 +1008,15 @@ func jsonName(f *types.Var, tag string) (name string, omitempty, skip bool) {
 	if !f.Exported() {
 		return "", false, true
 	}
-	jt := reflectTag(tag, "json")
-	if jt == "-" {
+	jt := jsontag.Parse(tag)
+	if jt.Skip {
 		return "", false, true
 	}
-	parts := strings.Split(jt, ",")
-	name = parts[0]
+	name = jt.Name
 	if name == "" {
 		name = f.Name()
 	}
-	for _, p := range parts[1:] {
-		if p == "omitempty" || p == "omitzero" {
-			omitempty = true
-		}
-	}
-	return name, omitempty, false
+	return name, jt.OmitEmpty || jt.OmitZero, false
 }
 
 func jsonFieldNames(st *types.Struct) map[string]*types.Var {
@@ -908,46 +1027,6 @@ func jsonFieldNames(st *types.Struct) map[string]*types.Var {
 		}
 	}
 	return m
-}
-
-// reflectTag looks up key in a struct tag, like reflect.StructTag.Get.
-func reflectTag(tag, key string) string {
-	for tag != "" {
-		i := 0
-		for i < len(tag) && tag[i] == ' ' {
-			i++
-		}
-		tag = tag[i:]
-		i = 0
-		for i < len(tag) && tag[i] > ' ' && tag[i] != ':' && tag[i] != '"' {
-			i++
-		}
-		if i == 0 || i+1 >= len(tag) || tag[i] != ':' || tag[i+1] != '"' {
-			return ""
-		}
-		name := tag[:i]
-		tag = tag[i+1:]
-		i = 1
-		for i < len(tag) && tag[i] != '"' {
-			if tag[i] == '\\' {
-				i++
-			}
-			i++
-		}
-		if i >= len(tag) {
-			return ""
-		}
-		qv := tag[:i+1]
-		tag = tag[i+1:]
-		if name == key {
-			v, err := strconv.Unquote(qv)
-			if err != nil {
-				return ""
-			}
-			return v
-		}
-	}
-	return ""
 }
 
 func fieldDocs(ts *ast.TypeSpec) map[string]string {
@@ -973,22 +1052,22 @@ func fieldDocs(ts *ast.TypeSpec) map[string]string {
 // Type predicates.
 
 func isBasic(t types.Type, k types.BasicKind) bool {
-	b, ok := t.(*types.Basic)
+	b, ok := types.Unalias(t).(*types.Basic)
 	return ok && b.Kind() == k
 }
 
 func isPointerToString(t types.Type) bool {
-	p, ok := t.(*types.Pointer)
+	p, ok := types.Unalias(t).(*types.Pointer)
 	return ok && isBasic(p.Elem(), types.String)
 }
 
 func isByteSlice(t types.Type) bool {
-	s, ok := t.(*types.Slice)
+	s, ok := types.Unalias(t).(*types.Slice)
 	return ok && isBasic(s.Elem(), types.Byte)
 }
 
 func isStringSlice(t types.Type) bool {
-	s, ok := t.(*types.Slice)
+	s, ok := types.Unalias(t).(*types.Slice)
 	return ok && isBasic(s.Elem(), types.String)
 }
 
@@ -1055,4 +1134,10 @@ func iconMime(src string) string {
 		return "image/webp"
 	}
 	return ""
+}
+
+// short renders a type for messages with package names, not import
+// paths: store.DB, not github.com/acme/app/store.DB.
+func short(t types.Type) string {
+	return types.TypeString(t, func(p *types.Package) string { return p.Name() })
 }

@@ -46,6 +46,21 @@ func (ds Diagnostics) Error() string {
 	return strings.Join(lines, "\n")
 }
 
+// dedupe drops repeats: one mistake reached twice (a bad type shared by
+// two components, say) is one diagnostic.
+func (ds Diagnostics) dedupe() Diagnostics {
+	seen := map[string]bool{}
+	var out Diagnostics
+	for _, d := range ds {
+		k := d.String()
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
 func (ds Diagnostics) sort() {
 	sort.SliceStable(ds, func(i, j int) bool {
 		a, b := ds[i].Pos, ds[j].Pos

@@ -22,7 +22,8 @@ import (
 // packages full of mistakes, and checks the diagnostics in place, the way
 // go/analysis/analysistest does: every diagnostic must land on a line that
 // carries a `// want "regexp"` comment matching `subject: problem`, and
-// every want must be met. A directive line cannot end in a comment (it
+// every want must be met (each diagnostic meets one want, so a mistake
+// reported twice fails). A directive line cannot end in a comment (it
 // would be read as part of the directive), so there the expectation is a
 // block comment before the directive: /* want "regexp" */ //mcp:tool ...
 func TestDiagnostics(t *testing.T) {
@@ -56,9 +57,14 @@ func checkDiagnostics(t *testing.T, pattern, dir string) {
 			t.Errorf("diagnostic without a full position: %s", d)
 			continue
 		}
+		// A want matches `subject: problem`, followed by the hint on
+		// its own line, so that a want may check the hint too.
 		text := d.Problem
 		if d.Subject != "" {
 			text = d.Subject + ": " + d.Problem
+		}
+		if d.Hint != "" {
+			text += "\n\t" + d.Hint
 		}
 		k := lineKey{abs(t, d.Pos.Filename), d.Pos.Line}
 		if !wants.match(k, text) {

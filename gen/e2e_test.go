@@ -34,6 +34,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/gen/testdata/golden/deps/cache"
 	"github.com/mcpgen/mcpgen/gen/testdata/golden/deps/store"
+	wirecomp "github.com/mcpgen/mcpgen/gen/testdata/golden/wire"
 	"github.com/mcpgen/mcpgen"
 
 	"%[1]s/deps"
@@ -43,6 +44,7 @@ import (
 	"%[1]s/results"
 	"%[1]s/skilled"
 	"%[1]s/tasks"
+	"%[1]s/wire"
 )
 
 type fixedClock struct{}
@@ -66,6 +68,8 @@ func main() {
 		srv = options.New(mcpgen.Options{})
 	case "skilled":
 		srv = skilled.New(mcpgen.Options{})
+	case "wire":
+		srv = wire.New(&wirecomp.Greeter{Prefix: "> "}, mcpgen.Options{})
 	default:
 		fmt.Fprintln(os.Stderr, "unknown server", os.Args[1])
 		os.Exit(2)
@@ -146,6 +150,41 @@ func TestEndToEnd(t *testing.T) {
 
 		c.wantText(c.callTool("lookup", `{"key":"known"}`), "found known")
 		c.wantToolError(c.callTool("lookup", `{"key":"other"}`), "no such key: other")
+	})
+
+	// The wire forms: the runtime checks arguments against the input
+	// schema and results against the output schema, so a schema that
+	// lied about the JSON would fail these calls.
+	t.Run("wire", func(t *testing.T) {
+		c := startClient(t, bin, "wire")
+		record := `{"id":"i","kind":"k","temp":"21.5C","level":"L3","uuid":"6ba7b810-9dad-11d1-80b4-00c04fd430c8",
+			"big":12345678901234567890,"addr":"192.0.2.1","at":"2026-01-02T03:04:05Z","quoted":"42","small":-5,
+			"huge":18446744073709551615,"-":"dash","maybe":null,"list":null,"names":{"en":"hello"},
+			"seg":{"from":{"x":1,"y":2},"to":{"x":3,"y":4}},"tree":{"a":{"b":{}}},"root":{"label":"r","children":[{"label":"c"}]}}`
+		c.wantStructured(c.callTool("record", record), record)
+		for _, bad := range []string{
+			strings.Replace(record, `"small":-5`, `"small":300`, 1),     // int8 bound
+			strings.Replace(record, `"quoted":"42"`, `"quoted":42`, 1),  // ,string wants a string
+			strings.Replace(record, `"temp":"21.5C"`, `"temp":21.5`, 1), // a text marshaler is a string
+			strings.Replace(record, `"level":"L3"`, `"level":3`, 1),     // JSONSchema says "L<n>"
+			strings.Replace(record, `"id":"i",`, ``, 1),                 // required
+		} {
+			c.wantToolError(c.callTool("record", bad), "invalid arguments")
+		}
+		c.wantStructured(c.callTool("browse", `{"n":2}`), `{"items":[{"name":"a"},{"name":"b"}],"more":false}`)
+		c.wantStructured(c.callTool("browse", `{"n":0}`), `{"items":null,"more":false}`) // a nil slice is null
+		c.wantStructured(c.callTool("count", `{"words":["a","b"]}`), `{"n":2}`)
+		c.wantToolError(c.callTool("count", `{"words":null}`), "invalid arguments") // nullable=false
+		c.wantText(c.callTool("find", `{"key":"known"}`), "found known")
+		c.wantToolError(c.callTool("find", `{"key":"other"}`), "no result") // (nil, nil): no panic
+		c.wantText(c.callTool("say", `{"text":"hi"}`), "> hi")
+		c.wantContents("geo://Åland/Mariehamn", "text/plain", "Åland: Mariehamn")
+		// Non-ASCII option values are whole (0xA0 inside "à" is no space).
+		for _, tl := range c.result("tools/list", nil)["tools"].([]any) {
+			if tool := tl.(map[string]any); tool["name"] == "record" && tool["title"] != "Récupère – «record»" {
+				t.Errorf("record title = %q", tool["title"])
+			}
+		}
 	})
 
 	t.Run("resources", func(t *testing.T) {

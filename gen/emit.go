@@ -7,6 +7,7 @@ import (
 	"path"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
@@ -144,7 +145,9 @@ func (e *emitter) serverFile() *jen.File {
 	f.Line()
 
 	// The drift guard: each method expression must keep the exact type
-	// mcpgen saw, or this file stops compiling.
+	// mcpgen saw, and each struct type a schema describes its exact
+	// fields and tags, or this file stops compiling. The compiler's
+	// message then names the guard function, which says what to do.
 	var guards []jen.Code
 	for _, c := range s.components() {
 		for _, m := range []*Method{c.Handler, c.Complete, s.prepare(c)} {
@@ -155,15 +158,131 @@ func (e *emitter) serverFile() *jen.File {
 			if m.PtrRecv {
 				recv = jen.Parens(jen.Op("*").Add(e.comp(c.TypeName)))
 			}
-			guards = append(guards, jen.Id("_").Add(funcTypeCode(m.Sig, m.PtrRecv, e.comp(c.TypeName))).Op("=").Add(recv).Dot(m.Name))
+			guards = append(guards, jen.Id(guardFunc).Types(funcTypeCode(m.Sig, m.PtrRecv, e.comp(c.TypeName))).Call(recv.Dot(m.Name)))
 		}
 	}
+	for _, t := range guardedStructs(s) {
+		guards = append(guards, jen.Id(guardFunc).Types(typeCode(t.Underlying())).Call(typeCode(t).Values()))
+	}
 	if len(guards) > 0 {
-		f.Comment("The component methods as mcpgen saw them. If this fails to compile, a")
-		f.Comment("component's method changed: run `go generate ./...` (mcpgen) again.")
-		f.Var().Defs(guards...)
+		f.Commentf("%s stops compiling, named in the compiler's message, when a", guardFunc)
+		f.Comment("component changed after mcpgen ran: a method's signature, or the fields or")
+		f.Comment("tags of a type its schemas describe. Run `go generate ./...` (mcpgen) again.")
+		f.Func().Id(guardFunc).Types(jen.Id("T").Any()).Params(jen.Id("T")).Block()
+		f.Line()
+		f.Comment("The component methods and types as mcpgen saw them.")
+		f.Func().Id("_").Params().Block(guards...)
 	}
 	return f
+}
+
+// guardFunc is the drift guard's function; its name is the advice.
+const guardFunc = "_mcpgen_stale_run_go_generate"
+
+// guardedStructs lists the named struct types of the server's module that
+// the components are or that tool schemas describe, in a stable order:
+// those whose type generated code can spell in full (exported fields of
+// nameable types), so that an identical struct type can be written.
+func guardedStructs(s *Server) []*types.Named {
+	var out []*types.Named
+	seen := map[types.Type]bool{}
+	mod := s.Module
+	var walk func(t types.Type)
+	walk = func(t types.Type) {
+		t = types.Unalias(t)
+		if seen[t] {
+			return
+		}
+		seen[t] = true
+		switch u := t.(type) {
+		case *types.Pointer:
+			walk(u.Elem())
+		case *types.Slice:
+			walk(u.Elem())
+		case *types.Array:
+			walk(u.Elem())
+		case *types.Map:
+			walk(u.Key())
+			walk(u.Elem())
+		case *types.Struct:
+			for i := 0; i < u.NumFields(); i++ {
+				walk(u.Field(i).Type())
+			}
+		case *types.Named:
+			st, ok := u.Underlying().(*types.Struct)
+			if !ok || u.Obj().Pkg() == nil {
+				return
+			}
+			p := u.Obj().Pkg().Path()
+			if mod == "" || (p != mod && !strings.HasPrefix(p, mod+"/")) {
+				return
+			}
+			if spellable(st) && u.Obj().Exported() && !mentionsInternal(u) {
+				out = append(out, u)
+			}
+			walk(st)
+		}
+	}
+	for _, c := range s.components() {
+		walk(c.Type)
+	}
+	for _, t := range s.Tools {
+		if t.Handler != nil && t.Handler.Kind == ResultStructured {
+			walk(t.Handler.Result)
+		}
+	}
+	return out
+}
+
+// mentionsInternal reports whether writing named's struct literal would
+// import a package under an internal directory, which the generated
+// package may be unable to import (it is written elsewhere).
+func mentionsInternal(named *types.Named) bool {
+	seen := map[types.Type]bool{}
+	var walk func(t types.Type) bool
+	walk = func(t types.Type) bool {
+		t = types.Unalias(t)
+		if seen[t] {
+			return false
+		}
+		seen[t] = true
+		switch u := t.(type) {
+		case *types.Named:
+			if u.Obj().Pkg() != nil && strings.Contains("/"+u.Obj().Pkg().Path()+"/", "/internal/") {
+				return true
+			}
+			for i := 0; i < u.TypeArgs().Len(); i++ {
+				if walk(u.TypeArgs().At(i)) {
+					return true
+				}
+			}
+		case *types.Pointer:
+			return walk(u.Elem())
+		case *types.Slice:
+			return walk(u.Elem())
+		case *types.Array:
+			return walk(u.Elem())
+		case *types.Map:
+			return walk(u.Key()) || walk(u.Elem())
+		case *types.Struct:
+			for i := 0; i < u.NumFields(); i++ {
+				if walk(u.Field(i).Type()) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	if named.Obj().Pkg() != nil && strings.Contains("/"+named.Obj().Pkg().Path()+"/", "/internal/") {
+		return true
+	}
+	return walk(named.Underlying())
+}
+
+// spellable reports whether generated code can write st's type literal.
+func spellable(st *types.Struct) bool {
+	sig := types.NewSignatureType(nil, nil, nil, types.NewTuple(types.NewParam(0, nil, "", st)), nil, false)
+	return unnameable(sig) == nil
 }
 
 func (e *emitter) depParams() []jen.Code {
@@ -245,10 +364,12 @@ func (e *emitter) toolsFile() *jen.File {
 			jen.List(jen.Id("out"), jen.Err()).Op(":=").Id("in").Dot(m.Name).Call(args(m)...),
 		}
 		if m.ContentText {
-			body = append(body,
-				jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(rt("ToolError").Call(jen.Err()))),
-				jen.Return(rt("StructuredResultText").Call(jen.Id("out"), jen.Id("out").Dot("ContentText").Call())),
-			)
+			body = append(body, jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(rt("ToolError").Call(jen.Err()))))
+			if _, ptr := types.Unalias(m.Result).(*types.Pointer); ptr {
+				// ContentText must not run on a nil result.
+				body = append(body, jen.If(jen.Id("out").Op("==").Nil()).Block(jen.Return(rt("StructuredResult").Call(jen.Id("out"), jen.Nil()))))
+			}
+			body = append(body, jen.Return(rt("StructuredResultText").Call(jen.Id("out"), jen.Id("out").Dot("ContentText").Call())))
 		} else {
 			body = append(body, jen.Return(rt(helper).Call(jen.Id("out"), jen.Err())))
 		}
@@ -572,7 +693,36 @@ func typeCode(t types.Type) *jen.Statement {
 		case protocolPkg:
 			return wire(u.Obj().Name())
 		}
-		return jen.Qual(u.Obj().Pkg().Path(), u.Obj().Name())
+		s := jen.Qual(u.Obj().Pkg().Path(), u.Obj().Name())
+		if args := u.TypeArgs(); args.Len() > 0 {
+			var cs []jen.Code
+			for i := 0; i < args.Len(); i++ {
+				cs = append(cs, typeCode(args.At(i)))
+			}
+			s = s.Types(cs...)
+		}
+		return s
+	case *types.Struct:
+		// Tags are part of a struct type's identity: keep them verbatim.
+		var fs []jen.Code
+		for i := 0; i < u.NumFields(); i++ {
+			f := u.Field(i)
+			var c *jen.Statement
+			if f.Embedded() {
+				c = typeCode(f.Type())
+			} else {
+				c = jen.Id(f.Name()).Add(typeCode(f.Type()))
+			}
+			if tag := u.Tag(i); tag != "" {
+				lit := "`" + tag + "`"
+				if strings.Contains(tag, "`") {
+					lit = strconv.Quote(tag)
+				}
+				c = c.Op(lit)
+			}
+			fs = append(fs, c)
+		}
+		return jen.Struct(fs...)
 	case *types.Alias:
 		return typeCode(types.Unalias(u))
 	case *types.Pointer:

@@ -3,6 +3,7 @@ package gen
 import (
 	"fmt"
 	"go/token"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -43,7 +44,44 @@ func load(dir string, patterns []string) ([]*packages.Package, *token.FileSet, e
 	if len(diags) > 0 {
 		return nil, nil, diags
 	}
+	for _, pat := range patterns {
+		if !matchesSome(pat, dir, pkgs) {
+			return nil, nil, fmt.Errorf("mcpgen: pattern %s matches no Go packages", pat)
+		}
+	}
 	return pkgs, fset, nil
+}
+
+// matchesSome reports whether a wildcard pattern matched any of pkgs (the
+// go tool only warns when it matches nothing). Other patterns name one
+// package, whose absence go/packages reports itself.
+func matchesSome(pat, dir string, pkgs []*packages.Package) bool {
+	base, wild := strings.CutSuffix(pat, "...")
+	if !wild || strings.Contains(base, "...") {
+		return true
+	}
+	base = strings.TrimSuffix(base, "/")
+	fsPath := base == "." || base == "" || strings.HasPrefix(base, "./") || strings.HasPrefix(base, "../") || filepath.IsAbs(base)
+	if fsPath {
+		abs, err := filepath.Abs(filepath.Join(dir, base))
+		if err != nil {
+			return true
+		}
+		for _, p := range pkgs {
+			for _, f := range p.GoFiles {
+				if d := filepath.Dir(f); d == abs || strings.HasPrefix(d, abs+string(filepath.Separator)) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	for _, p := range pkgs {
+		if p.PkgPath == base || strings.HasPrefix(p.PkgPath, base+"/") || base == "" {
+			return true
+		}
+	}
+	return false
 }
 
 // parsePos reads the "file:line:col" form go/packages uses.

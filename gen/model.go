@@ -13,6 +13,7 @@ type Server struct {
 	Instructions string
 	PkgPath      string // import path of the component package
 	PkgName      string
+	Module       string // path of the module of the component package
 	Dir          string // directory of the component package
 	Pos          token.Position
 
@@ -103,7 +104,12 @@ type Tool struct {
 	Task                                         string // "", "optional" or "required": runs as a task for clients that declare the extension
 	InputSchema                                  []byte
 	OutputSchema                                 []byte
-	Prepare                                      *Method // optional Prepare(ctx, ...) error, run before a task is created
+	// OutputExact is set when every value of the result type encodes to
+	// JSON its output schema accepts (nothing in the schema came from a
+	// JSONSchema method, a format or a constraint tag), so checking a
+	// result against it could never fail.
+	OutputExact bool
+	Prepare     *Method // optional Prepare(ctx, ...) error, run before a task is created
 }
 
 // Resource is a //mcp:resource component: a fixed URI or a URI template.

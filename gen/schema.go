@@ -22,28 +22,39 @@ import (
 	"github.com/mcpgen/mcpgen/internal/jsonschema"
 )
 
-// The schema stage derives JSON Schemas from the user's Go types with
-// github.com/invopop/jsonschema. That library reflects, so the generator
-// writes a small program that imports the component packages, runs it once
-// and reads one schema per line. The program lives under os.MkdirTemp and is
-// placed into the module only through `go run -overlay`, so nothing is ever
-// written to the user's tree.
+// The schema stage derives JSON Schemas from the user's Go types by running
+// them: types may decide their JSON with methods (MarshalJSON, MarshalText,
+// JSONSchema), which only a program can call. The generator writes a small
+// program that imports the component packages and calls gen/schemaprog,
+// runs it once and reads one JSON line per schema. The program lives under
+// os.MkdirTemp and is placed into the module only through `go run
+// -overlay`, so nothing is ever written to the user's tree.
+//
+// schemaprog derives the schemas itself rather than with
+// invopop/jsonschema, whose reflection describes the Go layout rather
+// than what encoding/json writes (marshalers, promoted and conflicting
+// fields, nil as null, sized integers, ",string"), and expands shared types
+// without bound. A JSONSchema method may still return its *Schema.
 
 type schemaJob struct {
-	key  string     // "server/kind/name/input|output"
-	typ  types.Type // the Go type to describe
-	dest *[]byte    // where the schema goes
-	pos  token.Position
-	subj string
+	key    string     // "server/kind/name/input|output"
+	typ    types.Type // the Go type to describe
+	code   jen.Code   // how the program spells it
+	output bool       // describe what the encoder writes, not what the decoder reads
+	dest   *[]byte    // where the schema goes
+	exact  *bool      // set when every value of the type fits the schema
+	pos    token.Position
+	subj   string
 }
 
 func schemaJobs(servers []*Server) []schemaJob {
 	var jobs []schemaJob
 	for _, s := range servers {
 		for _, t := range s.Tools {
-			jobs = append(jobs, schemaJob{key: s.Name + "/tool/" + t.Name + "/input", typ: t.Type, dest: &t.InputSchema, pos: t.Pos, subj: "tool " + t.Name})
+			jobs = append(jobs, schemaJob{key: s.Name + "/tool/" + t.Name + "/input", typ: t.Type, code: jen.Qual(s.PkgPath, t.TypeName), dest: &t.InputSchema, pos: t.Pos, subj: "tool " + t.Name})
 			if t.Handler != nil && t.Handler.Kind == ResultStructured {
-				jobs = append(jobs, schemaJob{key: s.Name + "/tool/" + t.Name + "/output", typ: t.Handler.Result, dest: &t.OutputSchema, pos: t.Pos, subj: "tool " + t.Name})
+				jobs = append(jobs, schemaJob{key: s.Name + "/tool/" + t.Name + "/output", typ: t.Handler.Result, code: typeCode(t.Handler.Result), output: true,
+					dest: &t.OutputSchema, exact: &t.OutputExact, pos: t.Pos, subj: "tool " + t.Name})
 			}
 		}
 	}
@@ -56,7 +67,11 @@ func runSchemas(ctx context.Context, moduleDir string, servers []*Server, fset *
 	if len(jobs) == 0 {
 		return nil
 	}
-	src, err := schemaProgram(jobs, fset)
+	docs := newDocIndex(fset)
+	for _, j := range jobs {
+		docs.collect(j.typ, map[types.Type]bool{})
+	}
+	src, err := schemaProgram(jobs, docs)
 	if err != nil {
 		return err
 	}
@@ -88,28 +103,47 @@ func runSchemas(ctx context.Context, moduleDir string, servers []*Server, fset *
 		}
 		return internalError("schema program failed: %v\n%s", err, stderr.String())
 	}
-	got := map[string][]byte{}
+	got := map[string]schemaprog.Line{}
 	sc := bufio.NewScanner(&stdout)
-	sc.Buffer(make([]byte, 1<<20), 64<<20)
+	sc.Buffer(make([]byte, 1<<20), 256<<20)
 	for sc.Scan() {
-		key, doc, ok := strings.Cut(sc.Text(), "\t")
-		if ok {
-			got[key] = []byte(doc)
+		var line schemaprog.Line
+		if err := json.Unmarshal(sc.Bytes(), &line); err != nil {
+			return internalError("schema program printed %.80q: %v", sc.Text(), err)
 		}
+		got[line.Key] = line
 	}
 	var diags Diagnostics
+	seen := map[string]bool{}
 	for _, j := range jobs {
-		doc, ok := got[j.key]
+		line, ok := got[j.key]
 		if !ok {
 			return internalError("schema program printed no schema for %s", j.key)
 		}
-		out, err := finishSchema(doc, strings.HasSuffix(j.key, "/input"))
+		for _, e := range line.Errors {
+			d := Diagnostic{Pos: j.pos, Subject: j.subj, Problem: e.Msg, Hint: e.Hint}
+			if f, ok := docs.pos[e.Field]; ok {
+				d.Pos, d.Subject = f.pos, f.subject
+			}
+			// A type used by two schemas is reported once.
+			if k := d.String(); !seen[k] {
+				seen[k] = true
+				diags = append(diags, d)
+			}
+		}
+		if len(line.Errors) > 0 {
+			continue
+		}
+		out, err := finishSchema(line.Schema, j.output)
 		if err != nil {
 			diags = append(diags, Diagnostic{Pos: j.pos, Subject: j.subj, Problem: err.Error(),
 				Hint: "give every field a concrete type; use jsonschema tags for constraints"})
 			continue
 		}
 		*j.dest = out
+		if j.exact != nil {
+			*j.exact = line.Exact
+		}
 	}
 	if len(diags) > 0 {
 		return diags
@@ -133,14 +167,10 @@ func moduleGraphFix(stderr string) string {
 func indent(s string) string { return "\t" + strings.ReplaceAll(s, "\n", "\n\t") }
 
 // schemaProgram renders the temporary program.
-func schemaProgram(jobs []schemaJob, fset *token.FileSet) ([]byte, error) {
+func schemaProgram(jobs []schemaJob, docs *docIndex) ([]byte, error) {
 	f := jen.NewFile("main")
 	f.HeaderComment("Temporary program written by mcpgen to derive JSON Schemas; never saved.")
 	comments := jen.Dict{}
-	docs := newDocIndex(fset)
-	for _, j := range jobs {
-		docs.collect(j.typ, map[types.Type]bool{})
-	}
 	keys := make([]string, 0, len(docs.fields))
 	for k := range docs.fields {
 		keys = append(keys, k)
@@ -152,7 +182,7 @@ func schemaProgram(jobs []schemaJob, fset *token.FileSet) ([]byte, error) {
 	f.Var().Id("comments").Op("=").Map(jen.String()).String().Values(comments)
 	var list []jen.Code
 	for _, j := range jobs {
-		list = append(list, jen.Values(jen.Lit(j.key), jen.New(typeCode(j.typ))))
+		list = append(list, jen.Values(jen.Lit(j.key), jen.New(j.code)))
 	}
 	body := []jen.Code{jen.Qual(schemaprog.ImportPath, "Main").Call(jen.Id("comments"), jen.Index().Qual(schemaprog.ImportPath, "Job").Values(multiline(list)...))}
 	f.Func().Id("main").Params().Block(body...)
@@ -166,7 +196,7 @@ func schemaProgram(jobs []schemaJob, fset *token.FileSet) ([]byte, error) {
 // finishSchema checks a reflected schema and formats it: no `true`, empty
 // or null subschema may remain (they would silently accept anything), and
 // an input schema must describe an object.
-func finishSchema(doc []byte, input bool) ([]byte, error) {
+func finishSchema(doc []byte, output bool) ([]byte, error) {
 	var v any
 	if err := json.Unmarshal(doc, &v); err != nil {
 		return nil, internalError("schema is not JSON: %v", err)
@@ -175,8 +205,11 @@ func finishSchema(doc []byte, input bool) ([]byte, error) {
 	if !ok || len(root) == 0 {
 		return nil, fmt.Errorf("schema came out as %s, which would accept anything", doc)
 	}
-	if input && root["type"] != "object" {
-		return nil, fmt.Errorf("input schema must describe an object, got type %v", root["type"])
+	if root["type"] != "object" {
+		if output {
+			return nil, fmt.Errorf("structured result is %s in JSON, not an object (its type decides its own JSON form)", describeType(root))
+		}
+		return nil, fmt.Errorf("input schema must describe an object, got %s", describeType(root))
 	}
 	if p := emptySubschema(root, ""); p != "" {
 		return nil, fmt.Errorf("schema at %s came out empty (accepts anything)", p)
@@ -192,6 +225,17 @@ func finishSchema(doc []byte, input bool) ([]byte, error) {
 	}
 	buf.WriteByte('\n')
 	return buf.Bytes(), nil
+}
+
+// describeType names the JSON type a schema describes, for messages.
+func describeType(m map[string]any) string {
+	switch t := m["type"].(type) {
+	case string:
+		return "a " + t
+	case []any:
+		return fmt.Sprintf("%v", t)
+	}
+	return "not declared as an object"
 }
 
 func emptySubschema(v any, at string) string {
@@ -222,6 +266,25 @@ func emptySubschema(v any, at string) string {
 			return p
 		}
 	}
+	if any, ok := m["anyOf"].([]any); ok {
+		for i, sub := range any {
+			if p := emptySubschema(sub, fmt.Sprintf("%s/anyOf/%d", at, i)); p != "" {
+				return p
+			}
+		}
+	}
+	if defs, ok := m["$defs"].(map[string]any); ok {
+		names := make([]string, 0, len(defs))
+		for k := range defs {
+			names = append(names, k)
+		}
+		sort.Strings(names)
+		for _, k := range names {
+			if p := emptySubschema(defs[k], at+"/$defs/"+k); p != "" {
+				return p
+			}
+		}
+	}
 	if ap, ok := m["additionalProperties"]; ok {
 		if _, isBool := ap.(bool); !isBool {
 			if p := emptySubschema(ap, at+"/additionalProperties"); p != "" {
@@ -237,14 +300,21 @@ func emptySubschema(v any, at string) string {
 type docIndex struct {
 	fset   *token.FileSet
 	files  map[string]*ast.File
-	fields map[string]string // "pkgpath.Type.Field" -> doc
+	fields map[string]string   // "pkgpath.Type.Field" -> doc
+	pos    map[string]fieldPos // "pkgpath.Type.Field" -> where the schema program's errors about it go
+}
+
+type fieldPos struct {
+	pos     token.Position
+	subject string // Type.Field
 }
 
 func newDocIndex(fset *token.FileSet) *docIndex {
-	return &docIndex{fset: fset, files: map[string]*ast.File{}, fields: map[string]string{}}
+	return &docIndex{fset: fset, files: map[string]*ast.File{}, fields: map[string]string{}, pos: map[string]fieldPos{}}
 }
 
 func (d *docIndex) collect(t types.Type, seen map[types.Type]bool) {
+	t = types.Unalias(t)
 	if seen[t] {
 		return
 	}
@@ -265,18 +335,26 @@ func (d *docIndex) collect(t types.Type, seen map[types.Type]bool) {
 	}
 	n, ok := t.(*types.Named)
 	if !ok || n.Obj().Pkg() == nil {
+		if st, ok := t.(*types.Struct); ok {
+			for i := 0; i < st.NumFields(); i++ {
+				d.collect(st.Field(i).Type(), seen)
+			}
+		}
 		return
 	}
 	st, ok := n.Underlying().(*types.Struct)
 	if !ok {
+		d.collect(n.Underlying(), seen)
 		return
 	}
-	docs := d.structDocs(n)
+	docs := d.structDocs(n.Origin())
 	for i := 0; i < st.NumFields(); i++ {
 		f := st.Field(i)
+		key := n.Obj().Pkg().Path() + "." + n.Obj().Name() + "." + f.Name()
 		if doc := docs[f.Name()]; doc != "" {
-			d.fields[n.Obj().Pkg().Path()+"."+n.Obj().Name()+"."+f.Name()] = doc
+			d.fields[key] = doc
 		}
+		d.pos[key] = fieldPos{d.fset.Position(f.Pos()), n.Obj().Name() + "." + f.Name()}
 		d.collect(f.Type(), seen)
 	}
 }

@@ -11,12 +11,12 @@ import (
 //
 //mcp:tool name=create_entities title="Create Entities" destructive=false
 type CreateEntities struct {
-	Entities []memstore.Entity `json:"entities"`
+	Entities []memstore.Entity `json:"entities" jsonschema:"nullable=false"`
 }
 
 // Entities is a list of entities.
 type Entities struct {
-	Entities []memstore.Entity `json:"entities"`
+	Entities []memstore.Entity `json:"entities" jsonschema:"nullable=false"`
 }
 
 // ContentText is the text block the reference gives: the bare list.
@@ -36,12 +36,12 @@ func (in CreateEntities) Call(ctx context.Context, req *mcpgen.Request, store me
 //
 //mcp:tool name=create_relations title="Create Relations" destructive=false
 type CreateRelations struct {
-	Relations []memstore.Relation `json:"relations"`
+	Relations []memstore.Relation `json:"relations" jsonschema:"nullable=false"`
 }
 
 // Relations is a list of relations.
 type Relations struct {
-	Relations []memstore.Relation `json:"relations"`
+	Relations []memstore.Relation `json:"relations" jsonschema:"nullable=false"`
 }
 
 // ContentText is the text block the reference gives: the bare list.
@@ -61,12 +61,12 @@ func (in CreateRelations) Call(ctx context.Context, req *mcpgen.Request, store m
 //
 //mcp:tool name=add_observations title="Add Observations" destructive=false
 type AddObservations struct {
-	Observations []memstore.ObservationAdd `json:"observations"`
+	Observations []memstore.ObservationAdd `json:"observations" jsonschema:"nullable=false"`
 }
 
 // AddedResults lists, per entity, the observations that were new.
 type AddedResults struct {
-	Results []memstore.AddedObservations `json:"results"`
+	Results []memstore.AddedObservations `json:"results" jsonschema:"nullable=false"`
 }
 
 // ContentText is the text block the reference gives: the bare list.
@@ -87,7 +87,7 @@ func (in AddObservations) Call(ctx context.Context, req *mcpgen.Request, store m
 //mcp:tool name=delete_entities title="Delete Entities" destructive idempotent
 type DeleteEntities struct {
 	// An array of entity names to delete
-	EntityNames []string `json:"entityNames"`
+	EntityNames []string `json:"entityNames" jsonschema:"nullable=false"`
 }
 
 // Call deletes the entities and every relation touching them.
@@ -103,7 +103,7 @@ func (in DeleteEntities) Call(ctx context.Context, req *mcpgen.Request, store me
 //
 //mcp:tool name=delete_observations title="Delete Observations" destructive idempotent
 type DeleteObservations struct {
-	Deletions []memstore.ObservationDelete `json:"deletions"`
+	Deletions []memstore.ObservationDelete `json:"deletions" jsonschema:"nullable=false"`
 }
 
 // Call deletes the observations; missing ones are ignored.
@@ -120,7 +120,7 @@ func (in DeleteObservations) Call(ctx context.Context, req *mcpgen.Request, stor
 //mcp:tool name=delete_relations title="Delete Relations" destructive idempotent
 type DeleteRelations struct {
 	// An array of relations to delete
-	Relations []memstore.Relation `json:"relations"`
+	Relations []memstore.Relation `json:"relations" jsonschema:"nullable=false"`
 }
 
 // Call deletes the relations; missing ones are ignored.
@@ -162,7 +162,7 @@ func (in SearchNodes) Call(ctx context.Context, store memstore.Store) (Graph, er
 //mcp:tool name=open_nodes title="Open Nodes" readonly
 type OpenNodes struct {
 	// An array of entity names to retrieve
-	Names []string `json:"names"`
+	Names []string `json:"names" jsonschema:"nullable=false"`
 }
 
 // Call returns the named entities and the relations touching them.

@@ -29,57 +29,124 @@ func New(opts mcpgen.Options) *mcpgen.Server {
 // handlers holds the dependencies and adapts each component to the runtime.
 type handlers struct{}
 
-// The component methods as mcpgen saw them. If this fails to compile, a
-// component's method changed: run `go generate ./...` (mcpgen) again.
-var (
-	_ func(component.Echo, context.Context) (string, error)             = component.Echo.Call
-	_ func(component.Ingest, context.Context) (component.Counts, error) = component.Ingest.Call
-	_ func(component.Noop01, context.Context) (string, error)           = component.Noop01.Call
-	_ func(component.Noop02, context.Context) (string, error)           = component.Noop02.Call
-	_ func(component.Noop03, context.Context) (string, error)           = component.Noop03.Call
-	_ func(component.Noop04, context.Context) (string, error)           = component.Noop04.Call
-	_ func(component.Noop05, context.Context) (string, error)           = component.Noop05.Call
-	_ func(component.Noop06, context.Context) (string, error)           = component.Noop06.Call
-	_ func(component.Noop07, context.Context) (string, error)           = component.Noop07.Call
-	_ func(component.Noop08, context.Context) (string, error)           = component.Noop08.Call
-	_ func(component.Noop09, context.Context) (string, error)           = component.Noop09.Call
-	_ func(component.Noop10, context.Context) (string, error)           = component.Noop10.Call
-	_ func(component.Noop11, context.Context) (string, error)           = component.Noop11.Call
-	_ func(component.Noop12, context.Context) (string, error)           = component.Noop12.Call
-	_ func(component.Noop13, context.Context) (string, error)           = component.Noop13.Call
-	_ func(component.Noop14, context.Context) (string, error)           = component.Noop14.Call
-	_ func(component.Noop15, context.Context) (string, error)           = component.Noop15.Call
-	_ func(component.Noop16, context.Context) (string, error)           = component.Noop16.Call
-	_ func(component.Noop17, context.Context) (string, error)           = component.Noop17.Call
-	_ func(component.Noop18, context.Context) (string, error)           = component.Noop18.Call
-	_ func(component.Noop19, context.Context) (string, error)           = component.Noop19.Call
-	_ func(component.Noop20, context.Context) (string, error)           = component.Noop20.Call
-	_ func(component.Noop21, context.Context) (string, error)           = component.Noop21.Call
-	_ func(component.Noop22, context.Context) (string, error)           = component.Noop22.Call
-	_ func(component.Noop23, context.Context) (string, error)           = component.Noop23.Call
-	_ func(component.Noop24, context.Context) (string, error)           = component.Noop24.Call
-	_ func(component.Noop25, context.Context) (string, error)           = component.Noop25.Call
-	_ func(component.Noop26, context.Context) (string, error)           = component.Noop26.Call
-	_ func(component.Noop27, context.Context) (string, error)           = component.Noop27.Call
-	_ func(component.Noop28, context.Context) (string, error)           = component.Noop28.Call
-	_ func(component.Noop29, context.Context) (string, error)           = component.Noop29.Call
-	_ func(component.Noop30, context.Context) (string, error)           = component.Noop30.Call
-	_ func(component.Noop31, context.Context) (string, error)           = component.Noop31.Call
-	_ func(component.Noop32, context.Context) (string, error)           = component.Noop32.Call
-	_ func(component.Noop33, context.Context) (string, error)           = component.Noop33.Call
-	_ func(component.Noop34, context.Context) (string, error)           = component.Noop34.Call
-	_ func(component.Noop35, context.Context) (string, error)           = component.Noop35.Call
-	_ func(component.Noop36, context.Context) (string, error)           = component.Noop36.Call
-	_ func(component.Noop37, context.Context) (string, error)           = component.Noop37.Call
-	_ func(component.Noop38, context.Context) (string, error)           = component.Noop38.Call
-	_ func(component.Noop39, context.Context) (string, error)           = component.Noop39.Call
-	_ func(component.Noop40, context.Context) (string, error)           = component.Noop40.Call
-	_ func(component.Noop41, context.Context) (string, error)           = component.Noop41.Call
-	_ func(component.Noop42, context.Context) (string, error)           = component.Noop42.Call
-	_ func(component.Noop43, context.Context) (string, error)           = component.Noop43.Call
-	_ func(component.Noop44, context.Context) (string, error)           = component.Noop44.Call
-	_ func(component.Noop45, context.Context) (string, error)           = component.Noop45.Call
-	_ func(component.Noop46, context.Context) (string, error)           = component.Noop46.Call
-	_ func(component.Noop47, context.Context) (string, error)           = component.Noop47.Call
-	_ func(component.Noop48, context.Context) (string, error)           = component.Noop48.Call
-)
+// _mcpgen_stale_run_go_generate stops compiling, named in the compiler's message, when a
+// component changed after mcpgen ran: a method's signature, or the fields or
+// tags of a type its schemas describe. Run `go generate ./...` (mcpgen) again.
+func _mcpgen_stale_run_go_generate[T any](T) {}
+
+// The component methods and types as mcpgen saw them.
+func _() {
+	_mcpgen_stale_run_go_generate[func(component.Echo, context.Context) (string, error)](component.Echo.Call)
+	_mcpgen_stale_run_go_generate[func(component.Ingest, context.Context) (component.Counts, error)](component.Ingest.Call)
+	_mcpgen_stale_run_go_generate[func(component.Noop01, context.Context) (string, error)](component.Noop01.Call)
+	_mcpgen_stale_run_go_generate[func(component.Noop02, context.Context) (string, error)](component.Noop02.Call)
+	_mcpgen_stale_run_go_generate[func(component.Noop03, context.Context) (string, error)](component.Noop03.Call)
+	_mcpgen_stale_run_go_generate[func(component.Noop04, context.Context) (string, error)](component.Noop04.Call)
+	_mcpgen_stale_run_go_generate[func(component.Noop05, context.Context) (string, error)](component.Noop05.Call)
+	_mcpgen_stale_run_go_generate[func(component.Noop06, context.Context) (string, error)](component.Noop06.Call)
+	_mcpgen_stale_run_go_generate[func(component.Noop07, context.Context) (string, error)](component.Noop07.Call)
+	_mcpgen_stale_run_go_generate[func(component.Noop08, context.Context) (string, error)](component.Noop08.Call)
+	_mcpgen_stale_run_go_generate[func(component.Noop09, context.Context) (string, error)](component.Noop09.Call)
+	_mcpgen_stale_run_go_generate[func(component.Noop10, context.Context) (string, error)](component.Noop10.Call)
+	_mcpgen_stale_run_go_generate[func(component.Noop11, context.Context) (string, error)](component.Noop11.Call)
+	_mcpgen_stale_run_go_generate[func(component.Noop12, context.Context) (string, error)](component.Noop12.Call)
+	_mcpgen_stale_run_go_generate[func(component.Noop13, context.Context) (string, error)](component.Noop13.Call)
+	_mcpgen_stale_run_go_generate[func(component.Noop14, context.Context) (string, error)](component.Noop14.Call)
+	_mcpgen_stale_run_go_generate[func(component.Noop15, context.Context) (string, error)](component.Noop15.Call)
+	_mcpgen_stale_run_go_generate[func(component.Noop16, context.Context) (string, error)](component.Noop16.Call)
+	_mcpgen_stale_run_go_generate[func(component.Noop17, context.Context) (string, error)](component.Noop17.Call)
+	_mcpgen_stale_run_go_generate[func(component.Noop18, context.Context) (string, error)](component.Noop18.Call)
+	_mcpgen_stale_run_go_generate[func(component.Noop19, context.Context) (string, error)](component.Noop19.Call)
+	_mcpgen_stale_run_go_generate[func(component.Noop20, context.Context) (string, error)](component.Noop20.Call)
+	_mcpgen_stale_run_go_generate[func(component.Noop21, context.Context) (string, error)](component.Noop21.Call)
+	_mcpgen_stale_run_go_generate[func(component.Noop22, context.Context) (string, error)](component.Noop22.Call)
+	_mcpgen_stale_run_go_generate[func(component.Noop23, context.Context) (string, error)](component.Noop23.Call)
+	_mcpgen_stale_run_go_generate[func(component.Noop24, context.Context) (string, error)](component.Noop24.Call)
+	_mcpgen_stale_run_go_generate[func(component.Noop25, context.Context) (string, error)](component.Noop25.Call)
+	_mcpgen_stale_run_go_generate[func(component.Noop26, context.Context) (string, error)](component.Noop26.Call)
+	_mcpgen_stale_run_go_generate[func(component.Noop27, context.Context) (string, error)](component.Noop27.Call)
+	_mcpgen_stale_run_go_generate[func(component.Noop28, context.Context) (string, error)](component.Noop28.Call)
+	_mcpgen_stale_run_go_generate[func(component.Noop29, context.Context) (string, error)](component.Noop29.Call)
+	_mcpgen_stale_run_go_generate[func(component.Noop30, context.Context) (string, error)](component.Noop30.Call)
+	_mcpgen_stale_run_go_generate[func(component.Noop31, context.Context) (string, error)](component.Noop31.Call)
+	_mcpgen_stale_run_go_generate[func(component.Noop32, context.Context) (string, error)](component.Noop32.Call)
+	_mcpgen_stale_run_go_generate[func(component.Noop33, context.Context) (string, error)](component.Noop33.Call)
+	_mcpgen_stale_run_go_generate[func(component.Noop34, context.Context) (string, error)](component.Noop34.Call)
+	_mcpgen_stale_run_go_generate[func(component.Noop35, context.Context) (string, error)](component.Noop35.Call)
+	_mcpgen_stale_run_go_generate[func(component.Noop36, context.Context) (string, error)](component.Noop36.Call)
+	_mcpgen_stale_run_go_generate[func(component.Noop37, context.Context) (string, error)](component.Noop37.Call)
+	_mcpgen_stale_run_go_generate[func(component.Noop38, context.Context) (string, error)](component.Noop38.Call)
+	_mcpgen_stale_run_go_generate[func(component.Noop39, context.Context) (string, error)](component.Noop39.Call)
+	_mcpgen_stale_run_go_generate[func(component.Noop40, context.Context) (string, error)](component.Noop40.Call)
+	_mcpgen_stale_run_go_generate[func(component.Noop41, context.Context) (string, error)](component.Noop41.Call)
+	_mcpgen_stale_run_go_generate[func(component.Noop42, context.Context) (string, error)](component.Noop42.Call)
+	_mcpgen_stale_run_go_generate[func(component.Noop43, context.Context) (string, error)](component.Noop43.Call)
+	_mcpgen_stale_run_go_generate[func(component.Noop44, context.Context) (string, error)](component.Noop44.Call)
+	_mcpgen_stale_run_go_generate[func(component.Noop45, context.Context) (string, error)](component.Noop45.Call)
+	_mcpgen_stale_run_go_generate[func(component.Noop46, context.Context) (string, error)](component.Noop46.Call)
+	_mcpgen_stale_run_go_generate[func(component.Noop47, context.Context) (string, error)](component.Noop47.Call)
+	_mcpgen_stale_run_go_generate[func(component.Noop48, context.Context) (string, error)](component.Noop48.Call)
+	_mcpgen_stale_run_go_generate[struct {
+		Message string `json:"message"`
+	}](component.Echo{})
+	_mcpgen_stale_run_go_generate[struct {
+		Entities []component.Entity `json:"entities" jsonschema:"minItems=1"`
+	}](component.Ingest{})
+	_mcpgen_stale_run_go_generate[struct {
+		Name         string   `json:"name"`
+		EntityType   string   `json:"entityType"`
+		Observations []string `json:"observations"`
+	}](component.Entity{})
+	_mcpgen_stale_run_go_generate[struct{}](component.Noop01{})
+	_mcpgen_stale_run_go_generate[struct{}](component.Noop02{})
+	_mcpgen_stale_run_go_generate[struct{}](component.Noop03{})
+	_mcpgen_stale_run_go_generate[struct{}](component.Noop04{})
+	_mcpgen_stale_run_go_generate[struct{}](component.Noop05{})
+	_mcpgen_stale_run_go_generate[struct{}](component.Noop06{})
+	_mcpgen_stale_run_go_generate[struct{}](component.Noop07{})
+	_mcpgen_stale_run_go_generate[struct{}](component.Noop08{})
+	_mcpgen_stale_run_go_generate[struct{}](component.Noop09{})
+	_mcpgen_stale_run_go_generate[struct{}](component.Noop10{})
+	_mcpgen_stale_run_go_generate[struct{}](component.Noop11{})
+	_mcpgen_stale_run_go_generate[struct{}](component.Noop12{})
+	_mcpgen_stale_run_go_generate[struct{}](component.Noop13{})
+	_mcpgen_stale_run_go_generate[struct{}](component.Noop14{})
+	_mcpgen_stale_run_go_generate[struct{}](component.Noop15{})
+	_mcpgen_stale_run_go_generate[struct{}](component.Noop16{})
+	_mcpgen_stale_run_go_generate[struct{}](component.Noop17{})
+	_mcpgen_stale_run_go_generate[struct{}](component.Noop18{})
+	_mcpgen_stale_run_go_generate[struct{}](component.Noop19{})
+	_mcpgen_stale_run_go_generate[struct{}](component.Noop20{})
+	_mcpgen_stale_run_go_generate[struct{}](component.Noop21{})
+	_mcpgen_stale_run_go_generate[struct{}](component.Noop22{})
+	_mcpgen_stale_run_go_generate[struct{}](component.Noop23{})
+	_mcpgen_stale_run_go_generate[struct{}](component.Noop24{})
+	_mcpgen_stale_run_go_generate[struct{}](component.Noop25{})
+	_mcpgen_stale_run_go_generate[struct{}](component.Noop26{})
+	_mcpgen_stale_run_go_generate[struct{}](component.Noop27{})
+	_mcpgen_stale_run_go_generate[struct{}](component.Noop28{})
+	_mcpgen_stale_run_go_generate[struct{}](component.Noop29{})
+	_mcpgen_stale_run_go_generate[struct{}](component.Noop30{})
+	_mcpgen_stale_run_go_generate[struct{}](component.Noop31{})
+	_mcpgen_stale_run_go_generate[struct{}](component.Noop32{})
+	_mcpgen_stale_run_go_generate[struct{}](component.Noop33{})
+	_mcpgen_stale_run_go_generate[struct{}](component.Noop34{})
+	_mcpgen_stale_run_go_generate[struct{}](component.Noop35{})
+	_mcpgen_stale_run_go_generate[struct{}](component.Noop36{})
+	_mcpgen_stale_run_go_generate[struct{}](component.Noop37{})
+	_mcpgen_stale_run_go_generate[struct{}](component.Noop38{})
+	_mcpgen_stale_run_go_generate[struct{}](component.Noop39{})
+	_mcpgen_stale_run_go_generate[struct{}](component.Noop40{})
+	_mcpgen_stale_run_go_generate[struct{}](component.Noop41{})
+	_mcpgen_stale_run_go_generate[struct{}](component.Noop42{})
+	_mcpgen_stale_run_go_generate[struct{}](component.Noop43{})
+	_mcpgen_stale_run_go_generate[struct{}](component.Noop44{})
+	_mcpgen_stale_run_go_generate[struct{}](component.Noop45{})
+	_mcpgen_stale_run_go_generate[struct{}](component.Noop46{})
+	_mcpgen_stale_run_go_generate[struct{}](component.Noop47{})
+	_mcpgen_stale_run_go_generate[struct{}](component.Noop48{})
+	_mcpgen_stale_run_go_generate[struct {
+		Count        int `json:"count"`
+		Observations int `json:"observations"`
+	}](component.Counts{})
+}

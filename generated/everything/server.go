@@ -33,56 +33,138 @@ func New(opts mcpgen.Options) *mcpgen.Server {
 // handlers holds the dependencies and adapts each component to the runtime.
 type handlers struct{}
 
-// The component methods as mcpgen saw them. If this fails to compile, a
-// component's method changed: run `go generate ./...` (mcpgen) again.
-var (
-	_ func(component.About, context.Context) (string, error)                                                = component.About.Call
-	_ func(component.ConfirmDelete, context.Context, *mcpgen.Request) (string, error)                       = component.ConfirmDelete.Call
-	_ func(component.Echo, context.Context) (string, error)                                                 = component.Echo.Call
-	_ func(component.FailingJob, context.Context) (string, error)                                           = component.FailingJob.Call
-	_ func(component.Greet, context.Context) (string, error)                                                = component.Greet.Call
-	_ func(component.JSONSchema202012, context.Context) (string, error)                                     = component.JSONSchema202012.Call
-	_ func(component.MultiInput, context.Context, *mcpgen.Request) (string, error)                          = component.MultiInput.Call
-	_ func(component.ProtocolErrorJob, context.Context) (string, error)                                     = component.ProtocolErrorJob.Call
-	_ func(component.SlowCompute, context.Context, *mcpgen.Request) (string, error)                         = component.SlowCompute.Call
-	_ func(component.AudioContent, context.Context) ([]mcpgen.Content, error)                               = component.AudioContent.Call
-	_ func(component.CustomHeader, context.Context) (string, error)                                         = component.CustomHeader.Call
-	_ func(component.Elicitation, context.Context, *mcpgen.Request) (string, error)                         = component.Elicitation.Call
-	_ func(component.ElicitationDefaults, context.Context, *mcpgen.Request) (string, error)                 = component.ElicitationDefaults.Call
-	_ func(component.ElicitationEnums, context.Context, *mcpgen.Request) (string, error)                    = component.ElicitationEnums.Call
-	_ func(component.EmbeddedResource, context.Context) ([]mcpgen.Content, error)                           = component.EmbeddedResource.Call
-	_ func(component.ErrorHandling, context.Context) (string, error)                                        = component.ErrorHandling.Call
-	_ func(component.ImageContent, context.Context) ([]mcpgen.Content, error)                               = component.ImageContent.Call
-	_ func(component.InputRequiredCapabilities, context.Context, *mcpgen.Request) (string, error)           = component.InputRequiredCapabilities.Call
-	_ func(component.InputRequiredElicitation, context.Context, *mcpgen.Request) (string, error)            = component.InputRequiredElicitation.Call
-	_ func(component.InputRequiredListRoots, context.Context, *mcpgen.Request) (string, error)              = component.InputRequiredListRoots.Call
-	_ func(component.InputRequiredMultiRound, context.Context, *mcpgen.Request) (string, error)             = component.InputRequiredMultiRound.Call
-	_ func(component.InputRequiredMultipleInputs, context.Context, *mcpgen.Request) (string, error)         = component.InputRequiredMultipleInputs.Call
-	_ func(component.InputRequiredRequestState, context.Context, *mcpgen.Request) (string, error)           = component.InputRequiredRequestState.Call
-	_ func(component.InputRequiredSampling, context.Context, *mcpgen.Request) (string, error)               = component.InputRequiredSampling.Call
-	_ func(component.InputRequiredTamperedState, context.Context, *mcpgen.Request) (string, error)          = component.InputRequiredTamperedState.Call
-	_ func(component.LoggingTool, context.Context, *mcpgen.Request) (string, error)                         = component.LoggingTool.Call
-	_ func(component.MissingCapability, context.Context, *mcpgen.Request) (string, error)                   = component.MissingCapability.Call
-	_ func(component.MultipleContentTypes, context.Context) ([]mcpgen.Content, error)                       = component.MultipleContentTypes.Call
-	_ func(component.Reconnection, context.Context) (string, error)                                         = component.Reconnection.Call
-	_ func(component.Sampling, context.Context, *mcpgen.Request) (string, error)                            = component.Sampling.Call
-	_ func(component.SimpleText, context.Context) (string, error)                                           = component.SimpleText.Call
-	_ func(component.StreamingElicitation, context.Context, *mcpgen.Request) (string, error)                = component.StreamingElicitation.Call
-	_ func(component.ToolWithLogging, context.Context, *mcpgen.Request) (string, error)                     = component.ToolWithLogging.Call
-	_ func(component.ToolWithProgress, context.Context, *mcpgen.Request) (string, error)                    = component.ToolWithProgress.Call
-	_ func(component.ToolWithTask, context.Context, *mcpgen.Request) (string, error)                        = component.ToolWithTask.Call
-	_ func(component.ToolWithTask, context.Context, *mcpgen.Request) error                                  = component.ToolWithTask.Prepare
-	_ func(component.TriggerPromptChange, context.Context, *mcpgen.Request) (string, error)                 = component.TriggerPromptChange.Call
-	_ func(component.TriggerToolChange, context.Context, *mcpgen.Request) (string, error)                   = component.TriggerToolChange.Call
-	_ func(component.StaticBinary, context.Context) ([]byte, error)                                         = component.StaticBinary.Read
-	_ func(component.StaticText, context.Context) (string, error)                                           = component.StaticText.Read
-	_ func(component.TemplateData, context.Context) (component.Record, error)                               = component.TemplateData.Read
-	_ func(component.TemplateData, context.Context, mcpgen.CompleteRequest) ([]string, error)               = component.TemplateData.Complete
-	_ func(component.WatchedResource, context.Context) (string, error)                                      = component.WatchedResource.Read
-	_ func(component.InputRequiredPrompt, context.Context, *mcpgen.Request) ([]mcpgen.PromptMessage, error) = component.InputRequiredPrompt.Get
-	_ func(component.PromptWithArguments, context.Context) (string, error)                                  = component.PromptWithArguments.Get
-	_ func(component.PromptWithArguments, context.Context, mcpgen.CompleteRequest) ([]string, error)        = component.PromptWithArguments.Complete
-	_ func(component.PromptWithEmbeddedResource, context.Context) ([]mcpgen.PromptMessage, error)           = component.PromptWithEmbeddedResource.Get
-	_ func(component.PromptWithImage, context.Context) ([]mcpgen.PromptMessage, error)                      = component.PromptWithImage.Get
-	_ func(component.SimplePrompt, context.Context) (string, error)                                         = component.SimplePrompt.Get
-)
+// _mcpgen_stale_run_go_generate stops compiling, named in the compiler's message, when a
+// component changed after mcpgen ran: a method's signature, or the fields or
+// tags of a type its schemas describe. Run `go generate ./...` (mcpgen) again.
+func _mcpgen_stale_run_go_generate[T any](T) {}
+
+// The component methods and types as mcpgen saw them.
+func _() {
+	_mcpgen_stale_run_go_generate[func(component.About, context.Context) (string, error)](component.About.Call)
+	_mcpgen_stale_run_go_generate[func(component.ConfirmDelete, context.Context, *mcpgen.Request) (string, error)](component.ConfirmDelete.Call)
+	_mcpgen_stale_run_go_generate[func(component.Echo, context.Context) (string, error)](component.Echo.Call)
+	_mcpgen_stale_run_go_generate[func(component.FailingJob, context.Context) (string, error)](component.FailingJob.Call)
+	_mcpgen_stale_run_go_generate[func(component.Greet, context.Context) (string, error)](component.Greet.Call)
+	_mcpgen_stale_run_go_generate[func(component.JSONSchema202012, context.Context) (string, error)](component.JSONSchema202012.Call)
+	_mcpgen_stale_run_go_generate[func(component.MultiInput, context.Context, *mcpgen.Request) (string, error)](component.MultiInput.Call)
+	_mcpgen_stale_run_go_generate[func(component.ProtocolErrorJob, context.Context) (string, error)](component.ProtocolErrorJob.Call)
+	_mcpgen_stale_run_go_generate[func(component.SlowCompute, context.Context, *mcpgen.Request) (string, error)](component.SlowCompute.Call)
+	_mcpgen_stale_run_go_generate[func(component.AudioContent, context.Context) ([]mcpgen.Content, error)](component.AudioContent.Call)
+	_mcpgen_stale_run_go_generate[func(component.CustomHeader, context.Context) (string, error)](component.CustomHeader.Call)
+	_mcpgen_stale_run_go_generate[func(component.Elicitation, context.Context, *mcpgen.Request) (string, error)](component.Elicitation.Call)
+	_mcpgen_stale_run_go_generate[func(component.ElicitationDefaults, context.Context, *mcpgen.Request) (string, error)](component.ElicitationDefaults.Call)
+	_mcpgen_stale_run_go_generate[func(component.ElicitationEnums, context.Context, *mcpgen.Request) (string, error)](component.ElicitationEnums.Call)
+	_mcpgen_stale_run_go_generate[func(component.EmbeddedResource, context.Context) ([]mcpgen.Content, error)](component.EmbeddedResource.Call)
+	_mcpgen_stale_run_go_generate[func(component.ErrorHandling, context.Context) (string, error)](component.ErrorHandling.Call)
+	_mcpgen_stale_run_go_generate[func(component.ImageContent, context.Context) ([]mcpgen.Content, error)](component.ImageContent.Call)
+	_mcpgen_stale_run_go_generate[func(component.InputRequiredCapabilities, context.Context, *mcpgen.Request) (string, error)](component.InputRequiredCapabilities.Call)
+	_mcpgen_stale_run_go_generate[func(component.InputRequiredElicitation, context.Context, *mcpgen.Request) (string, error)](component.InputRequiredElicitation.Call)
+	_mcpgen_stale_run_go_generate[func(component.InputRequiredListRoots, context.Context, *mcpgen.Request) (string, error)](component.InputRequiredListRoots.Call)
+	_mcpgen_stale_run_go_generate[func(component.InputRequiredMultiRound, context.Context, *mcpgen.Request) (string, error)](component.InputRequiredMultiRound.Call)
+	_mcpgen_stale_run_go_generate[func(component.InputRequiredMultipleInputs, context.Context, *mcpgen.Request) (string, error)](component.InputRequiredMultipleInputs.Call)
+	_mcpgen_stale_run_go_generate[func(component.InputRequiredRequestState, context.Context, *mcpgen.Request) (string, error)](component.InputRequiredRequestState.Call)
+	_mcpgen_stale_run_go_generate[func(component.InputRequiredSampling, context.Context, *mcpgen.Request) (string, error)](component.InputRequiredSampling.Call)
+	_mcpgen_stale_run_go_generate[func(component.InputRequiredTamperedState, context.Context, *mcpgen.Request) (string, error)](component.InputRequiredTamperedState.Call)
+	_mcpgen_stale_run_go_generate[func(component.LoggingTool, context.Context, *mcpgen.Request) (string, error)](component.LoggingTool.Call)
+	_mcpgen_stale_run_go_generate[func(component.MissingCapability, context.Context, *mcpgen.Request) (string, error)](component.MissingCapability.Call)
+	_mcpgen_stale_run_go_generate[func(component.MultipleContentTypes, context.Context) ([]mcpgen.Content, error)](component.MultipleContentTypes.Call)
+	_mcpgen_stale_run_go_generate[func(component.Reconnection, context.Context) (string, error)](component.Reconnection.Call)
+	_mcpgen_stale_run_go_generate[func(component.Sampling, context.Context, *mcpgen.Request) (string, error)](component.Sampling.Call)
+	_mcpgen_stale_run_go_generate[func(component.SimpleText, context.Context) (string, error)](component.SimpleText.Call)
+	_mcpgen_stale_run_go_generate[func(component.StreamingElicitation, context.Context, *mcpgen.Request) (string, error)](component.StreamingElicitation.Call)
+	_mcpgen_stale_run_go_generate[func(component.ToolWithLogging, context.Context, *mcpgen.Request) (string, error)](component.ToolWithLogging.Call)
+	_mcpgen_stale_run_go_generate[func(component.ToolWithProgress, context.Context, *mcpgen.Request) (string, error)](component.ToolWithProgress.Call)
+	_mcpgen_stale_run_go_generate[func(component.ToolWithTask, context.Context, *mcpgen.Request) (string, error)](component.ToolWithTask.Call)
+	_mcpgen_stale_run_go_generate[func(component.ToolWithTask, context.Context, *mcpgen.Request) error](component.ToolWithTask.Prepare)
+	_mcpgen_stale_run_go_generate[func(component.TriggerPromptChange, context.Context, *mcpgen.Request) (string, error)](component.TriggerPromptChange.Call)
+	_mcpgen_stale_run_go_generate[func(component.TriggerToolChange, context.Context, *mcpgen.Request) (string, error)](component.TriggerToolChange.Call)
+	_mcpgen_stale_run_go_generate[func(component.StaticBinary, context.Context) ([]byte, error)](component.StaticBinary.Read)
+	_mcpgen_stale_run_go_generate[func(component.StaticText, context.Context) (string, error)](component.StaticText.Read)
+	_mcpgen_stale_run_go_generate[func(component.TemplateData, context.Context) (component.Record, error)](component.TemplateData.Read)
+	_mcpgen_stale_run_go_generate[func(component.TemplateData, context.Context, mcpgen.CompleteRequest) ([]string, error)](component.TemplateData.Complete)
+	_mcpgen_stale_run_go_generate[func(component.WatchedResource, context.Context) (string, error)](component.WatchedResource.Read)
+	_mcpgen_stale_run_go_generate[func(component.InputRequiredPrompt, context.Context, *mcpgen.Request) ([]mcpgen.PromptMessage, error)](component.InputRequiredPrompt.Get)
+	_mcpgen_stale_run_go_generate[func(component.PromptWithArguments, context.Context) (string, error)](component.PromptWithArguments.Get)
+	_mcpgen_stale_run_go_generate[func(component.PromptWithArguments, context.Context, mcpgen.CompleteRequest) ([]string, error)](component.PromptWithArguments.Complete)
+	_mcpgen_stale_run_go_generate[func(component.PromptWithEmbeddedResource, context.Context) ([]mcpgen.PromptMessage, error)](component.PromptWithEmbeddedResource.Get)
+	_mcpgen_stale_run_go_generate[func(component.PromptWithImage, context.Context) ([]mcpgen.PromptMessage, error)](component.PromptWithImage.Get)
+	_mcpgen_stale_run_go_generate[func(component.SimplePrompt, context.Context) (string, error)](component.SimplePrompt.Get)
+	_mcpgen_stale_run_go_generate[struct{}](component.About{})
+	_mcpgen_stale_run_go_generate[struct {
+		Filename string `json:"filename" jsonschema:"minLength=1"`
+	}](component.ConfirmDelete{})
+	_mcpgen_stale_run_go_generate[struct {
+		Message string `json:"message" jsonschema:"minLength=1"`
+	}](component.Echo{})
+	_mcpgen_stale_run_go_generate[struct{}](component.FailingJob{})
+	_mcpgen_stale_run_go_generate[struct {
+		Name string `json:"name"`
+	}](component.Greet{})
+	_mcpgen_stale_run_go_generate[struct {
+		Name          string             `json:"name,omitempty"`
+		Address       *component.Address `json:"address,omitempty"`
+		ContactMethod string             `json:"contactMethod,omitempty"`
+		Phone         string             `json:"phone,omitempty"`
+		Email         string             `json:"email,omitempty"`
+	}](component.JSONSchema202012{})
+	_mcpgen_stale_run_go_generate[struct {
+		Street string `json:"street,omitempty"`
+		City   string `json:"city,omitempty"`
+	}](component.Address{})
+	_mcpgen_stale_run_go_generate[struct{}](component.MultiInput{})
+	_mcpgen_stale_run_go_generate[struct{}](component.ProtocolErrorJob{})
+	_mcpgen_stale_run_go_generate[struct {
+		Seconds float64 `json:"seconds" jsonschema:"minimum=0,maximum=3600"`
+		Label   string  `json:"label,omitempty"`
+	}](component.SlowCompute{})
+	_mcpgen_stale_run_go_generate[struct{}](component.AudioContent{})
+	_mcpgen_stale_run_go_generate[struct {
+		Region string `json:"region" jsonschema_extras:"x-mcp-header=Region"`
+	}](component.CustomHeader{})
+	_mcpgen_stale_run_go_generate[struct {
+		Message string `json:"message"`
+	}](component.Elicitation{})
+	_mcpgen_stale_run_go_generate[struct{}](component.ElicitationDefaults{})
+	_mcpgen_stale_run_go_generate[struct{}](component.ElicitationEnums{})
+	_mcpgen_stale_run_go_generate[struct{}](component.EmbeddedResource{})
+	_mcpgen_stale_run_go_generate[struct{}](component.ErrorHandling{})
+	_mcpgen_stale_run_go_generate[struct{}](component.ImageContent{})
+	_mcpgen_stale_run_go_generate[struct{}](component.InputRequiredCapabilities{})
+	_mcpgen_stale_run_go_generate[struct{}](component.InputRequiredElicitation{})
+	_mcpgen_stale_run_go_generate[struct{}](component.InputRequiredListRoots{})
+	_mcpgen_stale_run_go_generate[struct{}](component.InputRequiredMultiRound{})
+	_mcpgen_stale_run_go_generate[struct{}](component.InputRequiredMultipleInputs{})
+	_mcpgen_stale_run_go_generate[struct{}](component.InputRequiredRequestState{})
+	_mcpgen_stale_run_go_generate[struct{}](component.InputRequiredSampling{})
+	_mcpgen_stale_run_go_generate[struct{}](component.InputRequiredTamperedState{})
+	_mcpgen_stale_run_go_generate[struct{}](component.LoggingTool{})
+	_mcpgen_stale_run_go_generate[struct{}](component.MissingCapability{})
+	_mcpgen_stale_run_go_generate[struct{}](component.MultipleContentTypes{})
+	_mcpgen_stale_run_go_generate[struct{}](component.Reconnection{})
+	_mcpgen_stale_run_go_generate[struct {
+		Prompt string `json:"prompt"`
+	}](component.Sampling{})
+	_mcpgen_stale_run_go_generate[struct{}](component.SimpleText{})
+	_mcpgen_stale_run_go_generate[struct{}](component.StreamingElicitation{})
+	_mcpgen_stale_run_go_generate[struct{}](component.ToolWithLogging{})
+	_mcpgen_stale_run_go_generate[struct{}](component.ToolWithProgress{})
+	_mcpgen_stale_run_go_generate[struct{}](component.ToolWithTask{})
+	_mcpgen_stale_run_go_generate[struct{}](component.TriggerPromptChange{})
+	_mcpgen_stale_run_go_generate[struct{}](component.TriggerToolChange{})
+	_mcpgen_stale_run_go_generate[struct{}](component.StaticBinary{})
+	_mcpgen_stale_run_go_generate[struct{}](component.StaticText{})
+	_mcpgen_stale_run_go_generate[struct {
+		ID string `json:"id"`
+	}](component.TemplateData{})
+	_mcpgen_stale_run_go_generate[struct{}](component.WatchedResource{})
+	_mcpgen_stale_run_go_generate[struct{}](component.InputRequiredPrompt{})
+	_mcpgen_stale_run_go_generate[struct {
+		Arg1 string `json:"arg1"`
+		Arg2 string `json:"arg2"`
+	}](component.PromptWithArguments{})
+	_mcpgen_stale_run_go_generate[struct {
+		ResourceURI string `json:"resourceUri"`
+	}](component.PromptWithEmbeddedResource{})
+	_mcpgen_stale_run_go_generate[struct{}](component.PromptWithImage{})
+	_mcpgen_stale_run_go_generate[struct{}](component.SimplePrompt{})
+}

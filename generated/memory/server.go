@@ -14,6 +14,7 @@ import (
 	"github.com/mcpgen/mcpgen"
 	component "github.com/mcpgen/mcpgen/components/memory"
 	memstore "github.com/mcpgen/mcpgen/components/memory/memstore"
+	"time"
 )
 
 // New returns the memory server, ready to serve on any transport.
@@ -38,30 +39,150 @@ type handlers struct {
 	store memstore.Store
 }
 
-// The component methods as mcpgen saw them. If this fails to compile, a
-// component's method changed: run `go generate ./...` (mcpgen) again.
-var (
-	_ func(component.AddObservations, context.Context, *mcpgen.Request, memstore.Store) (component.AddedResults, error) = component.AddObservations.Call
-	_ func(component.CreateEntities, context.Context, *mcpgen.Request, memstore.Store) (component.Entities, error)      = component.CreateEntities.Call
-	_ func(component.CreateRelations, context.Context, *mcpgen.Request, memstore.Store) (component.Relations, error)    = component.CreateRelations.Call
-	_ func(component.CreateTask, context.Context, *mcpgen.Request, memstore.Store) (component.TaskResult, error)        = component.CreateTask.Call
-	_ func(component.DeleteEntities, context.Context, *mcpgen.Request, memstore.Store) (component.Done, error)          = component.DeleteEntities.Call
-	_ func(component.DeleteObservations, context.Context, *mcpgen.Request, memstore.Store) (component.Done, error)      = component.DeleteObservations.Call
-	_ func(component.DeleteRelations, context.Context, *mcpgen.Request, memstore.Store) (component.Done, error)         = component.DeleteRelations.Call
-	_ func(component.ListTasks, context.Context, memstore.Store) (component.TaskList, error)                            = component.ListTasks.Call
-	_ func(component.OpenNodes, context.Context, memstore.Store) (component.Graph, error)                               = component.OpenNodes.Call
-	_ func(component.ReadGraph, context.Context, memstore.Store) (component.Graph, error)                               = component.ReadGraph.Call
-	_ func(component.SearchNodes, context.Context, memstore.Store) (component.Graph, error)                             = component.SearchNodes.Call
-	_ func(component.UpdateTask, context.Context, *mcpgen.Request, memstore.Store) (component.TaskResult, error)        = component.UpdateTask.Call
-	_ func(component.ActiveTasks, context.Context, memstore.Store) (component.TaskList, error)                          = component.ActiveTasks.Read
-	_ func(component.Changes, context.Context, memstore.Store) (component.Delta, error)                                 = component.Changes.Read
-	_ func(component.Entity, context.Context, memstore.Store) (memstore.Graph, error)                                   = component.Entity.Read
-	_ func(component.Entity, context.Context, mcpgen.CompleteRequest, memstore.Store) ([]string, error)                 = component.Entity.Complete
-	_ func(component.GraphEntities, context.Context, memstore.Store) (component.Entities, error)                        = component.GraphEntities.Read
-	_ func(component.KnowledgeGraph, context.Context, memstore.Store) (memstore.Graph, error)                           = component.KnowledgeGraph.Read
-	_ func(component.SessionDelta, context.Context, *mcpgen.Request, memstore.Store) (component.Delta, error)           = component.SessionDelta.Read
-	_ func(component.AnalyzeTechDebt, context.Context, memstore.Store) (string, error)                                  = component.AnalyzeTechDebt.Get
-	_ func(component.AnalyzeTechDebt, context.Context, mcpgen.CompleteRequest, memstore.Store) ([]string, error)        = component.AnalyzeTechDebt.Complete
-	_ func(component.HandoffRoutine, context.Context, memstore.Store) (string, error)                                   = component.HandoffRoutine.Get
-	_ func(component.HandoffRoutine, context.Context, mcpgen.CompleteRequest, memstore.Store) ([]string, error)         = component.HandoffRoutine.Complete
-)
+// _mcpgen_stale_run_go_generate stops compiling, named in the compiler's message, when a
+// component changed after mcpgen ran: a method's signature, or the fields or
+// tags of a type its schemas describe. Run `go generate ./...` (mcpgen) again.
+func _mcpgen_stale_run_go_generate[T any](T) {}
+
+// The component methods and types as mcpgen saw them.
+func _() {
+	_mcpgen_stale_run_go_generate[func(component.AddObservations, context.Context, *mcpgen.Request, memstore.Store) (component.AddedResults, error)](component.AddObservations.Call)
+	_mcpgen_stale_run_go_generate[func(component.CreateEntities, context.Context, *mcpgen.Request, memstore.Store) (component.Entities, error)](component.CreateEntities.Call)
+	_mcpgen_stale_run_go_generate[func(component.CreateRelations, context.Context, *mcpgen.Request, memstore.Store) (component.Relations, error)](component.CreateRelations.Call)
+	_mcpgen_stale_run_go_generate[func(component.CreateTask, context.Context, *mcpgen.Request, memstore.Store) (component.TaskResult, error)](component.CreateTask.Call)
+	_mcpgen_stale_run_go_generate[func(component.DeleteEntities, context.Context, *mcpgen.Request, memstore.Store) (component.Done, error)](component.DeleteEntities.Call)
+	_mcpgen_stale_run_go_generate[func(component.DeleteObservations, context.Context, *mcpgen.Request, memstore.Store) (component.Done, error)](component.DeleteObservations.Call)
+	_mcpgen_stale_run_go_generate[func(component.DeleteRelations, context.Context, *mcpgen.Request, memstore.Store) (component.Done, error)](component.DeleteRelations.Call)
+	_mcpgen_stale_run_go_generate[func(component.ListTasks, context.Context, memstore.Store) (component.TaskList, error)](component.ListTasks.Call)
+	_mcpgen_stale_run_go_generate[func(component.OpenNodes, context.Context, memstore.Store) (component.Graph, error)](component.OpenNodes.Call)
+	_mcpgen_stale_run_go_generate[func(component.ReadGraph, context.Context, memstore.Store) (component.Graph, error)](component.ReadGraph.Call)
+	_mcpgen_stale_run_go_generate[func(component.SearchNodes, context.Context, memstore.Store) (component.Graph, error)](component.SearchNodes.Call)
+	_mcpgen_stale_run_go_generate[func(component.UpdateTask, context.Context, *mcpgen.Request, memstore.Store) (component.TaskResult, error)](component.UpdateTask.Call)
+	_mcpgen_stale_run_go_generate[func(component.ActiveTasks, context.Context, memstore.Store) (component.TaskList, error)](component.ActiveTasks.Read)
+	_mcpgen_stale_run_go_generate[func(component.Changes, context.Context, memstore.Store) (component.Delta, error)](component.Changes.Read)
+	_mcpgen_stale_run_go_generate[func(component.Entity, context.Context, memstore.Store) (memstore.Graph, error)](component.Entity.Read)
+	_mcpgen_stale_run_go_generate[func(component.Entity, context.Context, mcpgen.CompleteRequest, memstore.Store) ([]string, error)](component.Entity.Complete)
+	_mcpgen_stale_run_go_generate[func(component.GraphEntities, context.Context, memstore.Store) (component.Entities, error)](component.GraphEntities.Read)
+	_mcpgen_stale_run_go_generate[func(component.KnowledgeGraph, context.Context, memstore.Store) (memstore.Graph, error)](component.KnowledgeGraph.Read)
+	_mcpgen_stale_run_go_generate[func(component.SessionDelta, context.Context, *mcpgen.Request, memstore.Store) (component.Delta, error)](component.SessionDelta.Read)
+	_mcpgen_stale_run_go_generate[func(component.AnalyzeTechDebt, context.Context, memstore.Store) (string, error)](component.AnalyzeTechDebt.Get)
+	_mcpgen_stale_run_go_generate[func(component.AnalyzeTechDebt, context.Context, mcpgen.CompleteRequest, memstore.Store) ([]string, error)](component.AnalyzeTechDebt.Complete)
+	_mcpgen_stale_run_go_generate[func(component.HandoffRoutine, context.Context, memstore.Store) (string, error)](component.HandoffRoutine.Get)
+	_mcpgen_stale_run_go_generate[func(component.HandoffRoutine, context.Context, mcpgen.CompleteRequest, memstore.Store) ([]string, error)](component.HandoffRoutine.Complete)
+	_mcpgen_stale_run_go_generate[struct {
+		Observations []memstore.ObservationAdd `json:"observations" jsonschema:"nullable=false"`
+	}](component.AddObservations{})
+	_mcpgen_stale_run_go_generate[struct {
+		EntityName string   `json:"entityName"`
+		Contents   []string `json:"contents" jsonschema:"nullable=false"`
+	}](memstore.ObservationAdd{})
+	_mcpgen_stale_run_go_generate[struct {
+		Entities []memstore.Entity `json:"entities" jsonschema:"nullable=false"`
+	}](component.CreateEntities{})
+	_mcpgen_stale_run_go_generate[struct {
+		Name         string   `json:"name"`
+		EntityType   string   `json:"entityType"`
+		Observations []string `json:"observations" jsonschema:"nullable=false"`
+	}](memstore.Entity{})
+	_mcpgen_stale_run_go_generate[struct {
+		Relations []memstore.Relation `json:"relations" jsonschema:"nullable=false"`
+	}](component.CreateRelations{})
+	_mcpgen_stale_run_go_generate[struct {
+		From         string `json:"from"`
+		To           string `json:"to"`
+		RelationType string `json:"relationType"`
+	}](memstore.Relation{})
+	_mcpgen_stale_run_go_generate[struct {
+		Title    string   `json:"title" jsonschema:"minLength=1"`
+		Status   string   `json:"status,omitempty" jsonschema:"enum=open,enum=in_progress,enum=blocked,enum=done"`
+		Notes    string   `json:"notes,omitempty"`
+		Entities []string `json:"entities,omitempty"`
+	}](component.CreateTask{})
+	_mcpgen_stale_run_go_generate[struct {
+		EntityNames []string `json:"entityNames" jsonschema:"nullable=false"`
+	}](component.DeleteEntities{})
+	_mcpgen_stale_run_go_generate[struct {
+		Deletions []memstore.ObservationDelete `json:"deletions" jsonschema:"nullable=false"`
+	}](component.DeleteObservations{})
+	_mcpgen_stale_run_go_generate[struct {
+		EntityName   string   `json:"entityName"`
+		Observations []string `json:"observations" jsonschema:"nullable=false"`
+	}](memstore.ObservationDelete{})
+	_mcpgen_stale_run_go_generate[struct {
+		Relations []memstore.Relation `json:"relations" jsonschema:"nullable=false"`
+	}](component.DeleteRelations{})
+	_mcpgen_stale_run_go_generate[struct {
+		Status string `json:"status,omitempty" jsonschema:"enum=open,enum=in_progress,enum=blocked,enum=done"`
+		All    bool   `json:"all,omitempty"`
+		Entity string `json:"entity,omitempty"`
+	}](component.ListTasks{})
+	_mcpgen_stale_run_go_generate[struct {
+		Names []string `json:"names" jsonschema:"nullable=false"`
+	}](component.OpenNodes{})
+	_mcpgen_stale_run_go_generate[struct{}](component.ReadGraph{})
+	_mcpgen_stale_run_go_generate[struct {
+		Query string `json:"query"`
+	}](component.SearchNodes{})
+	_mcpgen_stale_run_go_generate[struct {
+		ID       int64     `json:"id" jsonschema:"minimum=1"`
+		Title    *string   `json:"title,omitempty" jsonschema:"minLength=1"`
+		Status   *string   `json:"status,omitempty" jsonschema:"enum=open,enum=in_progress,enum=blocked,enum=done"`
+		Notes    *string   `json:"notes,omitempty"`
+		Entities *[]string `json:"entities,omitempty"`
+	}](component.UpdateTask{})
+	_mcpgen_stale_run_go_generate[struct{}](component.ActiveTasks{})
+	_mcpgen_stale_run_go_generate[struct {
+		Since string `json:"since"`
+	}](component.Changes{})
+	_mcpgen_stale_run_go_generate[struct {
+		Name string `json:"name"`
+	}](component.Entity{})
+	_mcpgen_stale_run_go_generate[struct{}](component.GraphEntities{})
+	_mcpgen_stale_run_go_generate[struct{}](component.KnowledgeGraph{})
+	_mcpgen_stale_run_go_generate[struct{}](component.SessionDelta{})
+	_mcpgen_stale_run_go_generate[struct {
+		Entity *string `json:"entity,omitempty"`
+	}](component.AnalyzeTechDebt{})
+	_mcpgen_stale_run_go_generate[struct {
+		Focus *string `json:"focus,omitempty"`
+	}](component.HandoffRoutine{})
+	_mcpgen_stale_run_go_generate[struct {
+		Results []memstore.AddedObservations `json:"results" jsonschema:"nullable=false"`
+	}](component.AddedResults{})
+	_mcpgen_stale_run_go_generate[struct {
+		EntityName        string   `json:"entityName"`
+		AddedObservations []string `json:"addedObservations" jsonschema:"nullable=false"`
+	}](memstore.AddedObservations{})
+	_mcpgen_stale_run_go_generate[struct {
+		Entities []memstore.Entity `json:"entities" jsonschema:"nullable=false"`
+	}](component.Entities{})
+	_mcpgen_stale_run_go_generate[struct {
+		Relations []memstore.Relation `json:"relations" jsonschema:"nullable=false"`
+	}](component.Relations{})
+	_mcpgen_stale_run_go_generate[struct {
+		Task memstore.Task `json:"task"`
+	}](component.TaskResult{})
+	_mcpgen_stale_run_go_generate[struct {
+		ID        int64               `json:"id"`
+		Title     string              `json:"title"`
+		Status    memstore.TaskStatus `json:"status"`
+		Notes     string              `json:"notes"`
+		Entities  []string            `json:"entities"`
+		CreatedAt time.Time           `json:"createdAt"`
+		UpdatedAt time.Time           `json:"updatedAt"`
+	}](memstore.Task{})
+	_mcpgen_stale_run_go_generate[struct {
+		Success bool   `json:"success"`
+		Message string `json:"message"`
+	}](component.Done{})
+	_mcpgen_stale_run_go_generate[struct {
+		Tasks []memstore.Task `json:"tasks"`
+	}](component.TaskList{})
+	_mcpgen_stale_run_go_generate[struct {
+		memstore.Graph
+	}](component.Graph{})
+	_mcpgen_stale_run_go_generate[struct {
+		Entities  []memstore.Entity   `json:"entities" jsonschema:"nullable=false"`
+		Relations []memstore.Relation `json:"relations" jsonschema:"nullable=false"`
+	}](memstore.Graph{})
+}

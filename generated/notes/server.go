@@ -34,11 +34,29 @@ type handlers struct {
 	store *component.Store
 }
 
-// The component methods as mcpgen saw them. If this fails to compile, a
-// component's method changed: run `go generate ./...` (mcpgen) again.
-var (
-	_ func(component.AddNote, context.Context, *mcpgen.Request, *component.Store) (component.Saved, error) = component.AddNote.Call
-	_ func(component.Note, context.Context, *component.Store) (string, error)                              = component.Note.Read
-	_ func(component.Note, context.Context, mcpgen.CompleteRequest, *component.Store) ([]string, error)    = component.Note.Complete
-	_ func(component.Summarize, context.Context, *component.Store) (string, error)                         = component.Summarize.Get
-)
+// _mcpgen_stale_run_go_generate stops compiling, named in the compiler's message, when a
+// component changed after mcpgen ran: a method's signature, or the fields or
+// tags of a type its schemas describe. Run `go generate ./...` (mcpgen) again.
+func _mcpgen_stale_run_go_generate[T any](T) {}
+
+// The component methods and types as mcpgen saw them.
+func _() {
+	_mcpgen_stale_run_go_generate[func(component.AddNote, context.Context, *mcpgen.Request, *component.Store) (component.Saved, error)](component.AddNote.Call)
+	_mcpgen_stale_run_go_generate[func(component.Note, context.Context, *component.Store) (string, error)](component.Note.Read)
+	_mcpgen_stale_run_go_generate[func(component.Note, context.Context, mcpgen.CompleteRequest, *component.Store) ([]string, error)](component.Note.Complete)
+	_mcpgen_stale_run_go_generate[func(component.Summarize, context.Context, *component.Store) (string, error)](component.Summarize.Get)
+	_mcpgen_stale_run_go_generate[struct {
+		ID   string `json:"id" jsonschema:"pattern=^[a-z0-9-]+$"`
+		Text string `json:"text" jsonschema:"minLength=1"`
+	}](component.AddNote{})
+	_mcpgen_stale_run_go_generate[struct {
+		ID string `json:"id"`
+	}](component.Note{})
+	_mcpgen_stale_run_go_generate[struct {
+		ID string `json:"id"`
+	}](component.Summarize{})
+	_mcpgen_stale_run_go_generate[struct {
+		ID    string `json:"id"`
+		Count int    `json:"count"`
+	}](component.Saved{})
+}

@@ -64,7 +64,7 @@ func startMCP(t *testing.T, issuer string, tweak func(*auth.Config)) *mcpServer 
 	t.Helper()
 	obj := json.RawMessage(`{"type":"object"}`)
 	whoami := func(_ context.Context, req *server.Request, _ json.RawMessage) (*protocol.CallToolResult, error) {
-		return server.TextResult(fmt.Sprintf("subject=%s client=%s scopes=%s", req.Auth.Subject, req.Auth.ClientID, strings.Join(req.Auth.Scopes, ",")), nil)
+		return server.TextResult(fmt.Sprintf("subject=%s client=%s scopes=%s", req.Auth.Subject, req.Auth.ClientID, strings.Join(slices.Sorted(slices.Values(req.Auth.Scopes)), ",")), nil) // the token lists scopes in any order
 	}
 	def := server.Definition{
 		Name: "protected", Version: "1",
@@ -151,7 +151,7 @@ func TestClientDiscoversAndStepsUp(t *testing.T) {
 	if err != nil {
 		t.Fatalf("admin_reset after step-up: %v", err)
 	}
-	if got := res.Content[0].(*mcp.TextContent).Text; got != "subject=svc-agent client=agent scopes=mcp,admin" {
+	if got := res.Content[0].(*mcp.TextContent).Text; got != "subject=svc-agent client=agent scopes=admin,mcp" {
 		t.Errorf("admin_reset after step-up: %q", got)
 	}
 	mu.Lock()

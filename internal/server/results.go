@@ -91,10 +91,23 @@ func StructuredResult[T any](out T, err error) (*protocol.CallToolResult, error)
 	if err != nil {
 		return nil, fmt.Errorf("encode result: %w", err)
 	}
+	if string(b) == "null" {
+		return noResult(), nil
+	}
 	return &protocol.CallToolResult{
 		Content:           []protocol.Content{protocol.TextContent(string(b))},
 		StructuredContent: b,
 	}, nil
+}
+
+// noResult answers for a component that returned a nil pointer or map and
+// no error: structuredContent must be an object, so the call fails, and
+// says why, instead of breaking the output schema.
+func noResult() *protocol.CallToolResult {
+	return &protocol.CallToolResult{
+		Content: []protocol.Content{protocol.TextContent("the tool returned no result (nil) and no error")},
+		IsError: true,
+	}
 }
 
 // StructuredResultText is StructuredResult with the text block chosen by
@@ -103,6 +116,9 @@ func StructuredResultText[T any](out T, text string) (*protocol.CallToolResult, 
 	b, err := json.Marshal(out)
 	if err != nil {
 		return nil, fmt.Errorf("encode result: %w", err)
+	}
+	if string(b) == "null" {
+		return noResult(), nil
 	}
 	return &protocol.CallToolResult{
 		Content:           []protocol.Content{protocol.TextContent(text)},

@@ -24,6 +24,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"reflect"
 	"time"
 )
 
@@ -35,7 +36,7 @@ type Entity struct {
 	// The type of the entity
 	EntityType string `json:"entityType"`
 	// An array of observation contents associated with the entity
-	Observations []string `json:"observations"`
+	Observations []string `json:"observations" jsonschema:"nullable=false"`
 }
 
 // MarshalJSON encodes e with observations as [] rather than null, as the
@@ -47,6 +48,13 @@ func (e Entity) MarshalJSON() ([]byte, error) {
 		p.Observations = []string{}
 	}
 	return json.Marshal(p)
+}
+
+// JSONSchema tells mcpgen that MarshalJSON writes the fields of Entity as
+// they are (only a nil slice becomes []), so its schema is theirs.
+func (Entity) JSONSchema() reflect.Type {
+	type plain Entity
+	return reflect.TypeFor[plain]()
 }
 
 // Relation is a directed, typed edge between two entity names. Like the
@@ -62,8 +70,8 @@ type Relation struct {
 
 // Graph is a set of entities and relations, both in insertion order.
 type Graph struct {
-	Entities  []Entity   `json:"entities"`
-	Relations []Relation `json:"relations"`
+	Entities  []Entity   `json:"entities" jsonschema:"nullable=false"`
+	Relations []Relation `json:"relations" jsonschema:"nullable=false"`
 }
 
 // MarshalJSON encodes g with empty arrays rather than null.
@@ -79,20 +87,27 @@ func (g Graph) MarshalJSON() ([]byte, error) {
 	return json.Marshal(p)
 }
 
+// JSONSchema tells mcpgen that MarshalJSON writes the fields of Graph as
+// they are (only a nil slice becomes []), so its schema is theirs.
+func (Graph) JSONSchema() reflect.Type {
+	type plain Graph
+	return reflect.TypeFor[plain]()
+}
+
 // ObservationAdd asks AddObservations to add Contents to the entity named
 // EntityName.
 type ObservationAdd struct {
 	// The name of the entity to add the observations to
 	EntityName string `json:"entityName"`
 	// An array of observation contents to add
-	Contents []string `json:"contents"`
+	Contents []string `json:"contents" jsonschema:"nullable=false"`
 }
 
 // AddedObservations reports which observations AddObservations actually
 // added to one entity (those not already present).
 type AddedObservations struct {
 	EntityName        string   `json:"entityName"`
-	AddedObservations []string `json:"addedObservations"`
+	AddedObservations []string `json:"addedObservations" jsonschema:"nullable=false"`
 }
 
 // MarshalJSON encodes a with addedObservations as [] rather than null.
@@ -105,13 +120,20 @@ func (a AddedObservations) MarshalJSON() ([]byte, error) {
 	return json.Marshal(p)
 }
 
+// JSONSchema tells mcpgen that MarshalJSON writes the fields of AddedObservations as
+// they are (only a nil slice becomes []), so its schema is theirs.
+func (AddedObservations) JSONSchema() reflect.Type {
+	type plain AddedObservations
+	return reflect.TypeFor[plain]()
+}
+
 // ObservationDelete asks DeleteObservations to remove Observations from the
 // entity named EntityName.
 type ObservationDelete struct {
 	// The name of the entity containing the observations
 	EntityName string `json:"entityName"`
 	// An array of observations to delete
-	Observations []string `json:"observations"`
+	Observations []string `json:"observations" jsonschema:"nullable=false"`
 }
 
 // ImportStats summarizes what Import did.
@@ -278,6 +300,13 @@ func (t Task) MarshalJSON() ([]byte, error) {
 		p.Entities = []string{}
 	}
 	return json.Marshal(p)
+}
+
+// JSONSchema tells mcpgen that MarshalJSON writes the fields of Task as
+// they are (only a nil slice becomes []), so its schema is theirs.
+func (Task) JSONSchema() reflect.Type {
+	type plain Task
+	return reflect.TypeFor[plain]()
 }
 
 // NewTask describes a task to create. Title is required; an empty Status

@@ -30,14 +30,14 @@ func (BadBool) Call(context.Context) (string, error) { return "", nil }
 
 // Unterminated has a quoted value that never ends.
 //
-/* want `unterminated quoted value` */ //mcp:tool title="Oops
+/* want `unterminated quoted value\n\tclose the quotes` */ //mcp:tool title="Oops
 type Unterminated struct{}
 
 func (Unterminated) Call(context.Context) (string, error) { return "", nil }
 
 // BadEscape has a quoted value that is not a Go string literal.
 //
-/* want `malformed quoted value` */ //mcp:tool title="bad \q escape"
+/* want `malformed quoted value "bad \\q escape": bad escape\n\ta quoted value is a Go string literal` */ //mcp:tool title="bad \q escape"
 type BadEscape struct{}
 
 func (BadEscape) Call(context.Context) (string, error) { return "", nil }
@@ -106,3 +106,21 @@ func (Both) Call(context.Context) (string, error) { return "", nil }
 type Undocumented struct{} // want `tool undocumented: missing description`
 
 func (Undocumented) Call(context.Context) (string, error) { return "", nil }
+
+// SpacedOut has a space after the slashes, so Go reads an ordinary comment.
+//
+/* want `mcp:tool: did you mean //mcp:tool\?` */ // mcp:tool readonly
+type SpacedOut struct{}
+
+// Voila has a bare non-ASCII value, which is one value, not cut at the
+// byte 0xA0 inside "à": its title is fine, and the next key is unknown.
+//
+/* want `unknown key "colour"` */ //mcp:tool title=Voilà colour=red
+type Voila struct{}
+
+func (Voila) Call(context.Context) (string, error) { return "", nil }
+
+// ColonSpace has a space after the colon.
+//
+/* want `missing directive kind after //mcp:\n\twrite //mcp:tool` */ //mcp: tool
+type ColonSpace struct{}

@@ -34,7 +34,7 @@ func (Unbalanced) Read(context.Context) (string, error) { return "", nil }
 
 // Query uses a template operator that is not supported.
 //
-/* want `unsupported template expression "\{\?q\}"` */ //mcp:resource uri=search://all{?q}
+/* want `malformed URI template "search://all\{\?q\}": unsupported expression \{\?q\}` */ //mcp:resource uri=search://all{?q}
 type Query struct {
 	Q string `json:"q"`
 }
@@ -112,3 +112,31 @@ func (NameA) Read(context.Context) (string, error) { return "", nil }
 type NameB struct{} // want `resource twin: duplicate resource name`
 
 func (NameB) Read(context.Context) (string, error) { return "", nil }
+
+// OddBraces has a stray closing brace.
+//
+/* want `malformed URI template "odd://\{id\}/\}\{": unmatched \} at offset 11` */ //mcp:resource uri=odd://{id}/}{
+type OddBraces struct {
+	ID string `json:"id"`
+}
+
+func (OddBraces) Read(context.Context) (string, error) { return "", nil }
+
+// TwiceBound binds one variable twice.
+//
+/* want `malformed URI template "twice://\{id\}/copy/\{id\}": variable \{id\} appears twice` */ //mcp:resource uri=twice://{id}/copy/{id}
+type TwiceBound struct {
+	ID string `json:"id"`
+}
+
+func (TwiceBound) Read(context.Context) (string, error) { return "", nil }
+
+// Adjacent has two variables with nothing between them.
+//
+/* want `malformed URI template "adj://\{a\}\{b\}": \{b\} follows another expression directly` */ //mcp:resource uri=adj://{a}{b}
+type Adjacent struct {
+	A string `json:"a"`
+	B string `json:"b"`
+}
+
+func (Adjacent) Read(context.Context) (string, error) { return "", nil }

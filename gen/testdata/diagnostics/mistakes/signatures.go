@@ -2,6 +2,7 @@ package mistakes
 
 import (
 	"context"
+	"go/token"
 
 	"github.com/mcpgen/mcpgen"
 )
@@ -141,7 +142,7 @@ type PrivateDep struct{}
 
 type secret struct{}
 
-func (PrivateDep) Call(ctx context.Context, s *secret) (string, error) { return "", nil } // want `PrivateDep.Call: the generated package cannot name the type secret`
+func (PrivateDep) Call(ctx context.Context, s *secret) (string, error) { return "", nil } // want `PrivateDep.Call: the generated package cannot name the type mistakes.secret`
 
 // PrivateResult returns an unexported type.
 //
@@ -152,16 +153,33 @@ type page struct {
 	N int `json:"n"`
 }
 
-func (PrivateResult) Call(context.Context) (page, error) { return page{}, nil } // want `PrivateResult.Call: the generated package cannot name the type page`
+func (PrivateResult) Call(context.Context) (page, error) { return page{}, nil } // want `PrivateResult.Call: the generated package cannot name the type mistakes.page`
 
 // Box is a generic result type.
 type Box[T any] struct {
 	V T `json:"v"`
 }
 
-// GenericResult returns an instantiated generic type.
+// GenericResult returns an instantiated generic type: accepted, the
+// generated code spells it Box[int].
 //
 //mcp:tool
 type GenericResult struct{}
 
-func (GenericResult) Call(context.Context) (Box[int], error) { return Box[int]{}, nil } // want `GenericResult.Call: the generated package cannot name the type Box\[int\]`
+func (GenericResult) Call(context.Context) (Box[int], error) { return Box[int]{}, nil }
+
+// AnonPrivate returns an anonymous struct with an unexported field, which
+// generated code cannot spell.
+//
+//mcp:tool
+type AnonPrivate struct{}
+
+func (AnonPrivate) Call(context.Context) (struct{ n int }, error) { return struct{ n int }{}, nil } // want `AnonPrivate.Call: the generated package cannot name the type struct\{n int\}`
+
+// FileSets takes a dependency of an unnamed type, printed with package
+// names rather than import paths.
+//
+//mcp:tool
+type FileSets struct{}
+
+func (FileSets) Call(ctx context.Context, fs []*token.FileSet) (string, error) { return "", nil } // want `the server cannot supply a parameter of type \[\]\*token\.FileSet`

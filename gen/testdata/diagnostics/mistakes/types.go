@@ -14,10 +14,11 @@ type Unjsonable struct {
 	Hook    func()          `json:"hook"`    // want `Unjsonable.Hook: type func\(\) cannot be carried in JSON: functions`
 	Phase   complex128      `json:"phase"`   // want `Unjsonable.Phase: type complex128 cannot be carried in JSON: complex numbers`
 	Payload any             `json:"payload"` // want `Unjsonable.Payload: type any cannot be carried in JSON: interfaces`
-	Counts  map[int]string  `json:"counts"`  // want `Unjsonable.Counts: type map\[int\]string cannot be carried in JSON: maps with non-string keys`
+	Counts  map[[2]int]int  `json:"counts"`  // want `Unjsonable.Counts: type map\[\[2\]int\]int cannot be carried in JSON: maps with keys other than strings, integers and text marshalers`
 	Addr    unsafe.Pointer  `json:"addr"`    // want `Unjsonable.Addr: type unsafe.Pointer cannot be carried in JSON: pointers`
 	Raw     json.RawMessage `json:"raw"`     // want `Unjsonable.Raw: json.RawMessage has no schema`
 	Nested  Inner           `json:"nested"`
+	Again   chan string     `json:"again"` // want `Unjsonable.Again: type chan string cannot be carried in JSON: channels`
 	Skipped chan int        `json:"-"`
 	hidden  chan int
 }
@@ -29,7 +30,7 @@ type Inner struct {
 
 func (Unjsonable) Call(context.Context) (string, error) { _ = Unjsonable{}.hidden; return "", nil }
 
-// Tree holds a recursive type.
+// Tree holds a recursive type: accepted, described through $ref.
 //
 //mcp:tool
 type Tree struct {
@@ -37,7 +38,7 @@ type Tree struct {
 }
 
 // Node refers to itself.
-type Node struct { // want `recursive type Node cannot be described by a self-contained schema`
+type Node struct {
 	Children []Node `json:"children"`
 }
 
@@ -53,7 +54,7 @@ func (ListResult) Call(context.Context) ([]string, error) { return nil, nil }
 // FuncResult returns a function.
 //
 //mcp:tool
-type FuncResult struct{} // want `FuncResult.Call result: type func\(\) cannot be carried in JSON` `FuncResult.Call: structured result func\(\) is not a JSON object`
+type FuncResult struct{} // want `FuncResult.Call result: type func\(\) cannot be carried in JSON`
 
 func (FuncResult) Call(context.Context) (func(), error) { return nil, nil }
 

@@ -37,12 +37,29 @@ type handlers struct {
 	store2    *cache.Store
 }
 
-// The component methods as mcpgen saw them. If this fails to compile, a
-// component's method changed: run `go generate ./...` (mcpgen) again.
-var (
-	_ func(component.Recall, context.Context, *store.Store, *cache.Store) (string, error)                       = component.Recall.Call
-	_ func(component.Remember, context.Context, *store.Store, component.Clock, *mcpgen.Request) (string, error) = component.Remember.Call
-	_ func(component.Entry, context.Context, *store.Store) (string, error)                                      = component.Entry.Read
-	_ func(component.Entry, context.Context, mcpgen.CompleteRequest, *store.Store) ([]string, error)            = component.Entry.Complete
-	_ func(component.Digest, context.Context, component.Clock, *store.Store, *cache.Server) (string, error)     = component.Digest.Get
-)
+// _mcpgen_stale_run_go_generate stops compiling, named in the compiler's message, when a
+// component changed after mcpgen ran: a method's signature, or the fields or
+// tags of a type its schemas describe. Run `go generate ./...` (mcpgen) again.
+func _mcpgen_stale_run_go_generate[T any](T) {}
+
+// The component methods and types as mcpgen saw them.
+func _() {
+	_mcpgen_stale_run_go_generate[func(component.Recall, context.Context, *store.Store, *cache.Store) (string, error)](component.Recall.Call)
+	_mcpgen_stale_run_go_generate[func(component.Remember, context.Context, *store.Store, component.Clock, *mcpgen.Request) (string, error)](component.Remember.Call)
+	_mcpgen_stale_run_go_generate[func(component.Entry, context.Context, *store.Store) (string, error)](component.Entry.Read)
+	_mcpgen_stale_run_go_generate[func(component.Entry, context.Context, mcpgen.CompleteRequest, *store.Store) ([]string, error)](component.Entry.Complete)
+	_mcpgen_stale_run_go_generate[func(component.Digest, context.Context, component.Clock, *store.Store, *cache.Server) (string, error)](component.Digest.Get)
+	_mcpgen_stale_run_go_generate[struct {
+		Key string `json:"key"`
+	}](component.Recall{})
+	_mcpgen_stale_run_go_generate[struct {
+		Key   string `json:"key"`
+		Value string `json:"value"`
+	}](component.Remember{})
+	_mcpgen_stale_run_go_generate[struct {
+		Key string `json:"key"`
+	}](component.Entry{})
+	_mcpgen_stale_run_go_generate[struct {
+		Heading string `json:"heading,omitempty"`
+	}](component.Digest{})
+}

@@ -13,6 +13,7 @@ import (
 	"context"
 	"github.com/mcpgen/mcpgen"
 	component "github.com/mcpgen/mcpgen/gen/testdata/golden/options"
+	"time"
 )
 
 // New returns the options server, ready to serve on any transport.
@@ -34,15 +35,40 @@ func New(opts mcpgen.Options) *mcpgen.Server {
 // handlers holds the dependencies and adapts each component to the runtime.
 type handlers struct{}
 
-// The component methods as mcpgen saw them. If this fails to compile, a
-// component's method changed: run `go generate ./...` (mcpgen) again.
-var (
-	_ func(component.Purge, context.Context) (string, error)                             = component.Purge.Call
-	_ func(component.Rename, context.Context) (string, error)                            = component.Rename.Call
-	_ func(component.SearchDocs, context.Context) (string, error)                        = component.SearchDocs.Call
-	_ func(component.Touch, context.Context) (string, error)                             = component.Touch.Call
-	_ func(component.Status, context.Context) (string, error)                            = component.Status.Read
-	_ func(component.Profile, context.Context) (string, error)                           = component.Profile.Read
-	_ func(component.Profile, context.Context, mcpgen.CompleteRequest) ([]string, error) = component.Profile.Complete
-	_ func(component.Standup, context.Context) (string, error)                           = component.Standup.Get
-)
+// _mcpgen_stale_run_go_generate stops compiling, named in the compiler's message, when a
+// component changed after mcpgen ran: a method's signature, or the fields or
+// tags of a type its schemas describe. Run `go generate ./...` (mcpgen) again.
+func _mcpgen_stale_run_go_generate[T any](T) {}
+
+// The component methods and types as mcpgen saw them.
+func _() {
+	_mcpgen_stale_run_go_generate[func(component.Purge, context.Context) (string, error)](component.Purge.Call)
+	_mcpgen_stale_run_go_generate[func(component.Rename, context.Context) (string, error)](component.Rename.Call)
+	_mcpgen_stale_run_go_generate[func(component.SearchDocs, context.Context) (string, error)](component.SearchDocs.Call)
+	_mcpgen_stale_run_go_generate[func(component.Touch, context.Context) (string, error)](component.Touch.Call)
+	_mcpgen_stale_run_go_generate[func(component.Status, context.Context) (string, error)](component.Status.Read)
+	_mcpgen_stale_run_go_generate[func(component.Profile, context.Context) (string, error)](component.Profile.Read)
+	_mcpgen_stale_run_go_generate[func(component.Profile, context.Context, mcpgen.CompleteRequest) ([]string, error)](component.Profile.Complete)
+	_mcpgen_stale_run_go_generate[func(component.Standup, context.Context) (string, error)](component.Standup.Get)
+	_mcpgen_stale_run_go_generate[struct{}](component.Purge{})
+	_mcpgen_stale_run_go_generate[struct {
+		From string `json:"from"`
+		To   string `json:"to"`
+	}](component.Rename{})
+	_mcpgen_stale_run_go_generate[struct {
+		Query string    `json:"query" jsonschema:"minLength=2,example=golang,example=mcp"`
+		Limit int       `json:"limit,omitempty" jsonschema:"minimum=1,maximum=50,default=10"`
+		Since time.Time `json:"since,omitzero" jsonschema:"format=date-time"`
+		Order string    `json:"order,omitempty" jsonschema:"enum=relevance,enum=date"`
+		Tags  []string  `json:"tags,omitempty" jsonschema:"minItems=1,maxItems=5"`
+		Email string    `json:"email,omitempty" jsonschema:"format=email,pattern=@example\\.com$"`
+	}](component.SearchDocs{})
+	_mcpgen_stale_run_go_generate[struct{}](component.Touch{})
+	_mcpgen_stale_run_go_generate[struct{}](component.Status{})
+	_mcpgen_stale_run_go_generate[struct {
+		User string `json:"user"`
+	}](component.Profile{})
+	_mcpgen_stale_run_go_generate[struct {
+		Yesterday string `json:"yesterday"`
+	}](component.Standup{})
+}

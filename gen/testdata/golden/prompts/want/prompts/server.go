@@ -27,11 +27,20 @@ func New(opts mcpgen.Options) *mcpgen.Server {
 // handlers holds the dependencies and adapts each component to the runtime.
 type handlers struct{}
 
-// The component methods as mcpgen saw them. If this fails to compile, a
-// component's method changed: run `go generate ./...` (mcpgen) again.
-var (
-	_ func(component.Greeting, context.Context) (*mcpgen.GetPromptResult, error)        = component.Greeting.Get
-	_ func(component.Review, context.Context) (string, error)                           = component.Review.Get
-	_ func(component.Review, context.Context, mcpgen.CompleteRequest) ([]string, error) = component.Review.Complete
-	_ func(*component.Translate, context.Context) ([]mcpgen.PromptMessage, error)       = (*component.Translate).Get
-)
+// _mcpgen_stale_run_go_generate stops compiling, named in the compiler's message, when a
+// component changed after mcpgen ran: a method's signature, or the fields or
+// tags of a type its schemas describe. Run `go generate ./...` (mcpgen) again.
+func _mcpgen_stale_run_go_generate[T any](T) {}
+
+// The component methods and types as mcpgen saw them.
+func _() {
+	_mcpgen_stale_run_go_generate[func(component.Greeting, context.Context) (*mcpgen.GetPromptResult, error)](component.Greeting.Get)
+	_mcpgen_stale_run_go_generate[func(component.Review, context.Context) (string, error)](component.Review.Get)
+	_mcpgen_stale_run_go_generate[func(component.Review, context.Context, mcpgen.CompleteRequest) ([]string, error)](component.Review.Complete)
+	_mcpgen_stale_run_go_generate[func(*component.Translate, context.Context) ([]mcpgen.PromptMessage, error)]((*component.Translate).Get)
+	_mcpgen_stale_run_go_generate[struct{}](component.Greeting{})
+	_mcpgen_stale_run_go_generate[struct {
+		Text   string `json:"text"`
+		Target string `json:"target"`
+	}](component.Translate{})
+}

@@ -28,14 +28,29 @@ func New(opts mcpgen.Options) *mcpgen.Server {
 // handlers holds the dependencies and adapts each component to the runtime.
 type handlers struct{}
 
-// The component methods as mcpgen saw them. If this fails to compile, a
-// component's method changed: run `go generate ./...` (mcpgen) again.
-var (
-	_ func(component.Account, context.Context) (*component.AccountInfo, error)        = component.Account.Read
-	_ func(*component.Bundle, context.Context) (*mcpgen.ReadResourceResult, error)    = (*component.Bundle).Read
-	_ func(component.Logo, context.Context) ([]byte, error)                           = component.Logo.Read
-	_ func(component.Note, context.Context) (string, error)                           = component.Note.Read
-	_ func(component.Note, context.Context, mcpgen.CompleteRequest) ([]string, error) = component.Note.Complete
-	_ func(component.Readme, context.Context) (string, error)                         = component.Readme.Read
-	_ func(component.Settings, context.Context) (component.AppConfig, error)          = component.Settings.Read
-)
+// _mcpgen_stale_run_go_generate stops compiling, named in the compiler's message, when a
+// component changed after mcpgen ran: a method's signature, or the fields or
+// tags of a type its schemas describe. Run `go generate ./...` (mcpgen) again.
+func _mcpgen_stale_run_go_generate[T any](T) {}
+
+// The component methods and types as mcpgen saw them.
+func _() {
+	_mcpgen_stale_run_go_generate[func(component.Account, context.Context) (*component.AccountInfo, error)](component.Account.Read)
+	_mcpgen_stale_run_go_generate[func(*component.Bundle, context.Context) (*mcpgen.ReadResourceResult, error)]((*component.Bundle).Read)
+	_mcpgen_stale_run_go_generate[func(component.Logo, context.Context) ([]byte, error)](component.Logo.Read)
+	_mcpgen_stale_run_go_generate[func(component.Note, context.Context) (string, error)](component.Note.Read)
+	_mcpgen_stale_run_go_generate[func(component.Note, context.Context, mcpgen.CompleteRequest) ([]string, error)](component.Note.Complete)
+	_mcpgen_stale_run_go_generate[func(component.Readme, context.Context) (string, error)](component.Readme.Read)
+	_mcpgen_stale_run_go_generate[func(component.Settings, context.Context) (component.AppConfig, error)](component.Settings.Read)
+	_mcpgen_stale_run_go_generate[struct {
+		ID string `json:"account_id"`
+	}](component.Account{})
+	_mcpgen_stale_run_go_generate[struct{}](component.Bundle{})
+	_mcpgen_stale_run_go_generate[struct{}](component.Logo{})
+	_mcpgen_stale_run_go_generate[struct {
+		Folder string `json:"folder"`
+		Path   string `json:"path"`
+	}](component.Note{})
+	_mcpgen_stale_run_go_generate[struct{}](component.Readme{})
+	_mcpgen_stale_run_go_generate[struct{}](component.Settings{})
+}

@@ -11,6 +11,7 @@ package results
 
 import (
 	"context"
+	"encoding/json"
 	"github.com/mcpgen/mcpgen"
 	component "github.com/mcpgen/mcpgen/gen/testdata/golden/results"
 )
@@ -28,13 +29,48 @@ func New(opts mcpgen.Options) *mcpgen.Server {
 // handlers holds the dependencies and adapts each component to the runtime.
 type handlers struct{}
 
-// The component methods as mcpgen saw them. If this fails to compile, a
-// component's method changed: run `go generate ./...` (mcpgen) again.
-var (
-	_ func(component.Forget, context.Context) (component.Forgotten, error)     = component.Forget.Call
-	_ func(*component.Lookup, context.Context) (*mcpgen.CallToolResult, error) = (*component.Lookup).Call
-	_ func(component.Measure, context.Context) (*component.Stats, error)       = component.Measure.Call
-	_ func(component.Picture, context.Context) ([]mcpgen.Content, error)       = component.Picture.Call
-	_ func(component.Shout, context.Context) (string, error)                   = component.Shout.Call
-	_ func(component.Tally, context.Context) (map[string]int, error)           = component.Tally.Call
-)
+// _mcpgen_stale_run_go_generate stops compiling, named in the compiler's message, when a
+// component changed after mcpgen ran: a method's signature, or the fields or
+// tags of a type its schemas describe. Run `go generate ./...` (mcpgen) again.
+func _mcpgen_stale_run_go_generate[T any](T) {}
+
+// The component methods and types as mcpgen saw them.
+func _() {
+	_mcpgen_stale_run_go_generate[func(component.Forget, context.Context) (component.Forgotten, error)](component.Forget.Call)
+	_mcpgen_stale_run_go_generate[func(*component.Lookup, context.Context) (*mcpgen.CallToolResult, error)]((*component.Lookup).Call)
+	_mcpgen_stale_run_go_generate[func(component.Measure, context.Context) (*component.Stats, error)](component.Measure.Call)
+	_mcpgen_stale_run_go_generate[func(component.Picture, context.Context) ([]mcpgen.Content, error)](component.Picture.Call)
+	_mcpgen_stale_run_go_generate[func(component.Shout, context.Context) (string, error)](component.Shout.Call)
+	_mcpgen_stale_run_go_generate[func(component.Tally, context.Context) (map[string]int, error)](component.Tally.Call)
+	_mcpgen_stale_run_go_generate[struct {
+		Fact string `json:"fact"`
+	}](component.Forget{})
+	_mcpgen_stale_run_go_generate[struct {
+		Key string `json:"key" jsonschema:"pattern=^[a-z]+$"`
+	}](component.Lookup{})
+	_mcpgen_stale_run_go_generate[struct {
+		Values []float64 `json:"values" jsonschema:"minItems=1,maxItems=1000"`
+		Unit   string    `json:"unit,omitempty" jsonschema:"enum=m,enum=s,enum=kg"`
+	}](component.Measure{})
+	_mcpgen_stale_run_go_generate[struct{}](component.Picture{})
+	_mcpgen_stale_run_go_generate[struct {
+		Text  string `json:"text" jsonschema:"minLength=1,maxLength=200"`
+		Bangs int    `json:"bangs,omitempty" jsonschema:"minimum=0,maximum=5,default=1"`
+	}](component.Shout{})
+	_mcpgen_stale_run_go_generate[struct {
+		Text string `json:"text"`
+	}](component.Tally{})
+	_mcpgen_stale_run_go_generate[struct {
+		Fact string `json:"fact"`
+		Gone bool   `json:"gone"`
+	}](component.Forgotten{})
+	_mcpgen_stale_run_go_generate[struct {
+		Count  int     `json:"count"`
+		Mean   float64 `json:"mean"`
+		Min    float64
+		Max    float64
+		Unit   string      `json:"unit,omitempty"`
+		Sorted []float64   `json:"sorted"`
+		Total  json.Number `json:"total"`
+	}](component.Stats{})
+}

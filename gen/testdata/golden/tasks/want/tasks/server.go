@@ -27,10 +27,18 @@ func New(opts mcpgen.Options) *mcpgen.Server {
 // handlers holds the dependencies and adapts each component to the runtime.
 type handlers struct{}
 
-// The component methods as mcpgen saw them. If this fails to compile, a
-// component's method changed: run `go generate ./...` (mcpgen) again.
-var (
-	_ func(component.Export, context.Context, *mcpgen.Request) (string, error) = component.Export.Call
-	_ func(component.Export, context.Context, *mcpgen.Request) error           = component.Export.Prepare
-	_ func(*component.Reindex, context.Context) (string, error)                = (*component.Reindex).Call
-)
+// _mcpgen_stale_run_go_generate stops compiling, named in the compiler's message, when a
+// component changed after mcpgen ran: a method's signature, or the fields or
+// tags of a type its schemas describe. Run `go generate ./...` (mcpgen) again.
+func _mcpgen_stale_run_go_generate[T any](T) {}
+
+// The component methods and types as mcpgen saw them.
+func _() {
+	_mcpgen_stale_run_go_generate[func(component.Export, context.Context, *mcpgen.Request) (string, error)](component.Export.Call)
+	_mcpgen_stale_run_go_generate[func(component.Export, context.Context, *mcpgen.Request) error](component.Export.Prepare)
+	_mcpgen_stale_run_go_generate[func(*component.Reindex, context.Context) (string, error)]((*component.Reindex).Call)
+	_mcpgen_stale_run_go_generate[struct {
+		Dest string `json:"dest"`
+	}](component.Export{})
+	_mcpgen_stale_run_go_generate[struct{}](component.Reindex{})
+}

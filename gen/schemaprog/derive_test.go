@@ -1,0 +1,201 @@
+package schemaprog
+
+import (
+	"encoding/json"
+	"reflect"
+	"regexp"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestIntegerPattern checks the patterns of integer map keys and ",string"
+// integers against every value of the small types and the edges of the
+// large ones: exactly the decimal spellings strconv accepts for the type.
+func TestIntegerPattern(t *testing.T) {
+	for _, c := range []struct {
+		typ    reflect.Type
+		lo, hi int64
+	}{
+		{reflect.TypeFor[int8](), -128, 127},
+		{reflect.TypeFor[uint8](), 0, 255},
+		{reflect.TypeFor[int16](), -32768, 32767},
+		{reflect.TypeFor[uint16](), 0, 65535},
+	} {
+		re := regexp.MustCompile(integerPattern(c.typ))
+		for i := int64(-70000); i < 70000; i++ {
+			if got, want := re.MatchString(strconv.FormatInt(i, 10)), i >= c.lo && i <= c.hi; got != want {
+				t.Fatalf("%v: pattern matches %d = %v, want %v", c.typ, i, got, want)
+			}
+		}
+		for _, s := range []string{"01", "-0", "+1", "1.0", "1e2", ""} {
+			if re.MatchString(s) {
+				t.Errorf("%v: pattern matches %q", c.typ, s)
+			}
+		}
+	}
+	for typ, cases := range map[reflect.Type]map[string]bool{
+		reflect.TypeFor[int64](): {"9223372036854775807": true, "-9223372036854775808": true, "0": true,
+			"9223372036854775808": false, "-9223372036854775809": false, "99999999999999999999": false},
+		reflect.TypeFor[uint64](): {"18446744073709551615": true, "18446744073709551616": false, "-1": false},
+	} {
+		re := regexp.MustCompile(integerPattern(typ))
+		for s, want := range cases {
+			if re.MatchString(s) != want {
+				t.Errorf("%v: pattern matches %s = %v, want %v", typ, s, !want, want)
+			}
+		}
+	}
+}
+
+type fA struct {
+	Name string
+	A    int `json:"a"`
+}
+type fB struct {
+	Name string
+	B    int `json:"b"`
+}
+type fTagged struct {
+	Name string `json:"Name"` // tagged: wins over fA.Name and fB.Name
+}
+type fDeep struct{ fA }
+type fRoot struct {
+	fA
+	fB
+	*fTagged
+	fDeep         // fDeep.fA is deeper: hidden
+	Dash   string `json:"-,"`
+	Skip   string `json:"-"`
+	Inline fA     `json:"inline"`
+	hidden int
+}
+type fTwice struct {
+	fDeep
+	fX
+}
+type fX struct{ fA } // fA twice at depth 2: its fields cancel out
+
+// TestStructFieldsFollowEncodingJSON compares the members structFields
+// finds with the keys encoding/json writes for values with every field
+// set.
+func TestStructFieldsFollowEncodingJSON(t *testing.T) {
+	for _, v := range []any{
+		fRoot{fTagged: &fTagged{Name: "t"}, hidden: 1},
+		fTwice{},
+	} {
+		b, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m map[string]any
+		if err := json.Unmarshal(b, &m); err != nil {
+			t.Fatal(err)
+		}
+		var want []string
+		for k := range m {
+			want = append(want, k)
+		}
+		var got []string
+		for _, f := range structFields(reflect.TypeOf(v)) {
+			got = append(got, f.name)
+		}
+		sort.Strings(want)
+		sort.Strings(got)
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%T: structFields = %q, encoding/json writes %q", v, got, want)
+		}
+	}
+}
+
+// TestNilPointerEmbedding checks that fields promoted through a nil
+// embedded pointer are optional: encoding/json leaves them out.
+func TestNilPointerEmbedding(t *testing.T) {
+	line := Derive("k", reflect.TypeFor[fRoot](), true, nil)
+	if len(line.Errors) > 0 {
+		t.Fatal(line.Errors)
+	}
+	var doc struct {
+		Required []string `json:"required"`
+	}
+	if err := json.Unmarshal(line.Schema, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if slices.Contains(doc.Required, "Name") {
+		t.Errorf("Name, promoted through *fTagged, is required: %s", line.Schema)
+	}
+	if !slices.Contains(doc.Required, "-") || !slices.Contains(doc.Required, "inline") {
+		t.Errorf("required = %q, want - and inline in it", doc.Required)
+	}
+	b, _ := json.Marshal(fRoot{})
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := m["Name"]; ok {
+		t.Fatalf("encoding/json wrote Name for a nil *fTagged: %s", b)
+	}
+}
+
+// Sixteen levels, each using the next twice: inlined, the schema would
+// hold 2^16 copies of the deepest type.
+type (
+	lv0  struct{ A, B lv1 }
+	lv1  struct{ A, B lv2 }
+	lv2  struct{ A, B lv3 }
+	lv3  struct{ A, B lv4 }
+	lv4  struct{ A, B lv5 }
+	lv5  struct{ A, B lv6 }
+	lv6  struct{ A, B lv7 }
+	lv7  struct{ A, B lv8 }
+	lv8  struct{ A, B lv9 }
+	lv9  struct{ A, B lv10 }
+	lv10 struct{ A, B lv11 }
+	lv11 struct{ A, B lv12 }
+	lv12 struct{ A, B lv13 }
+	lv13 struct{ A, B lv14 }
+	lv14 struct{ A, B lv15 }
+	lv15 struct{ A, B string }
+)
+
+// TestSharedTypesStaySmall checks that types used more than once are
+// described once, in $defs, so the size is linear in the number of types.
+func TestSharedTypesStaySmall(t *testing.T) {
+	line := Derive("k", reflect.TypeFor[lv0](), false, nil)
+	if len(line.Errors) > 0 {
+		t.Fatal(line.Errors)
+	}
+	if len(line.Schema) > 8<<10 {
+		t.Fatalf("schema of 16 levels is %d bytes", len(line.Schema))
+	}
+	var doc struct {
+		Defs map[string]json.RawMessage `json:"$defs"`
+	}
+	if err := json.Unmarshal(line.Schema, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Defs) != 15 {
+		t.Errorf("%d $defs, want 15 (lv1..lv15)", len(doc.Defs))
+	}
+}
+
+// Tree is recursive through a map.
+type Tree map[string]Tree
+
+// TestRecursiveMap checks that a type recursive through a map is a
+// reference to itself, not an endless expansion.
+func TestRecursiveMap(t *testing.T) {
+	type holder struct {
+		T Tree `json:"t"`
+	}
+	line := Derive("k", reflect.TypeFor[holder](), true, nil)
+	if len(line.Errors) > 0 {
+		t.Fatal(line.Errors)
+	}
+	want := `"$defs":{"Tree":{"type":["object","null"],"additionalProperties":{"$ref":"#/$defs/Tree"}}}`
+	if !strings.Contains(string(line.Schema), want) {
+		t.Errorf("schema = %s, want it to contain %s", line.Schema, want)
+	}
+}
