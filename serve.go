@@ -1,7 +1,7 @@
 package mcpgen
 
 // Serving: the common flags of a server binary (--http, --log-level,
-// --allow-origin, ...), a zap logger on stderr, and running a server over
+// --allow-origin, --cluster, ...), a zap logger on stderr, and running a server over
 // stdio or Streamable HTTP until EOF or a signal, letting in-flight calls
 // finish.
 
@@ -23,6 +23,8 @@ import (
 	"go.uber.org/zap/zapcore"
 
 	"github.com/mcpgen/mcpgen/internal/auth"
+	"github.com/mcpgen/mcpgen/internal/cluster"
+	"github.com/mcpgen/mcpgen/internal/cluster/pgcluster"
 	"github.com/mcpgen/mcpgen/internal/server"
 	"github.com/mcpgen/mcpgen/internal/telemetry"
 )
@@ -50,6 +52,11 @@ type Flags struct {
 	MaxSessions             int
 	MaxSessionsPerPrincipal int
 
+	// Cluster is the PostgreSQL URL of the state shared by the replicas of
+	// a deployment (docs/deployment.md); empty: this process only.
+	Cluster string
+
+	cluster cluster.Backend          // opened by ServerOptions, closed by Run
 	metrics *telemetry.Metrics       // set by ServerOptions when --metrics is given
 	tracing *sdktrace.TracerProvider // set by ServerOptions when OTEL_* asks for traces
 }
@@ -72,6 +79,7 @@ func (f *Flags) Register(fs *flag.FlagSet) {
 	fs.IntVar(&f.MaxSessions, "max-sessions", server.DefaultMaxSessions, "legacy sessions open at once; past it the least recently used idle one ends (-1: no cap)")
 	fs.IntVar(&f.MaxSessionsPerPrincipal, "max-sessions-per-principal", server.DefaultMaxSessionsPerPrincipal, "legacy sessions one principal may hold (-1: no cap)")
 	fs.StringVar(&f.Metrics, "metrics", os.Getenv("MCP_METRICS"), "serve Prometheus metrics at http://`ADDR`/metrics (env MCP_METRICS)")
+	fs.StringVar(&f.Cluster, "cluster", os.Getenv("MCP_CLUSTER_URL"), "run as one replica of many: share sessions, tasks, notifications and signing keys through the PostgreSQL database at `URL` (postgres://user@host/db?schema=name; env MCP_CLUSTER_URL)")
 }
 
 // ServerOptions returns the server options the flags ask for: log through
@@ -97,6 +105,16 @@ func (f *Flags) ServerOptions(name string, log *zap.Logger) (Options, error) {
 	if a := telemetry.NewAccessLog(log); a != nil {
 		access = a
 	}
+	if f.Cluster != "" && f.cluster == nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		b, err := pgcluster.Open(ctx, f.Cluster, log)
+		if err != nil {
+			return Options{}, fmt.Errorf("--cluster: %w", err)
+		}
+		f.cluster = b
+		log.Info("cluster backend ready", zap.String("url", pgcluster.Redact(f.Cluster)), zap.String("replica", b.ID()))
+	}
 	return Options{
 		Logger: log, Errors: ZapErrors{Logger: log},
 		Observer:                telemetry.Combine(metrics, tracer, access),
@@ -104,7 +122,18 @@ func (f *Flags) ServerOptions(name string, log *zap.Logger) (Options, error) {
 		Limits:                  Limits{Rate: f.RateLimit, Burst: f.RateBurst, Concurrent: f.MaxConcurrent},
 		MaxSessions:             f.MaxSessions,
 		MaxSessionsPerPrincipal: f.MaxSessionsPerPrincipal,
+		Cluster:                 f.cluster,
 	}, nil
+}
+
+// ExitCode is the exit status for an error of [Flags.ServerOptions]: 1
+// when a service it needs cannot be reached (the cluster database), 2 for
+// a usage error.
+func ExitCode(err error) int {
+	if errors.Is(err, cluster.ErrUnavailable) {
+		return 1
+	}
+	return 2
 }
 
 // oauth builds the resource server --auth-issuer asks for, or nil.
@@ -162,6 +191,9 @@ func (f *Flags) Logger() (*zap.Logger, error) {
 func (f *Flags) Run(srv *Server, log *zap.Logger) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	if f.cluster != nil {
+		defer f.cluster.Close() // after srv.Close: the server stops using it first
+	}
 	defer srv.Close()
 	if f.tracing != nil {
 		defer func() {
@@ -250,8 +282,8 @@ func Main(name, about string, newServer func(Options) *Server) {
 	}
 	opts, err := f.ServerOptions(name, log)
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "%s: %v\n", name, err)
-		os.Exit(2)
+		fmt.Fprintf(os.Stderr, "%s: cannot start: %v\n", name, err)
+		os.Exit(ExitCode(err))
 	}
 	srv := newServer(opts)
 	if err := f.Run(srv, log); err != nil {

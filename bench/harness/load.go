@@ -42,6 +42,10 @@ const (
 	Echo   Workload = "echo"   // tools/call echo with a fresh message each time
 	Ingest Workload = "ingest" // tools/call ingest with 20 entities x 5 observations
 	List   Workload = "list"   // tools/list (50 tools)
+	// Notify: tools/call test_trigger_tool_change on mcp-everything, which
+	// sends notifications/tools/list_changed to every listener (in a
+	// cluster: through the backend to every replica). Cluster suite only.
+	Notify Workload = "notify"
 )
 
 const (
@@ -88,6 +92,10 @@ func request(w Workload, modern bool, id int64, seq int) (body []byte, method, n
 		method, name = "tools/call", "ingest"
 		b = append(b, `,"method":"tools/call","params":{"name":"ingest","arguments":`...)
 		b = append(b, ingestArgs...)
+	case Notify:
+		method, name = "tools/call", "test_trigger_tool_change"
+		msg = "Sent notifications/tools/list_changed."
+		b = append(b, `,"method":"tools/call","params":{"name":"test_trigger_tool_change","arguments":{}`...)
 	}
 	if modern {
 		if b[len(b)-1] != '{' {
@@ -455,10 +463,10 @@ func Check(w Workload, raw []byte, id int64, msg string) error {
 			return fmt.Errorf("tools/list: got %d tools %v, want %d", len(names), names, len(want))
 		}
 		return nil
-	case Echo:
+	case Echo, Notify:
 		var r callResult
 		if err := json.Unmarshal(res, &r); err != nil {
-			return fmt.Errorf("echo: %v", err)
+			return fmt.Errorf("%s: %v", w, err)
 		}
 		if r.IsError || len(r.Content) != 1 || r.Content[0].Type != "text" || r.Content[0].Text != msg {
 			return fmt.Errorf("echo: wrong result %s, want the text %q", snippet(res), msg)
@@ -548,9 +556,15 @@ type CellConfig struct {
 	MaxCalls int           // bound on all calls of the cell, warm-up included
 }
 
+// CPUMeter reports the CPU time used so far by what is measured: one
+// server process ([*Server]) or several.
+type CPUMeter interface {
+	CPU() (time.Duration, error)
+}
+
 // RunCell drives a server with conc workers sending workload w: callers[i]
 // is worker i's caller. It measures the server's CPU over the window.
-func RunCell(ctx context.Context, srv *Server, callers []Caller, w Workload, modern bool, cfg CellConfig) CellResult {
+func RunCell(ctx context.Context, srv CPUMeter, callers []Caller, w Workload, modern bool, cfg CellConfig) CellResult {
 	const (
 		warming = iota
 		measuring

@@ -42,7 +42,10 @@ type Options struct {
 	// mcp-bench to compare (a change to internal/ against HEAD, say); they
 	// appear in the full table and the chart, not in the headline.
 	Extra string
-	Log   io.Writer
+	// ClusterDB is the PostgreSQL server of the cluster suite (a fresh
+	// schema per topology); unreachable: the suite is skipped, with a note.
+	ClusterDB string
+	Log       io.Writer
 }
 
 // Report is what Run produced.
@@ -52,6 +55,7 @@ type Report struct {
 	FailureNotes []string
 	Suite        *SuiteResult
 	Memory       *MemoryResult
+	Cluster      *ClusterResult
 }
 
 // Targets returns the throughput targets found in binDir.
@@ -149,10 +153,38 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 		rep.Failures += len(m.Errors)
 		rep.FailureNotes = append(rep.FailureNotes, m.Errors...)
 	}
+	if want("cluster") && ctx.Err() == nil {
+		ccfg := ClusterConfig{
+			BinDir: o.BinDir, DB: o.ClusterDB, Modes: []Mode{ModernHTTP, LegacyHTTP}, Workloads: []Workload{Echo, Ingest, Notify},
+			Conc: 8, Rounds: o.Rounds, Cores: cores, Log: o.Log,
+			Cell: CellConfig{Warmup: o.Warmup, Window: o.Window, MaxCalls: 200_000},
+		}
+		if o.Smoke {
+			ccfg.Rounds, ccfg.Conc = 1, 2
+			ccfg.Cell = CellConfig{Warmup: 20 * time.Millisecond, Window: 60 * time.Millisecond, MaxCalls: 200}
+		}
+		rep.Cluster = RunCluster(ctx, ccfg)
+		rep.Failures += rep.Cluster.Failures()
+		rep.FailureNotes = append(rep.FailureNotes, rep.Cluster.Errors...)
+		for k, cs := range rep.Cluster.Cells {
+			for _, c := range cs {
+				if c.Failures > 0 {
+					rep.FailureNotes = append(rep.FailureNotes, fmt.Sprintf("cluster %s %s %s: %d wrong; first: %s", k.Topology, k.Mode, k.Workload, c.Failures, c.FirstErr))
+				}
+			}
+		}
+		if rep.Cluster.Skipped != "" && os.Getenv("CI") == "true" {
+			rep.Failures++
+			rep.FailureNotes = append(rep.FailureNotes, "cluster suite skipped under CI=true: "+rep.Cluster.Skipped)
+		}
+	}
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
 	rep.Markdown = Markdown(meta, rep, o)
+	if rep.Cluster != nil {
+		rep.Markdown += "\n" + rep.Cluster.Markdown()
+	}
 	if o.Out != "" {
 		if err := os.MkdirAll(o.Out, 0o755); err != nil {
 			return nil, err

@@ -72,17 +72,16 @@ A knowledge-graph memory server for agents, a drop-in for
 		return 1
 	}
 	defer store.Close()
-	// HOOK(cluster): --db postgres://... implies --cluster on the same
-	// database unless --cluster (MCP_CLUSTER_URL) is given. When the
-	// runtime's cluster flag exists, set it here before f.Run:
-	//	f.Cluster = clusterURL(*db, f.Cluster)
+	// --db postgres://... implies --cluster on the same database unless
+	// --cluster (MCP_CLUSTER_URL) is given.
+	f.Cluster = clusterURL(*db, f.Cluster)
 
 	switch cmd := fs.Arg(0); cmd {
 	case "":
 		opts, err := f.ServerOptions("mcp-memory", log)
 		if err != nil {
 			fmt.Fprintln(stderr, "mcp-memory:", err)
-			return 2
+			return mcpgen.ExitCode(err)
 		}
 		srv := memory.New(store, opts)
 		log.Info("store ready", zap.String("db", where))

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"go.uber.org/zap"
+
 	"github.com/mcpgen/mcpgen/internal/jsonrpc"
 	"github.com/mcpgen/mcpgen/internal/protocol"
 )
@@ -116,6 +118,17 @@ func (s *Server) listen(ctx context.Context, req *Request, _ *params, raw json.R
 // that asked for it. key is the resource URI or task id the notification is
 // about, if any.
 func (s *Server) broadcast(method, key string, params map[string]any) {
+	s.deliver(method, key, params)
+	if s.cluster != nil {
+		if err := s.publish(topicNotify, notifyMsg{Method: method, Key: key, Params: params}); err != nil {
+			s.log.Debug("notification not published to the other replicas", zap.String("method", method), zap.Error(err))
+		}
+	}
+}
+
+// deliver sends a notification to this replica's sessions and listen
+// streams that asked for it.
+func (s *Server) deliver(method, key string, params map[string]any) {
 	s.sessions.mu.Lock()
 	sessions := make([]*Session, 0, len(s.sessions.byID))
 	for _, sess := range s.sessions.byID {

@@ -17,8 +17,10 @@ type list struct {
 	modern []json.RawMessage // page i, with resultType and cache hints
 }
 
+// buildLists encodes every list page, with cursors sealed by the current
+// key; in a cluster it runs again when the deployment's key rotates.
 func (s *Server) buildLists() error {
-	s.lists = map[string]*list{}
+	lists := map[string]*list{}
 	tools := make([]any, 0, len(s.def.Tools))
 	for _, t := range s.def.Tools { // generated in a deterministic (sorted) order
 		tools = append(tools, t.Tool)
@@ -48,11 +50,14 @@ func (s *Server) buildLists() error {
 		if err != nil {
 			return err
 		}
-		s.lists[l.method] = built
+		lists[l.method] = built
 	}
 	if hasSkills(s) {
-		return s.buildSkillList()
+		if err := s.buildSkillList(lists); err != nil {
+			return err
+		}
 	}
+	s.lists.Store(&lists)
 	return nil
 }
 

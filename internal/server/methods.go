@@ -50,8 +50,8 @@ func init() {
 		"tasks/update":              {handle: (*Server).taskUpdate, modernOnly: true, enabled: hasTasks},
 		"tasks/cancel":              {handle: (*Server).taskCancel, modernOnly: true, enabled: hasTasks},
 		// Cancellation is carried out by the transport, which knows the
-		// requests in flight; the core only accepts the notifications.
-		"notifications/cancelled":          {handle: empty},
+		// requests in flight; the core passes it to the other replicas.
+		"notifications/cancelled":          {handle: (*Server).cancelled},
 		"notifications/roots/list_changed": {handle: empty, legacyOnly: true},
 		"notifications/progress":           {handle: empty},
 	}
@@ -143,7 +143,7 @@ type initializeParams struct {
 
 // initialize answers the legacy handshake: it negotiates a legacy revision
 // (never 2026-07-28, which has no handshake) and opens a session.
-func (s *Server) initialize(_ context.Context, req *Request, _ *params, raw json.RawMessage) (any, error) {
+func (s *Server) initialize(ctx context.Context, req *Request, _ *params, raw json.RawMessage) (any, error) {
 	var ip initializeParams
 	if err := decode(raw, &ip); err != nil {
 		return nil, err
@@ -171,6 +171,12 @@ func (s *Server) initialize(_ context.Context, req *Request, _ *params, raw json
 		}
 		return nil, refused.wire()
 	}
+	if s.cluster != nil {
+		if err := s.cluster.b.CreateSession(ctx, sess.record(s.sessions.idle)); err != nil {
+			s.dropSession(sess.ID)
+			return nil, unavailableError(req.incoming, err)
+		}
+	}
 	req.Session = sess
 	req.Version = version
 	if req.incoming != nil {
@@ -187,14 +193,14 @@ func (s *Server) initialize(_ context.Context, req *Request, _ *params, raw json
 	return res, nil
 }
 
-func (s *Server) initialized(_ context.Context, req *Request, _ *params, _ json.RawMessage) (any, error) {
+func (s *Server) initialized(ctx context.Context, req *Request, _ *params, _ json.RawMessage) (any, error) {
 	if req.Session != nil {
 		req.Session.markInitialized()
 	}
-	return nil, nil
+	return nil, s.saveSession(ctx, req.incoming, req.Session)
 }
 
-func (s *Server) setLevel(_ context.Context, req *Request, _ *params, raw json.RawMessage) (any, error) {
+func (s *Server) setLevel(ctx context.Context, req *Request, _ *params, raw json.RawMessage) (any, error) {
 	var p struct {
 		Level string `json:"level"`
 	}
@@ -207,7 +213,7 @@ func (s *Server) setLevel(_ context.Context, req *Request, _ *params, raw json.R
 	if req.Session != nil {
 		req.Session.setLogLevel(p.Level)
 	}
-	return json.RawMessage(`{}`), nil
+	return json.RawMessage(`{}`), s.saveSession(ctx, req.incoming, req.Session)
 }
 
 func (s *Server) serverDiscover(context.Context, *Request, *params, json.RawMessage) (any, error) {
@@ -215,7 +221,7 @@ func (s *Server) serverDiscover(context.Context, *Request, *params, json.RawMess
 }
 
 func (s *Server) listPage(_ context.Context, req *Request, p *params, _ json.RawMessage) (any, error) {
-	l := s.lists[req.Method]
+	l := (*s.lists.Load())[req.Method]
 	return l.page(s, p.Cursor, req.Modern())
 }
 
@@ -478,19 +484,19 @@ func (s *Server) knownTemplate(uri string) bool {
 	return false
 }
 
-func (s *Server) subscribe(_ context.Context, req *Request, p *params, _ json.RawMessage) (any, error) {
+func (s *Server) subscribe(ctx context.Context, req *Request, p *params, _ json.RawMessage) (any, error) {
 	if p.URI == "" {
 		return nil, fmt.Errorf("%w: uri is required", jsonrpc.ErrInvalidParams)
 	}
 	if req.Session != nil {
 		req.Session.subscribe(p.URI, true)
 	}
-	return json.RawMessage(`{}`), nil
+	return json.RawMessage(`{}`), s.saveSession(ctx, req.incoming, req.Session)
 }
 
-func (s *Server) unsubscribe(_ context.Context, req *Request, p *params, _ json.RawMessage) (any, error) {
+func (s *Server) unsubscribe(ctx context.Context, req *Request, p *params, _ json.RawMessage) (any, error) {
 	if req.Session != nil {
 		req.Session.subscribe(p.URI, false)
 	}
-	return json.RawMessage(`{}`), nil
+	return json.RawMessage(`{}`), s.saveSession(ctx, req.incoming, req.Session)
 }

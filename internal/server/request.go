@@ -44,6 +44,7 @@ type Request struct {
 	inputResponses map[string]json.RawMessage
 	requestState   string
 	task           *task // set while the request runs as a task
+	sessionFresh   bool  // the session's shared state was re-read (cluster)
 }
 
 // Modern reports whether the request uses the stateless 2026-07-28 era.
@@ -78,6 +79,12 @@ func (r *Request) Progress(ctx context.Context, progress, total float64, message
 func (r *Request) Log(ctx context.Context, level, logger string, data any) error {
 	threshold := r.logLevel
 	if r.Session != nil && threshold == "" {
+		if r.server.cluster != nil && !r.sessionFresh {
+			// logging/setLevel may have reached another replica just
+			// before this request: read the shared state once.
+			r.sessionFresh = true
+			r.server.stillShared(r.Session)
+		}
 		threshold = r.Session.LogLevel()
 	}
 	if threshold == "" || r.peer == nil || logRank(level) < logRank(threshold) {

@@ -18,10 +18,12 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"go.uber.org/zap"
 
+	"github.com/mcpgen/mcpgen/internal/cluster"
 	"github.com/mcpgen/mcpgen/internal/jsonrpc"
 	"github.com/mcpgen/mcpgen/internal/jsonschema"
 	"github.com/mcpgen/mcpgen/internal/protocol"
@@ -67,6 +69,12 @@ type Options struct {
 	// is refused with -31429 (HTTP 429).
 	MaxSessions             int
 	MaxSessionsPerPrincipal int
+
+	// Cluster shares sessions, notifications, tasks and signing keys with
+	// the other replicas of a deployment (see package cluster); nil keeps
+	// them in this process. The caller opens and closes it. Unless Secret
+	// is set, the signing keys come from the cluster.
+	Cluster cluster.Backend
 }
 
 // Server serves one generated component registry. It is safe for
@@ -85,7 +93,7 @@ type Server struct {
 	prompts   map[string]*Prompt
 	skills    skillIndex
 
-	lists      map[string]*list // by method: tools/list, resources/list, ...
+	lists      atomic.Pointer[map[string]*list] // by method: tools/list, resources/list, ...
 	legacyCaps json.RawMessage
 	modernCaps json.RawMessage
 	discover   json.RawMessage
@@ -95,6 +103,7 @@ type Server struct {
 	sessions sessionTable
 	limits   *limiter // nil: no per-principal limits
 	tasks    *taskTable
+	cluster  *clusterState // nil without Options.Cluster
 	subs     subscribers
 	closed   chan struct{}
 	// completions is whether completion/complete is served (some prompt
@@ -107,6 +116,10 @@ type Server struct {
 // In-flight calls are not interrupted.
 func (s *Server) Close() {
 	s.closeOne.Do(func() { close(s.closed) })
+	if s.cluster != nil {
+		s.cluster.close()
+	}
+	// Only this replica's copies end: in a cluster the sessions live on.
 	s.sessions.mu.Lock()
 	for _, sess := range s.sessions.byID {
 		s.sessions.removeLocked(sess)
@@ -144,6 +157,7 @@ func build(def Definition, opts Options) (*Server, error) {
 	if opts.SessionIdle == 0 {
 		opts.SessionIdle = 30 * time.Minute
 	}
+	explicitSecret := len(opts.Secret) > 0
 	if opts.MaxMessageBytes <= 0 {
 		opts.MaxMessageBytes = DefaultMaxMessageBytes
 	}
@@ -181,6 +195,13 @@ func build(def Definition, opts Options) (*Server, error) {
 	s.def = def
 	if opts.Tasks {
 		s.tasks = newTaskTable()
+	}
+	if opts.Cluster != nil {
+		if err := s.startCluster(opts.Cluster, explicitSecret); err != nil {
+			return nil, fmt.Errorf("cluster: %w", err)
+		}
+		s.sessions.pendingPrefix = "srv-" + opts.Cluster.ID() + "-"
+		s.sessions.checkIdle = s.checkIdle
 	}
 	for i := range def.Tools {
 		t := &compiledTool{Tool: def.Tools[i]}
@@ -286,11 +307,12 @@ type Incoming struct {
 	Modern bool
 	// Status is set by Handle to the HTTP status the 2026-07-28 transport
 	// rules prescribe for the answer (400 for envelope errors, 404 for an
-	// unknown method, 429 for a request over a limit); 0 means the
-	// transport's default.
+	// unknown method, 429 for a request over a limit, 503 when the
+	// cluster's shared state cannot be reached); 0 means the transport's
+	// default.
 	Status int
-	// RetryAfter is set by Handle with Status 429: when the client may try
-	// again (HTTP sends it as Retry-After).
+	// RetryAfter is set by Handle with Status 429 or 503: when the client
+	// may try again (HTTP sends it as Retry-After).
 	RetryAfter time.Duration
 }
 
@@ -349,8 +371,8 @@ func (m *requestMeta) UnmarshalJSON(b []byte) error {
 func (s *Server) Handle(ctx context.Context, in *Incoming) *jsonrpc.Message {
 	m := in.Msg
 	if m.IsResponse() {
-		if in.Session != nil {
-			in.Session.pending.deliver(m)
+		if in.Session != nil && !in.Session.pending.deliver(m) && s.cluster != nil {
+			s.routeResponse(in) // the waiting handler is on another replica
 		}
 		return nil
 	}
@@ -452,6 +474,9 @@ func (s *Server) dispatch(ctx context.Context, in *Incoming, info *RequestInfo) 
 		req.Session.touch()
 		req.Session.inflight.Add(1)
 		defer req.Session.inflight.Add(-1)
+		if s.cluster != nil {
+			s.touchShared(req.Session)
+		}
 	}
 	if in.HTTPHeaders != nil && req.Modern() {
 		if err := s.checkHeaders(in.HTTPHeaders, m, &p); err != nil {
@@ -460,6 +485,9 @@ func (s *Server) dispatch(ctx context.Context, in *Incoming, info *RequestInfo) 
 		}
 	}
 	v, err := r.handle(s, ctx, req, &p, m.Params)
+	if err != nil && s.cluster != nil && errors.Is(err, cluster.ErrUnavailable) {
+		return nil, unavailableError(in, err)
+	}
 	req.observeResult(v)
 	if err != nil {
 		if code := jsonrpc.Wire(err).Code; req.Modern() && (code == -32021 || code == jsonrpc.CodeHeaderMismatch) {

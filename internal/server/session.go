@@ -22,9 +22,10 @@ type Session struct {
 	Client     protocol.Implementation
 	ClientCaps json.RawMessage
 
-	started time.Time
-	owner   string // the subject of the principal that opened it
-	key     string // that principal's limit key
+	started     time.Time
+	sharedTouch time.Time // last push of the shared expiry (cluster)
+	owner       string    // the subject of the principal that opened it
+	key         string    // that principal's limit key
 	// inflight counts the session's requests in progress: a busy session
 	// is never ended to make room under the session caps.
 	inflight atomic.Int32

@@ -9,6 +9,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"go.uber.org/zap"
+
 	"github.com/mcpgen/mcpgen/internal/jsonrpc"
 	"github.com/mcpgen/mcpgen/internal/protocol"
 )
@@ -29,6 +31,13 @@ type sessionTable struct {
 	sweep time.Time
 
 	max, maxPerKey int // <= 0: no cap
+
+	// In a cluster: the prefix of our server-to-client request ids (naming
+	// this replica), and where sessions idle here go to be checked
+	// against the shared store instead of being ended at once. The caps
+	// then bound the sessions this replica holds, not the deployment's.
+	pendingPrefix string
+	checkIdle     func([]*Session)
 }
 
 func (t *sessionTable) init(idle time.Duration, max, maxPerKey int) {
@@ -70,14 +79,20 @@ func (t *sessionTable) open(version string, client protocol.Implementation, caps
 	}
 	s = newSession(version, client, caps)
 	s.owner, s.key = owner, key
+	s.pending.prefix = t.pendingPrefix
+	t.addLocked(s)
+	return s, evicted, nil
+}
+
+// addLocked adds a session to the table.
+func (t *sessionTable) addLocked(s *Session) {
 	t.byID[s.ID] = s
-	mine := t.byKey[key]
+	mine := t.byKey[s.key]
 	if mine == nil {
 		mine = map[*Session]struct{}{}
-		t.byKey[key] = mine
+		t.byKey[s.key] = mine
 	}
 	mine[s] = struct{}{}
-	return s, evicted, nil
 }
 
 // lru returns the least recently used session without a request in
@@ -110,39 +125,87 @@ func (t *sessionTable) expireLocked() {
 		return
 	}
 	t.sweep = time.Now()
+	var idle []*Session
 	for _, s := range t.byID {
 		if time.Since(s.idleSince()) > t.idle {
+			if t.checkIdle != nil {
+				idle = append(idle, s)
+				continue
+			}
 			t.removeLocked(s)
 		}
+	}
+	if len(idle) > 0 {
+		go t.checkIdle(idle)
 	}
 }
 
 // Session returns the live legacy session with this id, or nil when it is
-// unknown, ended or expired.
+// unknown, ended or expired (or the shared store cannot be reached).
 func (s *Server) Session(id string) *Session {
+	sess, _ := s.LookupSession(context.Background(), id)
+	return sess
+}
+
+// LookupSession returns the live legacy session with this id, or nil when
+// it is unknown, ended or expired. In a cluster a session opened on
+// another replica is loaded from the shared store; an error (wrapping
+// cluster.ErrUnavailable) means the store cannot be reached and the
+// request should be retried.
+func (s *Server) LookupSession(ctx context.Context, id string) (*Session, error) {
 	t := &s.sessions
 	t.mu.Lock()
-	defer t.mu.Unlock()
 	t.expireLocked()
 	sess := t.byID[id]
 	if sess != nil && t.idle > 0 && time.Since(sess.idleSince()) > t.idle {
+		if s.cluster != nil {
+			// Idle here, perhaps in use on another replica.
+			t.mu.Unlock()
+			if s.stillShared(sess) {
+				return sess, nil
+			}
+			s.dropSession(id)
+			return nil, nil
+		}
 		t.removeLocked(sess)
-		return nil
+		sess = nil
 	}
-	return sess
+	t.mu.Unlock()
+	if sess != nil || s.cluster == nil {
+		return sess, nil
+	}
+	return s.loadSession(ctx, id)
 }
 
 // EndSession ends a legacy session (HTTP DELETE, stdio EOF). It reports
 // whether the session existed.
 func (s *Server) EndSession(id string) bool {
+	ok, _ := s.DeleteSession(context.Background(), id)
+	return ok
+}
+
+// DeleteSession ends a legacy session, on every replica in a cluster, and
+// reports whether it existed. An error (wrapping cluster.ErrUnavailable)
+// means the shared store cannot be reached.
+func (s *Server) DeleteSession(ctx context.Context, id string) (bool, error) {
 	t := &s.sessions
 	t.mu.Lock()
-	defer t.mu.Unlock()
 	sess, ok := t.byID[id]
 	if ok {
 		t.removeLocked(sess)
 	}
-	return ok
+	t.mu.Unlock()
+	if s.cluster == nil {
+		return ok, nil
+	}
+	shared, err := s.cluster.b.DeleteSession(ctx, id)
+	if err != nil {
+		return ok, err
+	}
+	if err := s.publish(topicEnd, id); err != nil {
+		s.log.Debug("session end not published", zap.Error(err))
+	}
+	return ok || shared, nil
 }
 
 // Sessions returns how many legacy sessions are open.
@@ -155,15 +218,20 @@ func (s *Server) Sessions() int {
 // pendingCalls matches the client's responses to the requests the server
 // sent it (legacy server-to-client requests).
 type pendingCalls struct {
-	mu    sync.Mutex
-	next  atomic.Int64
-	calls map[string]chan *jsonrpc.Message
+	prefix string // "srv-" when empty; names the replica in a cluster
+	mu     sync.Mutex
+	next   atomic.Int64
+	calls  map[string]chan *jsonrpc.Message
 }
 
 // Send issues a server-to-client request through write and waits for the
 // client's answer, the context's end or the session's end.
 func (p *pendingCalls) Send(ctx context.Context, method string, params any, write func(*jsonrpc.Message) error, done <-chan struct{}) (json.RawMessage, error) {
-	id := "srv-" + strconv.FormatInt(p.next.Add(1), 10)
+	prefix := p.prefix
+	if prefix == "" {
+		prefix = "srv-"
+	}
+	id := prefix + strconv.FormatInt(p.next.Add(1), 10)
 	raw, err := json.Marshal(params)
 	if err != nil {
 		return nil, fmt.Errorf("encode %s params: %w", method, err)

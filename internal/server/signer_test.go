@@ -63,7 +63,7 @@ func TestCursors(t *testing.T) {
 	}
 	s := New(def, Options{PageSize: 2, Secret: []byte("secret")})
 	other := New(def, Options{PageSize: 2, Secret: []byte("another secret")})
-	l := s.lists["tools/list"]
+	l := (*s.lists.Load())["tools/list"]
 	if len(l.legacy) != 3 {
 		t.Fatalf("5 tools in pages of 2: got %d pages", len(l.legacy))
 	}

@@ -347,13 +347,13 @@ func (s *Server) completeSkillPath(_ context.Context, _ *Request, c CompleteRequ
 
 // listSkills answers skills/list: pages built once, each entry whole.
 func (s *Server) listSkills(_ context.Context, req *Request, p *params, _ json.RawMessage) (any, error) {
-	return s.lists["skills/list"].page(s, p.Cursor, req.Modern())
+	return (*s.lists.Load())["skills/list"].page(s, p.Cursor, req.Modern())
 }
 
 // buildSkillList encodes the pages of skills/list. Unlike the base lists,
 // the legacy pages carry the cache hints too: the extension defines its
 // results as cacheable whatever the revision.
-func (s *Server) buildSkillList() error {
+func (s *Server) buildSkillList(lists map[string]*list) error {
 	items := make([]json.RawMessage, len(s.skills.all))
 	for i, e := range s.skills.all {
 		items[i] = e.entry
@@ -377,7 +377,7 @@ func (s *Server) buildSkillList() error {
 			break
 		}
 	}
-	s.lists[l.method] = l
+	lists[l.method] = l
 	return nil
 }
 

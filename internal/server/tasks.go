@@ -10,6 +10,8 @@ import (
 	"sync"
 	"time"
 
+	"go.uber.org/zap"
+
 	"github.com/mcpgen/mcpgen/internal/jsonrpc"
 	"github.com/mcpgen/mcpgen/internal/protocol"
 )
@@ -44,6 +46,7 @@ type task struct {
 	answered  chan struct{}              // closed and replaced on each tasks/update
 	cancel    context.CancelFunc
 	listeners func(*task)
+	persist   func(*task) error     // cluster: writes each change through
 	observe   func(from, to string) // nil unless an Observer watches
 }
 
@@ -106,8 +109,11 @@ func (t *task) set(status, message string) {
 	}
 	from := t.status
 	t.status, t.message, t.updated = status, message, time.Now()
-	notify := t.listeners
+	notify, persist := t.listeners, t.persist
 	t.mu.Unlock()
+	if persist != nil {
+		_ = persist(t) // a failed terminal write is retried in the background
+	}
 	if t.observe != nil && from != status {
 		t.observe(from, status)
 	}
@@ -133,6 +139,15 @@ func (s *Server) startTask(_ context.Context, req *Request, t *compiledTool, arg
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	tk.cancel = cancel
+	if s.cluster != nil {
+		// Shared before the handle is returned: the client's next call
+		// may reach another replica.
+		if err := s.persistTask(tk); err != nil {
+			cancel()
+			return nil, unavailableError(req.incoming, err)
+		}
+		tk.persist = s.persistTask
+	}
 	if s.obs != nil {
 		tk.observe = func(from, to string) { s.obs.Event(EventTaskState, Tag{"from", from}, Tag{"to", to}) }
 		tk.observe("", tk.status)
@@ -231,7 +246,15 @@ func (s *Server) findTask(req *Request, raw json.RawMessage) (*task, *taskParams
 	return tk, &p, nil
 }
 
-func (s *Server) taskGet(_ context.Context, req *Request, _ *params, raw json.RawMessage) (any, error) {
+func (s *Server) taskGet(ctx context.Context, req *Request, _ *params, raw json.RawMessage) (any, error) {
+	if s.cluster != nil {
+		// The shared record is the truth: the task may run elsewhere.
+		tk, _, err := s.findSharedTask(ctx, req, raw)
+		if err != nil {
+			return nil, err
+		}
+		return tk.view(protocol.ResultComplete, true), nil
+	}
 	tk, _, err := s.findTask(req, raw)
 	if err != nil {
 		return nil, err
@@ -239,13 +262,56 @@ func (s *Server) taskGet(_ context.Context, req *Request, _ *params, raw json.Ra
 	return tk.view(protocol.ResultComplete, true), nil
 }
 
-func (s *Server) taskUpdate(_ context.Context, req *Request, _ *params, raw json.RawMessage) (any, error) {
+func (s *Server) taskUpdate(ctx context.Context, req *Request, _ *params, raw json.RawMessage) (any, error) {
 	tk, p, err := s.findTask(req, raw)
+	if err != nil && s.cluster != nil {
+		var shared *task
+		if shared, p, err = s.findSharedTask(ctx, req, raw); err != nil {
+			return nil, err
+		}
+		if terminal(shared.status) {
+			return json.RawMessage(`{}`), nil
+		}
+		// The shared record shows at once which questions remain; the
+		// owner applies the answers when the message arrives.
+		answered := false
+		for k := range p.InputResponses {
+			if _, ok := shared.asks[k]; ok {
+				delete(shared.asks, k)
+				answered = true
+			}
+		}
+		if answered {
+			if len(shared.asks) == 0 {
+				shared.status, shared.message = "working", ""
+			}
+			shared.updated = time.Now()
+			if _, err := s.cluster.b.PutTask(ctx, shared.record(s.cluster.b.ID())); err != nil {
+				return nil, unavailableError(req.incoming, err)
+			}
+		}
+		if err := s.publish(topicTaskIn, taskMsg{ID: p.TaskID, InputResponses: p.InputResponses}); err != nil {
+			return nil, unavailableError(req.incoming, err)
+		}
+		return json.RawMessage(`{}`), nil
+	}
 	if err != nil {
 		return nil, err
 	}
+	tk.answer(p.InputResponses)
+	if tk.persist != nil {
+		if err := tk.persist(tk); err != nil {
+			return nil, unavailableError(req.incoming, err)
+		}
+	}
+	return json.RawMessage(`{}`), nil
+}
+
+// answer records the client's answers to outstanding questions (others are
+// ignored) and wakes the questions waiting for them.
+func (tk *task) answer(responses map[string]json.RawMessage) {
 	tk.mu.Lock()
-	for k, v := range p.InputResponses {
+	for k, v := range responses {
 		if _, outstanding := tk.asks[k]; outstanding { // others are ignored
 			tk.answers[k] = v
 			delete(tk.asks, k)
@@ -255,11 +321,13 @@ func (s *Server) taskUpdate(_ context.Context, req *Request, _ *params, raw json
 	close(tk.answered)
 	tk.answered = make(chan struct{})
 	tk.mu.Unlock()
-	return json.RawMessage(`{}`), nil
 }
 
-func (s *Server) taskCancel(_ context.Context, req *Request, _ *params, raw json.RawMessage) (any, error) {
+func (s *Server) taskCancel(ctx context.Context, req *Request, _ *params, raw json.RawMessage) (any, error) {
 	tk, _, err := s.findTask(req, raw)
+	if err != nil && s.cluster != nil {
+		return s.cancelSharedTask(ctx, req, raw)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -272,4 +340,37 @@ func (s *Server) taskCancel(_ context.Context, req *Request, _ *params, raw json
 func missingTasksCapability() error {
 	return (&jsonrpc.Error{Code: -32021, Message: "Missing required client capability"}).
 		WithData(map[string]any{"requiredCapabilities": map[string]any{"extensions": map[string]any{protocol.TasksExtension: map[string]any{}}}})
+}
+
+// findSharedTask is findTask on the cluster's shared record.
+func (s *Server) findSharedTask(ctx context.Context, req *Request, raw json.RawMessage) (*task, *taskParams, error) {
+	if !req.wantsTask() {
+		return nil, nil, missingTasksCapability()
+	}
+	var p taskParams
+	if err := decode(raw, &p); err != nil {
+		return nil, nil, err
+	}
+	tk, err := s.sharedTask(ctx, req, p.TaskID)
+	return tk, &p, err
+}
+
+// cancelSharedTask cancels a task another replica runs: the shared record
+// says cancelled at once, and the owner stops it when the message arrives.
+func (s *Server) cancelSharedTask(ctx context.Context, req *Request, raw json.RawMessage) (any, error) {
+	tk, p, err := s.findSharedTask(ctx, req, raw)
+	if err != nil {
+		return nil, err
+	}
+	if !terminal(tk.status) {
+		tk.status, tk.message, tk.updated = "cancelled", "The task was cancelled.", time.Now()
+		if _, err := s.cluster.b.PutTask(ctx, tk.record(s.cluster.b.ID())); err != nil {
+			return nil, unavailableError(req.incoming, err)
+		}
+		if err := s.publish(topicTaskStop, taskMsg{ID: p.TaskID}); err != nil {
+			s.log.Debug("task cancel not published", zap.Error(err))
+		}
+		s.notifyTask(tk)
+	}
+	return json.RawMessage(`{}`), nil
 }

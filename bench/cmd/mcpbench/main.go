@@ -21,13 +21,14 @@ import (
 
 func main() {
 	var o harness.Options
-	flag.StringVar(&o.BinDir, "bin", "bin", "`directory` holding mcp-bench, mcp-memory, peer-gosdk, peer-mcpgo and peer-raw")
+	flag.StringVar(&o.BinDir, "bin", "bin", "`directory` holding mcp-bench, mcp-memory, mcp-everything, peer-gosdk, peer-mcpgo and peer-raw")
 	flag.StringVar(&o.Out, "out", "", "write the report here (`directory`: results.md, cpu-per-request.png); empty: stdout only")
 	flag.BoolVar(&o.Smoke, "smoke", false, "tiny counts, every target and mode once; exit 1 on any wrong answer")
 	flag.IntVar(&o.Rounds, "rounds", 3, "rounds of the throughput suite (medians are reported)")
 	flag.DurationVar(&o.Window, "window", 800*time.Millisecond, "measured time per cell")
 	flag.DurationVar(&o.Warmup, "warmup", 200*time.Millisecond, "warm-up per cell")
-	flag.StringVar(&o.Only, "only", "", "comma-separated parts to run: throughput, memory (default both)")
+	flag.StringVar(&o.Only, "only", "", "comma-separated parts to run: throughput, memory, cluster (default all)")
+	flag.StringVar(&o.ClusterDB, "cluster-db", clusterDB(), "PostgreSQL `URL` for the cluster suite (env MCP_TEST_POSTGRES)")
 	flag.StringVar(&o.Targets, "targets", "", "comma-separated throughput targets (default all)")
 	flag.StringVar(&o.ModesFlag, "modes", "", "comma-separated modes: modern-http, legacy-http, stdio (default all)")
 	flag.StringVar(&o.Node, "node", "", "Node 22 binary for the reference memory server")
@@ -54,4 +55,13 @@ func main() {
 		fmt.Fprintf(os.Stderr, "mcpbench: %d wrong or missing answers:\n  %s\n", rep.Failures, strings.Join(rep.FailureNotes, "\n  "))
 		os.Exit(1)
 	}
+}
+
+// clusterDB is the default PostgreSQL of the cluster suite: the one tests
+// use.
+func clusterDB() string {
+	if u := os.Getenv("MCP_TEST_POSTGRES"); u != "" {
+		return u
+	}
+	return "postgres://postgres@127.0.0.1:5432/test?sslmode=disable"
 }

@@ -30,7 +30,7 @@ func (h *handler) get(w http.ResponseWriter, r *http.Request, who server.Princip
 		writeError(w, http.StatusBadRequest, nil, jsonrpc.Errorf(jsonrpc.CodeInvalidRequest, "Bad Request: GET needs an Mcp-Session-Id header"))
 		return
 	}
-	sess, status, err := h.session(id, r.Header.Get(hdrProtocolVersion), who)
+	sess, status, err := h.session(r.Context(), id, r.Header.Get(hdrProtocolVersion), who)
 	if err != nil {
 		writeError(w, status, nil, err)
 		return
@@ -87,7 +87,17 @@ func (h *handler) delete(w http.ResponseWriter, r *http.Request, who server.Prin
 		writeError(w, http.StatusBadRequest, nil, jsonrpc.Errorf(jsonrpc.CodeInvalidRequest, "Bad Request: DELETE needs an Mcp-Session-Id header"))
 		return
 	}
-	if sess := h.srv.Session(id); sess == nil || !sess.OwnedBy(who) || !h.srv.EndSession(id) {
+	sess, status, err := h.session(r.Context(), id, "", who)
+	if err != nil {
+		writeError(w, status, nil, err)
+		return
+	}
+	ended, err := h.srv.DeleteSession(r.Context(), sess.ID)
+	if err != nil {
+		writeError(w, http.StatusServiceUnavailable, nil, errUnavailable)
+		return
+	}
+	if !ended {
 		writeError(w, http.StatusNotFound, nil, errNoSession)
 		return
 	}

@@ -158,22 +158,29 @@ func (h *handler) legacySession(r *http.Request, version string, who server.Prin
 		}
 		return nil, http.StatusBadRequest, jsonrpc.Errorf(jsonrpc.CodeInvalidRequest, "Bad Request: Mcp-Session-Id header required: send initialize first and repeat the session id it returns on every later request")
 	}
-	return h.session(id, version, who)
+	return h.session(r.Context(), id, version, who)
 }
 
 // session checks the MCP-Protocol-Version of a legacy request and finds
 // its session: 400 for a revision this server does not speak, 404 for an
 // unknown session or one another principal opened.
-func (h *handler) session(id, version string, who server.Principal) (*server.Session, int, error) {
+func (h *handler) session(ctx context.Context, id, version string, who server.Principal) (*server.Session, int, error) {
 	if version != "" && !protocol.Supported(version) {
 		return nil, http.StatusBadRequest, unsupportedHeader(version)
 	}
-	sess := h.srv.Session(id)
+	sess, err := h.srv.LookupSession(ctx, id)
+	if err != nil { // the cluster's shared state cannot be reached
+		return nil, http.StatusServiceUnavailable, errUnavailable
+	}
 	if sess == nil || !sess.OwnedBy(who) {
 		return nil, http.StatusNotFound, errNoSession
 	}
 	return sess, 0, nil
 }
+
+// errUnavailable answers a request that needs the cluster's shared state
+// while it cannot be reached; writeError adds Retry-After to the 503.
+var errUnavailable = jsonrpc.Errorf(jsonrpc.CodeInternalError, "Service temporarily unavailable: shared state cannot be reached; retry later")
 
 func unsupportedHeader(version string) error {
 	return jsonrpc.Errorf(jsonrpc.CodeInvalidRequest, "Bad Request: unsupported MCP-Protocol-Version %q; this server speaks %s", version, strings.Join(protocol.Versions, ", "))

@@ -207,6 +207,14 @@ func Handler(srv *server.Server, opts Options) http.Handler {
 	h.guard = newGuard(opts.AllowedHosts, opts.AllowedOrigins)
 	h.gets.m = map[string]*getStream{}
 	h.inflight.m = map[string]map[string]*inflightEntry{}
+	// In a cluster: cancellations and DELETEs that reached another replica.
+	srv.OnRemoteCancel(func(sessionID string, requestID json.RawMessage) {
+		if requestID == nil {
+			h.inflight.cancelAll(sessionID)
+			return
+		}
+		h.inflight.cancel(sessionID, requestID)
+	})
 	return h
 }
 
@@ -294,6 +302,9 @@ func (h *handler) refuse(w http.ResponseWriter, r *auth.Refusal) {
 // writeError answers with a JSON-RPC error object; id is omitted when nil.
 func writeError(w http.ResponseWriter, status int, id json.RawMessage, err error) {
 	b, _ := json.Marshal(&jsonrpc.Message{JSONRPC: jsonrpc.Version, ID: id, Error: jsonrpc.Wire(err)})
+	if status == http.StatusServiceUnavailable && w.Header().Get("Retry-After") == "" {
+		w.Header().Set("Retry-After", "2") // the cluster's shared state is unreachable: retry
+	}
 	w.Header()["Content-Type"] = ctJSON
 	w.WriteHeader(status)
 	_, _ = w.Write(b)

@@ -1,0 +1,441 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os/exec"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpgen/mcpgen/internal/testutil/pgtest"
+	"github.com/mcpgen/mcpgen/internal/testutil/rrproxy"
+)
+
+// replica is one mcp-everything process of a cluster.
+type replica struct {
+	cmd    *exec.Cmd
+	addr   string
+	stderr *syncBuffer
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+func startReplica(t *testing.T, bin, clusterURL string) *replica {
+	t.Helper()
+	r := &replica{addr: freeAddr(t), stderr: &syncBuffer{}}
+	r.cmd = exec.Command(bin, "--http", r.addr, "--cluster", clusterURL, "--log-level", "info")
+	r.cmd.Stderr = r.stderr
+	if err := r.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = r.cmd.Process.Kill()
+		_ = r.cmd.Wait()
+		if t.Failed() {
+			t.Logf("replica %s log:\n%s", r.addr, r.stderr.String())
+		}
+	})
+	waitListening(t, r.addr)
+	return r
+}
+
+var rpcID atomic.Int64
+
+// modernCall sends one stateless 2026-07-28 request (declaring the tasks
+// extension) and returns the HTTP status and the JSON-RPC response.
+func modernCall(t *testing.T, url, method, name string, params map[string]any) (int, map[string]any) {
+	t.Helper()
+	if params == nil {
+		params = map[string]any{}
+	}
+	params["_meta"] = map[string]any{
+		"io.modelcontextprotocol/protocolVersion":    "2026-07-28",
+		"io.modelcontextprotocol/clientCapabilities": map[string]any{"extensions": map[string]any{"io.modelcontextprotocol/tasks": map[string]any{}}},
+	}
+	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": rpcID.Add(1), "method": method, "params": params})
+	req, _ := http.NewRequest("POST", url, bytes.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("MCP-Protocol-Version", "2026-07-28")
+	req.Header.Set("Mcp-Method", method)
+	if name != "" {
+		req.Header.Set("Mcp-Name", name)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return 0, nil
+	}
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	if strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
+		for _, line := range strings.Split(string(raw), "\n") {
+			if data, ok := strings.CutPrefix(line, "data: "); ok && strings.Contains(data, `"id"`) {
+				raw = []byte(data)
+			}
+		}
+	}
+	var out map[string]any
+	_ = json.Unmarshal(raw, &out)
+	return resp.StatusCode, out
+}
+
+// listener is an open subscriptions/listen stream.
+type listener struct {
+	methods chan string
+	ended   chan struct{}
+	cancel  context.CancelFunc
+}
+
+func listen(t *testing.T, url string) *listener {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": rpcID.Add(1), "method": "subscriptions/listen", "params": map[string]any{
+		"notifications": map[string]any{"toolsListChanged": true},
+		"_meta": map[string]any{
+			"io.modelcontextprotocol/protocolVersion":    "2026-07-28",
+			"io.modelcontextprotocol/clientCapabilities": map[string]any{},
+		},
+	}})
+	req, _ := http.NewRequestWithContext(ctx, "POST", url, bytes.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("MCP-Protocol-Version", "2026-07-28")
+	req.Header.Set("Mcp-Method", "subscriptions/listen")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		cancel()
+		t.Fatalf("listen: %v", err)
+	}
+	l := &listener{methods: make(chan string, 64), ended: make(chan struct{}), cancel: cancel}
+	acked := make(chan struct{})
+	go func() {
+		defer close(l.ended)
+		defer resp.Body.Close()
+		sc := bufio.NewScanner(resp.Body)
+		first := true
+		for sc.Scan() {
+			data, ok := strings.CutPrefix(sc.Text(), "data: ")
+			if !ok {
+				continue
+			}
+			var m struct {
+				Method string `json:"method"`
+			}
+			_ = json.Unmarshal([]byte(data), &m)
+			if first && m.Method == "notifications/subscriptions/acknowledged" {
+				first = false
+				close(acked)
+				continue
+			}
+			l.methods <- m.Method
+		}
+	}()
+	select {
+	case <-acked:
+	case <-l.ended:
+		t.Fatal("listen stream ended before its acknowledgement")
+	case <-time.After(10 * time.Second):
+		t.Fatal("listen stream not acknowledged")
+	}
+	t.Cleanup(cancel)
+	return l
+}
+
+func (l *listener) await(t *testing.T, method string) {
+	t.Helper()
+	timeout := time.After(15 * time.Second)
+	for {
+		select {
+		case m := <-l.methods:
+			if m == method {
+				return
+			}
+		case <-l.ended:
+			t.Fatalf("stream ended while waiting for %s", method)
+		case <-timeout:
+			t.Fatalf("%s never arrived", method)
+		}
+	}
+}
+
+// TestReplicaKill runs three replicas on one PostgreSQL schema behind a
+// round-robin proxy, with legacy sessions, listen streams and tasks in
+// flight, and kills one replica with SIGKILL: legacy sessions continue on
+// the survivors, the listen stream on the dead replica ends and its client
+// reconnects to another, every task acknowledged is still found, and none
+// is left running (the dead replica's fail; the others complete).
+func TestReplicaKill(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts three server processes")
+	}
+	clusterURL, _ := pgtest.URL(t, "kill")
+	bin := buildBinary(t)
+	var reps []*replica
+	var backends []string
+	for i := 0; i < 3; i++ {
+		r := startReplica(t, bin, clusterURL)
+		reps = append(reps, r)
+		backends = append(backends, "http://"+r.addr)
+	}
+	proxy, err := rrproxy.Start(backends...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer proxy.Close()
+	url := proxy.URL() + "/mcp"
+
+	// Round robin from the first backend: listener i is on replica i.
+	var listeners []*listener
+	for i := 0; i < 3; i++ {
+		listeners = append(listeners, listen(t, url))
+	}
+	if hits := proxy.Hits(); hits[0] != 1 || hits[1] != 1 || hits[2] != 1 {
+		t.Fatalf("listen streams not spread over the replicas: %v", hits)
+	}
+
+	// Legacy clients (official Go SDK, 2025-11-25), each with a session.
+	ctx := context.Background()
+	legacy := &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"}
+	var sessions []*mcp.ClientSession
+	for i := 0; i < 3; i++ {
+		c := mcp.NewClient(&mcp.Implementation{Name: fmt.Sprintf("legacy-%d", i), Version: "1"}, nil)
+		cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url, MaxRetries: 5}, legacy)
+		if err != nil {
+			t.Fatalf("legacy connect: %v", err)
+		}
+		defer cs.Close()
+		sessions = append(sessions, cs)
+	}
+	greet := func(cs *mcp.ClientSession, n int) error {
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "greet", Arguments: map[string]any{"name": fmt.Sprint(n)}})
+		if err != nil {
+			return err
+		}
+		if got := res.Content[0].(*mcp.TextContent).Text; got != fmt.Sprintf("Hello, %d!", n) {
+			return fmt.Errorf("greet %d answered %q", n, got)
+		}
+		return nil
+	}
+
+	// Tasks, acknowledged before the kill.
+	var taskIDs []string
+	for i := 0; i < 6; i++ {
+		status, resp := modernCall(t, url, "tools/call", "slow_compute", map[string]any{"name": "slow_compute", "arguments": map[string]any{"seconds": 3}})
+		res, _ := resp["result"].(map[string]any)
+		id, _ := res["taskId"].(string)
+		if status != 200 || id == "" {
+			t.Fatalf("task not created: %d %v", status, resp)
+		}
+		taskIDs = append(taskIDs, id)
+	}
+
+	// Concurrent legacy traffic while the replica dies.
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	var during atomic.Int64
+	for i, cs := range sessions {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for n := i * 1000; ; n++ {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				if greet(cs, n) == nil {
+					during.Add(1)
+				}
+			}
+		}()
+	}
+	time.Sleep(300 * time.Millisecond) // let traffic flow before the kill
+	victim := reps[1]
+	if err := victim.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	_ = victim.cmd.Wait()
+	time.Sleep(300 * time.Millisecond)
+	close(stop)
+	wg.Wait()
+	if during.Load() == 0 {
+		t.Fatal("no legacy call succeeded around the kill")
+	}
+
+	// Legacy sessions continue on the survivors.
+	for i, cs := range sessions {
+		for n := 0; n < 6; n++ {
+			if err := greet(cs, 100*i+n); err != nil {
+				t.Fatalf("session %d after the kill, call %d: %v", i, n, err)
+			}
+		}
+	}
+
+	// The dead replica's listen stream ended; its client reconnects and
+	// lands on a survivor; every stream sees a change made anywhere.
+	select {
+	case <-listeners[1].ended:
+	case <-time.After(15 * time.Second):
+		t.Fatal("the listen stream on the killed replica did not end")
+	}
+	listeners[1] = listen(t, url)
+	for i := 0; i < 2; i++ { // twice: both survivors cause one change
+		if status, resp := modernCall(t, url, "tools/call", "test_trigger_tool_change", map[string]any{"name": "test_trigger_tool_change", "arguments": map[string]any{}}); status != 200 || resp["error"] != nil {
+			t.Fatalf("trigger: %d %v", status, resp)
+		}
+		for j, l := range listeners {
+			select {
+			case <-l.ended:
+				t.Fatalf("listener %d ended", j)
+			default:
+			}
+			l.await(t, "notifications/tools/list_changed")
+		}
+	}
+
+	// Every acknowledged task is found and ends: none stays working.
+	deadline := time.Now().Add(60 * time.Second)
+	failed := 0
+	for _, id := range taskIDs {
+		for {
+			status, resp := modernCall(t, url, "tasks/get", id, map[string]any{"taskId": id})
+			res, _ := resp["result"].(map[string]any)
+			if status != 200 || res == nil {
+				t.Fatalf("task %s lost: %d %v", id, status, resp)
+			}
+			st, _ := res["status"].(string)
+			if st == "completed" {
+				break
+			}
+			if st == "failed" {
+				if msg, _ := res["statusMessage"].(string); !strings.Contains(msg, "replica") {
+					t.Fatalf("task %s failed for another reason: %v", id, res)
+				}
+				failed++
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("task %s still %s a minute after the kill", id, st)
+			}
+			time.Sleep(250 * time.Millisecond)
+		}
+	}
+	if failed == 0 || failed == len(taskIDs) {
+		t.Fatalf("%d of %d tasks failed: want those of the killed replica only", failed, len(taskIDs))
+	}
+	t.Logf("requests per replica %v; %d legacy calls around the kill; %d of %d tasks failed with the replica", proxy.Hits(), during.Load(), failed, len(taskIDs))
+}
+
+// TestClusterOutage blocks one replica's connection to the database: a
+// request that needs shared state gets 503 with Retry-After, the outage is
+// logged once, and the replica recovers by itself when the connection
+// comes back. A stateless call that needs no shared state is served
+// throughout.
+func TestClusterOutage(t *testing.T) {
+	clusterURL, _ := pgtest.URL(t, "outage")
+	cut := pgtest.NewCut(t)
+	bin := buildBinary(t)
+	r := startReplica(t, bin, cut.Rewrite(clusterURL))
+	url := "http://" + r.addr + "/mcp"
+
+	var sid string
+	post := func() (int, http.Header) {
+		body := `{"jsonrpc":"2.0","id":7,"method":"tools/list"}`
+		req, _ := http.NewRequest("POST", url, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("MCP-Protocol-Version", "2025-11-25")
+		req.Header.Set("Mcp-Session-Id", sid)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode, resp.Header
+	}
+	// A session this replica has not cached: opened by another replica.
+	other := startReplica(t, bin, clusterURL)
+	oc := mcp.NewClient(&mcp.Implementation{Name: "elsewhere", Version: "1"}, nil)
+	ocs, err := oc.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: "http://" + other.addr + "/mcp", MaxRetries: -1},
+		&mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ocs.Close()
+	sid = ocs.ID()
+	if sid == "" {
+		t.Fatal("no legacy session")
+	}
+
+	cut.Down()
+	for i := 0; i < 3; i++ {
+		status, h := post()
+		if status != http.StatusServiceUnavailable || h.Get("Retry-After") == "" {
+			t.Fatalf("during the outage: %d Retry-After %q, want 503 with Retry-After", status, h.Get("Retry-After"))
+		}
+	}
+	if status, resp := modernCall(t, url, "tools/call", "greet", map[string]any{"name": "greet", "arguments": map[string]any{"name": "x"}}); status != 200 || resp["error"] != nil {
+		t.Fatalf("a stateless call during the outage: %d %v", status, resp)
+	}
+	if n := strings.Count(r.stderr.String(), "cluster database unreachable"); n != 1 {
+		t.Fatalf("the outage was logged %d times, want once:\n%s", n, r.stderr.String())
+	}
+	cut.Up()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		status, _ := post()
+		if status == 200 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("still %d after the database came back", status)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	for !strings.Contains(r.stderr.String(), "reachable again") {
+		if time.Now().After(deadline) {
+			t.Fatal("the recovery was not logged")
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// TestClusterUnreachableAtStart: a replica that cannot reach the database
+// exits at once with a message naming the URL without the password.
+func TestClusterUnreachableAtStart(t *testing.T) {
+	bin := buildBinary(t)
+	cmd := exec.Command(bin, "--http", freeAddr(t), "--cluster", "postgres://app:s3cret@127.0.0.1:1/db?sslmode=disable")
+	out, err := cmd.CombinedOutput()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
+		t.Fatalf("exit: %v, want status 1; output:\n%s", err, out)
+	}
+	if s := string(out); strings.Contains(s, "s3cret") || !strings.Contains(s, "cannot reach the cluster database postgres://app:xxxxx@127.0.0.1:1/db") {
+		t.Fatalf("message:\n%s", s)
+	}
+}

@@ -1,0 +1,613 @@
+// Package pgcluster is the PostgreSQL [cluster.Backend]: legacy sessions,
+// tasks and signing keys in four tables of one schema, and publish/subscribe
+// over LISTEN/NOTIFY on one channel per schema.
+//
+// The URL is an ordinary PostgreSQL URL (postgres://user:pass@host:5432/db)
+// with one extra, optional query parameter, schema, which names the schema
+// that holds the tables (mcp_sessions, mcp_tasks, mcp_signing_keys,
+// mcp_messages); without it, the first schema of the search_path
+// parameter, else "mcpgen". It is created on first start. Replicas of one
+// deployment use the same URL.
+//
+// One pool of connections serves the queries (MaxConns from pool_max_conns
+// in the URL, as pgx reads it; default 4 here) and one more connection
+// LISTENs. When the database cannot be reached, calls fail with an error
+// wrapping [cluster.ErrUnavailable], the outage is logged once, and the
+// backend reconnects by itself: the pool on the next call, the listener
+// with a backoff, after which subscribers are told that messages may have
+// been lost.
+package pgcluster
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"go.uber.org/zap"
+
+	"github.com/mcpgen/mcpgen/internal/cluster"
+)
+
+// opTimeout bounds one query, so that a database that stopped answering
+// (a cut network) fails requests instead of hanging them.
+const opTimeout = 5 * time.Second
+
+// maxInline is the largest payload sent inside a NOTIFY (PostgreSQL's
+// limit is 8000 bytes); larger ones go through a table.
+const maxInline = 7000
+
+// Backend is the PostgreSQL implementation of [cluster.Backend].
+type Backend struct {
+	id      string
+	pool    *pgxpool.Pool
+	cfg     *pgx.ConnConfig
+	channel string
+	schema  string
+	url     string // redacted, for messages
+	log     *zap.Logger
+	q       queries
+
+	down atomic.Bool // an outage was logged and has not ended
+
+	mu   sync.Mutex
+	subs map[*sub]struct{}
+
+	stop chan struct{}
+	wg   sync.WaitGroup
+}
+
+type sub struct {
+	prefix string
+	fn     func(cluster.Message)
+	ch     chan cluster.Message
+	done   chan struct{}
+}
+
+// Redact returns rawURL with its password hidden, for messages.
+func Redact(rawURL string) string {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return "(unparsable URL)"
+	}
+	q := u.Query()
+	if q.Has("password") {
+		q.Set("password", "xxxxx")
+		u.RawQuery = q.Encode()
+	}
+	return u.Redacted()
+}
+
+// Open connects to the database at rawURL, creates the schema and tables
+// when missing, and starts listening. It fails when the database cannot be
+// reached; the error names the URL without its password.
+func Open(ctx context.Context, rawURL string, log *zap.Logger) (*Backend, error) {
+	if log == nil {
+		log = zap.NewNop()
+	}
+	red := Redact(rawURL)
+	u, err := url.Parse(rawURL)
+	if err != nil || (u.Scheme != "postgres" && u.Scheme != "postgresql") {
+		return nil, fmt.Errorf("cluster URL %s: want postgres://user@host:port/database", red)
+	}
+	schema := schemaOf(u)
+	pcfg, err := pgxpool.ParseConfig(u.String())
+	if err != nil {
+		return nil, fmt.Errorf("cluster URL %s: %w", red, err)
+	}
+	if !strings.Contains(u.RawQuery, "pool_max_conns") {
+		pcfg.MaxConns = 4
+	}
+	if pcfg.ConnConfig.ConnectTimeout == 0 {
+		pcfg.ConnConfig.ConnectTimeout = opTimeout
+	}
+	sum := sha256.Sum256([]byte(schema))
+	b := &Backend{
+		id: cluster.NewID(), cfg: pcfg.ConnConfig.Copy(), schema: schema, url: red, log: log,
+		channel: "mcpgen_" + hex.EncodeToString(sum[:8]),
+		subs:    map[*sub]struct{}{}, stop: make(chan struct{}),
+	}
+	b.q = newQueries(pgx.Identifier{schema}.Sanitize())
+	b.pool, err = pgxpool.NewWithConfig(ctx, pcfg)
+	if err != nil {
+		return nil, fmt.Errorf("cluster database %s: %w", red, err)
+	}
+	octx, cancel := context.WithTimeout(ctx, 3*opTimeout)
+	defer cancel()
+	if err := b.migrate(octx); err != nil {
+		b.pool.Close()
+		if unavailable(err) {
+			return nil, fmt.Errorf("cannot reach the cluster database %s: %w: %v", red, cluster.ErrUnavailable, err)
+		}
+		return nil, fmt.Errorf("cluster database %s: %w", red, err)
+	}
+	conn, err := b.listen(octx)
+	if err != nil {
+		b.pool.Close()
+		return nil, fmt.Errorf("cluster database %s: listen: %w", red, err)
+	}
+	b.wg.Add(2)
+	go b.listenLoop(conn)
+	go b.maintain()
+	return b, nil
+}
+
+// ID returns this replica's identifier.
+func (b *Backend) ID() string { return b.id }
+
+// Close stops listening and renewing leases and closes the connections.
+func (b *Backend) Close() error {
+	select {
+	case <-b.stop:
+		return nil
+	default:
+	}
+	close(b.stop)
+	b.wg.Wait()
+	b.pool.Close()
+	b.mu.Lock()
+	for s := range b.subs {
+		delete(b.subs, s)
+		close(s.done)
+	}
+	b.mu.Unlock()
+	return nil
+}
+
+// migrate creates the schema and tables, serialised by an advisory lock so
+// that replicas starting together do not race.
+func (b *Backend) migrate(ctx context.Context) error {
+	return pgx.BeginFunc(ctx, b.pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtext($1))`, "mcpgen cluster "+b.schema); err != nil {
+			return err
+		}
+		for _, stmt := range b.q.migrate {
+			if _, err := tx.Exec(ctx, stmt); err != nil {
+				return fmt.Errorf("migrate: %w", err)
+			}
+		}
+		return nil
+	})
+}
+
+// fail wraps a database error: connection-level ones wrap
+// cluster.ErrUnavailable and start an outage (logged once).
+func (b *Backend) fail(op string, err error) error {
+	if !unavailable(err) {
+		return fmt.Errorf("cluster %s: %w", op, err)
+	}
+	if b.down.CompareAndSwap(false, true) {
+		b.log.Warn("cluster database unreachable; requests that need it are answered 503 until it is back",
+			zap.String("url", b.url), zap.Error(err))
+	}
+	return fmt.Errorf("cluster %s: %w: %v", op, cluster.ErrUnavailable, err)
+}
+
+// ok ends an outage, if one was logged.
+func (b *Backend) ok() {
+	if b.down.Load() && b.down.CompareAndSwap(true, false) {
+		b.log.Info("cluster database reachable again", zap.String("url", b.url))
+	}
+}
+
+// unavailable tells connection trouble (retryable) from SQL errors.
+func unavailable(err error) bool {
+	if errors.Is(err, context.Canceled) {
+		return false
+	}
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) {
+		switch {
+		case strings.HasPrefix(pe.Code, "08"), strings.HasPrefix(pe.Code, "53"), strings.HasPrefix(pe.Code, "57P"):
+			return true
+		}
+		return false
+	}
+	return true
+}
+
+func (b *Backend) ctx(ctx context.Context) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(ctx, opTimeout)
+}
+
+// CreateSession stores a new legacy session.
+func (b *Backend) CreateSession(ctx context.Context, s cluster.Session) error {
+	ctx, cancel := b.ctx(ctx)
+	defer cancel()
+	_, err := b.pool.Exec(ctx, b.q.createSession, s.ID, s.Subject, s.Version, s.Client, s.ClientCaps,
+		s.LogLevel, nonNil(s.Subscribed), s.Initialized, s.Created, s.Expires)
+	if err != nil {
+		return b.fail("create session", err)
+	}
+	b.ok()
+	return nil
+}
+
+// LoadSession returns a live session or cluster.ErrNotFound.
+func (b *Backend) LoadSession(ctx context.Context, id string) (cluster.Session, error) {
+	ctx, cancel := b.ctx(ctx)
+	defer cancel()
+	s := cluster.Session{ID: id}
+	err := b.pool.QueryRow(ctx, b.q.loadSession, id).Scan(&s.Subject, &s.Version, &s.Client, &s.ClientCaps,
+		&s.LogLevel, &s.Subscribed, &s.Initialized, &s.Created, &s.Expires)
+	if errors.Is(err, pgx.ErrNoRows) {
+		b.ok()
+		return cluster.Session{}, cluster.ErrNotFound
+	}
+	if err != nil {
+		return cluster.Session{}, b.fail("load session", err)
+	}
+	b.ok()
+	return s, nil
+}
+
+// SaveSession replaces a session's mutable state.
+func (b *Backend) SaveSession(ctx context.Context, s cluster.Session) error {
+	ctx, cancel := b.ctx(ctx)
+	defer cancel()
+	tag, err := b.pool.Exec(ctx, b.q.saveSession, s.ID, s.LogLevel, nonNil(s.Subscribed), s.Initialized, s.Expires)
+	if err != nil {
+		return b.fail("save session", err)
+	}
+	b.ok()
+	if tag.RowsAffected() == 0 {
+		return cluster.ErrNotFound
+	}
+	return nil
+}
+
+// TouchSession moves a session's expiry.
+func (b *Backend) TouchSession(ctx context.Context, id string, expires time.Time) error {
+	ctx, cancel := b.ctx(ctx)
+	defer cancel()
+	tag, err := b.pool.Exec(ctx, b.q.touchSession, id, expires)
+	if err != nil {
+		return b.fail("touch session", err)
+	}
+	b.ok()
+	if tag.RowsAffected() == 0 {
+		return cluster.ErrNotFound
+	}
+	return nil
+}
+
+// DeleteSession removes a session.
+func (b *Backend) DeleteSession(ctx context.Context, id string) (bool, error) {
+	ctx, cancel := b.ctx(ctx)
+	defer cancel()
+	tag, err := b.pool.Exec(ctx, b.q.deleteSession, id)
+	if err != nil {
+		return false, b.fail("delete session", err)
+	}
+	b.ok()
+	return tag.RowsAffected() > 0, nil
+}
+
+// PutTask creates or updates a task unless it is already terminal. The
+// owner's lease starts (or is renewed) with every write.
+func (b *Backend) PutTask(ctx context.Context, t cluster.Task) (bool, error) {
+	ctx, cancel := b.ctx(ctx)
+	defer cancel()
+	tag, err := b.pool.Exec(ctx, b.q.putTask, t.ID, t.Subject, t.Owner, t.Status, t.Message,
+		t.InputRequests, t.Result, t.Error, t.Created, t.Updated, t.Expires, cluster.LeaseTimeout.Seconds())
+	if err != nil {
+		return false, b.fail("put task", err)
+	}
+	b.ok()
+	return tag.RowsAffected() > 0, nil
+}
+
+// LoadTask returns a task, failing it first when its owner's lease ran out.
+func (b *Backend) LoadTask(ctx context.Context, id string) (cluster.Task, error) {
+	ctx, cancel := b.ctx(ctx)
+	defer cancel()
+	if _, err := b.pool.Exec(ctx, b.q.failDead+" AND id = $3", cluster.DeadTaskMessage, []byte(cluster.DeadTaskError), id); err != nil {
+		return cluster.Task{}, b.fail("load task", err)
+	}
+	t := cluster.Task{ID: id}
+	err := b.pool.QueryRow(ctx, b.q.loadTask, id).Scan(&t.Subject, &t.Owner, &t.Status, &t.Message,
+		&t.InputRequests, &t.Result, &t.Error, &t.Created, &t.Updated, &t.Expires)
+	if errors.Is(err, pgx.ErrNoRows) {
+		b.ok()
+		return cluster.Task{}, cluster.ErrNotFound
+	}
+	if err != nil {
+		return cluster.Task{}, b.fail("load task", err)
+	}
+	b.ok()
+	return t, nil
+}
+
+// SigningKeys returns the signing keys, newest first, creating or rotating
+// under an advisory lock.
+func (b *Backend) SigningKeys(ctx context.Context) ([][]byte, error) {
+	ctx, cancel := b.ctx(ctx)
+	defer cancel()
+	var keys [][]byte
+	err := pgx.BeginFunc(ctx, b.pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtext($1))`, "mcpgen keys "+b.schema); err != nil {
+			return err
+		}
+		var fresh bool
+		if err := tx.QueryRow(ctx, b.q.freshKey, cluster.KeyRotate.Seconds()).Scan(&fresh); err != nil {
+			return err
+		}
+		if !fresh {
+			k := make([]byte, 32)
+			_, _ = rand.Read(k)
+			if _, err := tx.Exec(ctx, b.q.addKey, k); err != nil {
+				return err
+			}
+		}
+		rows, err := tx.Query(ctx, b.q.keys, (cluster.KeyRotate + cluster.KeyRetain).Seconds())
+		if err != nil {
+			return err
+		}
+		keys, err = pgx.CollectRows(rows, pgx.RowTo[[]byte])
+		return err
+	})
+	if err != nil {
+		return nil, b.fail("signing keys", err)
+	}
+	b.ok()
+	return keys, nil
+}
+
+// Publish sends a message to every subscriber on every replica.
+func (b *Backend) Publish(ctx context.Context, topic string, payload []byte) error {
+	ctx, cancel := b.ctx(ctx)
+	defer cancel()
+	head := b.id + " " + topic + "\n"
+	var body string
+	if len(payload) <= maxInline && isText(payload) {
+		body = head + "i" + string(payload)
+	} else {
+		var id int64
+		if err := b.pool.QueryRow(ctx, b.q.addMessage, payload).Scan(&id); err != nil {
+			return b.fail("publish", err)
+		}
+		body = head + fmt.Sprintf("r%d", id)
+	}
+	if _, err := b.pool.Exec(ctx, `SELECT pg_notify($1, $2)`, b.channel, body); err != nil {
+		return b.fail("publish", err)
+	}
+	b.ok()
+	return nil
+}
+
+// isText reports whether p can travel in a NOTIFY payload (no NUL bytes,
+// valid UTF-8 is the publisher's business: ours are JSON).
+func isText(p []byte) bool {
+	for _, c := range p {
+		if c == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// Subscribe registers fn for messages on topics starting with prefix.
+func (b *Backend) Subscribe(prefix string, fn func(cluster.Message)) func() {
+	s := &sub{prefix: prefix, fn: fn, ch: make(chan cluster.Message, 4096), done: make(chan struct{})}
+	b.mu.Lock()
+	b.subs[s] = struct{}{}
+	b.mu.Unlock()
+	go func() {
+		for {
+			select {
+			case m := <-s.ch:
+				fn(m)
+			case <-s.done:
+				return
+			}
+		}
+	}()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			b.mu.Lock()
+			if _, ok := b.subs[s]; ok {
+				delete(b.subs, s)
+				close(s.done)
+			}
+			b.mu.Unlock()
+		})
+	}
+}
+
+func (b *Backend) dispatch(m cluster.Message) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for s := range b.subs {
+		if m.Lost || strings.HasPrefix(m.Topic, s.prefix) {
+			select {
+			case s.ch <- m:
+			case <-s.done:
+			}
+		}
+	}
+}
+
+// listen opens the dedicated LISTEN connection.
+func (b *Backend) listen(ctx context.Context) (*pgx.Conn, error) {
+	conn, err := pgx.ConnectConfig(ctx, b.cfg)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := conn.Exec(ctx, "LISTEN "+pgx.Identifier{b.channel}.Sanitize()); err != nil {
+		conn.Close(context.Background())
+		return nil, err
+	}
+	return conn, nil
+}
+
+// listenLoop receives notifications and hands them to the subscribers; on
+// a broken connection it reconnects with a backoff and reports the gap.
+func (b *Backend) listenLoop(conn *pgx.Conn) {
+	defer b.wg.Done()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		select {
+		case <-b.stop:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	backoff := 100 * time.Millisecond
+	for {
+		if conn == nil {
+			var err error
+			cctx, ccancel := context.WithTimeout(ctx, opTimeout)
+			conn, err = b.listen(cctx)
+			ccancel()
+			if err != nil {
+				if ctx.Err() != nil {
+					return
+				}
+				_ = b.fail("listen", err)
+				select {
+				case <-time.After(backoff):
+				case <-ctx.Done():
+					return
+				}
+				backoff = min(2*backoff, 5*time.Second)
+				continue
+			}
+			backoff = 100 * time.Millisecond
+			b.ok()
+			b.dispatch(cluster.Message{Lost: true})
+		}
+		n, err := conn.WaitForNotification(ctx)
+		if err != nil {
+			conn.Close(context.Background())
+			conn = nil
+			if ctx.Err() != nil {
+				return
+			}
+			_ = b.fail("listen", err)
+			continue
+		}
+		if m, ok := b.decode(ctx, n.Payload); ok {
+			b.dispatch(m)
+		}
+	}
+}
+
+// decode parses "origin topic\n" followed by "i" and the payload, or "r"
+// and the id of a row holding it.
+func (b *Backend) decode(ctx context.Context, s string) (cluster.Message, bool) {
+	head, body, ok := strings.Cut(s, "\n")
+	if !ok || body == "" {
+		return cluster.Message{}, false
+	}
+	origin, topic, ok := strings.Cut(head, " ")
+	if !ok {
+		return cluster.Message{}, false
+	}
+	m := cluster.Message{Origin: origin, Topic: topic}
+	switch body[0] {
+	case 'i':
+		m.Payload = []byte(body[1:])
+	case 'r':
+		qctx, cancel := b.ctx(ctx)
+		defer cancel()
+		if err := b.pool.QueryRow(qctx, b.q.loadMessage, body[1:]).Scan(&m.Payload); err != nil {
+			b.log.Warn("cluster message lost", zap.String("topic", topic), zap.Error(err))
+			return cluster.Message{}, false
+		}
+	default:
+		return cluster.Message{}, false
+	}
+	return m, true
+}
+
+// maintain renews the leases of this replica's running tasks and, about
+// once a minute, removes expired sessions, tasks, messages and keys, and
+// fails the tasks of dead replicas.
+func (b *Backend) maintain() {
+	defer b.wg.Done()
+	tick := time.NewTicker(cluster.LeaseRenew)
+	defer tick.Stop()
+	var last time.Time
+	for {
+		select {
+		case <-b.stop:
+			return
+		case <-tick.C:
+		}
+		ctx, cancel := b.ctx(context.Background())
+		if _, err := b.pool.Exec(ctx, b.q.renew, b.id, cluster.LeaseTimeout.Seconds()); err != nil {
+			_ = b.fail("renew task leases", err)
+			cancel()
+			continue
+		}
+		if time.Since(last) > time.Minute {
+			last = time.Now()
+			for _, stmt := range b.q.cleanup {
+				if _, err := b.pool.Exec(ctx, stmt); err != nil {
+					_ = b.fail("clean up", err)
+					break
+				}
+			}
+			if _, err := b.pool.Exec(ctx, b.q.failDead, cluster.DeadTaskMessage, []byte(cluster.DeadTaskError)); err != nil {
+				_ = b.fail("fail dead tasks", err)
+			}
+		}
+		cancel()
+	}
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// DropSchema removes the schema rawURL names (its schema parameter, default
+// mcpgen) with everything in it: cleanup for tests and benchmarks that
+// made a fresh one.
+func DropSchema(ctx context.Context, rawURL string) error {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return fmt.Errorf("cluster URL %s: %w", Redact(rawURL), err)
+	}
+	schema := schemaOf(u)
+	conn, err := pgx.Connect(ctx, u.String())
+	if err != nil {
+		return fmt.Errorf("cluster database %s: %w", Redact(rawURL), err)
+	}
+	defer conn.Close(context.Background())
+	_, err = conn.Exec(ctx, "DROP SCHEMA IF EXISTS "+pgx.Identifier{schema}.Sanitize()+" CASCADE")
+	return err
+}
+
+// schemaOf returns the schema a cluster URL names and removes the schema
+// parameter (ours, not PostgreSQL's) from u: the schema parameter, else
+// the first schema of search_path (so that a store and the cluster given
+// one URL share a schema), else "mcpgen".
+func schemaOf(u *url.URL) string {
+	q := u.Query()
+	schema := q.Get("schema")
+	q.Del("schema")
+	u.RawQuery = q.Encode()
+	if schema == "" {
+		first, _, _ := strings.Cut(q.Get("search_path"), ",")
+		schema = strings.Trim(strings.TrimSpace(first), `"`)
+	}
+	if schema == "" || schema == "$user" {
+		schema = "mcpgen"
+	}
+	return schema
+}

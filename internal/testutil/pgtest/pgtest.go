@@ -1,0 +1,83 @@
+// Package pgtest finds the PostgreSQL server tests use and gives each test
+// a schema of its own.
+//
+// The server is $MCP_TEST_POSTGRES (default
+// postgres://postgres@127.0.0.1:5432/test?sslmode=disable). When it cannot
+// be reached, [URL] skips the test with a line saying so, except under
+// CI=true, where the test fails: CI must not pass by skipping.
+package pgtest
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"net/url"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// Default is the server used when MCP_TEST_POSTGRES is not set.
+const Default = "postgres://postgres@127.0.0.1:5432/test?sslmode=disable"
+
+// Server returns the URL of the test server.
+func Server() string {
+	if u := os.Getenv("MCP_TEST_POSTGRES"); u != "" {
+		return u
+	}
+	return Default
+}
+
+// URL returns the test server's URL with a fresh schema parameter
+// (schema=<prefix>_<random>), for packages that take it (pgcluster), and
+// the schema's name. The schema is dropped when the test ends.
+func URL(t testing.TB, prefix string) (string, string) {
+	t.Helper()
+	base := Server()
+	conn := Connect(t)
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	schema := strings.ToLower(prefix) + "_" + hex.EncodeToString(b[:])
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		_, _ = conn.Exec(ctx, "DROP SCHEMA IF EXISTS "+pgx.Identifier{schema}.Sanitize()+" CASCADE")
+		conn.Close(ctx)
+	})
+	u, err := url.Parse(base)
+	if err != nil {
+		t.Fatalf("MCP_TEST_POSTGRES %q: %v", base, err)
+	}
+	q := u.Query()
+	q.Set("schema", schema)
+	u.RawQuery = q.Encode()
+	return u.String(), schema
+}
+
+// Connect opens a plain connection to the test server, or skips (fails
+// under CI=true) when it is unreachable. The caller closes it.
+func Connect(t testing.TB) *pgx.Conn {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	conn, err := pgx.Connect(ctx, Server())
+	if err != nil {
+		msg := "PostgreSQL unreachable at " + redact(Server()) + " (set MCP_TEST_POSTGRES): " + err.Error()
+		if os.Getenv("CI") == "true" {
+			t.Fatal(msg + "; CI=true requires it")
+		}
+		t.Skip("SKIP: " + msg)
+	}
+	return conn
+}
+
+func redact(s string) string {
+	u, err := url.Parse(s)
+	if err != nil {
+		return "(unparsable URL)"
+	}
+	return u.Redacted()
+}
