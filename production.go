@@ -1,16 +1,21 @@
 package mcpgen
 
 import (
+	"context"
+
 	"go.opentelemetry.io/otel/trace"
 	"go.uber.org/zap"
 
 	"github.com/mcpgen/mcpgen/internal/auth"
+	"github.com/mcpgen/mcpgen/internal/cluster"
+	"github.com/mcpgen/mcpgen/internal/cluster/pgcluster"
 	"github.com/mcpgen/mcpgen/internal/telemetry"
 )
 
 // Production pieces for servers that mount [HTTPHandler] themselves; [Main]
 // and [Flags] set them up from flags (--auth-issuer, --auth-audience,
-// --metrics, the OTEL_* environment). docs/operations.md describes them.
+// --metrics, --cluster, the OTEL_* environment). docs/operations.md and
+// docs/deployment.md describe them.
 
 type (
 	// OAuthConfig configures an OAuth 2.1 resource server as the MCP
@@ -28,7 +33,25 @@ type (
 	// streams, tasks and auth refusals in its own registry; use it as an
 	// [Observer], call Watch(srv) for the session gauge, and serve Handler.
 	Metrics = telemetry.Metrics
+	// ClusterBackend is the state that the replicas of one deployment share
+	// ([Options].Cluster): legacy sessions, notifications, tasks and signing
+	// keys. Its doc comments state each method's contract, so that engines
+	// other than PostgreSQL can implement it.
+	ClusterBackend = cluster.Backend
 )
+
+// OpenCluster connects to the PostgreSQL database at url (an ordinary
+// postgres:// URL; its optional schema parameter names the schema that
+// holds the tables, created on first start) and returns the backend to set
+// as [Options].Cluster. It fails when the database cannot be reached; the
+// error names the URL without its password.
+func OpenCluster(ctx context.Context, url string, log *zap.Logger) (ClusterBackend, error) {
+	b, err := pgcluster.Open(ctx, url, log)
+	if err != nil {
+		return nil, err
+	}
+	return b, nil
+}
 
 // NewResourceServer returns the resource server cfg describes; it fetches
 // the authorization server's metadata lazily, on first use.

@@ -11,8 +11,10 @@ import (
 type Server = server.Server
 
 // Options tune a [Server]: logger, observer, error handler, permission check,
-// page size, signing secret, session idle time and the tasks extension. The
-// zero value is ready to use: no logs, no events, every scope granted.
+// page size, signing secret, session idle time and caps, message size,
+// per-principal limits, the tasks extension, skills provided by code, and
+// the cluster backend shared by replicas. The zero value is ready to use:
+// no logs, no events, every scope granted, everything in this process.
 type Options = server.Options
 
 // Definition is what a generated package knows about one server: its
