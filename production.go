@@ -35,8 +35,8 @@ type (
 	Metrics = telemetry.Metrics
 	// ClusterBackend is the state that the replicas of one deployment share
 	// ([Options].Cluster): legacy sessions, notifications, tasks and signing
-	// keys. Its doc comments state each method's contract, so that engines
-	// other than PostgreSQL can implement it.
+	// keys. The engines live in this module (PostgreSQL today, through
+	// [OpenCluster]); internal/cluster states the contract a new one meets.
 	ClusterBackend = cluster.Backend
 )
 
