@@ -4,7 +4,7 @@ GO        ?= go
 ADDR      ?= 127.0.0.1:8080
 DB        ?= memory.db
 
-.PHONY: help run generate check-generated vet test test-go conformance conformance-cluster bench bench-smoke build
+.PHONY: help run generate check-generated vet test test-go conformance conformance-telemetry conformance-cluster bench bench-smoke build
 
 help:
 	@echo "make run              start mcp-memory over Streamable HTTP on $(ADDR) (store: $(DB))"
@@ -12,6 +12,7 @@ help:
 	@echo "make generate         regenerate generated/ from components/"
 	@echo "make check-generated  fail if generated/ is stale"
 	@echo "make conformance      official MCP conformance suite against mcp-everything"
+	@echo "make conformance-telemetry  the same with Prometheus metrics and OTLP tracing on, checking both"
 	@echo "make conformance-cluster  the same against 3 replicas on PostgreSQL behind a round-robin proxy"
 	@echo "make bench            the bench suite, ~7 min (writes docs/bench/results.md and the chart)"
 	@echo "make bench-smoke      the bench harness in seconds, every answer checked (part of make test)"
@@ -39,10 +40,13 @@ test-go:
 conformance:
 	scripts/conformance.sh
 
+conformance-telemetry:
+	TELEMETRY=1 scripts/conformance.sh
+
 conformance-cluster:
 	scripts/conformance-cluster.sh
 
-test: vet check-generated test-go conformance conformance-cluster bench-smoke
+test: vet check-generated test-go conformance conformance-telemetry conformance-cluster bench-smoke
 
 bench:
 	scripts/bench.sh
