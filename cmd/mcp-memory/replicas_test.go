@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"maps"
 	"math/rand/v2"
 	"net/http"
@@ -257,19 +258,40 @@ type sseStream struct {
 	cancel  context.CancelFunc
 }
 
-// openSSE sends req and reads its SSE answer in the background. For a
-// subscriptions/listen stream it waits for the acknowledgement.
-func openSSE(t *testing.T, req *http.Request, cancel context.CancelFunc, listen bool) *sseStream {
+// openSSE sends the request newReq makes and reads its SSE answer in the
+// background. For a subscriptions/listen stream it waits for the
+// acknowledgement. A 502 (the proxy sent the request on a connection to a
+// replica that has just died) is retried a few times, as clients do.
+func openSSE(t *testing.T, newReq func() (*http.Request, context.CancelFunc), listen bool) *sseStream {
 	t.Helper()
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		cancel()
-		t.Fatalf("%s %s: %v", req.Method, req.URL, err)
-	}
-	if resp.StatusCode != http.StatusOK || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
-		resp.Body.Close()
-		cancel()
-		t.Fatalf("%s %s: %d %s, want an SSE stream", req.Method, req.URL, resp.StatusCode, resp.Header.Get("Content-Type"))
+	var (
+		resp   *http.Response
+		cancel context.CancelFunc
+	)
+	for attempt := 1; ; attempt++ {
+		var req *http.Request
+		req, cancel = newReq()
+		var err error
+		resp, err = http.DefaultClient.Do(req)
+		if err != nil {
+			cancel()
+			t.Fatalf("%s %s: %v", req.Method, req.URL, err)
+		}
+		if resp.StatusCode == http.StatusBadGateway && attempt < 5 {
+			b, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			cancel()
+			t.Logf("%s %s: 502 %s; retrying", req.Method, req.URL, bytes.TrimSpace(b))
+			time.Sleep(100 * time.Millisecond)
+			continue
+		}
+		if resp.StatusCode != http.StatusOK || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
+			b, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			cancel()
+			t.Fatalf("%s %s: %d %s %.300s, want an SSE stream", req.Method, req.URL, resp.StatusCode, resp.Header.Get("Content-Type"), b)
+		}
+		break
 	}
 	st := &sseStream{ended: make(chan struct{}), cancel: cancel}
 	acked := make(chan struct{})
@@ -326,24 +348,28 @@ func openListen(t *testing.T, url string) *sseStream {
 			"io.modelcontextprotocol/clientCapabilities": map[string]any{},
 		},
 	}})
-	ctx, cancel := context.WithCancel(context.Background())
-	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	req.Header.Set("MCP-Protocol-Version", modernVersion)
-	req.Header.Set("Mcp-Method", "subscriptions/listen")
-	return openSSE(t, req, cancel, true)
+	return openSSE(t, func() (*http.Request, context.CancelFunc) {
+		ctx, cancel := context.WithCancel(context.Background())
+		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("MCP-Protocol-Version", modernVersion)
+		req.Header.Set("Mcp-Method", "subscriptions/listen")
+		return req, cancel
+	}, true)
 }
 
 // openGET opens the standalone GET stream of a legacy session at url.
 func openGET(t *testing.T, url, session string) *sseStream {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
-	req.Header.Set("Accept", "text/event-stream")
-	req.Header.Set("Mcp-Session-Id", session)
-	req.Header.Set("MCP-Protocol-Version", legacyVersion)
-	return openSSE(t, req, cancel, false)
+	return openSSE(t, func() (*http.Request, context.CancelFunc) {
+		ctx, cancel := context.WithCancel(context.Background())
+		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+		req.Header.Set("Accept", "text/event-stream")
+		req.Header.Set("Mcp-Session-Id", session)
+		req.Header.Set("MCP-Protocol-Version", legacyVersion)
+		return req, cancel
+	}, false)
 }
 
 // landedOn returns the one replica whose proxy hit count grew by one since
