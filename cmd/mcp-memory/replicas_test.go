@@ -397,7 +397,7 @@ type replicaWorker struct {
 	name      string
 	legacy    bool
 	s         *mcp.ClientSession
-	updates   atomic.Int64 // resources/updated of the graph received (legacy)
+	updates   atomic.Int64 // resources/updated of the graph received
 	afterKill atomic.Int64 // writes acknowledged after the kill
 	closed    atomic.Bool  // the SDK reported its connection closed
 }
