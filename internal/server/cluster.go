@@ -25,8 +25,9 @@ import (
 // What is shared, and how:
 //   - legacy sessions: created in the backend at initialize, loaded by any
 //     replica that sees their Mcp-Session-Id and cached there; changes (log
-//     level, subscriptions, end) are saved and published so that caches
-//     follow; the expiry is pushed forward at most once per touchEvery;
+//     level, subscriptions, end) are saved and published, and the
+//     replicas that cache the session reload it (or end it); the expiry is
+//     pushed forward at most once per touchEvery;
 //   - notifications (resources/updated, list changes, task status): each
 //     replica delivers to its own listeners and publishes, and the others
 //     deliver to theirs;
@@ -62,8 +63,11 @@ type clusterState struct {
 	prefix      string
 	unsubscribe func()
 	ring        *keyring
-	stop        chan struct{}
-	stopOnce    sync.Once
+	// sessionChanges counts the session changes other replicas published,
+	// so that a load can tell whether one arrived while it ran.
+	sessionChanges atomic.Uint64
+	stop           chan struct{}
+	stopOnce       sync.Once
 }
 
 // startCluster loads the signing keys and subscribes to the other
@@ -133,8 +137,9 @@ func (s *Server) onMessage(m cluster.Message) {
 	case topicSession:
 		var rec cluster.Session
 		if err = json.Unmarshal(m.Payload, &rec); err == nil {
+			s.cluster.sessionChanges.Add(1) // before the look-up: see loadSession
 			if sess := s.cachedSession(rec.ID); sess != nil {
-				sess.apply(rec)
+				go s.refreshSession(sess)
 			}
 		}
 	case topicEnd:
@@ -283,6 +288,7 @@ func (s *Server) sessionFromRecord(rec cluster.Session) *Session {
 
 // loadSession finds a session another replica opened and caches it here.
 func (s *Server) loadSession(ctx context.Context, id string) (*Session, error) {
+	changes := s.cluster.sessionChanges.Load()
 	rec, err := s.cluster.b.LoadSession(ctx, id)
 	if errors.Is(err, cluster.ErrNotFound) {
 		return nil, nil
@@ -298,7 +304,51 @@ func (s *Server) loadSession(ctx context.Context, id string) (*Session, error) {
 		return cached, nil
 	}
 	t.addLocked(sess)
+	if s.cluster.sessionChanges.Load() != changes {
+		// A change published while we read was not seen by this copy,
+		// which was not yet cached: read again.
+		go s.refreshSession(sess)
+	}
 	return sess, nil
+}
+
+// refreshSession reloads a cached session's state from the backend after
+// another replica changed it. The published record itself is not applied:
+// messages from different replicas may arrive in another order than their
+// saves (one published before a change made here can arrive after it),
+// while the backend holds the latest state.
+func (s *Server) refreshSession(sess *Session) {
+	sess.saveMu.Lock()
+	defer sess.saveMu.Unlock()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	rec, err := s.cluster.b.LoadSession(ctx, sess.ID)
+	switch {
+	case errors.Is(err, cluster.ErrNotFound):
+		s.dropSession(sess.ID)
+	case err != nil: // the backend's reconnection (Message.Lost) resyncs
+		s.log.Debug("session not refreshed", zap.String("session", sess.ID), zap.Error(err))
+	default:
+		sess.apply(rec)
+	}
+}
+
+// changeSession applies change to a session and, in a cluster, saves it
+// and tells the replicas that cache it. The change and the save hold the
+// session's saveMu, as reloads do, so that a reload that read the backend
+// before the save cannot undo the change here.
+func (s *Server) changeSession(ctx context.Context, in *Incoming, sess *Session, change func(*Session)) error {
+	if sess == nil {
+		return nil
+	}
+	if s.cluster == nil {
+		change(sess)
+		return nil
+	}
+	sess.saveMu.Lock()
+	defer sess.saveMu.Unlock()
+	change(sess)
+	return s.saveSession(ctx, in, sess)
 }
 
 // cachedSession returns the session if this replica holds it, without
@@ -319,7 +369,7 @@ func (s *Server) dropSession(id string) {
 }
 
 // saveSession writes a session's changed state and tells the replicas that
-// cache it.
+// cache it; the caller holds sess.saveMu (see changeSession).
 func (s *Server) saveSession(ctx context.Context, in *Incoming, sess *Session) error {
 	if s.cluster == nil || sess == nil {
 		return nil
@@ -363,6 +413,8 @@ func (s *Server) touchShared(sess *Session) {
 // stillShared reports whether a session this replica saw idle is alive in
 // the backend; on error it is kept.
 func (s *Server) stillShared(sess *Session) bool {
+	sess.saveMu.Lock()
+	defer sess.saveMu.Unlock()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	rec, err := s.cluster.b.LoadSession(ctx, sess.ID)

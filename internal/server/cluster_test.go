@@ -1,7 +1,9 @@
 package server_test
 
 import (
+	"bufio"
 	"context"
+	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -288,5 +290,88 @@ func TestClusterDeleteEndsRemoteCalls(t *testing.T) {
 	<-running
 	if resp := post(sid, `{"jsonrpc":"2.0","id":3,"method":"ping"}`); resp.StatusCode != http.StatusNotFound {
 		t.Fatalf("a deleted session answered %d, want 404", resp.StatusCode)
+	}
+}
+
+// TestClusterStaleSessionMessage: a replica's message about a session
+// change can arrive after a later change made on this replica (here: the
+// save of notifications/initialized, published by another replica before
+// the client subscribed on this one, arrives after the subscription). The
+// replica must keep the subscription the backend holds, not take the
+// stale record: notifications for the resource still reach the session's
+// GET stream.
+func TestClusterStaleSessionMessage(t *testing.T) {
+	mem := cluster.NewMemory()
+	b, other := mem.Replica(), mem.Replica()
+	def := newFixture().definition(features{})
+	srv := server.New(def, server.Options{Cluster: b})
+	hs := httptest.NewServer(streamhttp.Handler(srv, streamhttp.Options{}))
+	t.Cleanup(func() { hs.Close(); srv.Close(); _ = b.Close() })
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	send := func(method, sid, body string) *http.Response {
+		t.Helper()
+		req, _ := http.NewRequestWithContext(ctx, method, hs.URL, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		if sid != "" {
+			req.Header.Set("Mcp-Session-Id", sid)
+			req.Header.Set("MCP-Protocol-Version", "2025-11-25")
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp
+	}
+	resp := send("POST", "", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`)
+	resp.Body.Close()
+	sid := resp.Header.Get("Mcp-Session-Id")
+	if sid == "" {
+		t.Fatal("no session")
+	}
+	send("POST", sid, `{"jsonrpc":"2.0","method":"notifications/initialized"}`).Body.Close()
+	stale, err := other.LoadSession(ctx, sid)
+	if err != nil || !stale.Initialized || len(stale.Subscribed) != 0 {
+		t.Fatalf("session before the subscription: %+v %v", stale, err)
+	}
+	if resp := send("POST", sid, `{"jsonrpc":"2.0","id":2,"method":"resources/subscribe","params":{"uri":"test://info"}}`); resp.StatusCode != 200 {
+		t.Fatalf("resources/subscribe: %d", resp.StatusCode)
+	} else {
+		resp.Body.Close()
+	}
+	get := send("GET", sid, "")
+	defer get.Body.Close()
+	if get.StatusCode != 200 {
+		t.Fatalf("GET: %d", get.StatusCode)
+	}
+	updated := make(chan struct{})
+	go func() {
+		sc := bufio.NewScanner(get.Body)
+		for sc.Scan() {
+			if strings.Contains(sc.Text(), `"notifications/resources/updated"`) {
+				close(updated)
+				return
+			}
+		}
+	}()
+
+	// The other replica's late message, then (same publisher, so after
+	// it) a notification for the resource.
+	prefix := "mcp/" + def.Name + "/"
+	raw, _ := json.Marshal(stale)
+	if err := other.Publish(ctx, prefix+"session", raw); err != nil {
+		t.Fatal(err)
+	}
+	if err := other.Publish(ctx, prefix+"notify", []byte(`{"method":"notifications/resources/updated","key":"test://info","params":{"uri":"test://info"}}`)); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-updated:
+	case <-ctx.Done():
+		t.Fatal("the update never reached the subscribed session: a stale session message undid its subscription")
+	}
+	if rec, err := other.LoadSession(ctx, sid); err != nil || len(rec.Subscribed) != 1 {
+		t.Fatalf("stored session: %+v %v", rec, err)
 	}
 }

@@ -194,10 +194,7 @@ func (s *Server) initialize(ctx context.Context, req *Request, _ *params, raw js
 }
 
 func (s *Server) initialized(ctx context.Context, req *Request, _ *params, _ json.RawMessage) (any, error) {
-	if req.Session != nil {
-		req.Session.markInitialized()
-	}
-	return nil, s.saveSession(ctx, req.incoming, req.Session)
+	return nil, s.changeSession(ctx, req.incoming, req.Session, (*Session).markInitialized)
 }
 
 func (s *Server) setLevel(ctx context.Context, req *Request, _ *params, raw json.RawMessage) (any, error) {
@@ -210,10 +207,7 @@ func (s *Server) setLevel(ctx context.Context, req *Request, _ *params, raw json
 	if !validLogLevel(p.Level) {
 		return nil, fmt.Errorf("%w: unknown log level %q", jsonrpc.ErrInvalidParams, p.Level)
 	}
-	if req.Session != nil {
-		req.Session.setLogLevel(p.Level)
-	}
-	return json.RawMessage(`{}`), s.saveSession(ctx, req.incoming, req.Session)
+	return json.RawMessage(`{}`), s.changeSession(ctx, req.incoming, req.Session, func(sess *Session) { sess.setLogLevel(p.Level) })
 }
 
 func (s *Server) serverDiscover(context.Context, *Request, *params, json.RawMessage) (any, error) {
@@ -488,15 +482,9 @@ func (s *Server) subscribe(ctx context.Context, req *Request, p *params, _ json.
 	if p.URI == "" {
 		return nil, fmt.Errorf("%w: uri is required", jsonrpc.ErrInvalidParams)
 	}
-	if req.Session != nil {
-		req.Session.subscribe(p.URI, true)
-	}
-	return json.RawMessage(`{}`), s.saveSession(ctx, req.incoming, req.Session)
+	return json.RawMessage(`{}`), s.changeSession(ctx, req.incoming, req.Session, func(sess *Session) { sess.subscribe(p.URI, true) })
 }
 
 func (s *Server) unsubscribe(ctx context.Context, req *Request, p *params, _ json.RawMessage) (any, error) {
-	if req.Session != nil {
-		req.Session.subscribe(p.URI, false)
-	}
-	return json.RawMessage(`{}`), s.saveSession(ctx, req.incoming, req.Session)
+	return json.RawMessage(`{}`), s.changeSession(ctx, req.incoming, req.Session, func(sess *Session) { sess.subscribe(p.URI, false) })
 }

@@ -478,7 +478,9 @@ func (s *Server) dispatch(ctx context.Context, in *Incoming, info *RequestInfo) 
 			s.touchShared(req.Session)
 		}
 	}
-	if in.HTTPHeaders != nil && req.Modern() {
+	// The revision defines no header requirements for notification POSTs;
+	// routing headers that a notification does carry must still match.
+	if in.HTTPHeaders != nil && req.Modern() && (m.IsRequest() || in.HTTPHeaders.Get("Mcp-Method") != "") {
 		if err := s.checkHeaders(in.HTTPHeaders, m, &p); err != nil {
 			in.Status = 400
 			return nil, err
@@ -577,6 +579,13 @@ func IsModernMessage(m *jsonrpc.Message) bool {
 func (s *Server) classifyModern(in *Incoming, p *params, req *Request) error {
 	m := in.Msg
 	v := p.Meta.ProtocolVersion
+	if v == nil && m.IsNotification() && in.HTTPHeaders != nil {
+		// A notification's _meta has no protocolVersion (the schema's
+		// NotificationMetaObject defines none), so the header, modern
+		// since we got here, names the revision. The Go SDK sends
+		// notifications/cancelled so when a call's context ends.
+		v, _ = json.Marshal(in.HTTPHeaders.Get("MCP-Protocol-Version"))
+	}
 	if v == nil {
 		return metaError(protocol.MetaProtocolVersion, "is required", nil)
 	}

@@ -30,6 +30,10 @@ type Session struct {
 	// is never ended to make room under the session caps.
 	inflight atomic.Int32
 
+	// saveMu orders, in a cluster, this replica's changes of the session
+	// (change and save) with its reloads from the backend.
+	saveMu sync.Mutex
+
 	mu          sync.Mutex
 	initialized bool
 	logLevel    string

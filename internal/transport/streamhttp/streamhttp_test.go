@@ -561,6 +561,44 @@ func TestModernErrors(t *testing.T) {
 	})
 }
 
+// TestModernNotificationWithoutMeta: a stateless client's notification
+// carries no _meta.protocolVersion (the 2026-07-28 schema defines none for
+// notifications) and maybe no Mcp-Method; the Go SDK sends
+// notifications/cancelled so when a call's context ends, and a 400 would
+// make it drop its connection. It is accepted (202); headers that say
+// something else are still refused.
+func TestModernNotificationWithoutMeta(t *testing.T) {
+	f := newFixture(t, Options{})
+	body := `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7,"reason":"context canceled"}}`
+	status := func(h http.Header, body string) int {
+		t.Helper()
+		resp := post(t, f.url, h, body)
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	if got := status(modernHeaders("notifications/cancelled", ""), body); got != 202 {
+		t.Errorf("with Mcp-Method: %d, want 202", got)
+	}
+	if got := status(modernHeaders("", ""), body); got != 202 {
+		t.Errorf("without Mcp-Method: %d, want 202", got)
+	}
+	if got := status(modernHeaders("tools/list", ""), body); got != 400 {
+		t.Errorf("with a mismatching Mcp-Method: %d, want 400", got)
+	}
+	h := modernHeaders("notifications/cancelled", "")
+	h.Set("MCP-Protocol-Version", "v999.0.0")
+	if got := status(h, body); got != 400 {
+		t.Errorf("with an unsupported MCP-Protocol-Version: %d, want 400", got)
+	}
+	withMeta := `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7,"_meta":{"io.modelcontextprotocol/protocolVersion":"2025-11-25"}}}`
+	if got := status(modernHeaders("notifications/cancelled", ""), withMeta); got != 400 {
+		t.Errorf("with a _meta.protocolVersion that contradicts the header: %d, want 400", got)
+	}
+	// A request still needs its _meta.
+	wantError(t, post(t, f.url, modernHeaders("tools/list", ""), `{"jsonrpc":"2.0","id":8,"method":"tools/list"}`), 400, -32602, "8")
+}
+
 func TestModernDisconnectCancels(t *testing.T) {
 	f := newFixture(t, Options{})
 	ctx, cancel := context.WithCancel(context.Background())
