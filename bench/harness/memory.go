@@ -90,8 +90,8 @@ func (m *memClient) call(ctx context.Context, tool string, args any) (json.RawMe
 	m.id++
 	body := fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":%q,"arguments":%s}}`, m.id, tool, a)
 	t0 := time.Now()
-	raw, err := m.c.Call(ctx, "tools/call", tool, m.id, body)
-	d := time.Since(t0)
+	raw, at, err := m.c.CallAt(ctx, "tools/call", tool, m.id, body)
+	d := at.Sub(t0)
 	if err != nil {
 		return nil, d, fmt.Errorf("%s: %w", tool, err)
 	}

@@ -13,8 +13,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/mcpgen/mcpgen/internal/jsonrpc"
 	"github.com/mcpgen/mcpgen/components/memory/memstore"
+	"github.com/mcpgen/mcpgen/internal/jsonrpc"
 	"github.com/mcpgen/mcpgen/internal/server"
 )
 
@@ -47,15 +47,6 @@ type Done struct {
 
 // ContentText is the text block the reference gives: the message alone.
 func (d Done) ContentText() string { return d.Message }
-
-// Graph is a graph result of the read tools.
-type Graph struct {
-	memstore.Graph
-}
-
-// ContentText is the text block the reference gives: the graph as
-// indented JSON.
-func (g Graph) ContentText() string { return pretty(g.Graph) }
 
 // pretty renders v as JavaScript's JSON.stringify(v, null, 2) does, so that
 // text content matches the reference server's byte for byte: two-space

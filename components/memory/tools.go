@@ -2,6 +2,7 @@ package memory
 
 import (
 	"context"
+	"sync/atomic"
 
 	"github.com/mcpgen/mcpgen/components/memory/memstore"
 	"github.com/mcpgen/mcpgen/internal/server"
@@ -137,11 +138,21 @@ func (in DeleteRelations) Call(ctx context.Context, req *server.Request, store m
 //mcp:tool name=read_graph title="Read Graph" readonly
 type ReadGraph struct{}
 
-// Call returns every entity and relation.
+// Call returns every entity and relation, rendered as they are read.
 func (ReadGraph) Call(ctx context.Context, store memstore.Store) (Graph, error) {
-	g, err := store.ReadGraph(ctx)
-	return Graph{g}, err
+	r := newGraphRender(int(lastGraphJSON.Load()) * 9 / 8)
+	if err := store.WalkGraph(ctx, r.entity, r.relation); err != nil {
+		return Graph{}, err
+	}
+	r.finish()
+	lastGraphJSON.Store(int64(len(r.js)))
+	return Graph{r: r}, nil
 }
+
+// lastGraphJSON is the size of the last read_graph's structuredContent:
+// the next one sizes its buffers from it, since a graph grows slowly, and
+// growing a buffer of megabytes by appending copies it again and again.
+var lastGraphJSON atomic.Int64
 
 // Search for nodes in the knowledge graph based on a query
 //
@@ -154,7 +165,10 @@ type SearchNodes struct {
 // Call returns the matching entities and the relations touching them.
 func (in SearchNodes) Call(ctx context.Context, store memstore.Store) (Graph, error) {
 	g, err := store.SearchNodes(ctx, in.Query)
-	return Graph{g}, err
+	if err != nil {
+		return Graph{}, err
+	}
+	return renderGraph(g), nil
 }
 
 // Open specific nodes in the knowledge graph by their names
@@ -168,5 +182,8 @@ type OpenNodes struct {
 // Call returns the named entities and the relations touching them.
 func (in OpenNodes) Call(ctx context.Context, store memstore.Store) (Graph, error) {
 	g, err := store.OpenNodes(ctx, in.Names)
-	return Graph{g}, err
+	if err != nil {
+		return Graph{}, err
+	}
+	return renderGraph(g), nil
 }

@@ -423,3 +423,61 @@ func eachRow(ctx context.Context, tx *sql.Tx, query string, args []any, scan fun
 	}
 	return rows.Err()
 }
+
+// WalkGraph implements Store: one query over entities joined with their
+// observations (in id order, the observations by the entity index), then
+// one over relations, on one read transaction. Strings are read into
+// reused buffers, so the only allocations are the strings handed on.
+func (s *SQLite) WalkGraph(ctx context.Context, entity func(Entity) error, relation func(Relation) error) error {
+	return s.read(ctx, func(tx *sql.Tx) error {
+		rows, err := tx.QueryContext(ctx, `SELECT e.id, e.name, e.entity_type, o.content
+			FROM entities AS e LEFT JOIN observations AS o ON o.entity_id = e.id ORDER BY e.id, o.id`)
+		if err != nil {
+			return fmt.Errorf("memstore: read entities: %w", err)
+		}
+		defer rows.Close()
+		var (
+			cur   Entity
+			curID int64 = -1
+			obs   []string
+		)
+		flush := func() error {
+			if curID < 0 {
+				return nil
+			}
+			cur.Observations = obs
+			return entity(cur)
+		}
+		for rows.Next() {
+			var id int64
+			var name, etype string
+			var content sql.NullString
+			if err := rows.Scan(&id, &name, &etype, &content); err != nil {
+				return fmt.Errorf("memstore: read entities: %w", err)
+			}
+			if id != curID {
+				if err := flush(); err != nil {
+					return err
+				}
+				curID, cur, obs = id, Entity{Name: name, EntityType: etype}, obs[:0]
+			}
+			if content.Valid {
+				obs = append(obs, content.String)
+			}
+		}
+		if err := rows.Err(); err != nil {
+			return fmt.Errorf("memstore: read entities: %w", err)
+		}
+		if err := flush(); err != nil {
+			return err
+		}
+		rows.Close()
+		return eachRow(ctx, tx, `SELECT from_name, to_name, relation_type FROM relations ORDER BY id`, nil, func(rows *sql.Rows) error {
+			var r Relation
+			if err := rows.Scan(&r.From, &r.To, &r.RelationType); err != nil {
+				return fmt.Errorf("memstore: read relations: %w", err)
+			}
+			return relation(r)
+		})
+	})
+}

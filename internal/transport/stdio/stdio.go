@@ -113,16 +113,14 @@ func (c *conn) session() *server.Session {
 	return c.sess
 }
 
-// write sends one message as one line.
+// write sends one message as one line, streamed through the buffered
+// writer (a large result is not copied into one line first).
 func (c *conn) write(m *jsonrpc.Message) error {
-	b, err := jsonrpc.Encode(m)
-	if err != nil {
-		return err
-	}
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
-	c.out.Write(b)
-	c.out.WriteByte('\n')
+	if err := jsonrpc.WriteLine(c.out, m); err != nil {
+		return err
+	}
 	return c.out.Flush()
 }
 

@@ -1,0 +1,62 @@
+package server
+
+import (
+	"encoding/json"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/mcpgen/mcpgen/internal/protocol"
+)
+
+// TestAppendJSONStringMatchesEncodingJSON checks the hand-written string
+// escaper against json.Marshal on random strings made of the characters
+// that need care, and escapedLen against the result.
+func TestAppendJSONStringMatchesEncodingJSON(t *testing.T) {
+	alphabet := []string{"a", "Z", " ", "\"", "\\", "/", "<", ">", "&", "\n", "\t", "\r", "\b", "\f", "\x00", "\x01", "\x1f", "\x7f",
+		"é", "İ", "\u2028", "\u2029", "😀", "\ufffd", "\xff", "\xe2\x80", "\xe2", "\xf0\x9f"}
+	r := rand.New(rand.NewPCG(3, 4))
+	for range 5000 {
+		var sb strings.Builder
+		for range r.IntN(12) {
+			sb.WriteString(alphabet[r.IntN(len(alphabet))])
+		}
+		s := sb.String()
+		want, _ := json.Marshal(s)
+		got := appendJSONString(nil, s)
+		if string(got) != string(want) {
+			t.Fatalf("appendJSONString(%q) = %s, want %s", s, got, want)
+		}
+		if n := escapedLen(s); n != len(want) {
+			t.Fatalf("escapedLen(%q) = %d, want %d", s, n, len(want))
+		}
+	}
+}
+
+// TestAppendToolResultMatchesMarshal checks the hand-written tool result
+// encoding against json.Marshal of the same result.
+func TestAppendToolResultMatchesMarshal(t *testing.T) {
+	prio := 0.5
+	for _, r := range []*protocol.CallToolResult{
+		{Content: []protocol.Content{protocol.TextContent("a <b> & \"c\"\n\u2028")}, StructuredContent: json.RawMessage(`{"x":1}`)},
+		{Content: []protocol.Content{protocol.TextContent("")}, IsError: true},
+		{Content: []protocol.Content{}, Meta: json.RawMessage(`{"k": "v"}`)},
+		{Content: []protocol.Content{{Type: "image", Data: "AAAA", MimeType: "image/png"}, {Type: "text", Text: "t", Annotations: &protocol.Annotations{Priority: &prio}}}},
+	} {
+		want, err := json.Marshal(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := appendToolResult(false, r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != string(want) {
+			t.Errorf("appendToolResult:\n got  %s\n want %s", got, want)
+		}
+		modern, _ := appendToolResult(true, r)
+		if want := `{"resultType":"complete",` + string(want[1:]); string(modern) != want {
+			t.Errorf("appendToolResult modern:\n got  %s\n want %s", modern, want)
+		}
+	}
+}
