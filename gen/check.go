@@ -431,6 +431,7 @@ func (c *checker) toolResult(t *Tool) ResultKind {
 			"structured result %s is not a JSON object; outputSchema must be an object for 2025 clients", r)
 	}
 	t.Handler.ContentText = hasContentText(r)
+	t.Handler.OutputTrusted = outputProvable(r)
 	return ResultStructured
 }
 

@@ -194,7 +194,8 @@ func (h *handlers) tools() []server.Tool {
 					OpenWorldHint:   protocol.Bool(false),
 				},
 			},
-			Call: h.callIngest,
+			Call:          h.callIngest,
+			OutputTrusted: true,
 		},
 		{
 			Tool: protocol.Tool{

@@ -164,7 +164,8 @@ func (h *handlers) tools() []server.Tool {
 					OpenWorldHint:   protocol.Bool(false),
 				},
 			},
-			Call: h.callDeleteEntities,
+			Call:          h.callDeleteEntities,
+			OutputTrusted: true,
 		},
 		{
 			Tool: protocol.Tool{
@@ -180,7 +181,8 @@ func (h *handlers) tools() []server.Tool {
 					OpenWorldHint:   protocol.Bool(false),
 				},
 			},
-			Call: h.callDeleteObservations,
+			Call:          h.callDeleteObservations,
+			OutputTrusted: true,
 		},
 		{
 			Tool: protocol.Tool{
@@ -196,7 +198,8 @@ func (h *handlers) tools() []server.Tool {
 					OpenWorldHint:   protocol.Bool(false),
 				},
 			},
-			Call: h.callDeleteRelations,
+			Call:          h.callDeleteRelations,
+			OutputTrusted: true,
 		},
 		{
 			Tool: protocol.Tool{

@@ -1,11 +1,13 @@
 package server
 
 import (
+	"context"
 	"encoding/json"
 	"math/rand/v2"
 	"strings"
 	"testing"
 
+	"github.com/mcpgen/mcpgen/internal/jsonrpc"
 	"github.com/mcpgen/mcpgen/internal/protocol"
 )
 
@@ -57,6 +59,32 @@ func TestAppendToolResultMatchesMarshal(t *testing.T) {
 		modern, _ := appendToolResult(true, r)
 		if want := `{"resultType":"complete",` + string(want[1:]); string(modern) != want {
 			t.Errorf("appendToolResult modern:\n got  %s\n want %s", modern, want)
+		}
+	}
+}
+
+// TestOutputTrustedSkipsValidation: structuredContent that breaks the
+// output schema fails the call with -32603, unless the tool is marked
+// OutputTrusted (the generator's proof), in which case it is sent as is.
+func TestOutputTrustedSkipsValidation(t *testing.T) {
+	for _, trusted := range []bool{false, true} {
+		def := Definition{Name: "unit", Version: "1.0.0", Tools: []Tool{{
+			Tool: protocol.Tool{Name: "count", InputSchema: json.RawMessage(`{"type":"object"}`),
+				OutputSchema: json.RawMessage(`{"type":"object","properties":{"count":{"type":"integer"}},"required":["count"]}`)},
+			OutputTrusted: trusted,
+			Call: func(context.Context, *Request, json.RawMessage) (*protocol.CallToolResult, error) {
+				return StructuredResult(map[string]string{"count": "many"}, nil)
+			},
+		}}}
+		s := New(def, Options{})
+		resp := handle(t, s, nil, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"count","arguments":{},`+modernMeta+`}}`)
+		if !trusted {
+			wantError(t, resp, jsonrpc.CodeInternalError, "breaks its outputSchema")
+			continue
+		}
+		r := result(t, resp)
+		if sc, _ := json.Marshal(r["structuredContent"]); string(sc) != `{"count":"many"}` {
+			t.Fatalf("trusted tool: structuredContent %s", sc)
 		}
 	}
 }

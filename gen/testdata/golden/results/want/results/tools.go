@@ -54,7 +54,8 @@ func (h *handlers) tools() []server.Tool {
 					OpenWorldHint:   protocol.Bool(false),
 				},
 			},
-			Call: h.callForget,
+			Call:          h.callForget,
+			OutputTrusted: true,
 		},
 		{
 			Tool: protocol.Tool{
