@@ -21,20 +21,19 @@ const DefaultEntityNamesLimit = 100
 
 // ReadGraph implements Store.
 func (s *SQLite) ReadGraph(ctx context.Context) (Graph, error) {
-	var g Graph
-	err := s.read(ctx, func(tx *sql.Tx) error {
-		ents, err := loadAllEntities(ctx, tx, nil)
-		if err != nil {
-			return err
-		}
-		rels, err := scanRelations(ctx, tx, nil)
-		if err != nil {
-			return err
-		}
-		g = Graph{Entities: ents, Relations: rels}
+	g := Graph{Entities: []Entity{}, Relations: []Relation{}}
+	err := s.WalkGraph(ctx, func(e Entity) error {
+		e.Observations = append(make([]string, 0, len(e.Observations)), e.Observations...)
+		g.Entities = append(g.Entities, e)
+		return nil
+	}, func(r Relation) error {
+		g.Relations = append(g.Relations, r)
 		return nil
 	})
-	return g, err
+	if err != nil {
+		return Graph{}, err
+	}
+	return g, nil
 }
 
 // SearchNodes implements Store.
@@ -424,12 +423,27 @@ func eachRow(ctx context.Context, tx *sql.Tx, query string, args []any, scan fun
 	return rows.Err()
 }
 
-// WalkGraph implements Store: one query over entities joined with their
-// observations (in id order, the observations by the entity index), then
-// one over relations, on one read transaction. Strings are read into
-// reused buffers, so the only allocations are the strings handed on.
+// WalkGraph implements Store. It reads the in-memory mirror of the graph
+// when that is at the version of the read transaction's snapshot (see
+// mirror), and the tables otherwise.
 func (s *SQLite) WalkGraph(ctx context.Context, entity func(Entity) error, relation func(Relation) error) error {
 	return s.read(ctx, func(tx *sql.Tx) error {
+		seq, err := feedSeq(ctx, tx)
+		if err != nil {
+			return fmt.Errorf("memstore: read graph: %w", err)
+		}
+		if ok, err := s.mirror.walk(ctx, tx, seq, entity, relation); ok || err != nil {
+			return err
+		}
+		return walkTables(ctx, tx, entity, relation)
+	})
+}
+
+// walkTables walks the graph from the tables: one query over entities
+// joined with their observations (in id order, the observations by the
+// entity index), then one over relations.
+func walkTables(ctx context.Context, tx *sql.Tx, entity func(Entity) error, relation func(Relation) error) error {
+	{
 		rows, err := tx.QueryContext(ctx, `SELECT e.id, e.name, e.entity_type, o.content
 			FROM entities AS e LEFT JOIN observations AS o ON o.entity_id = e.id ORDER BY e.id, o.id`)
 		if err != nil {
@@ -479,5 +493,5 @@ func (s *SQLite) WalkGraph(ctx context.Context, entity func(Entity) error, relat
 			}
 			return relation(r)
 		})
-	})
+	}
 }
