@@ -31,6 +31,7 @@ const MaxMessageSize = 32 << 20
 // Serve reads messages from r until EOF or ctx ends, answering on w. It
 // waits for handlers in flight before returning. A clean EOF returns nil.
 func Serve(ctx context.Context, srv *server.Server, r io.Reader, w io.Writer) error {
+	growPipe(w)
 	c := &conn{srv: srv, out: bufio.NewWriter(w), inflight: map[string]context.CancelFunc{}, wake: make(chan struct{}, 1)}
 	ctx, cancel := context.WithCancel(ctx)
 	defer func() {
