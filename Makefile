@@ -4,7 +4,7 @@ GO        ?= go
 ADDR      ?= 127.0.0.1:8080
 DB        ?= memory.db
 
-.PHONY: help run generate check-generated vet test test-go conformance bench bench-smoke build
+.PHONY: help run generate check-generated vet test test-go conformance bench bench-memory-large bench-smoke build
 
 help:
 	@echo "make run              start mcp-memory over Streamable HTTP on $(ADDR) (store: $(DB))"
@@ -13,6 +13,7 @@ help:
 	@echo "make check-generated  fail if generated/ is stale"
 	@echo "make conformance      official MCP conformance suite against mcp-everything"
 	@echo "make bench            the bench suite, ~7 min (writes docs/bench/results.md and the chart)"
+	@echo "make bench-memory-large  mcp-memory vs the reference up to 1,000,000 entities, ~15 min (writes docs/bench/memory-large.md)"
 	@echo "make bench-smoke      the bench harness in seconds, every answer checked (part of make test)"
 
 run:
@@ -42,6 +43,13 @@ test: vet check-generated test-go conformance bench-smoke
 
 bench:
 	scripts/bench.sh
+
+# The memory workload at scale: 1,000 to 1,000,000 entities with 3
+# observations each; the reference is stopped after the first size where
+# one of its calls takes more than 2 s.
+bench-memory-large:
+	BENCH_GEN=0 scripts/bench.sh -- -only memory -mem-sizes 1000,10000,100000,1000000 -mem-obs 3 \
+		-ref-max-call 2s -ref-budget 20m -mem-budget 30m -out-name memory-large.md
 
 # The bench harness end to end in seconds: every target, mode and workload
 # once, every answer checked; fails on a wrong answer.

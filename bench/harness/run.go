@@ -36,7 +36,12 @@ type Options struct {
 	RefMemory  string // its dist/index.js
 	RefVersion string
 	MemSizes   string
+	MemObs     int           // observations per entity in the memory workload
+	MemBudget  time.Duration // time mcp-memory may take in all (0: 3 min)
+	RefMaxCall time.Duration // stop the reference after a size where a call took longer
 	RefBudget  time.Duration
+	// OutName is the report's file name in Out (default results.md).
+	OutName string
 	GenFile    string
 	// Extra adds throughput targets: "name=path,..." for builds of
 	// mcp-bench to compare (a change to internal/ against HEAD, say); they
@@ -129,7 +134,8 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	if want("memory") && ctx.Err() == nil {
 		mcfg := MemoryConfig{
 			McpMemory: filepath.Join(o.BinDir, "mcp-memory"), Node: o.Node, Reference: o.RefMemory, RefVersion: o.RefVersion,
-			Reps: 5, ReadGraphReps: 3, Batch: 5000, RefBudget: o.RefBudget, Cores: cores, Log: o.Log,
+			Reps: 7, ReadGraphReps: 5, Batch: 5000, Observations: o.MemObs, RefBudget: o.RefBudget, Budget: o.MemBudget,
+			RefMaxCall: o.RefMaxCall, Cores: cores, Log: o.Log,
 		}
 		for _, s := range splitList(o.MemSizes) {
 			n, err := strconv.Atoi(s)
@@ -157,7 +163,11 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 		if err := os.MkdirAll(o.Out, 0o755); err != nil {
 			return nil, err
 		}
-		if err := os.WriteFile(filepath.Join(o.Out, "results.md"), []byte(rep.Markdown), 0o644); err != nil {
+		name := o.OutName
+		if name == "" {
+			name = "results.md"
+		}
+		if err := os.WriteFile(filepath.Join(o.Out, name), []byte(rep.Markdown), 0o644); err != nil {
 			return nil, err
 		}
 		if rep.Suite != nil {
