@@ -134,6 +134,9 @@ func Markdown(meta Meta, rep *Report, o Options) string {
 	if m := rep.Memory; m != nil {
 		p("%s\n", MemoryMarkdown(m))
 	}
+	if a := rep.Agents; a != nil {
+		p("%s\n", AgentsMarkdown(a))
+	}
 	if o.GenFile != "" {
 		if out, err := os.ReadFile(o.GenFile); err == nil {
 			p("## Generator\n\nscripts/bench-gen.sh (gen/bench_test.go's synthetic packages): wall time and peak RSS of `mcpgen` for synthetic component packages; *cold* is the first run after writing the package (go list compiles it, the schema program is built), *warm* the next.\n\n```\n%s```\n\n", out)

@@ -42,6 +42,10 @@ type Options struct {
 	RefBudget  time.Duration
 	// OutName is the report's file name in Out (default results.md).
 	OutName string
+	// AgentsClients and AgentsDuration shape the concurrent-agents
+	// workload (part "agents").
+	AgentsClients  int
+	AgentsDuration time.Duration
 	GenFile    string
 	// Extra adds throughput targets: "name=path,..." for builds of
 	// mcp-bench to compare (a change to internal/ against HEAD, say); they
@@ -57,6 +61,7 @@ type Report struct {
 	FailureNotes []string
 	Suite        *SuiteResult
 	Memory       *MemoryResult
+	Agents       *AgentsResult
 }
 
 // Targets returns the throughput targets found in binDir.
@@ -154,6 +159,29 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 		rep.Memory = m
 		rep.Failures += len(m.Errors)
 		rep.FailureNotes = append(rep.FailureNotes, m.Errors...)
+	}
+	if want("agents") && ctx.Err() == nil {
+		acfg := AgentsConfig{McpMemory: filepath.Join(o.BinDir, "mcp-memory"), Clients: o.AgentsClients, Duration: o.AgentsDuration, Cores: cores, Log: o.Log}
+		if acfg.Clients <= 0 {
+			acfg.Clients = 16
+		}
+		if acfg.Duration <= 0 {
+			acfg.Duration = 30 * time.Second
+		}
+		if o.Smoke {
+			acfg.Duration = time.Second
+		}
+		a, err := RunAgents(ctx, acfg)
+		if err != nil {
+			return nil, fmt.Errorf("agents: %w", err)
+		}
+		rep.Agents = a
+		rep.Failures += len(a.Errors)
+		rep.FailureNotes = append(rep.FailureNotes, a.Errors...)
+		if !a.Equal {
+			rep.Failures++
+			rep.FailureNotes = append(rep.FailureNotes, "agents: the graph differs from the serial replay: "+a.Diff)
+		}
 	}
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
