@@ -33,8 +33,8 @@ type MemoryConfig struct {
 	// RefMaxCall stops the reference after the first size at which one of
 	// its timed calls took longer than this (0: no limit).
 	RefMaxCall time.Duration
-	Cores         Cores
-	Log           io.Writer `json:"-"`
+	Cores      Cores
+	Log        io.Writer `json:"-"`
 }
 
 // MemoryOps are the timed operations, in report order.

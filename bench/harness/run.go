@@ -46,7 +46,7 @@ type Options struct {
 	// workload (part "agents").
 	AgentsClients  int
 	AgentsDuration time.Duration
-	GenFile    string
+	GenFile        string
 	// Extra adds throughput targets: "name=path,..." for builds of
 	// mcp-bench to compare (a change to internal/ against HEAD, say); they
 	// appear in the full table and the chart, not in the headline.
