@@ -221,7 +221,7 @@ func (s *SQLite) DeleteObservations(ctx context.Context, deletions []Observation
 				if _, err := w.exec(`DELETE FROM observations WHERE id = ?`, o.id); err != nil {
 					return err
 				}
-				w.ops = append(w.ops, mirrorOp{kind: opDelObs, id: o.id, owner: id})
+				w.ops = append(w.ops, mirrorOp{kind: opDelObs, owner: id, a: o.content})
 				removed[o.content] = true
 			}
 			for _, o := range dedupe(d.Observations) {
@@ -345,7 +345,7 @@ func (w *writer) insertObservation(entityID int64, content string) error {
 	if err != nil {
 		return err
 	}
-	w.ops = append(w.ops, mirrorOp{kind: opAddObs, id: oid, owner: entityID, a: content})
+	w.ops = append(w.ops, mirrorOp{kind: opAddObs, owner: entityID, a: content})
 	_, err = w.exec(`INSERT INTO search_obs(rowid, text) VALUES (?, ?)`, oid, jsLower(content))
 	return err
 }

@@ -37,7 +37,6 @@ type mirror struct {
 type mEntity struct {
 	id         int64
 	name, kind string
-	obsIDs     []int64
 	obs        []string
 }
 
@@ -50,9 +49,12 @@ type mRelation struct {
 // commit.
 type mirrorOp struct {
 	kind    mirrorOpKind
-	id      int64  // entity, observation or relation id
+	id      int64  // entity or relation id
 	owner   int64  // the entity of an observation
 	a, b, c string // name, type (entity); content (observation); from, to, type (relation)
+	// An observation is removed by its content: the mirror keeps no
+	// observation ids, and removing the first equal one per deleted row
+	// leaves what the table holds.
 }
 
 type mirrorOpKind uint8
@@ -125,13 +127,12 @@ func (m *mirror) load(ctx context.Context, tx *sql.Tx, seq int64) error {
 	m.ents, m.entPos, m.deadEnt = nil, map[int64]int{}, 0
 	m.rels, m.relPos, m.deadRel = nil, map[int64]int{}, 0
 	var cur *mEntity
-	err := eachRow(ctx, tx, `SELECT e.id, e.name, e.entity_type, o.id, o.content
+	err := eachRow(ctx, tx, `SELECT e.id, e.name, e.entity_type, o.content
 		FROM entities AS e LEFT JOIN observations AS o ON o.entity_id = e.id ORDER BY e.id, o.id`, nil, func(rows *sql.Rows) error {
 		var id int64
 		var name, kind string
-		var oid sql.NullInt64
 		var content sql.NullString
-		if err := rows.Scan(&id, &name, &kind, &oid, &content); err != nil {
+		if err := rows.Scan(&id, &name, &kind, &content); err != nil {
 			return err
 		}
 		if cur == nil || cur.id != id {
@@ -139,8 +140,7 @@ func (m *mirror) load(ctx context.Context, tx *sql.Tx, seq int64) error {
 			m.entPos[id] = len(m.ents)
 			m.ents = append(m.ents, cur)
 		}
-		if oid.Valid {
-			cur.obsIDs = append(cur.obsIDs, oid.Int64)
+		if content.Valid {
 			cur.obs = append(cur.obs, content.String)
 		}
 		return nil
@@ -192,14 +192,12 @@ func (m *mirror) apply(from, to int64, ops []mirrorOp) {
 		case opAddObs:
 			if i, ok := m.entPos[op.owner]; ok {
 				e := m.ents[i]
-				e.obsIDs = append(e.obsIDs, op.id)
 				e.obs = append(e.obs, op.a)
 			}
 		case opDelObs:
 			if i, ok := m.entPos[op.owner]; ok {
 				e := m.ents[i]
-				if j := slices.Index(e.obsIDs, op.id); j >= 0 {
-					e.obsIDs = slices.Delete(e.obsIDs, j, j+1)
+				if j := slices.Index(e.obs, op.a); j >= 0 {
 					e.obs = slices.Delete(e.obs, j, j+1)
 				}
 			}
