@@ -3,8 +3,8 @@ package memstore
 import (
 	"context"
 	"database/sql"
-	"slices"
 	"sync"
+	"unsafe"
 )
 
 // mirror is an in-memory copy of the graph (entities with their
@@ -22,27 +22,92 @@ import (
 // after its commit and moves the version to its own last Seq; if another
 // process wrote in between, the mirror is dropped and reloaded by the next
 // reader. The SQLite file stays the only source of truth.
+//
+// Layout: every string lives in one append-only byte arena and the
+// records refer to it by offset, so the mirror holds no pointers for the
+// garbage collector to trace (a million entities as Go strings and
+// structs made every GC cycle walk hundreds of MB); strings handed out are
+// read-only views of the arena, whose bytes never change once written.
+// Deleted records and their bytes are reclaimed by compact.
 type mirror struct {
 	mu      sync.RWMutex
 	valid   bool
 	version int64
-	ents    []*mEntity    // id order; nil where deleted
+	mirrorData
+}
+
+// mirrorData is the mirror's records.
+type mirrorData struct {
+	arena   []byte
+	deadB   int           // arena bytes no longer referenced
+	ents    []mEntity     // id order; id 0 where deleted
 	entPos  map[int64]int // entity id -> index in ents
 	deadEnt int
+	obs     []mObs // observations, linked per entity in order
+	deadObs int
 	rels    []mRelation   // id order; id 0 where deleted
 	relPos  map[int64]int // relation id -> index in rels
 	deadRel int
 }
 
+// span is a string in the arena.
+type span struct {
+	off uint64
+	n   uint32
+}
+
 type mEntity struct {
-	id         int64
-	name, kind string
-	obs        []string
+	id          int64
+	name, kind  span
+	first, last int32 // observation list (indexes in obs), -1 when empty
+	nobs        int32
+}
+
+type mObs struct {
+	s    span
+	next int32 // the entity's next observation, -1 at the end
 }
 
 type mRelation struct {
-	id int64
-	Relation
+	id            int64
+	from, to, typ span
+}
+
+// put appends s to the arena.
+func (m *mirrorData) put(s string) span {
+	sp := span{uint64(len(m.arena)), uint32(len(s))}
+	m.arena = append(m.arena, s...)
+	return sp
+}
+
+// str is a read-only view of a span.
+func (m *mirrorData) str(sp span) string {
+	if sp.n == 0 {
+		return ""
+	}
+	return unsafe.String(&m.arena[sp.off], int(sp.n))
+}
+
+func (m *mirrorData) addEntity(id int64, name, kind string) {
+	m.entPos[id] = len(m.ents)
+	m.ents = append(m.ents, mEntity{id: id, name: m.put(name), kind: m.put(kind), first: -1, last: -1})
+}
+
+func (m *mirrorData) addObs(e *mEntity, content string) {
+	i := int32(len(m.obs))
+	m.obs = append(m.obs, mObs{s: m.put(content), next: -1})
+	if e.last < 0 {
+		e.first = i
+	} else {
+		m.obs[e.last].next = i
+	}
+	e.last = i
+	e.nobs++
+}
+
+func (m *mirrorData) addRelation(id int64, from, to, typ string) {
+	m.relPos[id] = len(m.rels)
+	m.rels = append(m.rels, mRelation{id: id, from: m.put(from), to: m.put(to), typ: m.put(typ)})
 }
 
 // mirrorOp is one row change of a write, applied to the mirror after the
@@ -95,21 +160,26 @@ func (m *mirror) walk(ctx context.Context, tx *sql.Tx, seq int64, entity func(En
 	if !m.valid || m.version != seq {
 		return false, nil
 	}
-	var e Entity
-	for _, me := range m.ents {
-		if me == nil {
+	var obs []string
+	for i := range m.ents {
+		me := &m.ents[i]
+		if me.id == 0 {
 			continue
 		}
-		e.Name, e.EntityType, e.Observations = me.name, me.kind, me.obs
-		if err := entity(e); err != nil {
+		obs = obs[:0]
+		for j := me.first; j >= 0; j = m.obs[j].next {
+			obs = append(obs, m.str(m.obs[j].s))
+		}
+		if err := entity(Entity{Name: m.str(me.name), EntityType: m.str(me.kind), Observations: obs}); err != nil {
 			return true, err
 		}
 	}
-	for _, r := range m.rels {
+	for i := range m.rels {
+		r := &m.rels[i]
 		if r.id == 0 {
 			continue
 		}
-		if err := relation(r.Relation); err != nil {
+		if err := relation(Relation{From: m.str(r.from), To: m.str(r.to), RelationType: m.str(r.typ)}); err != nil {
 			return true, err
 		}
 	}
@@ -124,40 +194,40 @@ func (m *mirror) load(ctx context.Context, tx *sql.Tx, seq int64) error {
 	if m.valid {
 		return nil
 	}
-	m.ents, m.entPos, m.deadEnt = nil, map[int64]int{}, 0
-	m.rels, m.relPos, m.deadRel = nil, map[int64]int{}, 0
+	m.reset()
 	var cur *mEntity
 	err := eachRow(ctx, tx, `SELECT e.id, e.name, e.entity_type, o.content
 		FROM entities AS e LEFT JOIN observations AS o ON o.entity_id = e.id ORDER BY e.id, o.id`, nil, func(rows *sql.Rows) error {
 		var id int64
-		var name, kind string
+		var name, kind sql.RawBytes
 		var content sql.NullString
 		if err := rows.Scan(&id, &name, &kind, &content); err != nil {
 			return err
 		}
 		if cur == nil || cur.id != id {
-			cur = &mEntity{id: id, name: name, kind: kind}
-			m.entPos[id] = len(m.ents)
-			m.ents = append(m.ents, cur)
+			m.addEntity(id, string(name), string(kind))
+			cur = &m.ents[len(m.ents)-1]
 		}
 		if content.Valid {
-			cur.obs = append(cur.obs, content.String)
+			m.addObs(cur, content.String)
 		}
 		return nil
 	})
 	if err != nil {
+		m.drop()
 		return err
 	}
 	err = eachRow(ctx, tx, `SELECT id, from_name, to_name, relation_type FROM relations ORDER BY id`, nil, func(rows *sql.Rows) error {
-		var r mRelation
-		if err := rows.Scan(&r.id, &r.From, &r.To, &r.RelationType); err != nil {
+		var id int64
+		var from, to, typ sql.RawBytes
+		if err := rows.Scan(&id, &from, &to, &typ); err != nil {
 			return err
 		}
-		m.relPos[r.id] = len(m.rels)
-		m.rels = append(m.rels, r)
+		m.addRelation(id, string(from), string(to), string(typ))
 		return nil
 	})
 	if err != nil {
+		m.drop()
 		return err
 	}
 	m.valid, m.version = true, seq
@@ -181,67 +251,105 @@ func (m *mirror) apply(from, to int64, ops []mirrorOp) {
 	for _, op := range ops {
 		switch op.kind {
 		case opAddEntity:
-			m.entPos[op.id] = len(m.ents)
-			m.ents = append(m.ents, &mEntity{id: op.id, name: op.a, kind: op.b})
+			m.addEntity(op.id, op.a, op.b)
 		case opDelEntity:
 			if i, ok := m.entPos[op.id]; ok {
-				m.ents[i] = nil
+				e := &m.ents[i]
+				m.deadB += int(e.name.n + e.kind.n)
+				for j := e.first; j >= 0; j = m.obs[j].next {
+					m.deadB += int(m.obs[j].s.n)
+					m.deadObs++
+				}
+				*e = mEntity{}
 				delete(m.entPos, op.id)
 				m.deadEnt++
 			}
 		case opAddObs:
 			if i, ok := m.entPos[op.owner]; ok {
-				e := m.ents[i]
-				e.obs = append(e.obs, op.a)
+				m.addObs(&m.ents[i], op.a)
 			}
 		case opDelObs:
 			if i, ok := m.entPos[op.owner]; ok {
-				e := m.ents[i]
-				if j := slices.Index(e.obs, op.a); j >= 0 {
-					e.obs = slices.Delete(e.obs, j, j+1)
-				}
+				m.delObs(&m.ents[i], op.a)
 			}
 		case opAddRel:
-			m.relPos[op.id] = len(m.rels)
-			m.rels = append(m.rels, mRelation{op.id, Relation{From: op.a, To: op.b, RelationType: op.c}})
+			m.addRelation(op.id, op.a, op.b, op.c)
 		case opDelRel:
 			if i, ok := m.relPos[op.id]; ok {
-				m.rels[i].id = 0
+				r := &m.rels[i]
+				m.deadB += int(r.from.n + r.to.n + r.typ.n)
+				*r = mRelation{}
 				delete(m.relPos, op.id)
 				m.deadRel++
 			}
 		}
 	}
 	m.version = to
-	m.compact()
+	if m.deadB > 1<<20 && m.deadB > len(m.arena)/2 || m.deadEnt > 1024 && m.deadEnt > len(m.ents)/2 ||
+		m.deadObs > 1024 && m.deadObs > len(m.obs)/2 || m.deadRel > 1024 && m.deadRel > len(m.rels)/2 {
+		m.compact()
+	}
 }
 
-// compact removes deleted slots once they are half of a list.
+// delObs unlinks e's first observation equal to content.
+func (m *mirrorData) delObs(e *mEntity, content string) {
+	prev := int32(-1)
+	for j := e.first; j >= 0; prev, j = j, m.obs[j].next {
+		if m.str(m.obs[j].s) != content {
+			continue
+		}
+		next := m.obs[j].next
+		if prev < 0 {
+			e.first = next
+		} else {
+			m.obs[prev].next = next
+		}
+		if e.last == j {
+			e.last = prev
+		}
+		e.nobs--
+		m.deadB += int(m.obs[j].s.n)
+		m.deadObs++
+		return
+	}
+}
+
+// compact rebuilds the mirror without its deleted records and bytes, into
+// new arrays (views handed out earlier keep the old arena alive and
+// unchanged).
 func (m *mirror) compact() {
-	if m.deadEnt > 1024 && m.deadEnt > len(m.ents)/2 {
-		live := make([]*mEntity, 0, len(m.ents)-m.deadEnt)
-		for _, e := range m.ents {
-			if e != nil {
-				m.entPos[e.id] = len(live)
-				live = append(live, e)
-			}
+	old := m.mirrorData
+	m.reset()
+	m.arena = make([]byte, 0, len(old.arena)-old.deadB)
+	for i := range old.ents {
+		e := &old.ents[i]
+		if e.id == 0 {
+			continue
 		}
-		m.ents, m.deadEnt = live, 0
-	}
-	if m.deadRel > 1024 && m.deadRel > len(m.rels)/2 {
-		live := make([]mRelation, 0, len(m.rels)-m.deadRel)
-		for _, r := range m.rels {
-			if r.id != 0 {
-				m.relPos[r.id] = len(live)
-				live = append(live, r)
-			}
+		m.addEntity(e.id, old.str(e.name), old.str(e.kind))
+		ne := &m.ents[len(m.ents)-1]
+		for j := e.first; j >= 0; j = old.obs[j].next {
+			m.addObs(ne, old.str(old.obs[j].s))
 		}
-		m.rels, m.deadRel = live, 0
 	}
+	for i := range old.rels {
+		r := &old.rels[i]
+		if r.id != 0 {
+			m.addRelation(r.id, old.str(r.from), old.str(r.to), old.str(r.typ))
+		}
+	}
+}
+
+// reset empties the mirror's records (not its validity or version).
+func (m *mirrorData) reset() {
+	m.arena, m.deadB = nil, 0
+	m.ents, m.entPos, m.deadEnt = nil, map[int64]int{}, 0
+	m.obs, m.deadObs = nil, 0
+	m.rels, m.relPos, m.deadRel = nil, map[int64]int{}, 0
 }
 
 // drop forgets the mirror; the next reader reloads it.
 func (m *mirror) drop() {
 	m.valid = false
-	m.ents, m.entPos, m.rels, m.relPos = nil, nil, nil, nil
+	m.reset()
 }

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
+	"strings"
 	"sync"
 	"testing"
 )
@@ -97,5 +99,41 @@ func TestGroupCommitIsolatesFailures(t *testing.T) {
 		if len(e.Observations) != 1 {
 			t.Fatalf("entity %+v: a failed call's observation was stored", e)
 		}
+	}
+}
+
+// TestMirrorCompactionAndRepeats: deleting most of a large graph compacts
+// the mirror, and deleting an observation stored twice (as an imported
+// reference file may hold it) removes both; the mirror still equals the
+// tables.
+func TestMirrorCompactionAndRepeats(t *testing.T) {
+	s, _ := openTest(t, WithSyncNormal())
+	file := `{"type":"entity","name":"rep","entityType":"t","observations":["x","y","x"]}` + "\n"
+	must[ImportStats](t)(s.Import(bg, strings.NewReader(file)))
+	readGraph(t, s) // load the mirror
+	var ents []Entity
+	var rels []Relation
+	for i := range 3000 {
+		ents = append(ents, Entity{fmt.Sprintf("e%04d", i), "t", []string{"a", fmt.Sprint(i)}})
+		rels = append(rels, Relation{fmt.Sprintf("e%04d", i), "rep", "r"})
+	}
+	must[[]Entity](t)(s.CreateEntities(bg, ents))
+	must[[]Relation](t)(s.CreateRelations(bg, rels))
+	var doomed []string
+	for i := range 2500 {
+		doomed = append(doomed, fmt.Sprintf("e%04d", i))
+	}
+	mustNil(t, s.DeleteEntities(bg, doomed))
+	mustNil(t, s.DeleteObservations(bg, []ObservationDelete{{"rep", []string{"x"}}, {"e2999", []string{"a"}}}))
+	s.mirror.mu.RLock()
+	compacted := len(s.mirror.ents) < 1000
+	s.mirror.mu.RUnlock()
+	if !compacted {
+		t.Errorf("the mirror was not compacted")
+	}
+	got := readGraph(t, s)
+	assertGraph(t, "after deletes", got, readTables(t, s))
+	if len(got.Entities) != 501 || !slices.Equal(got.Entities[0].Observations, []string{"y"}) {
+		t.Fatalf("unexpected graph: %d entities, first %+v", len(got.Entities), got.Entities[0])
 	}
 }
