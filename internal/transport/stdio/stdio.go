@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mcpgen/mcpgen/internal/jsonrpc"
@@ -93,8 +94,9 @@ func readLine(br *bufio.Reader) ([]byte, error) {
 type conn struct {
 	srv *server.Server
 
-	wmu sync.Mutex
-	out *bufio.Writer
+	wmu     sync.Mutex
+	out     *bufio.Writer
+	waiting atomic.Int32 // writers waiting for wmu
 
 	mu       sync.Mutex
 	sess     *server.Session
@@ -115,14 +117,21 @@ func (c *conn) session() *server.Session {
 }
 
 // write sends one message as one line, streamed through the buffered
-// writer (a large result is not copied into one line first).
+// writer (a large result is not copied into one line first). It flushes
+// unless another message is already waiting to be written: that writer
+// flushes both, so concurrent answers share one write system call.
 func (c *conn) write(m *jsonrpc.Message) error {
+	c.waiting.Add(1)
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
-	if err := jsonrpc.WriteLine(c.out, m); err != nil {
-		return err
+	c.waiting.Add(-1)
+	err := jsonrpc.WriteLine(c.out, m)
+	if c.waiting.Load() == 0 {
+		if ferr := c.out.Flush(); err == nil {
+			err = ferr
+		}
 	}
-	return c.out.Flush()
+	return err
 }
 
 func (c *conn) handleLine(ctx context.Context, line []byte) {
