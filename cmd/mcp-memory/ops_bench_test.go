@@ -25,18 +25,22 @@ var benchEntities = flag.Int("bench-entities", 10_000, "entities in the graph of
 // server's work, not a client's).
 type pipeClient struct {
 	w  io.Writer
-	r  *bufio.Reader
-	id int
+	r   *bufio.Reader
+	id  int
+	buf []byte // a long answer, reused
 }
 
 func (c *pipeClient) call(tb testing.TB, tool, args string) []byte {
 	c.id++
 	fmt.Fprintf(c.w, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":%q,"arguments":%s}}`+"\n", c.id, tool, args)
 	line, err := c.r.ReadSlice('\n')
-	for err == bufio.ErrBufferFull {
-		var more []byte
-		more, err = c.r.ReadSlice('\n')
-		line = append(line[:len(line):len(line)], more...)
+	if err == bufio.ErrBufferFull {
+		c.buf = append(c.buf[:0], line...)
+		for err == bufio.ErrBufferFull {
+			line, err = c.r.ReadSlice('\n')
+			c.buf = append(c.buf, line...)
+		}
+		line = c.buf
 	}
 	if err != nil {
 		tb.Fatalf("%s: %v", tool, err)
