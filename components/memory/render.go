@@ -18,12 +18,11 @@ type graphRender struct {
 	relations  bool // the entities list is closed
 }
 
-// newGraphRender starts a rendering whose structuredContent is expected to
-// be about jsonSize bytes (the text is about 1.5 times that).
-func newGraphRender(jsonSize int) *graphRender {
-	jsonSize = max(jsonSize, 4<<10)
-	r := &graphRender{js: make([]byte, 0, jsonSize)}
-	r.text.b = make([]byte, 0, jsonSize+jsonSize/2)
+// newGraphRender starts a rendering whose structuredContent and text are
+// expected to be about jsonSize and textSize bytes.
+func newGraphRender(jsonSize, textSize int) *graphRender {
+	r := &graphRender{js: make([]byte, 0, max(jsonSize, 4<<10))}
+	r.text.b = make([]byte, 0, max(textSize, 6<<10))
 	r.text.b = append(r.text.b, "{\n  \"entities\": "...)
 	r.js = append(r.js, `{"entities":[`...)
 	return r
@@ -108,7 +107,8 @@ func (r *graphRender) finish() {
 
 // renderGraph renders a graph held as values (search_nodes, open_nodes).
 func renderGraph(g memstore.Graph) Graph {
-	r := newGraphRender(graphSize(g) * 2 / 3)
+	n := graphSize(g)
+	r := newGraphRender(n*2/3, n)
 	for _, e := range g.Entities {
 		r.entity(e)
 	}

@@ -140,7 +140,8 @@ type ReadGraph struct{}
 
 // Call returns every entity and relation, rendered as they are read.
 func (ReadGraph) Call(ctx context.Context, store memstore.Store) (Graph, error) {
-	r := newGraphRender(int(lastGraphJSON.Load()) * 9 / 8)
+	jsonSize, textSize := graphSizeHint(store)
+	r := newGraphRender(jsonSize, textSize)
 	if err := store.WalkGraph(ctx, r.entity, r.relation); err != nil {
 		return Graph{}, err
 	}
@@ -149,9 +150,29 @@ func (ReadGraph) Call(ctx context.Context, store memstore.Store) (Graph, error) 
 	return Graph{r: r}, nil
 }
 
-// lastGraphJSON is the size of the last read_graph's structuredContent:
-// the next one sizes its buffers from it, since a graph grows slowly, and
-// growing a buffer of megabytes by appending copies it again and again.
+// graphSizeHint estimates the lengths of the whole graph's
+// structuredContent and text block, to allocate them once: growing a
+// buffer of tens of MB by appending copies it again and again and leaves
+// the copies for the GC. The store's counts give it when the store has
+// them (memstore.SQLite's GraphStats); otherwise the last read_graph's
+// size does, since a graph grows slowly.
+func graphSizeHint(store memstore.Store) (jsonSize, textSize int) {
+	if s, ok := store.(interface {
+		GraphStats() (memstore.GraphStats, bool)
+	}); ok {
+		if st, ok := s.GraphStats(); ok {
+			// Per item: the keys, quotes and commas of each form, with
+			// a little room for escapes.
+			jsonSize = st.Bytes + st.Bytes/32 + 48*st.Entities + 3*st.Observations + 42*st.Relations + 64
+			textSize = jsonSize + 72*st.Entities + 10*st.Observations + 58*st.Relations
+			return jsonSize, textSize
+		}
+	}
+	n := int(lastGraphJSON.Load()) * 9 / 8
+	return n, n + n/2
+}
+
+// lastGraphJSON is the size of the last read_graph's structuredContent.
 var lastGraphJSON atomic.Int64
 
 // Search for nodes in the knowledge graph based on a query

@@ -353,3 +353,30 @@ func (m *mirror) drop() {
 	m.valid = false
 	m.reset()
 }
+
+// GraphStats counts what the in-memory mirror of the graph holds: a cheap
+// way to size a rendering of the whole graph before walking it.
+type GraphStats struct {
+	Entities, Observations, Relations int
+	// Bytes is the total length of all names, types, observations and
+	// relation fields.
+	Bytes int
+}
+
+// GraphStats returns the mirror's counts; ok is false when the mirror is
+// not loaded (before the first WalkGraph, or after another process wrote).
+// The counts may be a write behind or ahead of a walk that follows.
+func (s *SQLite) GraphStats() (st GraphStats, ok bool) {
+	m := &s.mirror
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	if !m.valid {
+		return GraphStats{}, false
+	}
+	return GraphStats{
+		Entities:     len(m.ents) - m.deadEnt,
+		Observations: len(m.obs) - m.deadObs,
+		Relations:    len(m.rels) - m.deadRel,
+		Bytes:        len(m.arena) - m.deadB,
+	}, true
+}
