@@ -48,7 +48,7 @@ bench:
 # observations each; the reference is stopped after the first size where
 # one of its calls takes more than 2 s.
 bench-memory-large:
-	BENCH_GEN=0 scripts/bench.sh -- -only memory -mem-sizes 1000,10000,100000,1000000 -mem-obs 3 \
+	BENCH_GEN=0 scripts/bench.sh -- -only memory -mem-sizes 1000,10000,100000,300000,1000000 -mem-obs 3 \
 		-ref-max-call 2s -ref-budget 20m -mem-budget 30m -out-name memory-large.md
 
 # The bench harness end to end in seconds: every target, mode and workload

@@ -21,8 +21,8 @@ import (
 
 	"go.uber.org/zap"
 
-	"github.com/mcpgen/mcpgen/generated/memory"
 	"github.com/mcpgen/mcpgen/components/memory/memstore"
+	"github.com/mcpgen/mcpgen/generated/memory"
 	"github.com/mcpgen/mcpgen/internal/serve"
 	"github.com/mcpgen/mcpgen/internal/server"
 )
