@@ -24,7 +24,7 @@ var benchEntities = flag.Int("bench-entities", 10_000, "entities in the graph of
 // call at a time, without parsing the answers (so that profiles show the
 // server's work, not a client's).
 type pipeClient struct {
-	w  io.Writer
+	w   io.Writer
 	r   *bufio.Reader
 	id  int
 	buf []byte // a long answer, reused
