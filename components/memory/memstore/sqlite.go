@@ -64,6 +64,7 @@ type SQLite struct {
 	r         *sql.DB // read-only connections
 	retention int64
 
+	wconn   sync.Mutex  // held by whoever uses the write connection (a batch, or a read while idle)
 	wq      sync.Mutex  // guards queue and leading
 	queue   []*writeJob // writes waiting for the next commit
 	leading bool        // a goroutine is committing batches
@@ -126,7 +127,9 @@ func Open(path string, opts ...Option) (*SQLite, error) {
 		syncMode = "NORMAL"
 	}
 
-	w, err := sql.Open("sqlite", uri+"?"+common+"&_pragma=synchronous("+syncMode+")&_txlock=immediate")
+	// The write connection also serves reads while idle (see read), with
+	// a larger page cache than SQLite's default 2 MiB.
+	w, err := sql.Open("sqlite", uri+"?"+common+"&_pragma=synchronous("+syncMode+")&_pragma=cache_size(-32768)&_txlock=immediate")
 	if err != nil {
 		return nil, fmt.Errorf("memstore: open %s: %w", path, err)
 	}
@@ -370,6 +373,8 @@ func (s *SQLite) commitBatch(batch []*writeJob) {
 	// when a statement is interrupted), so calls run without cancellation
 	// once started.
 	ctx := context.Background()
+	s.wconn.Lock()
+	defer s.wconn.Unlock()
 	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
 		fail(fmt.Errorf("memstore: begin write: %w", err))
@@ -500,10 +505,32 @@ func (w *writer) queryRow(query string, args []any, dest ...any) (found bool, er
 	return true, nil
 }
 
+// writerIdle claims the write connection for a read when no write is
+// queued or running; the caller then unlocks wconn.
+func (s *SQLite) writerIdle() bool {
+	s.wq.Lock()
+	busy := s.leading
+	s.wq.Unlock()
+	return !busy && s.wconn.TryLock()
+}
+
 // read runs fn in one read-only transaction, i.e. on one consistent
 // snapshot.
+//
+// It runs on the write connection when that is idle, on a read connection
+// otherwise. In WAL mode a connection drops its whole page cache at its
+// first transaction after another connection committed, so the read
+// connections start cold after every write and read the B-tree pages they
+// need again, while the write connection's cache survives its own commits:
+// the usual agent round (write, then read) costs 0.3-0.4 ms less
+// (BenchmarkWriteThenRead). Writes take the connection back first (wconn).
 func (s *SQLite) read(ctx context.Context, fn func(tx *sql.Tx) error) error {
-	tx, err := s.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	db := s.r
+	if s.writerIdle() {
+		defer s.wconn.Unlock()
+		db = s.w
+	}
+	tx, err := db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
 		return fmt.Errorf("memstore: begin read: %w", err)
 	}
