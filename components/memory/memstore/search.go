@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -121,26 +122,63 @@ func searchCandidates(ctx context.Context, tx *sql.Tx, q string) ([]int64, error
 	return ids, nil
 }
 
+// maxPieces bounds the pieces matchExpr asks for.
+const maxPieces = 3
+
 // matchExpr returns the FTS5 query for the lower-cased q (at least three
 // characters, no NUL). A phrase costs one posting-list seek per trigram and
 // per index segment, and the common trigrams' lists grow with the graph, so
-// longer queries are asked as the AND of disjoint three-character pieces
-// (plus the last three characters): about a third of the trigrams, each a
-// necessary condition, so no match is lost; the extra candidates are
-// rejected by entityMatches.
+// longer queries are asked as the AND of at most maxPieces disjoint
+// three-character pieces (taken from the disjoint pieces and the last
+// three characters), each a necessary condition, so no match is lost; the
+// extra candidates are rejected by entityMatches. The pieces kept are
+// those with the most characters other than letters (digits, punctuation,
+// spaces: rarer in text than letter trigrams, so shorter posting lists),
+// the earlier one on a tie.
 func matchExpr(q string) string {
 	quote := func(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
 	r := []rune(q)
 	if len(r) <= 5 {
 		return quote(q)
 	}
-	var parts []string
+	var pieces [][]rune
 	i := 0
 	for ; i+3 <= len(r); i += 3 {
-		parts = append(parts, quote(string(r[i:i+3])))
+		pieces = append(pieces, r[i:i+3])
 	}
 	if i < len(r) {
-		parts = append(parts, quote(string(r[len(r)-3:])))
+		pieces = append(pieces, r[len(r)-3:])
+	}
+	if len(pieces) > maxPieces {
+		rarity := func(p []rune) int {
+			n := 0
+			for _, c := range p {
+				if !unicode.IsLetter(c) {
+					n++
+				}
+			}
+			return n
+		}
+		order := make([]int, len(pieces))
+		for i := range order {
+			order[i] = i
+		}
+		slices.SortStableFunc(order, func(a, b int) int { return rarity(pieces[b]) - rarity(pieces[a]) })
+		keep := order[:maxPieces]
+		slices.Sort(keep)
+		kept := make([][]rune, 0, maxPieces)
+		for _, k := range keep {
+			kept = append(kept, pieces[k])
+		}
+		pieces = kept
+	}
+	parts := make([]string, 0, len(pieces))
+	seen := map[string]bool{}
+	for _, p := range pieces {
+		if s := string(p); !seen[s] {
+			seen[s] = true
+			parts = append(parts, quote(s))
+		}
 	}
 	return strings.Join(parts, " AND ")
 }
