@@ -4,7 +4,7 @@ GO        ?= go
 ADDR      ?= 127.0.0.1:8080
 DB        ?= memory.db
 
-.PHONY: help run generate check-generated vet test test-go conformance conformance-telemetry conformance-cluster bench bench-smoke build
+.PHONY: help run generate check-generated vet test test-go conformance conformance-telemetry conformance-cluster bench bench-memory-large bench-smoke build
 
 help:
 	@echo "make run              start mcp-memory over Streamable HTTP on $(ADDR) (store: $(DB))"
@@ -15,6 +15,7 @@ help:
 	@echo "make conformance-telemetry  the same with Prometheus metrics and OTLP tracing on, checking both"
 	@echo "make conformance-cluster  the same against 3 replicas on PostgreSQL behind a round-robin proxy"
 	@echo "make bench            the bench suite, ~7 min (writes docs/bench/results.md and the chart)"
+	@echo "make bench-memory-large  mcp-memory vs the reference up to 1,000,000 entities, ~15 min (writes docs/bench/memory-large.md)"
 	@echo "make bench-smoke      the bench harness in seconds, every answer checked (part of make test)"
 
 run:
@@ -50,6 +51,13 @@ test: vet check-generated test-go conformance conformance-telemetry conformance-
 
 bench:
 	scripts/bench.sh
+
+# The memory workload at scale: 1,000 to 1,000,000 entities with 3
+# observations each; the reference is stopped after the first size where
+# one of its calls takes more than 2 s.
+bench-memory-large:
+	BENCH_GEN=0 scripts/bench.sh -- -only memory -mem-sizes 1000,10000,100000,300000,1000000 -mem-obs 3 \
+		-ref-max-call 2s -ref-budget 20m -mem-budget 30m -out-name memory-large.md
 
 # The bench harness end to end in seconds: every target, mode and workload
 # once, every answer checked; fails on a wrong answer.

@@ -478,6 +478,7 @@ func (c *checker) toolResult(t *Tool) ResultKind {
 			"structured result %s is not a JSON object; outputSchema must be an object for 2025 clients", short(r))
 	}
 	t.Handler.ContentText = hasContentText(r)
+	t.Handler.OutputTrusted = outputProvable(r)
 	return ResultStructured
 }
 

@@ -342,6 +342,9 @@ func (e *emitter) toolsFile() *jen.File {
 		entry.addString("Scope", t.Scope)
 		entry.addString("Task", t.Task)
 		entry.add("Call", jen.Id("h").Dot("call"+t.TypeName))
+		if t.OutputSchema != nil && t.Handler != nil && t.Handler.OutputTrusted {
+			entry.add("OutputTrusted", jen.True())
+		}
 		if t.Prepare != nil {
 			entry.add("Prepare", jen.Id("h").Dot("prepare"+t.TypeName))
 		}

@@ -58,6 +58,10 @@ type Method struct {
 	// ContentText() string method: its text becomes the content block
 	// instead of the JSON.
 	ContentText bool
+	// OutputTrusted is set when the structured result type provably always
+	// matches its output schema (outputProvable): the runtime skips
+	// validating it.
+	OutputTrusted bool
 }
 
 // Param is one handler parameter; Dep is nil for the runtime-supplied ones.

@@ -12,6 +12,8 @@
 #                                 once; exit 1 on any wrong answer; writes nothing
 #   scripts/bench.sh -- FLAGS     extra mcpbench flags, e.g.
 #                                 -- -only throughput -rounds 5 -targets mcpgen,raw
+#   BENCH_GEN=0 scripts/bench.sh  without the generator part (make
+#                                 bench-memory-large runs it so)
 #
 # Installs Node 22 and the pinned reference server from the npm registry
 # into .tools/ on first use (SERVER_MEMORY_VERSION overrides the pin).
@@ -50,7 +52,7 @@ fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 gen=()
-if [ -x scripts/bench-gen.sh ]; then
+if [ -x scripts/bench-gen.sh ] && [ "${BENCH_GEN:-1}" != 0 ]; then
   echo "bench: generator (scripts/bench-gen.sh)" >&2
   if STAGES=0 scripts/bench-gen.sh >"$tmp/gen.txt" 2>"$tmp/gen.err"; then
     gen=(-gen "$tmp/gen.txt")

@@ -276,7 +276,7 @@ type StdioConn struct {
 	srv     *Server
 	wmu     sync.Mutex
 	mu      sync.Mutex
-	pending map[int64]chan []byte
+	pending map[int64]chan reply
 	err     error
 	done    chan struct{}
 	// Timeout bounds one call (default callTimeout).
@@ -286,7 +286,7 @@ type StdioConn struct {
 // DialStdio starts reading the server's stdout and, when initialize is
 // set, performs the legacy handshake.
 func DialStdio(ctx context.Context, srv *Server, initialize bool) (*StdioConn, error) {
-	c := &StdioConn{srv: srv, pending: map[int64]chan []byte{}, done: make(chan struct{})}
+	c := &StdioConn{srv: srv, pending: map[int64]chan reply{}, done: make(chan struct{})}
 	go c.read()
 	if initialize {
 		body := fmt.Appendf(nil, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":%q,"capabilities":{},"clientInfo":{"name":"mcpbench","version":"0.1.0"}}}`, legacyVersion)
@@ -308,6 +308,7 @@ func (c *StdioConn) read() {
 	defer close(c.done)
 	for {
 		line, err := c.srv.Stdout.ReadBytes('\n')
+		at := time.Now() // the answer is in: what follows is the client's work
 		if len(bytes.TrimSpace(line)) > 0 {
 			var m struct {
 				ID     json.RawMessage `json:"id"`
@@ -320,7 +321,7 @@ func (c *StdioConn) read() {
 					delete(c.pending, id)
 					c.mu.Unlock()
 					if ch != nil {
-						ch <- line
+						ch <- reply{line, at}
 					}
 				}
 			}
@@ -348,17 +349,32 @@ func (c *StdioConn) send(body []byte) error {
 }
 
 // Call sends one request and waits for its answer.
-func (c *StdioConn) Call(ctx context.Context, _, _ string, id int64, body []byte) ([]byte, error) {
-	ch := make(chan []byte, 1)
+func (c *StdioConn) Call(ctx context.Context, method, name string, id int64, body []byte) ([]byte, error) {
+	line, _, err := c.CallAt(ctx, method, name, id, body)
+	return line, err
+}
+
+// reply is an answer line and when the reader had read it whole.
+type reply struct {
+	line []byte
+	at   time.Time
+}
+
+// CallAt is Call that also returns when the answer had arrived whole,
+// before the client decoded it (to find its id, the reader unmarshals the
+// line, which for a large answer takes a while): latency measured up to
+// then is the server's and the pipe's, not the client's.
+func (c *StdioConn) CallAt(ctx context.Context, _, _ string, id int64, body []byte) ([]byte, time.Time, error) {
+	ch := make(chan reply, 1)
 	c.mu.Lock()
 	if c.err != nil {
 		c.mu.Unlock()
-		return nil, c.err
+		return nil, time.Time{}, c.err
 	}
 	c.pending[id] = ch
 	c.mu.Unlock()
 	if err := c.send(body); err != nil {
-		return nil, err
+		return nil, time.Time{}, err
 	}
 	timeout := c.Timeout
 	if timeout <= 0 {
@@ -369,16 +385,16 @@ func (c *StdioConn) Call(ctx context.Context, _, _ string, id int64, body []byte
 	select {
 	case m, ok := <-ch:
 		if !ok {
-			return nil, c.err
+			return nil, time.Time{}, c.err
 		}
-		return m, nil
+		return m.line, m.at, nil
 	case <-t.C:
 	case <-ctx.Done():
 	}
 	c.mu.Lock()
 	delete(c.pending, id)
 	c.mu.Unlock()
-	return nil, fmt.Errorf("no answer to request %d within %s", id, timeout)
+	return nil, time.Time{}, fmt.Errorf("no answer to request %d within %s", id, timeout)
 }
 
 // Close does nothing: the connection ends with the server.

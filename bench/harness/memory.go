@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -26,10 +27,14 @@ type MemoryConfig struct {
 	// tens of MB at 100,000 entities).
 	ReadGraphReps int
 	Batch         int           // entities per create_entities while growing
+	Observations  int           // observations per entity while growing (default 2)
 	RefBudget     time.Duration // the reference stops growing after this
 	Budget        time.Duration // the same bound for mcp-memory (default 3 min)
-	Cores         Cores
-	Log           io.Writer `json:"-"`
+	// RefMaxCall stops the reference after the first size at which one of
+	// its timed calls took longer than this (0: no limit).
+	RefMaxCall time.Duration
+	Cores      Cores
+	Log        io.Writer `json:"-"`
 }
 
 // MemoryOps are the timed operations, in report order.
@@ -48,6 +53,8 @@ type MemoryResult struct {
 	Targets []string
 	Latency map[string]map[int]map[string]time.Duration // target -> size -> op -> median
 	Grow    map[string]map[int]time.Duration            // target -> size -> time to grow from the previous size
+	Files   map[string]map[int]int64                    // target -> size -> bytes of its store on disk
+	PeakAt  map[string]map[int]int64                    // target -> size -> peak RSS up to the end of that size's timings
 	RSS     map[string]int64
 	Notes   []string
 	Errors  []string
@@ -55,13 +62,20 @@ type MemoryResult struct {
 
 // RunMemory runs the memory workload.
 func RunMemory(ctx context.Context, cfg MemoryConfig) (*MemoryResult, error) {
-	res := &MemoryResult{Config: cfg, Latency: map[string]map[int]map[string]time.Duration{}, Grow: map[string]map[int]time.Duration{}, RSS: map[string]int64{}}
+	if cfg.Observations <= 0 {
+		cfg.Observations = 2
+	}
+	res := &MemoryResult{Config: cfg, Latency: map[string]map[int]map[string]time.Duration{}, Grow: map[string]map[int]time.Duration{}, Files: map[string]map[int]int64{}, PeakAt: map[string]map[int]int64{}, RSS: map[string]int64{}}
 	tmp, err := os.MkdirTemp("", "mcpbench-memory-")
 	if err != nil {
 		return nil, err
 	}
 	defer os.RemoveAll(tmp)
 	specs := []Spec{{Name: MemMcpMemory, Bin: cfg.McpMemory, Args: []string{"--db", filepath.Join(tmp, "memory.db"), "--log-level", "error"}}}
+	files := map[string][]string{
+		MemMcpMemory: {filepath.Join(tmp, "memory.db"), filepath.Join(tmp, "memory.db-wal")},
+		MemReference: {filepath.Join(tmp, "memory.jsonl")},
+	}
 	if cfg.Node != "" && cfg.Reference != "" {
 		specs = append(specs, Spec{Name: MemReference, Bin: cfg.Node, Args: []string{cfg.Reference}, Env: []string{"MEMORY_FILE_PATH=" + filepath.Join(tmp, "memory.jsonl")}})
 	} else {
@@ -69,7 +83,7 @@ func RunMemory(ctx context.Context, cfg MemoryConfig) (*MemoryResult, error) {
 	}
 	for _, spec := range specs {
 		res.Targets = append(res.Targets, spec.Name)
-		if err := runMemoryTarget(ctx, cfg, spec, res); err != nil {
+		if err := runMemoryTarget(ctx, cfg, spec, files[spec.Name], res); err != nil {
 			res.Errors = append(res.Errors, fmt.Sprintf("memory %s: %v", spec.Name, err))
 		}
 	}
@@ -90,8 +104,8 @@ func (m *memClient) call(ctx context.Context, tool string, args any) (json.RawMe
 	m.id++
 	body := fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":%q,"arguments":%s}}`, m.id, tool, a)
 	t0 := time.Now()
-	raw, err := m.c.Call(ctx, "tools/call", tool, m.id, body)
-	d := time.Since(t0)
+	raw, at, err := m.c.CallAt(ctx, "tools/call", tool, m.id, body)
+	d := at.Sub(t0)
 	if err != nil {
 		return nil, d, fmt.Errorf("%s: %w", tool, err)
 	}
@@ -141,12 +155,26 @@ var nameWords = [32]string{
 	"yarrow", "zephyr", "atlas", "basalt", "cedar", "dune", "echo", "flint",
 }
 
-func newEntity(i int) memEntity {
-	return memEntity{Name: entityName(i), EntityType: []string{"person", "project", "service", "document"}[i%4],
-		Observations: []string{fmt.Sprintf("created by the benchmark as number %d", i), fmt.Sprintf("tag t%03d", i%997)}}
+func newEntity(i, observations int) memEntity {
+	obs := []string{fmt.Sprintf("created by the benchmark as number %d", i), fmt.Sprintf("tag t%03d", i%997), fmt.Sprintf("seen in region r%02d", i%53)}
+	for len(obs) < observations {
+		obs = append(obs, fmt.Sprintf("note %d about entity %d", len(obs), i))
+	}
+	return memEntity{Name: entityName(i), EntityType: []string{"person", "project", "service", "document"}[i%4], Observations: obs[:observations]}
 }
 
-func runMemoryTarget(ctx context.Context, cfg MemoryConfig, spec Spec, res *MemoryResult) error {
+// filesSize is the total size of the files that exist among paths.
+func filesSize(paths []string) int64 {
+	var n int64
+	for _, p := range paths {
+		if st, err := os.Stat(p); err == nil {
+			n += st.Size()
+		}
+	}
+	return n
+}
+
+func runMemoryTarget(ctx context.Context, cfg MemoryConfig, spec Spec, files []string, res *MemoryResult) error {
 	logf := func(format string, args ...any) {
 		if cfg.Log != nil {
 			fmt.Fprintf(cfg.Log, "memory %-10s "+format+"\n", append([]any{spec.Name}, args...)...)
@@ -166,6 +194,13 @@ func runMemoryTarget(ctx context.Context, cfg MemoryConfig, spec Spec, res *Memo
 	mc := &memClient{c: conn, id: 1}
 	res.Latency[spec.Name] = map[int]map[string]time.Duration{}
 	res.Grow[spec.Name] = map[int]time.Duration{}
+	res.Files[spec.Name] = map[int]int64{}
+	res.PeakAt[spec.Name] = map[int]int64{}
+	defer func() {
+		if rss, err := srv.PeakRSS(); err == nil {
+			res.RSS[spec.Name] = rss
+		}
+	}()
 	budget := cfg.Budget
 	if budget <= 0 {
 		budget = 3 * time.Minute
@@ -186,7 +221,7 @@ func runMemoryTarget(ctx context.Context, cfg MemoryConfig, spec Spec, res *Memo
 			ents := make([]memEntity, n)
 			rels := make([]memRelation, 0, n)
 			for i := range n {
-				ents[i] = newEntity(have + i)
+				ents[i] = newEntity(have+i, cfg.Observations)
 				if have+i > 0 {
 					rels = append(rels, memRelation{From: entityName(have + i), To: entityName(have + i - 1), RelationType: "follows"})
 				}
@@ -206,6 +241,7 @@ func runMemoryTarget(ctx context.Context, cfg MemoryConfig, spec Spec, res *Memo
 			have += n
 		}
 		res.Grow[spec.Name][size] = time.Since(g0)
+		res.Files[spec.Name][size] = filesSize(files)
 		logf("%7d entities after %.1fs", size, time.Since(g0).Seconds())
 		lat := map[string][]time.Duration{}
 		for rep := range cfg.Reps {
@@ -266,7 +302,11 @@ func runMemoryTarget(ctx context.Context, cfg MemoryConfig, spec Spec, res *Memo
 		}
 		// read_graph last, so that its large answers do not disturb the
 		// timings of the small operations.
-		for range cfg.ReadGraphReps {
+		rgReps := cfg.ReadGraphReps
+		if size >= 500_000 {
+			rgReps = min(rgReps, 2) // hundreds of MB each, decoded by the client too
+		}
+		for range rgReps {
 			out, d, err := mc.call(ctx, "read_graph", map[string]any{})
 			if err == nil {
 				err = countIs(out, "entities", have+extra)
@@ -277,13 +317,20 @@ func runMemoryTarget(ctx context.Context, cfg MemoryConfig, spec Spec, res *Memo
 			lat["read_graph"] = append(lat["read_graph"], d)
 		}
 		res.Latency[spec.Name][size] = map[string]time.Duration{}
+		var slowest time.Duration
 		for op, ds := range lat {
 			res.Latency[spec.Name][size][op] = medianD(ds)
+			slowest = max(slowest, slices.Max(ds))
 		}
 		logf("%7d entities timed: %s", size, fmtOps(res.Latency[spec.Name][size]))
-	}
-	if rss, err := srv.PeakRSS(); err == nil {
-		res.RSS[spec.Name] = rss
+		if rss, err := srv.PeakRSS(); err == nil {
+			res.PeakAt[spec.Name][size] = rss
+		}
+		if spec.Name == MemReference && cfg.RefMaxCall > 0 && slowest > cfg.RefMaxCall && size != cfg.Sizes[len(cfg.Sizes)-1] {
+			res.Notes = append(res.Notes, fmt.Sprintf("%s was stopped after %d entities: a call took %s there (limit %s).", spec.Name, size, fmtDur(slowest), cfg.RefMaxCall))
+			logf("stopped after %d entities: a call took %s", size, fmtDur(slowest))
+			return nil
+		}
 	}
 	return nil
 }

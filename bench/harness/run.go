@@ -36,8 +36,17 @@ type Options struct {
 	RefMemory  string // its dist/index.js
 	RefVersion string
 	MemSizes   string
+	MemObs     int           // observations per entity in the memory workload
+	MemBudget  time.Duration // time mcp-memory may take in all (0: 3 min)
+	RefMaxCall time.Duration // stop the reference after a size where a call took longer
 	RefBudget  time.Duration
-	GenFile    string
+	// OutName is the report's file name in Out (default results.md).
+	OutName string
+	// AgentsClients and AgentsDuration shape the concurrent-agents
+	// workload (part "agents").
+	AgentsClients  int
+	AgentsDuration time.Duration
+	GenFile        string
 	// Extra adds throughput targets: "name=path,..." for builds of
 	// mcp-bench to compare (a change to internal/ against HEAD, say); they
 	// appear in the full table and the chart, not in the headline.
@@ -56,6 +65,7 @@ type Report struct {
 	Suite        *SuiteResult
 	Memory       *MemoryResult
 	Cluster      *ClusterResult
+	Agents       *AgentsResult
 }
 
 // Targets returns the throughput targets found in binDir.
@@ -133,7 +143,8 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	if want("memory") && ctx.Err() == nil {
 		mcfg := MemoryConfig{
 			McpMemory: filepath.Join(o.BinDir, "mcp-memory"), Node: o.Node, Reference: o.RefMemory, RefVersion: o.RefVersion,
-			Reps: 5, ReadGraphReps: 3, Batch: 5000, RefBudget: o.RefBudget, Cores: cores, Log: o.Log,
+			Reps: 7, ReadGraphReps: 5, Batch: 5000, Observations: o.MemObs, RefBudget: o.RefBudget, Budget: o.MemBudget,
+			RefMaxCall: o.RefMaxCall, Cores: cores, Log: o.Log,
 		}
 		for _, s := range splitList(o.MemSizes) {
 			n, err := strconv.Atoi(s)
@@ -178,6 +189,29 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 			rep.FailureNotes = append(rep.FailureNotes, "cluster suite skipped under CI=true: "+rep.Cluster.Skipped)
 		}
 	}
+	if want("agents") && ctx.Err() == nil {
+		acfg := AgentsConfig{McpMemory: filepath.Join(o.BinDir, "mcp-memory"), Clients: o.AgentsClients, Duration: o.AgentsDuration, Cores: cores, Log: o.Log}
+		if acfg.Clients <= 0 {
+			acfg.Clients = 16
+		}
+		if acfg.Duration <= 0 {
+			acfg.Duration = 30 * time.Second
+		}
+		if o.Smoke {
+			acfg.Duration = time.Second
+		}
+		a, err := RunAgents(ctx, acfg)
+		if err != nil {
+			return nil, fmt.Errorf("agents: %w", err)
+		}
+		rep.Agents = a
+		rep.Failures += len(a.Errors)
+		rep.FailureNotes = append(rep.FailureNotes, a.Errors...)
+		if !a.Equal {
+			rep.Failures++
+			rep.FailureNotes = append(rep.FailureNotes, "agents: the graph differs from the serial replay: "+a.Diff)
+		}
+	}
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
@@ -189,7 +223,11 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 		if err := os.MkdirAll(o.Out, 0o755); err != nil {
 			return nil, err
 		}
-		if err := os.WriteFile(filepath.Join(o.Out, "results.md"), []byte(rep.Markdown), 0o644); err != nil {
+		name := o.OutName
+		if name == "" {
+			name = "results.md"
+		}
+		if err := os.WriteFile(filepath.Join(o.Out, name), []byte(rep.Markdown), 0o644); err != nil {
 			return nil, err
 		}
 		if rep.Suite != nil {

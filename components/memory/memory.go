@@ -49,15 +49,6 @@ type Done struct {
 // ContentText is the text block the reference gives: the message alone.
 func (d Done) ContentText() string { return d.Message }
 
-// Graph is a graph result of the read tools.
-type Graph struct {
-	memstore.Graph
-}
-
-// ContentText is the text block the reference gives: the graph as
-// indented JSON.
-func (g Graph) ContentText() string { return pretty(g.Graph) }
-
 // pretty renders v as JavaScript's JSON.stringify(v, null, 2) does, so that
 // text content matches the reference server's byte for byte: two-space
 // indentation, no escaping of <, > and &, nor of U+2028 and U+2029.

@@ -36,46 +36,51 @@ func (p *prettyAppender) key(name string, depth int, first bool) {
 
 const hexDigits = "0123456789abcdef"
 
-// str writes s as JSON.stringify does: only ", \ and control characters
-// are escaped (short forms for \b \t \n \f \r, \u00xx otherwise).
-func (p *prettyAppender) str(s string) {
+// str writes s as JSON.stringify does.
+func (p *prettyAppender) str(s string) { p.b = appendJSString(p.b, s) }
+
+// appendJSString appends s as a JSON string the way JavaScript's
+// JSON.stringify writes it: only ", \ and control characters are escaped
+// (short forms for \b \t \n \f \r, \u00xx otherwise). Both the text
+// block and structuredContent use it.
+func appendJSString(b []byte, s string) []byte {
 	if !utf8.ValidString(s) {
 		// Not reachable from JSON input: replace each invalid byte with
 		// U+FFFD, as encoding/json does.
-		var b strings.Builder
+		var sb strings.Builder
 		for _, r := range s {
-			b.WriteRune(r)
+			sb.WriteRune(r)
 		}
-		s = b.String()
+		s = sb.String()
 	}
-	p.b = append(p.b, '"')
+	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if c >= 0x20 && c != '"' && c != '\\' {
 			continue
 		}
-		p.b = append(p.b, s[start:i]...)
+		b = append(b, s[start:i]...)
 		switch c {
 		case '"', '\\':
-			p.b = append(p.b, '\\', c)
+			b = append(b, '\\', c)
 		case '\b':
-			p.b = append(p.b, '\\', 'b')
+			b = append(b, '\\', 'b')
 		case '\t':
-			p.b = append(p.b, '\\', 't')
+			b = append(b, '\\', 't')
 		case '\n':
-			p.b = append(p.b, '\\', 'n')
+			b = append(b, '\\', 'n')
 		case '\f':
-			p.b = append(p.b, '\\', 'f')
+			b = append(b, '\\', 'f')
 		case '\r':
-			p.b = append(p.b, '\\', 'r')
+			b = append(b, '\\', 'r')
 		default:
-			p.b = append(p.b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+			b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
 		}
 		start = i + 1
 	}
-	p.b = append(p.b, s[start:]...)
-	p.b = append(p.b, '"')
+	b = append(b, s[start:]...)
+	return append(b, '"')
 }
 
 // strings writes a list of strings at depth (the depth of the key holding it).

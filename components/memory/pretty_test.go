@@ -66,6 +66,22 @@ func TestPrettyFastMatchesJSONStringify(t *testing.T) {
 				t.Fatalf("prettyFast(%#v):\n%s\nwant:\n%s", v, got, want)
 			}
 		}
+		// The one-pass rendering of graph results gives the same text, and
+		// structuredContent that decodes to the same value as
+		// encoding/json's.
+		for _, gv := range []memstore.Graph{g, {}} {
+			rg := renderGraph(gv)
+			if got, want := rg.ContentText(), prettySlow(gv); got != want {
+				t.Fatalf("renderGraph(%#v) text:\n%s\nwant:\n%s", gv, got, want)
+			}
+			want, _ := json.Marshal(gv)
+			if got := rg.EncodedJSON(); canonJSON(t, got) != canonJSON(t, want) {
+				t.Fatalf("renderGraph(%#v) JSON:\n%s\nwant:\n%s", gv, got, want)
+			}
+			if !json.Valid(rg.EncodedJSON()) {
+				t.Fatalf("renderGraph JSON is not valid: %s", rg.EncodedJSON())
+			}
+		}
 	}
 	// Invalid UTF-8 is repaired as encoding/json does.
 	v := []memstore.Relation{{From: "a\xffb<", To: "", RelationType: "x"}}
@@ -95,9 +111,21 @@ func BenchmarkGraphContentText(b *testing.B) {
 	b.Run("append", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			_ = Graph{g}.ContentText()
+			_ = renderGraph(g).ContentText()
 		}
 	})
+}
+
+// canonJSON re-encodes JSON text through encoding/json, so that two
+// encodings of the same value compare equal.
+func canonJSON(t *testing.T, b []byte) string {
+	t.Helper()
+	var v any
+	if err := json.Unmarshal(b, &v); err != nil {
+		t.Fatalf("%s: %v", b, err)
+	}
+	out, _ := json.Marshal(v)
+	return string(out)
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }

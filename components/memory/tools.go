@@ -2,6 +2,7 @@ package memory
 
 import (
 	"context"
+	"sync/atomic"
 
 	"github.com/mcpgen/mcpgen"
 	"github.com/mcpgen/mcpgen/components/memory/memstore"
@@ -137,11 +138,42 @@ func (in DeleteRelations) Call(ctx context.Context, req *mcpgen.Request, store m
 //mcp:tool name=read_graph title="Read Graph" readonly
 type ReadGraph struct{}
 
-// Call returns every entity and relation.
+// Call returns every entity and relation, rendered as they are read.
 func (ReadGraph) Call(ctx context.Context, store memstore.Store) (Graph, error) {
-	g, err := store.ReadGraph(ctx)
-	return Graph{g}, err
+	jsonSize, textSize := graphSizeHint(store)
+	r := newGraphRender(jsonSize, textSize)
+	if err := store.WalkGraph(ctx, r.entity, r.relation); err != nil {
+		return Graph{}, err
+	}
+	r.finish()
+	lastGraphJSON.Store(int64(len(r.js)))
+	return Graph{r: r}, nil
 }
+
+// graphSizeHint estimates the lengths of the whole graph's
+// structuredContent and text block, to allocate them once: growing a
+// buffer of tens of MB by appending copies it again and again and leaves
+// the copies for the GC. The store's counts give it when the store has
+// them (memstore.SQLite's GraphStats); otherwise the last read_graph's
+// size does, since a graph grows slowly.
+func graphSizeHint(store memstore.Store) (jsonSize, textSize int) {
+	if s, ok := store.(interface {
+		GraphStats() (memstore.GraphStats, bool)
+	}); ok {
+		if st, ok := s.GraphStats(); ok {
+			// Per item: the keys, quotes and commas of each form, with
+			// a little room for escapes.
+			jsonSize = st.Bytes + st.Bytes/32 + 48*st.Entities + 3*st.Observations + 42*st.Relations + 64
+			textSize = jsonSize + 72*st.Entities + 10*st.Observations + 58*st.Relations
+			return jsonSize, textSize
+		}
+	}
+	n := int(lastGraphJSON.Load()) * 9 / 8
+	return n, n + n/2
+}
+
+// lastGraphJSON is the size of the last read_graph's structuredContent.
+var lastGraphJSON atomic.Int64
 
 // Search for nodes in the knowledge graph based on a query
 //
@@ -154,7 +186,10 @@ type SearchNodes struct {
 // Call returns the matching entities and the relations touching them.
 func (in SearchNodes) Call(ctx context.Context, store memstore.Store) (Graph, error) {
 	g, err := store.SearchNodes(ctx, in.Query)
-	return Graph{g}, err
+	if err != nil {
+		return Graph{}, err
+	}
+	return renderGraph(g), nil
 }
 
 // Open specific nodes in the knowledge graph by their names
@@ -168,5 +203,8 @@ type OpenNodes struct {
 // Call returns the named entities and the relations touching them.
 func (in OpenNodes) Call(ctx context.Context, store memstore.Store) (Graph, error) {
 	g, err := store.OpenNodes(ctx, in.Names)
-	return Graph{g}, err
+	if err != nil {
+		return Graph{}, err
+	}
+	return renderGraph(g), nil
 }

@@ -193,7 +193,8 @@ func (h *handlers) tools() []mcpgen.Tool {
 					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
-			Call: h.callIngest,
+			Call:          h.callIngest,
+			OutputTrusted: true,
 		},
 		{
 			Tool: mcpgen.ToolInfo{

@@ -179,9 +179,6 @@ func _() {
 		Tasks []memstore.Task `json:"tasks"`
 	}](component.TaskList{})
 	_mcpgen_stale_run_go_generate[struct {
-		memstore.Graph
-	}](component.Graph{})
-	_mcpgen_stale_run_go_generate[struct {
 		Entities  []memstore.Entity   `json:"entities" jsonschema:"nullable=false"`
 		Relations []memstore.Relation `json:"relations" jsonschema:"nullable=false"`
 	}](memstore.Graph{})

@@ -163,7 +163,8 @@ func (h *handlers) tools() []mcpgen.Tool {
 					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
-			Call: h.callDeleteEntities,
+			Call:          h.callDeleteEntities,
+			OutputTrusted: true,
 		},
 		{
 			Tool: mcpgen.ToolInfo{
@@ -179,7 +180,8 @@ func (h *handlers) tools() []mcpgen.Tool {
 					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
-			Call: h.callDeleteObservations,
+			Call:          h.callDeleteObservations,
+			OutputTrusted: true,
 		},
 		{
 			Tool: mcpgen.ToolInfo{
@@ -195,7 +197,8 @@ func (h *handlers) tools() []mcpgen.Tool {
 					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
-			Call: h.callDeleteRelations,
+			Call:          h.callDeleteRelations,
+			OutputTrusted: true,
 		},
 		{
 			Tool: mcpgen.ToolInfo{

@@ -33,7 +33,8 @@ func (h *handlers) tools() []mcpgen.Tool {
 					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
-			Call: h.callAddNote,
+			Call:          h.callAddNote,
+			OutputTrusted: true,
 		},
 	}
 }

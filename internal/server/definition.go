@@ -46,6 +46,11 @@ type Tool struct {
 	// extension; "required" refuses clients that do not.
 	Task string
 	Call ToolHandler
+	// OutputTrusted skips the run-time check of structuredContent against
+	// Tool.OutputSchema. The generator sets it only where it proved that
+	// every value of the Go result type encodes to JSON the schema
+	// accepts (see gen's outputProvable); everything else is validated.
+	OutputTrusted bool
 	// Prepare, when set, runs before a task is created, synchronously:
 	// input it asks for is obtained with input_required round trips, and
 	// the answers stay available to the task.

@@ -81,13 +81,34 @@ func RawResult(out *protocol.CallToolResult, err error) (*protocol.CallToolResul
 	return out, nil
 }
 
+// EncodedJSON is implemented by result types that hold their own compact
+// JSON encoding already, rendered in one pass with their text block (as
+// mcp-memory's graph results are). StructuredResult and
+// StructuredResultText send those bytes as structuredContent as they are,
+// instead of json.Marshal, which would re-scan and copy a Marshaler's
+// output. The bytes must be compact JSON (no newline): unless the tool is
+// OutputTrusted they are still checked against the output schema.
+type EncodedJSON interface {
+	EncodedJSON() []byte
+}
+
+// marshalResult is json.Marshal, or the bytes an EncodedJSON result holds.
+func marshalResult[T any](out T) ([]byte, error) {
+	if e, ok := any(out).(EncodedJSON); ok {
+		if b := e.EncodedJSON(); len(b) > 0 {
+			return b, nil
+		}
+	}
+	return json.Marshal(out)
+}
+
 // StructuredResult encodes a typed result as structuredContent, with the same
 // JSON as a text block for clients that predate structured output.
 func StructuredResult[T any](out T, err error) (*protocol.CallToolResult, error) {
 	if err != nil {
 		return ToolError(err)
 	}
-	b, err := json.Marshal(out)
+	b, err := marshalResult(out)
 	if err != nil {
 		return nil, fmt.Errorf("encode result: %w", err)
 	}
@@ -113,7 +134,7 @@ func noResult() *protocol.CallToolResult {
 // StructuredResultText is StructuredResult with the text block chosen by
 // the component (its result type's ContentText method) instead of the JSON.
 func StructuredResultText[T any](out T, text string) (*protocol.CallToolResult, error) {
-	b, err := json.Marshal(out)
+	b, err := marshalResult(out)
 	if err != nil {
 		return nil, fmt.Errorf("encode result: %w", err)
 	}

@@ -656,7 +656,7 @@ func (s *Server) encodeResult(req *Request, v any) (json.RawMessage, error) {
 		b = v
 	case *protocol.CallToolResult:
 		var err error
-		if b, err = appendToolResult(v); err != nil {
+		if b, err = appendToolResult(req.Modern(), v); err != nil {
 			return nil, fmt.Errorf("%w: encode result: %v", jsonrpc.ErrInternal, err)
 		}
 	default:
@@ -675,36 +675,6 @@ func (s *Server) encodeResult(req *Request, v any) (json.RawMessage, error) {
 		return out, nil
 	}
 	return b, nil
-}
-
-// appendToolResult encodes a tool result with its structuredContent copied
-// verbatim: it was produced as compact, valid JSON (checked in runTool),
-// and json.Marshal would scan and compact it again, which for a large
-// result (read_graph of a big graph) costs as much as producing it.
-func appendToolResult(r *protocol.CallToolResult) ([]byte, error) {
-	content, err := json.Marshal(r.Content)
-	if err != nil {
-		return nil, err
-	}
-	b := make([]byte, 0, len(content)+len(r.StructuredContent)+len(r.Meta)+64)
-	b = append(b, `{"content":`...)
-	b = append(b, content...)
-	if len(r.StructuredContent) > 0 {
-		b = append(b, `,"structuredContent":`...)
-		b = append(b, r.StructuredContent...)
-	}
-	if r.IsError {
-		b = append(b, `,"isError":true`...)
-	}
-	if len(r.Meta) > 0 {
-		meta, err := json.Marshal(r.Meta) // a component's own, so checked
-		if err != nil {
-			return nil, err
-		}
-		b = append(b, `,"_meta":`...)
-		b = append(b, meta...)
-	}
-	return append(b, '}'), nil
 }
 
 // permit runs the permission check for a component scope.

@@ -5,13 +5,31 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 )
 
-var benchSizes = []int{1_000, 10_000, 100_000}
+// benchSizes are the graph sizes of the benchmarks; MEMSTORE_BENCH_SIZES
+// (e.g. "1000,1000000") overrides them.
+var benchSizes = func() []int {
+	env := os.Getenv("MEMSTORE_BENCH_SIZES")
+	if env == "" {
+		return []int{1_000, 10_000, 100_000}
+	}
+	var sizes []int
+	for _, f := range strings.Split(env, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil {
+			panic("MEMSTORE_BENCH_SIZES: " + err.Error())
+		}
+		sizes = append(sizes, n)
+	}
+	return sizes
+}()
 
 // benchFixture is a store holding largeGraph(n), built once per size and
 // shared by all benchmarks of the run (the write benchmarks add to it).

@@ -63,7 +63,7 @@ func (s *SQLite) CreateRelations(ctx context.Context, relations []Relation) ([]R
 			if exists {
 				continue
 			}
-			if _, err := w.insert(`INSERT INTO relations(from_name, to_name, relation_type) VALUES (?, ?, ?)`, r.From, r.To, r.RelationType); err != nil {
+			if err := w.insertRelation(r); err != nil {
 				return err
 			}
 			if err := w.logChange(ChangeRelationCreated, r.From, "", &r, 0); err != nil {
@@ -175,6 +175,7 @@ func (s *SQLite) DeleteEntities(ctx context.Context, names []string) error {
 				if _, err := w.exec(`DELETE FROM relations WHERE id = ?`, r.id); err != nil {
 					return err
 				}
+				w.ops = append(w.ops, mirrorOp{kind: opDelRel, id: r.id})
 				if err := w.logChange(ChangeRelationDeleted, r.From, "", &r.Relation, 0); err != nil {
 					return err
 				}
@@ -220,6 +221,7 @@ func (s *SQLite) DeleteObservations(ctx context.Context, deletions []Observation
 				if _, err := w.exec(`DELETE FROM observations WHERE id = ?`, o.id); err != nil {
 					return err
 				}
+				w.ops = append(w.ops, mirrorOp{kind: opDelObs, owner: id, a: o.content})
 				removed[o.content] = true
 			}
 			for _, o := range dedupe(d.Observations) {
@@ -241,13 +243,29 @@ func (s *SQLite) DeleteRelations(ctx context.Context, relations []Relation) erro
 	}
 	return s.write(ctx, func(w *writer) error {
 		for _, r := range relations {
-			res, err := w.exec(`DELETE FROM relations WHERE from_name = ? AND to_name = ? AND relation_type = ?`, r.From, r.To, r.RelationType)
+			st, err := w.stmt(`DELETE FROM relations WHERE from_name = ? AND to_name = ? AND relation_type = ? RETURNING id`)
 			if err != nil {
 				return err
 			}
-			if n, err := res.RowsAffected(); err != nil {
-				return err
-			} else if n > 0 {
+			n := 0
+			rows, err := st.QueryContext(w.ctx, r.From, r.To, r.RelationType)
+			if err != nil {
+				return fmt.Errorf("memstore: %w", err)
+			}
+			for rows.Next() {
+				var id int64
+				if err := rows.Scan(&id); err != nil {
+					rows.Close()
+					return fmt.Errorf("memstore: %w", err)
+				}
+				w.ops = append(w.ops, mirrorOp{kind: opDelRel, id: id})
+				n++
+			}
+			rows.Close()
+			if err := rows.Err(); err != nil {
+				return fmt.Errorf("memstore: %w", err)
+			}
+			if n > 0 {
 				if err := w.logChange(ChangeRelationDeleted, r.From, "", &r, 0); err != nil {
 					return err
 				}
@@ -309,6 +327,7 @@ func (w *writer) insertEntity(e Entity) (inserted bool, err error) {
 	if err != nil {
 		return false, err
 	}
+	w.ops = append(w.ops, mirrorOp{kind: opAddEntity, id: id, a: e.Name, b: e.EntityType})
 	if _, err := w.exec(`INSERT INTO search_names(rowid, text) VALUES (?, ?)`, id, headerText(e.Name, e.EntityType)); err != nil {
 		return false, err
 	}
@@ -326,6 +345,7 @@ func (w *writer) insertObservation(entityID int64, content string) error {
 	if err != nil {
 		return err
 	}
+	w.ops = append(w.ops, mirrorOp{kind: opAddObs, owner: entityID, a: content})
 	_, err = w.exec(`INSERT INTO search_obs(rowid, text) VALUES (?, ?)`, oid, jsLower(content))
 	return err
 }
@@ -347,8 +367,21 @@ func (w *writer) deleteEntity(id int64) error {
 	if _, err := w.exec(`DELETE FROM observations WHERE entity_id = ?`, id); err != nil {
 		return err
 	}
-	_, err = w.exec(`DELETE FROM entities WHERE id = ?`, id)
-	return err
+	if _, err = w.exec(`DELETE FROM entities WHERE id = ?`, id); err != nil {
+		return err
+	}
+	w.ops = append(w.ops, mirrorOp{kind: opDelEntity, id: id})
+	return nil
+}
+
+// insertRelation stores one relation.
+func (w *writer) insertRelation(r Relation) error {
+	id, err := w.insert(`INSERT INTO relations(from_name, to_name, relation_type) VALUES (?, ?, ?)`, r.From, r.To, r.RelationType)
+	if err != nil {
+		return err
+	}
+	w.ops = append(w.ops, mirrorOp{kind: opAddRel, id: id, a: r.From, b: r.To, c: r.RelationType})
+	return nil
 }
 
 // storedRelation is a relation with its row id.

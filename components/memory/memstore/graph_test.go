@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -461,4 +462,47 @@ func TestCanceledContextChangesNothing(t *testing.T) {
 	}
 	// The store still works afterwards.
 	must[[]Entity](t)(s.CreateEntities(bg, []Entity{{"A", "t", nil}}))
+}
+
+// TestWalkGraphEqualsReadGraph checks that walking the graph hands over
+// what ReadGraph returns, in the same order, after writes that interleave
+// observations of different entities and delete some of everything.
+func TestWalkGraphEqualsReadGraph(t *testing.T) {
+	s, _ := openTest(t)
+	walk := func() Graph {
+		var g Graph
+		err := s.WalkGraph(bg, func(e Entity) error {
+			e.Observations = slices.Clone(e.Observations) // reused by the walk
+			g.Entities = append(g.Entities, e)
+			return nil
+		}, func(r Relation) error {
+			g.Relations = append(g.Relations, r)
+			return nil
+		})
+		mustNil(t, err)
+		return g
+	}
+	assertGraph(t, "empty", walk(), Graph{})
+	must[[]Entity](t)(s.CreateEntities(bg, []Entity{
+		{Name: "a", EntityType: "t", Observations: []string{"a1", "a2"}},
+		{Name: "b", EntityType: "t"},
+		{Name: "c", EntityType: "u", Observations: []string{"c1"}},
+		{Name: "d", EntityType: "u", Observations: []string{"d1"}},
+	}))
+	must[[]AddedObservations](t)(s.AddObservations(bg, []ObservationAdd{{EntityName: "b", Contents: []string{"b1"}}, {EntityName: "a", Contents: []string{"a3"}}}))
+	must[[]Relation](t)(s.CreateRelations(bg, []Relation{{From: "a", To: "b", RelationType: "r"}, {From: "c", To: "x", RelationType: "r"}, {From: "d", To: "a", RelationType: "s"}}))
+	mustNil(t, s.DeleteEntities(bg, []string{"c"}))
+	mustNil(t, s.DeleteObservations(bg, []ObservationDelete{{EntityName: "a", Observations: []string{"a2"}}}))
+	got, want := walk(), readGraph(t, s)
+	assertGraph(t, "walk", got, want)
+	if len(want.Entities) != 3 || len(want.Relations) != 2 {
+		t.Fatalf("unexpected graph %+v", want)
+	}
+	// An error from a callback stops the walk and comes back as is.
+	stop := errors.New("stop")
+	n := 0
+	err := s.WalkGraph(bg, func(Entity) error { n++; return stop }, func(Relation) error { return nil })
+	if err != stop || n != 1 {
+		t.Fatalf("WalkGraph with a failing callback: err %v after %d entities", err, n)
+	}
 }

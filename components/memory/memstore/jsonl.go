@@ -80,7 +80,7 @@ func (s *SQLite) Import(ctx context.Context, r io.Reader) (ImportStats, error) {
 						continue
 					}
 				}
-				if _, err := w.insert(`INSERT INTO relations(from_name, to_name, relation_type) VALUES (?, ?, ?)`, r.From, r.To, r.RelationType); err != nil {
+				if err := w.insertRelation(r); err != nil {
 					return err
 				}
 				if err := w.logChange(ChangeRelationCreated, r.From, "", &r, 0); err != nil {

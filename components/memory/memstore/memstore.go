@@ -171,6 +171,13 @@ type Store interface {
 	DeleteRelations(ctx context.Context, relations []Relation) error
 	// ReadGraph returns the whole graph in insertion order.
 	ReadGraph(ctx context.Context) (Graph, error)
+	// WalkGraph hands the whole graph to entity (every entity, in
+	// insertion order) and then to relation (every relation, in insertion
+	// order), from one consistent snapshot, without holding it in memory:
+	// the way to render a large graph in one pass. The Observations slice
+	// passed to entity is reused after entity returns. An error from
+	// either function stops the walk and is returned as is.
+	WalkGraph(ctx context.Context, entity func(Entity) error, relation func(Relation) error) error
 	// SearchNodes returns the entities whose name, type or any observation
 	// contains query case-insensitively (JavaScript toLowerCase semantics),
 	// and the relations with at least one end among them.

@@ -292,3 +292,24 @@ func pgScanRelations(ctx context.Context, tx pgx.Tx, names map[string]bool) ([]R
 	}
 	return rels, nil
 }
+
+// WalkGraph implements Store from one snapshot, as ReadGraph reads it: the
+// PostgreSQL store still loads the graph before handing it out, so it does
+// not yet have SQLite's bounded memory for huge graphs.
+func (s *Postgres) WalkGraph(ctx context.Context, entity func(Entity) error, relation func(Relation) error) error {
+	g, err := s.ReadGraph(ctx)
+	if err != nil {
+		return err
+	}
+	for _, e := range g.Entities {
+		if err := entity(e); err != nil {
+			return err
+		}
+	}
+	for _, r := range g.Relations {
+		if err := relation(r); err != nil {
+			return err
+		}
+	}
+	return nil
+}

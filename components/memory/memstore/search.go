@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -21,20 +22,19 @@ const DefaultEntityNamesLimit = 100
 
 // ReadGraph implements Store.
 func (s *SQLite) ReadGraph(ctx context.Context) (Graph, error) {
-	var g Graph
-	err := s.read(ctx, func(tx *sql.Tx) error {
-		ents, err := loadAllEntities(ctx, tx, nil)
-		if err != nil {
-			return err
-		}
-		rels, err := scanRelations(ctx, tx, nil)
-		if err != nil {
-			return err
-		}
-		g = Graph{Entities: ents, Relations: rels}
+	g := Graph{Entities: []Entity{}, Relations: []Relation{}}
+	err := s.WalkGraph(ctx, func(e Entity) error {
+		e.Observations = append(make([]string, 0, len(e.Observations)), e.Observations...)
+		g.Entities = append(g.Entities, e)
+		return nil
+	}, func(r Relation) error {
+		g.Relations = append(g.Relations, r)
 		return nil
 	})
-	return g, err
+	if err != nil {
+		return Graph{}, err
+	}
+	return g, nil
 }
 
 // SearchNodes implements Store.
@@ -122,26 +122,63 @@ func searchCandidates(ctx context.Context, tx *sql.Tx, q string) ([]int64, error
 	return ids, nil
 }
 
+// maxPieces bounds the pieces matchExpr asks for.
+const maxPieces = 3
+
 // matchExpr returns the FTS5 query for the lower-cased q (at least three
 // characters, no NUL). A phrase costs one posting-list seek per trigram and
 // per index segment, and the common trigrams' lists grow with the graph, so
-// longer queries are asked as the AND of disjoint three-character pieces
-// (plus the last three characters): about a third of the trigrams, each a
-// necessary condition, so no match is lost; the extra candidates are
-// rejected by entityMatches.
+// longer queries are asked as the AND of at most maxPieces disjoint
+// three-character pieces (taken from the disjoint pieces and the last
+// three characters), each a necessary condition, so no match is lost; the
+// extra candidates are rejected by entityMatches. The pieces kept are
+// those with the most characters other than letters (digits, punctuation,
+// spaces: rarer in text than letter trigrams, so shorter posting lists),
+// the earlier one on a tie.
 func matchExpr(q string) string {
 	quote := func(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
 	r := []rune(q)
 	if len(r) <= 5 {
 		return quote(q)
 	}
-	var parts []string
+	var pieces [][]rune
 	i := 0
 	for ; i+3 <= len(r); i += 3 {
-		parts = append(parts, quote(string(r[i:i+3])))
+		pieces = append(pieces, r[i:i+3])
 	}
 	if i < len(r) {
-		parts = append(parts, quote(string(r[len(r)-3:])))
+		pieces = append(pieces, r[len(r)-3:])
+	}
+	if len(pieces) > maxPieces {
+		rarity := func(p []rune) int {
+			n := 0
+			for _, c := range p {
+				if !unicode.IsLetter(c) {
+					n++
+				}
+			}
+			return n
+		}
+		order := make([]int, len(pieces))
+		for i := range order {
+			order[i] = i
+		}
+		slices.SortStableFunc(order, func(a, b int) int { return rarity(pieces[b]) - rarity(pieces[a]) })
+		keep := order[:maxPieces]
+		slices.Sort(keep)
+		kept := make([][]rune, 0, maxPieces)
+		for _, k := range keep {
+			kept = append(kept, pieces[k])
+		}
+		pieces = kept
+	}
+	parts := make([]string, 0, len(pieces))
+	seen := map[string]bool{}
+	for _, p := range pieces {
+		if s := string(p); !seen[s] {
+			seen[s] = true
+			parts = append(parts, quote(s))
+		}
 	}
 	return strings.Join(parts, " AND ")
 }
@@ -422,4 +459,77 @@ func eachRow(ctx context.Context, tx *sql.Tx, query string, args []any, scan fun
 		}
 	}
 	return rows.Err()
+}
+
+// WalkGraph implements Store. It reads the in-memory mirror of the graph
+// when that is at the version of the read transaction's snapshot (see
+// mirror), and the tables otherwise.
+func (s *SQLite) WalkGraph(ctx context.Context, entity func(Entity) error, relation func(Relation) error) error {
+	return s.read(ctx, func(tx *sql.Tx) error {
+		seq, err := feedSeq(ctx, tx)
+		if err != nil {
+			return fmt.Errorf("memstore: read graph: %w", err)
+		}
+		if ok, err := s.mirror.walk(ctx, tx, seq, entity, relation); ok || err != nil {
+			return err
+		}
+		return walkTables(ctx, tx, entity, relation)
+	})
+}
+
+// walkTables walks the graph from the tables: one query over entities
+// joined with their observations (in id order, the observations by the
+// entity index), then one over relations.
+func walkTables(ctx context.Context, tx *sql.Tx, entity func(Entity) error, relation func(Relation) error) error {
+	{
+		rows, err := tx.QueryContext(ctx, `SELECT e.id, e.name, e.entity_type, o.content
+			FROM entities AS e LEFT JOIN observations AS o ON o.entity_id = e.id ORDER BY e.id, o.id`)
+		if err != nil {
+			return fmt.Errorf("memstore: read entities: %w", err)
+		}
+		defer rows.Close()
+		var (
+			cur   Entity
+			curID int64 = -1
+			obs   []string
+		)
+		flush := func() error {
+			if curID < 0 {
+				return nil
+			}
+			cur.Observations = obs
+			return entity(cur)
+		}
+		for rows.Next() {
+			var id int64
+			var name, etype string
+			var content sql.NullString
+			if err := rows.Scan(&id, &name, &etype, &content); err != nil {
+				return fmt.Errorf("memstore: read entities: %w", err)
+			}
+			if id != curID {
+				if err := flush(); err != nil {
+					return err
+				}
+				curID, cur, obs = id, Entity{Name: name, EntityType: etype}, obs[:0]
+			}
+			if content.Valid {
+				obs = append(obs, content.String)
+			}
+		}
+		if err := rows.Err(); err != nil {
+			return fmt.Errorf("memstore: read entities: %w", err)
+		}
+		if err := flush(); err != nil {
+			return err
+		}
+		rows.Close()
+		return eachRow(ctx, tx, `SELECT from_name, to_name, relation_type FROM relations ORDER BY id`, nil, func(rows *sql.Rows) error {
+			var r Relation
+			if err := rows.Scan(&r.From, &r.To, &r.RelationType); err != nil {
+				return fmt.Errorf("memstore: read relations: %w", err)
+			}
+			return relation(r)
+		})
+	}
 }

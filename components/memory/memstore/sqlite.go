@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 
@@ -62,6 +63,13 @@ type SQLite struct {
 	w         *sql.DB // one connection, writes
 	r         *sql.DB // read-only connections
 	retention int64
+
+	wconn   sync.Mutex  // held by whoever uses the write connection (a batch, or a read while idle)
+	wq      sync.Mutex  // guards queue and leading
+	queue   []*writeJob // writes waiting for the next commit
+	leading bool        // a goroutine is committing batches
+
+	mirror mirror // the graph in memory, for WalkGraph
 }
 
 var _ Store = (*SQLite)(nil)
@@ -119,7 +127,9 @@ func Open(path string, opts ...Option) (*SQLite, error) {
 		syncMode = "NORMAL"
 	}
 
-	w, err := sql.Open("sqlite", uri+"?"+common+"&_pragma=synchronous("+syncMode+")&_txlock=immediate")
+	// The write connection also serves reads while idle (see read), with
+	// a larger page cache than SQLite's default 2 MiB.
+	w, err := sql.Open("sqlite", uri+"?"+common+"&_pragma=synchronous("+syncMode+")&_pragma=cache_size(-32768)&_txlock=immediate")
 	if err != nil {
 		return nil, fmt.Errorf("memstore: open %s: %w", path, err)
 	}
@@ -277,44 +287,172 @@ func (s *SQLite) migrate(ctx context.Context) error {
 	})
 }
 
-// writer is the state of one write transaction.
+// writer is the state of one write call inside a write transaction.
 type writer struct {
 	ctx     context.Context
 	tx      *sql.Tx
 	now     int64 // Unix nanoseconds, the same for all changes of the call
 	stmts   map[string]*sql.Stmt
 	changes int
+	ops     []mirrorOp // row changes, for the mirror after the commit
 }
 
-// write runs fn in one BEGIN IMMEDIATE transaction on the write connection,
-// prunes the change feed and commits. If fn or the commit fails, the
-// transaction is rolled back and nothing changes.
-func (s *SQLite) write(ctx context.Context, fn func(w *writer) error) (err error) {
-	tx, err := s.w.BeginTx(ctx, nil)
-	if err != nil {
-		return fmt.Errorf("memstore: begin write: %w", err)
-	}
-	w := &writer{ctx: ctx, tx: tx, now: time.Now().UnixNano(), stmts: map[string]*sql.Stmt{}}
-	defer func() {
-		for _, st := range w.stmts {
-			st.Close()
-		}
-		if err != nil {
-			_ = tx.Rollback()
-		}
-	}()
-	if err = fn(w); err != nil {
+// writeJob is one write call waiting for its commit.
+type writeJob struct {
+	ctx  context.Context
+	fn   func(w *writer) error
+	done chan error
+}
+
+// write runs fn inside a BEGIN IMMEDIATE transaction and returns once that
+// transaction has committed (durably: synchronous=FULL fsyncs the WAL at
+// each commit), or with fn's error and none of fn's changes.
+//
+// Group commit: calls that arrive while a commit is under way queue up,
+// and the next transaction runs all of them, each inside its own
+// SAVEPOINT (a failing call is rolled back to it alone), then prunes the
+// change feed and commits once: one fsync for the whole group. The first
+// caller to find no commit under way runs the batch that holds its own
+// call; if more calls queued meanwhile, a goroutine carries on with them.
+func (s *SQLite) write(ctx context.Context, fn func(w *writer) error) error {
+	if err := ctx.Err(); err != nil {
 		return err
 	}
-	if w.changes > 0 {
-		if _, err = w.exec(`DELETE FROM changes WHERE seq <= (SELECT max(seq) FROM changes) - ?`, s.retention); err != nil {
-			return err
+	j := &writeJob{ctx: ctx, fn: fn, done: make(chan error, 1)}
+	s.wq.Lock()
+	s.queue = append(s.queue, j)
+	lead := !s.leading
+	s.leading = true
+	s.wq.Unlock()
+	if lead {
+		s.commitNext(false)
+	}
+	return <-j.done
+}
+
+// commitNext commits queued batches: one, then hands over to a goroutine
+// if more are queued (so that the caller that led returns), or all of them
+// when background is set.
+func (s *SQLite) commitNext(background bool) {
+	for {
+		s.wq.Lock()
+		batch := s.queue
+		s.queue = nil
+		if len(batch) == 0 {
+			s.leading = false
+			s.wq.Unlock()
+			return
+		}
+		s.wq.Unlock()
+		s.commitBatch(batch)
+		if !background {
+			s.wq.Lock()
+			more := len(s.queue) > 0
+			if !more {
+				s.leading = false
+			}
+			s.wq.Unlock()
+			if more {
+				go s.commitNext(true)
+			}
+			return
 		}
 	}
-	if err = tx.Commit(); err != nil {
-		return fmt.Errorf("memstore: commit: %w", err)
+}
+
+// commitBatch runs the jobs in one transaction and tells each its outcome.
+func (s *SQLite) commitBatch(batch []*writeJob) {
+	errs := make([]error, len(batch))
+	fail := func(err error) {
+		for _, j := range batch {
+			j.done <- err
+		}
 	}
-	return nil
+	// The transaction belongs to the whole batch: one caller giving up must
+	// not abort the others' writes (SQLite rolls a whole transaction back
+	// when a statement is interrupted), so calls run without cancellation
+	// once started.
+	ctx := context.Background()
+	s.wconn.Lock()
+	defer s.wconn.Unlock()
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		fail(fmt.Errorf("memstore: begin write: %w", err))
+		return
+	}
+	stmts := map[string]*sql.Stmt{}
+	defer func() {
+		for _, st := range stmts {
+			st.Close()
+		}
+	}()
+	// The feed's Seq before and after the batch, the mirror's versions; -1
+	// when unknown (before the first migration there is no feed), which
+	// drops the mirror.
+	from, err := feedSeq(ctx, tx)
+	if err != nil {
+		from = -1
+	}
+	var ops []mirrorOp
+	changes := 0
+	for i, j := range batch {
+		if err := j.ctx.Err(); err != nil {
+			errs[i] = err
+			continue
+		}
+		if _, err := tx.ExecContext(ctx, "SAVEPOINT call"); err != nil {
+			_ = tx.Rollback()
+			fail(fmt.Errorf("memstore: savepoint: %w", err))
+			return
+		}
+		w := &writer{ctx: context.WithoutCancel(j.ctx), tx: tx, now: time.Now().UnixNano(), stmts: stmts}
+		if errs[i] = j.fn(w); errs[i] != nil {
+			if _, err := tx.ExecContext(ctx, "ROLLBACK TO call; RELEASE call"); err != nil {
+				// SQLite rolled the whole transaction back: nothing of
+				// the batch is stored.
+				_ = tx.Rollback()
+				for k := range batch {
+					if errs[k] == nil {
+						errs[k] = fmt.Errorf("memstore: write rolled back with another call's failure: %w", err)
+					}
+				}
+				for k, j := range batch {
+					j.done <- errs[k]
+				}
+				return
+			}
+			continue
+		}
+		if _, err := tx.ExecContext(ctx, "RELEASE call"); err != nil {
+			_ = tx.Rollback()
+			fail(fmt.Errorf("memstore: release savepoint: %w", err))
+			return
+		}
+		ops = append(ops, w.ops...)
+		changes += w.changes
+	}
+	if changes > 0 {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM changes WHERE seq <= (SELECT max(seq) FROM changes) - ?`, s.retention); err != nil {
+			_ = tx.Rollback()
+			fail(fmt.Errorf("memstore: prune changes: %w", err))
+			return
+		}
+	}
+	to, err := feedSeq(ctx, tx)
+	if err != nil {
+		to = -1
+	}
+	if err := tx.Commit(); err != nil {
+		s.mirror.mu.Lock()
+		s.mirror.drop() // whatever the commit did, the file decides
+		s.mirror.mu.Unlock()
+		fail(fmt.Errorf("memstore: commit: %w", err))
+		return
+	}
+	s.mirror.apply(from, to, ops)
+	for i, j := range batch {
+		j.done <- errs[i]
+	}
 }
 
 // stmt returns a statement prepared once per transaction.
@@ -367,10 +505,32 @@ func (w *writer) queryRow(query string, args []any, dest ...any) (found bool, er
 	return true, nil
 }
 
+// writerIdle claims the write connection for a read when no write is
+// queued or running; the caller then unlocks wconn.
+func (s *SQLite) writerIdle() bool {
+	s.wq.Lock()
+	busy := s.leading
+	s.wq.Unlock()
+	return !busy && s.wconn.TryLock()
+}
+
 // read runs fn in one read-only transaction, i.e. on one consistent
 // snapshot.
+//
+// It runs on the write connection when that is idle, on a read connection
+// otherwise. In WAL mode a connection drops its whole page cache at its
+// first transaction after another connection committed, so the read
+// connections start cold after every write and read the B-tree pages they
+// need again, while the write connection's cache survives its own commits:
+// the usual agent round (write, then read) costs 0.3-0.4 ms less
+// (BenchmarkWriteThenRead). Writes take the connection back first (wconn).
 func (s *SQLite) read(ctx context.Context, fn func(tx *sql.Tx) error) error {
-	tx, err := s.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	db := s.r
+	if s.writerIdle() {
+		defer s.wconn.Unlock()
+		db = s.w
+	}
+	tx, err := db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
 		return fmt.Errorf("memstore: begin read: %w", err)
 	}

@@ -22,6 +22,7 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mcpgen/mcpgen/internal/jsonrpc"
@@ -32,6 +33,7 @@ import (
 // Serve reads messages from r until EOF or ctx ends, answering on w. It
 // waits for handlers in flight before returning. A clean EOF returns nil.
 func Serve(ctx context.Context, srv *server.Server, r io.Reader, w io.Writer) error {
+	growPipe(w)
 	c := &conn{srv: srv, out: bufio.NewWriter(w), inflight: map[string]context.CancelFunc{}, wake: make(chan struct{}, 1)}
 	ctx, cancel := context.WithCancel(ctx)
 	defer func() {
@@ -97,8 +99,9 @@ func readLine(br *bufio.Reader, limit int64) ([]byte, error) {
 type conn struct {
 	srv *server.Server
 
-	wmu sync.Mutex
-	out *bufio.Writer
+	wmu     sync.Mutex
+	out     *bufio.Writer
+	waiting atomic.Int32 // writers waiting for wmu
 
 	mu       sync.Mutex
 	sess     *server.Session
@@ -118,17 +121,22 @@ func (c *conn) session() *server.Session {
 	return c.sess
 }
 
-// write sends one message as one line.
+// write sends one message as one line, streamed through the buffered
+// writer (a large result is not copied into one line first). It flushes
+// unless another message is already waiting to be written: that writer
+// flushes both, so concurrent answers share one write system call.
 func (c *conn) write(m *jsonrpc.Message) error {
-	b, err := jsonrpc.Encode(m)
-	if err != nil {
-		return err
-	}
+	c.waiting.Add(1)
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
-	c.out.Write(b)
-	c.out.WriteByte('\n')
-	return c.out.Flush()
+	c.waiting.Add(-1)
+	err := jsonrpc.WriteLine(c.out, m)
+	if c.waiting.Load() == 0 {
+		if ferr := c.out.Flush(); err == nil {
+			err = ferr
+		}
+	}
+	return err
 }
 
 func (c *conn) handleLine(ctx context.Context, line []byte) {

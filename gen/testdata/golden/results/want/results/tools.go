@@ -53,7 +53,8 @@ func (h *handlers) tools() []mcpgen.Tool {
 					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
-			Call: h.callForget,
+			Call:          h.callForget,
+			OutputTrusted: true,
 		},
 		{
 			Tool: mcpgen.ToolInfo{

@@ -1,0 +1,382 @@
+package memstore
+
+import (
+	"context"
+	"database/sql"
+	"sync"
+	"unsafe"
+)
+
+// mirror is an in-memory copy of the graph (entities with their
+// observations, relations, all with their row ids, in id order) that
+// WalkGraph reads instead of the tables: reading every row back through
+// the SQLite driver costs about 0.7 µs a row, several times what rendering
+// it costs, and read_graph reads them all.
+//
+// Consistency: the mirror is at a version, the last Seq of the change feed
+// it reflects (every change to the graph, by this process or another one
+// sharing the file, logs a change, and Seq values only grow). A reader uses
+// the mirror only when the version equals the Seq its own read transaction
+// sees, so it reads exactly its snapshot; otherwise it reads the tables. A
+// write batch that started at the mirror's version applies its row changes
+// after its commit and moves the version to its own last Seq; if another
+// process wrote in between, the mirror is dropped and reloaded by the next
+// reader. The SQLite file stays the only source of truth.
+//
+// Layout: every string lives in one append-only byte arena and the
+// records refer to it by offset, so the mirror holds no pointers for the
+// garbage collector to trace (a million entities as Go strings and
+// structs made every GC cycle walk hundreds of MB); strings handed out are
+// read-only views of the arena, whose bytes never change once written.
+// Deleted records and their bytes are reclaimed by compact.
+type mirror struct {
+	mu      sync.RWMutex
+	valid   bool
+	version int64
+	mirrorData
+}
+
+// mirrorData is the mirror's records.
+type mirrorData struct {
+	arena   []byte
+	deadB   int           // arena bytes no longer referenced
+	ents    []mEntity     // id order; id 0 where deleted
+	entPos  map[int64]int // entity id -> index in ents
+	deadEnt int
+	obs     []mObs // observations, linked per entity in order
+	deadObs int
+	rels    []mRelation   // id order; id 0 where deleted
+	relPos  map[int64]int // relation id -> index in rels
+	deadRel int
+}
+
+// span is a string in the arena.
+type span struct {
+	off uint64
+	n   uint32
+}
+
+type mEntity struct {
+	id          int64
+	name, kind  span
+	first, last int32 // observation list (indexes in obs), -1 when empty
+	nobs        int32
+}
+
+type mObs struct {
+	s    span
+	next int32 // the entity's next observation, -1 at the end
+}
+
+type mRelation struct {
+	id            int64
+	from, to, typ span
+}
+
+// put appends s to the arena.
+func (m *mirrorData) put(s string) span {
+	sp := span{uint64(len(m.arena)), uint32(len(s))}
+	m.arena = append(m.arena, s...)
+	return sp
+}
+
+// str is a read-only view of a span.
+func (m *mirrorData) str(sp span) string {
+	if sp.n == 0 {
+		return ""
+	}
+	return unsafe.String(&m.arena[sp.off], int(sp.n))
+}
+
+func (m *mirrorData) addEntity(id int64, name, kind string) {
+	m.entPos[id] = len(m.ents)
+	m.ents = append(m.ents, mEntity{id: id, name: m.put(name), kind: m.put(kind), first: -1, last: -1})
+}
+
+func (m *mirrorData) addObs(e *mEntity, content string) {
+	i := int32(len(m.obs))
+	m.obs = append(m.obs, mObs{s: m.put(content), next: -1})
+	if e.last < 0 {
+		e.first = i
+	} else {
+		m.obs[e.last].next = i
+	}
+	e.last = i
+	e.nobs++
+}
+
+func (m *mirrorData) addRelation(id int64, from, to, typ string) {
+	m.relPos[id] = len(m.rels)
+	m.rels = append(m.rels, mRelation{id: id, from: m.put(from), to: m.put(to), typ: m.put(typ)})
+}
+
+// mirrorOp is one row change of a write, applied to the mirror after the
+// commit.
+type mirrorOp struct {
+	kind    mirrorOpKind
+	id      int64  // entity or relation id
+	owner   int64  // the entity of an observation
+	a, b, c string // name, type (entity); content (observation); from, to, type (relation)
+	// An observation is removed by its content: the mirror keeps no
+	// observation ids, and removing the first equal one per deleted row
+	// leaves what the table holds.
+}
+
+type mirrorOpKind uint8
+
+const (
+	opAddEntity mirrorOpKind = iota
+	opDelEntity
+	opAddObs
+	opDelObs
+	opAddRel
+	opDelRel
+)
+
+// feedSeq is the newest Seq of the change feed as tx sees it (0 before
+// the first change), the version the mirror is compared with.
+func feedSeq(ctx context.Context, q interface {
+	QueryRowContext(context.Context, string, ...any) *sql.Row
+}) (int64, error) {
+	var seq int64
+	err := q.QueryRowContext(ctx, `SELECT coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'changes'), 0)`).Scan(&seq)
+	return seq, err
+}
+
+// walk hands the graph to the callbacks from the mirror if it is at
+// version seq, loading it first when it is not loaded; ok is false when
+// the mirror cannot serve that snapshot (a write not yet applied, or
+// another process's), and the caller reads the tables.
+func (m *mirror) walk(ctx context.Context, tx *sql.Tx, seq int64, entity func(Entity) error, relation func(Relation) error) (ok bool, err error) {
+	m.mu.RLock()
+	if !m.valid {
+		m.mu.RUnlock()
+		if err := m.load(ctx, tx, seq); err != nil {
+			return false, err
+		}
+		m.mu.RLock()
+	}
+	defer m.mu.RUnlock()
+	if !m.valid || m.version != seq {
+		return false, nil
+	}
+	var obs []string
+	for i := range m.ents {
+		me := &m.ents[i]
+		if me.id == 0 {
+			continue
+		}
+		obs = obs[:0]
+		for j := me.first; j >= 0; j = m.obs[j].next {
+			obs = append(obs, m.str(m.obs[j].s))
+		}
+		if err := entity(Entity{Name: m.str(me.name), EntityType: m.str(me.kind), Observations: obs}); err != nil {
+			return true, err
+		}
+	}
+	for i := range m.rels {
+		r := &m.rels[i]
+		if r.id == 0 {
+			continue
+		}
+		if err := relation(Relation{From: m.str(r.from), To: m.str(r.to), RelationType: m.str(r.typ)}); err != nil {
+			return true, err
+		}
+	}
+	return true, nil
+}
+
+// load fills the mirror from the snapshot of tx, whose version is seq,
+// unless another reader loaded it meanwhile.
+func (m *mirror) load(ctx context.Context, tx *sql.Tx, seq int64) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.valid {
+		return nil
+	}
+	m.reset()
+	var cur *mEntity
+	err := eachRow(ctx, tx, `SELECT e.id, e.name, e.entity_type, o.content
+		FROM entities AS e LEFT JOIN observations AS o ON o.entity_id = e.id ORDER BY e.id, o.id`, nil, func(rows *sql.Rows) error {
+		var id int64
+		var name, kind sql.RawBytes
+		var content sql.NullString
+		if err := rows.Scan(&id, &name, &kind, &content); err != nil {
+			return err
+		}
+		if cur == nil || cur.id != id {
+			m.addEntity(id, string(name), string(kind))
+			cur = &m.ents[len(m.ents)-1]
+		}
+		if content.Valid {
+			m.addObs(cur, content.String)
+		}
+		return nil
+	})
+	if err != nil {
+		m.drop()
+		return err
+	}
+	err = eachRow(ctx, tx, `SELECT id, from_name, to_name, relation_type FROM relations ORDER BY id`, nil, func(rows *sql.Rows) error {
+		var id int64
+		var from, to, typ sql.RawBytes
+		if err := rows.Scan(&id, &from, &to, &typ); err != nil {
+			return err
+		}
+		m.addRelation(id, string(from), string(to), string(typ))
+		return nil
+	})
+	if err != nil {
+		m.drop()
+		return err
+	}
+	m.valid, m.version = true, seq
+	return nil
+}
+
+// apply brings the mirror from version from to version to with the row
+// changes of a committed write batch. A mirror at another version than
+// from missed a write (another process's) and is dropped; one not loaded
+// stays so.
+func (m *mirror) apply(from, to int64, ops []mirrorOp) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if !m.valid || from >= 0 && (from == to || m.version == to) {
+		return // not loaded, nothing changed, or reloaded with the batch in
+	}
+	if from < 0 || to < 0 || m.version != from {
+		m.drop()
+		return
+	}
+	for _, op := range ops {
+		switch op.kind {
+		case opAddEntity:
+			m.addEntity(op.id, op.a, op.b)
+		case opDelEntity:
+			if i, ok := m.entPos[op.id]; ok {
+				e := &m.ents[i]
+				m.deadB += int(e.name.n + e.kind.n)
+				for j := e.first; j >= 0; j = m.obs[j].next {
+					m.deadB += int(m.obs[j].s.n)
+					m.deadObs++
+				}
+				*e = mEntity{}
+				delete(m.entPos, op.id)
+				m.deadEnt++
+			}
+		case opAddObs:
+			if i, ok := m.entPos[op.owner]; ok {
+				m.addObs(&m.ents[i], op.a)
+			}
+		case opDelObs:
+			if i, ok := m.entPos[op.owner]; ok {
+				m.delObs(&m.ents[i], op.a)
+			}
+		case opAddRel:
+			m.addRelation(op.id, op.a, op.b, op.c)
+		case opDelRel:
+			if i, ok := m.relPos[op.id]; ok {
+				r := &m.rels[i]
+				m.deadB += int(r.from.n + r.to.n + r.typ.n)
+				*r = mRelation{}
+				delete(m.relPos, op.id)
+				m.deadRel++
+			}
+		}
+	}
+	m.version = to
+	if m.deadB > 1<<20 && m.deadB > len(m.arena)/2 || m.deadEnt > 1024 && m.deadEnt > len(m.ents)/2 ||
+		m.deadObs > 1024 && m.deadObs > len(m.obs)/2 || m.deadRel > 1024 && m.deadRel > len(m.rels)/2 {
+		m.compact()
+	}
+}
+
+// delObs unlinks e's first observation equal to content.
+func (m *mirrorData) delObs(e *mEntity, content string) {
+	prev := int32(-1)
+	for j := e.first; j >= 0; prev, j = j, m.obs[j].next {
+		if m.str(m.obs[j].s) != content {
+			continue
+		}
+		next := m.obs[j].next
+		if prev < 0 {
+			e.first = next
+		} else {
+			m.obs[prev].next = next
+		}
+		if e.last == j {
+			e.last = prev
+		}
+		e.nobs--
+		m.deadB += int(m.obs[j].s.n)
+		m.deadObs++
+		return
+	}
+}
+
+// compact rebuilds the mirror without its deleted records and bytes, into
+// new arrays (views handed out earlier keep the old arena alive and
+// unchanged).
+func (m *mirror) compact() {
+	old := m.mirrorData
+	m.reset()
+	m.arena = make([]byte, 0, len(old.arena)-old.deadB)
+	for i := range old.ents {
+		e := &old.ents[i]
+		if e.id == 0 {
+			continue
+		}
+		m.addEntity(e.id, old.str(e.name), old.str(e.kind))
+		ne := &m.ents[len(m.ents)-1]
+		for j := e.first; j >= 0; j = old.obs[j].next {
+			m.addObs(ne, old.str(old.obs[j].s))
+		}
+	}
+	for i := range old.rels {
+		r := &old.rels[i]
+		if r.id != 0 {
+			m.addRelation(r.id, old.str(r.from), old.str(r.to), old.str(r.typ))
+		}
+	}
+}
+
+// reset empties the mirror's records (not its validity or version).
+func (m *mirrorData) reset() {
+	m.arena, m.deadB = nil, 0
+	m.ents, m.entPos, m.deadEnt = nil, map[int64]int{}, 0
+	m.obs, m.deadObs = nil, 0
+	m.rels, m.relPos, m.deadRel = nil, map[int64]int{}, 0
+}
+
+// drop forgets the mirror; the next reader reloads it.
+func (m *mirror) drop() {
+	m.valid = false
+	m.reset()
+}
+
+// GraphStats counts what the in-memory mirror of the graph holds: a cheap
+// way to size a rendering of the whole graph before walking it.
+type GraphStats struct {
+	Entities, Observations, Relations int
+	// Bytes is the total length of all names, types, observations and
+	// relation fields.
+	Bytes int
+}
+
+// GraphStats returns the mirror's counts; ok is false when the mirror is
+// not loaded (before the first WalkGraph, or after another process wrote).
+// The counts may be a write behind or ahead of a walk that follows.
+func (s *SQLite) GraphStats() (st GraphStats, ok bool) {
+	m := &s.mirror
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	if !m.valid {
+		return GraphStats{}, false
+	}
+	return GraphStats{
+		Entities:     len(m.ents) - m.deadEnt,
+		Observations: len(m.obs) - m.deadObs,
+		Relations:    len(m.rels) - m.deadRel,
+		Bytes:        len(m.arena) - m.deadB,
+	}, true
+}

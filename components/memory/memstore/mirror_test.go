@@ -1,0 +1,139 @@
+package memstore
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// readTables reads the graph from the tables, bypassing the mirror.
+func readTables(t *testing.T, s *SQLite) Graph {
+	t.Helper()
+	g := Graph{Entities: []Entity{}, Relations: []Relation{}}
+	tx, err := s.r.BeginTx(bg, nil)
+	mustNil(t, err)
+	defer tx.Rollback()
+	mustNil(t, walkTables(bg, tx, func(e Entity) error {
+		e.Observations = append([]string{}, e.Observations...)
+		g.Entities = append(g.Entities, e)
+		return nil
+	}, func(r Relation) error {
+		g.Relations = append(g.Relations, r)
+		return nil
+	}))
+	return g
+}
+
+// TestMirrorFollowsAnotherProcess: two stores on one file stand for two
+// processes; each sees the other's writes, whether its mirror was loaded
+// before them or it wrote itself in between.
+func TestMirrorFollowsAnotherProcess(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "memory.db")
+	a := must[*SQLite](t)(Open(path))
+	defer a.Close()
+	b := must[*SQLite](t)(Open(path))
+	defer b.Close()
+	must[[]Entity](t)(a.CreateEntities(bg, []Entity{{"one", "t", []string{"o1"}}}))
+	assertGraph(t, "a after its write", readGraph(t, a), readTables(t, a))
+	must[[]Entity](t)(b.CreateEntities(bg, []Entity{{"two", "t", []string{"o2"}}}))
+	g := readGraph(t, a)
+	if len(g.Entities) != 2 {
+		t.Fatalf("a does not see b's write: %+v", g)
+	}
+	// a writes on top of b's write: its mirror (at a's version) missed
+	// b's, so it must not simply apply a's rows.
+	must[[]AddedObservations](t)(a.AddObservations(bg, []ObservationAdd{{"two", []string{"o3"}}}))
+	mustNil(t, b.DeleteEntities(bg, []string{"one"}))
+	for _, s := range []*SQLite{a, b} {
+		got := readGraph(t, s)
+		assertGraph(t, "after both wrote", got, readTables(t, s))
+		assertGraph(t, "after both wrote", got, Graph{Entities: []Entity{{"two", "t", []string{"o2", "o3"}}}})
+	}
+}
+
+// TestGroupCommitIsolatesFailures runs many writers at once, a third of
+// them failing (observations for an entity that does not exist): the
+// failing calls change nothing, every other call is stored, and the mirror
+// equals the tables.
+func TestGroupCommitIsolatesFailures(t *testing.T) {
+	s, _ := openTest(t)
+	const n = 60
+	var wg sync.WaitGroup
+	errs := make([]error, n)
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			name := fmt.Sprintf("e%d", i)
+			if i%3 == 0 {
+				_, errs[i] = s.AddObservations(bg, []ObservationAdd{{"missing-" + name, []string{"x"}}})
+				return
+			}
+			_, errs[i] = s.CreateEntities(bg, []Entity{{name, "t", []string{"o"}}})
+			if errs[i] == nil {
+				_, errs[i] = s.CreateRelations(bg, []Relation{{name, "hub", "r"}})
+			}
+		}()
+	}
+	wg.Wait()
+	for i, err := range errs {
+		var nf *EntityNotFoundError
+		if i%3 == 0 {
+			if !errors.As(err, &nf) {
+				t.Errorf("call %d: got %v, want EntityNotFoundError", i, err)
+			}
+		} else if err != nil {
+			t.Errorf("call %d: %v", i, err)
+		}
+	}
+	g := readGraph(t, s)
+	assertGraph(t, "mirror", g, readTables(t, s))
+	if want := n - n/3; len(g.Entities) != want || len(g.Relations) != want {
+		t.Fatalf("%d entities, %d relations, want %d of each", len(g.Entities), len(g.Relations), want)
+	}
+	for _, e := range g.Entities {
+		if len(e.Observations) != 1 {
+			t.Fatalf("entity %+v: a failed call's observation was stored", e)
+		}
+	}
+}
+
+// TestMirrorCompactionAndRepeats: deleting most of a large graph compacts
+// the mirror, and deleting an observation stored twice (as an imported
+// reference file may hold it) removes both; the mirror still equals the
+// tables.
+func TestMirrorCompactionAndRepeats(t *testing.T) {
+	s, _ := openTest(t, WithSyncNormal())
+	file := `{"type":"entity","name":"rep","entityType":"t","observations":["x","y","x"]}` + "\n"
+	must[ImportStats](t)(s.Import(bg, strings.NewReader(file)))
+	readGraph(t, s) // load the mirror
+	var ents []Entity
+	var rels []Relation
+	for i := range 3000 {
+		ents = append(ents, Entity{fmt.Sprintf("e%04d", i), "t", []string{"a", fmt.Sprint(i)}})
+		rels = append(rels, Relation{fmt.Sprintf("e%04d", i), "rep", "r"})
+	}
+	must[[]Entity](t)(s.CreateEntities(bg, ents))
+	must[[]Relation](t)(s.CreateRelations(bg, rels))
+	var doomed []string
+	for i := range 2500 {
+		doomed = append(doomed, fmt.Sprintf("e%04d", i))
+	}
+	mustNil(t, s.DeleteEntities(bg, doomed))
+	mustNil(t, s.DeleteObservations(bg, []ObservationDelete{{"rep", []string{"x"}}, {"e2999", []string{"a"}}}))
+	s.mirror.mu.RLock()
+	compacted := len(s.mirror.ents) < 1000
+	s.mirror.mu.RUnlock()
+	if !compacted {
+		t.Errorf("the mirror was not compacted")
+	}
+	got := readGraph(t, s)
+	assertGraph(t, "after deletes", got, readTables(t, s))
+	if len(got.Entities) != 501 || !slices.Equal(got.Entities[0].Observations, []string{"y"}) {
+		t.Fatalf("unexpected graph: %d entities, first %+v", len(got.Entities), got.Entities[0])
+	}
+}

@@ -1,0 +1,90 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/mcpgen/mcpgen/internal/jsonrpc"
+	"github.com/mcpgen/mcpgen/internal/protocol"
+)
+
+// TestAppendJSONStringMatchesEncodingJSON checks the hand-written string
+// escaper against json.Marshal on random strings made of the characters
+// that need care, and escapedLen against the result.
+func TestAppendJSONStringMatchesEncodingJSON(t *testing.T) {
+	alphabet := []string{"a", "Z", " ", "\"", "\\", "/", "<", ">", "&", "\n", "\t", "\r", "\b", "\f", "\x00", "\x01", "\x1f", "\x7f",
+		"é", "İ", "\u2028", "\u2029", "😀", "\ufffd", "\xff", "\xe2\x80", "\xe2", "\xf0\x9f"}
+	r := rand.New(rand.NewPCG(3, 4))
+	for range 5000 {
+		var sb strings.Builder
+		for range r.IntN(12) {
+			sb.WriteString(alphabet[r.IntN(len(alphabet))])
+		}
+		s := sb.String()
+		want, _ := json.Marshal(s)
+		got := appendJSONString(nil, s)
+		if string(got) != string(want) {
+			t.Fatalf("appendJSONString(%q) = %s, want %s", s, got, want)
+		}
+		if n := escapedLen(s); n != len(want) {
+			t.Fatalf("escapedLen(%q) = %d, want %d", s, n, len(want))
+		}
+	}
+}
+
+// TestAppendToolResultMatchesMarshal checks the hand-written tool result
+// encoding against json.Marshal of the same result.
+func TestAppendToolResultMatchesMarshal(t *testing.T) {
+	prio := 0.5
+	for _, r := range []*protocol.CallToolResult{
+		{Content: []protocol.Content{protocol.TextContent("a <b> & \"c\"\n\u2028")}, StructuredContent: json.RawMessage(`{"x":1}`)},
+		{Content: []protocol.Content{protocol.TextContent("")}, IsError: true},
+		{Content: []protocol.Content{}, Meta: json.RawMessage(`{"k": "v"}`)},
+		{Content: []protocol.Content{{Type: "image", Data: "AAAA", MimeType: "image/png"}, {Type: "text", Text: "t", Annotations: &protocol.Annotations{Priority: &prio}}}},
+	} {
+		want, err := json.Marshal(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := appendToolResult(false, r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != string(want) {
+			t.Errorf("appendToolResult:\n got  %s\n want %s", got, want)
+		}
+		modern, _ := appendToolResult(true, r)
+		if want := `{"resultType":"complete",` + string(want[1:]); string(modern) != want {
+			t.Errorf("appendToolResult modern:\n got  %s\n want %s", modern, want)
+		}
+	}
+}
+
+// TestOutputTrustedSkipsValidation: structuredContent that breaks the
+// output schema fails the call with -32603, unless the tool is marked
+// OutputTrusted (the generator's proof), in which case it is sent as is.
+func TestOutputTrustedSkipsValidation(t *testing.T) {
+	for _, trusted := range []bool{false, true} {
+		def := Definition{Name: "unit", Version: "1.0.0", Tools: []Tool{{
+			Tool: protocol.Tool{Name: "count", InputSchema: json.RawMessage(`{"type":"object"}`),
+				OutputSchema: json.RawMessage(`{"type":"object","properties":{"count":{"type":"integer"}},"required":["count"]}`)},
+			OutputTrusted: trusted,
+			Call: func(context.Context, *Request, json.RawMessage) (*protocol.CallToolResult, error) {
+				return StructuredResult(map[string]string{"count": "many"}, nil)
+			},
+		}}}
+		s := New(def, Options{})
+		resp := handle(t, s, nil, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"count","arguments":{},`+modernMeta+`}}`)
+		if !trusted {
+			wantError(t, resp, jsonrpc.CodeInternalError, "breaks its outputSchema")
+			continue
+		}
+		r := result(t, resp)
+		if sc, _ := json.Marshal(r["structuredContent"]); string(sc) != `{"count":"many"}` {
+			t.Fatalf("trusted tool: structuredContent %s", sc)
+		}
+	}
+}
