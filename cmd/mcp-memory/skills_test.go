@@ -93,9 +93,9 @@ func TestSkillsOverGoSDK(t *testing.T) {
 					tr = &mcp.StreamableClientTransport{Endpoint: endpoint}
 				}
 				client := mcp.NewClient(&mcp.Implementation{Name: "skills-test", Version: "1.0.0"}, nil)
-				must(t, mcp.AddSendingCustomMethod[*listSkillsParams, *listSkillsResult](client, "skills/list"))
-				must(t, mcp.AddSendingCustomMethod[*getSkillParams, *getSkillResult](client, "skills/get"))
-				must(t, mcp.AddSendingCustomMethod[*readDirectoryParams, *readDirectoryResult](client, "resources/directory/read"))
+				check(t, mcp.AddSendingCustomMethod[*listSkillsParams, *listSkillsResult](client, "skills/list"))
+				check(t, mcp.AddSendingCustomMethod[*getSkillParams, *getSkillResult](client, "skills/get"))
+				check(t, mcp.AddSendingCustomMethod[*readDirectoryParams, *readDirectoryResult](client, "resources/directory/read"))
 				s, err := client.Connect(ctx, tr, &mcp.ClientSessionOptions{ProtocolVersion: version})
 				if err != nil {
 					t.Fatalf("connect: %v", err)
@@ -220,7 +220,7 @@ func frontmatterOf(t *testing.T, text string) map[string]any {
 	return out
 }
 
-func must(t *testing.T, err error) {
+func check(t *testing.T, err error) {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)

@@ -60,7 +60,7 @@ func TestMirrorFollowsAnotherProcess(t *testing.T) {
 // failing calls change nothing, every other call is stored, and the mirror
 // equals the tables.
 func TestGroupCommitIsolatesFailures(t *testing.T) {
-	s, _ := openTest(t)
+	s, _ := openSQLiteTest(t) // group commit and the mirror are the SQLite store's
 	const n = 60
 	var wg sync.WaitGroup
 	errs := make([]error, n)
@@ -107,7 +107,7 @@ func TestGroupCommitIsolatesFailures(t *testing.T) {
 // reference file may hold it) removes both; the mirror still equals the
 // tables.
 func TestMirrorCompactionAndRepeats(t *testing.T) {
-	s, _ := openTest(t, WithSyncNormal())
+	s, _ := openSQLiteTest(t, WithSyncNormal())
 	file := `{"type":"entity","name":"rep","entityType":"t","observations":["x","y","x"]}` + "\n"
 	must[ImportStats](t)(s.Import(bg, strings.NewReader(file)))
 	readGraph(t, s) // load the mirror

@@ -68,7 +68,8 @@ func (h *handlers) tools() []mcpgen.Tool {
 					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
-			Call: h.callCount,
+			Call:          h.callCount,
+			OutputTrusted: true,
 		},
 		{
 			Tool: mcpgen.ToolInfo{
