@@ -1,6 +1,7 @@
 package mcpgen
 
 import (
+	"github.com/mcpgen/mcpgen/internal/cluster"
 	"github.com/mcpgen/mcpgen/internal/jsonrpc"
 	"github.com/mcpgen/mcpgen/internal/server"
 )
@@ -38,6 +39,11 @@ var (
 	// ErrResourceNotFound, returned by a resource template's Read when its
 	// variables name nothing, answers with the era's not-found error.
 	ErrResourceNotFound = server.ErrResourceNotFound
+	// ErrUnavailable, wrapped by a handler's error when a service it needs
+	// (its database, say) cannot be reached, answers with a retryable
+	// error: HTTP 503 with Retry-After, -32603 naming the outage on stdio.
+	// The model never sees it as a failed tool call.
+	ErrUnavailable = cluster.ErrUnavailable
 )
 
 // Errorf returns a protocol error with the given code and message.

@@ -23,9 +23,11 @@ import (
 	"time"
 )
 
-// ErrUnavailable marks errors caused by the shared store being
-// unreachable: the request may succeed when retried later.
-var ErrUnavailable = errors.New("cluster backend unavailable")
+// ErrUnavailable marks errors caused by a service the server needs (the
+// shared store, or a component's own database) being unreachable: the
+// request may succeed when retried later, and the runtime answers it with
+// a retryable error (HTTP 503 with Retry-After).
+var ErrUnavailable = errors.New("service unavailable")
 
 // ErrNotFound is returned for a session or task that does not exist (or
 // expired).

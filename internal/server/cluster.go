@@ -100,12 +100,13 @@ func (c *clusterState) close() {
 	})
 }
 
-// unavailableError is the answer to a request that needs the backend while
-// it cannot be reached; the transport adds 503 and Retry-After.
+// unavailableError is the answer to a request that needs the backend, or
+// a service of its handler, while it cannot be reached; the transport adds
+// 503 and Retry-After.
 func unavailableError(in *Incoming, err error) error {
 	in.Status = 503
 	in.RetryAfter = retryAfter
-	return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "Service temporarily unavailable: shared state cannot be reached; retry later"}
+	return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "Service temporarily unavailable: a service the server needs cannot be reached; retry later"}
 }
 
 func (s *Server) publish(topic string, v any) error {

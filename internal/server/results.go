@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/mcpgen/mcpgen/internal/cluster"
 	"github.com/mcpgen/mcpgen/internal/jsonrpc"
 	"github.com/mcpgen/mcpgen/internal/protocol"
 )
@@ -28,12 +29,13 @@ func DecodeArguments[T any](args json.RawMessage) (T, error) {
 }
 
 // protocolError reports whether err must travel as a JSON-RPC error rather
-// than as a tool result with isError: a coded error, or the signal that the
-// handler needs input from the client.
+// than as a tool result with isError: a coded error, the signal that the
+// handler needs input from the client, or an unreachable service (the
+// client should retry, not the model).
 func protocolError(err error) bool {
 	var coded *jsonrpc.Error
 	var input *InputRequiredError
-	return errors.As(err, &coded) || errors.As(err, &input)
+	return errors.As(err, &coded) || errors.As(err, &input) || errors.Is(err, cluster.ErrUnavailable)
 }
 
 // ToolError turns a component's error into a tool result with isError set,

@@ -487,7 +487,7 @@ func (s *Server) dispatch(ctx context.Context, in *Incoming, info *RequestInfo) 
 		}
 	}
 	v, err := r.handle(s, ctx, req, &p, m.Params)
-	if err != nil && s.cluster != nil && errors.Is(err, cluster.ErrUnavailable) {
+	if err != nil && errors.Is(err, cluster.ErrUnavailable) {
 		return nil, unavailableError(in, err)
 	}
 	req.observeResult(v)

@@ -6,13 +6,18 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
+	"net"
 	"net/url"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/mcpgen/mcpgen"
 )
 
 // Postgres is the Store backed by a PostgreSQL database, so that several
@@ -381,6 +386,7 @@ const maxQueued = 1000
 // records the feed's new head, prunes it and commits. If anything fails the
 // transaction is rolled back and nothing changes.
 func (s *Postgres) write(ctx context.Context, fn func(w *pgWriter) error) (err error) {
+	defer func() { err = pgUnreachable(ctx, err) }()
 	tx, err := s.pool.Begin(ctx)
 	if err != nil {
 		return fmt.Errorf("memstore: begin write: %w", err)
@@ -535,7 +541,8 @@ func (w *pgWriter) logChange(kind ChangeKind, subject, detail string, rel *Relat
 
 // read runs fn in one REPEATABLE READ, READ ONLY transaction: one
 // consistent snapshot.
-func (s *Postgres) read(ctx context.Context, fn func(tx pgx.Tx) error) error {
+func (s *Postgres) read(ctx context.Context, fn func(tx pgx.Tx) error) (err error) {
+	defer func() { err = pgUnreachable(ctx, err) }()
 	tx, err := s.pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
 	if err != nil {
 		return fmt.Errorf("memstore: begin read: %w", err)
@@ -545,6 +552,28 @@ func (s *Postgres) read(ctx context.Context, fn func(tx pgx.Tx) error) error {
 		return err
 	}
 	return tx.Commit(ctx)
+}
+
+// pgUnreachable marks an error that means the database could not be
+// reached (refused, reset, timed out, closed mid-call) with
+// mcpgen.ErrUnavailable, so that the client gets a retryable error rather
+// than a failed tool call; errors the server answered pass unchanged.
+func pgUnreachable(ctx context.Context, err error) error {
+	if err == nil || ctx.Err() != nil || errors.Is(err, mcpgen.ErrUnavailable) {
+		return err
+	}
+	var answered *pgconn.PgError
+	if errors.As(err, &answered) {
+		return err
+	}
+	var connect *pgconn.ConnectError
+	var netErr net.Error
+	if errors.As(err, &connect) || errors.As(err, &netErr) || errors.Is(err, net.ErrClosed) ||
+		errors.Is(err, pgconn.ErrConnClosed) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
+		pgconn.Timeout(err) || pgconn.SafeToRetry(err) {
+		return fmt.Errorf("%w: %w", mcpgen.ErrUnavailable, err)
+	}
+	return err
 }
 
 // pgEachRow runs query and calls scan for every row.
