@@ -58,8 +58,10 @@
 // # Serving
 //
 // [Main] is a whole main function: flags (--http, --path, --log-level,
-// --allow-origin, --allow-host, --shutdown-grace), a zap logger on stderr,
-// signals and graceful shutdown. To serve by hand, use [ServeStdio], or
+// --allow-origin, --allow-host, --shutdown-grace; --auth-issuer and
+// --auth-audience for OAuth, --metrics, --cluster, and the message size,
+// rate, concurrency and session limits), a zap logger on stderr, signals
+// and graceful shutdown. To serve by hand, use [ServeStdio], or
 // mount [HTTPHandler] on your own mux; several servers can share one
 // listener at different paths:
 //
@@ -70,4 +72,14 @@
 // [Options] add a logger, an [Observer] of events and timings, an
 // [ErrorHandler] for monitoring and a [Permission] check for components
 // that declare a scope; all are optional and cost nothing when absent.
+//
+// # Production
+//
+// For a server mounted by hand, [NewResourceServer] makes the endpoint an
+// OAuth 2.1 resource server (HTTPOptions.OAuth), [NewMetrics], [NewTracer]
+// and [NewAccessLog] observe it, and [OpenCluster] lets N replicas behind
+// any load balancer share sessions, notifications, tasks and signing keys
+// through PostgreSQL. A handler whose own service is down wraps
+// [ErrUnavailable] and the client is told to retry. docs/operations.md and
+// docs/deployment.md in this module describe them.
 package mcpgen
