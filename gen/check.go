@@ -327,7 +327,7 @@ func (c *checker) checkType(s *Server, ts *ast.TypeSpec, doc *ast.CommentGroup, 
 		c.at(ts.Name.Pos(), ts.Name.Name, "components are struct types: their fields are the input", "//mcp:%s on a non-struct type", d.Kind)
 		return
 	}
-	if d.Kind == "tool" || d.Kind == "resource" || d.Kind == "prompt" {
+	if d.Kind == "tool" || d.Kind == "resource" || d.Kind == "prompt" || d.Kind == "skill" {
 		// The generated package refers to the type by name.
 		switch {
 		case !ts.Name.IsExported():
@@ -355,9 +355,9 @@ func (c *checker) checkType(s *Server, ts *ast.TypeSpec, doc *ast.CommentGroup, 
 	case "server":
 		c.at(d.Pos, "//mcp:server", "move it to the package doc comment", "//mcp:server belongs in the package doc comment")
 	case "skill":
-		c.at(d.Pos, "//mcp:skill", "move it to the package doc comment, beside //mcp:server", "//mcp:skill belongs in the package doc comment")
+		c.checkSkillComponent(s, comp, d)
 	default:
-		c.at(d.Pos, "//mcp:"+d.Kind, "use //mcp:tool, //mcp:resource or //mcp:prompt", "unknown directive %q", d.Kind)
+		c.at(d.Pos, "//mcp:"+d.Kind, "use //mcp:tool, //mcp:resource, //mcp:prompt or //mcp:skill", "unknown directive %q", d.Kind)
 	}
 }
 

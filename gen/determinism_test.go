@@ -58,7 +58,7 @@ func TestDeterministic(t *testing.T) {
 			t.Errorf("%s differs between two runs:\n%s", a.Path, lineDiff(a.Content, b.Content))
 		}
 	}
-	if strings.Join(first.Servers, ",") != "deps,options,prompts,resources,results,skilled,tasks,wire" {
+	if strings.Join(first.Servers, ",") != "deps,dynskill,options,prompts,resources,results,skilled,tasks,wire" {
 		t.Errorf("servers = %v, want them in name order", first.Servers)
 	}
 }

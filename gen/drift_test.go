@@ -13,34 +13,20 @@ import (
 // build overlay, so the tree is untouched) and checks that the generated
 // package then fails to compile at its drift guard in server.go, with a
 // compiler message that itself names the guard, whose name and comment
-// tell the reader to re-run mcpgen. Both a handler's signature and the
-// fields of an input type are guarded: a new field would otherwise build
-// with a stale schema that refuses it.
+// tell the reader to re-run mcpgen. A handler's signature (a dynamic
+// skill's Files method too) and the fields of an input type are guarded:
+// a new field would otherwise build with a stale schema that refuses it.
 func TestDriftGuard(t *testing.T) {
-	const (
-		caseDir   = "gen/testdata/golden/results"
-		component = caseDir + "/results.go"
-		generated = caseDir + "/want/results"
-	)
-	if out, err := goCmd(t, "build", "./"+generated); err != nil {
-		t.Fatalf("the golden package does not compile before the change:\n%s", out)
-	}
-	src, err := os.ReadFile("../" + component)
-	if err != nil {
-		t.Fatal(err)
-	}
-	serverGo, err := os.ReadFile("../" + generated + "/server.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(string(serverGo), "\n")
 	for _, tc := range []struct {
-		name, before, after string
-		guard               string // text on the guard's line in server.go
-		message             string // what the compiler says about it
+		name               string
+		caseDir, file, pkg string // golden case, its component file, its generated package
+		before, after      string
+		guard              string // text on the guard's line in server.go
+		message            string // what the compiler says about it
 	}{
 		{
 			name:    "method",
+			caseDir: "gen/testdata/golden/results", file: "results.go", pkg: "results",
 			before:  "func (in Shout) Call(ctx context.Context) (string, error) {",
 			after:   "func (in Shout) Call(ctx context.Context, loud bool) (string, error) {",
 			guard:   "](component.Shout.Call)",
@@ -48,12 +34,40 @@ func TestDriftGuard(t *testing.T) {
 		},
 		{
 			name:    "field",
+			caseDir: "gen/testdata/golden/results", file: "results.go", pkg: "results",
 			before:  "type Shout struct {",
 			after:   "type Shout struct {\n\tLoud bool `json:\"loud\"`",
 			guard:   "](component.Shout{})",
 			message: `cannot use component\.Shout\{\} .* in argument to _mcpgen_stale_run_go_generate\[`,
 		},
+		{
+			// A dynamic skill's Files method is pinned like a handler.
+			name:    "skill",
+			caseDir: "gen/testdata/golden/skills", file: "status.go", pkg: "skilled",
+			before:  "func (Status) Files(ctx context.Context, req *mcpgen.Request, clock *Clock) ([]mcpgen.SkillFile, error) {",
+			after:   "func (Status) Files(ctx context.Context, clock *Clock) ([]mcpgen.SkillFile, error) {",
+			guard:   "](component.Status.Files)",
+			message: `cannot use component\.Status\.Files .* in argument to _mcpgen_stale_run_go_generate\[`,
+		},
 	} {
+		component := tc.caseDir + "/" + tc.file
+		generated := tc.caseDir + "/want/" + tc.pkg
+		if out, err := goCmd(t, "build", "./"+generated); err != nil {
+			t.Fatalf("the golden package does not compile before the change:\n%s", out)
+		}
+		src, err := os.ReadFile("../" + component)
+		if err != nil {
+			t.Fatal(err)
+		}
+		serverGo, err := os.ReadFile("../" + generated + "/server.go")
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(string(serverGo), "\n")
+		// The guard's own doc says what to do.
+		if !regexp.MustCompile("Run `go generate ./...` \\(mcpgen\\) again").Match(serverGo) {
+			t.Errorf("%s/server.go does not tell the reader to re-run mcpgen", generated)
+		}
 		t.Run(tc.name, func(t *testing.T) {
 			if !strings.Contains(string(src), tc.before) {
 				t.Fatalf("%s no longer declares %q; update this test", component, tc.before)
@@ -87,9 +101,5 @@ func TestDriftGuard(t *testing.T) {
 				t.Errorf("the first compiler error is not the drift guard: %s", first)
 			}
 		})
-	}
-	// The guard's own doc says what to do.
-	if !regexp.MustCompile("Run `go generate ./...` \\(mcpgen\\) again").Match(serverGo) {
-		t.Errorf("server.go does not tell the reader to re-run mcpgen")
 	}
 }

@@ -34,6 +34,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/gen/testdata/golden/deps/cache"
 	"github.com/mcpgen/mcpgen/gen/testdata/golden/deps/store"
+	skillscomp "github.com/mcpgen/mcpgen/gen/testdata/golden/skills"
 	wirecomp "github.com/mcpgen/mcpgen/gen/testdata/golden/wire"
 	"github.com/mcpgen/mcpgen"
 
@@ -67,7 +68,7 @@ func main() {
 	case "options":
 		srv = options.New(mcpgen.Options{})
 	case "skilled":
-		srv = skilled.New(mcpgen.Options{})
+		srv = skilled.New(&skillscomp.Clock{Now: func() string { return "noon" }}, mcpgen.Options{})
 	case "wire":
 		srv = wire.New(&wirecomp.Greeter{Prefix: "> "}, mcpgen.Options{})
 	default:
@@ -307,8 +308,21 @@ func TestEndToEnd(t *testing.T) {
 			"skill://acme/billing/refunds/":  "testdata/golden/skills/library/refunds/",
 			"skill://acme/billing/invoices/": "testdata/golden/skills/library/invoices/",
 		}
-		files := 0
+		files, dynamic := 0, 0
 		for _, e := range c.result("skills/list", nil)["skills"].([]any) {
+			if e.(map[string]any)["resources"] == "dynamic" {
+				// The dynamic skill's files come from its Files method,
+				// with the dependency New was given.
+				dynamic++
+				if uri := e.(map[string]any)["uri"]; uri != "skill://acme/ops/status/SKILL.md" {
+					t.Errorf("dynamic skill at %v, want skill://acme/ops/status/SKILL.md", uri)
+				}
+				got := c.result("resources/read", map[string]any{"uri": "skill://acme/ops/status/now.txt"})["contents"].([]any)[0].(map[string]any)["text"]
+				if got != "as of noon\n" {
+					t.Errorf("skill://acme/ops/status/now.txt = %q, want the Files method's %q", got, "as of noon\n")
+				}
+				continue
+			}
 			for _, f := range e.(map[string]any)["resources"].([]any) {
 				f := f.(map[string]any)
 				uri := f["uri"].(string)
@@ -332,6 +346,9 @@ func TestEndToEnd(t *testing.T) {
 		}
 		if files != 6 {
 			t.Errorf("skills/list described %d files, want the 6 of the golden case", files)
+		}
+		if dynamic != 1 {
+			t.Errorf("skills/list listed %d dynamic skills, want the golden case's 1", dynamic)
 		}
 	})
 }

@@ -664,6 +664,11 @@ func (s *Server) components() []*Component {
 	for _, p := range s.Prompts {
 		out = append(out, &p.Component)
 	}
+	for _, sk := range s.Skills {
+		if sk.Provider != nil {
+			out = append(out, sk.Provider)
+		}
+	}
 	return out
 }
 

@@ -34,14 +34,28 @@ import (
 //
 // Paths are relative to the package directory, '/'-separated, and stay
 // inside the module.
+//
+// On a type, the directive declares a dynamic skill: a component whose
+// Files method returns the skill's files when they are asked for.
+//
+//	//mcp:skill name=live-status description="..." prefix=acme/ops
+//	type LiveStatus struct{}
+//
+//	func (LiveStatus) Files(ctx context.Context, req *mcpgen.Request, deps...) ([]mcpgen.SkillFile, error)
+//
+// name defaults to the type name in kebab case, description to the type's
+// doc comment; both are checked as SKILL.md frontmatter is.
 
 // Skill is one skill a server publishes: its files, read and checked.
 type Skill struct {
-	Path        string // skill path: [prefix/]name; files are skill://<Path>/<file>
-	Dir         string // the source directory
-	Frontmatter []byte // SKILL.md frontmatter as a JSON object, in file order
-	Files       []SkillFile
+	Path        string         // skill path: [prefix/]name; files are skill://<Path>/<file>
+	Dir         string         // the source directory
+	Frontmatter []byte         // SKILL.md frontmatter as a JSON object, in file order
+	Files       []SkillFile    // nil for a dynamic skill
 	Pos         token.Position // of the directive
+	// Provider is the component of a dynamic skill (//mcp:skill on a
+	// type): its Handler is the Files method the registry entry calls.
+	Provider *Component
 }
 
 // SkillFile is one file of a skill, with what its entry says about it.
@@ -80,12 +94,9 @@ func (c *checker) checkSkillDirective(s *Server, d directive) {
 	}
 	prefix := ""
 	if prefixOpt != nil {
-		prefix = c.str(*prefixOpt)
-		for _, seg := range strings.Split(prefix, "/") {
-			if why := skills.CheckPrefixSegment(seg); why != "" {
-				c.at(prefixOpt.ValPos, "//mcp:skill", "write a '/'-separated path such as prefix=acme/billing", "prefix segment %q %s", seg, why)
-				return
-			}
+		var ok bool
+		if prefix, ok = c.skillPrefix(*prefixOpt); !ok {
+			return
 		}
 	}
 	o := dirOpt
@@ -121,6 +132,84 @@ func (c *checker) checkSkillDirective(s *Server, d directive) {
 	if !found {
 		c.at(o.ValPos, "//mcp:skill", "put each skill in its own subdirectory with a SKILL.md", "root %s holds no skill directories", o.Value)
 	}
+}
+
+// skillPrefix checks a prefix= value: '/'-separated segments the skill
+// path allows.
+func (c *checker) skillPrefix(o option) (string, bool) {
+	prefix := c.str(o)
+	for _, seg := range strings.Split(prefix, "/") {
+		if why := skills.CheckPrefixSegment(seg); why != "" {
+			c.at(o.ValPos, "//mcp:skill", "write a '/'-separated path such as prefix=acme/billing", "prefix segment %q %s", seg, why)
+			return "", false
+		}
+	}
+	return prefix, true
+}
+
+// checkSkillComponent handles //mcp:skill on a type: a dynamic skill whose
+// files its Files method returns. Its name and description are checked as
+// the frontmatter of a SKILL.md is, at the option (or the type) that set
+// them.
+func (c *checker) checkSkillComponent(s *Server, comp Component, d directive) {
+	comp.Name = strings.ReplaceAll(snake(comp.TypeName), "_", "-")
+	// A doc comment's line breaks are wrapping, not content: frontmatter
+	// descriptions are one line.
+	comp.Description = strings.Join(strings.Fields(comp.Description), " ")
+	namePos, descPos := comp.Pos, comp.Pos
+	prefix, ok := "", true
+	for _, o := range d.Options {
+		switch o.Key {
+		case "name":
+			comp.Name, namePos = c.str(o), c.fset.Position(o.ValPos)
+		case "description":
+			comp.Description, descPos = c.str(o), c.fset.Position(o.ValPos)
+		case "prefix":
+			prefix, ok = c.skillPrefix(o)
+		case "dir", "root":
+			// A package-level directive in the wrong place: say so, and
+			// nothing about the Files method it never meant to declare.
+			c.at(o.Pos, "//mcp:skill", "name skill directories in the package doc comment; on a type, //mcp:skill serves the type's Files method", "%s= on a type", o.Key)
+			return
+		default:
+			c.unknownKey(d, o, "name, description, prefix")
+		}
+	}
+	subject := "skill " + comp.Name
+	if why := skills.CheckName(comp.Name); why != "" {
+		c.atPosition(namePos, subject, "use 1-64 lowercase letters a-z, digits and single hyphens, e.g. name=live-status", "name %q %s", comp.Name, why)
+		ok = false
+	}
+	switch n := utf8.RuneCountInString(comp.Description); {
+	case strings.TrimSpace(comp.Description) == "":
+		c.atPosition(descPos, subject, "write a doc comment on the type, or description=\"...\": say what the skill does and when to use it", "missing description")
+		ok = false
+	case n > skills.MaxDescriptionLen:
+		c.atPosition(descPos, subject, "shorten it; put details in the skill's SKILL.md", "description is %d characters long; the limit is %d", n, skills.MaxDescriptionLen)
+		ok = false
+	}
+	const hint = "add: func (x %s) Files(ctx context.Context, req *mcpgen.Request) ([]mcpgen.SkillFile, error)"
+	if c.method(&comp, "Files", false, "") == nil {
+		c.atPosition(comp.Pos, comp.TypeName, fmt.Sprintf(hint, comp.TypeName), "missing method Files")
+		return
+	}
+	comp.Handler = c.handler(&comp, "Files", "skill")
+	if comp.Handler == nil {
+		return
+	}
+	if !isSliceOf(comp.Handler.Result, serverPkg, "SkillFile") {
+		c.atPosition(comp.Pos, comp.TypeName+".Files", fmt.Sprintf(hint, comp.TypeName), "skill Files returns %s, not []mcpgen.SkillFile", short(comp.Handler.Result))
+		return
+	}
+	if !ok {
+		return
+	}
+	path := comp.Name
+	if prefix != "" {
+		path = prefix + "/" + comp.Name
+	}
+	fm := []byte(`{"name":` + string(jsonString(comp.Name)) + `,"description":` + string(jsonString(comp.Description)) + `}`)
+	s.Skills = append(s.Skills, &Skill{Path: path, Dir: "type " + comp.TypeName, Frontmatter: fm, Pos: comp.Pos, Provider: &comp})
 }
 
 // skillPath resolves a dir= or root= value: relative to the package

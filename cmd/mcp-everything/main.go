@@ -10,12 +10,11 @@
 // Streamable HTTP at http://ADDR/mcp, to legacy (initialize, sessions) and
 // stateless 2026-07-28 clients alike, on the same endpoint; the tasks
 // extension is on, and the skills extension serves the fixture's skills
-// (embedded ones and a dynamic one from code). -h lists the flags.
+// (embedded ones and a dynamic one whose files a component returns). -h lists the flags.
 package main
 
 import (
 	"github.com/mcpgen/mcpgen"
-	fixture "github.com/mcpgen/mcpgen/components/everything"
 	"github.com/mcpgen/mcpgen/generated/everything"
 )
 
@@ -23,7 +22,6 @@ func main() {
 	mcpgen.Main("mcp-everything", "Serves the MCP conformance fixture over stdio (default) or Streamable HTTP.",
 		func(opts mcpgen.Options) *mcpgen.Server {
 			opts.Tasks = true
-			opts.Skills = append(opts.Skills, fixture.DynamicSkills()...)
 			return everything.New(opts)
 		})
 }

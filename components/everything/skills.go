@@ -10,25 +10,27 @@ import (
 
 // This file provides a skill from code rather than from files: its content
 // is generated when read, so its entry lists "resources": "dynamic" and
-// carries no digests. The command passes it in mcpgen.Options.Skills, and
-// it is served beside the embedded skills of the //mcp:skill directives.
+// carries no digests. mcpgen lists it beside the embedded skills of the
+// package's //mcp:skill directives.
 
-const liveStatusFrontmatter = `{"name":"live-status","description":"Report the fixture server's live status. A dynamic skill: its files are generated on every read."}`
+// liveStatusDescription is the skill's description, in its directive and
+// in the SKILL.md it serves.
+const liveStatusDescription = "Report the fixture server's live status. A dynamic skill: its files are generated on every read."
 
-// reads counts the reads of the dynamic skill's files.
-var reads atomic.Int64
+// LiveStatus is the fixture's dynamic skill: a SKILL.md and a status
+// document counting the reads of the skill's files.
+//
+//mcp:skill name=live-status description="Report the fixture server's live status. A dynamic skill: its files are generated on every read."
+type LiveStatus struct{}
 
-// DynamicSkills returns the skills the fixture serves from code.
-func DynamicSkills() []mcpgen.Skill {
-	return []mcpgen.Skill{{
-		Path:        "live-status",
-		Frontmatter: []byte(liveStatusFrontmatter),
-		Dynamic: func(context.Context, *mcpgen.Request) ([]mcpgen.SkillFile, error) {
-			n := reads.Add(1)
-			return []mcpgen.SkillFile{
-				{Path: "SKILL.md", Content: []byte("---\nname: live-status\ndescription: Report the fixture server's live status. A dynamic skill: its files are generated on every read.\n---\n\nRead data/status.json for the current status.\n")},
-				{Path: "data/status.json", Content: []byte(fmt.Sprintf(`{"reads":%d}`, n))},
-			}, nil
-		},
-	}}
+// liveStatusReads counts the reads of the dynamic skill's files.
+var liveStatusReads atomic.Int64
+
+// Files returns the skill's files as of this read.
+func (LiveStatus) Files(ctx context.Context) ([]mcpgen.SkillFile, error) {
+	n := liveStatusReads.Add(1)
+	return []mcpgen.SkillFile{
+		{Path: "SKILL.md", Content: []byte("---\nname: live-status\ndescription: " + liveStatusDescription + "\n---\n\nRead data/status.json for the current status.\n")},
+		{Path: "data/status.json", Content: []byte(fmt.Sprintf(`{"reads":%d}`, n))},
+	}, nil
 }

@@ -89,6 +89,7 @@ func _() {
 	_mcpgen_stale_run_go_generate[func(component.PromptWithEmbeddedResource, context.Context) ([]mcpgen.PromptMessage, error)](component.PromptWithEmbeddedResource.Get)
 	_mcpgen_stale_run_go_generate[func(component.PromptWithImage, context.Context) ([]mcpgen.PromptMessage, error)](component.PromptWithImage.Get)
 	_mcpgen_stale_run_go_generate[func(component.SimplePrompt, context.Context) (string, error)](component.SimplePrompt.Get)
+	_mcpgen_stale_run_go_generate[func(component.LiveStatus, context.Context) ([]mcpgen.SkillFile, error)](component.LiveStatus.Files)
 	_mcpgen_stale_run_go_generate[struct{}](component.About{})
 	_mcpgen_stale_run_go_generate[struct {
 		Filename string `json:"filename" jsonschema:"minLength=1"`
@@ -167,4 +168,5 @@ func _() {
 	}](component.PromptWithEmbeddedResource{})
 	_mcpgen_stale_run_go_generate[struct{}](component.PromptWithImage{})
 	_mcpgen_stale_run_go_generate[struct{}](component.SimplePrompt{})
+	_mcpgen_stale_run_go_generate[struct{}](component.LiveStatus{})
 }

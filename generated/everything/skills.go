@@ -3,16 +3,19 @@
 package everything
 
 import (
+	"context"
 	"embed"
 	"encoding/json"
 	"github.com/mcpgen/mcpgen"
+	component "github.com/mcpgen/mcpgen/components/everything"
 )
 
 //go:embed all:_skills
 var skillFiles embed.FS
 
-// skills lists the skills of the //mcp:skill directives in path order, as
-// mcpgen read and checked them; New verifies every digest again.
+// skills lists the skills of the //mcp:skill directives in path order: the
+// embedded ones as mcpgen read and checked them (New verifies every digest
+// again) and the dynamic ones, whose files their components return.
 func (h *handlers) skills() []mcpgen.Skill {
 	return []mcpgen.Skill{
 		{
@@ -32,6 +35,11 @@ func (h *handlers) skills() []mcpgen.Skill {
 					Content:  mcpgen.MustReadFile(skillFiles, "_skills/acme/billing/refunds/examples/email.md"),
 				},
 			},
+		},
+		{
+			Path:        "live-status",
+			Frontmatter: json.RawMessage(`{"name":"live-status","description":"Report the fixture server's live status. A dynamic skill: its files are generated on every read."}`),
+			Dynamic:     h.filesLiveStatus,
 		},
 		{
 			Path:        "pdf-processing",
@@ -70,4 +78,10 @@ func (h *handlers) skills() []mcpgen.Skill {
 			},
 		},
 	}
+}
+
+// filesLiveStatus returns the files of the dynamic skill live-status.
+func (h *handlers) filesLiveStatus(ctx context.Context, req *mcpgen.Request) ([]mcpgen.SkillFile, error) {
+	var in component.LiveStatus
+	return in.Files(ctx)
 }

@@ -11,8 +11,9 @@ import (
 //go:embed all:_skills
 var skillFiles embed.FS
 
-// skills lists the skills of the //mcp:skill directives in path order, as
-// mcpgen read and checked them; New verifies every digest again.
+// skills lists the skills of the //mcp:skill directives in path order: the
+// embedded ones as mcpgen read and checked them (New verifies every digest
+// again) and the dynamic ones, whose files their components return.
 func (h *handlers) skills() []mcpgen.Skill {
 	return []mcpgen.Skill{
 		{

@@ -18,7 +18,7 @@
 /* want `skill linked: sneaky.md is a symbolic link` */ //mcp:skill dir=linked
 package skilldiag
 
-// NotHere carries a skill directive on a type.
+// NotHere carries a package-level skill directive on a type.
 //
-/* want `//mcp:skill: //mcp:skill belongs in the package doc comment` */ //mcp:skill dir=good
+/* want `//mcp:skill: dir= on a type` */ //mcp:skill dir=good
 type NotHere struct{}

@@ -9,11 +9,16 @@ components and run `go generate ./...` instead of editing these files.
 */
 package skilled
 
-import "github.com/mcpgen/mcpgen"
+import (
+	"context"
+	"github.com/mcpgen/mcpgen"
+	component "github.com/mcpgen/mcpgen/gen/testdata/golden/skills"
+)
 
 // New returns the skilled server, ready to serve on any transport.
-func New(opts mcpgen.Options) *mcpgen.Server {
-	h := &handlers{}
+// Its arguments are the dependencies its components' handlers declare.
+func New(clock *component.Clock, opts mcpgen.Options) *mcpgen.Server {
+	h := &handlers{clock: clock}
 	return mcpgen.New(mcpgen.Definition{
 		Name:    "skilled",
 		Version: "1.0.0",
@@ -22,4 +27,17 @@ func New(opts mcpgen.Options) *mcpgen.Server {
 }
 
 // handlers holds the dependencies and adapts each component to the runtime.
-type handlers struct{}
+type handlers struct {
+	clock *component.Clock
+}
+
+// _mcpgen_stale_run_go_generate stops compiling, named in the compiler's message, when a
+// component changed after mcpgen ran: a method's signature, or the fields or
+// tags of a type its schemas describe. Run `go generate ./...` (mcpgen) again.
+func _mcpgen_stale_run_go_generate[T any](T) {}
+
+// The component methods and types as mcpgen saw them.
+func _() {
+	_mcpgen_stale_run_go_generate[func(component.Status, context.Context, *mcpgen.Request, *component.Clock) ([]mcpgen.SkillFile, error)](component.Status.Files)
+	_mcpgen_stale_run_go_generate[struct{}](component.Status{})
+}

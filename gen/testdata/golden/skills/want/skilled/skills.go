@@ -3,16 +3,19 @@
 package skilled
 
 import (
+	"context"
 	"embed"
 	"encoding/json"
 	"github.com/mcpgen/mcpgen"
+	component "github.com/mcpgen/mcpgen/gen/testdata/golden/skills"
 )
 
 //go:embed all:_skills
 var skillFiles embed.FS
 
-// skills lists the skills of the //mcp:skill directives in path order, as
-// mcpgen read and checked them; New verifies every digest again.
+// skills lists the skills of the //mcp:skill directives in path order: the
+// embedded ones as mcpgen read and checked them (New verifies every digest
+// again) and the dynamic ones, whose files their components return.
 func (h *handlers) skills() []mcpgen.Skill {
 	return []mcpgen.Skill{
 		{
@@ -46,6 +49,11 @@ func (h *handlers) skills() []mcpgen.Skill {
 			},
 		},
 		{
+			Path:        "acme/ops/status",
+			Frontmatter: json.RawMessage(`{"name":"status","description":"Status reports the service's status when asked: a dynamic skill, listed beside the embedded ones, whose files are generated on every read."}`),
+			Dynamic:     h.filesStatus,
+		},
+		{
 			Path:        "review",
 			Frontmatter: json.RawMessage(`{"name":"review","description":"Review a change for correctness, tests and naming before it is merged. Use when asked to review a diff or a pull request.","license":"Apache-2.0","compatibility":"Needs git and a shell","metadata":{"author":"mcpgen","version":"1.2"},"allowed-tools":"Bash(git:*) Read"}`),
 			Files: []mcpgen.SkillFile{
@@ -70,4 +78,10 @@ func (h *handlers) skills() []mcpgen.Skill {
 			},
 		},
 	}
+}
+
+// filesStatus returns the files of the dynamic skill acme/ops/status.
+func (h *handlers) filesStatus(ctx context.Context, req *mcpgen.Request) ([]mcpgen.SkillFile, error) {
+	var in component.Status
+	return in.Files(ctx, req, h.clock)
 }
