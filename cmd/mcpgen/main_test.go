@@ -130,7 +130,7 @@ func TestDiagnosticsWriteNothing(t *testing.T) {
 		t.Errorf("mcpgen on packages with mistakes exited %d, want 1", code)
 	}
 	for _, want := range []string{
-		"mistakes/directives.go:7:38: //mcp:tol: unknown directive \"tol\"\n\tuse //mcp:tool, //mcp:resource or //mcp:prompt",
+		"mistakes/directives.go:7:38: //mcp:tol: unknown directive \"tol\"\n\tuse //mcp:tool, //mcp:resource, //mcp:prompt or //mcp:skill",
 		"error(s); nothing written",
 	} {
 		if !strings.Contains(stderr, want) {
