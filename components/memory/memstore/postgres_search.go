@@ -16,7 +16,7 @@ import (
 func (s *Postgres) ReadGraph(ctx context.Context) (Graph, error) {
 	var g Graph
 	err := s.read(ctx, func(tx pgx.Tx) error {
-		ents, err := pgLoadAllEntities(ctx, tx, nil)
+		ents, err := pgLoadAllEntities(ctx, tx)
 		if err != nil {
 			return err
 		}
@@ -43,7 +43,7 @@ func (s *Postgres) SearchNodes(ctx context.Context, query string) (Graph, error)
 		var cands []Entity
 		var err error
 		if q == "" {
-			cands, err = pgLoadAllEntities(ctx, tx, nil)
+			cands, err = pgLoadAllEntities(ctx, tx)
 		} else {
 			var ids []int64
 			err = pgEachRow(ctx, tx, `SELECT id FROM memory_entities WHERE search LIKE $1
@@ -155,18 +155,30 @@ func (s *Postgres) EntityNames(ctx context.Context, prefix string, limit int) ([
 }
 
 // pgLoadAllEntities reads every entity with its observations in insertion
-// order; when keep is non-nil only ids in keep are returned.
-func pgLoadAllEntities(ctx context.Context, tx pgx.Tx, keep map[int64]bool) ([]Entity, error) {
+// order.
+func pgLoadAllEntities(ctx context.Context, tx pgx.Tx) ([]Entity, error) {
+	return pgLoadEntities(ctx, tx, "", "", nil)
+}
+
+// pgLoadEntitiesByID reads the entities with the given ascending ids, with
+// their observations, in insertion order.
+func pgLoadEntitiesByID(ctx context.Context, tx pgx.Tx, ids []int64) ([]Entity, error) {
+	if len(ids) == 0 {
+		return []Entity{}, nil
+	}
+	return pgLoadEntities(ctx, tx, "WHERE id = ANY($1)", "WHERE entity_id = ANY($1)", []any{ids})
+}
+
+// pgLoadEntities reads the entities that entWhere selects and then the
+// observations that obsWhere selects (both "" for all), in insertion order.
+func pgLoadEntities(ctx context.Context, tx pgx.Tx, entWhere, obsWhere string, args []any) ([]Entity, error) {
 	ents := []Entity{}
 	pos := map[int64]int{}
-	err := pgEachRow(ctx, tx, `SELECT id, name, entity_type FROM memory_entities ORDER BY id`, nil, func(r pgx.Rows) error {
+	err := pgEachRow(ctx, tx, `SELECT id, name, entity_type FROM memory_entities `+entWhere+` ORDER BY id`, args, func(r pgx.Rows) error {
 		var id int64
 		var e Entity
 		if err := r.Scan(&id, &e.Name, &e.EntityType); err != nil {
 			return err
-		}
-		if keep != nil && !keep[id] {
-			return nil
 		}
 		e.Name, e.EntityType, e.Observations = pgDec(e.Name), pgDec(e.EntityType), []string{}
 		pos[id] = len(ents)
@@ -179,46 +191,7 @@ func pgLoadAllEntities(ctx context.Context, tx pgx.Tx, keep map[int64]bool) ([]E
 	if len(ents) == 0 {
 		return ents, nil
 	}
-	err = pgEachRow(ctx, tx, `SELECT entity_id, content FROM memory_observations ORDER BY id`, nil, func(r pgx.Rows) error {
-		var id int64
-		var c string
-		if err := r.Scan(&id, &c); err != nil {
-			return err
-		}
-		if i, ok := pos[id]; ok {
-			ents[i].Observations = append(ents[i].Observations, pgDec(c))
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("memstore: read observations: %w", err)
-	}
-	return ents, nil
-}
-
-// pgLoadEntitiesByID reads the entities with the given ascending ids, with
-// their observations, in insertion order.
-func pgLoadEntitiesByID(ctx context.Context, tx pgx.Tx, ids []int64) ([]Entity, error) {
-	if len(ids) == 0 {
-		return []Entity{}, nil
-	}
-	ents := make([]Entity, 0, len(ids))
-	pos := make(map[int64]int, len(ids))
-	err := pgEachRow(ctx, tx, `SELECT id, name, entity_type FROM memory_entities WHERE id = ANY($1) ORDER BY id`, []any{ids}, func(r pgx.Rows) error {
-		var id int64
-		var e Entity
-		if err := r.Scan(&id, &e.Name, &e.EntityType); err != nil {
-			return err
-		}
-		e.Name, e.EntityType, e.Observations = pgDec(e.Name), pgDec(e.EntityType), []string{}
-		pos[id] = len(ents)
-		ents = append(ents, e)
-		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("memstore: read entities: %w", err)
-	}
-	err = pgEachRow(ctx, tx, `SELECT entity_id, content FROM memory_observations WHERE entity_id = ANY($1) ORDER BY entity_id, id`, []any{ids}, func(r pgx.Rows) error {
+	err = pgEachRow(ctx, tx, `SELECT entity_id, content FROM memory_observations `+obsWhere+` ORDER BY entity_id, id`, args, func(r pgx.Rows) error {
 		var id int64
 		var c string
 		if err := r.Scan(&id, &c); err != nil {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
@@ -42,43 +41,6 @@ func (s *Postgres) CreateTask(ctx context.Context, nt NewTask) (Task, error) {
 	return t, nil
 }
 
-// validateNewTask checks a NewTask whose empty status was defaulted.
-func validateNewTask(nt NewTask) error {
-	if err := validateTaskTitle(nt.Title); err != nil {
-		return err
-	}
-	if err := validateTaskStatus(nt.Status); err != nil {
-		return err
-	}
-	if err := checkObservation("notes", nt.Notes); err != nil {
-		return err
-	}
-	return validateNames("entities", nt.Entities)
-}
-
-// validateTaskUpdate checks the non-nil fields of u.
-func validateTaskUpdate(u TaskUpdate) error {
-	if u.Title != nil {
-		if err := validateTaskTitle(*u.Title); err != nil {
-			return err
-		}
-	}
-	if u.Status != nil {
-		if err := validateTaskStatus(*u.Status); err != nil {
-			return err
-		}
-	}
-	if u.Notes != nil {
-		if err := checkObservation("notes", *u.Notes); err != nil {
-			return err
-		}
-	}
-	if u.Entities != nil {
-		return validateNames("entities", *u.Entities)
-	}
-	return nil
-}
-
 // UpdateTask implements Store. An update that changes nothing records no
 // change and keeps UpdatedAt.
 func (s *Postgres) UpdateTask(ctx context.Context, id int64, u TaskUpdate) (Task, error) {
@@ -94,29 +56,7 @@ func (s *Postgres) UpdateTask(ctx context.Context, id int64, u TaskUpdate) (Task
 		if err != nil {
 			return err
 		}
-		var what []string
-		next := cur
-		if u.Title != nil && *u.Title != cur.Title {
-			next.Title = *u.Title
-			what = append(what, "title")
-		}
-		if u.Status != nil && *u.Status != cur.Status {
-			next.Status = *u.Status
-			what = append(what, fmt.Sprintf("status %s -> %s", cur.Status, *u.Status))
-		}
-		if u.Notes != nil && *u.Notes != cur.Notes {
-			next.Notes = *u.Notes
-			what = append(what, "notes")
-		}
-		entsChanged := false
-		if u.Entities != nil {
-			ents := dedupe(*u.Entities)
-			if !slices.Equal(ents, cur.Entities) {
-				next.Entities = ents
-				entsChanged = true
-				what = append(what, "entities")
-			}
-		}
+		next, what, entsChanged := applyTaskUpdate(cur, u)
 		if len(what) == 0 {
 			t = cur
 			return nil

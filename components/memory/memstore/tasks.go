@@ -30,21 +30,26 @@ func validateTaskStatus(s TaskStatus) error {
 	return nil
 }
 
+// validateNewTask checks a NewTask whose empty status was defaulted.
+func validateNewTask(nt NewTask) error {
+	if err := validateTaskTitle(nt.Title); err != nil {
+		return err
+	}
+	if err := validateTaskStatus(nt.Status); err != nil {
+		return err
+	}
+	if err := checkObservation("notes", nt.Notes); err != nil {
+		return err
+	}
+	return validateNames("entities", nt.Entities)
+}
+
 // CreateTask implements Store.
 func (s *SQLite) CreateTask(ctx context.Context, nt NewTask) (Task, error) {
 	if nt.Status == "" {
 		nt.Status = TaskOpen
 	}
-	if err := validateTaskTitle(nt.Title); err != nil {
-		return Task{}, err
-	}
-	if err := validateTaskStatus(nt.Status); err != nil {
-		return Task{}, err
-	}
-	if err := checkObservation("notes", nt.Notes); err != nil {
-		return Task{}, err
-	}
-	if err := validateNames("entities", nt.Entities); err != nil {
+	if err := validateNewTask(nt); err != nil {
 		return Task{}, err
 	}
 	var t Task
@@ -68,28 +73,61 @@ func (s *SQLite) CreateTask(ctx context.Context, nt NewTask) (Task, error) {
 	return t, nil
 }
 
-// UpdateTask implements Store. An update that changes nothing records no
-// change and keeps UpdatedAt.
-func (s *SQLite) UpdateTask(ctx context.Context, id int64, u TaskUpdate) (Task, error) {
+// validateTaskUpdate checks the fields an update sets, as every store does
+// before it opens a transaction.
+func validateTaskUpdate(u TaskUpdate) error {
 	if u.Title != nil {
 		if err := validateTaskTitle(*u.Title); err != nil {
-			return Task{}, err
+			return err
 		}
 	}
 	if u.Status != nil {
 		if err := validateTaskStatus(*u.Status); err != nil {
-			return Task{}, err
+			return err
 		}
 	}
 	if u.Notes != nil {
 		if err := checkObservation("notes", *u.Notes); err != nil {
-			return Task{}, err
+			return err
 		}
 	}
 	if u.Entities != nil {
-		if err := validateNames("entities", *u.Entities); err != nil {
-			return Task{}, err
+		return validateNames("entities", *u.Entities)
+	}
+	return nil
+}
+
+// applyTaskUpdate returns cur with u applied, what changed (for the change
+// feed; empty when nothing did) and whether the linked entities changed.
+func applyTaskUpdate(cur Task, u TaskUpdate) (next Task, what []string, entsChanged bool) {
+	next = cur
+	if u.Title != nil && *u.Title != cur.Title {
+		next.Title = *u.Title
+		what = append(what, "title")
+	}
+	if u.Status != nil && *u.Status != cur.Status {
+		next.Status = *u.Status
+		what = append(what, fmt.Sprintf("status %s -> %s", cur.Status, *u.Status))
+	}
+	if u.Notes != nil && *u.Notes != cur.Notes {
+		next.Notes = *u.Notes
+		what = append(what, "notes")
+	}
+	if u.Entities != nil {
+		if ents := dedupe(*u.Entities); !slices.Equal(ents, cur.Entities) {
+			next.Entities = ents
+			entsChanged = true
+			what = append(what, "entities")
 		}
+	}
+	return next, what, entsChanged
+}
+
+// UpdateTask implements Store. An update that changes nothing records no
+// change and keeps UpdatedAt.
+func (s *SQLite) UpdateTask(ctx context.Context, id int64, u TaskUpdate) (Task, error) {
+	if err := validateTaskUpdate(u); err != nil {
+		return Task{}, err
 	}
 	var t Task
 	err := s.write(ctx, func(w *writer) error {
@@ -97,29 +135,7 @@ func (s *SQLite) UpdateTask(ctx context.Context, id int64, u TaskUpdate) (Task, 
 		if err != nil {
 			return err
 		}
-		var what []string
-		next := cur
-		if u.Title != nil && *u.Title != cur.Title {
-			next.Title = *u.Title
-			what = append(what, "title")
-		}
-		if u.Status != nil && *u.Status != cur.Status {
-			next.Status = *u.Status
-			what = append(what, fmt.Sprintf("status %s -> %s", cur.Status, *u.Status))
-		}
-		if u.Notes != nil && *u.Notes != cur.Notes {
-			next.Notes = *u.Notes
-			what = append(what, "notes")
-		}
-		entsChanged := false
-		if u.Entities != nil {
-			ents := dedupe(*u.Entities)
-			if !slices.Equal(ents, cur.Entities) {
-				next.Entities = ents
-				entsChanged = true
-				what = append(what, "entities")
-			}
-		}
+		next, what, entsChanged := applyTaskUpdate(cur, u)
 		if len(what) == 0 {
 			t = cur
 			return nil
