@@ -2,30 +2,24 @@ package main
 
 import (
 	"context"
-	crand "crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"net/url"
-	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpgen/mcpgen/internal/testutil/pgtest"
 )
 
 // Tests that exercise the store run on both stores through eachStore.
 // PostgreSQL is found through MCP_TEST_POSTGRES (default
 // postgres://postgres@127.0.0.1:5432/test?sslmode=disable); when it is
-// unreachable the "postgres" subtests are skipped, saying so, except in CI,
-// where they fail.
-
-const defaultTestPG = "postgres://postgres@127.0.0.1:5432/test?sslmode=disable"
+// unreachable the "postgres" subtests are skipped, saying so, except under
+// CI=true, where they fail (internal/testutil/pgtest).
 
 // newDBFunc returns a fresh --db value for a store named name.
 type newDBFunc func(t *testing.T, name string) string
@@ -46,49 +40,7 @@ func eachStore(t *testing.T, fn func(t *testing.T, newDB newDBFunc)) {
 // cleanup, and returns a URL whose search_path selects it.
 func postgresTestURL(t *testing.T) string {
 	t.Helper()
-	base := os.Getenv("MCP_TEST_POSTGRES")
-	if base == "" {
-		base = defaultTestPG
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	conn, err := pgx.Connect(ctx, base)
-	if err != nil {
-		u, _ := url.Parse(base)
-		if inCI() {
-			t.Fatalf("PostgreSQL is required in CI (CI=%q) but %s is unreachable: %v", os.Getenv("CI"), u.Redacted(), err)
-		}
-		t.Skipf("PostgreSQL at %s unreachable (set MCP_TEST_POSTGRES): %v", u.Redacted(), err)
-	}
-	defer conn.Close(ctx)
-	var b [6]byte
-	crand.Read(b[:])
-	name := strings.ToLower(regexp.MustCompile(`[^A-Za-z0-9]+`).ReplaceAllString(t.Name(), "_"))
-	schema := fmt.Sprintf("mcpmem_%.30s_%s", name, hex.EncodeToString(b[:]))
-	if _, err := conn.Exec(ctx, "CREATE SCHEMA "+pgx.Identifier{schema}.Sanitize()); err != nil {
-		t.Fatalf("create schema: %v", err)
-	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		conn, err := pgx.Connect(ctx, base)
-		if err != nil {
-			t.Errorf("drop schema %s: %v", schema, err)
-			return
-		}
-		defer conn.Close(ctx)
-		if _, err := conn.Exec(ctx, "DROP SCHEMA "+pgx.Identifier{schema}.Sanitize()+" CASCADE"); err != nil {
-			t.Errorf("drop schema %s: %v", schema, err)
-		}
-	})
-	u, err := url.Parse(base)
-	if err != nil {
-		t.Fatalf("MCP_TEST_POSTGRES: %v", err)
-	}
-	q := u.Query()
-	q.Set("search_path", schema)
-	u.RawQuery = q.Encode()
-	return u.String()
+	return pgtest.SearchPathURL(t, "mcpmem")
 }
 
 // TestUnreachablePostgresExitsNamingURL starts the binary on a database

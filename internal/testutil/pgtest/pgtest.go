@@ -36,7 +36,23 @@ func Server() string {
 // the schema's name. The schema is dropped when the test ends.
 func URL(t testing.TB, prefix string) (string, string) {
 	t.Helper()
-	base := Server()
+	schema := newSchema(t, prefix, false)
+	return withParam(t, "schema", schema), schema
+}
+
+// SearchPathURL creates a fresh schema (<prefix>_<random>), dropped when
+// the test ends, and returns the test server's URL whose search_path
+// selects it, for stores that use the connection's current schema
+// (mcp-memory's PostgreSQL store).
+func SearchPathURL(t testing.TB, prefix string) string {
+	t.Helper()
+	return withParam(t, "search_path", newSchema(t, prefix, true))
+}
+
+// newSchema names a fresh schema, creates it when create is set, and
+// drops it when the test ends.
+func newSchema(t testing.TB, prefix string, create bool) string {
+	t.Helper()
 	conn := Connect(t)
 	var b [6]byte
 	_, _ = rand.Read(b[:])
@@ -47,14 +63,27 @@ func URL(t testing.TB, prefix string) (string, string) {
 		_, _ = conn.Exec(ctx, "DROP SCHEMA IF EXISTS "+pgx.Identifier{schema}.Sanitize()+" CASCADE")
 		conn.Close(ctx)
 	})
+	if create {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if _, err := conn.Exec(ctx, "CREATE SCHEMA "+pgx.Identifier{schema}.Sanitize()); err != nil {
+			t.Fatalf("create schema %s: %v", schema, err)
+		}
+	}
+	return schema
+}
+
+// withParam returns the test server's URL with one query parameter set.
+func withParam(t testing.TB, key, value string) string {
+	base := Server()
 	u, err := url.Parse(base)
 	if err != nil {
 		t.Fatalf("MCP_TEST_POSTGRES %q: %v", base, err)
 	}
 	q := u.Query()
-	q.Set("schema", schema)
+	q.Set(key, value)
 	u.RawQuery = q.Encode()
-	return u.String(), schema
+	return u.String()
 }
 
 // Connect opens a plain connection to the test server, or skips (fails
