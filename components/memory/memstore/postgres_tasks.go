@@ -91,12 +91,7 @@ func (s *Postgres) GetTask(ctx context.Context, id int64) (Task, error) {
 
 // ListTasks implements Store.
 func (s *Postgres) ListTasks(ctx context.Context, f TaskFilter) ([]Task, error) {
-	if f.Status != "" {
-		if err := validateTaskStatus(f.Status); err != nil {
-			return nil, err
-		}
-	}
-	if err := checkName("entity", f.Entity); err != nil {
+	if err := validateTaskFilter(f); err != nil {
 		return nil, err
 	}
 	q := `SELECT id, title, status, notes, created_at, updated_at FROM memory_tasks WHERE true`

@@ -173,14 +173,19 @@ func (s *SQLite) GetTask(ctx context.Context, id int64) (Task, error) {
 	return t, err
 }
 
-// ListTasks implements Store.
-func (s *SQLite) ListTasks(ctx context.Context, f TaskFilter) ([]Task, error) {
+// validateTaskFilter checks a ListTasks filter, as every store does.
+func validateTaskFilter(f TaskFilter) error {
 	if f.Status != "" {
 		if err := validateTaskStatus(f.Status); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	if err := checkName("entity", f.Entity); err != nil {
+	return checkName("entity", f.Entity)
+}
+
+// ListTasks implements Store.
+func (s *SQLite) ListTasks(ctx context.Context, f TaskFilter) ([]Task, error) {
+	if err := validateTaskFilter(f); err != nil {
 		return nil, err
 	}
 	q := `SELECT id, title, status, notes, created_at, updated_at FROM tasks WHERE 1 = 1`
