@@ -39,6 +39,20 @@ func StructuredResult[T any](out T, err error) (*CallToolResult, error) {
 	return server.StructuredResult(out, err)
 }
 
+// EncodedJSON is implemented by a structured result type that holds its
+// own compact JSON already (rendered in one pass with its text, say):
+// StructuredResult sends it as structuredContent without encoding the
+// value again. Unless the generator proved the type (it cannot prove a
+// type with this method), the runtime still checks it against the output
+// schema.
+type EncodedJSON = server.EncodedJSON
+
+// EncodedText is implemented by a structured result type that holds its
+// text block already encoded as one JSON string: StructuredResult sends it
+// as the text block as it is. mcp-memory's graph results render both
+// forms this way, in one pass over the store's rows.
+type EncodedText = server.EncodedText
+
 // StructuredResultText is StructuredResult with a text block of the
 // component's choosing (its ContentText method).
 func StructuredResultText[T any](out T, text string) (*CallToolResult, error) {

@@ -46,6 +46,12 @@ type (
 // TextContent returns a text content block.
 func TextContent(text string) Content { return protocol.TextContent(text) }
 
+// EncodedTextContent returns a text block whose text is given already
+// encoded as one JSON string (quoted and escaped) and is sent as it is: for
+// a large text rendered straight into its wire form. Its Text field stays
+// empty; its EncodedText method returns the bytes.
+func EncodedTextContent(quoted []byte) Content { return protocol.EncodedTextContent(quoted) }
+
 // Bool returns a pointer to b, for the optional hints of [ToolAnnotations].
 func Bool(b bool) *bool { return protocol.Bool(b) }
 

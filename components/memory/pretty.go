@@ -2,7 +2,6 @@ package memory
 
 import (
 	"encoding/json"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/mcpgen/mcpgen/components/memory/memstore"
@@ -41,46 +40,90 @@ func (p *prettyAppender) str(s string) { p.b = appendJSString(p.b, s) }
 
 // appendJSString appends s as a JSON string the way JavaScript's
 // JSON.stringify writes it: only ", \ and control characters are escaped
-// (short forms for \b \t \n \f \r, \u00xx otherwise). Both the text
-// block and structuredContent use it.
+// (short forms for \b \t \n \f \r, \u00xx otherwise).
+// structuredContent and the small results' text blocks use it.
 func appendJSString(b []byte, s string) []byte {
-	if !utf8.ValidString(s) {
-		// Not reachable from JSON input: replace each invalid byte with
-		// U+FFFD, as encoding/json does.
-		var sb strings.Builder
-		for _, r := range s {
-			sb.WriteRune(r)
-		}
-		s = sb.String()
-	}
 	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' {
-			continue
-		}
-		b = append(b, s[start:i]...)
+	b = appendEscaped(b, s, &jsEscapes)
+	return append(b, '"')
+}
+
+// jsEscapes[c] is what JSON.stringify writes for the ASCII byte c inside a
+// string ("" where c stays as it is); inTextEscapes[c] is that written
+// once more inside a JSON string (the text block of a graph result, sent
+// already encoded).
+var jsEscapes, inTextEscapes = func() (js, inText [utf8.RuneSelf]string) {
+	for c := range utf8.RuneSelf {
+		var e string
 		switch c {
 		case '"', '\\':
-			b = append(b, '\\', c)
+			e = `\` + string(rune(c))
 		case '\b':
-			b = append(b, '\\', 'b')
+			e = `\b`
 		case '\t':
-			b = append(b, '\\', 't')
+			e = `\t`
 		case '\n':
-			b = append(b, '\\', 'n')
+			e = `\n`
 		case '\f':
-			b = append(b, '\\', 'f')
+			e = `\f`
 		case '\r':
-			b = append(b, '\\', 'r')
+			e = `\r`
 		default:
-			b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+			if c < 0x20 {
+				e = `\u00` + string(hexDigits[c>>4]) + string(hexDigits[c&0xf])
+			}
 		}
-		start = i + 1
+		js[c] = e
+		if e != "" {
+			inText[c] = encodedText(e)
+		}
 	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
+	return js, inText
+}()
+
+// appendEscaped appends the inside of s as a JSON string, each ASCII byte
+// as escapes has it and the rest as it is, except that invalid UTF-8 (not
+// reachable from JSON input) becomes U+FFFD, as encoding/json has it.
+func appendEscaped(b []byte, s string, escapes *[utf8.RuneSelf]string) []byte {
+	start := 0
+	for i := 0; i < len(s); {
+		for i+8 <= len(s) && plain8(s[i:i+8]) {
+			i += 8
+		}
+		if i == len(s) {
+			break
+		}
+		c := s[i]
+		if c >= utf8.RuneSelf {
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if r == utf8.RuneError && size == 1 {
+				b = append(b, s[start:i]...)
+				b = append(b, "\uFFFD"...)
+				start = i + 1
+			}
+			i += size
+			continue
+		}
+		if e := escapes[c]; e != "" {
+			b = append(b, s[start:i]...)
+			b = append(b, e...)
+			start = i + 1
+		}
+		i++
+	}
+	return append(b, s[start:]...)
+}
+
+// plain8 reports whether the 8 bytes of w are all ASCII that JSON strings
+// hold as it is (no control character, quote or backslash), a word at a
+// time: each term has a byte's high bit set where that byte needs a look
+// (a false alarm only above a byte that does).
+func plain8(w string) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	x := uint64(w[0]) | uint64(w[1])<<8 | uint64(w[2])<<16 | uint64(w[3])<<24 |
+		uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56
+	q, bs := x^(ones*'"'), x^(ones*'\\')
+	return (x|(x-ones*0x20)&^x|(q-ones)&^q|(bs-ones)&^bs)&highs == 0
 }
 
 // strings writes a list of strings at depth (the depth of the key holding it).

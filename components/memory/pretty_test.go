@@ -71,7 +71,7 @@ func TestPrettyFastMatchesJSONStringify(t *testing.T) {
 		// encoding/json's.
 		for _, gv := range []memstore.Graph{g, {}} {
 			rg := renderGraph(gv)
-			if got, want := rg.ContentText(), prettySlow(gv); got != want {
+			if got, want := graphText(t, rg), prettySlow(gv); got != want {
 				t.Fatalf("renderGraph(%#v) text:\n%s\nwant:\n%s", gv, got, want)
 			}
 			want, _ := json.Marshal(gv)
@@ -111,9 +111,19 @@ func BenchmarkGraphContentText(b *testing.B) {
 	b.Run("append", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			_ = renderGraph(g).ContentText()
+			_ = renderGraph(g).EncodedText()
 		}
 	})
+}
+
+// graphText decodes a graph result's encoded text block.
+func graphText(t *testing.T, g Graph) string {
+	t.Helper()
+	var s string
+	if err := json.Unmarshal(g.EncodedText(), &s); err != nil {
+		t.Fatalf("text block %s: %v", g.EncodedText(), err)
+	}
+	return s
 }
 
 // canonJSON re-encodes JSON text through encoding/json, so that two
@@ -129,3 +139,38 @@ func canonJSON(t *testing.T, b []byte) string {
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }
+
+// TestPlain8 puts every byte value at every position of a word of plain
+// bytes: the word is plain exactly when that byte is.
+func TestPlain8(t *testing.T) {
+	for pos := range 8 {
+		for c := range 256 {
+			w := []byte("abcdefgh")
+			w[pos] = byte(c)
+			want := c >= 0x20 && c < 0x80 && c != '"' && c != '\\'
+			if got := plain8(string(w)); got != want {
+				t.Fatalf("plain8(%q) = %v, want %v", w, got, want)
+			}
+		}
+	}
+}
+
+// FuzzAppendJSString checks the word-at-a-time escaper against
+// encoding/json's escaping with its HTML escapes undone (invalid UTF-8
+// becomes U+FFFD in both), and the text block's second encoding against
+// decoding it.
+func FuzzAppendJSString(f *testing.F) {
+	f.Add("plain ascii text, long enough for words")
+	f.Add("quote\" back\\slash \n\t\x01 é 😀 \u2028 <&> \xff")
+	f.Fuzz(func(t *testing.T, s string) {
+		got := appendJSString(nil, s)
+		if want := prettySlow(string([]rune(s))); string(got) != want {
+			t.Fatalf("appendJSString(%q) = %s, want %s", s, got, want)
+		}
+		var back string
+		inText := `"` + string(textString(nil, s)) + `"`
+		if err := json.Unmarshal([]byte(inText), &back); err != nil || back != string(got) {
+			t.Fatalf("textString(%q) = %s: decodes to %q (%v), want %s", s, inText, back, err, got)
+		}
+	})
+}

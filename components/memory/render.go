@@ -1,56 +1,117 @@
 package memory
 
 import (
-	"unsafe"
+	"encoding/json"
 
 	"github.com/mcpgen/mcpgen/components/memory/memstore"
 )
 
 // graphRender renders a graph result in both of its wire forms in one pass
-// over the entities and relations, as they come from the store: the text
-// block (JSON.stringify(graph, null, 2), the reference's) and
-// structuredContent (compact JSON). Nothing else holds the graph, so
-// read_graph's peak memory is the two renderings plus the response.
+// over the entities and relations, as they come from the store:
+//
+//   - text, the text block (JSON.stringify(graph, null, 2), the
+//     reference's), already encoded as the JSON string the answer carries,
+//     so that the runtime copies it instead of escaping megabytes again;
+//   - js, structuredContent (compact JSON).
+//
+// Nothing else holds the graph, so read_graph's peak memory is the two
+// renderings plus the answer. Each method appends to local copies of the
+// buffers and stores them back once: appending to a heap field directly
+// costs a GC write barrier per append while a collection runs, and
+// read_graph's own allocations keep collections running.
 type graphRender struct {
-	text       prettyAppender
-	js         []byte
+	text, js   []byte
 	nEnt, nRel int
 	relations  bool // the entities list is closed
+}
+
+// The fixed parts of the text block, escaped once: the layout of
+// JSON.stringify(graph, null, 2), with entities and relations at depth 2.
+var (
+	tOpen       = encodedText("{\n  \"entities\": ")
+	tEntity     = encodedText("\n    {\n      \"name\": ")
+	tEntityType = encodedText(",\n      \"entityType\": ")
+	tObs        = encodedText(",\n      \"observations\": ")
+	tObsItem    = encodedText("\n        ")
+	tObsClose   = encodedText("\n      ]")
+	tItemClose  = encodedText("\n    }")
+	tListClose  = encodedText("\n  ]")
+	tRelations  = encodedText(",\n  \"relations\": ")
+	tFrom       = encodedText("\n    {\n      \"from\": ")
+	tTo         = encodedText(",\n      \"to\": ")
+	tRelType    = encodedText(",\n      \"relationType\": ")
+	tClose      = encodedText("\n}")
+)
+
+// encodedText is s as it appears inside a JSON string (no quotes).
+func encodedText(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b[1 : len(b)-1])
 }
 
 // newGraphRender starts a rendering whose structuredContent and text are
 // expected to be about jsonSize and textSize bytes.
 func newGraphRender(jsonSize, textSize int) *graphRender {
-	r := &graphRender{js: make([]byte, 0, max(jsonSize, 4<<10))}
-	r.text.b = make([]byte, 0, max(textSize, 6<<10))
-	r.text.b = append(r.text.b, "{\n  \"entities\": "...)
+	r := &graphRender{
+		text: make([]byte, 0, max(textSize, 6<<10)),
+		js:   make([]byte, 0, max(jsonSize, 4<<10)),
+	}
+	r.text = append(append(r.text, '"'), tOpen...)
 	r.js = append(r.js, `{"entities":[`...)
 	return r
 }
 
+// textString appends s as JSON.stringify writes it, encoded once more as
+// the inside of a JSON string.
+func textString(b []byte, s string) []byte {
+	b = append(b, `\"`...)
+	b = appendEscaped(b, s, &inTextEscapes)
+	return append(b, `\"`...)
+}
+
 // entity appends one entity; it must come before every relation.
 func (r *graphRender) entity(e memstore.Entity) error {
+	t, j := r.text, r.js
 	if r.nEnt == 0 {
-		r.text.b = append(r.text.b, '[')
+		t = append(t, '[')
 	} else {
-		r.text.b = append(r.text.b, ',')
-		r.js = append(r.js, ',')
+		t = append(t, ',')
+		j = append(j, ',')
 	}
 	r.nEnt++
-	r.text.newline(2)
-	r.text.entity(e, 2)
-	r.js = append(r.js, `{"name":`...)
-	r.js = appendJSString(r.js, e.Name)
-	r.js = append(r.js, `,"entityType":`...)
-	r.js = appendJSString(r.js, e.EntityType)
-	r.js = append(r.js, `,"observations":[`...)
+	t = append(t, tEntity...)
+	t = textString(t, e.Name)
+	t = append(t, tEntityType...)
+	t = textString(t, e.EntityType)
+	t = append(t, tObs...)
+	if len(e.Observations) == 0 {
+		t = append(t, "[]"...)
+	} else {
+		t = append(t, '[')
+		for i, o := range e.Observations {
+			if i > 0 {
+				t = append(t, ',')
+			}
+			t = append(t, tObsItem...)
+			t = textString(t, o)
+		}
+		t = append(t, tObsClose...)
+	}
+	t = append(t, tItemClose...)
+
+	j = append(j, `{"name":`...)
+	j = appendJSString(j, e.Name)
+	j = append(j, `,"entityType":`...)
+	j = appendJSString(j, e.EntityType)
+	j = append(j, `,"observations":[`...)
 	for i, o := range e.Observations {
 		if i > 0 {
-			r.js = append(r.js, ',')
+			j = append(j, ',')
 		}
-		r.js = appendJSString(r.js, o)
+		j = appendJSString(j, o)
 	}
-	r.js = append(r.js, "]}"...)
+	j = append(j, "]}"...)
+	r.text, r.js = t, j
 	return nil
 }
 
@@ -61,34 +122,41 @@ func (r *graphRender) closeEntities() {
 	}
 	r.relations = true
 	if r.nEnt == 0 {
-		r.text.b = append(r.text.b, "[]"...)
+		r.text = append(r.text, "[]"...)
 	} else {
-		r.text.newline(1)
-		r.text.b = append(r.text.b, ']')
+		r.text = append(r.text, tListClose...)
 	}
-	r.text.b = append(r.text.b, ",\n  \"relations\": "...)
+	r.text = append(r.text, tRelations...)
 	r.js = append(r.js, `],"relations":[`...)
 }
 
 // relation appends one relation.
 func (r *graphRender) relation(rel memstore.Relation) error {
 	r.closeEntities()
+	t, j := r.text, r.js
 	if r.nRel == 0 {
-		r.text.b = append(r.text.b, '[')
+		t = append(t, '[')
 	} else {
-		r.text.b = append(r.text.b, ',')
-		r.js = append(r.js, ',')
+		t = append(t, ',')
+		j = append(j, ',')
 	}
 	r.nRel++
-	r.text.newline(2)
-	r.text.relation(rel, 2)
-	r.js = append(r.js, `{"from":`...)
-	r.js = appendJSString(r.js, rel.From)
-	r.js = append(r.js, `,"to":`...)
-	r.js = appendJSString(r.js, rel.To)
-	r.js = append(r.js, `,"relationType":`...)
-	r.js = appendJSString(r.js, rel.RelationType)
-	r.js = append(r.js, '}')
+	t = append(t, tFrom...)
+	t = textString(t, rel.From)
+	t = append(t, tTo...)
+	t = textString(t, rel.To)
+	t = append(t, tRelType...)
+	t = textString(t, rel.RelationType)
+	t = append(t, tItemClose...)
+
+	j = append(j, `{"from":`...)
+	j = appendJSString(j, rel.From)
+	j = append(j, `,"to":`...)
+	j = appendJSString(j, rel.To)
+	j = append(j, `,"relationType":`...)
+	j = appendJSString(j, rel.RelationType)
+	j = append(j, '}')
+	r.text, r.js = t, j
 	return nil
 }
 
@@ -96,19 +164,18 @@ func (r *graphRender) relation(rel memstore.Relation) error {
 func (r *graphRender) finish() {
 	r.closeEntities()
 	if r.nRel == 0 {
-		r.text.b = append(r.text.b, "[]"...)
+		r.text = append(r.text, "[]"...)
 	} else {
-		r.text.newline(1)
-		r.text.b = append(r.text.b, ']')
+		r.text = append(r.text, tListClose...)
 	}
-	r.text.b = append(r.text.b, "\n}"...)
+	r.text = append(append(r.text, tClose...), '"')
 	r.js = append(r.js, "]}"...)
 }
 
 // renderGraph renders a graph held as values (search_nodes, open_nodes).
 func renderGraph(g memstore.Graph) Graph {
 	n := graphSize(g)
-	r := newGraphRender(n*2/3, n)
+	r := newGraphRender(n*2/3, n+n/4)
 	for _, e := range g.Entities {
 		r.entity(e)
 	}
@@ -127,24 +194,21 @@ type Graph struct {
 	r *graphRender
 }
 
-// ContentText is the text block the reference gives: the graph as
-// indented JSON. It shares the rendering's bytes, which never change.
-func (g Graph) ContentText() string {
+// rendered is g's rendering, made now for a Graph built from values.
+func (g Graph) rendered() *graphRender {
 	if g.r == nil {
-		return pretty(g.Graph)
+		return renderGraph(g.Graph).r
 	}
-	return unsafe.String(unsafe.SliceData(g.r.text.b), len(g.r.text.b))
+	return g.r
 }
+
+// EncodedText is the text block the reference gives, the graph as
+// indented JSON, encoded as a JSON string: the runtime sends it as it is.
+func (g Graph) EncodedText() []byte { return g.rendered().text }
 
 // EncodedJSON is the compact JSON of the graph, rendered with the text:
 // the runtime sends it as structuredContent as it is.
-func (g Graph) EncodedJSON() []byte {
-	if g.r == nil {
-		b, _ := g.Graph.MarshalJSON()
-		return b
-	}
-	return g.r.js
-}
+func (g Graph) EncodedJSON() []byte { return g.rendered().js }
 
 // MarshalJSON returns EncodedJSON.
 func (g Graph) MarshalJSON() ([]byte, error) { return g.EncodedJSON(), nil }

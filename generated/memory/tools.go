@@ -397,10 +397,7 @@ func (h *handlers) callOpenNodes(ctx context.Context, req *mcpgen.Request, args 
 		return nil, err
 	}
 	out, err := in.Call(ctx, h.store)
-	if err != nil {
-		return mcpgen.ToolError(err)
-	}
-	return mcpgen.StructuredResultText(out, out.ContentText())
+	return mcpgen.StructuredResult(out, err)
 }
 
 // callReadGraph serves the tool read_graph: arguments were checked against its input
@@ -411,10 +408,7 @@ func (h *handlers) callReadGraph(ctx context.Context, req *mcpgen.Request, args 
 		return nil, err
 	}
 	out, err := in.Call(ctx, h.store)
-	if err != nil {
-		return mcpgen.ToolError(err)
-	}
-	return mcpgen.StructuredResultText(out, out.ContentText())
+	return mcpgen.StructuredResult(out, err)
 }
 
 // callSearchNodes serves the tool search_nodes: arguments were checked against its input
@@ -425,10 +419,7 @@ func (h *handlers) callSearchNodes(ctx context.Context, req *mcpgen.Request, arg
 		return nil, err
 	}
 	out, err := in.Call(ctx, h.store)
-	if err != nil {
-		return mcpgen.ToolError(err)
-	}
-	return mcpgen.StructuredResultText(out, out.ContentText())
+	return mcpgen.StructuredResult(out, err)
 }
 
 // callUpdateTask serves the tool update_task: arguments were checked against its input

@@ -105,6 +105,8 @@ type Content struct {
 	Resource    *ResourceContents `json:"resource,omitempty"`
 	Annotations *Annotations      `json:"annotations,omitempty"`
 	Meta        json.RawMessage   `json:"_meta,omitempty"`
+
+	encodedText []byte // see EncodedTextContent
 }
 
 // TextContent returns a text block.
@@ -112,11 +114,30 @@ func TextContent(text string) Content {
 	return Content{Type: "text", Text: text}
 }
 
+// EncodedTextContent returns a text block whose text is given already
+// encoded as a JSON string (quoted and escaped), to be sent as it is: a
+// component that renders a large text straight into its wire form spares
+// the runtime escaping it again. Its Text field stays empty; EncodedText
+// returns the encoded text. The bytes must be one valid JSON string.
+func EncodedTextContent(quoted []byte) Content {
+	return Content{Type: "text", encodedText: quoted}
+}
+
+// EncodedText is the text of a block made by EncodedTextContent, as the
+// JSON string it was given; nil for any other block.
+func (c *Content) EncodedText() []byte { return c.encodedText }
+
 // MarshalJSON keeps "text" present on text blocks even when empty, as the
-// schema requires it.
+// schema requires it, and writes an encoded text as it is.
 func (c Content) MarshalJSON() ([]byte, error) {
 	type plain Content
-	if c.Type == "text" && c.Text == "" {
+	switch {
+	case c.encodedText != nil:
+		return json.Marshal(struct {
+			plain
+			Text json.RawMessage `json:"text"`
+		}{plain(c), c.encodedText})
+	case c.Type == "text" && c.Text == "":
 		return json.Marshal(struct {
 			plain
 			Text string `json:"text"`

@@ -9,8 +9,9 @@ import (
 
 // appendToolResult appends the wire form of a tool result, with
 // `"resultType":"complete"` first when modern is set. Text blocks are
-// escaped straight into the answer (exactly as encoding/json escapes them)
-// and structuredContent is copied verbatim: it was produced as compact,
+// escaped straight into the answer (exactly as encoding/json escapes them),
+// or copied when they came encoded (protocol.EncodedTextContent), and
+// structuredContent is copied verbatim: it was produced as compact,
 // valid JSON (checked in runTool unless the generator proved it). A large
 // result (read_graph of a big graph) is thus copied once, into a buffer
 // sized for it up front, instead of being marshalled, compacted and copied
@@ -18,7 +19,11 @@ import (
 func appendToolResult(modern bool, r *protocol.CallToolResult) ([]byte, error) {
 	size := 64 + len(r.StructuredContent) + len(r.Meta)
 	for i := range r.Content {
-		size += 32 + escapedLen(r.Content[i].Text)
+		if t := r.Content[i].EncodedText(); t != nil {
+			size += 32 + len(t)
+		} else {
+			size += 32 + escapedLen(r.Content[i].Text)
+		}
 	}
 	b := make([]byte, 0, size)
 	if modern {
@@ -37,7 +42,11 @@ func appendToolResult(modern bool, r *protocol.CallToolResult) ([]byte, error) {
 			c := &r.Content[i]
 			if plainText(c) {
 				b = append(b, `{"type":"text","text":`...)
-				b = appendJSONString(b, c.Text)
+				if t := c.EncodedText(); t != nil {
+					b = append(b, t...)
+				} else {
+					b = appendJSONString(b, c.Text)
+				}
 				b = append(b, '}')
 				continue
 			}

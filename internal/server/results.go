@@ -94,6 +94,27 @@ type EncodedJSON interface {
 	EncodedJSON() []byte
 }
 
+// EncodedText is implemented by result types that hold their text block
+// already encoded as a JSON string (quoted and escaped), rendered in one
+// pass with their structuredContent (mcp-memory's graph results):
+// StructuredResult sends those bytes as the text block as they are,
+// instead of the result's JSON escaped again. The bytes must be one valid
+// JSON string.
+type EncodedText interface {
+	EncodedText() []byte
+}
+
+// structuredText is the text block of a structured result whose JSON is
+// b: the result's own EncodedText, or b.
+func structuredText[T any](out T, b []byte) protocol.Content {
+	if e, ok := any(out).(EncodedText); ok {
+		if t := e.EncodedText(); len(t) > 0 {
+			return protocol.EncodedTextContent(t)
+		}
+	}
+	return protocol.TextContent(string(b))
+}
+
 // marshalResult is json.Marshal, or the bytes an EncodedJSON result holds.
 func marshalResult[T any](out T) ([]byte, error) {
 	if e, ok := any(out).(EncodedJSON); ok {
@@ -105,7 +126,8 @@ func marshalResult[T any](out T) ([]byte, error) {
 }
 
 // StructuredResult encodes a typed result as structuredContent, with the same
-// JSON as a text block for clients that predate structured output.
+// JSON as a text block for clients that predate structured output (or the
+// result's EncodedText).
 func StructuredResult[T any](out T, err error) (*protocol.CallToolResult, error) {
 	if err != nil {
 		return ToolError(err)
@@ -118,7 +140,7 @@ func StructuredResult[T any](out T, err error) (*protocol.CallToolResult, error)
 		return noResult(), nil
 	}
 	return &protocol.CallToolResult{
-		Content:           []protocol.Content{protocol.TextContent(string(b))},
+		Content:           []protocol.Content{structuredText(out, b)},
 		StructuredContent: b,
 	}, nil
 }
