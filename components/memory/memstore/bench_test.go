@@ -2,6 +2,7 @@ package memstore
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -93,7 +94,7 @@ func fixture(b *testing.B, n int) *SQLite {
 		}
 		// Start from a checkpointed WAL so write benchmarks do not pay
 		// for the import's checkpoint.
-		if _, err := s.w.Exec(`PRAGMA wal_checkpoint(TRUNCATE)`); err != nil {
+		if _, err := s.wc.c.ExecContext(context.Background(), `PRAGMA wal_checkpoint(TRUNCATE)`); err != nil {
 			s.Close()
 			f.err = err
 			return

@@ -16,7 +16,7 @@ const DefaultChangesPage = 100
 // if that change has since been pruned.
 func (s *SQLite) Head(ctx context.Context) (int64, error) {
 	var head int64
-	err := s.read(ctx, func(tx *sql.Tx) error {
+	err := s.read(ctx, func(tx *txn) error {
 		var err error
 		head, err = headSeq(ctx, tx)
 		return err
@@ -24,7 +24,7 @@ func (s *SQLite) Head(ctx context.Context) (int64, error) {
 	return head, err
 }
 
-func headSeq(ctx context.Context, tx *sql.Tx) (int64, error) {
+func headSeq(ctx context.Context, tx *txn) (int64, error) {
 	var head int64
 	err := tx.QueryRowContext(ctx, `SELECT seq FROM sqlite_sequence WHERE name = 'changes'`).Scan(&head)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -56,7 +56,7 @@ func (s *SQLite) Changes(ctx context.Context, since int64, limit int) ([]Change,
 	limit = min(limit, MaxChangesPage)
 	changes := []Change{}
 	next := since
-	err := s.read(ctx, func(tx *sql.Tx) error {
+	err := s.read(ctx, func(tx *txn) error {
 		head, err := headSeq(ctx, tx)
 		if err != nil {
 			return err

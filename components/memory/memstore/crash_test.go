@@ -2,6 +2,7 @@ package memstore
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -114,12 +115,12 @@ func TestCrashKeepsAcknowledgedWrites(t *testing.T) {
 	s := reopenTest(t, path)
 	if s, ok := s.(*SQLite); ok {
 		var integrity string
-		mustNil(t, s.w.QueryRow("PRAGMA integrity_check").Scan(&integrity))
+		mustNil(t, s.wc.c.QueryRowContext(context.Background(), "PRAGMA integrity_check").Scan(&integrity))
 		if integrity != "ok" {
 			t.Fatalf("integrity_check: %s", integrity)
 		}
 		for _, fts := range []string{"search_names", "search_obs"} {
-			_, err = s.w.Exec("INSERT INTO " + fts + "(" + fts + ", rank) VALUES ('integrity-check', 0)")
+			_, err = s.wc.c.ExecContext(context.Background(), "INSERT INTO "+fts+"("+fts+", rank) VALUES ('integrity-check', 0)")
 			mustNil(t, err)
 		}
 	}

@@ -365,7 +365,7 @@ func TestOpenRejectsNonFilePathsAndNewerSchema(t *testing.T) {
 		}
 	}
 	s, path := openSQLiteTest(t)
-	_, err := s.w.Exec(fmt.Sprintf("PRAGMA user_version = %d", len(migrations)+1))
+	_, err := s.wc.c.ExecContext(context.Background(), fmt.Sprintf("PRAGMA user_version = %d", len(migrations)+1))
 	mustNil(t, err)
 	s.Close()
 	if _, err := Open(path); err == nil || !strings.Contains(err.Error(), "newer") {
@@ -392,7 +392,7 @@ func TestSearchIndexRebuiltWhenFoldVersionChanges(t *testing.T) {
 	s, path := openSQLiteTest(t)
 	must[[]Entity](t)(s.CreateEntities(bg, []Entity{{"ΟΔΟΣ", "place", []string{"İstanbul trip"}}}))
 	// Simulate an index built by another version: wipe it and the marker.
-	_, err := s.w.Exec(`INSERT INTO search_names(search_names) VALUES ('delete-all');
+	_, err := s.wc.c.ExecContext(context.Background(), `INSERT INTO search_names(search_names) VALUES ('delete-all');
 		INSERT INTO search_obs(search_obs) VALUES ('delete-all');
 		UPDATE meta SET value = 'old' WHERE key = 'fold_version'`)
 	mustNil(t, err)

@@ -147,7 +147,7 @@ func feedSeq(ctx context.Context, q interface {
 // version seq, loading it first when it is not loaded; ok is false when
 // the mirror cannot serve that snapshot (a write not yet applied, or
 // another process's), and the caller reads the tables.
-func (m *mirror) walk(ctx context.Context, tx *sql.Tx, seq int64, entity func(Entity) error, relation func(Relation) error) (ok bool, err error) {
+func (m *mirror) walk(ctx context.Context, tx *txn, seq int64, entity func(Entity) error, relation func(Relation) error) (ok bool, err error) {
 	m.mu.RLock()
 	if !m.valid {
 		m.mu.RUnlock()
@@ -188,7 +188,7 @@ func (m *mirror) walk(ctx context.Context, tx *sql.Tx, seq int64, entity func(En
 
 // load fills the mirror from the snapshot of tx, whose version is seq,
 // unless another reader loaded it meanwhile.
-func (m *mirror) load(ctx context.Context, tx *sql.Tx, seq int64) error {
+func (m *mirror) load(ctx context.Context, tx *txn, seq int64) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.valid {

@@ -14,7 +14,10 @@ import (
 func readTables(t *testing.T, s *SQLite) Graph {
 	t.Helper()
 	g := Graph{Entities: []Entity{}, Relations: []Relation{}}
-	tx, err := s.r.BeginTx(bg, nil)
+	c, err := s.rpool.get(bg)
+	mustNil(t, err)
+	defer s.rpool.put(c, false)
+	tx, err := c.begin(bg, nil)
 	mustNil(t, err)
 	defer tx.Rollback()
 	mustNil(t, walkTables(bg, tx, func(e Entity) error {

@@ -44,7 +44,7 @@ func (s *SQLite) SearchNodes(ctx context.Context, query string) (Graph, error) {
 	}
 	q := jsLower(query)
 	var g Graph
-	err := s.read(ctx, func(tx *sql.Tx) error {
+	err := s.read(ctx, func(tx *txn) error {
 		var cands []Entity
 		var err error
 		if utf8.RuneCountInString(q) >= 3 && !strings.ContainsRune(q, 0) {
@@ -97,7 +97,7 @@ func entityMatches(e Entity, q string) bool {
 // without NUL) according to the trigram indexes. It never misses a match; a
 // query spanning the newline between name and type can give a false
 // candidate, which entityMatches rejects.
-func searchCandidates(ctx context.Context, tx *sql.Tx, q string) ([]int64, error) {
+func searchCandidates(ctx context.Context, tx *txn, q string) ([]int64, error) {
 	phrase := matchExpr(q)
 	set := map[int64]bool{}
 	for _, query := range []string{
@@ -190,10 +190,11 @@ func (s *SQLite) OpenNodes(ctx context.Context, names []string) (Graph, error) {
 	}
 	names = dedupe(names)
 	var g Graph
-	err := s.read(ctx, func(tx *sql.Tx) error {
+	err := s.read(ctx, func(tx *txn) error {
 		var ids []int64
 		for chunk := range slices.Chunk(names, inChunk) {
-			err := eachRow(ctx, tx, `SELECT id FROM entities WHERE name IN (`+placeholders(len(chunk))+`)`, anys(chunk), func(rows *sql.Rows) error {
+			ph, args := inList(chunk)
+			err := eachRow(ctx, tx, `SELECT id FROM entities WHERE name IN (`+ph+`)`, args, func(rows *sql.Rows) error {
 				var id int64
 				err := rows.Scan(&id)
 				ids = append(ids, id)
@@ -230,7 +231,7 @@ func (s *SQLite) EntityNames(ctx context.Context, prefix string, limit int) ([]s
 	limit = min(limit, MaxBatch)
 	fold := strings.ToLower(prefix)
 	names := []string{}
-	err := s.read(ctx, func(tx *sql.Tx) error {
+	err := s.read(ctx, func(tx *txn) error {
 		rows, err := tx.QueryContext(ctx, `SELECT name, name_fold FROM entities WHERE name_fold >= ? ORDER BY name_fold, name`, fold)
 		if err != nil {
 			return fmt.Errorf("memstore: entity names: %w", err)
@@ -259,7 +260,7 @@ func (s *SQLite) EntityNames(ctx context.Context, prefix string, limit int) ([]s
 
 // loadAllEntities reads every entity with its observations in insertion
 // order; when keep is non-nil only ids in keep are returned.
-func loadAllEntities(ctx context.Context, tx *sql.Tx, keep map[int64]bool) ([]Entity, error) {
+func loadAllEntities(ctx context.Context, tx *txn, keep map[int64]bool) ([]Entity, error) {
 	var ents []Entity
 	pos := map[int64]int{}
 	err := eachRow(ctx, tx, `SELECT id, name, entity_type FROM entities ORDER BY id`, nil, func(rows *sql.Rows) error {
@@ -301,7 +302,7 @@ func loadAllEntities(ctx context.Context, tx *sql.Tx, keep map[int64]bool) ([]En
 
 // loadEntitiesByID reads the entities with the given ascending ids, with
 // their observations, in insertion order.
-func loadEntitiesByID(ctx context.Context, tx *sql.Tx, ids []int64) ([]Entity, error) {
+func loadEntitiesByID(ctx context.Context, tx *txn, ids []int64) ([]Entity, error) {
 	if len(ids) == 0 {
 		return []Entity{}, nil
 	}
@@ -318,9 +319,9 @@ func loadEntitiesByID(ctx context.Context, tx *sql.Tx, ids []int64) ([]Entity, e
 	}
 	ents := make([]Entity, 0, len(ids))
 	for chunk := range slices.Chunk(ids, inChunk) {
-		args := anys(chunk)
+		ph, args := inList(chunk)
 		pos := map[int64]int{}
-		err := eachRow(ctx, tx, `SELECT id, name, entity_type FROM entities WHERE id IN (`+placeholders(len(chunk))+`) ORDER BY id`, args, func(rows *sql.Rows) error {
+		err := eachRow(ctx, tx, `SELECT id, name, entity_type FROM entities WHERE id IN (`+ph+`) ORDER BY id`, args, func(rows *sql.Rows) error {
 			var id int64
 			e := Entity{Observations: []string{}}
 			if err := rows.Scan(&id, &e.Name, &e.EntityType); err != nil {
@@ -333,7 +334,7 @@ func loadEntitiesByID(ctx context.Context, tx *sql.Tx, ids []int64) ([]Entity, e
 		if err != nil {
 			return nil, fmt.Errorf("memstore: read entities: %w", err)
 		}
-		err = eachRow(ctx, tx, `SELECT entity_id, content FROM observations WHERE entity_id IN (`+placeholders(len(chunk))+`) ORDER BY entity_id, id`, args, func(rows *sql.Rows) error {
+		err = eachRow(ctx, tx, `SELECT entity_id, content FROM observations WHERE entity_id IN (`+ph+`) ORDER BY entity_id, id`, args, func(rows *sql.Rows) error {
 			var id int64
 			var c string
 			if err := rows.Scan(&id, &c); err != nil {
@@ -354,7 +355,7 @@ func loadEntitiesByID(ctx context.Context, tx *sql.Tx, ids []int64) ([]Entity, e
 // relationsOf returns, in insertion order, the relations with at least one
 // end among the names of ents (the reference's rule for both search_nodes
 // and open_nodes).
-func relationsOf(ctx context.Context, tx *sql.Tx, ents []Entity) ([]Relation, error) {
+func relationsOf(ctx context.Context, tx *txn, ents []Entity) ([]Relation, error) {
 	if len(ents) == 0 {
 		return []Relation{}, nil
 	}
@@ -377,8 +378,7 @@ func relationsOf(ctx context.Context, tx *sql.Tx, ents []Entity) ([]Relation, er
 	}
 	found := map[int64]Relation{}
 	for chunk := range slices.Chunk(list, inChunk) {
-		ph := placeholders(len(chunk))
-		args := anys(chunk)
+		ph, args := inList(chunk)
 		for _, q := range []string{
 			`SELECT id, from_name, to_name, relation_type FROM relations WHERE from_name IN (` + ph + `)`,
 			`SELECT id, from_name, to_name, relation_type FROM relations WHERE to_name IN (` + ph + `)`,
@@ -409,7 +409,7 @@ func relationsOf(ctx context.Context, tx *sql.Tx, ents []Entity) ([]Relation, er
 
 // scanRelations reads all relations in insertion order, keeping only those
 // touching names when names is non-nil.
-func scanRelations(ctx context.Context, tx *sql.Tx, names map[string]bool) ([]Relation, error) {
+func scanRelations(ctx context.Context, tx *txn, names map[string]bool) ([]Relation, error) {
 	rows, err := tx.QueryContext(ctx, `SELECT from_name, to_name, relation_type FROM relations ORDER BY id`)
 	if err != nil {
 		return nil, fmt.Errorf("memstore: read relations: %w", err)
@@ -431,23 +431,9 @@ func scanRelations(ctx context.Context, tx *sql.Tx, names map[string]bool) ([]Re
 	return rels, nil
 }
 
-// placeholders returns "?, ?, ..." with n markers.
-func placeholders(n int) string {
-	return strings.TrimSuffix(strings.Repeat("?, ", n), ", ")
-}
-
-// anys converts a slice to driver arguments.
-func anys[T any](xs []T) []any {
-	out := make([]any, len(xs))
-	for i, x := range xs {
-		out[i] = x
-	}
-	return out
-}
-
 // eachRow runs query and calls scan for every row, closing the rows and
 // reporting the first error of the query, a scan or the iteration.
-func eachRow(ctx context.Context, tx *sql.Tx, query string, args []any, scan func(*sql.Rows) error) error {
+func eachRow(ctx context.Context, tx *txn, query string, args []any, scan func(*sql.Rows) error) error {
 	rows, err := tx.QueryContext(ctx, query, args...)
 	if err != nil {
 		return err
@@ -465,7 +451,7 @@ func eachRow(ctx context.Context, tx *sql.Tx, query string, args []any, scan fun
 // when that is at the version of the read transaction's snapshot (see
 // mirror), and the tables otherwise.
 func (s *SQLite) WalkGraph(ctx context.Context, entity func(Entity) error, relation func(Relation) error) error {
-	return s.read(ctx, func(tx *sql.Tx) error {
+	return s.read(ctx, func(tx *txn) error {
 		seq, err := feedSeq(ctx, tx)
 		if err != nil {
 			return fmt.Errorf("memstore: read graph: %w", err)
@@ -480,7 +466,7 @@ func (s *SQLite) WalkGraph(ctx context.Context, entity func(Entity) error, relat
 // walkTables walks the graph from the tables: one query over entities
 // joined with their observations (in id order, the observations by the
 // entity index), then one over relations.
-func walkTables(ctx context.Context, tx *sql.Tx, entity func(Entity) error, relation func(Relation) error) error {
+func walkTables(ctx context.Context, tx *txn, entity func(Entity) error, relation func(Relation) error) error {
 	{
 		rows, err := tx.QueryContext(ctx, `SELECT e.id, e.name, e.entity_type, o.content
 			FROM entities AS e LEFT JOIN observations AS o ON o.entity_id = e.id ORDER BY e.id, o.id`)

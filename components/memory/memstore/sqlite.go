@@ -69,6 +69,9 @@ type SQLite struct {
 	queue   []*writeJob // writes waiting for the next commit
 	leading bool        // a goroutine is committing batches
 
+	wc    *conn     // the write connection (held with wconn)
+	rpool *connPool // the read connections
+
 	mirror mirror // the graph in memory, for WalkGraph
 }
 
@@ -140,34 +143,46 @@ func Open(path string, opts ...Option) (*SQLite, error) {
 	s := &SQLite{w: w, retention: int64(o.retention)}
 
 	ctx := context.Background()
+	if s.wc, err = openConn(ctx, w); err != nil {
+		w.Close()
+		return nil, fmt.Errorf("memstore: open %s: %w", path, err)
+	}
 	var mode string
-	if err := w.QueryRowContext(ctx, "PRAGMA journal_mode=WAL").Scan(&mode); err != nil {
+	if err := s.wc.c.QueryRowContext(ctx, "PRAGMA journal_mode=WAL").Scan(&mode); err != nil {
+		s.wc.close()
 		w.Close()
 		return nil, fmt.Errorf("memstore: open %s: %w", path, err)
 	}
 	if !strings.EqualFold(mode, "wal") {
+		s.wc.close()
 		w.Close()
 		return nil, fmt.Errorf("memstore: open %s: cannot enable WAL mode (got %q)", path, mode)
 	}
 	if err := s.migrate(ctx); err != nil {
+		s.wc.close()
 		w.Close()
 		return nil, fmt.Errorf("memstore: open %s: %w", path, err)
 	}
 
 	r, err := sql.Open("sqlite", uri+"?"+common+"&_pragma=query_only(1)")
 	if err != nil {
+		s.wc.close()
 		w.Close()
 		return nil, fmt.Errorf("memstore: open %s: %w", path, err)
 	}
 	r.SetMaxOpenConns(o.readConns)
 	r.SetMaxIdleConns(o.readConns)
-	s.r = r
+	s.r, s.rpool = r, newConnPool(r, o.readConns)
 	return s, nil
 }
 
 // Close runs PRAGMA optimize and closes both connection pools.
 func (s *SQLite) Close() error {
-	_, _ = s.w.Exec("PRAGMA optimize")
+	s.wconn.Lock()
+	defer s.wconn.Unlock()
+	_, _ = s.wc.c.ExecContext(context.Background(), "PRAGMA optimize")
+	s.wc.close()
+	s.rpool.close()
 	return errors.Join(s.r.Close(), s.w.Close())
 }
 
@@ -264,10 +279,11 @@ func (s *SQLite) migrate(ctx context.Context) error {
 			return fmt.Errorf("database schema version %d is newer than this program supports (%d)", v, len(migrations))
 		}
 		for ; v < len(migrations); v++ {
-			if _, err := w.tx.ExecContext(ctx, migrations[v]); err != nil {
+			// Several statements each, run once: not through the cache.
+			if _, err := w.tx.Tx.ExecContext(ctx, migrations[v]); err != nil {
 				return fmt.Errorf("migration %d: %w", v+1, err)
 			}
-			if _, err := w.tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", v+1)); err != nil {
+			if _, err := w.tx.Tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", v+1)); err != nil {
 				return err
 			}
 		}
@@ -290,9 +306,8 @@ func (s *SQLite) migrate(ctx context.Context) error {
 // writer is the state of one write call inside a write transaction.
 type writer struct {
 	ctx     context.Context
-	tx      *sql.Tx
+	tx      *txn
 	now     int64 // Unix nanoseconds, the same for all changes of the call
-	stmts   map[string]*sql.Stmt
 	changes int
 	ops     []mirrorOp // row changes, for the mirror after the commit
 }
@@ -375,17 +390,11 @@ func (s *SQLite) commitBatch(batch []*writeJob) {
 	ctx := context.Background()
 	s.wconn.Lock()
 	defer s.wconn.Unlock()
-	tx, err := s.w.BeginTx(ctx, nil)
+	tx, err := s.beginOnWriter(ctx, nil)
 	if err != nil {
 		fail(fmt.Errorf("memstore: begin write: %w", err))
 		return
 	}
-	stmts := map[string]*sql.Stmt{}
-	defer func() {
-		for _, st := range stmts {
-			st.Close()
-		}
-	}()
 	// The feed's Seq before and after the batch, the mirror's versions; -1
 	// when unknown (before the first migration there is no feed), which
 	// drops the mirror.
@@ -405,9 +414,9 @@ func (s *SQLite) commitBatch(batch []*writeJob) {
 			fail(fmt.Errorf("memstore: savepoint: %w", err))
 			return
 		}
-		w := &writer{ctx: context.WithoutCancel(j.ctx), tx: tx, now: time.Now().UnixNano(), stmts: stmts}
+		w := &writer{ctx: context.WithoutCancel(j.ctx), tx: tx, now: time.Now().UnixNano()}
 		if errs[i] = j.fn(w); errs[i] != nil {
-			if _, err := tx.ExecContext(ctx, "ROLLBACK TO call; RELEASE call"); err != nil {
+			if _, err := tx.Tx.ExecContext(ctx, "ROLLBACK TO call; RELEASE call"); err != nil {
 				// SQLite rolled the whole transaction back: nothing of
 				// the batch is stored.
 				_ = tx.Rollback()
@@ -455,18 +464,8 @@ func (s *SQLite) commitBatch(batch []*writeJob) {
 	}
 }
 
-// stmt returns a statement prepared once per transaction.
-func (w *writer) stmt(query string) (*sql.Stmt, error) {
-	if st, ok := w.stmts[query]; ok {
-		return st, nil
-	}
-	st, err := w.tx.PrepareContext(w.ctx, query)
-	if err != nil {
-		return nil, fmt.Errorf("memstore: prepare: %w", err)
-	}
-	w.stmts[query] = st
-	return st, nil
-}
+// stmt returns query prepared on the write connection.
+func (w *writer) stmt(query string) (*sql.Stmt, error) { return w.tx.c.stmt(w.ctx, query) }
 
 func (w *writer) exec(query string, args ...any) (sql.Result, error) {
 	st, err := w.stmt(query)
@@ -524,19 +523,43 @@ func (s *SQLite) writerIdle() bool {
 // need again, while the write connection's cache survives its own commits:
 // the usual agent round (write, then read) costs 0.3-0.4 ms less
 // (BenchmarkWriteThenRead). Writes take the connection back first (wconn).
-func (s *SQLite) read(ctx context.Context, fn func(tx *sql.Tx) error) error {
-	db := s.r
+func (s *SQLite) read(ctx context.Context, fn func(tx *txn) error) error {
+	readOnly := &sql.TxOptions{ReadOnly: true}
+	var tx *txn
 	if s.writerIdle() {
 		defer s.wconn.Unlock()
-		db = s.w
-	}
-	tx, err := db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
-	if err != nil {
-		return fmt.Errorf("memstore: begin read: %w", err)
+		var err error
+		if tx, err = s.beginOnWriter(ctx, readOnly); err != nil {
+			return fmt.Errorf("memstore: begin read: %w", err)
+		}
+	} else {
+		c, err := s.rpool.get(ctx)
+		if err != nil {
+			return fmt.Errorf("memstore: begin read: %w", err)
+		}
+		if tx, err = c.begin(ctx, readOnly); err != nil {
+			s.rpool.put(c, errors.Is(err, sql.ErrConnDone))
+			return fmt.Errorf("memstore: begin read: %w", err)
+		}
+		defer s.rpool.put(c, false)
 	}
 	defer tx.Rollback()
 	if err := fn(tx); err != nil {
 		return err
 	}
 	return tx.Commit()
+}
+
+// beginOnWriter starts a transaction on the write connection, held with
+// wconn, opening it again if it was lost.
+func (s *SQLite) beginOnWriter(ctx context.Context, opts *sql.TxOptions) (*txn, error) {
+	tx, err := s.wc.begin(ctx, opts)
+	if !errors.Is(err, sql.ErrConnDone) {
+		return tx, err
+	}
+	s.wc.close()
+	if s.wc, err = openConn(ctx, s.w); err != nil {
+		return nil, err
+	}
+	return s.wc.begin(ctx, opts)
 }

@@ -165,7 +165,7 @@ func (s *SQLite) UpdateTask(ctx context.Context, id int64, u TaskUpdate) (Task, 
 // GetTask implements Store.
 func (s *SQLite) GetTask(ctx context.Context, id int64) (Task, error) {
 	var t Task
-	err := s.read(ctx, func(tx *sql.Tx) error {
+	err := s.read(ctx, func(tx *txn) error {
 		var err error
 		t, err = loadTask(ctx, tx, id)
 		return err
@@ -207,7 +207,7 @@ func (s *SQLite) ListTasks(ctx context.Context, f TaskFilter) ([]Task, error) {
 		args = append(args, f.Limit)
 	}
 	tasks := []Task{}
-	err := s.read(ctx, func(tx *sql.Tx) error {
+	err := s.read(ctx, func(tx *txn) error {
 		pos := map[int64]int{}
 		err := eachRow(ctx, tx, q, args, func(rows *sql.Rows) error {
 			t, err := scanTask(rows)
@@ -226,7 +226,8 @@ func (s *SQLite) ListTasks(ctx context.Context, f TaskFilter) ([]Task, error) {
 			ids[i] = t.ID
 		}
 		for chunk := range slices.Chunk(ids, inChunk) {
-			err := eachRow(ctx, tx, `SELECT task_id, entity_name FROM task_entities WHERE task_id IN (`+placeholders(len(chunk))+`) ORDER BY task_id, pos`, anys(chunk), func(rows *sql.Rows) error {
+			ph, args := inList(chunk)
+			err := eachRow(ctx, tx, `SELECT task_id, entity_name FROM task_entities WHERE task_id IN (`+ph+`) ORDER BY task_id, pos`, args, func(rows *sql.Rows) error {
 				var id int64
 				var name string
 				if err := rows.Scan(&id, &name); err != nil {
