@@ -53,6 +53,12 @@ type EncodedJSON = server.EncodedJSON
 // forms this way, in one pass over the store's rows.
 type EncodedText = server.EncodedText
 
+// Releaser is implemented by a structured result type whose encoded bytes
+// (EncodedJSON, EncodedText) live in buffers it reuses: the runtime calls
+// Release once it has copied them into the answer (see
+// CallToolResult.OnRelease).
+type Releaser = server.Releaser
+
 // StructuredResultText is StructuredResult with a text block of the
 // component's choosing (its ContentText method).
 func StructuredResultText[T any](out T, text string) (*CallToolResult, error) {

@@ -2,6 +2,8 @@ package memory
 
 import (
 	"encoding/json"
+	"slices"
+	"sync"
 
 	"github.com/mcpgen/mcpgen/components/memory/memstore"
 )
@@ -15,7 +17,10 @@ import (
 //   - js, structuredContent (compact JSON).
 //
 // Nothing else holds the graph, so read_graph's peak memory is the two
-// renderings plus the answer. Each method appends to local copies of the
+// renderings plus the answer. The buffers are reused (renders): the
+// runtime releases the result (Graph.Release) once it has copied them
+// into the answer, so a read_graph of tens of MB allocates and faults in
+// no new memory for them. Each method appends to local copies of the
 // buffers and stores them back once: appending to a heap field directly
 // costs a GC write barrier per append while a collection runs, and
 // read_graph's own allocations keep collections running.
@@ -49,12 +54,31 @@ func encodedText(s string) string {
 	return string(b[1 : len(b)-1])
 }
 
+// renders holds released renderings, for their buffers.
+var renders = sync.Pool{New: func() any { return new(graphRender) }}
+
+// renderSize is the size of a graph's structuredContent and text block with
+// the given counts, a little more where strings need escapes.
+func renderSize(st memstore.GraphStats) (jsonSize, textSize int) {
+	const quoted = len(`\"`) * 2 // a string's quotes in the text block
+	perEnt := 1 + len(tEntity) + quoted + len(tEntityType) + quoted + len(tObs) + 2 + len(tObsClose) + len(tItemClose)
+	perObs := 1 + len(tObsItem) + quoted
+	perRel := 1 + len(tFrom) + len(tTo) + len(tRelType) + 3*quoted + len(tItemClose)
+	slack := st.Bytes/32 + 64
+	jsonSize = st.Bytes + slack + len(`,{"name":"","entityType":"","observations":[]}`)*st.Entities +
+		3*st.Observations + len(`,{"from":"","to":"","relationType":""}`)*st.Relations
+	textSize = st.Bytes + slack + len(tOpen) + len(tRelations) + len(tClose) + perEnt*st.Entities +
+		perObs*st.Observations + perRel*st.Relations
+	return jsonSize, textSize
+}
+
 // newGraphRender starts a rendering whose structuredContent and text are
 // expected to be about jsonSize and textSize bytes.
 func newGraphRender(jsonSize, textSize int) *graphRender {
-	r := &graphRender{
-		text: make([]byte, 0, max(textSize, 6<<10)),
-		js:   make([]byte, 0, max(jsonSize, 4<<10)),
+	r := renders.Get().(*graphRender)
+	*r = graphRender{
+		text: slices.Grow(r.text[:0], max(textSize, 6<<10)),
+		js:   slices.Grow(r.js[:0], max(jsonSize, 4<<10)),
 	}
 	r.text = append(append(r.text, '"'), tOpen...)
 	r.js = append(r.js, `{"entities":[`...)
@@ -212,3 +236,11 @@ func (g Graph) EncodedJSON() []byte { return g.rendered().js }
 
 // MarshalJSON returns EncodedJSON.
 func (g Graph) MarshalJSON() ([]byte, error) { return g.EncodedJSON(), nil }
+
+// Release gives the rendering's buffers back for reuse; the runtime calls
+// it once it has copied them into the answer. g must not be used after.
+func (g Graph) Release() {
+	if g.r != nil {
+		renders.Put(g.r)
+	}
+}

@@ -140,7 +140,7 @@ type ReadGraph struct{}
 
 // Call returns every entity and relation, rendered as they are read.
 func (ReadGraph) Call(ctx context.Context, store memstore.Store) (Graph, error) {
-	jsonSize, textSize := graphSizeHint(store)
+	jsonSize, textSize := graphSizeHint(ctx, store)
 	r := newGraphRender(jsonSize, textSize)
 	if err := store.WalkGraph(ctx, r.entity, r.relation); err != nil {
 		return Graph{}, err
@@ -156,16 +156,12 @@ func (ReadGraph) Call(ctx context.Context, store memstore.Store) (Graph, error) 
 // the copies for the GC. The store's counts give it when the store has
 // them (memstore.SQLite's GraphStats); otherwise the last read_graph's
 // size does, since a graph grows slowly.
-func graphSizeHint(store memstore.Store) (jsonSize, textSize int) {
+func graphSizeHint(ctx context.Context, store memstore.Store) (jsonSize, textSize int) {
 	if s, ok := store.(interface {
-		GraphStats() (memstore.GraphStats, bool)
+		GraphStats(context.Context) (memstore.GraphStats, error)
 	}); ok {
-		if st, ok := s.GraphStats(); ok {
-			// Per item: the keys, quotes and commas of each form, with
-			// a little room for escapes.
-			jsonSize = st.Bytes + st.Bytes/32 + 48*st.Entities + 3*st.Observations + 42*st.Relations + 64
-			textSize = jsonSize + 72*st.Entities + 10*st.Observations + 58*st.Relations
-			return jsonSize, textSize
+		if st, err := s.GraphStats(ctx); err == nil {
+			return renderSize(st)
 		}
 	}
 	n := int(lastGraphJSON.Load()) * 9 / 8

@@ -43,6 +43,16 @@ type Message struct {
 	Params  json.RawMessage `json:"params,omitempty"`
 	Result  json.RawMessage `json:"result,omitempty"`
 	Error   *Error          `json:"error,omitempty"`
+
+	// ResultParts, when set, holds a success response's result as pieces
+	// to be written one after another, instead of Result: a large result
+	// a component rendered is sent from its buffers without being copied
+	// into one. Encode, Write, WriteLine and MarshalJSON handle it.
+	ResultParts [][]byte `json:"-"`
+	// Release, when set, gives back the buffers the message refers to;
+	// whoever sends the message calls Done once it is written or dropped.
+	// A message never released just leaves them to the garbage collector.
+	Release func() `json:"-"`
 }
 
 // IsRequest reports whether m expects a response.
@@ -179,45 +189,97 @@ func IsBatch(data []byte) bool {
 // json.Marshal, which compacts.
 func Encode(m *Message) ([]byte, error) {
 	if plainResponse(m) {
-		b := make([]byte, 0, len(m.ID)+len(m.Result)+len(`{"jsonrpc":"2.0","id":,"result":}`))
+		n := len(m.ID) + len(`{"jsonrpc":"2.0","id":,"result":}`)
+		for _, part := range m.resultParts() {
+			n += len(part)
+		}
+		b := make([]byte, 0, n)
 		b = append(b, `{"jsonrpc":"2.0","id":`...)
 		b = append(b, m.ID...)
 		b = append(b, `,"result":`...)
-		b = append(b, m.Result...)
+		for _, part := range m.resultParts() {
+			b = append(b, part...)
+		}
 		return append(b, '}'), nil
 	}
 	return json.Marshal(m)
+}
+
+// resultParts is the result as the pieces to write one after another.
+func (m *Message) resultParts() [][]byte {
+	if m.ResultParts != nil {
+		return m.ResultParts
+	}
+	return [][]byte{m.Result}
+}
+
+// MarshalJSON is encoding/json's encoding of the message, with a result
+// held in ResultParts joined into one.
+func (m *Message) MarshalJSON() ([]byte, error) {
+	type plain Message
+	if m.ResultParts == nil {
+		return json.Marshal((*plain)(m))
+	}
+	c := *m
+	c.Result, c.ResultParts = bytes.Join(m.ResultParts, nil), nil
+	return json.Marshal((*plain)(&c))
+}
+
+// Done tells that m has been written (or dropped) and its bytes are not
+// read any more: it runs m.Release, once.
+func (m *Message) Done() {
+	if f := m.Release; f != nil {
+		m.Release = nil
+		f()
+	}
 }
 
 // plainResponse reports whether m is a success response whose result can be
 // sent as it is: no line break in it (two IndexByte scans, which are
 // vectorized, unlike IndexAny).
 func plainResponse(m *Message) bool {
-	return m.Error == nil && m.Method == "" && len(m.ID) > 0 && len(m.Result) > 0 &&
-		bytes.IndexByte(m.Result, '\n') < 0 && bytes.IndexByte(m.Result, '\r') < 0
+	if m.Error != nil || m.Method != "" || len(m.ID) == 0 || len(m.Result) == 0 && m.ResultParts == nil {
+		return false
+	}
+	for _, part := range m.resultParts() {
+		if bytes.IndexByte(part, '\n') >= 0 || bytes.IndexByte(part, '\r') >= 0 {
+			return false
+		}
+	}
+	return true
 }
 
-// WriteLine writes m as Encode renders it, plus a newline, to w. A success
-// response's result is written from where it lies, between the envelope's
-// head and tail, rather than first copied into one buffer with them: for a
-// large answer (read_graph of a big graph) that is one copy fewer.
-func WriteLine(w io.Writer, m *Message) error {
+// Write writes m to w as Encode renders it. A success response's result is
+// written from where it lies (in its pieces, when it has ResultParts),
+// between the envelope's head and tail, rather than first copied into one
+// buffer with them: for a large answer (read_graph of a big graph) that is
+// one copy fewer.
+func Write(w io.Writer, m *Message) error { return write(w, m, "}") }
+
+// WriteLine is Write followed by a newline.
+func WriteLine(w io.Writer, m *Message) error { return write(w, m, "}\n") }
+
+func write(w io.Writer, m *Message, tail string) error {
 	if !plainResponse(m) {
 		b, err := json.Marshal(m)
 		if err != nil {
 			return err
 		}
-		_, err = w.Write(append(b, '\n'))
+		_, err = w.Write(append(b, tail[1:]...))
 		return err
 	}
 	head := make([]byte, 0, 64)
 	head = append(head, `{"jsonrpc":"2.0","id":`...)
 	head = append(head, m.ID...)
 	head = append(head, `,"result":`...)
-	for _, part := range [][]byte{head, m.Result, []byte("}\n")} {
+	if _, err := w.Write(head); err != nil {
+		return err
+	}
+	for _, part := range m.resultParts() {
 		if _, err := w.Write(part); err != nil {
 			return err
 		}
 	}
-	return nil
+	_, err := io.WriteString(w, tail)
+	return err
 }

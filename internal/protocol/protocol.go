@@ -162,6 +162,24 @@ type CallToolResult struct {
 	StructuredContent json.RawMessage `json:"structuredContent,omitempty"`
 	IsError           bool            `json:"isError,omitempty"`
 	Meta              json.RawMessage `json:"_meta,omitempty"`
+
+	release []func() // see OnRelease
+}
+
+// OnRelease registers f to run once the runtime has encoded the result
+// and reads none of its bytes any more: a component that renders a large
+// result into buffers it reuses gets them back there. A result that is
+// dropped instead (a failed output check, say) is not released; its
+// buffers are then left to the garbage collector.
+func (r *CallToolResult) OnRelease(f func()) { r.release = append(r.release, f) }
+
+// Release runs the functions registered with OnRelease, once.
+func (r *CallToolResult) Release() {
+	fs := r.release
+	r.release = nil
+	for _, f := range fs {
+		f()
+	}
 }
 
 // ReadResourceResult answers resources/read.

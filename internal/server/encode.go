@@ -76,6 +76,29 @@ func appendToolResult(modern bool, r *protocol.CallToolResult) ([]byte, error) {
 	return append(b, '}'), nil
 }
 
+// largeResult is the size from which a tool result whose text came encoded
+// is sent in pieces rather than copied into one buffer.
+const largeResult = 64 << 10
+
+// toolResultParts returns the wire form of r in pieces when it is a large
+// result of one text block that came encoded and structuredContent (a
+// graph of mcp-memory): the pieces are the component's own buffers, sent
+// as they lie; nil otherwise.
+func toolResultParts(modern bool, r *protocol.CallToolResult) [][]byte {
+	if len(r.Content) != 1 || r.IsError || len(r.Meta) > 0 || len(r.StructuredContent) == 0 || !plainText(&r.Content[0]) {
+		return nil
+	}
+	text := r.Content[0].EncodedText()
+	if text == nil || len(text)+len(r.StructuredContent) < largeResult {
+		return nil
+	}
+	head := `{"content":[{"type":"text","text":`
+	if modern {
+		head = `{"resultType":"complete","content":[{"type":"text","text":`
+	}
+	return [][]byte{[]byte(head), text, []byte(`}],"structuredContent":`), r.StructuredContent, []byte("}")}
+}
+
 // plainText reports whether c is a text block with nothing but its text.
 func plainText(c *protocol.Content) bool {
 	return c.Type == "text" && c.Data == "" && c.MimeType == "" && c.URI == "" && c.Name == "" &&

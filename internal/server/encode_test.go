@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -88,3 +89,93 @@ func TestOutputTrustedSkipsValidation(t *testing.T) {
 		}
 	}
 }
+
+// renderedResult is a structured result that renders itself, as
+// mcp-memory's graph results do: its text block comes encoded, its JSON
+// precomputed, and it counts its releases.
+type renderedResult struct {
+	text     []byte // a JSON string
+	js       []byte
+	released *int
+}
+
+func (r renderedResult) EncodedText() []byte { return r.text }
+func (r renderedResult) EncodedJSON() []byte { return r.js }
+func (r renderedResult) Release()            { *r.released++ }
+
+// TestRenderedResultIsSentFromItsBuffers: a large result whose text came
+// encoded is answered in pieces that are the component's own buffers,
+// released once the transport is done with the message; a small one is
+// copied into the answer and released at once. Either way the wire form
+// carries the text and structuredContent unchanged.
+func TestRenderedResultIsSentFromItsBuffers(t *testing.T) {
+	for _, size := range []int{10, 100 << 10} {
+		text := strings.Repeat("line \"quoted\" <&>\n", size/20+1)
+		encText, _ := json.Marshal(text)
+		js := []byte(`{"n":` + itoa(size) + `}`)
+		released := 0
+		def := Definition{Name: "unit", Version: "1.0.0", Tools: []Tool{{
+			Tool: protocol.Tool{Name: "render", InputSchema: json.RawMessage(`{"type":"object"}`),
+				OutputSchema: json.RawMessage(`{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]}`)},
+			Call: func(context.Context, *Request, json.RawMessage) (*protocol.CallToolResult, error) {
+				return StructuredResult(renderedResult{encText, js, &released}, nil)
+			},
+		}}}
+		s := New(def, Options{})
+		for _, era := range []string{"modern", "legacy"} {
+			released = 0
+			meta := ""
+			if era == "modern" {
+				meta = "," + modernMeta
+			}
+			resp := handle(t, s, nil, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"render","arguments":{}`+meta+`}}`)
+			large := size > largeResult
+			if got := resp.ResultParts != nil; got != large {
+				t.Fatalf("%s, %d bytes: answered in pieces: %v", era, size, got)
+			}
+			if wantReleased := map[bool]int{true: 0, false: 1}[large]; released != wantReleased {
+				t.Fatalf("%s, %d bytes: released %d times before the answer was written", era, size, released)
+			}
+			var line strings.Builder
+			if err := jsonrpc.WriteLine(&line, resp); err != nil {
+				t.Fatal(err)
+			}
+			resp.Done()
+			resp.Done()
+			if released != 1 {
+				t.Fatalf("%s, %d bytes: released %d times", era, size, released)
+			}
+			var got struct {
+				Result struct {
+					ResultType string `json:"resultType"`
+					Content    []struct {
+						Type, Text string
+					} `json:"content"`
+					StructuredContent json.RawMessage `json:"structuredContent"`
+				} `json:"result"`
+			}
+			if err := json.Unmarshal([]byte(line.String()), &got); err != nil {
+				t.Fatalf("%s: answer %.200s: %v", era, line.String(), err)
+			}
+			r := got.Result
+			if len(r.Content) != 1 || r.Content[0].Type != "text" || r.Content[0].Text != text || string(r.StructuredContent) != string(js) ||
+				(r.ResultType == "complete") != (era == "modern") {
+				t.Fatalf("%s, %d bytes: answer %.300s", era, size, line.String())
+			}
+		}
+	}
+}
+
+// TestEncodedTextContentMarshals: a block whose text came encoded
+// marshals like the same block made from the text.
+func TestEncodedTextContentMarshals(t *testing.T) {
+	got, err := json.Marshal(protocol.EncodedTextContent([]byte(`"a\nb \u003c"`)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want, _ := json.Marshal(protocol.TextContent("a\nb <")); string(got) != string(want) {
+		t.Fatalf("got %s, want %s", got, want)
+	}
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }

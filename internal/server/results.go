@@ -104,6 +104,27 @@ type EncodedText interface {
 	EncodedText() []byte
 }
 
+// Releaser is implemented by result types whose encoded bytes
+// (EncodedJSON, EncodedText) live in buffers they reuse: StructuredResult
+// registers Release with the result's OnRelease, so the runtime calls it
+// once it has copied the bytes into the answer.
+type Releaser interface {
+	Release()
+}
+
+// structuredResult is the tool result of a structured value out whose
+// JSON is b, with text as its text block.
+func structuredResult[T any](out T, b []byte, text protocol.Content) *protocol.CallToolResult {
+	res := &protocol.CallToolResult{
+		Content:           []protocol.Content{text},
+		StructuredContent: b,
+	}
+	if r, ok := any(out).(Releaser); ok {
+		res.OnRelease(r.Release)
+	}
+	return res
+}
+
 // structuredText is the text block of a structured result whose JSON is
 // b: the result's own EncodedText, or b.
 func structuredText[T any](out T, b []byte) protocol.Content {
@@ -139,10 +160,7 @@ func StructuredResult[T any](out T, err error) (*protocol.CallToolResult, error)
 	if string(b) == "null" {
 		return noResult(), nil
 	}
-	return &protocol.CallToolResult{
-		Content:           []protocol.Content{structuredText(out, b)},
-		StructuredContent: b,
-	}, nil
+	return structuredResult(out, b, structuredText(out, b)), nil
 }
 
 // noResult answers for a component that returned a nil pointer or map and
@@ -165,10 +183,7 @@ func StructuredResultText[T any](out T, text string) (*protocol.CallToolResult, 
 	if string(b) == "null" {
 		return noResult(), nil
 	}
-	return &protocol.CallToolResult{
-		Content:           []protocol.Content{protocol.TextContent(text)},
-		StructuredContent: b,
-	}, nil
+	return structuredResult(out, b, protocol.TextContent(text)), nil
 }
 
 // ResourceText wraps text read from a resource.

@@ -417,7 +417,9 @@ func (s *Server) Handle(ctx context.Context, in *Incoming) *jsonrpc.Message {
 		return &jsonrpc.Message{JSONRPC: jsonrpc.Version, ID: m.ID, Error: w}
 	}
 	s.event(EventRequestSuccess, "method", m.Method)
-	return jsonrpc.NewResponse(m.ID, result)
+	resp := jsonrpc.NewResponse(m.ID, result.b)
+	resp.ResultParts, resp.Release = result.parts, result.release
+	return resp
 }
 
 // refuse answers a request refused by a limit: -31429, and for HTTP 429
@@ -431,25 +433,25 @@ func (s *Server) refuse(in *Incoming, e *limitError) *jsonrpc.Message {
 	return &jsonrpc.Message{JSONRPC: jsonrpc.Version, ID: in.Msg.ID, Error: jsonrpc.Wire(e.wire())}
 }
 
-func (s *Server) dispatch(ctx context.Context, in *Incoming, info *RequestInfo) (result json.RawMessage, err error) {
+func (s *Server) dispatch(ctx context.Context, in *Incoming, info *RequestInfo) (result answer, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			s.log.Error("handler panicked", zap.String("method", in.Msg.Method), zap.Any("panic", p), zap.Stack("stack"))
-			result, err = nil, fmt.Errorf("%w: handler panicked", jsonrpc.ErrInternal)
+			result, err = answer{}, fmt.Errorf("%w: handler panicked", jsonrpc.ErrInternal)
 		}
 	}()
 	m := in.Msg
 	if m.IsRequest() && strings.HasPrefix(m.Method, "notifications/") {
 		// A notification sent with an id would be answered with a result
 		// no schema defines (go-sdk #196).
-		return nil, fmt.Errorf("%w: %s is a notification and takes no id", jsonrpc.ErrInvalidRequest, m.Method)
+		return answer{}, fmt.Errorf("%w: %s is a notification and takes no id", jsonrpc.ErrInvalidRequest, m.Method)
 	}
 	var p params
 	if len(m.Params) > 0 && !bytes.Equal(m.Params, []byte("null")) {
 		if !p.decodeFast(m.Params) {
 			p = params{}
 			if err := json.Unmarshal(m.Params, &p); err != nil {
-				return nil, jsonrpc.DecodeError(jsonrpc.ErrInvalidParams, m.Params, "/params", err)
+				return answer{}, jsonrpc.DecodeError(jsonrpc.ErrInvalidParams, m.Params, "/params", err)
 			}
 		}
 	}
@@ -458,7 +460,7 @@ func (s *Server) dispatch(ctx context.Context, in *Incoming, info *RequestInfo) 
 	}
 	req, err := s.classify(in, &p)
 	if err != nil {
-		return nil, err
+		return answer{}, err
 	}
 	if info != nil {
 		in.observed, info.Version = info, req.Version
@@ -468,7 +470,7 @@ func (s *Server) dispatch(ctx context.Context, in *Incoming, info *RequestInfo) 
 		if req.Modern() {
 			in.Status = 404
 		}
-		return nil, fmt.Errorf("%w: %s", jsonrpc.ErrMethodNotFound, m.Method)
+		return answer{}, fmt.Errorf("%w: %s", jsonrpc.ErrMethodNotFound, m.Method)
 	}
 	if req.Session != nil {
 		req.Session.touch()
@@ -483,19 +485,19 @@ func (s *Server) dispatch(ctx context.Context, in *Incoming, info *RequestInfo) 
 	if in.HTTPHeaders != nil && req.Modern() && (m.IsRequest() || in.HTTPHeaders.Get("Mcp-Method") != "") {
 		if err := s.checkHeaders(in.HTTPHeaders, m, &p); err != nil {
 			in.Status = 400
-			return nil, err
+			return answer{}, err
 		}
 	}
 	v, err := r.handle(s, ctx, req, &p, m.Params)
 	if err != nil && errors.Is(err, cluster.ErrUnavailable) {
-		return nil, unavailableError(in, err)
+		return answer{}, unavailableError(in, err)
 	}
 	req.observeResult(v)
 	if err != nil {
 		if code := jsonrpc.Wire(err).Code; req.Modern() && (code == -32021 || code == jsonrpc.CodeHeaderMismatch) {
 			in.Status = 400
 		}
-		return nil, err
+		return answer{}, err
 	}
 	return s.encodeResult(req, v)
 }
@@ -645,9 +647,18 @@ func unsupportedVersion(requested string) error {
 
 func validLogLevel(l string) bool { _, ok := logLevels[l]; return ok }
 
+// answer is an encoded result: one buffer, or pieces to be written one
+// after another, with the release of the buffers they lie in (see
+// jsonrpc.Message.ResultParts).
+type answer struct {
+	b       json.RawMessage
+	parts   [][]byte
+	release func()
+}
+
 // encodeResult marshals a handler's result and, for stateless requests,
 // adds the resultType every 2026-07-28 result carries.
-func (s *Server) encodeResult(req *Request, v any) (json.RawMessage, error) {
+func (s *Server) encodeResult(req *Request, v any) (answer, error) {
 	var b []byte
 	switch v := v.(type) {
 	case json.RawMessage:
@@ -655,14 +666,19 @@ func (s *Server) encodeResult(req *Request, v any) (json.RawMessage, error) {
 	case []byte:
 		b = v
 	case *protocol.CallToolResult:
+		if parts := toolResultParts(req.Modern(), v); parts != nil {
+			return answer{parts: parts, release: v.Release}, nil
+		}
 		var err error
 		if b, err = appendToolResult(req.Modern(), v); err != nil {
-			return nil, fmt.Errorf("%w: encode result: %v", jsonrpc.ErrInternal, err)
+			return answer{}, fmt.Errorf("%w: encode result: %v", jsonrpc.ErrInternal, err)
 		}
+		v.Release()
+		return answer{b: b}, nil
 	default:
 		var err error
 		if b, err = json.Marshal(v); err != nil {
-			return nil, fmt.Errorf("%w: encode result: %v", jsonrpc.ErrInternal, err)
+			return answer{}, fmt.Errorf("%w: encode result: %v", jsonrpc.ErrInternal, err)
 		}
 	}
 	if req.Modern() && !bytes.HasPrefix(b, []byte(`{"resultType"`)) {
@@ -672,9 +688,9 @@ func (s *Server) encodeResult(req *Request, v any) (json.RawMessage, error) {
 			out = append(out, ',')
 		}
 		out = append(out, b[1:]...)
-		return out, nil
+		return answer{b: out}, nil
 	}
-	return b, nil
+	return answer{b: b}, nil
 }
 
 // permit runs the permission check for a component scope.

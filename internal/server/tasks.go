@@ -165,6 +165,7 @@ func (s *Server) startTask(_ context.Context, req *Request, t *compiledTool, arg
 		tk.mu.Lock()
 		if err == nil {
 			tk.result, _ = json.Marshal(res)
+			res.Release()
 		} else {
 			tk.err = jsonrpc.Wire(err)
 		}

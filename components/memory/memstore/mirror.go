@@ -2,6 +2,7 @@ package memstore
 
 import (
 	"context"
+	"fmt"
 	"database/sql"
 	"sync"
 	"unsafe"
@@ -363,20 +364,33 @@ type GraphStats struct {
 	Bytes int
 }
 
-// GraphStats returns the mirror's counts; ok is false when the mirror is
-// not loaded (before the first WalkGraph, or after another process wrote).
-// The counts may be a write behind or ahead of a walk that follows.
-func (s *SQLite) GraphStats() (st GraphStats, ok bool) {
+// GraphStats returns the mirror's counts, loading the mirror first when it
+// is not (before the first WalkGraph, or after another process wrote), as
+// the WalkGraph that follows would. The counts may be a write behind or
+// ahead of that walk.
+func (s *SQLite) GraphStats(ctx context.Context) (GraphStats, error) {
 	m := &s.mirror
 	m.mu.RLock()
-	defer m.mu.RUnlock()
-	if !m.valid {
-		return GraphStats{}, false
+	valid := m.valid
+	m.mu.RUnlock()
+	if !valid {
+		err := s.read(ctx, func(tx *txn) error {
+			seq, err := feedSeq(ctx, tx)
+			if err != nil {
+				return err
+			}
+			return m.load(ctx, tx, seq)
+		})
+		if err != nil {
+			return GraphStats{}, fmt.Errorf("memstore: graph stats: %w", err)
+		}
 	}
+	m.mu.RLock()
+	defer m.mu.RUnlock()
 	return GraphStats{
 		Entities:     len(m.ents) - m.deadEnt,
 		Observations: len(m.obs) - m.deadObs,
 		Relations:    len(m.rels) - m.deadRel,
 		Bytes:        len(m.arena) - m.deadB,
-	}, true
+	}, nil
 }

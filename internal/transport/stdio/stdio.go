@@ -130,7 +130,8 @@ func (c *conn) write(m *jsonrpc.Message) error {
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
 	c.waiting.Add(-1)
-	err := jsonrpc.WriteLine(c.out, m)
+	err := jsonrpc.WriteLine(c.out, m) // copies what it does not write
+	m.Done()
 	if c.waiting.Load() == 0 {
 		if ferr := c.out.Flush(); err == nil {
 			err = ferr
@@ -302,6 +303,9 @@ func (c *conn) handleBatch(ctx context.Context, line []byte) {
 			return
 		}
 		b, _ := json.Marshal(answers)
+		for _, m := range answers {
+			m.Done()
+		}
 		c.wmu.Lock()
 		defer c.wmu.Unlock()
 		c.out.Write(b)

@@ -169,6 +169,7 @@ func (s *stream) finish(status int, sessionID string, resp *jsonrpc.Message) {
 	if s.ctx.Err() != nil {
 		return // the client is gone: nothing more goes out (a disconnect is a cancel)
 	}
+	defer resp.Done()
 	if s.sse {
 		s.finalEventLocked(resp)
 		return
@@ -201,6 +202,9 @@ func (s *stream) finishBatch(resps []*jsonrpc.Message) {
 		return
 	}
 	b, err := json.Marshal(resps)
+	for _, m := range resps {
+		m.Done()
+	}
 	if err != nil {
 		s.log.Error("encode batch response", zap.Error(err))
 		b, _ = json.Marshal(jsonrpc.NewErrorResponse(nil, fmt.Errorf("%w: encode response", jsonrpc.ErrInternal)))
