@@ -2,8 +2,8 @@ package memstore
 
 import (
 	"context"
-	"fmt"
 	"database/sql"
+	"fmt"
 	"sync"
 	"unsafe"
 )
