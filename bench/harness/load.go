@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -306,9 +307,19 @@ func DialStdio(ctx context.Context, srv *Server, initialize bool) (*StdioConn, e
 
 func (c *StdioConn) read() {
 	defer close(c.done)
+	var acc []byte // the line read so far, reused: a large answer is
+	// copied once from the reader's buffer while it arrives, not
+	// collected in fragments and joined as ReadBytes does
 	for {
-		line, err := c.srv.Stdout.ReadBytes('\n')
+		acc = acc[:0]
+		frag, err := c.srv.Stdout.ReadSlice('\n')
+		for err == bufio.ErrBufferFull {
+			acc = append(acc, frag...)
+			frag, err = c.srv.Stdout.ReadSlice('\n')
+		}
+		acc = append(acc, frag...)
 		at := time.Now() // the answer is in: what follows is the client's work
+		line := bytes.Clone(acc)
 		if len(bytes.TrimSpace(line)) > 0 {
 			var m struct {
 				ID     json.RawMessage `json:"id"`
