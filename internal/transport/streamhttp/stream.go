@@ -174,6 +174,14 @@ func (s *stream) finish(status int, sessionID string, resp *jsonrpc.Message) {
 		s.finalEventLocked(resp)
 		return
 	}
+	if resp.ResultParts != nil {
+		// A large result in pieces: written from where they lie.
+		s.setJSONHeaders(status, sessionID)
+		if err := jsonrpc.Write(s.w, resp); err != nil {
+			s.log.Debug("write response", zap.Error(err))
+		}
+		return
+	}
 	b, err := jsonrpc.Encode(resp)
 	if err != nil {
 		s.log.Error("encode response", zap.Error(err))
@@ -222,13 +230,18 @@ func (s *stream) finalEventLocked(m *jsonrpc.Message) bool {
 }
 
 func (s *stream) writeJSONLocked(status int, sessionID string, b []byte) {
+	s.setJSONHeaders(status, sessionID)
+	_, _ = s.w.Write(b)
+}
+
+// setJSONHeaders starts a JSON answer.
+func (s *stream) setJSONHeaders(status int, sessionID string) {
 	h := s.w.Header()
 	h["Content-Type"] = ctJSON
 	if sessionID != "" {
 		h.Set(hdrSessionID, sessionID)
 	}
 	s.w.WriteHeader(status)
-	_, _ = s.w.Write(b)
 }
 
 // abandon ends the response without an answer (a legacy request cancelled
