@@ -16,11 +16,12 @@ import (
 //     so that the runtime copies it instead of escaping megabytes again;
 //   - js, structuredContent (compact JSON).
 //
-// Nothing else holds the graph, so read_graph's peak memory is the two
-// renderings plus the answer. The buffers are reused (renders): the
-// runtime releases the result (Graph.Release) once it has copied them
-// into the answer, so a read_graph of tens of MB allocates and faults in
-// no new memory for them. Each method appends to local copies of the
+// Nothing else holds the graph, and the transport writes a large answer
+// from these two buffers, so read_graph's peak memory is the two
+// renderings. The buffers are reused (renders): the runtime releases the
+// result (Graph.Release) once the answer has been written from them, so a
+// read_graph of tens of MB allocates and faults in no new memory. Each
+// method appends to local copies of the
 // buffers and stores them back once: appending to a heap field directly
 // costs a GC write barrier per append while a collection runs, and
 // read_graph's own allocations keep collections running.
@@ -238,7 +239,7 @@ func (g Graph) EncodedJSON() []byte { return g.rendered().js }
 func (g Graph) MarshalJSON() ([]byte, error) { return g.EncodedJSON(), nil }
 
 // Release gives the rendering's buffers back for reuse; the runtime calls
-// it once it has copied them into the answer. g must not be used after.
+// it once the answer has been written from them. g must not be used after.
 func (g Graph) Release() {
 	if g.r != nil {
 		renders.Put(g.r)
