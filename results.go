@@ -55,8 +55,8 @@ type EncodedText = server.EncodedText
 
 // Releaser is implemented by a structured result type whose encoded bytes
 // (EncodedJSON, EncodedText) live in buffers it reuses: the runtime calls
-// Release once it has copied them into the answer (see
-// CallToolResult.OnRelease).
+// Release once it reads them no more, after the answer has been written
+// (see CallToolResult.OnRelease).
 type Releaser = server.Releaser
 
 // StructuredResultText is StructuredResult with a text block of the

@@ -107,7 +107,9 @@ type EncodedText interface {
 // Releaser is implemented by result types whose encoded bytes
 // (EncodedJSON, EncodedText) live in buffers they reuse: StructuredResult
 // registers Release with the result's OnRelease, so the runtime calls it
-// once it has copied the bytes into the answer.
+// once it reads the bytes no more: after copying them into the answer, or,
+// for a large result, after the transport has written the answer from
+// them.
 type Releaser interface {
 	Release()
 }
