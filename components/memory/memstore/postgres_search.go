@@ -266,23 +266,36 @@ func pgScanRelations(ctx context.Context, tx pgx.Tx, names map[string]bool) ([]R
 	return rels, nil
 }
 
-// WalkGraph implements Store from one snapshot, as ReadGraph reads it: the
-// PostgreSQL store still loads the graph before handing it out, so it does
-// not yet have SQLite's bounded memory for huge graphs.
+// WalkGraph implements Store from one snapshot, streaming the rows: the
+// graph is never held whole.
 func (s *Postgres) WalkGraph(ctx context.Context, entity func(Entity) error, relation func(Relation) error) error {
-	g, err := s.ReadGraph(ctx)
-	if err != nil {
-		return err
-	}
-	for _, e := range g.Entities {
-		if err := entity(e); err != nil {
+	return s.read(ctx, func(tx pgx.Tx) error {
+		g := entityRows{emit: entity}
+		err := pgEachRow(ctx, tx, `SELECT e.id, e.name, e.entity_type, o.content
+			FROM memory_entities AS e LEFT JOIN memory_observations AS o ON o.entity_id = e.id ORDER BY e.id, o.id`, nil, func(r pgx.Rows) error {
+			var id int64
+			var name, etype string
+			var content *string
+			if err := r.Scan(&id, &name, &etype, &content); err != nil {
+				return fmt.Errorf("memstore: read entities: %w", err)
+			}
+			if content == nil {
+				return g.add(id, pgDec(name), pgDec(etype), "", false)
+			}
+			return g.add(id, pgDec(name), pgDec(etype), pgDec(*content), true)
+		})
+		if err == nil {
+			err = g.end()
+		}
+		if err != nil {
 			return err
 		}
-	}
-	for _, r := range g.Relations {
-		if err := relation(r); err != nil {
-			return err
-		}
-	}
-	return nil
+		return pgEachRow(ctx, tx, `SELECT from_name, to_name, relation_type FROM memory_relations ORDER BY id`, nil, func(r pgx.Rows) error {
+			var rel Relation
+			if err := r.Scan(&rel.From, &rel.To, &rel.RelationType); err != nil {
+				return fmt.Errorf("memstore: read relations: %w", err)
+			}
+			return relation(decodeRelation(rel))
+		})
+	})
 }

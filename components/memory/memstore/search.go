@@ -474,18 +474,7 @@ func walkTables(ctx context.Context, tx *txn, entity func(Entity) error, relatio
 			return fmt.Errorf("memstore: read entities: %w", err)
 		}
 		defer rows.Close()
-		var (
-			cur   Entity
-			curID int64 = -1
-			obs   []string
-		)
-		flush := func() error {
-			if curID < 0 {
-				return nil
-			}
-			cur.Observations = obs
-			return entity(cur)
-		}
+		g := entityRows{emit: entity}
 		for rows.Next() {
 			var id int64
 			var name, etype string
@@ -493,20 +482,14 @@ func walkTables(ctx context.Context, tx *txn, entity func(Entity) error, relatio
 			if err := rows.Scan(&id, &name, &etype, &content); err != nil {
 				return fmt.Errorf("memstore: read entities: %w", err)
 			}
-			if id != curID {
-				if err := flush(); err != nil {
-					return err
-				}
-				curID, cur, obs = id, Entity{Name: name, EntityType: etype}, obs[:0]
-			}
-			if content.Valid {
-				obs = append(obs, content.String)
+			if err := g.add(id, name, etype, content.String, content.Valid); err != nil {
+				return err
 			}
 		}
 		if err := rows.Err(); err != nil {
 			return fmt.Errorf("memstore: read entities: %w", err)
 		}
-		if err := flush(); err != nil {
+		if err := g.end(); err != nil {
 			return err
 		}
 		rows.Close()
