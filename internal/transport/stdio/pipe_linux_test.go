@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"net"
 	"os"
 	"strings"
 	"testing"
@@ -46,7 +47,7 @@ func nonblocking(t *testing.T, f *os.File) bool {
 // not its thread), while the inherited descriptor stays blocking.
 func TestPollableReopensPipe(t *testing.T) {
 	r, w := blockingPipe(t)
-	pr, closeReader := pollable(r)
+	pr, closeReader := pollable(r, io.Discard)
 	defer closeReader()
 	p, ok := pr.(*os.File)
 	if !ok || p == r {
@@ -64,15 +65,56 @@ func TestPollableReopensPipe(t *testing.T) {
 	}
 }
 
-// TestPollableLeavesOthers: what is not a pipe is read as it is.
+// TestPollableSocket: a blocking socket (Node's child_process gives its
+// children socket pairs) is read through the poller while serving, and is
+// blocking again when done.
+func TestPollableSocket(t *testing.T) {
+	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, w := os.NewFile(uintptr(fds[0]), "stdin"), os.NewFile(uintptr(fds[1]), "client")
+	defer r.Close()
+	defer w.Close()
+	pr, done := pollable(r, io.Discard)
+	if _, ok := pr.(net.Conn); !ok {
+		t.Fatalf("pollable(socket) = %T, want a net.Conn", pr)
+	}
+	if _, err := w.WriteString("line\n"); err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 16)
+	if n, err := pr.Read(buf); err != nil || string(buf[:n]) != "line\n" {
+		t.Fatalf("read %q, %v", buf[:n], err)
+	}
+	done()
+	if nonblocking(t, r) {
+		t.Fatal("the socket stayed non-blocking")
+	}
+
+	// Answers written to the same socket would meet it non-blocking:
+	// leave it.
+	if pr, _ := pollable(r, r); pr != io.Reader(r) {
+		t.Fatalf("pollable(socket, same socket) = %T, want it unchanged", pr)
+	}
+}
+
+// TestPollableLeavesOthers: what is neither a pipe nor a socket, or is
+// read through the poller already, is read as it is.
 func TestPollableLeavesOthers(t *testing.T) {
 	f, err := os.CreateTemp(t.TempDir(), "stdin")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	for _, r := range []io.Reader{f, strings.NewReader("")} {
-		got, closeReader := pollable(r)
+	pr, pw, err := os.Pipe() // non-blocking ends
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pr.Close()
+	defer pw.Close()
+	for _, r := range []io.Reader{f, pr, strings.NewReader("")} {
+		got, closeReader := pollable(r, io.Discard)
 		closeReader()
 		if got != r {
 			t.Errorf("pollable(%T) = %T, want it unchanged", r, got)
@@ -100,5 +142,32 @@ func TestServePipe(t *testing.T) {
 	}
 	if nonblocking(t, r) {
 		t.Fatal("Serve left the inherited pipe non-blocking")
+	}
+}
+
+// TestServeSocket: Serve on a blocking socket answers every request and
+// leaves the socket blocking.
+func TestServeSocket(t *testing.T) {
+	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, w := os.NewFile(uintptr(fds[0]), "stdin"), os.NewFile(uintptr(fds[1]), "client")
+	defer r.Close()
+	if _, err := w.WriteString(`{"jsonrpc":"2.0","id":1,"method":"ping"}` + "\n" + `{"jsonrpc":"2.0","id":2,"method":"ping"}` + "\n"); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	srv := server.New(server.Definition{Name: "stdio-test", Version: "1.0.0"}, server.Options{})
+	defer srv.Close()
+	var out bytes.Buffer
+	if err := Serve(context.Background(), srv, r, &out); err != nil {
+		t.Fatalf("Serve: %v", err)
+	}
+	if n := strings.Count(out.String(), `"result":{}`); n != 2 {
+		t.Fatalf("%d answers, want 2:\n%s", n, out.String())
+	}
+	if nonblocking(t, r) {
+		t.Fatal("Serve left the socket non-blocking")
 	}
 }
