@@ -1,8 +1,11 @@
 package stdio
 
 import (
+	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
+	"errors"
 	"io"
 	"net"
 	"os"
@@ -11,6 +14,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/mcpgen/mcpgen/internal/protocol"
 	"github.com/mcpgen/mcpgen/internal/server"
 )
 
@@ -169,5 +173,68 @@ func TestServeSocket(t *testing.T) {
 	}
 	if nonblocking(t, r) {
 		t.Fatal("Serve left the socket non-blocking")
+	}
+}
+
+// TestPipeConcurrentAndCancelled: over a blocking pipe read through the
+// poller, a request blocked in its handler does not hold up the next one,
+// and notifications/cancelled reaches it.
+func TestPipeConcurrentAndCancelled(t *testing.T) {
+	started, stopped := make(chan struct{}), make(chan error, 1)
+	def := server.Definition{Name: "stdio-test", Version: "1.0.0", Tools: []server.Tool{{
+		Tool: protocol.Tool{Name: "block", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		Call: func(ctx context.Context, _ *server.Request, _ json.RawMessage) (*protocol.CallToolResult, error) {
+			close(started)
+			<-ctx.Done()
+			stopped <- ctx.Err()
+			return nil, ctx.Err()
+		},
+	}}}
+	srv := server.New(def, server.Options{})
+	defer srv.Close()
+	in, client := blockingPipe(t)
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer outR.Close()
+	served := make(chan error, 1)
+	go func() { served <- Serve(context.Background(), srv, in, outW); outW.Close() }()
+	lines := bufio.NewScanner(outR)
+	send := func(line string) {
+		t.Helper()
+		if _, err := client.WriteString(line + "\n"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	next := func() string {
+		t.Helper()
+		if !lines.Scan() {
+			t.Fatalf("no more answers: %v", lines.Err())
+		}
+		return lines.Text()
+	}
+
+	send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
+	if got := next(); !strings.Contains(got, `"id":0,"result"`) {
+		t.Fatalf("initialize: %s", got)
+	}
+	send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	send(`{"jsonrpc":"2.0","id":"b","method":"tools/call","params":{"name":"block","arguments":{}}}`)
+	<-started
+	send(`{"jsonrpc":"2.0","id":2,"method":"ping"}`)
+	if got := next(); got != `{"jsonrpc":"2.0","id":2,"result":{}}` {
+		t.Fatalf("ping while block runs: %s", got)
+	}
+	send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"b"}}`)
+	if err := <-stopped; !errors.Is(err, context.Canceled) {
+		t.Fatalf("handler's context: %v", err)
+	}
+	client.Close()
+	if err := <-served; err != nil {
+		t.Fatalf("Serve: %v", err)
+	}
+	if lines.Scan() {
+		t.Fatalf("an answer to the cancelled request: %s", lines.Text())
 	}
 }
