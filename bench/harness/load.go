@@ -605,6 +605,13 @@ func RunCell(ctx context.Context, srv CPUMeter, callers []Caller, w Workload, mo
 		firstErr string
 		wg       sync.WaitGroup
 	)
+	// The warm-up may start a quarter of the calls, so that the window
+	// always has calls left to measure: a worker that would start more
+	// waits for the window. (The warm-up loop below looks at the count
+	// only every few milliseconds, in which a fast server answers more
+	// than a small MaxCalls.)
+	warmCalls := int64(cfg.MaxCalls / 4)
+	measure := make(chan struct{})
 	lats := make([][]time.Duration, len(callers))
 	counts := make([]int, len(callers))
 	for i, c := range callers {
@@ -613,6 +620,13 @@ func RunCell(ctx context.Context, srv CPUMeter, callers []Caller, w Workload, mo
 			defer wg.Done()
 			base := int64(i+1) * 100_000_000
 			for seq := 0; phase.Load() != stopped && ctx.Err() == nil; seq++ {
+				if phase.Load() == warming && started.Load() >= warmCalls {
+					select {
+					case <-measure:
+					case <-ctx.Done():
+						return
+					}
+				}
 				if started.Add(1) > int64(cfg.MaxCalls) {
 					return
 				}
@@ -639,15 +653,15 @@ func RunCell(ctx context.Context, srv CPUMeter, callers []Caller, w Workload, mo
 			}
 		}()
 	}
-	// The warm-up ends after its time or a quarter of the calls, so that
-	// the window always has calls left to measure.
+	// The warm-up ends after its time or its calls.
 	warmEnd := time.Now().Add(cfg.Warmup)
-	for time.Now().Before(warmEnd) && started.Load() < int64(cfg.MaxCalls/4) && ctx.Err() == nil {
+	for time.Now().Before(warmEnd) && started.Load() < warmCalls && ctx.Err() == nil {
 		sleep(ctx, min(5*time.Millisecond, time.Until(warmEnd)))
 	}
 	cpu0, _ := srv.CPU()
 	t0 := time.Now()
 	phase.Store(measuring)
+	close(measure)
 	deadline := t0.Add(cfg.Window)
 	for time.Now().Before(deadline) && started.Load() <= int64(cfg.MaxCalls) && ctx.Err() == nil {
 		sleep(ctx, min(10*time.Millisecond, time.Until(deadline)))

@@ -45,6 +45,8 @@ func Serve(ctx context.Context, srv *server.Server, r io.Reader, w io.Writer) er
 			srv.EndSession(s.ID)
 		}
 	}()
+	r, doneReading := pollable(r, w)
+	defer doneReading()
 	br := bufio.NewReaderSize(r, 64<<10)
 	limit := srv.MaxMessageBytes()
 	for {
