@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -11,6 +12,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -21,10 +23,14 @@ import (
 // module of their own that requires github.com/mcpgen/mcpgen (replaced onto
 // this checkout, since the module is not fetched from a proxy here), with
 // `go get -tool` and `go tool mcpgen`. Everything the external module needs
-// comes from the module cache that building this repository filled, so the
-// go command runs offline.
+// comes from the module cache (see checkout), so the go command runs
+// offline.
 
-// checkout is the root of the mcpgen module this test belongs to.
+// checkout is the root of the mcpgen module this test belongs to, with
+// the module cache holding every go.mod of its whole module graph: an
+// external module's graph is not pruned as this repository's is, and needs
+// go.mod files (older versions) that building this repository does not
+// fetch; `go mod graph` fetches them, once, with the usual proxy.
 func checkout(t *testing.T) string {
 	t.Helper()
 	root, err := filepath.Abs("../..")
@@ -34,8 +40,23 @@ func checkout(t *testing.T) string {
 	if _, err := os.Stat(filepath.Join(root, "go.mod")); err != nil {
 		t.Fatalf("no go.mod at %s: %v", root, err)
 	}
+	graphOnce.Do(func() {
+		cmd := exec.Command("go", "mod", "graph")
+		cmd.Dir = root
+		if out, err := cmd.CombinedOutput(); err != nil {
+			graphErr = fmt.Errorf("go mod graph: %v\n%s", err, out)
+		}
+	})
+	if graphErr != nil {
+		t.Fatal(graphErr)
+	}
 	return root
 }
+
+var (
+	graphOnce sync.Once
+	graphErr  error
+)
 
 // offlineEnv is the environment of the go commands run in an external
 // module: no proxy (mcpgen itself is replaced onto the checkout), no
