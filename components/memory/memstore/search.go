@@ -126,14 +126,12 @@ func searchCandidates(ctx context.Context, tx *txn, q string) ([]int64, error) {
 const maxPieces = 3
 
 // matchExpr returns the FTS5 query for the lower-cased q (at least three
-// characters, no NUL): an AND of single trigrams, each a necessary
-// condition, so no match is lost; the extra candidates are rejected by
-// entityMatches. The indexes keep no positions (detail=none), so they
-// cannot answer phrases. Up to five characters, every trigram of q is
-// asked for (one to three). Each trigram costs a posting-list seek per
-// index segment, and the common trigrams' lists grow with the graph, so
-// longer queries ask for at most maxPieces disjoint pieces (taken from the
-// disjoint pieces and the last three characters). The pieces kept are
+// characters, no NUL). A phrase costs one posting-list seek per trigram and
+// per index segment, and the common trigrams' lists grow with the graph, so
+// longer queries are asked as the AND of at most maxPieces disjoint
+// three-character pieces (taken from the disjoint pieces and the last
+// three characters), each a necessary condition, so no match is lost; the
+// extra candidates are rejected by entityMatches. The pieces kept are
 // those with the most characters other than letters (digits, punctuation,
 // spaces: rarer in text than letter trigrams, so shorter posting lists),
 // the earlier one on a tie.
@@ -141,15 +139,7 @@ func matchExpr(q string) string {
 	quote := func(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
 	r := []rune(q)
 	if len(r) <= 5 {
-		parts := make([]string, 0, 3)
-		seen := map[string]bool{}
-		for i := 0; i+3 <= len(r); i++ {
-			if s := string(r[i : i+3]); !seen[s] {
-				seen[s] = true
-				parts = append(parts, quote(s))
-			}
-		}
-		return strings.Join(parts, " AND ")
+		return quote(q)
 	}
 	var pieces [][]rune
 	i := 0

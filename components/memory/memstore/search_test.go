@@ -1,7 +1,6 @@
 package memstore
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
@@ -148,60 +147,5 @@ func TestSearchAfterRowidReuse(t *testing.T) {
 		if got := names(must[Graph](t)(s.SearchNodes(bg, q))); got != want {
 			t.Errorf("SearchNodes(%q) = [%s], want [%s]", q, got, want)
 		}
-	}
-}
-
-// TestSearchIndexMigratedToDetailNone opens a store written with schema
-// version 1 (search indexes with positions, detail=full) and checks that
-// Open migrates it: both indexes are recreated without positions, rebuilt
-// from the tables, and searches give the reference's results, before and
-// after further writes.
-func TestSearchIndexMigratedToDetailNone(t *testing.T) {
-	sqliteOnly(t, "")
-	current := migrations
-	migrations = current[:1]
-	s, path := openSQLiteTest(t)
-	migrations = current
-	var m refModel
-	var ents []Entity
-	for i := range 200 {
-		ents = append(ents, Entity{
-			Name:         fmt.Sprintf("entity-%03d", i),
-			EntityType:   []string{"person", "ΟΜΑΔΑ", "City"}[i%3],
-			Observations: []string{fmt.Sprintf("likes %s", []string{"Straße", "İstanbul", "tea"}[i%3]), fmt.Sprintf("code %d", i*7919)},
-		})
-	}
-	must[[]Entity](t)(s.CreateEntities(bg, ents))
-	m.CreateEntities(ents)
-	rels := []Relation{{"entity-001", "entity-002", "knows"}, {"entity-150", "nobody", "likes"}}
-	must[[]Relation](t)(s.CreateRelations(bg, rels))
-	m.CreateRelations(rels)
-	ftsSQL := func(s *SQLite) string {
-		var q string
-		err := s.wc.c.QueryRowContext(context.Background(), `SELECT group_concat(sql, ';') FROM sqlite_schema WHERE name IN ('search_names', 'search_obs')`).Scan(&q)
-		mustNil(t, err)
-		return q
-	}
-	if strings.Contains(ftsSQL(s), "detail") {
-		t.Fatalf("schema version 1 already has detail=none: %s", ftsSQL(s))
-	}
-	mustNil(t, s.Close())
-
-	s2 := must[*SQLite](t)(Open(path))
-	defer s2.Close()
-	if got := ftsSQL(s2); strings.Count(got, "detail = none") != 2 {
-		t.Fatalf("search indexes after migration: %s", got)
-	}
-	queries := []string{"entity-042", "ENTITY-1", "omada", "ομαδα", "straße", "i̇stanbul", "code 7919", "tea", "kes", "likes i", "nobody", "zz"}
-	for _, q := range queries {
-		assertGraph(t, fmt.Sprintf("after migration: SearchNodes(%q)", q), must[Graph](t)(s2.SearchNodes(bg, q)), m.SearchNodes(q))
-	}
-	more := []Entity{{"entity-900", "person", []string{"drinks tea"}}}
-	must[[]Entity](t)(s2.CreateEntities(bg, more))
-	m.CreateEntities(more)
-	mustNil(t, s2.DeleteEntities(bg, []string{"entity-042"}))
-	m.DeleteEntities([]string{"entity-042"})
-	for _, q := range append(queries, "drinks", "entity-9") {
-		assertGraph(t, fmt.Sprintf("after writes: SearchNodes(%q)", q), must[Graph](t)(s2.SearchNodes(bg, q)), m.SearchNodes(q))
 	}
 }

@@ -262,24 +262,6 @@ CREATE TABLE meta (
 	value TEXT NOT NULL
 ) WITHOUT ROWID;
 `,
-	// 2: search indexes without positions (detail=none): searches ask for
-	// an AND of single trigrams (see matchExpr) and check every candidate
-	// exactly, so positions were never needed; without them the index is
-	// smaller and cheaper to write, merge and read. (columnsize=0 would
-	// save the per-row size record too, but FTS5 refuses it with
-	// contentless_delete=1, which deletions need.) Dropping the fold_version marker makes migrate rebuild both
-	// indexes from the tables in the same transaction.
-	`
-DROP TABLE search_names;
-DROP TABLE search_obs;
-CREATE VIRTUAL TABLE search_names USING fts5(
-	text, content = '', contentless_delete = 1, detail = none, tokenize = 'trigram case_sensitive 1'
-);
-CREATE VIRTUAL TABLE search_obs USING fts5(
-	text, content = '', contentless_delete = 1, detail = none, tokenize = 'trigram case_sensitive 1'
-);
-DELETE FROM meta WHERE key = 'fold_version';
-`,
 }
 
 // foldVersion identifies the lower-casing used for the search indexes; when it
