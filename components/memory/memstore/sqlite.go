@@ -58,7 +58,9 @@ const mmapSize = 0
 // for queries of three or more characters; shorter queries (and queries
 // containing NUL) scan all entities, O(graph size). Every candidate is then
 // checked with the reference's predicate, so results equal the reference's.
-// The indexes are rebuilt on Open if the lower-casing changed (foldVersion).
+// The indexes are rebuilt on Open if the lower-casing changed (foldVersion),
+// and their segments are merged in the background once writes pause
+// (tidy.go), since a search costs a seek per segment.
 type SQLite struct {
 	w         *sql.DB // one connection, writes
 	r         *sql.DB // read-only connections
