@@ -418,7 +418,8 @@ func (w *writer) relationsTouching(name string) ([]storedRelation, error) {
 	return out, nil
 }
 
-// rebuildSearch recreates both search indexes from the tables.
+// rebuildSearch recreates both search indexes from the tables, each as
+// one segment.
 func (w *writer) rebuildSearch() error {
 	for _, q := range []string{
 		`INSERT INTO search_names(search_names) VALUES ('delete-all')`,
@@ -459,6 +460,17 @@ func (w *writer) rebuildSearch() error {
 	}
 	for _, o := range obs {
 		if _, err := w.exec(`INSERT INTO search_obs(rowid, text) VALUES (?, ?)`, o.id, jsLower(o.content)); err != nil {
+			return err
+		}
+	}
+	// One segment per index: a search seeks every segment for each of its
+	// trigrams, and one segment made searches 2.5-3x cheaper in process.
+	// Cheap here, where the whole index was just written anyway.
+	for _, q := range []string{
+		`INSERT INTO search_names(search_names) VALUES ('optimize')`,
+		`INSERT INTO search_obs(search_obs) VALUES ('optimize')`,
+	} {
+		if _, err := w.exec(q); err != nil {
 			return err
 		}
 	}

@@ -58,7 +58,9 @@ const mmapSize = 0
 // for queries of three or more characters; shorter queries (and queries
 // containing NUL) scan all entities, O(graph size). Every candidate is then
 // checked with the reference's predicate, so results equal the reference's.
-// The indexes are rebuilt on Open if the lower-casing changed (foldVersion).
+// The indexes are rebuilt on Open if the lower-casing changed (foldVersion),
+// and their segments are merged in the background once writes pause
+// (tidy.go), since a search costs a seek per segment.
 type SQLite struct {
 	w         *sql.DB // one connection, writes
 	r         *sql.DB // read-only connections
@@ -73,6 +75,11 @@ type SQLite struct {
 	rpool *connPool // the read connections
 
 	mirror mirror // the graph in memory, for WalkGraph
+
+	tidyKick chan struct{} // a write committed (see tidy.go)
+	tidyStop chan struct{} // closed by Close
+	tidyOnce sync.Once     // closes tidyStop
+	tidyDone chan struct{} // closed when the merger has stopped
 }
 
 var _ Store = (*SQLite)(nil)
@@ -175,11 +182,14 @@ func Open(path string, opts ...Option) (*SQLite, error) {
 	r.SetMaxOpenConns(o.readConns)
 	r.SetMaxIdleConns(o.readConns)
 	s.r, s.rpool = r, newConnPool(r, o.readConns)
+	s.startTidy()
 	return s, nil
 }
 
-// Close runs PRAGMA optimize and closes both connection pools.
+// Close stops the search index merger, runs PRAGMA optimize and closes
+// both connection pools.
 func (s *SQLite) Close() error {
+	s.stopTidy()
 	s.wconn.Lock()
 	defer s.wconn.Unlock()
 	_, _ = s.wc.c.ExecContext(context.Background(), "PRAGMA optimize")
@@ -261,6 +271,12 @@ CREATE TABLE meta (
 	key   TEXT PRIMARY KEY,
 	value TEXT NOT NULL
 ) WITHOUT ROWID;
+`,
+	// 2: the search index merger (tidy.go) merges two segments of the same
+	// level, not four, so that few segments remain after writes.
+	`
+INSERT INTO search_names(search_names, rank) VALUES ('usermerge', 2);
+INSERT INTO search_obs(search_obs, rank) VALUES ('usermerge', 2);
 `,
 }
 
@@ -461,6 +477,9 @@ func (s *SQLite) commitBatch(batch []*writeJob) {
 		return
 	}
 	s.mirror.apply(from, to, ops)
+	if changes > 0 {
+		s.kickTidy()
+	}
 	for i, j := range batch {
 		j.done <- errs[i]
 	}

@@ -1,0 +1,112 @@
+package memstore
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+)
+
+// segments returns the number of FTS5 segments of each search index: the
+// distinct segment ids in the rowids of its %_data pages (FTS5 puts the
+// segment id above the low 37 bits; rowids below 2^37 are the structure
+// and averages records).
+func segments(t *testing.T, s *SQLite) (names, obs int) {
+	t.Helper()
+	ctx := context.Background()
+	mustNil(t, s.r.QueryRowContext(ctx, `SELECT count(DISTINCT id >> 37) FROM search_names_data WHERE id >> 37 > 0`).Scan(&names))
+	mustNil(t, s.r.QueryRowContext(ctx, `SELECT count(DISTINCT id >> 37) FROM search_obs_data WHERE id >> 37 > 0`).Scan(&obs))
+	return names, obs
+}
+
+// smallWrites makes one-entity commits numbered from to to-1 (each leaves
+// a new segment in both search indexes) and mirrors them in m.
+func smallWrites(t *testing.T, s *SQLite, m *refModel, from, to int) {
+	t.Helper()
+	for i := from; i < to; i++ {
+		e := []Entity{{fmt.Sprintf("entity-%04d", i), []string{"person", "City"}[i%2], []string{fmt.Sprintf("likes tea %d", i*7919)}}}
+		must[[]Entity](t)(s.CreateEntities(bg, e))
+		m.CreateEntities(e)
+	}
+}
+
+// TestMergeSearchKeepsResults checks that merging the search indexes
+// leaves few segments and changes no search result.
+func TestMergeSearchKeepsResults(t *testing.T) {
+	sqliteOnly(t, "")
+	s, _ := openSQLiteTest(t)
+	s.stopTidy() // merge only when the test says so
+	var m refModel
+	smallWrites(t, s, &m, 0, 9)
+	queries := []string{"entity-0004", "ENTITY-00", "city", "tea 7", "likes", "son", "nothing"}
+	check := func(when string) {
+		for _, q := range queries {
+			assertGraph(t, fmt.Sprintf("%s: SearchNodes(%q)", when, q), must[Graph](t)(s.SearchNodes(bg, q)), m.SearchNodes(q))
+		}
+	}
+	check("before merging")
+	n0, o0 := segments(t, s)
+	if n0 < 9 || o0 < 9 {
+		t.Fatalf("segments before merging: %d/%d, want a segment per write", n0, o0)
+	}
+	mustNil(t, s.mergeSearch(bg))
+	n1, o1 := segments(t, s)
+	t.Logf("segments: names %d -> %d, observations %d -> %d", n0, n1, o0, o1)
+	// Same-level pairs merge: at most one segment per level remains.
+	if n1 > 3 || o1 > 3 || n1 >= n0 || o1 >= o0 {
+		t.Fatalf("segments after merging: names %d -> %d, observations %d -> %d", n0, n1, o0, o1)
+	}
+	check("after merging")
+	mustNil(t, s.DeleteEntities(bg, []string{"entity-0004", "entity-0007"}))
+	m.DeleteEntities([]string{"entity-0004", "entity-0007"})
+	smallWrites(t, s, &m, 9, 12)
+	check("after more writes")
+}
+
+// TestSearchMergedWhenQuiet checks that the merger runs by itself once
+// writes stop.
+func TestSearchMergedWhenQuiet(t *testing.T) {
+	sqliteOnly(t, "")
+	s, _ := openSQLiteTest(t)
+	var m refModel
+	smallWrites(t, s, &m, 0, 9)
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		n, o := segments(t, s)
+		if n <= 3 && o <= 3 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("segments still %d/%d after the writes stopped", n, o)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	for _, q := range []string{"entity-0003", "tea", "CITY"} {
+		assertGraph(t, fmt.Sprintf("SearchNodes(%q)", q), must[Graph](t)(s.SearchNodes(bg, q)), m.SearchNodes(q))
+	}
+}
+
+// TestUsermergeMigration opens a store of schema version 1 and checks that
+// migration 2 sets usermerge=2 on both search indexes and keeps the data.
+func TestUsermergeMigration(t *testing.T) {
+	sqliteOnly(t, "")
+	current := migrations
+	migrations = current[:1]
+	s, path := openSQLiteTest(t)
+	migrations = current
+	var m refModel
+	smallWrites(t, s, &m, 0, 10)
+	mustNil(t, s.Close())
+	s2 := must[*SQLite](t)(Open(path))
+	defer s2.Close()
+	for _, table := range []string{"search_names", "search_obs"} {
+		var v int
+		mustNil(t, s2.r.QueryRowContext(context.Background(), `SELECT v FROM `+table+`_config WHERE k = 'usermerge'`).Scan(&v))
+		if v != 2 {
+			t.Fatalf("%s usermerge = %d, want 2", table, v)
+		}
+	}
+	for _, q := range []string{"entity-0003", "tea", "person"} {
+		assertGraph(t, fmt.Sprintf("SearchNodes(%q)", q), must[Graph](t)(s2.SearchNodes(bg, q)), m.SearchNodes(q))
+	}
+}
