@@ -143,7 +143,7 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	if want("memory") && ctx.Err() == nil {
 		mcfg := MemoryConfig{
 			McpMemory: filepath.Join(o.BinDir, "mcp-memory"), Node: o.Node, Reference: o.RefMemory, RefVersion: o.RefVersion,
-			Reps: 7, ReadGraphReps: 5, Batch: 5000, Observations: o.MemObs, RefBudget: o.RefBudget, Budget: o.MemBudget,
+			Reps: 15, ReadGraphReps: 5, Batch: 5000, Observations: o.MemObs, RefBudget: o.RefBudget, Budget: o.MemBudget,
 			RefMaxCall: o.RefMaxCall, Cores: cores, Log: o.Log,
 		}
 		for _, s := range splitList(o.MemSizes) {

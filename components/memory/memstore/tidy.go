@@ -17,14 +17,17 @@ import (
 // tidyQuiet, a goroutine merges segments of the same level (usermerge=2,
 // set by migration 2) in small steps, each its own write transaction.
 // A write that arrives meanwhile waits for at most one step; the merger
-// then stops until the next quiet period. Reads are never blocked (WAL).
+// then waits for the next idle time. Reads are never blocked (WAL), and
+// the merger takes no step while a read is under way or within tidyQuiet
+// of the last call, so that it spends idle time, not the CPU the calls of
+// a busy moment need (a server pinned to one core would give it theirs).
 // A step is an ordinary transaction (synchronous as configured): killed
 // half-way, it rolls back and the index stays as it was.
 
-// tidyQuiet is how long the store must be free of writes before the
-// merger starts: long enough that a burst of writes (an agent's round) is
-// over, short enough that the next read finds the index tidy.
-const tidyQuiet = 20 * time.Millisecond
+// tidyQuiet is how long the store must be free of calls before the
+// merger takes a step: long enough that a burst of calls (an agent's round) is
+// over, short enough that the next round finds the index tidy.
+const tidyQuiet = 500 * time.Millisecond
 
 // mergePages is the work of one merge step, in leaf pages written per
 // index (FTS5's 'merge' command): a few milliseconds at 100,000 entities.
@@ -53,36 +56,32 @@ func (s *SQLite) kickTidy() {
 	}
 }
 
-// tidyLoop waits for writes, then for a quiet period, then merges until
-// there is nothing left to merge or a write comes.
+// tidyLoop waits for writes, then merges in idle time (no read or write
+// for tidyQuiet) until there is nothing left to merge; a call that comes
+// meanwhile waits for at most the step under way, and merging resumes at
+// the next idle time.
 func (s *SQLite) tidyLoop() {
 	defer close(s.tidyDone)
-	timer := time.NewTimer(0)
-	<-timer.C
 	for {
 		select {
 		case <-s.tidyStop:
 			return
 		case <-s.tidyKick:
 		}
-		// Quiet: no commit for tidyQuiet.
-		for quiet := false; !quiet; {
-			timer.Reset(tidyQuiet)
-			select {
-			case <-s.tidyStop:
-				timer.Stop()
-				return
-			case <-s.tidyKick:
-				timer.Stop()
-			case <-timer.C:
-				quiet = true
+		for {
+			if wait := tidyQuiet - time.Duration(time.Now().UnixNano()-s.active.Load()); wait > 0 || s.readers.Load() > 0 || s.writePending() {
+				select {
+				case <-s.tidyStop:
+					return
+				case <-time.After(max(wait, time.Millisecond)):
+				}
+				continue
 			}
-		}
-		for !s.writePending() {
 			more, err := s.mergeStep(context.Background())
 			if err != nil || !more {
-				// An error (say, another process holding the lock past the
-				// busy timeout) waits for the next write to try again.
+				// Done; an error (say, another process holding the lock
+				// past the busy timeout) waits for the next write to try
+				// again.
 				break
 			}
 			select {
@@ -93,6 +92,9 @@ func (s *SQLite) tidyLoop() {
 		}
 	}
 }
+
+// busy records that a call is under way or just ended, for tidyLoop.
+func (s *SQLite) busy() { s.active.Store(time.Now().UnixNano()) }
 
 // writePending reports whether a write is committing or queued.
 func (s *SQLite) writePending() bool {
