@@ -126,53 +126,40 @@ func TestPollableLeavesOthers(t *testing.T) {
 	}
 }
 
-// TestServePipe: Serve on a blocking pipe whose writer has already gone
-// (the open of the reopened pipe must not wait for one) answers every
-// request and leaves the inherited descriptor blocking.
-func TestServePipe(t *testing.T) {
-	r, w := blockingPipe(t)
-	if _, err := w.WriteString(`{"jsonrpc":"2.0","id":1,"method":"ping"}` + "\n" + `{"jsonrpc":"2.0","id":2,"method":"ping"}` + "\n"); err != nil {
-		t.Fatal(err)
+// TestServeBlockingStdin: Serve on a blocking pipe whose writer has
+// already gone (the open of the reopened pipe must not wait for one) and
+// on a blocking socket answers every request and leaves the inherited
+// descriptor blocking.
+func TestServeBlockingStdin(t *testing.T) {
+	socketPair := func(t *testing.T) (r, w *os.File) {
+		fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, w = os.NewFile(uintptr(fds[0]), "stdin"), os.NewFile(uintptr(fds[1]), "client")
+		t.Cleanup(func() { r.Close() })
+		return r, w
 	}
-	w.Close()
-	srv := server.New(server.Definition{Name: "stdio-test", Version: "1.0.0"}, server.Options{})
-	defer srv.Close()
-	var out bytes.Buffer
-	if err := Serve(context.Background(), srv, r, &out); err != nil {
-		t.Fatalf("Serve: %v", err)
-	}
-	if n := strings.Count(out.String(), `"result":{}`); n != 2 {
-		t.Fatalf("%d answers, want 2:\n%s", n, out.String())
-	}
-	if nonblocking(t, r) {
-		t.Fatal("Serve left the inherited pipe non-blocking")
-	}
-}
-
-// TestServeSocket: Serve on a blocking socket answers every request and
-// leaves the socket blocking.
-func TestServeSocket(t *testing.T) {
-	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, w := os.NewFile(uintptr(fds[0]), "stdin"), os.NewFile(uintptr(fds[1]), "client")
-	defer r.Close()
-	if _, err := w.WriteString(`{"jsonrpc":"2.0","id":1,"method":"ping"}` + "\n" + `{"jsonrpc":"2.0","id":2,"method":"ping"}` + "\n"); err != nil {
-		t.Fatal(err)
-	}
-	w.Close()
-	srv := server.New(server.Definition{Name: "stdio-test", Version: "1.0.0"}, server.Options{})
-	defer srv.Close()
-	var out bytes.Buffer
-	if err := Serve(context.Background(), srv, r, &out); err != nil {
-		t.Fatalf("Serve: %v", err)
-	}
-	if n := strings.Count(out.String(), `"result":{}`); n != 2 {
-		t.Fatalf("%d answers, want 2:\n%s", n, out.String())
-	}
-	if nonblocking(t, r) {
-		t.Fatal("Serve left the socket non-blocking")
+	for name, open := range map[string]func(*testing.T) (r, w *os.File){"pipe": blockingPipe, "socket": socketPair} {
+		t.Run(name, func(t *testing.T) {
+			r, w := open(t)
+			if _, err := w.WriteString(`{"jsonrpc":"2.0","id":1,"method":"ping"}` + "\n" + `{"jsonrpc":"2.0","id":2,"method":"ping"}` + "\n"); err != nil {
+				t.Fatal(err)
+			}
+			w.Close()
+			srv := server.New(server.Definition{Name: "stdio-test", Version: "1.0.0"}, server.Options{})
+			defer srv.Close()
+			var out bytes.Buffer
+			if err := Serve(context.Background(), srv, r, &out); err != nil {
+				t.Fatalf("Serve: %v", err)
+			}
+			if n := strings.Count(out.String(), `"result":{}`); n != 2 {
+				t.Fatalf("%d answers, want 2:\n%s", n, out.String())
+			}
+			if nonblocking(t, r) {
+				t.Fatalf("Serve left the inherited %s non-blocking", name)
+			}
+		})
 	}
 }
 
