@@ -12,10 +12,10 @@ import (
 // escaped straight into the answer (exactly as encoding/json escapes them),
 // or copied when they came encoded (protocol.EncodedTextContent), and
 // structuredContent is copied verbatim: it was produced as compact,
-// valid JSON (checked in runTool unless the generator proved it). A large
-// result (read_graph of a big graph) is thus copied once, into a buffer
-// sized for it up front, instead of being marshalled, compacted and copied
-// again.
+// valid JSON (checked in runTool unless the generator proved it). A result
+// is thus copied once, into a buffer sized for it up front, instead of
+// being marshalled, compacted and copied again; a large one whose text
+// came encoded is not copied at all (toolResultParts).
 func appendToolResult(modern bool, r *protocol.CallToolResult) ([]byte, error) {
 	size := 64 + len(r.StructuredContent) + len(r.Meta)
 	for i := range r.Content {
