@@ -54,7 +54,8 @@ func (c *conn) begin(ctx context.Context, opts *sql.TxOptions) (*txn, error) {
 	return &txn{Tx: tx, c: c}, nil
 }
 
-// close closes the statements and gives the connection back to its pool.
+// close closes the statements and gives the connection back to
+// database/sql (which closes it when its pool is closed).
 func (c *conn) close() error {
 	for _, st := range c.stmts {
 		st.Close()
