@@ -197,16 +197,6 @@ func (p *prettyAppender) added(a memstore.AddedObservations, depth int) {
 	p.b = append(p.b, '}')
 }
 
-func (p *prettyAppender) graph(g memstore.Graph) {
-	p.b = append(p.b, '{')
-	p.key("entities", 1, true)
-	list(p, g.Entities, 1, p.entity)
-	p.key("relations", 1, false)
-	list(p, g.Relations, 1, p.relation)
-	p.newline(0)
-	p.b = append(p.b, '}')
-}
-
 // graphSize estimates the length of g's indented text.
 func graphSize(g memstore.Graph) int {
 	n := 64
@@ -222,7 +212,8 @@ func graphSize(g memstore.Graph) int {
 	return n
 }
 
-// prettyFast renders the graph result types; ok is false for other types.
+// prettyFast renders the lists the write tools return (a whole graph is
+// rendered by graphRender); ok is false for other types.
 func prettyFast(v any) (string, bool) {
 	var p prettyAppender
 	switch v := v.(type) {
@@ -233,9 +224,6 @@ func prettyFast(v any) (string, bool) {
 		}
 	}
 	switch v := v.(type) {
-	case memstore.Graph:
-		p.b = make([]byte, 0, graphSize(v))
-		p.graph(v)
 	case []memstore.Entity:
 		p.b = make([]byte, 0, graphSize(memstore.Graph{Entities: v}))
 		list(&p, v, 0, p.entity)

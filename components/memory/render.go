@@ -94,15 +94,26 @@ func textString(b []byte, s string) []byte {
 	return append(b, `\"`...)
 }
 
+// nextItem starts an item of a list that holds n items so far, in both
+// renderings (structuredContent's list is opened with its key).
+func nextItem(t, j []byte, n int) ([]byte, []byte) {
+	if n == 0 {
+		return append(t, '['), j
+	}
+	return append(t, ','), append(j, ',')
+}
+
+// closeList ends a list of the text block that holds n items.
+func closeList(t []byte, n int) []byte {
+	if n == 0 {
+		return append(t, "[]"...)
+	}
+	return append(t, tListClose...)
+}
+
 // entity appends one entity; it must come before every relation.
 func (r *graphRender) entity(e memstore.Entity) error {
-	t, j := r.text, r.js
-	if r.nEnt == 0 {
-		t = append(t, '[')
-	} else {
-		t = append(t, ',')
-		j = append(j, ',')
-	}
+	t, j := nextItem(r.text, r.js, r.nEnt)
 	r.nEnt++
 	t = append(t, tEntity...)
 	t = textString(t, e.Name)
@@ -146,25 +157,14 @@ func (r *graphRender) closeEntities() {
 		return
 	}
 	r.relations = true
-	if r.nEnt == 0 {
-		r.text = append(r.text, "[]"...)
-	} else {
-		r.text = append(r.text, tListClose...)
-	}
-	r.text = append(r.text, tRelations...)
+	r.text = append(closeList(r.text, r.nEnt), tRelations...)
 	r.js = append(r.js, `],"relations":[`...)
 }
 
 // relation appends one relation.
 func (r *graphRender) relation(rel memstore.Relation) error {
 	r.closeEntities()
-	t, j := r.text, r.js
-	if r.nRel == 0 {
-		t = append(t, '[')
-	} else {
-		t = append(t, ',')
-		j = append(j, ',')
-	}
+	t, j := nextItem(r.text, r.js, r.nRel)
 	r.nRel++
 	t = append(t, tFrom...)
 	t = textString(t, rel.From)
@@ -188,12 +188,7 @@ func (r *graphRender) relation(rel memstore.Relation) error {
 // finish closes both renderings.
 func (r *graphRender) finish() {
 	r.closeEntities()
-	if r.nRel == 0 {
-		r.text = append(r.text, "[]"...)
-	} else {
-		r.text = append(r.text, tListClose...)
-	}
-	r.text = append(append(r.text, tClose...), '"')
+	r.text = append(append(closeList(r.text, r.nRel), tClose...), '"')
 	r.js = append(r.js, "]}"...)
 }
 
