@@ -28,9 +28,11 @@ import (
 //     level, subscriptions, end) are saved and published, and the
 //     replicas that cache the session reload it (or end it); the expiry is
 //     pushed forward at most once per touchEvery;
-//   - notifications (resources/updated, list changes, task status): each
-//     replica delivers to its own listeners and publishes, and the others
-//     deliver to theirs;
+//   - notifications (resources/updated, list changes, task status): are
+//     published, and every replica, the publisher too, delivers them to its
+//     listeners in the order of the messages, after the session changes
+//     published before them (a subscription answered on one replica holds
+//     for the next change made on any);
 //   - responses to our legacy server-to-client requests that the load
 //     balancer sent to another replica: published, and the replica whose
 //     handler waits delivers them;
@@ -125,11 +127,12 @@ func (s *Server) onMessage(m cluster.Message) {
 		go s.resyncSessions()
 		return
 	}
-	if m.Origin == s.cluster.b.ID() {
-		return // delivered locally when published
+	topic := strings.TrimPrefix(m.Topic, s.cluster.prefix)
+	if m.Origin == s.cluster.b.ID() && topic != topicNotify {
+		return // applied here before it was published
 	}
 	var err error
-	switch strings.TrimPrefix(m.Topic, s.cluster.prefix) {
+	switch topic {
 	case topicNotify:
 		var n notifyMsg
 		if err = json.Unmarshal(m.Payload, &n); err == nil {
@@ -140,7 +143,10 @@ func (s *Server) onMessage(m cluster.Message) {
 		if err = json.Unmarshal(m.Payload, &rec); err == nil {
 			s.cluster.sessionChanges.Add(1) // before the look-up: see loadSession
 			if sess := s.cachedSession(rec.ID); sess != nil {
-				go s.refreshSession(sess)
+				// Here, not in the background: a notification
+				// published after this change (after a subscribe was
+				// answered) must find the session changed.
+				s.refreshSession(sess)
 			}
 		}
 	case topicEnd:

@@ -117,13 +117,17 @@ func (s *Server) listen(ctx context.Context, req *Request, _ *params, raw json.R
 // broadcast sends a notification to every legacy session and listen stream
 // that asked for it. key is the resource URI or task id the notification is
 // about, if any.
+// In a cluster the notification comes back through the backend and is
+// delivered there (see onMessage), unless it cannot be published.
 func (s *Server) broadcast(method, key string, params map[string]any) {
-	s.deliver(method, key, params)
 	if s.cluster != nil {
-		if err := s.publish(topicNotify, notifyMsg{Method: method, Key: key, Params: params}); err != nil {
-			s.log.Debug("notification not published to the other replicas", zap.String("method", method), zap.Error(err))
+		err := s.publish(topicNotify, notifyMsg{Method: method, Key: key, Params: params})
+		if err == nil {
+			return
 		}
+		s.log.Debug("notification not published to the other replicas", zap.String("method", method), zap.Error(err))
 	}
+	s.deliver(method, key, params)
 }
 
 // deliver sends a notification to this replica's sessions and listen
