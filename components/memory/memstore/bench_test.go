@@ -133,6 +133,22 @@ func BenchmarkCreateEntities(b *testing.B) {
 	})
 }
 
+// BenchmarkCreateEntities10 measures the bench suite's create_entities
+// call: ten entities of one observation each (one durable transaction).
+func BenchmarkCreateEntities10(b *testing.B) {
+	forSizes(b, func(b *testing.B, s *SQLite, n int) {
+		ents := make([]Entity, 10)
+		for b.Loop() {
+			for i := range ents {
+				ents[i] = Entity{fmt.Sprintf("bench-%d", benchSeq.Add(1)), "note", []string{"added while timing"}}
+			}
+			if _, err := s.CreateEntities(bg, ents); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
 // BenchmarkAddObservations measures one add_observations call adding one
 // new observation to an existing entity.
 func BenchmarkAddObservations(b *testing.B) {

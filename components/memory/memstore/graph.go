@@ -2,7 +2,6 @@ package memstore
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"strings"
 	"unicode/utf8"
@@ -181,7 +180,7 @@ func (s *SQLite) DeleteEntities(ctx context.Context, names []string) error {
 				}
 			}
 		}
-		return nil
+		return w.clampTailAfterDeletes()
 	})
 }
 
@@ -210,13 +209,19 @@ func (s *SQLite) DeleteObservations(ctx context.Context, deletions []Observation
 			if err != nil {
 				return err
 			}
+			ends, err := w.indexed()
+			if err != nil {
+				return err
+			}
 			removed := map[string]bool{}
 			for _, o := range obs {
 				if !doomed[o.content] {
 					continue
 				}
-				if _, err := w.exec(`DELETE FROM search_obs WHERE rowid = ?`, o.id); err != nil {
-					return err
+				if o.id <= ends.obsUpto {
+					if _, err := w.exec(`DELETE FROM search_obs WHERE rowid = ?`, o.id); err != nil {
+						return err
+					}
 				}
 				if _, err := w.exec(`DELETE FROM observations WHERE id = ?`, o.id); err != nil {
 					return err
@@ -232,7 +237,7 @@ func (s *SQLite) DeleteObservations(ctx context.Context, deletions []Observation
 				}
 			}
 		}
-		return nil
+		return w.clampTailAfterDeletes()
 	})
 }
 
@@ -328,9 +333,6 @@ func (w *writer) insertEntity(e Entity) (inserted bool, err error) {
 		return false, err
 	}
 	w.ops = append(w.ops, mirrorOp{kind: opAddEntity, id: id, a: e.Name, b: e.EntityType})
-	if _, err := w.exec(`INSERT INTO search_names(rowid, text) VALUES (?, ?)`, id, headerText(e.Name, e.EntityType)); err != nil {
-		return false, err
-	}
 	for _, o := range e.Observations {
 		if err := w.insertObservation(id, o); err != nil {
 			return false, err
@@ -339,15 +341,14 @@ func (w *writer) insertEntity(e Entity) (inserted bool, err error) {
 	return true, nil
 }
 
-// insertObservation appends one observation to entity id and indexes it.
+// insertObservation appends one observation to entity id (the search
+// index gets it later, see tail.go).
 func (w *writer) insertObservation(entityID int64, content string) error {
-	oid, err := w.insert(`INSERT INTO observations(entity_id, content) VALUES (?, ?)`, entityID, content)
-	if err != nil {
+	if _, err := w.exec(`INSERT INTO observations(entity_id, content) VALUES (?, ?)`, entityID, content); err != nil {
 		return err
 	}
 	w.ops = append(w.ops, mirrorOp{kind: opAddObs, owner: entityID, a: content})
-	_, err = w.exec(`INSERT INTO search_obs(rowid, text) VALUES (?, ?)`, oid, jsLower(content))
-	return err
+	return nil
 }
 
 // deleteEntity removes entity id, its observations and their index rows.
@@ -356,13 +357,22 @@ func (w *writer) deleteEntity(id int64) error {
 	if err != nil {
 		return err
 	}
+	ends, err := w.indexed()
+	if err != nil {
+		return err
+	}
 	for _, o := range obs {
+		if o.id > ends.obsUpto {
+			continue
+		}
 		if _, err := w.exec(`DELETE FROM search_obs WHERE rowid = ?`, o.id); err != nil {
 			return err
 		}
 	}
-	if _, err := w.exec(`DELETE FROM search_names WHERE rowid = ?`, id); err != nil {
-		return err
+	if id <= ends.namesUpto {
+		if _, err := w.exec(`DELETE FROM search_names WHERE rowid = ?`, id); err != nil {
+			return err
+		}
 	}
 	if _, err := w.exec(`DELETE FROM observations WHERE entity_id = ?`, id); err != nil {
 		return err
@@ -424,44 +434,18 @@ func (w *writer) rebuildSearch() error {
 	for _, q := range []string{
 		`INSERT INTO search_names(search_names) VALUES ('delete-all')`,
 		`INSERT INTO search_obs(search_obs) VALUES ('delete-all')`,
+		`UPDATE search_tail SET names_upto = 0, obs_upto = 0`,
 	} {
 		if _, err := w.exec(q); err != nil {
 			return err
 		}
 	}
-	type hdr struct {
-		id         int64
-		name, kind string
-	}
-	var hs []hdr
-	err := eachRow(w.ctx, w.tx, `SELECT id, name, entity_type FROM entities ORDER BY id`, nil, func(rows *sql.Rows) error {
-		var h hdr
-		err := rows.Scan(&h.id, &h.name, &h.kind)
-		hs = append(hs, h)
-		return err
-	})
+	t, err := loadTail(w.ctx, w.tx)
 	if err != nil {
-		return fmt.Errorf("memstore: %w", err)
-	}
-	for _, h := range hs {
-		if _, err := w.exec(`INSERT INTO search_names(rowid, text) VALUES (?, ?)`, h.id, headerText(h.name, h.kind)); err != nil {
-			return err
-		}
-	}
-	var obs []storedObservation
-	err = eachRow(w.ctx, w.tx, `SELECT id, content FROM observations ORDER BY id`, nil, func(rows *sql.Rows) error {
-		var o storedObservation
-		err := rows.Scan(&o.id, &o.content)
-		obs = append(obs, o)
 		return err
-	})
-	if err != nil {
-		return fmt.Errorf("memstore: %w", err)
 	}
-	for _, o := range obs {
-		if _, err := w.exec(`INSERT INTO search_obs(rowid, text) VALUES (?, ?)`, o.id, jsLower(o.content)); err != nil {
-			return err
-		}
+	if err := w.indexTail(t); err != nil {
+		return err
 	}
 	// One segment per index: a search seeks every segment for each of its
 	// trigrams, and one segment made searches 2.5-3x cheaper in process.

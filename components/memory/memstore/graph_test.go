@@ -391,6 +391,7 @@ func TestSearchIndexRebuiltWhenFoldVersionChanges(t *testing.T) {
 	sqliteOnly(t, "TestPostgresRefoldsWhenFoldVersionChanges")
 	s, path := openSQLiteTest(t)
 	must[[]Entity](t)(s.CreateEntities(bg, []Entity{{"ΟΔΟΣ", "place", []string{"İstanbul trip"}}}))
+	mustNil(t, s.mergeSearch(bg)) // index the write (tail.go)
 	// Simulate an index built by another version: wipe it and the marker.
 	_, err := s.wc.c.ExecContext(context.Background(), `INSERT INTO search_names(search_names) VALUES ('delete-all');
 		INSERT INTO search_obs(search_obs) VALUES ('delete-all');

@@ -92,9 +92,10 @@ func entityMatches(e Entity, q string) bool {
 	return false
 }
 
-// searchCandidates returns, sorted, the ids of the entities whose indexed
-// text contains the lower-cased query q (of at least three characters,
-// without NUL) according to the trigram indexes. It never misses a match; a
+// searchCandidates returns, sorted, the ids of the entities whose text
+// contains the lower-cased query q (of at least three characters, without
+// NUL) according to the trigram indexes and the rows not yet indexed
+// (tailCandidates). It never misses a match; a
 // query spanning the newline between name and type can give a false
 // candidate, which entityMatches rejects.
 func searchCandidates(ctx context.Context, tx *txn, q string) ([]int64, error) {
@@ -113,6 +114,9 @@ func searchCandidates(ctx context.Context, tx *txn, q string) ([]int64, error) {
 		if err != nil {
 			return nil, fmt.Errorf("memstore: search: %w", err)
 		}
+	}
+	if err := tailCandidates(ctx, tx, q, set); err != nil {
+		return nil, fmt.Errorf("memstore: search: %w", err)
 	}
 	ids := make([]int64, 0, len(set))
 	for id := range set {

@@ -57,8 +57,10 @@ const mmapSize = 0
 // (ASCII-only for LIKE, simple case folding in FTS5) differs from
 // JavaScript's (İ, final sigma, ...). They find the candidate entities
 // for queries of three or more characters; shorter queries (and queries
-// containing NUL) scan all entities, O(graph size). Every candidate is then
-// checked with the reference's predicate, so results equal the reference's.
+// containing NUL) scan all entities, O(graph size). The newest rows reach
+// the indexes a few calls later (a short tail that searches read
+// directly, tail.go). Every candidate is then checked with the reference's
+// predicate, so results equal the reference's.
 // The indexes are rebuilt on Open if the lower-casing changed (foldVersion),
 // and their segments are merged in the background once writes pause
 // (tidy.go), since a search costs a seek per segment.
@@ -66,6 +68,7 @@ type SQLite struct {
 	w         *sql.DB // one connection, writes
 	r         *sql.DB // read-only connections
 	retention int64
+	tailMax   int64 // the longest search tail a write leaves (tail.go)
 
 	wconn   sync.Mutex  // held by whoever uses the write connection (a batch, or a read while idle)
 	wq      sync.Mutex  // guards queue and leading
@@ -152,7 +155,7 @@ func Open(path string, opts ...Option) (*SQLite, error) {
 	w.SetMaxIdleConns(1)
 	w.SetConnMaxLifetime(0)
 	w.SetConnMaxIdleTime(0)
-	s := &SQLite{w: w, retention: int64(o.retention)}
+	s := &SQLite{w: w, retention: int64(o.retention), tailMax: defaultTailMax}
 
 	ctx := context.Background()
 	if s.wc, err = openConn(ctx, w); err != nil {
@@ -281,6 +284,16 @@ CREATE TABLE meta (
 INSERT INTO search_names(search_names, rank) VALUES ('usermerge', 2);
 INSERT INTO search_obs(search_obs, rank) VALUES ('usermerge', 2);
 `,
+	// 3: the search indexes may lag behind the tables (tail.go); everything
+	// stored so far is indexed.
+	`
+CREATE TABLE search_tail (
+	one        INTEGER PRIMARY KEY CHECK (one = 1), -- a single row
+	names_upto INTEGER NOT NULL, -- entities with a higher id are not in search_names yet
+	obs_upto   INTEGER NOT NULL  -- observations with a higher id are not in search_obs yet
+);
+INSERT INTO search_tail VALUES (1, (SELECT coalesce(max(id), 0) FROM entities), (SELECT coalesce(max(id), 0) FROM observations));
+`,
 }
 
 // foldVersion identifies the lower-casing used for the search indexes; when it
@@ -331,6 +344,7 @@ type writer struct {
 	now     int64 // Unix nanoseconds, the same for all changes of the call
 	changes int
 	ops     []mirrorOp // row changes, for the mirror after the commit
+	ends    *tail      // where the search indexes end, once read (see indexed)
 }
 
 // writeJob is one write call waiting for its commit.
@@ -465,6 +479,11 @@ func (s *SQLite) commitBatch(batch []*writeJob) {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM changes WHERE seq <= (SELECT max(seq) FROM changes) - ?`, s.retention); err != nil {
 			_ = tx.Rollback()
 			fail(fmt.Errorf("memstore: prune changes: %w", err))
+			return
+		}
+		if err := s.indexLongTail(ctx, tx); err != nil {
+			_ = tx.Rollback()
+			fail(err)
 			return
 		}
 	}

@@ -5,7 +5,8 @@ import (
 	"time"
 )
 
-// Search index upkeep. Every commit that touches a search index flushes
+// Search index upkeep. The merger first indexes the rows the writes left
+// unindexed (tail.go). Every commit that touches a search index flushes
 // its new terms into a new FTS5 segment, and a search seeks every segment
 // once per trigram: with the many small segments a stream of small writes
 // leaves behind, search_nodes cost 2.5-3x what it costs on one segment
@@ -103,12 +104,21 @@ func (s *SQLite) writePending() bool {
 	return s.leading || len(s.queue) > 0
 }
 
-// mergeStep runs one 'merge' step on each search index, in one write
-// transaction, and reports whether any segments were merged (FTS5 changes
-// at least two rows when it did work).
+// mergeStep indexes the rows not yet in the search indexes (tail.go) if
+// there are any, else runs one 'merge' step on each search index, in one
+// write transaction, and reports whether it did any work (FTS5 changes at
+// least two rows when it merged).
 func (s *SQLite) mergeStep(ctx context.Context) (merged bool, err error) {
 	err = s.write(ctx, func(w *writer) error {
 		merged = false
+		t, err := loadTail(w.ctx, w.tx)
+		if err != nil {
+			return err
+		}
+		if t.size() > 0 {
+			merged = true
+			return w.indexTail(t)
+		}
 		for _, table := range []string{"search_names", "search_obs"} {
 			var before, after int64
 			if _, err := w.queryRow(`SELECT total_changes()`, nil, &before); err != nil {

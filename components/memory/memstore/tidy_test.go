@@ -35,7 +35,8 @@ func smallWrites(t *testing.T, s *SQLite, m *refModel, from, to int) {
 func TestMergeSearchKeepsResults(t *testing.T) {
 	sqliteOnly(t, "")
 	s, _ := openSQLiteTest(t)
-	s.stopTidy() // merge only when the test says so
+	s.stopTidy()  // merge only when the test says so
+	s.tailMax = 0 // index every write (tail.go)
 	var m refModel
 	smallWrites(t, s, &m, 0, 9)
 	queries := []string{"entity-0004", "ENTITY-00", "city", "tea 7", "likes", "son", "nothing"}
@@ -64,41 +65,59 @@ func TestMergeSearchKeepsResults(t *testing.T) {
 }
 
 // TestSearchMergedWhenQuiet checks that the merger runs by itself once
-// writes stop.
+// writes stop: it merges the segments the writes left, and indexes the
+// rows they left unindexed (tail.go).
 func TestSearchMergedWhenQuiet(t *testing.T) {
 	sqliteOnly(t, "")
 	s, _ := openSQLiteTest(t)
+	s.tailMax = 0 // index every write: a segment each
 	var m refModel
 	smallWrites(t, s, &m, 0, 9)
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		n, o := segments(t, s)
-		if n <= 3 && o <= 3 {
-			break
+	waitFor := func(what string, done func() bool) {
+		t.Helper()
+		for deadline := time.Now().Add(10 * time.Second); !done(); time.Sleep(10 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("%s after the writes stopped", what)
+			}
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("segments still %d/%d after the writes stopped", n, o)
-		}
-		time.Sleep(10 * time.Millisecond)
 	}
-	for _, q := range []string{"entity-0003", "tea", "CITY"} {
+	waitFor("segments not merged", func() bool {
+		n, o := segments(t, s)
+		return n <= 3 && o <= 3
+	})
+	s.tailMax = defaultTailMax
+	smallWrites(t, s, &m, 9, 12)
+	if tl := must[tail](t)(loadTail(bg, s.r)); tl.size() != 3 {
+		t.Fatalf("tail after three small writes: %+v", tl)
+	}
+	waitFor("tail not indexed", func() bool { return must[tail](t)(loadTail(bg, s.r)).size() == 0 })
+	for _, q := range []string{"entity-0003", "entity-0010", "tea", "CITY"} {
 		assertGraph(t, fmt.Sprintf("SearchNodes(%q)", q), must[Graph](t)(s.SearchNodes(bg, q)), m.SearchNodes(q))
 	}
 }
 
 // TestUsermergeMigration opens a store of schema version 1 and checks that
-// migration 2 sets usermerge=2 on both search indexes and keeps the data.
+// migration 2 sets usermerge=2 on both search indexes, migration 3 counts
+// everything as indexed, and the data is kept.
 func TestUsermergeMigration(t *testing.T) {
 	sqliteOnly(t, "")
-	current := migrations
-	migrations = current[:1]
 	s, path := openSQLiteTest(t)
-	migrations = current
 	var m refModel
 	smallWrites(t, s, &m, 0, 10)
+	// Make it a version 1 store: everything indexed, and none of what
+	// migrations 2 and 3 add.
+	mustNil(t, s.mergeSearch(bg))
+	_, err := s.wc.c.ExecContext(context.Background(), `DROP TABLE search_tail;
+		DELETE FROM search_names_config WHERE k = 'usermerge';
+		DELETE FROM search_obs_config WHERE k = 'usermerge';
+		PRAGMA user_version = 1`)
+	mustNil(t, err)
 	mustNil(t, s.Close())
 	s2 := must[*SQLite](t)(Open(path))
 	defer s2.Close()
+	if tl := must[tail](t)(loadTail(bg, s2.r)); tl.size() != 0 || tl.namesUpto != 10 || tl.obsUpto != 10 {
+		t.Fatalf("search tail after migration 3: %+v", tl)
+	}
 	for _, table := range []string{"search_names", "search_obs"} {
 		var v int
 		mustNil(t, s2.r.QueryRowContext(context.Background(), `SELECT v FROM `+table+`_config WHERE k = 'usermerge'`).Scan(&v))

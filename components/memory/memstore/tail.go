@@ -1,0 +1,165 @@
+package memstore
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strings"
+)
+
+// The search indexes lag behind the tables by a short tail. Entities with
+// an id above search_tail.names_upto are not in search_names yet, and
+// observations above obs_upto not in search_obs; searches check those
+// rows directly (tailCandidates). A write that leaves more than tailMax
+// rows in a tail indexes that whole tail in its transaction, and the
+// merger indexes what is left in idle time (tidy.go).
+//
+// Why: every commit that inserts into an FTS5 index writes a new segment
+// (its leaf, the index's structure record, merge work) and its pages to
+// the WAL; that was about a third of a small create_entities call. Now
+// most small writes touch no search index at all, the ones that do write
+// one segment for many calls, and searches meet fewer segments.
+
+// defaultTailMax is the largest tail a write leaves behind, per index
+// (SQLite.tailMax; tests lower it): a search reads and lower-cases at most
+// this many names and observations, tens of microseconds, and a stream of
+// small writes indexes once per several calls.
+const defaultTailMax = 32
+
+// tail is where the search indexes end.
+type tail struct {
+	namesUpto, obsUpto int64 // the highest indexed entity and observation ids
+	maxEntity, maxObs  int64 // the highest stored ones
+}
+
+// size is the number of rows (an upper bound, with deletions) past the
+// larger of the two ends.
+func (t tail) size() int64 { return max(t.maxEntity-t.namesUpto, t.maxObs-t.obsUpto) }
+
+type queryRower interface {
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// loadTail reads where the search indexes end.
+func loadTail(ctx context.Context, q queryRower) (tail, error) {
+	var t tail
+	err := q.QueryRowContext(ctx, `SELECT names_upto, obs_upto,
+		(SELECT coalesce(max(id), 0) FROM entities), (SELECT coalesce(max(id), 0) FROM observations) FROM search_tail`).
+		Scan(&t.namesUpto, &t.obsUpto, &t.maxEntity, &t.maxObs)
+	if err != nil {
+		return tail{}, fmt.Errorf("memstore: search tail: %w", err)
+	}
+	return t, nil
+}
+
+// indexTail puts the rows past t's ends into the search indexes, in id
+// order (FTS5 appends increasing rowids cheaply), and moves the ends. The
+// rows are read first and inserted after: an insert into an FTS5 index
+// while another statement still reads makes FTS5 write out its pending
+// terms as a segment of their own at each row.
+func (w *writer) indexTail(t tail) error {
+	type doc struct {
+		id   int64
+		text string
+	}
+	var names, obs []doc
+	err := eachRow(w.ctx, w.tx, `SELECT id, name, entity_type FROM entities WHERE id > ? ORDER BY id`, []any{t.namesUpto}, func(r *sql.Rows) error {
+		var d doc
+		var name, kind string
+		err := r.Scan(&d.id, &name, &kind)
+		d.text = headerText(name, kind)
+		names = append(names, d)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("memstore: index names: %w", err)
+	}
+	err = eachRow(w.ctx, w.tx, `SELECT id, content FROM observations WHERE id > ? ORDER BY id`, []any{t.obsUpto}, func(r *sql.Rows) error {
+		var d doc
+		var content string
+		err := r.Scan(&d.id, &content)
+		d.text = jsLower(content)
+		obs = append(obs, d)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("memstore: index observations: %w", err)
+	}
+	for _, d := range names {
+		if _, err := w.exec(`INSERT INTO search_names(rowid, text) VALUES (?, ?)`, d.id, d.text); err != nil {
+			return err
+		}
+	}
+	for _, d := range obs {
+		if _, err := w.exec(`INSERT INTO search_obs(rowid, text) VALUES (?, ?)`, d.id, d.text); err != nil {
+			return err
+		}
+	}
+	_, err = w.exec(`UPDATE search_tail SET names_upto = ?, obs_upto = ?`, t.maxEntity, t.maxObs)
+	return err
+}
+
+// indexLongTail indexes the tails in transaction tx if one is longer than
+// s.tailMax.
+func (s *SQLite) indexLongTail(ctx context.Context, tx *txn) error {
+	t, err := loadTail(ctx, tx)
+	if err != nil || t.size() <= s.tailMax {
+		return err
+	}
+	return (&writer{ctx: ctx, tx: tx}).indexTail(t)
+}
+
+// clampTailAfterDeletes lowers the ends of the search indexes to the
+// highest stored ids once a call deleted rows (it read the ends, see
+// indexed): SQLite gives a new row the highest id plus one, so an id
+// deleted at the top comes back, and must come back in the tail (its
+// index entry went with the deleted row).
+func (w *writer) clampTailAfterDeletes() error {
+	if w.ends == nil {
+		return nil
+	}
+	_, err := w.exec(`UPDATE search_tail SET
+		names_upto = min(names_upto, (SELECT coalesce(max(id), 0) FROM entities)),
+		obs_upto = min(obs_upto, (SELECT coalesce(max(id), 0) FROM observations))`)
+	w.ends = nil
+	return err
+}
+
+// indexed reports where the search indexes end, for deletions: a row past
+// the end has no index entry to delete. It is read once per call.
+func (w *writer) indexed() (tail, error) {
+	if w.ends == nil {
+		t, err := loadTail(w.ctx, w.tx)
+		if err != nil {
+			return tail{}, err
+		}
+		w.ends = &t
+	}
+	return *w.ends, nil
+}
+
+// tailCandidates adds to set the ids of the entities in the tails whose
+// name, type or observation contains the lower-cased q.
+func tailCandidates(ctx context.Context, tx *txn, q string, set map[int64]bool) error {
+	err := eachRow(ctx, tx, `SELECT id, name, entity_type FROM entities WHERE id > (SELECT names_upto FROM search_tail)`, nil, func(r *sql.Rows) error {
+		var id int64
+		var name, kind string
+		err := r.Scan(&id, &name, &kind)
+		if strings.Contains(jsLower(name), q) || strings.Contains(jsLower(kind), q) {
+			set[id] = true
+		}
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	return eachRow(ctx, tx, `SELECT entity_id, content FROM observations WHERE id > (SELECT obs_upto FROM search_tail)`, nil, func(r *sql.Rows) error {
+		var id int64
+		var content string
+		err := r.Scan(&id, &content)
+		if strings.Contains(jsLower(content), q) {
+			set[id] = true
+		}
+		return err
+	})
+}
