@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 )
 
@@ -48,7 +47,7 @@ func (s *SQLite) SearchNodes(ctx context.Context, query string) (Graph, error) {
 		var cands []Entity
 		var err error
 		if utf8.RuneCountInString(q) >= 3 && !strings.ContainsRune(q, 0) {
-			ids, err := searchCandidates(ctx, tx, q)
+			ids, err := s.searchCandidates(ctx, tx, q)
 			if err != nil {
 				return err
 			}
@@ -92,28 +91,43 @@ func entityMatches(e Entity, q string) bool {
 	return false
 }
 
-// searchCandidates returns, sorted, the ids of the entities whose text
-// contains the lower-cased query q (of at least three characters, without
-// NUL) according to the trigram indexes and the rows not yet indexed
-// (tailCandidates). It never misses a match; a
-// query spanning the newline between name and type can give a false
-// candidate, which entityMatches rejects.
-func searchCandidates(ctx context.Context, tx *txn, q string) ([]int64, error) {
-	phrase := matchExpr(q)
+// searchCandidates returns, sorted, the ids of the entities whose name,
+// type or an observation contains the lower-cased query q (of at least
+// three characters, without NUL). The trigram indexes find the rows that
+// may (each row they return is checked here, from the row's own text,
+// which costs less than loading its entity), and the rows not yet indexed
+// are checked directly (tailCandidates).
+func (s *SQLite) searchCandidates(ctx context.Context, tx *txn, q string) ([]int64, error) {
+	names, obs, err := s.samples.get(ctx, tx)
+	if err != nil {
+		return nil, err
+	}
 	set := map[int64]bool{}
-	for _, query := range []string{
-		`SELECT rowid FROM search_names WHERE search_names MATCH ?`,
-		`SELECT o.entity_id FROM search_obs AS f JOIN observations AS o ON o.id = f.rowid WHERE search_obs MATCH ?`,
-	} {
-		err := eachRow(ctx, tx, query, []any{phrase}, func(rows *sql.Rows) error {
+	err = eachRow(ctx, tx, `SELECT e.id, e.name, e.entity_type FROM search_names AS f JOIN entities AS e ON e.id = f.rowid WHERE search_names MATCH ?`,
+		[]any{matchExpr(q, names)}, func(rows *sql.Rows) error {
 			var id int64
-			err := rows.Scan(&id)
-			set[id] = true
+			var name, kind string
+			err := rows.Scan(&id, &name, &kind)
+			if strings.Contains(jsLower(name), q) || strings.Contains(jsLower(kind), q) {
+				set[id] = true
+			}
 			return err
 		})
-		if err != nil {
-			return nil, fmt.Errorf("memstore: search: %w", err)
-		}
+	if err != nil {
+		return nil, fmt.Errorf("memstore: search: %w", err)
+	}
+	err = eachRow(ctx, tx, `SELECT o.entity_id, o.content FROM search_obs AS f JOIN observations AS o ON o.id = f.rowid WHERE search_obs MATCH ?`,
+		[]any{matchExpr(q, obs)}, func(rows *sql.Rows) error {
+			var id int64
+			var content string
+			err := rows.Scan(&id, &content)
+			if strings.Contains(jsLower(content), q) {
+				set[id] = true
+			}
+			return err
+		})
+	if err != nil {
+		return nil, fmt.Errorf("memstore: search: %w", err)
 	}
 	if err := tailCandidates(ctx, tx, q, set); err != nil {
 		return nil, fmt.Errorf("memstore: search: %w", err)
@@ -124,67 +138,6 @@ func searchCandidates(ctx context.Context, tx *txn, q string) ([]int64, error) {
 	}
 	slices.Sort(ids)
 	return ids, nil
-}
-
-// maxPieces bounds the pieces matchExpr asks for.
-const maxPieces = 3
-
-// matchExpr returns the FTS5 query for the lower-cased q (at least three
-// characters, no NUL). A phrase costs one posting-list seek per trigram and
-// per index segment, and the common trigrams' lists grow with the graph, so
-// longer queries are asked as the AND of at most maxPieces disjoint
-// three-character pieces (taken from the disjoint pieces and the last
-// three characters), each a necessary condition, so no match is lost; the
-// extra candidates are rejected by entityMatches. The pieces kept are
-// those with the most characters other than letters (digits, punctuation,
-// spaces: rarer in text than letter trigrams, so shorter posting lists),
-// the earlier one on a tie.
-func matchExpr(q string) string {
-	quote := func(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
-	r := []rune(q)
-	if len(r) <= 5 {
-		return quote(q)
-	}
-	var pieces [][]rune
-	i := 0
-	for ; i+3 <= len(r); i += 3 {
-		pieces = append(pieces, r[i:i+3])
-	}
-	if i < len(r) {
-		pieces = append(pieces, r[len(r)-3:])
-	}
-	if len(pieces) > maxPieces {
-		rarity := func(p []rune) int {
-			n := 0
-			for _, c := range p {
-				if !unicode.IsLetter(c) {
-					n++
-				}
-			}
-			return n
-		}
-		order := make([]int, len(pieces))
-		for i := range order {
-			order[i] = i
-		}
-		slices.SortStableFunc(order, func(a, b int) int { return rarity(pieces[b]) - rarity(pieces[a]) })
-		keep := order[:maxPieces]
-		slices.Sort(keep)
-		kept := make([][]rune, 0, maxPieces)
-		for _, k := range keep {
-			kept = append(kept, pieces[k])
-		}
-		pieces = kept
-	}
-	parts := make([]string, 0, len(pieces))
-	seen := map[string]bool{}
-	for _, p := range pieces {
-		if s := string(p); !seen[s] {
-			seen[s] = true
-			parts = append(parts, quote(s))
-		}
-	}
-	return strings.Join(parts, " AND ")
 }
 
 // OpenNodes implements Store.

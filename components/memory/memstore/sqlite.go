@@ -78,7 +78,8 @@ type SQLite struct {
 	wc    *conn     // the write connection (held with wconn)
 	rpool *connPool // the read connections
 
-	mirror mirror // the graph in memory, for WalkGraph
+	mirror  mirror       // the graph in memory, for WalkGraph
+	samples pieceSamples // the search text's trigrams, to pick a query's (pieces.go)
 
 	readers  atomic.Int32  // reads under way (the merger waits for none)
 	active   atomic.Int64  // Unix nanoseconds of the last call (see busy)
