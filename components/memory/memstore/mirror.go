@@ -136,9 +136,7 @@ const (
 
 // feedSeq is the newest Seq of the change feed as tx sees it (0 before
 // the first change), the version the mirror is compared with.
-func feedSeq(ctx context.Context, q interface {
-	QueryRowContext(context.Context, string, ...any) *sql.Row
-}) (int64, error) {
+func feedSeq(ctx context.Context, q queryRower) (int64, error) {
 	var seq int64
 	err := q.QueryRowContext(ctx, `SELECT coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'changes'), 0)`).Scan(&seq)
 	return seq, err

@@ -36,6 +36,7 @@ type tail struct {
 // larger of the two ends.
 func (t tail) size() int64 { return max(t.maxEntity-t.namesUpto, t.maxObs-t.obsUpto) }
 
+// queryRower is a transaction or a connection pool.
 type queryRower interface {
 	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
 }
@@ -54,9 +55,8 @@ func loadTail(ctx context.Context, q queryRower) (tail, error) {
 
 // indexTail puts the rows past t's ends into the search indexes, in id
 // order (FTS5 appends increasing rowids cheaply), and moves the ends. The
-// rows are read first and inserted after: an insert into an FTS5 index
-// while another statement still reads makes FTS5 write out its pending
-// terms as a segment of their own at each row.
+// rows are all read before the first insert, so that no other statement
+// is open on the connection while FTS5 takes them.
 func (w *writer) indexTail(t tail) error {
 	type doc struct {
 		id   int64
