@@ -55,6 +55,7 @@ type MemoryResult struct {
 	Grow    map[string]map[int]time.Duration            // target -> size -> time to grow from the previous size
 	Files   map[string]map[int]int64                    // target -> size -> bytes of its store on disk
 	PeakAt  map[string]map[int]int64                    // target -> size -> peak RSS up to the end of that size's timings
+	Fsync   map[int][2]time.Duration                    // size -> the disk's fsync p50 and p90 after mcp-memory's timings there
 	RSS     map[string]int64
 	Notes   []string
 	Errors  []string
@@ -65,7 +66,7 @@ func RunMemory(ctx context.Context, cfg MemoryConfig) (*MemoryResult, error) {
 	if cfg.Observations <= 0 {
 		cfg.Observations = 2
 	}
-	res := &MemoryResult{Config: cfg, Latency: map[string]map[int]map[string]time.Duration{}, Grow: map[string]map[int]time.Duration{}, Files: map[string]map[int]int64{}, PeakAt: map[string]map[int]int64{}, RSS: map[string]int64{}}
+	res := &MemoryResult{Config: cfg, Latency: map[string]map[int]map[string]time.Duration{}, Grow: map[string]map[int]time.Duration{}, Files: map[string]map[int]int64{}, PeakAt: map[string]map[int]int64{}, Fsync: map[int][2]time.Duration{}, RSS: map[string]int64{}}
 	tmp, err := os.MkdirTemp("", "mcpbench-memory-")
 	if err != nil {
 		return nil, err
@@ -86,6 +87,9 @@ func RunMemory(ctx context.Context, cfg MemoryConfig) (*MemoryResult, error) {
 		if err := runMemoryTarget(ctx, cfg, spec, files[spec.Name], res); err != nil {
 			res.Errors = append(res.Errors, fmt.Sprintf("memory %s: %v", spec.Name, err))
 		}
+	}
+	if len(res.Fsync) > 0 {
+		res.Notes = append(res.Notes, fsyncNote(cfg.Sizes, res.Fsync))
 	}
 	return res, nil
 }
@@ -325,6 +329,11 @@ func runMemoryTarget(ctx context.Context, cfg MemoryConfig, spec Spec, files []s
 		logf("%7d entities timed: %s", size, fmtOps(res.Latency[spec.Name][size]))
 		if rss, err := srv.PeakRSS(); err == nil {
 			res.PeakAt[spec.Name][size] = rss
+		}
+		if spec.Name == MemMcpMemory {
+			if p50, p90, err := fsyncProbe(filepath.Dir(files[0]), 50); err == nil {
+				res.Fsync[size] = [2]time.Duration{p50, p90}
+			}
 		}
 		if spec.Name == MemReference && cfg.RefMaxCall > 0 && slowest > cfg.RefMaxCall && size != cfg.Sizes[len(cfg.Sizes)-1] {
 			res.Notes = append(res.Notes, fmt.Sprintf("%s was stopped after %d entities: a call took %s there (limit %s).", spec.Name, size, fmtDur(slowest), cfg.RefMaxCall))
