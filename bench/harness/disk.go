@@ -5,6 +5,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -34,6 +35,19 @@ func fsyncProbe(dir string, n int) (p50, p90 time.Duration, err error) {
 	}
 	slices.Sort(ds)
 	return ds[len(ds)/2], ds[len(ds)*9/10], nil
+}
+
+// settleTime is how long the timings at a size wait after the graph grew.
+const settleTime = 2 * time.Second
+
+// settleDisk writes out what the growth left in the page cache and gives
+// the disk a moment: growing a graph writes tens of megabytes, and the
+// fsyncs of the first writes timed after it took 3x their usual time.
+// Both targets wait alike; the timings are of a graph at that size, not
+// of the moments after a bulk load.
+func settleDisk() {
+	syscall.Sync()
+	time.Sleep(settleTime)
 }
 
 // fsyncNote describes the disk's fsync latency measured after

@@ -247,6 +247,7 @@ func runMemoryTarget(ctx context.Context, cfg MemoryConfig, spec Spec, files []s
 		res.Grow[spec.Name][size] = time.Since(g0)
 		res.Files[spec.Name][size] = filesSize(files)
 		logf("%7d entities after %.1fs", size, time.Since(g0).Seconds())
+		settleDisk()
 		lat := map[string][]time.Duration{}
 		for rep := range cfg.Reps {
 			if ctx.Err() != nil {
