@@ -103,33 +103,16 @@ func (s *SQLite) searchCandidates(ctx context.Context, tx *txn, q string) ([]int
 		return nil, err
 	}
 	set := map[int64]bool{}
-	err = eachRow(ctx, tx, `SELECT e.id, e.name, e.entity_type FROM search_names AS f JOIN entities AS e ON e.id = f.rowid WHERE search_names MATCH ?`,
-		[]any{matchExpr(q, names)}, func(rows *sql.Rows) error {
-			var id int64
-			var name, kind string
-			err := rows.Scan(&id, &name, &kind)
-			if strings.Contains(jsLower(name), q) || strings.Contains(jsLower(kind), q) {
-				set[id] = true
-			}
-			return err
-		})
-	if err != nil {
-		return nil, fmt.Errorf("memstore: search: %w", err)
+	err = addMatches(ctx, tx, `SELECT e.id, e.name, e.entity_type FROM search_names AS f JOIN entities AS e ON e.id = f.rowid WHERE search_names MATCH ?`,
+		[]any{matchExpr(q, names)}, q, set)
+	if err == nil {
+		err = addMatches(ctx, tx, `SELECT o.entity_id, o.content, '' FROM search_obs AS f JOIN observations AS o ON o.id = f.rowid WHERE search_obs MATCH ?`,
+			[]any{matchExpr(q, obs)}, q, set)
 	}
-	err = eachRow(ctx, tx, `SELECT o.entity_id, o.content FROM search_obs AS f JOIN observations AS o ON o.id = f.rowid WHERE search_obs MATCH ?`,
-		[]any{matchExpr(q, obs)}, func(rows *sql.Rows) error {
-			var id int64
-			var content string
-			err := rows.Scan(&id, &content)
-			if strings.Contains(jsLower(content), q) {
-				set[id] = true
-			}
-			return err
-		})
-	if err != nil {
-		return nil, fmt.Errorf("memstore: search: %w", err)
+	if err == nil {
+		err = tailCandidates(ctx, tx, q, set)
 	}
-	if err := tailCandidates(ctx, tx, q, set); err != nil {
+	if err != nil {
 		return nil, fmt.Errorf("memstore: search: %w", err)
 	}
 	ids := make([]int64, 0, len(set))
@@ -138,6 +121,21 @@ func (s *SQLite) searchCandidates(ctx context.Context, tx *txn, q string) ([]int
 	}
 	slices.Sort(ids)
 	return ids, nil
+}
+
+// addMatches runs query, whose rows are an entity id and two of its texts
+// (name and type, or an observation and ”), and adds to set the ids of
+// the rows whose lower-cased texts contain q.
+func addMatches(ctx context.Context, tx *txn, query string, args []any, q string, set map[int64]bool) error {
+	return eachRow(ctx, tx, query, args, func(rows *sql.Rows) error {
+		var id int64
+		var a, b string
+		err := rows.Scan(&id, &a, &b)
+		if strings.Contains(jsLower(a), q) || strings.Contains(jsLower(b), q) {
+			set[id] = true
+		}
+		return err
+	})
 }
 
 // OpenNodes implements Store.

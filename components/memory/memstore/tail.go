@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"strings"
 )
 
 // The search indexes lag behind the tables by a short tail. Entities with
@@ -141,25 +140,9 @@ func (w *writer) indexed() (tail, error) {
 // tailCandidates adds to set the ids of the entities in the tails whose
 // name, type or observation contains the lower-cased q.
 func tailCandidates(ctx context.Context, tx *txn, q string, set map[int64]bool) error {
-	err := eachRow(ctx, tx, `SELECT id, name, entity_type FROM entities WHERE id > (SELECT names_upto FROM search_tail)`, nil, func(r *sql.Rows) error {
-		var id int64
-		var name, kind string
-		err := r.Scan(&id, &name, &kind)
-		if strings.Contains(jsLower(name), q) || strings.Contains(jsLower(kind), q) {
-			set[id] = true
-		}
-		return err
-	})
+	err := addMatches(ctx, tx, `SELECT id, name, entity_type FROM entities WHERE id > (SELECT names_upto FROM search_tail)`, nil, q, set)
 	if err != nil {
 		return err
 	}
-	return eachRow(ctx, tx, `SELECT entity_id, content FROM observations WHERE id > (SELECT obs_upto FROM search_tail)`, nil, func(r *sql.Rows) error {
-		var id int64
-		var content string
-		err := r.Scan(&id, &content)
-		if strings.Contains(jsLower(content), q) {
-			set[id] = true
-		}
-		return err
-	})
+	return addMatches(ctx, tx, `SELECT entity_id, content, '' FROM observations WHERE id > (SELECT obs_upto FROM search_tail)`, nil, q, set)
 }
