@@ -82,6 +82,8 @@ func RunMemory(ctx context.Context, cfg MemoryConfig) (*MemoryResult, error) {
 	} else {
 		res.Notes = append(res.Notes, "The reference server was not run (no Node 22 or no @modelcontextprotocol/server-memory given).")
 	}
+	waited, p50 := waitQuietDisk(tmp, time.Minute)
+	res.Notes = append(res.Notes, fmt.Sprintf("Before the workload the disk was given %s to settle (fsync of 32 KiB then: p50 %s).", fmtDur(waited.Round(time.Second)), fmtDur(p50)))
 	for _, spec := range specs {
 		res.Targets = append(res.Targets, spec.Name)
 		if err := runMemoryTarget(ctx, cfg, spec, files[spec.Name], res); err != nil {

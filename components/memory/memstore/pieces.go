@@ -43,13 +43,13 @@ type pieceSamples struct {
 
 // get returns the samples, taking them in tx if missing or outgrown.
 func (p *pieceSamples) get(ctx context.Context, tx *txn) (names, obs *trigramSample, err error) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
 	var maxEntity, maxObs int64
 	err = tx.QueryRowContext(ctx, `SELECT (SELECT coalesce(max(id), 0) FROM entities), (SELECT coalesce(max(id), 0) FROM observations)`).Scan(&maxEntity, &maxObs)
 	if err != nil {
 		return nil, nil, err
 	}
+	p.mu.Lock() // held while sampling, which is rare
+	defer p.mu.Unlock()
 	if p.names == nil || outgrown(p.names, maxEntity) {
 		if p.names, err = sampleText(ctx, tx, `SELECT id, name || char(10) || entity_type FROM entities WHERE id >= ? ORDER BY id LIMIT ?`, maxEntity); err != nil {
 			return nil, nil, err
