@@ -43,9 +43,8 @@ fi
 mkdir -p "$bin"
 go build -o "$bin/" ./cmd/mcp-bench ./cmd/mcp-memory ./cmd/mcp-everything
 (cd bench && go build -o "$bin/" ./cmd/mcpbench ./cmd/peer-gosdk ./cmd/peer-mcpgo ./cmd/peer-raw)
-# Write the build's output to disk now: left to the kernel, it is written
-# back during the first timings and every fsync mcp-memory's writes wait
-# for waits for it too.
+# Write the build's output to disk now, not while mcp-memory's writes
+# (one fsync each) are being timed.
 sync
 
 common=(-bin "$bin" -node "$node" -ref-memory "$ref" -ref-version "$ref_version")

@@ -5,7 +5,6 @@ import (
 	"os"
 	"slices"
 	"strings"
-	"syscall"
 	"time"
 )
 
@@ -35,49 +34,6 @@ func fsyncProbe(dir string, n int) (p50, p90 time.Duration, err error) {
 	}
 	slices.Sort(ds)
 	return ds[len(ds)/2], ds[len(ds)*9/10], nil
-}
-
-// settleTime is how long the timings at a size wait after the graph grew.
-const settleTime = 2 * time.Second
-
-// settleDisk writes out what the growth left in the page cache and gives
-// the disk a moment: growing a graph writes tens of megabytes, and the
-// fsyncs of the first writes timed after it took 3x their usual time.
-// Both targets wait alike; the timings are of a graph at that size, not
-// of the moments after a bulk load.
-func settleDisk() {
-	syscall.Sync()
-	time.Sleep(settleTime)
-}
-
-// waitQuietDisk waits, up to limit, until the fsync latency in dir is
-// steady: probes a second apart, at least five, until the medians of the
-// last three are within a quarter of each other. A run that starts right
-// after the build (scripts/bench.sh) found the disk still writing out the
-// binaries for tens of seconds after sync returned, and the first write
-// timings paid for it (create_entities 1.3 ms at 1k-100k, 0.65 ms later in
-// the same run). It returns how long it waited and the last median.
-func waitQuietDisk(dir string, limit time.Duration) (time.Duration, time.Duration) {
-	t0 := time.Now()
-	var last []time.Duration
-	for time.Since(t0) < limit {
-		p50, _, err := fsyncProbe(dir, 20)
-		if err != nil {
-			break
-		}
-		last = append(last, p50)
-		if n := len(last); n >= 5 {
-			w := last[n-3:]
-			if lo, hi := slices.Min(w), slices.Max(w); hi <= lo+lo/4 {
-				break
-			}
-		}
-		time.Sleep(time.Second)
-	}
-	if len(last) == 0 {
-		return time.Since(t0), 0
-	}
-	return time.Since(t0), last[len(last)-1]
 }
 
 // fsyncNote describes the disk's fsync latency measured after

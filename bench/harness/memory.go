@@ -82,8 +82,6 @@ func RunMemory(ctx context.Context, cfg MemoryConfig) (*MemoryResult, error) {
 	} else {
 		res.Notes = append(res.Notes, "The reference server was not run (no Node 22 or no @modelcontextprotocol/server-memory given).")
 	}
-	waited, p50 := waitQuietDisk(tmp, time.Minute)
-	res.Notes = append(res.Notes, fmt.Sprintf("Before the workload the disk was given %s to settle (fsync of 32 KiB then: p50 %s).", fmtDur(waited.Round(time.Second)), fmtDur(p50)))
 	for _, spec := range specs {
 		res.Targets = append(res.Targets, spec.Name)
 		if err := runMemoryTarget(ctx, cfg, spec, files[spec.Name], res); err != nil {
@@ -249,7 +247,6 @@ func runMemoryTarget(ctx context.Context, cfg MemoryConfig, spec Spec, files []s
 		res.Grow[spec.Name][size] = time.Since(g0)
 		res.Files[spec.Name][size] = filesSize(files)
 		logf("%7d entities after %.1fs", size, time.Since(g0).Seconds())
-		settleDisk()
 		lat := map[string][]time.Duration{}
 		for rep := range cfg.Reps {
 			if ctx.Err() != nil {

@@ -43,20 +43,19 @@ type pieceSamples struct {
 
 // get returns the samples, taking them in tx if missing or outgrown.
 func (p *pieceSamples) get(ctx context.Context, tx *txn) (names, obs *trigramSample, err error) {
-	var maxEntity, maxObs int64
-	err = tx.QueryRowContext(ctx, `SELECT (SELECT coalesce(max(id), 0) FROM entities), (SELECT coalesce(max(id), 0) FROM observations)`).Scan(&maxEntity, &maxObs)
+	t, err := loadTail(ctx, tx) // for the tables' highest ids
 	if err != nil {
 		return nil, nil, err
 	}
 	p.mu.Lock() // held while sampling, which is rare
 	defer p.mu.Unlock()
-	if p.names == nil || outgrown(p.names, maxEntity) {
-		if p.names, err = sampleText(ctx, tx, `SELECT id, name || char(10) || entity_type FROM entities WHERE id >= ? ORDER BY id LIMIT ?`, maxEntity); err != nil {
+	if p.names == nil || outgrown(p.names, t.maxEntity) {
+		if p.names, err = sampleText(ctx, tx, `SELECT id, name || char(10) || entity_type FROM entities WHERE id >= ? ORDER BY id LIMIT ?`, t.maxEntity); err != nil {
 			return nil, nil, err
 		}
 	}
-	if p.obs == nil || outgrown(p.obs, maxObs) {
-		if p.obs, err = sampleText(ctx, tx, `SELECT id, content FROM observations WHERE id >= ? ORDER BY id LIMIT ?`, maxObs); err != nil {
+	if p.obs == nil || outgrown(p.obs, t.maxObs) {
+		if p.obs, err = sampleText(ctx, tx, `SELECT id, content FROM observations WHERE id >= ? ORDER BY id LIMIT ?`, t.maxObs); err != nil {
 			return nil, nil, err
 		}
 	}
