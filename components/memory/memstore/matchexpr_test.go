@@ -6,8 +6,9 @@ func TestMatchExpr(t *testing.T) {
 	// Without a sample: digits and punctuation first, then the earlier.
 	for q, want := range map[string]string{
 		`abc`:               `"abc"`,
-		`abcde`:             `"abcde"`,
-		`a"cde`:             `"a""cde"`,
+		`abcde`:             `"abc" AND "bcd" AND "cde"`,
+		`a"cde`:             `"a""c" AND """cd" AND "cde"`,
+		`aaaa`:              `"aaa"`,
 		`abcdef`:            `"abc" AND "def"`,
 		`entity-050000`:     `"ent" AND "-05" AND "000"`,
 		`amber-12345-birch`: `"-12" AND "345" AND "-bi"`,

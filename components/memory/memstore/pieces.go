@@ -111,7 +111,9 @@ const falseCandidateCost = 40
 
 // matchExpr returns the FTS5 query for the lower-cased q (at least three
 // characters, no NUL) on an index whose rows s samples (nil: no sample).
-// Up to five characters, the phrase (three trigrams at most). Longer
+// The indexes keep no positions (detail=none), so every term is one
+// trigram and the rows that hold them all are candidates, checked against
+// q afterwards. Up to five characters, all of q's (three at most). Longer
 // queries become the AND of a few non-overlapping trigrams of q, the
 // rarest in s first, each added while the lists it makes the search walk
 // are shorter than the false candidates it removes. Without a sample,
@@ -121,7 +123,13 @@ func matchExpr(q string, s *trigramSample) string {
 	quote := func(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
 	r := []rune(q)
 	if len(r) <= 5 {
-		return quote(q)
+		var parts []string
+		for i := 0; i+3 <= len(r); i++ {
+			if g := quote(string(r[i : i+3])); !slices.Contains(parts, g) {
+				parts = append(parts, g)
+			}
+		}
+		return strings.Join(parts, " AND ")
 	}
 	type piece struct {
 		at    int

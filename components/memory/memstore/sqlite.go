@@ -51,11 +51,11 @@ const mmapSize = 0
 // to WAL, are never blocked by writers; each read call runs in one
 // transaction and sees a consistent snapshot.
 //
-// Search: two contentless FTS5 trigram indexes (case_sensitive 1), over
-// names+types and over observations, hold text lower-cased in Go with
-// JavaScript's toLowerCase rules (jsLower), since SQLite's own folding
-// (ASCII-only for LIKE, simple case folding in FTS5) differs from
-// JavaScript's (İ, final sigma, ...). They find the candidate entities
+// Search: two contentless FTS5 trigram indexes (case_sensitive 1, no
+// positions: detail=none), over names+types and over observations, hold
+// text lower-cased in Go with JavaScript's toLowerCase rules (jsLower),
+// since SQLite's own folding (ASCII-only for LIKE, simple case folding in
+// FTS5) differs from JavaScript's (İ, final sigma, ...). They find the candidate entities
 // for queries of three or more characters; shorter queries (and queries
 // containing NUL) scan all entities, O(graph size). The newest rows reach
 // the indexes a few calls later (a short tail that searches read
@@ -294,6 +294,24 @@ CREATE TABLE search_tail (
 	obs_upto   INTEGER NOT NULL  -- observations with a higher id are not in search_obs yet
 );
 INSERT INTO search_tail VALUES (1, (SELECT coalesce(max(id), 0) FROM entities), (SELECT coalesce(max(id), 0) FROM observations));
+`,
+	// 4: the search indexes keep no positions (detail=none): searches ask
+	// for single trigrams and check the candidate rows against the query
+	// (pieces.go), so positions were never read, and without them every
+	// write and merge moves about half the bytes. Dropping fold_version
+	// makes migrate rebuild both indexes.
+	`
+DROP TABLE search_names;
+DROP TABLE search_obs;
+CREATE VIRTUAL TABLE search_names USING fts5(
+	text, content = '', contentless_delete = 1, tokenize = 'trigram case_sensitive 1', detail = none
+);
+CREATE VIRTUAL TABLE search_obs USING fts5(
+	text, content = '', contentless_delete = 1, tokenize = 'trigram case_sensitive 1', detail = none
+);
+INSERT INTO search_names(search_names, rank) VALUES ('usermerge', 2);
+INSERT INTO search_obs(search_obs, rank) VALUES ('usermerge', 2);
+DELETE FROM meta WHERE key = 'fold_version';
 `,
 }
 

@@ -3,6 +3,7 @@ package memstore
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 )
@@ -98,7 +99,8 @@ func TestSearchMergedWhenQuiet(t *testing.T) {
 
 // TestUsermergeMigration opens a store of schema version 1 and checks that
 // migration 2 sets usermerge=2 on both search indexes, migration 3 counts
-// everything as indexed, and the data is kept.
+// everything as indexed, migration 4 rebuilds them without positions
+// (keeping usermerge=2), and the data is kept and found.
 func TestUsermergeMigration(t *testing.T) {
 	sqliteOnly(t, "")
 	s, path := openSQLiteTest(t)
@@ -123,6 +125,11 @@ func TestUsermergeMigration(t *testing.T) {
 		mustNil(t, s2.r.QueryRowContext(context.Background(), `SELECT v FROM `+table+`_config WHERE k = 'usermerge'`).Scan(&v))
 		if v != 2 {
 			t.Fatalf("%s usermerge = %d, want 2", table, v)
+		}
+		var def string
+		mustNil(t, s2.r.QueryRowContext(context.Background(), `SELECT sql FROM sqlite_master WHERE name = ?`, table).Scan(&def))
+		if !strings.Contains(def, "detail = none") {
+			t.Fatalf("%s after migration 4: %s", table, def)
 		}
 	}
 	for _, q := range []string{"entity-0003", "tea", "person"} {
