@@ -58,6 +58,66 @@ func ingestPayload(n int) []byte {
 	return []byte(b.String())
 }
 
+// graphSchema is the shape of mcp-memory's read_graph result: many small
+// objects of short strings, where the cost is per value, not per byte.
+const graphSchema = `{
+  "type": "object",
+  "properties": {
+    "entities": {"type": "array", "items": {
+      "type": "object",
+      "properties": {
+        "name": {"type": "string"},
+        "entityType": {"type": "string"},
+        "observations": {"type": "array", "items": {"type": "string"}}
+      },
+      "required": ["name", "entityType", "observations"],
+      "additionalProperties": false
+    }},
+    "relations": {"type": "array", "items": {
+      "type": "object",
+      "properties": {"from": {"type": "string"}, "to": {"type": "string"}, "relationType": {"type": "string"}},
+      "required": ["from", "to", "relationType"],
+      "additionalProperties": false
+    }}
+  },
+  "required": ["entities", "relations"],
+  "additionalProperties": false
+}`
+
+// graphPayload is a graph of n entities with three observations each and
+// a relation from each entity to the previous one.
+func graphPayload(n int) []byte {
+	var b strings.Builder
+	b.WriteString(`{"entities":[`)
+	for i := range n {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `{"name":"amber-%d-cobalt","entityType":"person","observations":["created by the benchmark as number %d","tag t%03d","seen in region r%02d"]}`, i, i, i%997, i%53)
+	}
+	b.WriteString(`],"relations":[`)
+	for i := 1; i < n; i++ {
+		if i > 1 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `{"from":"amber-%d-cobalt","to":"amber-%d-cobalt","relationType":"follows"}`, i, i-1)
+	}
+	b.WriteString(`]}`)
+	return []byte(b.String())
+}
+
+func BenchmarkValidateGraph10k(b *testing.B) {
+	s := MustCompile([]byte(graphSchema))
+	data := graphPayload(10_000)
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := s.Validate(data); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 func BenchmarkValidateSmall(b *testing.B) {
 	s := MustCompile([]byte(messageSchema))
 	data := []byte(`{"message":"hello"}`)

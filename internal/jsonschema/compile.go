@@ -114,12 +114,14 @@ type node struct {
 	objChecks, arrChecks, strChecks, numChecks bool
 	applicators                                bool
 	ownTrivial                                 bool // nothing to check besides applicators
+	anyString                                  bool // type string and nothing else to check
 }
 
 type propEntry struct {
 	name   string
 	schema *node // nil: only named in "required"
 	req    int   // bit index among required names, or -1
+	plain  bool  // name is written in JSON as it is: no escapes needed
 }
 
 type patternProp struct {
@@ -469,6 +471,9 @@ func (c *compiler) compile(raw any, loc, base string) (*node, error) {
 		n.props[i].req = len(n.required)
 		n.required = append(n.required, i)
 	}
+	for i := range n.props {
+		n.props[i].plain = plainName(n.props[i].name)
+	}
 	if len(n.props) > 8 {
 		n.propIndex = make(map[string]int, len(n.props))
 		for i, p := range n.props {
@@ -774,6 +779,7 @@ func (n *node) finish() {
 	if n.ownTrivial && !n.applicators {
 		n.isTrue = true
 	}
+	n.anyString = n.types == tString && !n.strChecks && n.enum == nil && n.cnst == nil && !n.applicators
 	for i := range n.props {
 		n.props[i].schema = collapse(n.props[i].schema)
 	}
@@ -813,4 +819,16 @@ func (n *node) ownTrivialRaw() bool {
 		n.minLen < 0 && n.maxLen < 0 && n.pattern == nil && n.format == fmtNone &&
 		n.minimum == nil && n.maximum == nil && n.exclMin == nil && n.exclMax == nil && n.multiple == nil &&
 		n.enum == nil && n.cnst == nil
+}
+
+// plainName reports whether JSON holds name as it is between the quotes:
+// valid UTF-8 with no control character, quote or backslash, so that a
+// key whose raw bytes equal name decodes to name.
+func plainName(name string) bool {
+	for i := 0; i < len(name); i++ {
+		if c := name[i]; c < utf8.RuneSelf && !strPlain[c] {
+			return false
+		}
+	}
+	return utf8.ValidString(name)
 }

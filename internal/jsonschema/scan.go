@@ -2,6 +2,7 @@ package jsonschema
 
 import (
 	"encoding/binary"
+	"math/bits"
 	"strconv"
 	"unicode/utf8"
 )
@@ -84,16 +85,18 @@ func hex4(d []byte, i int) (r rune, ok bool) {
 	return r, true
 }
 
-// hasSpecial reports whether any of the 8 bytes in w is not strPlain:
-// a control character, '"', '\\' or a non-ASCII byte.
-func hasSpecial(w uint64) bool {
+// specialMask has the high bit set in each byte of w that is not
+// strPlain (a control character, '"', '\\' or a non-ASCII byte), and
+// possibly in bytes above such a byte (borrows run upwards), never below:
+// its lowest set bit marks the first byte that needs a look.
+func specialMask(w uint64) uint64 {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	q := w ^ '"'*ones
 	b := w ^ '\\'*ones
 	ctl := (w - 0x20*ones) &^ w // high bit set where a byte is < 0x20
 	zq := (q - ones) &^ q       // ... where a byte is '"'
 	zb := (b - ones) &^ b       // ... where a byte is '\\'
-	return (ctl|zq|zb|w)&highs != 0
+	return (ctl | zq | zb | w) & highs
 }
 
 // scanString scans the string whose opening quote is at d[i]. It returns
@@ -103,7 +106,11 @@ func scanString(d []byte, i int) (end, runes int, esc bool, err error) {
 	j := i + 1
 	for {
 		s := j
-		for j+8 <= len(d) && !hasSpecial(binary.LittleEndian.Uint64(d[j:])) {
+		for j+8 <= len(d) {
+			if m := specialMask(binary.LittleEndian.Uint64(d[j:])); m != 0 {
+				j += bits.TrailingZeros64(m) >> 3 // the first byte to look at
+				break
+			}
 			j += 8
 		}
 		for j < len(d) && strPlain[d[j]] {

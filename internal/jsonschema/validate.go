@@ -133,6 +133,15 @@ func (v *validator) validate(n *node, i, depth int) (int, error) {
 		}
 		return 0, &vErr{kw: "false", msg: "no value is allowed here"}
 	}
+	if n.anyString && d[i] == '"' {
+		// What str does for a string with nothing to check but its syntax.
+		end, _, _, err := scanString(d, i)
+		if err != nil {
+			return 0, err
+		}
+		v.steps += (end - i) >> 6
+		return end, nil
+	}
 	if n.ownTrivial {
 		return v.applicators(n, i, depth, -1)
 	}
@@ -395,6 +404,10 @@ func (v *validator) object(n *node, i, depth int) (int, error) {
 		}
 	}
 	count := 0
+	// With a few properties and nothing else to check a key against, a key
+	// is recognised by comparing its raw bytes with the names, which is
+	// cheaper than scanning it and then looking it up.
+	byBytes := n.propertyNames == nil && len(n.patterns) == 0 && n.propIndex == nil
 	i = skipWS(d, i+1)
 	if i < len(d) && d[i] == '}' {
 		i++
@@ -404,9 +417,23 @@ func (v *validator) object(n *node, i, depth int) (int, error) {
 				return 0, expectKey(d, i)
 			}
 			ks := i
-			ke, _, kesc, err := scanString(d, i)
-			if err != nil {
-				return 0, err
+			ke, kesc, known := 0, false, -1
+			if byBytes {
+				for k := range n.props {
+					// A plain name holds no quote or backslash, so equal
+					// bytes followed by a quote are the whole key.
+					p := &n.props[k]
+					if e := i + 1 + len(p.name); p.plain && e < len(d) && d[e] == '"' && string(d[i+1:e]) == p.name {
+						ke, known = e+1, k
+						break
+					}
+				}
+			}
+			var err error
+			if known < 0 {
+				if ke, _, kesc, err = scanString(d, i); err != nil {
+					return 0, err
+				}
 			}
 			v.steps += (ke - ks) >> 6
 			i = skipWS(d, ke)
@@ -438,7 +465,10 @@ func (v *validator) object(n *node, i, depth int) (int, error) {
 				v.buf = appendUnescaped(v.buf, key)
 				key = v.buf[koff:]
 			}
-			pi := n.lookup(key)
+			pi := known
+			if pi < 0 {
+				pi = n.lookup(key)
+			}
 			var pmask uint64
 			for k := range n.patterns {
 				if n.patterns[k].re.Match(key) {

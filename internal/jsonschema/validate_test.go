@@ -3,6 +3,8 @@ package jsonschema
 import (
 	"errors"
 	"fmt"
+	"math/bits"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -59,6 +61,14 @@ var validateCases = []vcase{
 	{"required only on objects", `{"required":["a"]}`, `"x"`, "", ""},
 	{"additionalProperties false ok", `{"properties":{"a":{}},"additionalProperties":false}`, `{"a":1}`, "", ""},
 	{"additionalProperties false bad", `{"properties":{"a":{}},"additionalProperties":false}`, `{"a":1,"x":2}`, "", `additional property "x" is not allowed`},
+	// Keys are recognised by their bytes where a name needs no escapes;
+	// escaped keys, names that need escapes and near misses still work.
+	{"key escaped", `{"properties":{"name":{"type":"string"}},"additionalProperties":false}`, `{"n\u0061me":"x"}`, "", ""},
+	{"key escaped checked", `{"properties":{"name":{"type":"string"}}}`, `{"n\u0061me":1}`, "name", "expected string, got number"},
+	{"key a prefix of a name", `{"properties":{"name":{}},"additionalProperties":false}`, `{"nam":1}`, "", `additional property "nam" is not allowed`},
+	{"key a name's prefix", `{"properties":{"nam":{}},"additionalProperties":false}`, `{"name":1}`, "", `additional property "name" is not allowed`},
+	{"name needing escapes", `{"properties":{"a\"b":{"type":"integer"},"c":{}},"additionalProperties":false}`, `{"a\"b":"x"}`, `["a\"b"]`, "expected integer, got string"},
+	{"empty name", `{"properties":{"":{"type":"integer"}},"required":[""]}`, `{"":1}`, "", ""},
 	{"additionalProperties required-only name", `{"required":["x"],"additionalProperties":false}`, `{"x":2}`, "", `additional property "x" is not allowed`},
 	{"additionalProperties schema ok", `{"additionalProperties":{"type":"integer"}}`, `{"a":1,"b":2}`, "", ""},
 	{"additionalProperties schema bad", `{"additionalProperties":{"type":"integer"}}`, `{"a":1,"b":"2"}`, "b", "expected integer, got string"},
@@ -339,35 +349,44 @@ func TestTooComplex(t *testing.T) {
 	}
 }
 
-func TestHasSpecial(t *testing.T) {
-	naive := func(b []byte) bool {
-		for _, c := range b {
+func TestSpecialMask(t *testing.T) {
+	// The index of the first byte that is not strPlain, or -1.
+	naive := func(b []byte) int {
+		for i, c := range b {
 			if !strPlain[c] {
-				return true
+				return i
 			}
 		}
-		return false
+		return -1
 	}
 	check := func(b []byte) {
 		w := uint64(0)
 		for k := 7; k >= 0; k-- {
 			w = w<<8 | uint64(b[k])
 		}
-		if hasSpecial(w) != naive(b) {
-			t.Fatalf("hasSpecial(%q) = %v", b, hasSpecial(w))
+		got := -1
+		if m := specialMask(w); m != 0 {
+			got = bits.TrailingZeros64(m) >> 3
+		}
+		if want := naive(b); got != want {
+			t.Fatalf("specialMask(%q): first special byte %d, want %d", b, got, want)
 		}
 	}
 	for pos := range 8 {
 		for c := range 256 {
-			b := []byte("abcdefgh")
-			b[pos] = byte(c)
-			check(b)
-			b = []byte("\x21\x21\x21\x21\x21\x21\x21\x21")
-			b[pos] = byte(c)
-			check(b)
-			b = []byte("\x7f\x7f\x7f\x7f\x7f\x7f\x7f\x7f")
-			b[pos] = byte(c)
-			check(b)
+			for _, base := range []string{"abcdefgh", "\x21\x21\x21\x21\x21\x21\x21\x21", "\x7f\x7f\x7f\x7f\x7f\x7f\x7f\x7f"} {
+				b := []byte(base)
+				b[pos] = byte(c)
+				check(b)
+				// A second special byte above or below the first.
+				for other := range 8 {
+					if other != pos {
+						b2 := slices.Clone(b)
+						b2[other] = []byte{0, '"', '\\', 0x1f, 0x80, 0xff}[(c+other)%6]
+						check(b2)
+					}
+				}
+			}
 		}
 	}
 }
@@ -425,6 +444,33 @@ func TestManyRequired(t *testing.T) {
 		missing := fmt.Sprintf(`missing required property "p%d"`, n-1)
 		if err := s.Validate([]byte("{" + strings.Join(members[:n-1], ",") + "}")); err == nil || err.Error() != missing {
 			t.Errorf("%d required, last missing: %v", n, err)
+		}
+	}
+}
+
+// TestStringSyntax checks that a malformed string is a syntax error under
+// every kind of string schema, including the plain ones validated by the
+// shortest path, and in keys recognised by their bytes.
+func TestStringSyntax(t *testing.T) {
+	schemas := []string{`{}`, `{"type":"string"}`, `{"type":"string","minLength":1}`, `{"type":["string","null"]}`}
+	for _, bad := range []string{"\"x\ty\"", "\"x\xffy\"", `"x\qy"`, `"x\u12"`, `"xy`} {
+		for _, sch := range schemas {
+			for _, c := range []struct{ schema, data string }{
+				{sch, bad},
+				{`{"properties":{"a":` + sch + `}}`, `{"a":` + bad + `}`},
+				{`{"items":` + sch + `}`, `[` + bad + `]`},
+			} {
+				err := MustCompile([]byte(c.schema)).Validate([]byte(c.data))
+				if !errors.Is(err, ErrSyntax) {
+					t.Errorf("Validate(%q) against %s = %v, want a syntax error", c.data, c.schema, err)
+				}
+			}
+		}
+	}
+	s := MustCompile([]byte(`{"properties":{"ab":{}},"additionalProperties":false}`))
+	for _, data := range []string{"{\"a\tb\":1}", `{"ab`, `{"ab"`, `{"ab":}`} {
+		if err := s.Validate([]byte(data)); !errors.Is(err, ErrSyntax) {
+			t.Errorf("Validate(%q) = %v, want a syntax error", data, err)
 		}
 	}
 }
