@@ -2,6 +2,7 @@ package memory
 
 import (
 	"encoding/json"
+	"math/bits"
 	"unicode/utf8"
 
 	"github.com/mcpgen/mcpgen/components/memory/memstore"
@@ -87,9 +88,7 @@ var jsEscapes, inTextEscapes = func() (js, inText [utf8.RuneSelf]string) {
 func appendEscaped(b []byte, s string, escapes *[utf8.RuneSelf]string) []byte {
 	start := 0
 	for i := 0; i < len(s); {
-		for i+8 <= len(s) && plain8(s[i:i+8]) {
-			i += 8
-		}
+		i = nextLook(s, i)
 		if i == len(s) {
 			break
 		}
@@ -114,16 +113,45 @@ func appendEscaped(b []byte, s string, escapes *[utf8.RuneSelf]string) []byte {
 	return append(b, s[start:]...)
 }
 
-// plain8 reports whether the 8 bytes of w are all ASCII that JSON strings
-// hold as it is (no control character, quote or backslash), a word at a
-// time: each term has a byte's high bit set where that byte needs a look
-// (a false alarm only above a byte that does).
-func plain8(w string) bool {
+// nextLook returns the index of the first byte of s from i on that needs
+// a look (see look8), or len(s), a word at a time. It may stop early at a
+// byte that needs none (a false alarm, see below), never late.
+func nextLook(s string, i int) int {
+	for i+8 <= len(s) {
+		if m := look8(s[i:]); m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
+		}
+		i += 8
+	}
+	if len(s) < 8 {
+		for i < len(s) && s[i] >= 0x20 && s[i] < utf8.RuneSelf && s[i] != '"' && s[i] != '\\' {
+			i++
+		}
+		return i
+	}
+	if i == len(s) {
+		return i
+	}
+	// Fewer than 8 bytes left: the word that ends s, shifted so that the
+	// bytes before i, looked at already, drop out. A byte there that
+	// needed a look may flag bytes above it that do not (a false alarm).
+	m := look8(s[len(s)-8:]) >> (8 * (8 - (len(s) - i)))
+	if m == 0 {
+		return len(s)
+	}
+	return i + bits.TrailingZeros64(m)>>3
+}
+
+// look8 has the high bit set in each of the first 8 bytes of w that JSON
+// strings do not hold as it is (a control character, quote, backslash or
+// non-ASCII byte), a word at a time; a false alarm only above such a byte,
+// never below.
+func look8(w string) uint64 {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	x := uint64(w[0]) | uint64(w[1])<<8 | uint64(w[2])<<16 | uint64(w[3])<<24 |
 		uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56
 	q, bs := x^(ones*'"'), x^(ones*'\\')
-	return (x|(x-ones*0x20)&^x|(q-ones)&^q|(bs-ones)&^bs)&highs == 0
+	return (x | (x-ones*0x20)&^x | (q-ones)&^q | (bs-ones)&^bs) & highs
 }
 
 // strings writes a list of strings at depth (the depth of the key holding it).

@@ -2,6 +2,7 @@ package memory
 
 import (
 	"encoding/json"
+	"math/bits"
 	"math/rand/v2"
 	"strconv"
 	"strings"
@@ -140,16 +141,60 @@ func canonJSON(t *testing.T, b []byte) string {
 
 func itoa(i int) string { return strconv.Itoa(i) }
 
-// TestPlain8 puts every byte value at every position of a word of plain
-// bytes: the word is plain exactly when that byte is.
-func TestPlain8(t *testing.T) {
+// TestLook8 puts every byte value at every position of a word of plain
+// bytes, alone and with a second byte that needs a look: the first byte
+// look8 flags is the first that needs one.
+func TestLook8(t *testing.T) {
+	needs := func(c byte) bool { return c < 0x20 || c >= 0x80 || c == '"' || c == '\\' }
+	first := func(w []byte) int {
+		for i, c := range w {
+			if needs(c) {
+				return i
+			}
+		}
+		return -1
+	}
 	for pos := range 8 {
 		for c := range 256 {
-			w := []byte("abcdefgh")
-			w[pos] = byte(c)
-			want := c >= 0x20 && c < 0x80 && c != '"' && c != '\\'
-			if got := plain8(string(w)); got != want {
-				t.Fatalf("plain8(%q) = %v, want %v", w, got, want)
+			for other := -1; other < 8; other++ {
+				w := []byte("abcdefgh")
+				w[pos] = byte(c)
+				if other >= 0 && other != pos {
+					w[other] = []byte{0, '"', '\\', 0x1f, 0x80, 0xff}[(c+other)%6]
+				}
+				got := -1
+				if m := look8(string(w)); m != 0 {
+					got = bits.TrailingZeros64(m) >> 3
+				}
+				if want := first(w); got != want {
+					t.Fatalf("look8(%q): first flagged byte %d, want %d", w, got, want)
+				}
+			}
+		}
+	}
+}
+
+// TestNextLook checks, for every length and position, that nextLook never
+// passes a byte that needs a look and stops early only where one before i
+// may raise a false alarm.
+func TestNextLook(t *testing.T) {
+	for n := range 20 {
+		for pos := range n {
+			for _, c := range []byte{'"', '\\', 0x01, 0xc3} {
+				b := []byte(strings.Repeat("x", n))
+				b[pos] = c
+				s := string(b)
+				for i := 0; i <= n; i++ {
+					got := nextLook(s, i)
+					want := n
+					if pos >= i {
+						want = pos
+					}
+					// Early only by a false alarm from the byte before i.
+					if got > want || got < i || got < want && pos >= i {
+						t.Fatalf("nextLook(%q, %d) = %d, want %d", s, i, got, want)
+					}
+				}
 			}
 		}
 	}
