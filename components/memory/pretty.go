@@ -114,11 +114,11 @@ func appendEscaped(b []byte, s string, escapes *[utf8.RuneSelf]string) []byte {
 }
 
 // nextLook returns the index of the first byte of s from i on that needs
-// a look (see look8), or len(s), a word at a time. It may stop early at a
+// a look (see lookMask), or len(s), a word at a time. It may stop early at a
 // byte that needs none (a false alarm, see below), never late.
 func nextLook(s string, i int) int {
 	for i+8 <= len(s) {
-		if m := look8(s[i:]); m != 0 {
+		if m := lookMask(load8(s[i:])); m != 0 {
 			return i + bits.TrailingZeros64(m)>>3
 		}
 		i += 8
@@ -135,21 +135,25 @@ func nextLook(s string, i int) int {
 	// Fewer than 8 bytes left: the word that ends s, shifted so that the
 	// bytes before i, looked at already, drop out. A byte there that
 	// needed a look may flag bytes above it that do not (a false alarm).
-	m := look8(s[len(s)-8:]) >> (8 * (8 - (len(s) - i)))
+	m := lookMask(load8(s[len(s)-8:])) >> (8 * (8 - (len(s) - i)))
 	if m == 0 {
 		return len(s)
 	}
 	return i + bits.TrailingZeros64(m)>>3
 }
 
-// look8 has the high bit set in each of the first 8 bytes of w that JSON
-// strings do not hold as it is (a control character, quote, backslash or
-// non-ASCII byte), a word at a time; a false alarm only above such a byte,
-// never below.
-func look8(w string) uint64 {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	x := uint64(w[0]) | uint64(w[1])<<8 | uint64(w[2])<<16 | uint64(w[3])<<24 |
+// load8 reads the first 8 bytes of w as a little-endian word.
+func load8(w string) uint64 {
+	_ = w[7]
+	return uint64(w[0]) | uint64(w[1])<<8 | uint64(w[2])<<16 | uint64(w[3])<<24 |
 		uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56
+}
+
+// lookMask has the high bit set in each byte of x that JSON strings do not
+// hold as it is (a control character, quote, backslash or non-ASCII byte),
+// a word at a time; a false alarm only above such a byte, never below.
+func lookMask(x uint64) uint64 {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	q, bs := x^(ones*'"'), x^(ones*'\\')
 	return (x | (x-ones*0x20)&^x | (q-ones)&^q | (bs-ones)&^bs) & highs
 }

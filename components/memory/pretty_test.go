@@ -141,10 +141,10 @@ func canonJSON(t *testing.T, b []byte) string {
 
 func itoa(i int) string { return strconv.Itoa(i) }
 
-// TestLook8 puts every byte value at every position of a word of plain
+// TestLookMask puts every byte value at every position of a word of plain
 // bytes, alone and with a second byte that needs a look: the first byte
-// look8 flags is the first that needs one.
-func TestLook8(t *testing.T) {
+// lookMask flags is the first that needs one.
+func TestLookMask(t *testing.T) {
 	needs := func(c byte) bool { return c < 0x20 || c >= 0x80 || c == '"' || c == '\\' }
 	first := func(w []byte) int {
 		for i, c := range w {
@@ -163,11 +163,11 @@ func TestLook8(t *testing.T) {
 					w[other] = []byte{0, '"', '\\', 0x1f, 0x80, 0xff}[(c+other)%6]
 				}
 				got := -1
-				if m := look8(string(w)); m != 0 {
+				if m := lookMask(load8(string(w))); m != 0 {
 					got = bits.TrailingZeros64(m) >> 3
 				}
 				if want := first(w); got != want {
-					t.Fatalf("look8(%q): first flagged byte %d, want %d", w, got, want)
+					t.Fatalf("lookMask(%q): first flagged byte %d, want %d", w, got, want)
 				}
 			}
 		}
