@@ -404,10 +404,10 @@ func (v *validator) object(n *node, i, depth int) (int, error) {
 		}
 	}
 	count := 0
-	// With a few properties and nothing else to check a key against, a key
-	// is recognised by comparing its raw bytes with the names, which is
-	// cheaper than scanning it and then looking it up.
-	byBytes := n.propertyNames == nil && len(n.patterns) == 0 && n.propIndex == nil
+	// With a few properties (no index), a key is recognised by comparing
+	// its raw bytes with their names, cheaper than scanning it and then
+	// looking it up.
+	byBytes := n.propIndex == nil
 	i = skipWS(d, i+1)
 	if i < len(d) && d[i] == '}' {
 		i++

@@ -55,12 +55,12 @@ const mmapSize = 0
 // positions: detail=none), over names+types and over observations, hold
 // text lower-cased in Go with JavaScript's toLowerCase rules (jsLower),
 // since SQLite's own folding (ASCII-only for LIKE, simple case folding in
-// FTS5) differs from JavaScript's (İ, final sigma, ...). They find the candidate entities
-// for queries of three or more characters; shorter queries (and queries
-// containing NUL) scan all entities, O(graph size). The newest rows reach
-// the indexes a few calls later (a short tail that searches read
-// directly, tail.go). Every candidate is then checked with the reference's
-// predicate, so results equal the reference's.
+// FTS5) differs from JavaScript's (İ, final sigma, ...). They find the
+// candidate entities for queries of three or more characters; shorter
+// queries (and queries containing NUL) scan all entities, O(graph size).
+// The newest rows reach the indexes a few calls later (a short tail that
+// searches read directly, tail.go). Every candidate is then checked with
+// the reference's predicate, so results equal the reference's.
 // The indexes are rebuilt on Open if the lower-casing changed (foldVersion),
 // and their segments are merged in the background once writes pause
 // (tidy.go), since a search costs a seek per segment.
@@ -296,11 +296,12 @@ CREATE TABLE search_tail (
 );
 INSERT INTO search_tail VALUES (1, (SELECT coalesce(max(id), 0) FROM entities), (SELECT coalesce(max(id), 0) FROM observations));
 `,
-	// 4: the search indexes keep no positions (detail=none): searches ask
-	// for single trigrams and check the candidate rows against the query
-	// (pieces.go), so positions were never read, and without them every
-	// write and merge moves about half the bytes. Dropping fold_version
-	// makes migrate rebuild both indexes.
+	// 4: the search indexes keep no positions (detail=none). Searches
+	// check every candidate row against the query (pieces.go), so
+	// positions only served the phrase queries of four- and
+	// five-character searches, now the AND of their trigrams; without
+	// them every write and merge moves about half the bytes. Dropping
+	// fold_version makes migrate rebuild both indexes.
 	`
 DROP TABLE search_names;
 DROP TABLE search_obs;
