@@ -180,6 +180,11 @@ func Open(path string, opts ...Option) (*SQLite, error) {
 		w.Close()
 		return nil, fmt.Errorf("memstore: open %s: %w", path, err)
 	}
+	if err := s.preallocWAL(ctx, abs, syncMode); err != nil {
+		s.wc.close()
+		w.Close()
+		return nil, fmt.Errorf("memstore: open %s: %w", path, err)
+	}
 
 	r, err := sql.Open("sqlite", uri+"?"+common+"&_pragma=query_only(1)")
 	if err != nil {
