@@ -106,9 +106,9 @@ func graphPayload(n int) []byte {
 	return []byte(b.String())
 }
 
-func BenchmarkValidateGraph10k(b *testing.B) {
-	s := MustCompile([]byte(graphSchema))
-	data := graphPayload(10_000)
+// benchValidate times validating data, which must be valid, against schema.
+func benchValidate(b *testing.B, schema string, data []byte) {
+	s := MustCompile([]byte(schema))
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	for b.Loop() {
@@ -116,30 +116,18 @@ func BenchmarkValidateGraph10k(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+func BenchmarkValidateGraph10k(b *testing.B) {
+	benchValidate(b, graphSchema, graphPayload(10_000))
 }
 
 func BenchmarkValidateSmall(b *testing.B) {
-	s := MustCompile([]byte(messageSchema))
-	data := []byte(`{"message":"hello"}`)
-	b.SetBytes(int64(len(data)))
-	b.ReportAllocs()
-	for b.Loop() {
-		if err := s.Validate(data); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchValidate(b, messageSchema, []byte(`{"message":"hello"}`))
 }
 
 func BenchmarkValidateIngest20(b *testing.B) {
-	s := MustCompile([]byte(ingestSchema))
-	data := ingestPayload(20)
-	b.SetBytes(int64(len(data)))
-	b.ReportAllocs()
-	for b.Loop() {
-		if err := s.Validate(data); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchValidate(b, ingestSchema, ingestPayload(20))
 }
 
 func TestZeroAllocsOnSuccess(t *testing.T) {

@@ -18,9 +18,9 @@ const walFrameBytes = 4096 + 24
 // a clean close, which deletes it) to the size it reaches between
 // checkpoints, and checkpoints it, so that commits write over blocks the
 // file already has. A commit that appends to the file must also make its
-// new size durable, which costs an fsync about 1.5 times its price (in
-// process at 1,000 entities: create_entities of 10, p50 ~450 vs ~300 us);
-// without this, every store paid that for its first ~1,000 frames after
+// new size durable, which made small commits dearer (in process on a new
+// store at 1,000 entities, create_entities of 10: p50 398-476 us, 324-378
+// with this); every store paid that for its first ~1,000 frames after
 // each start.
 //
 // The frames are throwaway commits of one changing row, at
