@@ -77,6 +77,11 @@ A knowledge-graph memory server for agents, a drop-in for
 	}
 	defer log.Sync()
 	ctx := context.Background()
+	// Opening may take a while: a store written by an older version
+	// rebuilds its search indexes once (about a minute at 1,000,000
+	// entities).
+	log.Info("opening store")
+	opened := time.Now()
 	store, where, err := openStore(ctx, *db)
 	if err != nil {
 		fmt.Fprintln(stderr, "mcp-memory:", err)
@@ -95,7 +100,7 @@ A knowledge-graph memory server for agents, a drop-in for
 			return mcpgen.ExitCode(err)
 		}
 		srv := memory.New(store, opts)
-		log.Info("store ready", zap.String("db", where))
+		log.Info("store ready", zap.String("db", where), zap.Duration("opened_in", time.Since(opened)))
 		if err := f.Run(srv, log); err != nil {
 			log.Error("mcp-memory stopped", zap.Error(err))
 			return 1

@@ -461,11 +461,12 @@ func (w *writer) rebuildSearch() error {
 	return nil
 }
 
-// headerText is the search_names text of an entity's name and type. The
-// newline may let a query match across the two fields, which the exact
-// re-check in SearchNodes filters out.
+// headerText is the search_names text of an entity's name and type, with
+// their four-character runs (pairText). The newlines may let a query
+// match across fields, which the exact re-check in SearchNodes filters
+// out.
 func headerText(name, entityType string) string {
-	return jsLower(name) + "\n" + jsLower(entityType)
+	return pairText(jsLower(name), jsLower(entityType))
 }
 
 // logChange appends one row to the change feed. For relation changes the

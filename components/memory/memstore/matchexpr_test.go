@@ -15,7 +15,7 @@ func TestMatchExpr(t *testing.T) {
 		`coffee mornings`:   `"cof" AND "fee" AND " mo"`,
 		`straße"x`:          `"str" AND "ße"""`,
 	} {
-		if got := matchExpr(q, nil); got != want {
+		if got := matchExpr(q, nil, false); got != want {
 			t.Errorf("matchExpr(%q, nil) = %s, want %s", q, got, want)
 		}
 	}
@@ -31,8 +31,50 @@ func TestMatchExpr(t *testing.T) {
 		{names, `"234" AND "5-b"`}, // a third, "-bi" at best, costs more than it saves
 		{obs, `"-12" AND "45-"`},   // never seen in observations, and digits
 	} {
-		if got := matchExpr("amber-12345-birch", c.s); got != c.want {
+		if got := matchExpr("amber-12345-birch", c.s, false); got != c.want {
 			t.Errorf("matchExpr with a sample = %s, want %s", got, c.want)
+		}
+	}
+}
+
+// pairs is the names index's token for the four characters of s.
+func pairs(s string) string {
+	r := []rune(s)
+	return string([]rune{pairRune(r[0], r[1]), pairRune(r[1], r[2]), pairRune(r[2], r[3])})
+}
+
+func TestMatchExprFourCharacterPieces(t *testing.T) {
+	// Without a sample: four characters before three.
+	for q, want := range map[string]string{
+		`abc`:    `"abc"`,
+		`abcd`:   `"` + pairs("abcd") + `"`,
+		`abcde`:  `"` + pairs("abcd") + `" AND "` + pairs("bcde") + `"`,
+		`abcdef`: `"` + pairs("abcd") + `"`,
+	} {
+		if got := matchExpr(q, nil, true); got != want {
+			t.Errorf("matchExpr(%q, nil, true) = %s, want %s", q, got, want)
+		}
+	}
+	// With a sample: a four-character run is chosen where it is rarer
+	// than the trigrams, and on ties ("5-bi" over "5-b").
+	names := &trigramSample{rows: 1000, counts: map[string]int32{
+		"amb": 40, "mbe": 40, "ber": 150, "er-": 160, "r-1": 15, "-12": 110, "123": 5, "234": 4, "345": 5, "45-": 12, "5-b": 9, "-bi": 60, "bir": 60, "irc": 60, "rch": 70,
+		"ambe": 40, "mber": 40, "ber-": 150, "er-1": 15, "r-12": 15, "-123": 5, "1234": 1, "2345": 2, "345-": 3, "45-b": 9, "5-bi": 9, "-bir": 60, "birc": 60, "irch": 60,
+	}}
+	if got, want := matchExpr("amber-12345-birch", names, true), `"`+pairs("1234")+`" AND "`+pairs("5-bi")+`"`; got != want {
+		t.Errorf("matchExpr with a sample = %s, want %s", got, want)
+	}
+}
+
+// TestPairRuneIsStable pins pairRune: stored names indexes hold its
+// characters, so a change must come with a new searchTextVersion.
+func TestPairRuneIsStable(t *testing.T) {
+	for _, c := range []struct {
+		a, b rune
+		want rune
+	}{{'a', 'b', 0xf123}, {'1', '2', 0xe072}, {'é', '\n', 0xe89c}, {0x10FFFF, 0x10FFFF, 0xf789}} {
+		if got := pairRune(c.a, c.b); got != c.want {
+			t.Errorf("pairRune(%q, %q) = %#x, want %#x", c.a, c.b, got, c.want)
 		}
 	}
 }

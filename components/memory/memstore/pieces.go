@@ -19,15 +19,16 @@ import (
 // the names'). Any trigram of the query is a necessary condition, so the
 // choice changes only the cost, never the result.
 
-// sampleRuns and sampleRun shape the sample: runs of consecutive rows
-// spread evenly over the ids, a few thousand rows in all.
-const (
-	sampleRuns = 32
-	sampleRun  = 64
-)
+// sampleRows is the size of the sample: one row at a random place in
+// each of as many equal slices of the ids. Rows are often stored in the
+// order they were made, and neighbours alike (entity-1000, entity-1001,
+// ...); a sample of runs of neighbours saw few of the four-character runs
+// of such names and took the others for rare. A table of up to
+// sampleRows rows is read whole.
+const sampleRows = 2048
 
-// trigramSample counts, for each trigram, the sampled rows of one index's
-// text that contain it.
+// trigramSample counts, for each piece (three characters, and four in
+// the names index), the sampled rows of one index's text that hold it.
 type trigramSample struct {
 	counts map[string]int32
 	rows   int
@@ -50,12 +51,12 @@ func (p *pieceSamples) get(ctx context.Context, tx *txn) (names, obs *trigramSam
 	p.mu.Lock() // held while sampling, which is rare
 	defer p.mu.Unlock()
 	if p.names == nil || outgrown(p.names, t.maxEntity) {
-		if p.names, err = sampleText(ctx, tx, `SELECT id, name || char(10) || entity_type FROM entities WHERE id >= ? ORDER BY id LIMIT ?`, t.maxEntity); err != nil {
+		if p.names, err = sampleText(ctx, tx, `SELECT id, name || char(10) || entity_type FROM entities WHERE id >= ? ORDER BY id LIMIT ?`, t.maxEntity, true); err != nil {
 			return nil, nil, err
 		}
 	}
 	if p.obs == nil || outgrown(p.obs, t.maxObs) {
-		if p.obs, err = sampleText(ctx, tx, `SELECT id, content FROM observations WHERE id >= ? ORDER BY id LIMIT ?`, t.maxObs); err != nil {
+		if p.obs, err = sampleText(ctx, tx, `SELECT id, content FROM observations WHERE id >= ? ORDER BY id LIMIT ?`, t.maxObs, false); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -65,18 +66,29 @@ func (p *pieceSamples) get(ctx context.Context, tx *txn) (names, obs *trigramSam
 // outgrown reports whether a table has doubled (or shrunk to a quarter)
 // since it was sampled at upTo.
 func outgrown(s *trigramSample, maxID int64) bool {
-	return maxID > 2*s.upTo+sampleRun || 4*maxID < s.upTo
+	return maxID > 2*s.upTo+64 || 4*maxID < s.upTo
 }
 
-// sampleText reads sampleRuns runs of rows with query (which takes the
-// first id and a row count) and counts their lower-cased text's trigrams.
-func sampleText(ctx context.Context, tx *txn, query string, maxID int64) (*trigramSample, error) {
+// sampleText reads sampleRows rows with query (which takes the first id
+// and a row count) and counts their lower-cased text's trigrams and, with
+// quads, its runs of four characters.
+func sampleText(ctx context.Context, tx *txn, query string, maxID int64, quads bool) (*trigramSample, error) {
 	s := &trigramSample{counts: map[string]int32{}, upTo: maxID}
+	widths := []int{3}
+	if quads {
+		widths = append(widths, 4)
+	}
 	seen := map[string]bool{}
 	last := int64(-1)
-	for i := range int64(sampleRuns) {
-		from := max(maxID*i/sampleRuns, last+1)
-		err := eachRow(ctx, tx, query, []any{from, sampleRun}, func(r *sql.Rows) error {
+	strata, each := int64(sampleRows), int64(1)
+	if maxID <= sampleRows {
+		strata, each = 1, sampleRows
+	}
+	for i := range strata {
+		// A place in slice i by a fixed hash of i, so that samples repeat.
+		lo, hi := maxID*i/strata, maxID*(i+1)/strata
+		from := max(lo+int64(uint64(i+1)*0x9E3779B97F4A7C15>>33)%max(hi-lo, 1), last+1)
+		err := eachRow(ctx, tx, query, []any{from, each}, func(r *sql.Rows) error {
 			var text string
 			if err := r.Scan(&last, &text); err != nil {
 				return err
@@ -84,10 +96,12 @@ func sampleText(ctx context.Context, tx *txn, query string, maxID int64) (*trigr
 			s.rows++
 			clear(seen)
 			t := []rune(jsLower(text))
-			for j := 0; j+3 <= len(t); j++ {
-				if g := string(t[j : j+3]); !seen[g] {
-					seen[g] = true
-					s.counts[g]++
+			for _, w := range widths {
+				for j := 0; j+w <= len(t); j++ {
+					if g := string(t[j : j+w]); !seen[g] {
+						seen[g] = true
+						s.counts[g]++
+					}
 				}
 			}
 			return nil
@@ -99,88 +113,144 @@ func sampleText(ctx context.Context, tx *txn, query string, maxID int64) (*trigr
 	return s, nil
 }
 
-// maxPieces bounds the trigrams matchExpr asks for.
+// maxPieces bounds the pieces matchExpr asks for.
 const maxPieces = 3
 
-// falseCandidateCost is what a row that the trigrams let through but that
+// falseCandidateCost is what a row that the pieces let through but that
 // does not contain the query costs (read and checked, see
-// searchCandidates), in posting-list entries walked: a trigram is worth
+// searchCandidates), in posting-list entries walked: a piece is worth
 // adding while it removes more of those than its own list is long, by
 // this measure (about 1 us against 25 ns an entry).
 const falseCandidateCost = 40
 
 // matchExpr returns the FTS5 query for the lower-cased q (at least three
-// characters, no NUL) on an index whose rows s samples (nil: no sample).
-// The indexes keep no positions (detail=none), so every term is one
-// trigram and the rows that hold them all are candidates, checked against
-// q afterwards. Up to five characters, all of q's (three at most). Longer
-// queries become the AND of a few non-overlapping trigrams of q, the
-// rarest in s first, each added while the lists it makes the search walk
-// are shorter than the false candidates it removes. Without a sample,
-// or on ties, trigrams with digits and punctuation go first, then the
-// earlier.
-func matchExpr(q string, s *trigramSample) string {
-	quote := func(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
+// characters, no NUL) on an index whose rows s samples (nil: no sample);
+// quads says the index also holds every four-character run as a token
+// (pairText). The indexes keep no positions (detail=none), so every term
+// is one token and the rows that hold them all are candidates, checked
+// against q afterwards. Up to five characters, all of q's pieces of the
+// widest kind the index has (three at most). Longer queries become the
+// AND of a few non-overlapping pieces of q, the rarest in s first, each
+// added while the lists it makes the search walk are shorter than the
+// false candidates it removes. Without a sample, or on ties, four
+// characters go before three, then pieces with digits and punctuation,
+// then the earlier.
+func matchExpr(q string, s *trigramSample, quads bool) string {
 	r := []rune(q)
-	if len(r) <= 5 {
-		var parts []string
-		for i := 0; i+3 <= len(r); i++ {
-			if g := quote(string(r[i : i+3])); !slices.Contains(parts, g) {
-				parts = append(parts, g)
-			}
-		}
-		return strings.Join(parts, " AND ")
+	widths := []int{3}
+	if quads && len(r) >= 4 {
+		widths = []int{4, 3}
 	}
 	type piece struct {
-		at    int
-		share float64 // estimated share of the index's rows holding it
-		class int     // digits and punctuation count, the rarer classes
+		at, width int
+		share     float64 // estimated share of the index's rows holding it
+		class     int     // digits and punctuation count, the rarer classes
 	}
-	pieces := make([]piece, len(r)-2)
-	for i := range pieces {
-		p := piece{at: i, share: 1}
-		if s != nil && s.rows > 0 {
-			p.share = (float64(s.counts[string(r[i:i+3])]) + 0.5) / float64(s.rows)
+	var kept []piece
+	if len(r) <= 5 {
+		for i := 0; i+widths[0] <= len(r); i++ {
+			kept = append(kept, piece{at: i, width: widths[0]})
 		}
-		for _, c := range r[i : i+3] {
-			if !unicode.IsLetter(c) && !unicode.IsSpace(c) {
-				p.class++
+	} else {
+		var pieces []piece
+		for _, w := range widths {
+			for i := 0; i+w <= len(r); i++ {
+				p := piece{at: i, width: w, share: 1}
+				if s != nil && s.rows > 0 {
+					p.share = (float64(s.counts[string(r[i:i+w])]) + 0.5) / float64(s.rows)
+				}
+				for _, c := range r[i : i+w] {
+					if !unicode.IsLetter(c) && !unicode.IsSpace(c) {
+						p.class++
+					}
+				}
+				pieces = append(pieces, p)
 			}
 		}
-		pieces[i] = p
-	}
-	slices.SortStableFunc(pieces, func(a, b piece) int {
-		if a.share != b.share {
-			if a.share < b.share {
-				return -1
+		slices.SortStableFunc(pieces, func(a, b piece) int {
+			if a.share != b.share {
+				if a.share < b.share {
+					return -1
+				}
+				return 1
 			}
-			return 1
+			if a.width != b.width {
+				return b.width - a.width
+			}
+			return b.class - a.class
+		})
+		left := 1.0 // the share of rows the kept pieces let through
+		for _, p := range pieces {
+			if len(kept) == maxPieces {
+				break
+			}
+			if slices.ContainsFunc(kept, func(k piece) bool { return p.at < k.at+k.width && k.at < p.at+p.width }) {
+				continue
+			}
+			if len(kept) > 0 && s != nil && s.rows > 0 && p.share > left*(1-p.share)*falseCandidateCost {
+				break // its list is longer than the false candidates it removes
+			}
+			kept = append(kept, p)
+			left *= p.share
 		}
-		return b.class - a.class
-	})
-	var kept []int
-	left := 1.0 // the share of rows the kept pieces let through
-	for _, p := range pieces {
-		if len(kept) == maxPieces {
-			break
-		}
-		if slices.ContainsFunc(kept, func(k int) bool { return p.at < k+3 && k < p.at+3 }) {
-			continue
-		}
-		if len(kept) > 0 && s != nil && s.rows > 0 && p.share > left*(1-p.share)*falseCandidateCost {
-			break // its list is longer than the false candidates it removes
-		}
-		kept = append(kept, p.at)
-		left *= p.share
+		slices.SortFunc(kept, func(a, b piece) int { return a.at - b.at })
 	}
-	slices.Sort(kept)
 	parts := make([]string, 0, len(kept))
-	seen := map[string]bool{}
-	for _, at := range kept {
-		if g := string(r[at : at+3]); !seen[g] {
-			seen[g] = true
-			parts = append(parts, quote(g))
+	for _, p := range kept {
+		term := r[p.at : p.at+p.width]
+		if p.width == 4 {
+			term = []rune{pairRune(term[0], term[1]), pairRune(term[1], term[2]), pairRune(term[2], term[3])}
+		}
+		if g := `"` + strings.ReplaceAll(string(term), `"`, `""`) + `"`; !slices.Contains(parts, g) {
+			parts = append(parts, g)
 		}
 	}
 	return strings.Join(parts, " AND ")
+}
+
+// Four-character pieces. In a large graph even the rarest trigram of a
+// name is in thousands of rows (at 1,000,000 entities a run of three
+// digits is in about one name in 250), and a search walks the posting
+// lists of the pieces it asks for, so its cost grew with the graph. The
+// names index therefore also holds every run of four characters of a
+// name and of a type, each as one FTS5 trigram: after the text itself
+// comes one pair character (pairRune) for each two adjacent characters,
+// and three adjacent pair characters are the four characters they cover.
+// Two pairs may share a pair character; that only lets through rows that
+// the check against the query drops. The observations index holds
+// trigrams only: observations are long, and four-character runs would
+// add a token per character of every one.
+
+// pairRune is the character that stands for the adjacent characters a, b
+// in the names index: one of the 6,400 code points of Unicode's private
+// use area in the Basic Multilingual Plane (three bytes in UTF-8, the
+// fewest that keep clear of the letters of real text), by a hash of the
+// pair. Stored indexes depend on it: changing it needs a new
+// searchTextVersion.
+func pairRune(a, b rune) rune {
+	h := (uint64(a)<<21 | uint64(b)) * 0x9E3779B97F4A7C15
+	return 0xE000 + rune((h>>32)%0x1900)
+}
+
+// pairText returns the search_names text of the lower-cased fields: each
+// field, then each field's pair characters, one per line.
+func pairText(fields ...string) string {
+	var b strings.Builder
+	for i, f := range fields {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(f)
+	}
+	for _, f := range fields {
+		b.WriteByte('\n')
+		var prev rune = -1
+		for _, c := range f {
+			if prev >= 0 {
+				b.WriteRune(pairRune(prev, c))
+			}
+			prev = c
+		}
+	}
+	return b.String()
 }

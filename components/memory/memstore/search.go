@@ -104,10 +104,10 @@ func (s *SQLite) searchCandidates(ctx context.Context, tx *txn, q string) ([]int
 	}
 	set := map[int64]bool{}
 	err = addMatches(ctx, tx, `SELECT e.id, e.name, e.entity_type FROM search_names AS f JOIN entities AS e ON e.id = f.rowid WHERE search_names MATCH ?`,
-		[]any{matchExpr(q, names)}, q, set)
+		[]any{matchExpr(q, names, true)}, q, set)
 	if err == nil {
 		err = addMatches(ctx, tx, `SELECT o.entity_id, o.content, '' FROM search_obs AS f JOIN observations AS o ON o.id = f.rowid WHERE search_obs MATCH ?`,
-			[]any{matchExpr(q, obs)}, q, set)
+			[]any{matchExpr(q, obs, false)}, q, set)
 	}
 	if err == nil {
 		err = tailCandidates(ctx, tx, q, set)

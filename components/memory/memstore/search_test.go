@@ -122,8 +122,16 @@ func TestSearchAgainstModel(t *testing.T) {
 	rels = append(rels, Relation{"nobody", "none", "r"})
 	must[[]Relation](t)(s.CreateRelations(bg, rels))
 	m.CreateRelations(rels)
-	for range 600 {
-		q := word(rng.IntN(5))
+	for i := range 900 {
+		q := word(rng.IntN(8))
+		if i%3 == 0 {
+			// A run of an entity's own text, so that long queries
+			// (the names index's four-character pieces) find something.
+			e := ents[rng.IntN(len(ents))]
+			r := []rune(e.Name + "\n" + e.EntityType)
+			from := rng.IntN(len(r))
+			q = string(r[from : from+rng.IntN(len(r)-from+1)])
+		}
 		got := must[Graph](t)(s.SearchNodes(bg, q))
 		assertGraph(t, fmt.Sprintf("SearchNodes(%q)", q), got, m.SearchNodes(q))
 	}

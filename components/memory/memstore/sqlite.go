@@ -61,7 +61,7 @@ const mmapSize = 0
 // The newest rows reach the indexes a few calls later (a short tail that
 // searches read directly, tail.go). Every candidate is then checked with
 // the reference's predicate, so results equal the reference's.
-// The indexes are rebuilt on Open if the lower-casing changed (foldVersion),
+// The indexes are rebuilt on Open if their text changed (searchTextVersion),
 // and their segments are merged in the background once writes pause
 // (tidy.go), since a search costs a seek per segment.
 type SQLite struct {
@@ -326,9 +326,15 @@ DELETE FROM meta WHERE key = 'fold_version';
 // changes (new algorithm or new Unicode tables) the index is rebuilt.
 var foldVersion = "jslower-1/unicode-" + unicode.Version
 
+// searchTextVersion identifies the text of the SQLite search indexes: the
+// lower-casing and the names index's pair characters (pairText). Stores
+// built with another are rebuilt on Open (meta row fold_version).
+var searchTextVersion = foldVersion + "/pairs-1"
+
 // migrate applies pending migrations in one IMMEDIATE transaction, so
 // concurrent openers (even in other processes) migrate exactly once, and
-// rebuilds the search index if it was built with another foldVersion.
+// rebuilds the search indexes if they were built with another
+// searchTextVersion.
 func (s *SQLite) migrate(ctx context.Context) error {
 	return s.write(ctx, func(w *writer) error {
 		var v int
@@ -352,13 +358,13 @@ func (s *SQLite) migrate(ctx context.Context) error {
 		if err != nil && !errors.Is(err, sql.ErrNoRows) {
 			return err
 		}
-		if fv == foldVersion {
+		if fv == searchTextVersion {
 			return nil
 		}
 		if err := w.rebuildSearch(); err != nil {
 			return err
 		}
-		_, err = w.tx.ExecContext(ctx, "INSERT OR REPLACE INTO meta(key, value) VALUES ('fold_version', ?)", foldVersion)
+		_, err = w.tx.ExecContext(ctx, "INSERT OR REPLACE INTO meta(key, value) VALUES ('fold_version', ?)", searchTextVersion)
 		return err
 	})
 }
