@@ -1,6 +1,9 @@
 package memstore
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+)
 
 func TestMatchExpr(t *testing.T) {
 	// Without a sample: digits and punctuation first, then the earlier.
@@ -75,6 +78,49 @@ func TestPairRuneIsStable(t *testing.T) {
 	}{{'a', 'b', 0xf123}, {'1', '2', 0xe072}, {'é', '\n', 0xe89c}, {0x10FFFF, 0x10FFFF, 0xf789}} {
 		if got := pairRune(c.a, c.b); got != c.want {
 			t.Errorf("pairRune(%q, %q) = %#x, want %#x", c.a, c.b, got, c.want)
+		}
+	}
+}
+
+// TestSampleText checks that a small table is sampled whole and a large
+// one by rows spread over all of it.
+func TestSampleText(t *testing.T) {
+	sqliteOnly(t, "")
+	s, _ := openSQLiteTest(t)
+	sample := func() *trigramSample {
+		t.Helper()
+		var got *trigramSample
+		mustNil(t, s.read(bg, func(tx *txn) error {
+			tl, err := loadTail(bg, tx)
+			if err == nil {
+				got, err = sampleText(bg, tx, `SELECT id, name FROM entities WHERE id >= ? ORDER BY id LIMIT ?`, tl.maxEntity, true)
+			}
+			return err
+		}))
+		return got
+	}
+	create := func(from, to int) {
+		var ents []Entity
+		for i := from; i < to; i++ {
+			ents = append(ents, Entity{Name: fmt.Sprintf("e%05d", i), EntityType: "t"})
+		}
+		must[[]Entity](t)(s.CreateEntities(bg, ents))
+	}
+	create(0, 100)
+	if got := sample(); got.rows != 100 || got.counts["e000"] != 100 || got.counts["0099"] != 1 {
+		t.Fatalf("100 rows: sampled %d, e000 %d, 0099 %d; want all 100", got.rows, got.counts["e000"], got.counts["0099"])
+	}
+	create(100, 10_000)
+	create(10_000, 20_000)
+	got := sample()
+	if got.rows != sampleRows {
+		t.Fatalf("20,000 rows: sampled %d, want %d", got.rows, sampleRows)
+	}
+	// Every hundred of the names (e000.., e001.., ... e199..) is seen:
+	// runs of neighbours would have missed most of them.
+	for k := range 200 {
+		if n := got.counts[fmt.Sprintf("e%03d", k)]; n == 0 {
+			t.Errorf("names e%03d..: none sampled", k)
 		}
 	}
 }

@@ -19,8 +19,8 @@ import (
 // the names'). Any trigram of the query is a necessary condition, so the
 // choice changes only the cost, never the result.
 
-// sampleRows is the size of the sample: one row at a random place in
-// each of as many equal slices of the ids. Rows are often stored in the
+// sampleRows is the size of the sample: one row at a pseudo-random place
+// in each of as many equal slices of the ids. Rows are often stored in the
 // order they were made, and neighbours alike (entity-1000, entity-1001,
 // ...); a sample of runs of neighbours saw few of the four-character runs
 // of such names and took the others for rare. A table of up to
@@ -85,9 +85,12 @@ func sampleText(ctx context.Context, tx *txn, query string, maxID int64, quads b
 		strata, each = 1, sampleRows
 	}
 	for i := range strata {
-		// A place in slice i by a fixed hash of i, so that samples repeat.
-		lo, hi := maxID*i/strata, maxID*(i+1)/strata
-		from := max(lo+int64(uint64(i+1)*0x9E3779B97F4A7C15>>33)%max(hi-lo, 1), last+1)
+		from := maxID * i / strata
+		if strata > 1 {
+			// A place in slice i by a fixed hash of i, so that samples repeat.
+			from += int64(uint64(i+1)*0x9E3779B97F4A7C15>>33) % max(maxID*(i+1)/strata-from, 1)
+		}
+		from = max(from, last+1)
 		err := eachRow(ctx, tx, query, []any{from, each}, func(r *sql.Rows) error {
 			var text string
 			if err := r.Scan(&last, &text); err != nil {
