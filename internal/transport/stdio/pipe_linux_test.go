@@ -11,6 +11,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"golang.org/x/sys/unix"
 
@@ -174,6 +175,10 @@ func TestPipeConcurrentAndCancelled(t *testing.T) {
 			close(started)
 			<-ctx.Done()
 			stopped <- ctx.Err()
+			// Return after the test has closed the client, so that the
+			// connection has usually ended too: the call must still go
+			// unanswered (it once was answered when that came first).
+			time.Sleep(50 * time.Millisecond)
 			return nil, ctx.Err()
 		},
 	}}}

@@ -34,7 +34,7 @@ import (
 // waits for handlers in flight before returning. A clean EOF returns nil.
 func Serve(ctx context.Context, srv *server.Server, r io.Reader, w io.Writer) error {
 	growPipe(w)
-	c := &conn{srv: srv, out: bufio.NewWriter(w), inflight: map[string]context.CancelFunc{}, wake: make(chan struct{}, 1)}
+	c := &conn{srv: srv, out: bufio.NewWriter(w), inflight: map[string]context.CancelCauseFunc{}, wake: make(chan struct{}, 1)}
 	ctx, cancel := context.WithCancel(ctx)
 	defer func() {
 		// The client is gone: cancel what still runs (listen streams and
@@ -107,7 +107,7 @@ type conn struct {
 
 	mu       sync.Mutex
 	sess     *server.Session
-	inflight map[string]context.CancelFunc
+	inflight map[string]context.CancelCauseFunc
 	wg       sync.WaitGroup
 
 	qmu     sync.Mutex
@@ -237,7 +237,7 @@ func (c *conn) worker(ctx context.Context) {
 
 func (c *conn) run(ctx context.Context, m *jsonrpc.Message) {
 	defer c.wg.Done()
-	rctx, cancel := context.WithCancel(ctx)
+	rctx, cancel := context.WithCancelCause(ctx)
 	key := string(m.ID)
 	c.mu.Lock()
 	c.inflight[key] = cancel
@@ -246,8 +246,10 @@ func (c *conn) run(ctx context.Context, m *jsonrpc.Message) {
 	c.mu.Lock()
 	delete(c.inflight, key)
 	c.mu.Unlock()
-	cancelled := rctx.Err() != nil && ctx.Err() == nil
-	cancel()
+	// The client cancelled it: no answer, even if the connection has
+	// ended since (then the other calls still running are answered).
+	cancelled := errors.Is(context.Cause(rctx), errCancelledByClient)
+	cancel(nil)
 	if resp != nil && !cancelled {
 		c.write(resp)
 	}
@@ -335,9 +337,13 @@ func (c *conn) cancel(params json.RawMessage) {
 	cancel := c.inflight[string(p.RequestID)]
 	c.mu.Unlock()
 	if cancel != nil {
-		cancel()
+		cancel(errCancelledByClient)
 	}
 }
+
+// errCancelledByClient is the cause of a call's context when the client
+// cancelled the call (notifications/cancelled).
+var errCancelledByClient = errors.New("cancelled by the client")
 
 func (c *conn) serve(ctx context.Context, m *jsonrpc.Message) *jsonrpc.Message {
 	in := &server.Incoming{Msg: m, Session: c.session(), Peer: peer{c}}
