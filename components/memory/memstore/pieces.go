@@ -14,10 +14,11 @@ import (
 // and a trigram's list grows with the graph: at 1,000,000 entities "er-"
 // is in a sixth of the names and walking it was most of a search, while
 // "482" is in one in two hundred. So each search index is asked for the
-// trigrams of the query that are rarest in that index, as estimated from
-// a sample of its rows (the observations' rarest trigrams are often not
-// the names'). Any trigram of the query is a necessary condition, so the
-// choice changes only the cost, never the result.
+// pieces of the query (trigrams, and in the names index four-character
+// runs, below) that are rarest in that index, as estimated from a sample
+// of its rows (the observations' rarest pieces are often not the
+// names'). Any piece of the query is a necessary condition, so the choice
+// changes only the cost, never the result.
 
 // sampleRows is the size of the sample: one row at a pseudo-random place
 // in each of as many equal slices of the ids. Rows are often stored in the

@@ -52,7 +52,8 @@ const mmapSize = 0
 // transaction and sees a consistent snapshot.
 //
 // Search: two contentless FTS5 trigram indexes (case_sensitive 1, no
-// positions: detail=none), over names+types and over observations, hold
+// positions: detail=none), over names+types (with their four-character
+// runs as tokens too, pieces.go) and over observations, hold
 // text lower-cased in Go with JavaScript's toLowerCase rules (jsLower),
 // since SQLite's own folding (ASCII-only for LIKE, simple case folding in
 // FTS5) differs from JavaScript's (İ, final sigma, ...). They find the
