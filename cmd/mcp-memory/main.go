@@ -77,9 +77,9 @@ A knowledge-graph memory server for agents, a drop-in for
 	}
 	defer log.Sync()
 	ctx := context.Background()
-	// Opening may take a while: a store written by an older version
-	// rebuilds its search indexes once (about a minute at 1,000,000
-	// entities).
+	// Opening may take a while: migrations run, and a store whose search
+	// text was lower-cased with other Unicode tables rebuilds its indexes
+	// (seconds per 100,000 entities).
 	log.Info("opening store")
 	opened := time.Now()
 	store, where, err := openStore(ctx, *db)

@@ -435,6 +435,7 @@ func (w *writer) rebuildSearch() error {
 		`INSERT INTO search_names(search_names) VALUES ('delete-all')`,
 		`INSERT INTO search_obs(search_obs) VALUES ('delete-all')`,
 		`UPDATE search_tail SET names_upto = 0, obs_upto = 0`,
+		`DELETE FROM meta WHERE key = 'pairs_pending'`, // all rows get them now
 	} {
 		if _, err := w.exec(q); err != nil {
 			return err

@@ -229,8 +229,7 @@ func matchExpr(q string, s *trigramSample, quads bool) string {
 // in the names index: one of the 6,400 code points of Unicode's private
 // use area in the Basic Multilingual Plane (three bytes in UTF-8, the
 // fewest that keep clear of the letters of real text), by a hash of the
-// pair. Stored indexes depend on it: changing it needs a new
-// searchTextVersion.
+// pair. Stored indexes depend on it: changing it means rebuilding them.
 func pairRune(a, b rune) rune {
 	h := (uint64(a)<<21 | uint64(b)) * 0x9E3779B97F4A7C15
 	return 0xE000 + rune((h>>32)%0x1900)

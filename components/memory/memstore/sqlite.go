@@ -62,7 +62,7 @@ const mmapSize = 0
 // The newest rows reach the indexes a few calls later (a short tail that
 // searches read directly, tail.go). Every candidate is then checked with
 // the reference's predicate, so results equal the reference's.
-// The indexes are rebuilt on Open if their text changed (searchTextVersion),
+// The indexes are rebuilt on Open if the lower-casing changed (foldVersion),
 // and their segments are merged in the background once writes pause
 // (tidy.go), since a search costs a seek per segment.
 type SQLite struct {
@@ -321,21 +321,23 @@ INSERT INTO search_names(search_names, rank) VALUES ('usermerge', 2);
 INSERT INTO search_obs(search_obs, rank) VALUES ('usermerge', 2);
 DELETE FROM meta WHERE key = 'fold_version';
 `,
+	// 5: the names index also holds each name's and type's four-character
+	// runs (pieces.go). What is indexed from now on has them; the rows
+	// indexed so far get them from the merger in idle time (pairs.go),
+	// and searches ask for four-character pieces once none is left.
+	`
+INSERT INTO meta(key, value) SELECT 'pairs_pending', names_upto FROM search_tail WHERE names_upto > 0;
+`,
 }
 
 // foldVersion identifies the lower-casing used for the search indexes; when it
 // changes (new algorithm or new Unicode tables) the index is rebuilt.
 var foldVersion = "jslower-1/unicode-" + unicode.Version
 
-// searchTextVersion identifies the text of the SQLite search indexes: the
-// lower-casing and the names index's pair characters (pairText). Stores
-// built with another are rebuilt on Open (meta row fold_version).
-var searchTextVersion = foldVersion + "/pairs-1"
-
 // migrate applies pending migrations in one IMMEDIATE transaction, so
 // concurrent openers (even in other processes) migrate exactly once, and
 // rebuilds the search indexes if they were built with another
-// searchTextVersion.
+// foldVersion.
 func (s *SQLite) migrate(ctx context.Context) error {
 	return s.write(ctx, func(w *writer) error {
 		var v int
@@ -359,13 +361,13 @@ func (s *SQLite) migrate(ctx context.Context) error {
 		if err != nil && !errors.Is(err, sql.ErrNoRows) {
 			return err
 		}
-		if fv == searchTextVersion {
+		if fv == foldVersion {
 			return nil
 		}
 		if err := w.rebuildSearch(); err != nil {
 			return err
 		}
-		_, err = w.tx.ExecContext(ctx, "INSERT OR REPLACE INTO meta(key, value) VALUES ('fold_version', ?)", searchTextVersion)
+		_, err = w.tx.ExecContext(ctx, "INSERT OR REPLACE INTO meta(key, value) VALUES ('fold_version', ?)", foldVersion)
 		return err
 	})
 }

@@ -105,9 +105,10 @@ func (s *SQLite) writePending() bool {
 }
 
 // mergeStep indexes the rows not yet in the search indexes (tail.go) if
-// there are any, else runs one 'merge' step on each search index, in one
-// write transaction, and reports whether it did any work (FTS5 changes at
-// least two rows when it merged).
+// there are any, else gives names index rows their pair characters
+// (pairs.go) if some lack them, else runs one 'merge' step on each search
+// index, in one write transaction, and reports whether it did any work
+// (FTS5 changes at least two rows when it merged).
 func (s *SQLite) mergeStep(ctx context.Context) (merged bool, err error) {
 	err = s.write(ctx, func(w *writer) error {
 		merged = false
@@ -118,6 +119,14 @@ func (s *SQLite) mergeStep(ctx context.Context) (merged bool, err error) {
 		if t.size() > 0 {
 			merged = true
 			return w.indexTail(t)
+		}
+		pending, err := pairsPending(w.ctx, w.tx)
+		if err != nil {
+			return err
+		}
+		if pending > 0 {
+			merged = true
+			return w.addPairs(pending)
 		}
 		for _, table := range []string{"search_names", "search_obs"} {
 			var before, after int64
