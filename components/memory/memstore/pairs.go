@@ -40,21 +40,9 @@ func pairsPending(ctx context.Context, q queryRower) (int64, error) {
 // ids at or below upTo (pairsPending) with their pair characters.
 func (w *writer) addPairs(upTo int64) error {
 	from := max(upTo-pairsChunk, 0)
-	type row struct {
-		id   int64
-		text string
-	}
-	var rows []row
-	err := eachRow(w.ctx, w.tx, `SELECT id, name, entity_type FROM entities WHERE id > ? AND id <= ? ORDER BY id`, []any{from, upTo}, func(r *sql.Rows) error {
-		var name, kind string
-		var d row
-		err := r.Scan(&d.id, &name, &kind)
-		d.text = headerText(name, kind)
-		rows = append(rows, d)
-		return err
-	})
+	rows, err := w.nameDocs(from, upTo)
 	if err != nil {
-		return fmt.Errorf("memstore: add pairs: %w", err)
+		return err
 	}
 	for _, d := range rows {
 		if _, err := w.exec(`DELETE FROM search_names WHERE rowid = ?`, d.id); err != nil {

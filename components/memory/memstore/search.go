@@ -102,13 +102,17 @@ func (s *SQLite) searchCandidates(ctx context.Context, tx *txn, q string) ([]int
 	if err != nil {
 		return nil, err
 	}
-	pending, err := pairsPending(ctx, tx)
-	if err != nil {
-		return nil, err
+	if !s.pairs.Load() {
+		// Nothing makes rows pending again once none is (pairs.go).
+		pending, err := pairsPending(ctx, tx)
+		if err != nil {
+			return nil, err
+		}
+		s.pairs.Store(pending == 0)
 	}
 	set := map[int64]bool{}
 	err = addMatches(ctx, tx, `SELECT e.id, e.name, e.entity_type FROM search_names AS f JOIN entities AS e ON e.id = f.rowid WHERE search_names MATCH ?`,
-		[]any{matchExpr(q, names, pending == 0)}, q, set)
+		[]any{matchExpr(q, names, s.pairs.Load())}, q, set)
 	if err == nil {
 		err = addMatches(ctx, tx, `SELECT o.entity_id, o.content, '' FROM search_obs AS f JOIN observations AS o ON o.id = f.rowid WHERE search_obs MATCH ?`,
 			[]any{matchExpr(q, obs, false)}, q, set)

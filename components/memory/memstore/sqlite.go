@@ -81,6 +81,7 @@ type SQLite struct {
 
 	mirror  mirror       // the graph in memory, for WalkGraph
 	samples pieceSamples // the search text's trigrams, to pick a query's (pieces.go)
+	pairs   atomic.Bool  // every names index row has its pair characters (pairs.go)
 
 	readers  atomic.Int32  // reads under way (the merger waits for none)
 	active   atomic.Int64  // Unix nanoseconds of the last call (see busy)

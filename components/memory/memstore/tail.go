@@ -57,22 +57,11 @@ func loadTail(ctx context.Context, q queryRower) (tail, error) {
 // rows are all read before the first insert, so that no other statement
 // is open on the connection while FTS5 takes them.
 func (w *writer) indexTail(t tail) error {
-	type doc struct {
-		id   int64
-		text string
-	}
-	var names, obs []doc
-	err := eachRow(w.ctx, w.tx, `SELECT id, name, entity_type FROM entities WHERE id > ? ORDER BY id`, []any{t.namesUpto}, func(r *sql.Rows) error {
-		var d doc
-		var name, kind string
-		err := r.Scan(&d.id, &name, &kind)
-		d.text = headerText(name, kind)
-		names = append(names, d)
-		return err
-	})
+	names, err := w.nameDocs(t.namesUpto, t.maxEntity)
 	if err != nil {
-		return fmt.Errorf("memstore: index names: %w", err)
+		return err
 	}
+	var obs []doc
 	err = eachRow(w.ctx, w.tx, `SELECT id, content FROM observations WHERE id > ? ORDER BY id`, []any{t.obsUpto}, func(r *sql.Rows) error {
 		var d doc
 		var content string
@@ -96,6 +85,30 @@ func (w *writer) indexTail(t tail) error {
 	}
 	_, err = w.exec(`UPDATE search_tail SET names_upto = ?, obs_upto = ?`, t.maxEntity, t.maxObs)
 	return err
+}
+
+// doc is one row of a search index: its rowid and text.
+type doc struct {
+	id   int64
+	text string
+}
+
+// nameDocs reads the names index rows of the entities with ids in
+// (from, upTo], in id order.
+func (w *writer) nameDocs(from, upTo int64) ([]doc, error) {
+	var names []doc
+	err := eachRow(w.ctx, w.tx, `SELECT id, name, entity_type FROM entities WHERE id > ? AND id <= ? ORDER BY id`, []any{from, upTo}, func(r *sql.Rows) error {
+		var d doc
+		var name, kind string
+		err := r.Scan(&d.id, &name, &kind)
+		d.text = headerText(name, kind)
+		names = append(names, d)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("memstore: read names to index: %w", err)
+	}
+	return names, nil
 }
 
 // indexLongTail indexes the tails in transaction tx if one is longer than
