@@ -49,6 +49,13 @@ type mirrorData struct {
 	rels    []mRelation   // id order; id 0 where deleted
 	relPos  map[int64]int // relation id -> index in rels
 	deadRel int
+
+	// Indexes for the point reads (mirror_lookup.go), keyed by a hash of
+	// a name: the newest record with that hash, older ones chained from
+	// it. Deleted records stay in their chains (id 0) until compact.
+	byName  map[uint64]int32 // entity name -> index in ents; chain: sameHash
+	relFrom map[uint64]int32 // relation from -> index in rels; chain: nextFrom
+	relTo   map[uint64]int32 // relation to -> index in rels; chain: nextTo
 }
 
 // span is a string in the arena.
@@ -62,6 +69,7 @@ type mEntity struct {
 	name, kind  span
 	first, last int32 // observation list (indexes in obs), -1 when empty
 	nobs        int32
+	sameHash    int32 // the next older entity whose name hashes the same, or -1
 }
 
 type mObs struct {
@@ -70,8 +78,9 @@ type mObs struct {
 }
 
 type mRelation struct {
-	id            int64
-	from, to, typ span
+	id               int64
+	from, to, typ    span
+	nextFrom, nextTo int32 // the next older relation whose from (to) hashes the same, or -1
 }
 
 // put appends s to the arena.
@@ -90,8 +99,10 @@ func (m *mirrorData) str(sp span) string {
 }
 
 func (m *mirrorData) addEntity(id int64, name, kind string) {
-	m.entPos[id] = len(m.ents)
-	m.ents = append(m.ents, mEntity{id: id, name: m.put(name), kind: m.put(kind), first: -1, last: -1})
+	i := int32(len(m.ents))
+	m.entPos[id] = int(i)
+	m.ents = append(m.ents, mEntity{id: id, name: m.put(name), kind: m.put(kind), first: -1, last: -1,
+		sameHash: chain(m.byName, name, i)})
 }
 
 func (m *mirrorData) addObs(e *mEntity, content string) {
@@ -107,8 +118,10 @@ func (m *mirrorData) addObs(e *mEntity, content string) {
 }
 
 func (m *mirrorData) addRelation(id int64, from, to, typ string) {
-	m.relPos[id] = len(m.rels)
-	m.rels = append(m.rels, mRelation{id: id, from: m.put(from), to: m.put(to), typ: m.put(typ)})
+	i := int32(len(m.rels))
+	m.relPos[id] = int(i)
+	m.rels = append(m.rels, mRelation{id: id, from: m.put(from), to: m.put(to), typ: m.put(typ),
+		nextFrom: chain(m.relFrom, from, i), nextTo: chain(m.relTo, to, i)})
 }
 
 // mirrorOp is one row change of a write, applied to the mirror after the
@@ -259,7 +272,7 @@ func (m *mirror) apply(from, to int64, ops []mirrorOp) {
 					m.deadB += int(m.obs[j].s.n)
 					m.deadObs++
 				}
-				*e = mEntity{}
+				*e = mEntity{sameHash: e.sameHash} // stays in its name's chain
 				delete(m.entPos, op.id)
 				m.deadEnt++
 			}
@@ -277,7 +290,7 @@ func (m *mirror) apply(from, to int64, ops []mirrorOp) {
 			if i, ok := m.relPos[op.id]; ok {
 				r := &m.rels[i]
 				m.deadB += int(r.from.n + r.to.n + r.typ.n)
-				*r = mRelation{}
+				*r = mRelation{nextFrom: r.nextFrom, nextTo: r.nextTo} // stays in its chains
 				delete(m.relPos, op.id)
 				m.deadRel++
 			}
@@ -345,6 +358,7 @@ func (m *mirrorData) reset() {
 	m.ents, m.entPos, m.deadEnt = nil, map[int64]int{}, 0
 	m.obs, m.deadObs = nil, 0
 	m.rels, m.relPos, m.deadRel = nil, map[int64]int{}, 0
+	m.byName, m.relFrom, m.relTo = map[uint64]int32{}, map[uint64]int32{}, map[uint64]int32{}
 }
 
 // drop forgets the mirror; the next reader reloads it.

@@ -3,6 +3,7 @@ package memstore
 import (
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -138,5 +139,69 @@ func TestMirrorCompactionAndRepeats(t *testing.T) {
 	assertGraph(t, "after deletes", got, readTables(t, s))
 	if len(got.Entities) != 501 || !slices.Equal(got.Entities[0].Observations, []string{"y"}) {
 		t.Fatalf("unexpected graph: %d entities, first %+v", len(got.Entities), got.Entities[0])
+	}
+}
+
+// TestMirrorPointReads: open_nodes and search_nodes answer exactly the
+// same from the mirror as from the tables, through random writes (deletes
+// and re-creations of a name included) and a compaction of the mirror, and
+// when every name hashes alike (one chain for all).
+func TestMirrorPointReads(t *testing.T) {
+	for _, collide := range []bool{false, true} {
+		t.Run(fmt.Sprintf("collide=%v", collide), func(t *testing.T) {
+			if collide {
+				hash := nameHash
+				nameHash = func(string) uint64 { return 7 }
+				t.Cleanup(func() { nameHash = hash })
+			}
+			mirrored, _ := openSQLiteTest(t, WithSyncNormal())
+			tables, _ := openSQLiteTest(t, WithSyncNormal())
+			for _, s := range []*SQLite{mirrored, tables} {
+				s.tailMax = 0 // search the FTS indexes, not the tail
+			}
+			readGraph(t, mirrored) // load its mirror; tables' is never loaded
+			same := func(what string, o op) {
+				t.Helper()
+				got, want := applyStore(mirrored, o), applyStore(tables, o)
+				if !sameResult(got, want) {
+					t.Fatalf("%s: %s %+q:\n mirror %s %s\n tables %s %s", what, o.Op, fmt.Sprint(o.Arg), got.Ok, got.Err, want.Ok, want.Err)
+				}
+			}
+			rng := rand.New(rand.NewPCG(7, 1))
+			for i, o := range genOps(rng, 400, false) {
+				if o.Op == "read_graph" {
+					continue // it would load tables' mirror
+				}
+				same(fmt.Sprint("op ", i), o)
+				if i%20 == 0 {
+					same("all names", op{"open_nodes", namePool})
+				}
+			}
+			// A hub with many relations, most of which go with their
+			// entities: enough deletes to compact the mirror.
+			var ents []Entity
+			var rels []Relation
+			for i := range 3000 {
+				ents = append(ents, Entity{fmt.Sprintf("e%04d", i), "t", []string{"a", fmt.Sprint(i)}})
+				rels = append(rels, Relation{fmt.Sprintf("e%04d", i), "hub", "r"}, Relation{"hub", fmt.Sprintf("e%04d", i), "r"})
+			}
+			ents = append(ents, Entity{"hub", "t", nil})
+			var doomed []string
+			for i := range 2500 {
+				doomed = append(doomed, fmt.Sprintf("e%04d", i))
+			}
+			for _, o := range []op{{"create_entities", ents}, {"create_relations", rels}, {"delete_entities", doomed}} {
+				same("bulk", o)
+			}
+			same("after compaction", op{"open_nodes", []string{"hub", "e0001", "e2999", "e2500"}})
+			same("after compaction", op{"search_nodes", "e29"})
+			same("after compaction", op{"search_nodes", "hub"})
+			mirrored.mirror.mu.RLock()
+			used, compacted := mirrored.mirror.valid, len(mirrored.mirror.ents) < 1000
+			mirrored.mirror.mu.RUnlock()
+			if !used || !compacted || tables.mirror.valid {
+				t.Fatalf("mirror loaded %v, compacted %v; tables' loaded %v", used, compacted, tables.mirror.valid)
+			}
+		})
 	}
 }

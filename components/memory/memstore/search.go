@@ -44,14 +44,18 @@ func (s *SQLite) SearchNodes(ctx context.Context, query string) (Graph, error) {
 	q := jsLower(query)
 	var g Graph
 	err := s.read(ctx, func(tx *txn) error {
+		m, done, err := s.mirrorAt(ctx, tx)
+		defer done()
+		if err != nil {
+			return fmt.Errorf("memstore: search: %w", err)
+		}
 		var cands []Entity
-		var err error
 		if utf8.RuneCountInString(q) >= 3 && !strings.ContainsRune(q, 0) {
-			ids, err := s.searchCandidates(ctx, tx, q)
+			ids, err := s.searchCandidates(ctx, tx, m, q)
 			if err != nil {
 				return err
 			}
-			cands, err = loadEntitiesByID(ctx, tx, ids)
+			cands, err = loadEntitiesByID(ctx, tx, m, ids)
 		} else {
 			// The trigram index cannot serve queries shorter than three
 			// characters, nor carry NUL: check every entity.
@@ -66,7 +70,7 @@ func (s *SQLite) SearchNodes(ctx context.Context, query string) (Graph, error) {
 				ents = append(ents, e)
 			}
 		}
-		rels, err := relationsOf(ctx, tx, ents)
+		rels, err := relationsOf(ctx, tx, m, ents)
 		if err != nil {
 			return err
 		}
@@ -95,9 +99,10 @@ func entityMatches(e Entity, q string) bool {
 // type or an observation contains the lower-cased query q (of at least
 // three characters, without NUL). The trigram indexes find the rows that
 // may (each row they return is checked here, from the row's own text,
-// which costs less than loading its entity), and the rows not yet indexed
-// are checked directly (tailCandidates).
-func (s *SQLite) searchCandidates(ctx context.Context, tx *txn, q string) ([]int64, error) {
+// which costs less than loading its entity; names from the mirror m when
+// it is not nil), and the rows not yet indexed are checked directly
+// (tailCandidates).
+func (s *SQLite) searchCandidates(ctx context.Context, tx *txn, m *mirrorData, q string) ([]int64, error) {
 	names, obs, err := s.samples.get(ctx, tx)
 	if err != nil {
 		return nil, err
@@ -111,8 +116,22 @@ func (s *SQLite) searchCandidates(ctx context.Context, tx *txn, q string) ([]int
 		s.pairs.Store(pending == 0)
 	}
 	set := map[int64]bool{}
-	err = addMatches(ctx, tx, `SELECT e.id, e.name, e.entity_type FROM search_names AS f JOIN entities AS e ON e.id = f.rowid WHERE search_names MATCH ?`,
-		[]any{matchExpr(q, names, s.pairs.Load())}, q, set)
+	namesMatch := []any{matchExpr(q, names, s.pairs.Load())}
+	if m != nil {
+		err = eachRow(ctx, tx, `SELECT rowid FROM search_names WHERE search_names MATCH ?`, namesMatch, func(rows *sql.Rows) error {
+			var id int64
+			err := rows.Scan(&id)
+			if i, ok := m.entPos[id]; ok {
+				e := &m.ents[i]
+				if strings.Contains(jsLower(m.str(e.name)), q) || strings.Contains(jsLower(m.str(e.kind)), q) {
+					set[id] = true
+				}
+			}
+			return err
+		})
+	} else {
+		err = addMatches(ctx, tx, `SELECT e.id, e.name, e.entity_type FROM search_names AS f JOIN entities AS e ON e.id = f.rowid WHERE search_names MATCH ?`, namesMatch, q, set)
+	}
 	if err == nil {
 		err = addMatches(ctx, tx, `SELECT o.entity_id, o.content, '' FROM search_obs AS f JOIN observations AS o ON o.id = f.rowid WHERE search_obs MATCH ?`,
 			[]any{matchExpr(q, obs, false)}, q, set)
@@ -154,6 +173,15 @@ func (s *SQLite) OpenNodes(ctx context.Context, names []string) (Graph, error) {
 	names = dedupe(names)
 	var g Graph
 	err := s.read(ctx, func(tx *txn) error {
+		m, done, err := s.mirrorAt(ctx, tx)
+		defer done()
+		if err != nil {
+			return fmt.Errorf("memstore: open nodes: %w", err)
+		}
+		if m != nil {
+			g = m.openNodes(names)
+			return nil
+		}
 		var ids []int64
 		for chunk := range slices.Chunk(names, inChunk) {
 			ph, args := inList(chunk)
@@ -168,11 +196,11 @@ func (s *SQLite) OpenNodes(ctx context.Context, names []string) (Graph, error) {
 			}
 		}
 		slices.Sort(ids)
-		ents, err := loadEntitiesByID(ctx, tx, ids)
+		ents, err := loadEntitiesByID(ctx, tx, nil, ids)
 		if err != nil {
 			return err
 		}
-		rels, err := relationsOf(ctx, tx, ents)
+		rels, err := relationsOf(ctx, tx, nil, ents)
 		if err != nil {
 			return err
 		}
@@ -264,8 +292,18 @@ func loadAllEntities(ctx context.Context, tx *txn, keep map[int64]bool) ([]Entit
 }
 
 // loadEntitiesByID reads the entities with the given ascending ids, with
-// their observations, in insertion order.
-func loadEntitiesByID(ctx context.Context, tx *txn, ids []int64) ([]Entity, error) {
+// their observations, in insertion order: from the mirror m when it is not
+// nil, else from the tables.
+func loadEntitiesByID(ctx context.Context, tx *txn, m *mirrorData, ids []int64) ([]Entity, error) {
+	if m != nil {
+		at := make([]int32, 0, len(ids))
+		for _, id := range ids {
+			if i, ok := m.entPos[id]; ok {
+				at = append(at, int32(i))
+			}
+		}
+		return m.entities(at), nil
+	}
 	if len(ids) == 0 {
 		return []Entity{}, nil
 	}
@@ -317,8 +355,12 @@ func loadEntitiesByID(ctx context.Context, tx *txn, ids []int64) ([]Entity, erro
 
 // relationsOf returns, in insertion order, the relations with at least one
 // end among the names of ents (the reference's rule for both search_nodes
-// and open_nodes).
-func relationsOf(ctx context.Context, tx *txn, ents []Entity) ([]Relation, error) {
+// and open_nodes): from the mirror m when it is not nil, else from the
+// tables.
+func relationsOf(ctx context.Context, tx *txn, m *mirrorData, ents []Entity) ([]Relation, error) {
+	if m != nil {
+		return m.relationsOf(ents), nil
+	}
 	if len(ents) == 0 {
 		return []Relation{}, nil
 	}
