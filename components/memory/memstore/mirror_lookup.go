@@ -41,9 +41,13 @@ func head(index map[uint64]int32, name string) int32 {
 }
 
 // mirrorAt returns the mirror, read-locked, when it holds exactly the
-// snapshot tx reads, and nil otherwise; done unlocks it either way.
+// snapshot tx reads, and nil otherwise; done unlocks it either way. A
+// mirror being loaded (seconds on a large graph) or applying a write is
+// not waited for: the tables serve that read.
 func (s *SQLite) mirrorAt(ctx context.Context, tx *txn) (m *mirrorData, done func(), err error) {
-	s.mirror.mu.RLock()
+	if !s.mirror.mu.TryRLock() {
+		return nil, func() {}, nil
+	}
 	done = s.mirror.mu.RUnlock
 	if !s.mirror.valid {
 		return nil, done, nil
