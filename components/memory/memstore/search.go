@@ -84,7 +84,7 @@ func (s *SQLite) SearchNodes(ctx context.Context, query string) (Graph, error) {
 // substring of the lower-cased name, type or one of the observations. An
 // empty q matches everything, as "x".includes("") is true.
 func entityMatches(e Entity, q string) bool {
-	if strings.Contains(jsLower(e.Name), q) || strings.Contains(jsLower(e.EntityType), q) {
+	if eitherContains(e.Name, e.EntityType, q) {
 		return true
 	}
 	for _, o := range e.Observations {
@@ -93,6 +93,11 @@ func entityMatches(e Entity, q string) bool {
 		}
 	}
 	return false
+}
+
+// eitherContains reports whether the lower-cased a or b contains q.
+func eitherContains(a, b, q string) bool {
+	return strings.Contains(jsLower(a), q) || strings.Contains(jsLower(b), q)
 }
 
 // searchCandidates returns, sorted, the ids of the entities whose name,
@@ -122,8 +127,7 @@ func (s *SQLite) searchCandidates(ctx context.Context, tx *txn, m *mirrorData, q
 			var id int64
 			err := rows.Scan(&id)
 			if i, ok := m.entPos[id]; ok {
-				e := &m.ents[i]
-				if strings.Contains(jsLower(m.str(e.name)), q) || strings.Contains(jsLower(m.str(e.kind)), q) {
+				if e := &m.ents[i]; eitherContains(m.str(e.name), m.str(e.kind), q) {
 					set[id] = true
 				}
 			}
@@ -158,7 +162,7 @@ func addMatches(ctx context.Context, tx *txn, query string, args []any, q string
 		var id int64
 		var a, b string
 		err := rows.Scan(&id, &a, &b)
-		if strings.Contains(jsLower(a), q) || strings.Contains(jsLower(b), q) {
+		if eitherContains(a, b, q) {
 			set[id] = true
 		}
 		return err
