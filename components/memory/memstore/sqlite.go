@@ -70,6 +70,7 @@ type SQLite struct {
 	r         *sql.DB // read-only connections
 	retention int64
 	tailMax   int64 // the longest search tail a write leaves (tail.go)
+	bulkRows  int64 // rows a write indexes that make it merge segments (tail.go)
 
 	wconn   sync.Mutex  // held by whoever uses the write connection (a batch, or a read while idle)
 	wq      sync.Mutex  // guards queue and leading
@@ -159,7 +160,7 @@ func Open(path string, opts ...Option) (*SQLite, error) {
 	w.SetMaxIdleConns(1)
 	w.SetConnMaxLifetime(0)
 	w.SetConnMaxIdleTime(0)
-	s := &SQLite{w: w, retention: int64(o.retention), tailMax: defaultTailMax}
+	s := &SQLite{w: w, retention: int64(o.retention), tailMax: defaultTailMax, bulkRows: bulkIndexRows}
 
 	ctx := context.Background()
 	if s.wc, err = openConn(ctx, w); err != nil {

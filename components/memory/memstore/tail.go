@@ -112,14 +112,35 @@ func (w *writer) nameDocs(from, upTo int64) ([]doc, error) {
 }
 
 // indexLongTail indexes the tails in transaction tx if one is longer than
-// s.tailMax.
+// s.tailMax, and after a bulk write also merges index segments.
 func (s *SQLite) indexLongTail(ctx context.Context, tx *txn) error {
 	t, err := loadTail(ctx, tx)
 	if err != nil || t.size() <= s.tailMax {
 		return err
 	}
-	return (&writer{ctx: ctx, tx: tx}).indexTail(t)
+	w := &writer{ctx: ctx, tx: tx}
+	if err := w.indexTail(t); err != nil {
+		return err
+	}
+	if t.size() < s.bulkRows {
+		return nil
+	}
+	_, err = w.mergeIndexes(int(t.size() / bulkMergeRows))
+	return err
 }
+
+// A search pays a seek per index segment, and each bulk write (an
+// import, a create_entities of thousands) leaves a large segment that
+// FTS5's automerge lets pile up (13 per index after growing to 1,000,000
+// entities in batches of 5,000) until the merger's idle time. So a write
+// that indexes at least bulkIndexRows rows of one index (SQLite.bulkRows;
+// tests change it) also merges, one leaf page per bulkMergeRows rows: at
+// 1,000,000 entities 3 segments instead of 13, for growth 25% longer
+// (docs/bench/log.md item 48). Smaller writes pay nothing.
+const (
+	bulkIndexRows = 1000
+	bulkMergeRows = 10
+)
 
 // clampTailAfterDeletes lowers the ends of the search indexes to the
 // highest stored ids once a call deleted rows (it read the ends, see

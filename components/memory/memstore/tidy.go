@@ -128,22 +128,31 @@ func (s *SQLite) mergeStep(ctx context.Context) (merged bool, err error) {
 			merged = true
 			return w.addPairs(pending)
 		}
-		for _, table := range []string{"search_names", "search_obs"} {
-			var before, after int64
-			if _, err := w.queryRow(`SELECT total_changes()`, nil, &before); err != nil {
-				return err
-			}
-			if _, err := w.exec(`INSERT INTO `+table+`(`+table+`, rank) VALUES ('merge', ?)`, mergePages); err != nil {
-				return err
-			}
-			if _, err := w.queryRow(`SELECT total_changes()`, nil, &after); err != nil {
-				return err
-			}
-			merged = merged || after-before >= 2
-		}
-		return nil
+		merged, err = w.mergeIndexes(mergePages)
+		return err
 	})
 	return merged, err
+}
+
+// mergeIndexes runs FTS5's 'merge' on each search index (segments of the
+// same level, usermerge=2), writing at most pages leaf pages per index,
+// and reports whether it merged anything (FTS5 changes at least two rows
+// when it does).
+func (w *writer) mergeIndexes(pages int) (merged bool, err error) {
+	for _, table := range []string{"search_names", "search_obs"} {
+		var before, after int64
+		if _, err := w.queryRow(`SELECT total_changes()`, nil, &before); err != nil {
+			return false, err
+		}
+		if _, err := w.exec(`INSERT INTO `+table+`(`+table+`, rank) VALUES ('merge', ?)`, pages); err != nil {
+			return false, err
+		}
+		if _, err := w.queryRow(`SELECT total_changes()`, nil, &after); err != nil {
+			return false, err
+		}
+		merged = merged || after-before >= 2
+	}
+	return merged, nil
 }
 
 // mergeSearch merges until there is nothing left to merge (for tests and

@@ -136,3 +136,38 @@ func TestUsermergeMigration(t *testing.T) {
 		assertGraph(t, fmt.Sprintf("SearchNodes(%q)", q), must[Graph](t)(s2.SearchNodes(bg, q)), m.SearchNodes(q))
 	}
 }
+
+// TestBulkWritesMergeSegments: writes that each index thousands of rows
+// merge segments as they go (tail.go, bulkIndexRows), so a graph grown in
+// bulk has few segments without waiting for the merger; results stay the
+// reference's.
+func TestBulkWritesMergeSegments(t *testing.T) {
+	sqliteOnly(t, "")
+	grow := func(bulkRows int64) (*SQLite, refModel) {
+		s, _ := openSQLiteTest(t, WithSyncNormal())
+		s.stopTidy() // no idle-time merging
+		s.bulkRows = bulkRows
+		var m refModel
+		for b := range 24 {
+			ents := make([]Entity, 1500)
+			for i := range ents {
+				n := b*len(ents) + i
+				ents[i] = Entity{fmt.Sprintf("entity-%05d", n), "person", []string{fmt.Sprintf("likes tea %d", n*7919)}}
+			}
+			must[[]Entity](t)(s.CreateEntities(bg, ents))
+			m.CreateEntities(ents)
+		}
+		return s, m
+	}
+	plain, _ := grow(1 << 62) // FTS5's automerge alone
+	s, m := grow(bulkIndexRows)
+	n0, o0 := segments(t, plain)
+	n, o := segments(t, s)
+	t.Logf("segments after 24 bulk writes: names %d, observations %d (automerge alone: %d, %d)", n, o, n0, o0)
+	if n >= n0 || o > o0 || n > 4 || o > 4 {
+		t.Fatalf("segments after 24 bulk writes: names %d, observations %d; automerge alone left %d, %d", n, o, n0, o0)
+	}
+	for _, q := range []string{"entity-01234", "ENTITY-2", "tea 99", "nothing"} {
+		assertGraph(t, fmt.Sprintf("SearchNodes(%q)", q), must[Graph](t)(s.SearchNodes(bg, q)), m.SearchNodes(q))
+	}
+}
