@@ -12,7 +12,8 @@ import (
 // observations, relations, all with their row ids, in id order) that
 // WalkGraph reads instead of the tables: reading every row back through
 // the SQLite driver costs about 0.7 µs a row, several times what rendering
-// it costs, and read_graph reads them all.
+// it costs, and read_graph reads them all. open_nodes and search_nodes
+// look names up in it too (mirror_lookup.go).
 //
 // Consistency: the mirror is at a version, the last Seq of the change feed
 // it reflects (every change to the graph, by this process or another one
