@@ -14,10 +14,11 @@ import (
 // FTS5's own automerge, run inside the writes, keeps up to about four
 // segments a level; tightening it (automerge=2) made each small write 40%
 // dearer for little search gain. So the merging happens off the write
-// path instead (except after bulk writes, which merge in proportion to
-// what they indexed, see indexLongTail): after writes, once the store has been quiet for
-// tidyQuiet, a goroutine merges segments of the same level (usermerge=2,
-// set by migration 2) in small steps, each its own write transaction.
+// path instead (bulk writes excepted: they merge in proportion to what
+// they indexed, see indexLongTail): after writes, once the store has
+// been quiet for tidyQuiet, a goroutine merges segments of the same level
+// (usermerge=2, set by migration 2) in small steps, each its own write
+// transaction.
 // A write that arrives meanwhile waits for at most one step; the merger
 // then waits for the next idle time. Reads are never blocked (WAL), and
 // the merger takes no step while a read is under way or within tidyQuiet
