@@ -14,11 +14,11 @@ import (
 // at 1,000. When the mirror holds the read's snapshot they look names and
 // ids up in memory instead; otherwise they read the tables as before.
 
+var nameSeed = maphash.MakeSeed()
+
 // nameHash is the key of a name in the mirror's name indexes (a variable
 // so that a test can make every name collide).
-var nameHash = func(seed maphash.Seed) func(string) uint64 {
-	return func(name string) uint64 { return maphash.String(seed, name) }
-}(maphash.MakeSeed())
+var nameHash = func(name string) uint64 { return maphash.String(nameSeed, name) }
 
 // chain makes record i the newest of those whose key is name in index and
 // returns the one it displaces (-1 for none), which i's chain link keeps.
