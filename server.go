@@ -1,117 +1,815 @@
+// Package server is the core of the runtime: one [Server] value per
+// generated package, a router from each MCP method to its handler, and the
+// era logic that lets legacy (initialize, sessions) and stateless 2026-07-28
+// clients use the same endpoint at the same time.
+//
+// Transports (stdio, Streamable HTTP) decode messages and call
+// [Server.Handle]; they hold no protocol state of their own. Generated
+// packages build the [Definition] and call [New].
 package mcpgen
 
 import (
-	"github.com/mcpgen/mcpgen/internal/server"
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/mcpgen/mcpgen/internal/cluster"
+	"github.com/mcpgen/mcpgen/internal/jsonrpc"
+	"github.com/mcpgen/mcpgen/internal/jsonschema"
 )
 
-// Server serves one generated component registry over any number of
-// transports at once (see [ServeStdio] and [HTTPHandler]). A generated
-// package's New returns one. Close ends its subscription streams and legacy
-// sessions; call it when shutting down. It is safe for concurrent use.
-type Server = server.Server
+// Options tune a server. The zero value is ready to use: no logging, no
+// observer, no permission checks, a random signing key.
+type Options struct {
+	Logger     *zap.Logger  // nil: no logs
+	Observer   Observer     // nil: no events
+	Errors     ErrorHandler // nil: errors are not logged
+	Permission Permission   // nil: every scope is granted
 
-// Options tune a [Server]: logger, observer, error handler, permission check,
-// page size, signing secret, session idle time and caps, message size,
-// per-principal limits, the tasks extension, skills provided by code, and
-// the cluster backend shared by replicas. The zero value is ready to use:
-// no logs, no events, every scope granted, everything in this process.
-type Options = server.Options
+	// PageSize is the number of items per list page (default 100).
+	PageSize int
+	// Secret signs pagination cursors and requestState. Random per process
+	// when empty, so cursors do not survive a restart.
+	Secret []byte
+	// ListCache is the cache hint on list and discover results (2026-07-28).
+	// Default: five minutes, public, since the registry is fixed at build time.
+	ListCache Cache
+	// SessionIdle ends legacy sessions unused for this long (default 30 min;
+	// negative disables).
+	SessionIdle time.Duration
+	// Tasks enables the io.modelcontextprotocol/tasks extension.
+	Tasks bool
+	// Skills are Agent Skills provided by code, served under the
+	// io.modelcontextprotocol/skills extension beside the definition's
+	// (generated) ones, in the same entry shape.
+	Skills []Skill
 
-// Definition is what a generated package knows about one server: its
-// identity and its components. Generated code fills it in and passes it to
-// [New]; you do not normally build one by hand.
-type Definition = server.Definition
+	// MaxMessageBytes bounds one JSON-RPC message on every transport (an
+	// HTTP POST body, a stdio line); default 8 MiB. Larger messages are
+	// refused with -32600 naming the limit (HTTP: 413).
+	MaxMessageBytes int64
+	// Limits are per-principal rate and concurrency limits; off unless set.
+	Limits Limits
+	// MaxSessions caps the legacy sessions open at once (default 10000;
+	// negative: no cap), and MaxSessionsPerPrincipal those of one principal
+	// (default 1000; negative: no cap). Past a cap, a new initialize ends
+	// the least recently used session that has no request in progress
+	// (that principal's, for the per-principal cap); when all are busy it
+	// is refused with -31429 (HTTP 429).
+	MaxSessions             int
+	MaxSessionsPerPrincipal int
 
-// New returns a server for def. Generated packages call it from their own
-// New, which also takes the components' dependencies.
-func New(def Definition, opts Options) *Server { return server.New(def, opts) }
+	// Cluster shares sessions, notifications, tasks and signing keys with
+	// the other replicas of a deployment; nil keeps them in this process.
+	// Open one with an opt-in package (pgcluster.Open); the caller closes
+	// it after the server. Unless Secret is set, the signing keys come
+	// from the cluster.
+	Cluster ClusterBackend
+}
 
-// Registry entries: one per component, emitted by mcpgen into the generated
-// package and listed in [Definition].
-type (
-	// Tool is a registered tool: its list entry ([ToolInfo]), the scope a
-	// caller needs, its task support and the adapter that calls the
-	// component.
-	Tool = server.Tool
-	// Resource is a registered resource with a fixed URI.
-	Resource = server.Resource
-	// Template is a registered resource template: URIs matching it are read
-	// by binding the template's variables.
-	Template = server.Template
-	// Prompt is a registered prompt.
-	Prompt = server.Prompt
-	// Cache carries the 2026-07-28 cache hints (time to live, scope) of a
-	// list or read result.
-	Cache = server.Cache
-	// ToolHandler is the generated adapter of a tool: it decodes arguments
-	// that passed the input schema, calls the component and encodes its
-	// result.
-	ToolHandler = server.ToolHandler
-	// CompleteHandler returns candidate values for an argument, best first.
-	CompleteHandler = server.CompleteHandler
-)
+// ClusterBackend is the state that the replicas of one deployment share
+// ([Options].Cluster): legacy sessions, notifications, tasks and signing
+// keys. Backends come from opt-in packages (pgcluster, on PostgreSQL);
+// the runtime uses them through a wider contract of its own, and New
+// refuses any other implementation.
+type ClusterBackend interface {
+	// ID names this replica, unique per process start.
+	ID() string
+	// Close releases the backend's connections; the tasks this replica
+	// runs stop being renewed.
+	Close() error
+}
 
-// What a handler sees of its call.
-type (
-	// Request is what a handler knows about the call it serves, whatever the
-	// protocol era: the negotiated revision, the client, the [Principal],
-	// the legacy [Session] if any, and one API for progress
-	// (Request.Progress), logging to the client (Request.Log), list-changed
-	// notices (Request.ListChanged) and asking the client for input
-	// (Request.Ask, Request.AskAll: elicitation, sampling, roots). A
-	// component method receives it by declaring a *mcpgen.Request parameter.
-	Request = server.Request
-	// CompleteRequest is what completion/complete asks about one argument: a
-	// component's Complete method receives it.
-	CompleteRequest = server.CompleteRequest
-	// Question is one server-to-client request for Request.AskAll.
-	Question = server.Question
-	// InputRequest is one server-to-client request carried in an
-	// input_required result (2026-07-28).
-	InputRequest = server.InputRequest
-	// InputRequiredError is what Request.Ask returns in the stateless era
-	// while the client has not answered yet; return it unchanged and the
-	// runtime turns it into an input_required result.
-	InputRequiredError = server.InputRequiredError
-	// Principal is who is calling, as established by the transport (a
-	// bearer token's subject and scopes, say); the zero value is anonymous.
-	Principal = server.Principal
-	// Session is the state of a legacy (initialize-handshake) client:
-	// negotiated revision, client identity and capabilities, log level and
-	// subscriptions. Stateless 2026-07-28 requests have none.
-	Session = server.Session
-)
+// Server serves one generated component registry. It is safe for
+// concurrent use by any number of transports and requests.
+type Server struct {
+	def  Definition
+	opts Options
+	log  *zap.Logger
+	obs  Observer
+	robs RequestObserver // obs, when it follows requests
+	errs ErrorHandler
 
-// Cross-cutting hooks, all optional: a nil value in [Options] means none.
-type (
-	// Observer receives events and timings as they happen (request counts,
-	// durations, tool outcomes); it stores nothing itself. Implementations
-	// must be safe for concurrent use and fast: they run on the request path.
-	Observer = server.Observer
-	// Tag is a key/value label on an event.
-	Tag = server.Tag
-	// ErrorHandler logs errors that were answered on the wire, for
-	// monitoring; it does not change what clients see.
-	ErrorHandler = server.ErrorHandler
-	// ZapErrors is an [ErrorHandler] that logs to a zap logger.
-	ZapErrors = server.ZapErrors
-	// Permission decides whether a request may use a component that
-	// requires a scope; a non-nil error refuses the call.
-	Permission = server.Permission
-)
+	tools     map[string]*compiledTool
+	resources map[string]*Resource
+	templates []*compiledTemplate
+	prompts   map[string]*Prompt
+	skills    skillIndex
 
-// Event names an [Observer] receives.
-const (
-	EventRequest             = server.EventRequest
-	EventRequestSuccess      = server.EventRequestSuccess
-	EventRequestError        = server.EventRequestError
-	EventRequestDuration     = server.EventRequestDuration
-	EventToolSuccess         = server.EventToolSuccess
-	EventToolFailed          = server.EventToolFailed
-	EventComponentRegistered = server.EventComponentRegistered
-)
+	lists      atomic.Pointer[map[string]*list] // by method: tools/list, resources/list, ...
+	legacyCaps json.RawMessage
+	modernCaps json.RawMessage
+	discover   json.RawMessage
+	serverInfo Implementation
+	signer     signer
 
-// Limits are per-principal rate and concurrency limits ([Options].Limits);
-// the zero value sets none. A refused request gets -31429, and over HTTP
-// 429 with Retry-After.
-type Limits = server.Limits
+	sessions sessionTable
+	limits   *limiter // nil: no per-principal limits
+	tasks    *taskTable
+	cluster  *clusterState // nil without Options.Cluster
+	subs     subscribers
+	closed   chan struct{}
+	// completions is whether completion/complete is served (some prompt
+	// or template completes), decided once at start-up.
+	completions bool
+	closeOne    sync.Once
+}
+
+// Close ends open subscription streams gracefully and legacy sessions.
+// In-flight calls are not interrupted.
+func (s *Server) Close() {
+	s.closeOne.Do(func() { close(s.closed) })
+	if s.cluster != nil {
+		s.cluster.close()
+	}
+	// Only this replica's copies end: in a cluster the sessions live on.
+	s.sessions.mu.Lock()
+	for _, sess := range s.sessions.byID {
+		s.sessions.removeLocked(sess)
+	}
+	s.sessions.mu.Unlock()
+}
+
+func (s *Server) closing() <-chan struct{} { return s.closed }
+
+type compiledTool struct {
+	Tool
+	input        *jsonschema.Schema
+	output       *jsonschema.Schema
+	headerParams map[string]string // argument -> Mcp-Param-{Name}, from x-mcp-header
+}
+
+// New builds a server from a generated definition. Every schema is compiled
+// and every list answer encoded here, once; a definition that cannot be
+// served is a programming error and panics with the reason.
+func New(def Definition, opts Options) *Server {
+	s, err := build(def, opts)
+	if err != nil {
+		panic(fmt.Sprintf("mcp server %q: %v", def.Name, err))
+	}
+	return s
+}
+
+func build(def Definition, opts Options) (*Server, error) {
+	if opts.PageSize <= 0 {
+		opts.PageSize = 100
+	}
+	if opts.ListCache == (Cache{}) {
+		opts.ListCache = Cache{TTLMs: 300000, Scope: "public"}
+	}
+	if opts.SessionIdle == 0 {
+		opts.SessionIdle = 30 * time.Minute
+	}
+	explicitSecret := len(opts.Secret) > 0
+	if opts.MaxMessageBytes <= 0 {
+		opts.MaxMessageBytes = DefaultMaxMessageBytes
+	}
+	if opts.MaxSessions == 0 {
+		opts.MaxSessions = DefaultMaxSessions
+	}
+	if opts.MaxSessionsPerPrincipal == 0 {
+		opts.MaxSessionsPerPrincipal = DefaultMaxSessionsPerPrincipal
+	}
+	if len(opts.Secret) == 0 {
+		opts.Secret = make([]byte, 32)
+		_, _ = rand.Read(opts.Secret)
+	}
+	s := &Server{
+		def: def, opts: opts, log: opts.Logger, obs: opts.Observer, errs: opts.Errors,
+		tools: map[string]*compiledTool{}, resources: map[string]*Resource{}, prompts: map[string]*Prompt{},
+		signer: signer{key: opts.Secret}, closed: make(chan struct{}),
+	}
+	if s.log == nil {
+		s.log = zap.NewNop()
+	}
+	if s.errs == nil {
+		s.errs = nopErrors{}
+	}
+	s.robs, _ = opts.Observer.(RequestObserver)
+	s.serverInfo = Implementation{Name: def.Name, Title: def.Title, Version: def.Version}
+	if s.serverInfo.Version == "" {
+		s.serverInfo.Version = "0.0.0"
+	}
+	s.sessions.init(opts.SessionIdle, opts.MaxSessions, opts.MaxSessionsPerPrincipal)
+	s.limits = newLimiter(opts.Limits)
+	if err := s.buildSkills(&def, opts.Skills); err != nil {
+		return nil, err
+	}
+	s.def = def
+	if opts.Tasks {
+		s.tasks = newTaskTable()
+	}
+	if opts.Cluster != nil {
+		b, ok := opts.Cluster.(cluster.Backend)
+		if !ok {
+			return nil, fmt.Errorf("Options.Cluster is a %T, not a backend of an mcpgen cluster package such as pgcluster", opts.Cluster)
+		}
+		if err := s.startCluster(b, explicitSecret); err != nil {
+			return nil, fmt.Errorf("cluster: %w", err)
+		}
+		s.sessions.pendingPrefix = "srv-" + opts.Cluster.ID() + "-"
+		s.sessions.checkIdle = s.checkIdle
+	}
+	for i := range def.Tools {
+		t := &compiledTool{Tool: def.Tools[i]}
+		if _, dup := s.tools[t.Tool.Tool.Name]; dup {
+			return nil, fmt.Errorf("duplicate tool %q", t.Tool.Tool.Name)
+		}
+		var err error
+		if t.input, err = jsonschema.Compile(t.Tool.Tool.InputSchema); err != nil {
+			return nil, fmt.Errorf("tool %s: input schema: %w", t.Tool.Tool.Name, err)
+		}
+		if len(t.Tool.Tool.OutputSchema) > 0 {
+			if t.output, err = jsonschema.Compile(t.Tool.Tool.OutputSchema); err != nil {
+				return nil, fmt.Errorf("tool %s: output schema: %w", t.Tool.Tool.Name, err)
+			}
+		}
+		t.headerParams = headerParams(t.Tool.Tool.InputSchema)
+		s.tools[t.Tool.Tool.Name] = t
+		s.registered("tool", t.Tool.Tool.Name)
+	}
+	for i := range def.Resources {
+		r := &def.Resources[i]
+		if _, dup := s.resources[r.Resource.URI]; dup {
+			return nil, fmt.Errorf("duplicate resource %q", r.Resource.URI)
+		}
+		s.resources[r.Resource.URI] = r
+		s.registered("resource", r.Resource.Name)
+	}
+	for i := range def.Templates {
+		ct, err := compileTemplate(&def.Templates[i])
+		if err != nil {
+			return nil, err
+		}
+		s.templates = append(s.templates, ct)
+		s.registered("template", ct.Template.Template.Name)
+	}
+	for i := range def.Prompts {
+		p := &def.Prompts[i]
+		if _, dup := s.prompts[p.Prompt.Name]; dup {
+			return nil, fmt.Errorf("duplicate prompt %q", p.Prompt.Name)
+		}
+		s.prompts[p.Prompt.Name] = p
+		s.registered("prompt", p.Prompt.Name)
+	}
+	s.completions = s.offersCompletions()
+	if err := s.buildLists(); err != nil {
+		return nil, err
+	}
+	s.buildCapabilities()
+	return s, nil
+}
+
+// event reports one event with one tag, if anyone observes: with no
+// observer the request path builds no tags at all.
+func (s *Server) event(name, key, value string) {
+	if s.obs != nil {
+		s.obs.Event(name, Tag{key, value})
+	}
+}
+
+func (s *Server) registered(kind, name string) {
+	if s.obs != nil {
+		s.obs.Event(EventComponentRegistered, Tag{"kind", kind}, Tag{"name", name})
+	}
+}
+
+// Name returns the server's name from its definition.
+func (s *Server) Name() string { return s.def.Name }
+
+// Logger returns the server's logger (a no-op one when none was given).
+func (s *Server) Logger() *zap.Logger { return s.log }
+
+// Incoming is one message handed to [Server.Handle] by a transport, with
+// what the transport knows about where it came from.
+type Incoming struct {
+	Msg *jsonrpc.Message
+	// Session is the legacy session the transport associated with the
+	// message (stdio: the process's; HTTP: from Mcp-Session-Id), or nil.
+	// Handle sets it when the message is an initialize request.
+	Session *Session
+	// Peer carries notifications and server-to-client requests back.
+	Peer Peer
+	// Auth is the caller as authenticated by the transport.
+	Auth Principal
+	// HTTPHeaders, when set, are checked against the body for stateless
+	// requests (Mcp-Method, Mcp-Name, Mcp-Param-*). Nil on stdio.
+	HTTPHeaders HeaderGetter
+	// LegacyVersion is the revision a legacy request without a session
+	// claims (the MCP-Protocol-Version header on HTTP); empty for none.
+	LegacyVersion string
+	// RemoteAddr is the client's network address (HTTP: the request's
+	// RemoteAddr), which tells anonymous callers apart for the
+	// per-principal limits; empty on stdio.
+	RemoteAddr string
+
+	// MissingScope is set by Handle when the call was refused because the
+	// caller lacks this scope ([InsufficientScopeError]); HTTP with OAuth
+	// answers it with 403 and a step-up challenge.
+	MissingScope string
+
+	observed *RequestInfo // set by Handle when a RequestObserver follows the request
+
+	// Modern is set by Handle when the message was served statelessly.
+	Modern bool
+	// Status is set by Handle to the HTTP status the 2026-07-28 transport
+	// rules prescribe for the answer (400 for envelope errors, 404 for an
+	// unknown method, 429 for a request over a limit, 503 when the
+	// cluster's shared state cannot be reached); 0 means the transport's
+	// default.
+	Status int
+	// RetryAfter is set by Handle with Status 429 or 503: when the client
+	// may try again (HTTP sends it as Retry-After).
+	RetryAfter time.Duration
+}
+
+// HeaderGetter reads HTTP request headers (http.Header satisfies it).
+type HeaderGetter interface {
+	Get(key string) string
+	Values(key string) []string
+}
+
+// params is the part of every request's params that the router reads
+// before dispatch; the rest stays raw for the handler.
+type params struct {
+	Meta           requestMeta                `json:"_meta"`
+	Name           string                     `json:"name"`
+	URI            string                     `json:"uri"`
+	Cursor         *string                    `json:"cursor"`
+	Arguments      json.RawMessage            `json:"arguments"`
+	InputResponses map[string]json.RawMessage `json:"inputResponses"`
+	RequestState   string                     `json:"requestState"`
+	Task           json.RawMessage            `json:"task"`
+}
+
+// requestMeta holds the reserved _meta keys the router reads, as slices of
+// the body; Raw keeps the whole object for [Request.Meta].
+type requestMeta struct {
+	Raw                json.RawMessage
+	ProtocolVersion    json.RawMessage
+	ClientCapabilities json.RawMessage
+	ClientInfo         json.RawMessage
+	LogLevel           json.RawMessage
+	ProgressToken      json.RawMessage
+}
+
+// UnmarshalJSON decodes the known keys, matched exactly (encoding/json
+// would match struct fields in any case), and keeps the raw object. The
+// request path normally takes params.decodeFast instead.
+func (m *requestMeta) UnmarshalJSON(b []byte) error {
+	var all map[string]json.RawMessage
+	if err := json.Unmarshal(b, &all); err != nil {
+		return fmt.Errorf("%w: /params/_meta: expected object, got %s", jsonrpc.ErrInvalidParams, jsonrpc.Found(b))
+	}
+	*m = requestMeta{
+		Raw:                b,
+		ProtocolVersion:    all[MetaProtocolVersion],
+		ClientCapabilities: all[MetaClientCapabilities],
+		ClientInfo:         all[MetaClientInfo],
+		LogLevel:           all[MetaLogLevel],
+		ProgressToken:      all[MetaProgressToken],
+	}
+	return nil
+}
+
+// Handle serves one incoming message and returns the response to send, or
+// nil when there is none (notifications, responses to our own requests).
+// Handle never panics on bad input; a panicking handler becomes -32603.
+func (s *Server) Handle(ctx context.Context, in *Incoming) *jsonrpc.Message {
+	m := in.Msg
+	if m.IsResponse() {
+		if in.Session != nil && !in.Session.pending.deliver(m) && s.cluster != nil {
+			s.routeResponse(in) // the waiting handler is on another replica
+		}
+		return nil
+	}
+	var (
+		start time.Time
+		info  *RequestInfo
+	)
+	if s.obs != nil {
+		start = time.Now()
+		s.obs.Event(EventRequest, Tag{"method", m.Method})
+		if s.robs != nil {
+			info = &RequestInfo{Method: m.Method, ID: m.ID, Headers: in.HTTPHeaders, Auth: in.Auth, Start: start}
+		}
+	}
+	if s.limits != nil && m.IsRequest() {
+		release, refused := s.limits.acquire(in.principalKey(), m.Method != "subscriptions/listen")
+		if refused != nil {
+			return s.refuse(in, refused)
+		}
+		defer release()
+	}
+	result, err := s.dispatch(ctx, in, info)
+	if s.obs != nil {
+		s.obs.Timing(EventRequestDuration, time.Since(start), Tag{"method", m.Method})
+		if info != nil {
+			s.endObserved(ctx, in, info, err)
+		}
+	}
+	if m.IsNotification() {
+		return nil
+	}
+	if err != nil {
+		s.event(EventRequestError, "method", m.Method)
+		w := jsonrpc.Wire(err)
+		if w.Code == jsonrpc.CodeInternalError && !errors.Is(err, context.Canceled) {
+			tags := []Tag{{"method", m.Method}}
+			if in.Auth.Subject != "" {
+				tags = append(tags, Tag{"subject", in.Auth.Subject})
+			}
+			s.errs.LogError(ctx, "request failed", err, tags...)
+		}
+		return &jsonrpc.Message{JSONRPC: jsonrpc.Version, ID: m.ID, Error: w}
+	}
+	s.event(EventRequestSuccess, "method", m.Method)
+	resp := jsonrpc.NewResponse(m.ID, result.b)
+	resp.ResultParts, resp.Release = result.parts, result.release
+	return resp
+}
+
+// refuse answers a request refused by a limit: -31429, and for HTTP 429
+// with the time to wait.
+func (s *Server) refuse(in *Incoming, e *limitError) *jsonrpc.Message {
+	if s.obs != nil {
+		s.obs.Event(EventLimitRefused, Tag{"limit", e.limit}, Tag{"method", in.Msg.Method})
+		s.obs.Event(EventRequestError, Tag{"method", in.Msg.Method})
+	}
+	in.Status, in.RetryAfter = 429, roundUp(e.retryAfter)
+	return &jsonrpc.Message{JSONRPC: jsonrpc.Version, ID: in.Msg.ID, Error: jsonrpc.Wire(e.wire())}
+}
+
+func (s *Server) dispatch(ctx context.Context, in *Incoming, info *RequestInfo) (result answer, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			s.log.Error("handler panicked", zap.String("method", in.Msg.Method), zap.Any("panic", p), zap.Stack("stack"))
+			result, err = answer{}, fmt.Errorf("%w: handler panicked", jsonrpc.ErrInternal)
+		}
+	}()
+	m := in.Msg
+	if m.IsRequest() && strings.HasPrefix(m.Method, "notifications/") {
+		// A notification sent with an id would be answered with a result
+		// no schema defines (go-sdk #196).
+		return answer{}, fmt.Errorf("%w: %s is a notification and takes no id", jsonrpc.ErrInvalidRequest, m.Method)
+	}
+	var p params
+	if len(m.Params) > 0 && !bytes.Equal(m.Params, []byte("null")) {
+		if !p.decodeFast(m.Params) {
+			p = params{}
+			if err := json.Unmarshal(m.Params, &p); err != nil {
+				return answer{}, jsonrpc.DecodeError(jsonrpc.ErrInvalidParams, m.Params, "/params", err)
+			}
+		}
+	}
+	if info != nil {
+		ctx = s.startObserved(ctx, info, &p)
+	}
+	req, err := s.classify(in, &p)
+	if err != nil {
+		return answer{}, err
+	}
+	if info != nil {
+		in.observed, info.Version = info, req.Version
+	}
+	r, ok := routes[m.Method]
+	if !ok || (req.Modern() && r.legacyOnly) || (!req.Modern() && r.modernOnly) || (r.enabled != nil && !r.enabled(s)) {
+		if req.Modern() {
+			in.Status = 404
+		}
+		return answer{}, fmt.Errorf("%w: %s", jsonrpc.ErrMethodNotFound, m.Method)
+	}
+	if req.Session != nil {
+		req.Session.touch()
+		req.Session.inflight.Add(1)
+		defer req.Session.inflight.Add(-1)
+		if s.cluster != nil {
+			s.touchShared(req.Session)
+		}
+	}
+	// The revision defines no header requirements for notification POSTs;
+	// routing headers that a notification does carry must still match.
+	if in.HTTPHeaders != nil && req.Modern() && (m.IsRequest() || in.HTTPHeaders.Get("Mcp-Method") != "") {
+		if err := s.checkHeaders(in.HTTPHeaders, m, &p); err != nil {
+			in.Status = 400
+			return answer{}, err
+		}
+	}
+	v, err := r.handle(s, ctx, req, &p, m.Params)
+	if err != nil && errors.Is(err, cluster.ErrUnavailable) {
+		return answer{}, unavailableError(in, err)
+	}
+	req.observeResult(v)
+	if err != nil {
+		if code := jsonrpc.Wire(err).Code; req.Modern() && (code == -32021 || code == jsonrpc.CodeHeaderMismatch) {
+			in.Status = 400
+		}
+		return answer{}, err
+	}
+	return s.encodeResult(req, v)
+}
+
+// classify decides the era of a request and builds its [Request].
+func (s *Server) classify(in *Incoming, p *params) (*Request, error) {
+	m := in.Msg
+	req := &Request{Method: m.Method, server: s, incoming: in, peer: in.Peer, meta: p.Meta.Raw, Auth: in.Auth}
+	switch t := p.Meta.ProgressToken; {
+	case t == nil || string(t) == "null": // null: as if absent
+	case !jsonrpc.ValidID(t):
+		return nil, metaError(MetaProgressToken, "expected string or number", t)
+	default:
+		req.progressToken = t
+	}
+	if s.isModern(in, p) {
+		if err := s.classifyModern(in, p, req); err != nil {
+			in.Status = 400
+			return nil, err
+		}
+		in.Modern = true
+		return req, nil
+	}
+	if sess := in.Session; sess != nil {
+		req.Session, req.Version, req.Client, req.ClientCaps = sess, sess.Version, sess.Client, sess.ClientCaps
+		return req, nil
+	}
+	req.Version = in.LegacyVersion
+	if req.Version == "" {
+		req.Version = Version20250326
+	}
+	return req, nil
+}
+
+// isModern tells a stateless request from a legacy one: it carries the
+// 2026-07-28 _meta, or (over HTTP) a modern MCP-Protocol-Version header, or
+// it uses a method only the stateless era has.
+func (s *Server) isModern(in *Incoming, p *params) bool {
+	if in.Msg.Method == "initialize" {
+		// initialize is the legacy handshake; a client announcing a modern
+		// revision over HTTP has no such method.
+		return p.Meta.ProtocolVersion != nil || in.HTTPHeaders != nil && IsModern(in.HTTPHeaders.Get("MCP-Protocol-Version"))
+	}
+	if p.Meta.ProtocolVersion != nil {
+		return true
+	}
+	if in.HTTPHeaders != nil && IsModern(in.HTTPHeaders.Get("MCP-Protocol-Version")) {
+		return true
+	}
+	r, ok := routes[in.Msg.Method]
+	return ok && r.modernOnly && in.Session == nil
+}
+
+// IsModernMessage reports whether m carries the 2026-07-28 per-request
+// _meta (params._meta with a protocol version), which makes it a stateless
+// request whatever its HTTP headers say. Transports use it to leave the
+// era's errors (-32020, -32022) to [Server.Handle] instead of treating the
+// message as a legacy one.
+func IsModernMessage(m *jsonrpc.Message) bool {
+	if len(m.Params) == 0 || m.Params[0] != '{' {
+		return false
+	}
+	modern := false
+	_ = jsonrpc.Fields(m.Params, func(key, val []byte) error {
+		if string(key) != `"_meta"` || len(val) == 0 || val[0] != '{' {
+			return nil
+		}
+		return jsonrpc.Fields(val, func(k, _ []byte) error {
+			if string(k) == `"`+MetaProtocolVersion+`"` {
+				modern = true
+			}
+			return nil
+		})
+	})
+	return modern
+}
+
+// classifyModern checks the stateless envelope in the order the spec's
+// error precedence implies: required _meta (-32602), header agreement
+// (-32020), supported revision (-32022).
+func (s *Server) classifyModern(in *Incoming, p *params, req *Request) error {
+	m := in.Msg
+	v := p.Meta.ProtocolVersion
+	if v == nil && m.IsNotification() && in.HTTPHeaders != nil {
+		// A notification's _meta has no protocolVersion (the schema's
+		// NotificationMetaObject defines none), so the header, modern
+		// since we got here, names the revision. The Go SDK sends
+		// notifications/cancelled so when a call's context ends.
+		v, _ = json.Marshal(in.HTTPHeaders.Get("MCP-Protocol-Version"))
+	}
+	if v == nil {
+		return metaError(MetaProtocolVersion, "is required", nil)
+	}
+	var version string
+	if err := json.Unmarshal(v, &version); err != nil {
+		return metaError(MetaProtocolVersion, "expected string", v)
+	}
+	caps := p.Meta.ClientCapabilities
+	if caps == nil && !m.IsNotification() {
+		return metaError(MetaClientCapabilities, "is required", nil)
+	}
+	if caps != nil && caps[0] != '{' {
+		return metaError(MetaClientCapabilities, "expected object", caps)
+	}
+	if in.HTTPHeaders != nil {
+		if h := in.HTTPHeaders.Get("MCP-Protocol-Version"); h != version {
+			return headerMismatch(fmt.Sprintf("MCP-Protocol-Version header value %q does not match _meta value %q", h, version))
+		}
+	}
+	if !IsModern(version) || !Supported(version) {
+		return unsupportedVersion(version)
+	}
+	req.Version, req.ClientCaps = version, caps
+	if info := p.Meta.ClientInfo; info != nil {
+		if err := json.Unmarshal(info, &req.Client); err != nil {
+			return jsonrpc.DecodeError(jsonrpc.ErrInvalidParams, info, metaPointer(MetaClientInfo), err)
+		}
+	}
+	if lv := p.Meta.LogLevel; lv != nil {
+		if err := json.Unmarshal(lv, &req.logLevel); err != nil || !validLogLevel(req.logLevel) {
+			return metaError(MetaLogLevel, "expected one of debug, info, notice, warning, error, critical, alert, emergency", lv)
+		}
+	}
+	return nil
+}
+
+// metaPointer is the JSON Pointer of a _meta key in a request.
+func metaPointer(key string) string { return "/params/_meta/" + jsonrpc.EscapePointer(key) }
+
+// metaError is an invalid-params error about a _meta key: what was
+// expected and, when the key was sent, what was found.
+func metaError(key, want string, got json.RawMessage) error {
+	if got == nil {
+		return fmt.Errorf("%w: %s %s", jsonrpc.ErrInvalidParams, metaPointer(key), want)
+	}
+	return fmt.Errorf("%w: %s: %s, got %s", jsonrpc.ErrInvalidParams, metaPointer(key), want, jsonrpc.Found(got))
+}
+
+// unsupportedVersion is UnsupportedProtocolVersionError (2026-07-28):
+// data.supported lists every revision this endpoint speaks, the legacy ones
+// (reached through initialize) included, as server/discover does, so that a
+// client can pick a revision it shares with the server.
+func unsupportedVersion(requested string) error {
+	return (&jsonrpc.Error{Code: jsonrpc.CodeUnsupportedProtocolVersion, Message: "Unsupported protocol version"}).
+		WithData(map[string]any{"supported": versions, "requested": requested})
+}
+
+func validLogLevel(l string) bool { _, ok := logLevels[l]; return ok }
+
+// answer is an encoded result: one buffer, or pieces to be written one
+// after another, with the release of the buffers they lie in (see
+// jsonrpc.Message.ResultParts).
+type answer struct {
+	b       json.RawMessage
+	parts   [][]byte
+	release func()
+}
+
+// encodeResult marshals a handler's result and, for stateless requests,
+// adds the resultType every 2026-07-28 result carries.
+func (s *Server) encodeResult(req *Request, v any) (answer, error) {
+	var b []byte
+	switch v := v.(type) {
+	case json.RawMessage:
+		b = v
+	case []byte:
+		b = v
+	case *CallToolResult:
+		if parts := toolResultParts(req.Modern(), v); parts != nil {
+			return answer{parts: parts, release: v.Release}, nil
+		}
+		var err error
+		if b, err = appendToolResult(req.Modern(), v); err != nil {
+			return answer{}, fmt.Errorf("%w: encode result: %v", jsonrpc.ErrInternal, err)
+		}
+		v.Release()
+		return answer{b: b}, nil
+	default:
+		var err error
+		if b, err = json.Marshal(v); err != nil {
+			return answer{}, fmt.Errorf("%w: encode result: %v", jsonrpc.ErrInternal, err)
+		}
+	}
+	if req.Modern() && !bytes.HasPrefix(b, []byte(`{"resultType"`)) {
+		out := make([]byte, 0, len(b)+len(`"resultType":"complete",`))
+		out = append(out, `{"resultType":"complete"`...)
+		if len(b) > 2 {
+			out = append(out, ',')
+		}
+		out = append(out, b[1:]...)
+		return answer{b: out}, nil
+	}
+	return answer{b: b}, nil
+}
+
+// permit runs the permission check for a component scope.
+func (s *Server) permit(ctx context.Context, req *Request, scope string) error {
+	if scope == "" {
+		return nil
+	}
+	check := s.opts.Permission
+	if check == nil {
+		if req.Auth.Anonymous() {
+			return nil
+		}
+		check = RequireScopes
+	}
+	if err := check(ctx, req, scope); err != nil {
+		missingScope(req, err)
+		var coded *jsonrpc.Error
+		if errors.As(err, &coded) {
+			return err
+		}
+		return fmt.Errorf("%w: permission denied: %v", jsonrpc.ErrInvalidRequest, err)
+	}
+	return nil
+}
+
+// sortedKeys returns the keys of m in order.
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// subscribers tracks who wants resource and list-change notifications.
+type subscribers struct {
+	mu        sync.Mutex
+	listeners map[*listener]struct{}
+}
+
+// decodeFast decodes params in one pass with the jsonrpc scanner, slicing
+// raw members out of the body; false sends the params through encoding/json
+// instead (odd shapes, and for its error messages).
+func (p *params) decodeFast(raw json.RawMessage) bool {
+	rawMap := func(val []byte) (map[string]json.RawMessage, error) {
+		m := map[string]json.RawMessage{}
+		err := jsonrpc.Fields(val, func(k, v []byte) error {
+			key, err := jsonrpc.String(k)
+			m[key] = v
+			return err
+		})
+		return m, err
+	}
+	err := jsonrpc.Fields(raw, func(key, val []byte) error {
+		var err error
+		switch string(key) {
+		case `"_meta"`:
+			p.Meta.Raw = val
+			err = jsonrpc.Fields(val, func(k, v []byte) error {
+				switch string(k) {
+				case `"io.modelcontextprotocol/protocolVersion"`:
+					p.Meta.ProtocolVersion = v
+				case `"io.modelcontextprotocol/clientCapabilities"`:
+					p.Meta.ClientCapabilities = v
+				case `"io.modelcontextprotocol/clientInfo"`:
+					p.Meta.ClientInfo = v
+				case `"io.modelcontextprotocol/logLevel"`:
+					p.Meta.LogLevel = v
+				case `"progressToken"`:
+					p.Meta.ProgressToken = v
+				}
+				return nil
+			})
+		case `"name"`:
+			p.Name, err = jsonrpc.String(val)
+		case `"uri"`:
+			p.URI, err = jsonrpc.String(val)
+		case `"cursor"`:
+			if string(val) != "null" {
+				var c string
+				c, err = jsonrpc.String(val)
+				p.Cursor = &c
+			}
+		case `"arguments"`:
+			p.Arguments = val
+		case `"inputResponses"`:
+			p.InputResponses, err = rawMap(val)
+		case `"requestState"`:
+			p.RequestState, err = jsonrpc.String(val)
+		case `"task"`:
+			p.Task = val
+		default:
+			for _, c := range key {
+				if 'A' <= c && c <= 'Z' {
+					return errFallback
+				}
+			}
+		}
+		return err
+	})
+	return err == nil
+}
+
+var errFallback = errors.New("fallback")

@@ -18,13 +18,12 @@ import (
 	"github.com/mcpgen/mcpgen/internal/jsontag"
 )
 
-// Import paths of the runtime: the public package generated code imports,
-// and the internal packages that define the types its names alias (what
-// go/types reports for a handler signature).
+// Import paths of the runtime: the public package that defines every type
+// a handler signature may name, and that generated code imports.
 const (
 	runtimeModule   = "github.com/mcpgen/mcpgen"
-	serverPkg       = runtimeModule + "/internal/server"
-	protocolPkg     = runtimeModule + "/internal/protocol"
+	serverPkg       = runtimeModule
+	protocolPkg     = runtimeModule
 	generatedSuffix = "/generated"
 )
 

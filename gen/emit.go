@@ -687,19 +687,12 @@ func wire(name string) *jen.Statement {
 
 var wireNames = map[string]string{"Tool": "ToolInfo", "Resource": "ResourceInfo", "ResourceTemplate": "TemplateInfo", "Prompt": "PromptInfo"}
 
-// typeCode renders a Go type with qualified package references. Named types
-// of the runtime's internal packages are written with their public names.
+// typeCode renders a Go type with qualified package references.
 func typeCode(t types.Type) *jen.Statement {
 	switch u := t.(type) {
 	case *types.Named:
 		if u.Obj().Pkg() == nil {
 			return jen.Id(u.Obj().Name())
-		}
-		switch u.Obj().Pkg().Path() {
-		case serverPkg:
-			return rt(u.Obj().Name())
-		case protocolPkg:
-			return wire(u.Obj().Name())
 		}
 		s := jen.Qual(u.Obj().Pkg().Path(), u.Obj().Name())
 		if args := u.TypeArgs(); args.Len() > 0 {

@@ -16,6 +16,10 @@ package main
 import (
 	"github.com/mcpgen/mcpgen"
 	"github.com/mcpgen/mcpgen/generated/everything"
+	_ "github.com/mcpgen/mcpgen/metrics"   // --metrics
+	_ "github.com/mcpgen/mcpgen/oauth"     // --auth-issuer, --auth-audience, --auth-client-id
+	_ "github.com/mcpgen/mcpgen/pgcluster" // --cluster
+	_ "github.com/mcpgen/mcpgen/tracing"   // OTEL_* environment
 )
 
 func main() {

@@ -14,7 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 
-	"github.com/mcpgen/mcpgen/internal/auth/authtest"
+	"github.com/mcpgen/mcpgen/internal/authtest"
 )
 
 // TestOAuthAndMetricsFlags starts the binary as an operator would, with

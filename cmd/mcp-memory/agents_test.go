@@ -15,10 +15,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpgen/mcpgen"
 	"github.com/mcpgen/mcpgen/components/memory/memstore"
 	"github.com/mcpgen/mcpgen/generated/memory"
-	"github.com/mcpgen/mcpgen/internal/server"
-	"github.com/mcpgen/mcpgen/internal/transport/streamhttp"
 )
 
 // ackedWrite is a write the server acknowledged: when, the tool, the
@@ -41,7 +40,7 @@ func TestConcurrentAgentsEqualSerialReplay(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer store.Close()
-	ts := httptest.NewServer(streamhttp.Handler(memory.New(store, server.Options{}), streamhttp.Options{}))
+	ts := httptest.NewServer(mcpgen.HTTPHandler(memory.New(store, mcpgen.Options{}), mcpgen.HTTPOptions{}))
 	defer ts.Close()
 
 	const agents, steps = 16, 40

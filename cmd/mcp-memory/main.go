@@ -28,6 +28,10 @@ import (
 	"github.com/mcpgen/mcpgen"
 	"github.com/mcpgen/mcpgen/components/memory/memstore"
 	"github.com/mcpgen/mcpgen/generated/memory"
+	_ "github.com/mcpgen/mcpgen/metrics"   // --metrics
+	_ "github.com/mcpgen/mcpgen/oauth"     // --auth-issuer, --auth-audience, --auth-client-id
+	_ "github.com/mcpgen/mcpgen/pgcluster" // --cluster, implied by --db postgres://
+	_ "github.com/mcpgen/mcpgen/tracing"   // OTEL_* environment
 )
 
 func main() {
@@ -90,20 +94,23 @@ A knowledge-graph memory server for agents, a drop-in for
 	defer store.Close()
 	// --db postgres://... implies --cluster on the same database unless
 	// --cluster (MCP_CLUSTER_URL) is given.
-	f.Cluster = clusterURL(*db, f.Cluster)
+	if err := fs.Set("cluster", clusterURL(*db, fs.Lookup("cluster").Value.String())); err != nil {
+		fmt.Fprintln(stderr, "mcp-memory:", err)
+		return 2
+	}
 
 	switch cmd := fs.Arg(0); cmd {
 	case "":
 		opts, err := f.ServerOptions("mcp-memory", log)
 		if err != nil {
-			fmt.Fprintln(stderr, "mcp-memory:", err)
+			fmt.Fprintln(stderr, "mcp-memory: cannot start:", err)
 			return mcpgen.ExitCode(err)
 		}
 		srv := memory.New(store, opts)
 		log.Info("store ready", zap.String("db", where), zap.Duration("opened_in", time.Since(opened)))
 		if err := f.Run(srv, log); err != nil {
-			log.Error("mcp-memory stopped", zap.Error(err))
-			return 1
+			fmt.Fprintln(stderr, "mcp-memory:", err)
+			return mcpgen.ExitCode(err)
 		}
 		return 0
 	case "import":

@@ -10,10 +10,9 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/mcpgen/mcpgen"
 	"github.com/mcpgen/mcpgen/components/memory/memstore"
 	"github.com/mcpgen/mcpgen/generated/memory"
-	"github.com/mcpgen/mcpgen/internal/server"
-	"github.com/mcpgen/mcpgen/internal/transport/stdio"
 )
 
 // benchEntities is the graph size of BenchmarkOps; the memory workload of
@@ -53,13 +52,13 @@ func (c *pipeClient) call(tb testing.TB, tool, args string) []byte {
 
 // startPipeServer serves mcp-memory on store over in-memory pipes.
 func startPipeServer(tb testing.TB, store memstore.Store) *pipeClient {
-	srv := memory.New(store, server.Options{})
+	srv := memory.New(store, mcpgen.Options{})
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		stdio.Serve(context.Background(), srv, inR, outW)
+		mcpgen.ServeStdio(context.Background(), srv, inR, outW)
 		outW.Close()
 	}()
 	tb.Cleanup(func() { inW.Close(); <-done })

@@ -1,0 +1,606 @@
+package mcpgen
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/mcpgen/mcpgen/internal/cluster"
+	"github.com/mcpgen/mcpgen/internal/jsonrpc"
+)
+
+// This file shares a server's state with the other replicas of its
+// deployment through a [cluster.Backend] (Options.Cluster). Without one,
+// none of it runs: sessions, tasks and keys stay in this process.
+//
+// What is shared, and how:
+//   - legacy sessions: created in the backend at initialize, loaded by any
+//     replica that sees their Mcp-Session-Id and cached there; changes (log
+//     level, subscriptions, end) are saved and published, and the
+//     replicas that cache the session reload it (or end it); the expiry is
+//     pushed forward at most once per touchEvery;
+//   - notifications (resources/updated, list changes, task status): are
+//     published, and every replica, the publisher too, delivers them to its
+//     listeners in the order of the messages, after the session changes
+//     published before them (a subscription answered on one replica holds
+//     for the next change made on any);
+//   - responses to our legacy server-to-client requests that the load
+//     balancer sent to another replica: published, and the replica whose
+//     handler waits delivers them;
+//   - tasks: every status change is written through; tasks/get reads the
+//     backend; tasks/update and tasks/cancel reach the owner by message;
+//   - signing keys for cursors and requestState: from the backend.
+
+// touchEvery is how often a session in use pushes its shared expiry.
+const touchEvery = time.Minute
+
+// retryAfter is the Retry-After of answers refused because the backend is
+// unreachable.
+const retryAfter = 2 * time.Second
+
+// Topic suffixes under the server's prefix ("mcp/<name>/").
+const (
+	topicNotify   = "notify"
+	topicSession  = "session"
+	topicEnd      = "end"
+	topicResponse = "response"
+	topicTaskIn   = "task.update"
+	topicTaskStop = "task.cancel"
+	topicCancel   = "cancel"
+)
+
+// clusterState is the part of a Server that exists only with a backend.
+type clusterState struct {
+	b           cluster.Backend
+	canceller   atomic.Pointer[func(sessionID string, requestID json.RawMessage)]
+	prefix      string
+	unsubscribe func()
+	ring        *keyring
+	// sessionChanges counts the session changes other replicas published,
+	// so that a load can tell whether one arrived while it ran.
+	sessionChanges atomic.Uint64
+	stop           chan struct{}
+	stopOnce       sync.Once
+}
+
+// startCluster loads the signing keys and subscribes to the other
+// replicas' messages.
+func (s *Server) startCluster(b cluster.Backend, explicitSecret bool) error {
+	c := &clusterState{b: b, prefix: "mcp/" + s.def.Name + "/", stop: make(chan struct{})}
+	if !explicitSecret {
+		c.ring = &keyring{b: b, log: s.log, rotated: func() {
+			// Cursors are sealed into the prebuilt list pages: reseal
+			// them with the new key before the old one is retired.
+			if err := s.buildLists(); err != nil {
+				s.log.Warn("list pages not resealed", zap.Error(err))
+			}
+		}}
+		if err := c.ring.load(); err != nil {
+			return fmt.Errorf("signing keys: %w", err)
+		}
+		s.signer.ring = c.ring
+		go c.ring.refreshEvery(10*time.Minute, c.stop)
+	}
+	s.cluster = c
+	c.unsubscribe = b.Subscribe(c.prefix, s.onMessage)
+	return nil
+}
+
+func (c *clusterState) close() {
+	c.stopOnce.Do(func() {
+		close(c.stop)
+		c.unsubscribe()
+	})
+}
+
+// unavailableError is the answer to a request that needs the backend, or
+// a service of its handler, while it cannot be reached; the transport adds
+// 503 and Retry-After.
+func unavailableError(in *Incoming, err error) error {
+	in.Status = 503
+	in.RetryAfter = retryAfter
+	return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "Service temporarily unavailable: a service the server needs cannot be reached; retry later"}
+}
+
+func (s *Server) publish(topic string, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Errorf("encode %s message: %w", topic, err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	return s.cluster.b.Publish(ctx, s.cluster.prefix+topic, b)
+}
+
+// onMessage handles what other replicas published.
+func (s *Server) onMessage(m cluster.Message) {
+	if m.Lost {
+		go s.resyncSessions()
+		return
+	}
+	topic := strings.TrimPrefix(m.Topic, s.cluster.prefix)
+	if m.Origin == s.cluster.b.ID() && topic != topicNotify {
+		return // applied here before it was published
+	}
+	var err error
+	switch topic {
+	case topicNotify:
+		var n notifyMsg
+		if err = json.Unmarshal(m.Payload, &n); err == nil {
+			s.deliver(n.Method, n.Key, n.Params)
+		}
+	case topicSession:
+		var rec cluster.Session
+		if err = json.Unmarshal(m.Payload, &rec); err == nil {
+			s.cluster.sessionChanges.Add(1) // before the look-up: see loadSession
+			if sess := s.cachedSession(rec.ID); sess != nil {
+				// Here, not in the background: a notification
+				// published after this change (after a subscribe was
+				// answered) must find the session changed.
+				s.refreshSession(sess)
+			}
+		}
+	case topicEnd:
+		var id string
+		if err = json.Unmarshal(m.Payload, &id); err == nil {
+			s.dropSession(id)
+			if f := s.cluster.canceller.Load(); f != nil {
+				(*f)(id, nil) // its requests running here end too
+			}
+		}
+	case topicResponse:
+		var r responseMsg
+		if err = json.Unmarshal(m.Payload, &r); err == nil {
+			if sess := s.cachedSession(r.Session); sess != nil {
+				sess.pending.deliver(&r.Message)
+			}
+		}
+	case topicCancel:
+		var c cancelMsg
+		if err = json.Unmarshal(m.Payload, &c); err == nil {
+			if f := s.cluster.canceller.Load(); f != nil {
+				(*f)(c.Session, c.RequestID)
+			}
+		}
+	case topicTaskIn:
+		var u taskMsg
+		if err = json.Unmarshal(m.Payload, &u); err == nil {
+			if tk := s.localTask(u.ID); tk != nil {
+				tk.answer(u.InputResponses)
+			}
+		}
+	case topicTaskStop:
+		var u taskMsg
+		if err = json.Unmarshal(m.Payload, &u); err == nil {
+			if tk := s.localTask(u.ID); tk != nil {
+				tk.cancel()
+				tk.set("cancelled", "The task was cancelled.")
+			}
+		}
+	}
+	if err != nil {
+		s.log.Warn("cluster message dropped", zap.String("topic", m.Topic), zap.Error(err))
+	}
+}
+
+type notifyMsg struct {
+	Method string         `json:"method"`
+	Key    string         `json:"key,omitempty"`
+	Params map[string]any `json:"params"`
+}
+
+type responseMsg struct {
+	Session string          `json:"session"`
+	Message jsonrpc.Message `json:"message"`
+}
+
+type cancelMsg struct {
+	Session   string          `json:"session"`
+	RequestID json.RawMessage `json:"requestId"`
+}
+
+// OnRemoteCancel sets where a legacy notifications/cancelled that reached
+// another replica is handed: the transport that runs the session's
+// requests (streamhttp registers its in-flight table). A nil requestID
+// means every request of the session (it was deleted on another replica).
+// Without a cluster it is never called.
+func (s *Server) OnRemoteCancel(f func(sessionID string, requestID json.RawMessage)) {
+	if s.cluster != nil {
+		s.cluster.canceller.Store(&f)
+	}
+}
+
+// cancelled passes a legacy cancellation to the other replicas, one of
+// which may be running the request (this replica's transport has already
+// cancelled it if it runs here).
+func (s *Server) cancelled(_ context.Context, req *Request, _ *params, raw json.RawMessage) (any, error) {
+	if s.cluster == nil || req.Session == nil {
+		return nil, nil
+	}
+	var p struct {
+		RequestID json.RawMessage `json:"requestId"`
+	}
+	if json.Unmarshal(raw, &p) != nil || len(p.RequestID) == 0 {
+		return nil, nil
+	}
+	if err := s.publish(topicCancel, cancelMsg{Session: req.Session.ID, RequestID: p.RequestID}); err != nil {
+		s.log.Debug("cancellation not published", zap.Error(err))
+	}
+	return nil, nil
+}
+
+type taskMsg struct {
+	ID             string                     `json:"id"`
+	InputResponses map[string]json.RawMessage `json:"inputResponses,omitempty"`
+}
+
+// --- sessions ---
+
+func (sess *Session) record(idle time.Duration) cluster.Session {
+	client, _ := json.Marshal(sess.Client)
+	sess.mu.Lock()
+	defer sess.mu.Unlock()
+	rec := cluster.Session{
+		ID: sess.ID, Subject: sess.owner, Version: sess.Version, Client: client, ClientCaps: sess.ClientCaps,
+		LogLevel: sess.logLevel, Initialized: sess.initialized, Created: sess.started, Expires: expiry(sess.lastSeen, idle),
+	}
+	for uri := range sess.subscribed {
+		rec.Subscribed = append(rec.Subscribed, uri)
+	}
+	return rec
+}
+
+// expiry is when a session last seen at t ends; "never" is far away.
+func expiry(t time.Time, idle time.Duration) time.Time {
+	if idle < 0 {
+		return t.AddDate(100, 0, 0)
+	}
+	return t.Add(idle)
+}
+
+// apply takes the mutable state another replica saved.
+func (sess *Session) apply(rec cluster.Session) {
+	sess.mu.Lock()
+	defer sess.mu.Unlock()
+	sess.logLevel, sess.initialized = rec.LogLevel, rec.Initialized
+	sess.subscribed = make(map[string]bool, len(rec.Subscribed))
+	for _, uri := range rec.Subscribed {
+		sess.subscribed[uri] = true
+	}
+}
+
+func (s *Server) sessionFromRecord(rec cluster.Session) *Session {
+	var client Implementation
+	_ = json.Unmarshal(rec.Client, &client)
+	sess := &Session{
+		ID: rec.ID, owner: rec.Subject, Version: rec.Version, Client: client, ClientCaps: rec.ClientCaps,
+		started: rec.Created, lastSeen: time.Now(), sharedTouch: time.Now(), done: make(chan struct{}),
+	}
+	sess.pending.prefix = "srv-" + s.cluster.b.ID() + "-"
+	if rec.Subject != "" { // the limit key of its principal (anonymous: by address, unknown here)
+		sess.key = "sub:" + rec.Subject
+	}
+	sess.apply(rec)
+	return sess
+}
+
+// loadSession finds a session another replica opened and caches it here.
+func (s *Server) loadSession(ctx context.Context, id string) (*Session, error) {
+	changes := s.cluster.sessionChanges.Load()
+	rec, err := s.cluster.b.LoadSession(ctx, id)
+	if errors.Is(err, cluster.ErrNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	sess := s.sessionFromRecord(rec)
+	t := &s.sessions
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if cached := t.byID[id]; cached != nil { // loaded meanwhile by another request
+		return cached, nil
+	}
+	t.addLocked(sess)
+	if s.cluster.sessionChanges.Load() != changes {
+		// A change published while we read was not seen by this copy,
+		// which was not yet cached: read again.
+		go s.refreshSession(sess)
+	}
+	return sess, nil
+}
+
+// refreshSession reloads a cached session's state from the backend after
+// another replica changed it. The published record itself is not applied:
+// messages from different replicas may arrive in another order than their
+// saves (one published before a change made here can arrive after it),
+// while the backend holds the latest state.
+func (s *Server) refreshSession(sess *Session) {
+	sess.saveMu.Lock()
+	defer sess.saveMu.Unlock()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	rec, err := s.cluster.b.LoadSession(ctx, sess.ID)
+	switch {
+	case errors.Is(err, cluster.ErrNotFound):
+		s.dropSession(sess.ID)
+	case err != nil: // the backend's reconnection (Message.Lost) resyncs
+		s.log.Debug("session not refreshed", zap.String("session", sess.ID), zap.Error(err))
+	default:
+		sess.apply(rec)
+	}
+}
+
+// changeSession applies change to a session and, in a cluster, saves it
+// and tells the replicas that cache it. The change and the save hold the
+// session's saveMu, as reloads do, so that a reload that read the backend
+// before the save cannot undo the change here.
+func (s *Server) changeSession(ctx context.Context, in *Incoming, sess *Session, change func(*Session)) error {
+	if sess == nil {
+		return nil
+	}
+	if s.cluster == nil {
+		change(sess)
+		return nil
+	}
+	sess.saveMu.Lock()
+	defer sess.saveMu.Unlock()
+	change(sess)
+	return s.saveSession(ctx, in, sess)
+}
+
+// cachedSession returns the session if this replica holds it, without
+// asking the backend.
+func (s *Server) cachedSession(id string) *Session {
+	s.sessions.mu.Lock()
+	defer s.sessions.mu.Unlock()
+	return s.sessions.byID[id]
+}
+
+// dropSession ends this replica's copy of a session ended elsewhere.
+func (s *Server) dropSession(id string) {
+	s.sessions.mu.Lock()
+	if sess := s.sessions.byID[id]; sess != nil {
+		s.sessions.removeLocked(sess) // ends it
+	}
+	s.sessions.mu.Unlock()
+}
+
+// saveSession writes a session's changed state and tells the replicas that
+// cache it; the caller holds sess.saveMu (see changeSession).
+func (s *Server) saveSession(ctx context.Context, in *Incoming, sess *Session) error {
+	if s.cluster == nil || sess == nil {
+		return nil
+	}
+	rec := sess.record(s.sessions.idle)
+	if err := s.cluster.b.SaveSession(ctx, rec); err != nil {
+		if errors.Is(err, cluster.ErrNotFound) {
+			s.dropSession(sess.ID)
+			return fmt.Errorf("%w: the session ended", jsonrpc.ErrInvalidRequest)
+		}
+		return unavailableError(in, err)
+	}
+	if err := s.publish(topicSession, rec); err != nil {
+		s.log.Debug("session change not published", zap.Error(err))
+	}
+	return nil
+}
+
+// touchShared pushes a session's shared expiry, at most once per
+// touchEvery, in the background: a request never waits for it.
+func (s *Server) touchShared(sess *Session) {
+	now := time.Now()
+	sess.mu.Lock()
+	due := now.Sub(sess.sharedTouch) >= touchEvery
+	if due {
+		sess.sharedTouch = now
+	}
+	sess.mu.Unlock()
+	if !due || s.sessions.idle < 0 {
+		return
+	}
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := s.cluster.b.TouchSession(ctx, sess.ID, now.Add(s.sessions.idle)); errors.Is(err, cluster.ErrNotFound) {
+			s.dropSession(sess.ID)
+		}
+	}()
+}
+
+// stillShared reports whether a session this replica saw idle is alive in
+// the backend; on error it is kept.
+func (s *Server) stillShared(sess *Session) bool {
+	sess.saveMu.Lock()
+	defer sess.saveMu.Unlock()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	rec, err := s.cluster.b.LoadSession(ctx, sess.ID)
+	if errors.Is(err, cluster.ErrNotFound) {
+		return false
+	}
+	if err == nil {
+		sess.apply(rec)
+		sess.mu.Lock()
+		if last := rec.Expires.Add(-s.sessions.idle); last.After(sess.lastSeen) {
+			sess.lastSeen = last
+		}
+		sess.mu.Unlock()
+	}
+	return true
+}
+
+// checkIdle ends the sessions this replica saw idle that are not alive
+// elsewhere either.
+func (s *Server) checkIdle(idle []*Session) {
+	for _, sess := range idle {
+		if !s.stillShared(sess) {
+			s.dropSession(sess.ID)
+		}
+	}
+}
+
+// resyncSessions refreshes every cached session after messages may have
+// been lost: ended ones end here, changed ones take their state.
+func (s *Server) resyncSessions() {
+	s.sessions.mu.Lock()
+	all := make([]*Session, 0, len(s.sessions.byID))
+	for _, sess := range s.sessions.byID {
+		all = append(all, sess)
+	}
+	s.sessions.mu.Unlock()
+	s.checkIdle(all)
+}
+
+// routeResponse publishes a client's response to a server-to-client
+// request that another replica sent.
+func (s *Server) routeResponse(in *Incoming) {
+	err := s.publish(topicResponse, responseMsg{Session: in.Session.ID, Message: *in.Msg})
+	if err != nil {
+		_ = unavailableError(in, err)
+	}
+}
+
+// --- tasks ---
+
+func (t *task) record(owner string) cluster.Task {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	rec := cluster.Task{
+		ID: t.id, Subject: t.subject, Owner: owner, Status: t.status, Message: t.message,
+		Created: t.created, Updated: t.updated, Expires: t.updated.Add(taskTTL),
+	}
+	if len(t.asks) > 0 {
+		rec.InputRequests, _ = json.Marshal(t.asks)
+	}
+	switch t.status {
+	case "completed":
+		rec.Result = t.result
+	case "failed":
+		rec.Error, _ = json.Marshal(t.err)
+	}
+	return rec
+}
+
+// persistTask writes a task's state through. A terminal state that cannot
+// be written now is retried in the background until it is, so that no
+// finished task stays "working" in the backend.
+func (s *Server) persistTask(t *task) error {
+	rec := t.record(s.cluster.b.ID())
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	_, err := s.cluster.b.PutTask(ctx, rec)
+	cancel()
+	if err != nil && cluster.Terminal(rec.Status) {
+		go func() {
+			for wait := time.Second; time.Since(rec.Updated) < taskTTL; wait = min(2*wait, 30*time.Second) {
+				select {
+				case <-time.After(wait):
+				case <-s.cluster.stop:
+					return
+				}
+				ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+				_, err := s.cluster.b.PutTask(ctx, rec)
+				cancel()
+				if err == nil {
+					return
+				}
+			}
+		}()
+	}
+	return err
+}
+
+func (s *Server) localTask(id string) *task {
+	s.tasks.mu.Lock()
+	defer s.tasks.mu.Unlock()
+	return s.tasks.tasks[id]
+}
+
+// sharedTask loads a task from the backend for the caller, as a detached
+// task value that only describes it.
+func (s *Server) sharedTask(ctx context.Context, req *Request, id string) (*task, error) {
+	rec, err := s.cluster.b.LoadTask(ctx, id)
+	if errors.Is(err, cluster.ErrNotFound) || err == nil && rec.Subject != req.Auth.Subject {
+		return nil, fmt.Errorf("%w: Failed to retrieve task: Task not found", jsonrpc.ErrInvalidParams)
+	}
+	if err != nil {
+		return nil, unavailableError(req.incoming, err)
+	}
+	tk := &task{
+		id: rec.ID, subject: rec.Subject, status: rec.Status, message: rec.Message,
+		created: rec.Created, updated: rec.Updated, result: rec.Result, asks: map[string]InputRequest{},
+	}
+	if len(rec.InputRequests) > 0 {
+		_ = json.Unmarshal(rec.InputRequests, &tk.asks)
+	}
+	if len(rec.Error) > 0 {
+		tk.err = &jsonrpc.Error{}
+		_ = json.Unmarshal(rec.Error, tk.err)
+	}
+	return tk, nil
+}
+
+// --- keys ---
+
+// keyring holds the deployment's signing keys, newest first, reloaded
+// periodically and when a token signed with an unknown key arrives.
+type keyring struct {
+	b       cluster.Backend
+	log     *zap.Logger
+	rotated func() // called when the newest key changed
+	keys    atomic.Pointer[[][]byte]
+	last    atomic.Int64 // unix nanos of the last reload
+}
+
+func (k *keyring) load() error {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	keys, err := k.b.SigningKeys(ctx)
+	if err != nil {
+		return err
+	}
+	if len(keys) == 0 {
+		return errors.New("the backend returned no signing key")
+	}
+	old := k.keys.Swap(&keys)
+	if old != nil && !bytes.Equal((*old)[0], keys[0]) && k.rotated != nil {
+		k.rotated()
+	}
+	k.last.Store(time.Now().UnixNano())
+	return nil
+}
+
+func (k *keyring) refreshEvery(d time.Duration, stop <-chan struct{}) {
+	t := time.NewTicker(d)
+	defer t.Stop()
+	for {
+		select {
+		case <-stop:
+			return
+		case <-t.C:
+			if err := k.load(); err != nil {
+				k.log.Warn("signing keys not refreshed", zap.Error(err))
+			}
+		}
+	}
+}
+
+func (k *keyring) current() [][]byte { return *k.keys.Load() }
+
+// reloadSoon reloads the keys unless that was done in the last seconds,
+// and reports whether it did.
+func (k *keyring) reloadSoon() bool {
+	last := k.last.Load()
+	if time.Since(time.Unix(0, last)) < 5*time.Second || !k.last.CompareAndSwap(last, time.Now().UnixNano()) {
+		return false
+	}
+	return k.load() == nil
+}

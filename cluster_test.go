@@ -1,0 +1,388 @@
+package mcpgen
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpgen/mcpgen/internal/cluster"
+	"github.com/mcpgen/mcpgen/internal/jsonrpc"
+	"github.com/mcpgen/mcpgen/internal/testutil/rrproxy"
+)
+
+// TestClusterInProcess runs three replicas of the fixture server in this
+// process on one cluster.Memory store, behind the round-robin proxy, and
+// drives them with the official Go SDK as a legacy (2025-11-25) client:
+// every request goes to another replica, so the session, its log level and
+// subscriptions, the elicitation answer POSTed to another replica than the
+// one waiting for it, and the notifications all have to cross replicas.
+func TestClusterInProcess(t *testing.T) {
+	proxy, failed := inProcessCluster(t)
+
+	logs := make(chan string, 16)
+	updated := make(chan string, 16)
+	client := mcp.NewClient(&mcp.Implementation{Name: "legacy", Version: "1"}, &mcp.ClientOptions{
+		ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"name": "Ada"}}, nil
+		},
+		LoggingMessageHandler: func(_ context.Context, r *mcp.LoggingMessageRequest) {
+			logs <- string(r.Params.Level)
+		},
+		ResourceUpdatedHandler: func(_ context.Context, r *mcp.ResourceUpdatedNotificationRequest) {
+			updated <- r.Params.URI
+		},
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: proxy.URL()}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	text := func(name string, args map[string]any) string {
+		t.Helper()
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		return res.Content[0].(*mcp.TextContent).Text
+	}
+
+	for i := 0; i < 3; i++ { // three times: the waiting replica differs
+		if got := text("ask_name", map[string]any{}); got != "Hello, Ada!" {
+			t.Fatalf("ask_name: %q", got)
+		}
+	}
+	if err := cs.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: "info"}); err != nil {
+		t.Fatal(err)
+	}
+	text("log_steps", map[string]any{})
+	for _, want := range []string{"info", "warning"} { // not debug: below the level
+		select {
+		case got := <-logs:
+			if got != want {
+				t.Fatalf("log level %q, want %q", got, want)
+			}
+		case <-ctx.Done():
+			t.Fatalf("log %s never arrived", want)
+		}
+	}
+	if err := cs.Subscribe(ctx, &mcp.SubscribeParams{URI: "test://info"}); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 3; i++ {
+		text("notify_change", map[string]any{"uri": "test://info"})
+		select {
+		case got := <-updated:
+			if got != "test://info" {
+				t.Fatalf("updated %q", got)
+			}
+		case <-ctx.Done():
+			t.Fatalf("resources/updated %d never arrived", i)
+		}
+	}
+	text("notify_change", map[string]any{"uri": "test://other"}) // not subscribed
+	if err := cs.Unsubscribe(ctx, &mcp.UnsubscribeParams{URI: "test://info"}); err != nil {
+		t.Fatal(err)
+	}
+	text("notify_change", map[string]any{"uri": "test://info"})
+	text("echo", map[string]any{"text": "barrier"})
+	select {
+	case got := <-updated:
+		t.Fatalf("resources/updated %q after unsubscribing", got)
+	default:
+	}
+
+	// A cancellation POSTed to another replica stops the call where it
+	// runs (slow_report blocks until cancelled).
+	cctx, stop := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() {
+		_, err := cs.CallTool(cctx, &mcp.CallToolParams{Name: "slow_report", Arguments: map[string]any{"topic": "x"}})
+		done <- err
+	}()
+	time.Sleep(100 * time.Millisecond) // let the call start
+	stop()
+	<-done
+	for failed.calls.Load() == 0 {
+		select {
+		case <-ctx.Done():
+			t.Fatal("the cancelled call kept running on its replica")
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+
+	for i, h := range proxy.Hits() {
+		if h == 0 {
+			t.Fatalf("replica %d got no request: %v", i, proxy.Hits())
+		}
+	}
+}
+
+// counting wraps a backend and counts the calls that reach shared state.
+type counting struct {
+	cluster.Backend
+	n atomic.Int64
+}
+
+func (c *counting) LoadSession(ctx context.Context, id string) (cluster.Session, error) {
+	c.n.Add(1)
+	return c.Backend.LoadSession(ctx, id)
+}
+func (c *counting) PutTask(ctx context.Context, tk cluster.Task) (bool, error) {
+	c.n.Add(1)
+	return c.Backend.PutTask(ctx, tk)
+}
+func (c *counting) LoadTask(ctx context.Context, id string) (cluster.Task, error) {
+	c.n.Add(1)
+	return c.Backend.LoadTask(ctx, id)
+}
+func (c *counting) Publish(ctx context.Context, topic string, p []byte) error {
+	c.n.Add(1)
+	return c.Backend.Publish(ctx, topic, p)
+}
+func (c *counting) CreateSession(ctx context.Context, s cluster.Session) error {
+	c.n.Add(1)
+	return c.Backend.CreateSession(ctx, s)
+}
+
+// TestClusterStatelessPaysNothing: stateless calls that touch no shared
+// state (list, call, read, paginate) never reach the backend; a call that
+// notifies does.
+func TestClusterStatelessPaysNothing(t *testing.T) {
+	b := &counting{Backend: cluster.NewMemory().Replica()}
+	srv := New(newFixture().definition(features{}), Options{Cluster: b, Tasks: true})
+	defer srv.Close()
+	meta := `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`
+	for i, line := range []string{
+		`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{` + meta + `}}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hi"},` + meta + `}}`,
+		`{"jsonrpc":"2.0","id":3,"method":"resources/read","params":{"uri":"test://info",` + meta + `}}`,
+		`{"jsonrpc":"2.0","id":4,"method":"server/discover","params":{` + meta + `}}`,
+	} {
+		m, err := jsonrpc.Decode([]byte(line))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp := srv.Handle(context.Background(), &Incoming{Msg: m})
+		if resp == nil || resp.Error != nil {
+			t.Fatalf("call %d: %+v", i, resp)
+		}
+	}
+	if n := b.n.Load(); n != 0 {
+		t.Fatalf("stateless calls reached the backend %d times, want 0", n)
+	}
+	m, _ := jsonrpc.Decode([]byte(`{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"notify_change","arguments":{"uri":"test://info"},` + meta + `}}`))
+	if resp := srv.Handle(context.Background(), &Incoming{Msg: m}); resp.Error != nil {
+		t.Fatal(resp.Error)
+	}
+	if b.n.Load() == 0 {
+		t.Fatal("a notifying call did not publish to the other replicas")
+	}
+}
+
+// failedCalls counts tools/call requests that ended in an error (a
+// cancelled call does).
+type failedCalls struct{ calls atomic.Int64 }
+
+func (f *failedCalls) Event(name string, tags ...Tag) {
+	if name == EventRequestError && len(tags) > 0 && tags[0].Value == "tools/call" {
+		f.calls.Add(1)
+	}
+}
+
+func (f *failedCalls) Timing(string, time.Duration, ...Tag) {}
+
+// inProcessCluster starts three replicas of the fixture on one
+// cluster.Memory store behind the round-robin proxy.
+func inProcessCluster(t *testing.T) (*rrproxy.Proxy, *failedCalls) {
+	mem := cluster.NewMemory()
+	fx := newFixture()
+	failed := &failedCalls{}
+	var backends []string
+	for i := 0; i < 3; i++ {
+		b := mem.Replica()
+		srv := New(fx.definition(features{}), Options{Cluster: b, Tasks: true, Observer: failed})
+		hs := httptest.NewServer(HTTPHandler(srv, HTTPOptions{}))
+		t.Cleanup(func() { srv.Close(); hs.Close(); _ = b.Close() })
+		backends = append(backends, hs.URL)
+	}
+	proxy, err := rrproxy.Start(backends...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(proxy.Close)
+	// Runs first: a blocked slow_report must not keep the servers open.
+	t.Cleanup(func() { fx.gateOnce.Do(func() { close(fx.gate) }) })
+	return proxy, failed
+}
+
+// TestClusterDeleteEndsRemoteCalls: a DELETE that reaches another replica
+// ends the session there too, with the requests it was running.
+func TestClusterDeleteEndsRemoteCalls(t *testing.T) {
+	proxy, failed := inProcessCluster(t)
+	send := func(sid, body string) (*http.Response, error) {
+		req, _ := http.NewRequest("POST", proxy.URL(), strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		if sid != "" {
+			req.Header.Set("Mcp-Session-Id", sid)
+			req.Header.Set("MCP-Protocol-Version", "2025-11-25")
+		}
+		return http.DefaultClient.Do(req)
+	}
+	post := func(sid, body string) *http.Response {
+		resp, err := send(sid, body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp
+	}
+	resp := post("", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`)
+	resp.Body.Close()
+	sid := resp.Header.Get("Mcp-Session-Id")
+	if sid == "" {
+		t.Fatal("no session")
+	}
+	post(sid, `{"jsonrpc":"2.0","method":"notifications/initialized"}`).Body.Close()
+	running := make(chan struct{})
+	go func() {
+		defer close(running)
+		resp, err := send(sid, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"slow_report","arguments":{"topic":"x"}}}`)
+		if err == nil { // a cancelled legacy call is not answered: EOF is fine
+			_, _ = io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+		}
+	}()
+	time.Sleep(100 * time.Millisecond) // let the call start
+	req, _ := http.NewRequest("DELETE", proxy.URL(), nil)
+	req.Header.Set("Mcp-Session-Id", sid)
+	req.Header.Set("MCP-Protocol-Version", "2025-11-25")
+	dresp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dresp.Body.Close()
+	if dresp.StatusCode != http.StatusNoContent {
+		t.Fatalf("DELETE: %d", dresp.StatusCode)
+	}
+	if h := proxy.Hits(); h[2] != 1 || h[0] != 2 {
+		t.Fatalf("the call and the DELETE did not reach different replicas: %v", h)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for failed.calls.Load() == 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("the deleted session's call kept running on its replica")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	<-running
+	// A replica that caches the session ends it when the DELETE's message
+	// reaches it, which may be just after this request; then every
+	// replica (three pings in a row, round robin) answers 404.
+	for gone := 0; gone < 3; {
+		resp := post(sid, `{"jsonrpc":"2.0","id":3,"method":"ping"}`)
+		resp.Body.Close()
+		if resp.StatusCode == http.StatusNotFound {
+			gone++
+			continue
+		}
+		gone = 0
+		if time.Now().After(deadline) {
+			t.Fatalf("a deleted session still answers %d, want 404", resp.StatusCode)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// TestClusterStaleSessionMessage: a replica's message about a session
+// change can arrive after a later change made on this replica (here: the
+// save of notifications/initialized, published by another replica before
+// the client subscribed on this one, arrives after the subscription). The
+// replica must keep the subscription the backend holds, not take the
+// stale record: notifications for the resource still reach the session's
+// GET stream.
+func TestClusterStaleSessionMessage(t *testing.T) {
+	mem := cluster.NewMemory()
+	b, other := mem.Replica(), mem.Replica()
+	def := newFixture().definition(features{})
+	srv := New(def, Options{Cluster: b})
+	hs := httptest.NewServer(HTTPHandler(srv, HTTPOptions{}))
+	t.Cleanup(func() { hs.Close(); srv.Close(); _ = b.Close() })
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	send := func(method, sid, body string) *http.Response {
+		t.Helper()
+		req, _ := http.NewRequestWithContext(ctx, method, hs.URL, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		if sid != "" {
+			req.Header.Set("Mcp-Session-Id", sid)
+			req.Header.Set("MCP-Protocol-Version", "2025-11-25")
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp
+	}
+	resp := send("POST", "", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`)
+	resp.Body.Close()
+	sid := resp.Header.Get("Mcp-Session-Id")
+	if sid == "" {
+		t.Fatal("no session")
+	}
+	send("POST", sid, `{"jsonrpc":"2.0","method":"notifications/initialized"}`).Body.Close()
+	stale, err := other.LoadSession(ctx, sid)
+	if err != nil || !stale.Initialized || len(stale.Subscribed) != 0 {
+		t.Fatalf("session before the subscription: %+v %v", stale, err)
+	}
+	if resp := send("POST", sid, `{"jsonrpc":"2.0","id":2,"method":"resources/subscribe","params":{"uri":"test://info"}}`); resp.StatusCode != 200 {
+		t.Fatalf("resources/subscribe: %d", resp.StatusCode)
+	} else {
+		resp.Body.Close()
+	}
+	get := send("GET", sid, "")
+	defer get.Body.Close()
+	if get.StatusCode != 200 {
+		t.Fatalf("GET: %d", get.StatusCode)
+	}
+	updated := make(chan struct{})
+	go func() {
+		sc := bufio.NewScanner(get.Body)
+		for sc.Scan() {
+			if strings.Contains(sc.Text(), `"notifications/resources/updated"`) {
+				close(updated)
+				return
+			}
+		}
+	}()
+
+	// The other replica's late message, then (same publisher, so after
+	// it) a notification for the resource.
+	prefix := "mcp/" + def.Name + "/"
+	raw, _ := json.Marshal(stale)
+	if err := other.Publish(ctx, prefix+"session", raw); err != nil {
+		t.Fatal(err)
+	}
+	if err := other.Publish(ctx, prefix+"notify", []byte(`{"method":"notifications/resources/updated","key":"test://info","params":{"uri":"test://info"}}`)); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-updated:
+	case <-ctx.Done():
+		t.Fatal("the update never reached the subscribed session: a stale session message undid its subscription")
+	}
+	if rec, err := other.LoadSession(ctx, sid); err != nil || len(rec.Subscribed) != 1 {
+		t.Fatalf("stored session: %+v %v", rec, err)
+	}
+}

@@ -1,0 +1,387 @@
+// Package streamhttp serves an MCP server over Streamable HTTP: one endpoint
+// that speaks the stateless 2026-07-28 revision and the legacy revisions
+// (2025-03-26, 2025-06-18, 2025-11-25: initialize handshake, Mcp-Session-Id
+// sessions, GET notification stream, DELETE) at the same time.
+//
+// # Mounting
+//
+// [Handler] returns an ordinary [http.Handler] for one endpoint; it does not
+// look at the URL path, so mount it wherever you like. Several servers can
+// share one mux, each with its own Handler (use exactly one Handler per
+// [server.Server], since the Handler owns the session's GET stream):
+//
+//	mux := http.NewServeMux()
+//	mux.Handle("/mcp", streamhttp.Handler(notes, streamhttp.Options{}))
+//	mux.Handle("/admin/mcp", streamhttp.Handler(admin, streamhttp.Options{}))
+//	hs := &http.Server{Addr: "127.0.0.1:8080", Handler: mux}
+//	hs.RegisterOnShutdown(notes.Close) // ends listen and GET streams
+//	hs.RegisterOnShutdown(admin.Close)
+//
+// # Shutdown
+//
+// [http.Server.Shutdown] waits for open responses, and SSE streams stay open
+// until the server ends them, so call [server.Server.Close] when shutting
+// down (RegisterOnShutdown as above, or just before Shutdown): it ends
+// subscriptions/listen streams with their final result and ends legacy
+// sessions, which closes their GET streams and fails pending
+// server-to-client requests. Streams also end when the client disconnects.
+// In-flight tool calls are not interrupted; bound them with Shutdown's
+// context.
+//
+// # DNS rebinding, Host and Origin
+//
+// Protection is on by default. When the connection arrived on a loopback
+// address (a server bound to 127.0.0.1 or [::1], or reached through it), the
+// Host header must name localhost, 127.0.0.1 or [::1] (any port) or be
+// listed in [HTTPOptions.AllowedHosts]. On other addresses the Host header is
+// checked only when AllowedHosts is set. An Origin header, when present,
+// must name a loopback host, a host in AllowedHosts, the request's own
+// Host, or be listed exactly in [HTTPOptions.AllowedOrigins]. Refusals are 403
+// with a JSON-RPC error body without id.
+//
+// To serve other names, list them: AllowedHosts: []string{"mcp.example.com"}
+// (any port) or "mcp.example.com:8443" (that port only), which is needed
+// behind a reverse proxy on loopback. To let a browser app on another
+// origin call the endpoint, add AllowedOrigins:
+// []string{"https://app.example.com"}. "*" in either list turns that check
+// off. CORS preflight (OPTIONS) is not answered here; wrap the Handler with
+// CORS middleware if browsers need it.
+//
+// # Authorization
+//
+// [HTTPOptions.OAuth] makes the endpoint an OAuth 2.1 resource server (package
+// auth): requests without a valid bearer token get 401 with a
+// WWW-Authenticate challenge naming the Protected Resource Metadata, and a
+// call to a component whose scope the token lacks gets 403
+// error="insufficient_scope" naming the scopes to ask for. The token's
+// subject, scopes and client reach handlers as [server.Request].Auth.
+// [HTTPOptions.Auth] is the simpler hook for any other scheme.
+//
+// # Eras
+//
+// A POST whose MCP-Protocol-Version header names 2026-07-28 or later, or
+// whose body carries the 2026-07-28 _meta (a protocol version), is served
+// statelessly: Mcp-Session-Id is ignored, the headers are checked against
+// the body by the core (-32020, or -32022 for a revision it does not speak),
+// and a client disconnect cancels the handler. Any other POST is legacy:
+// initialize opens a session whose id is returned in Mcp-Session-Id; every
+// later message must carry that header (400 without it) and runs in the
+// session (404 once it ended, or when another principal opened it), and a
+// disconnect does not cancel it; the client sends notifications/cancelled
+// instead. A legacy MCP-Protocol-Version the server does not speak is 400.
+// JSON-RPC batches are accepted only in 2025-03-26 sessions.
+//
+// # Refusals and limits
+//
+// A POST must accept both application/json and text/event-stream, a GET
+// text/event-stream (406 otherwise), as both revisions require. A body
+// over the server's MaxMessageBytes is 413; requests over a per-principal
+// rate or concurrency limit, or an initialize past the session caps when
+// every session is busy, are 429 with Retry-After (see [Options]).
+// docs/operations.md shows each refusal on the wire.
+//
+// Responses start as application/json. As soon as the handler sends a
+// notification (progress, logs, listen notifications) or, in a legacy
+// session, a server-to-client request (sampling, elicitation, roots), the
+// response becomes an SSE stream: one "event: message" per JSON-RPC message,
+// each on a single data line, the response last. A long response with
+// nothing to say receives an SSE keep-alive comment every
+// [HTTPOptions.KeepAlive], which also turns a slow JSON response into SSE when
+// the client accepts it.
+//
+// # Sessions: GET and DELETE
+//
+// A legacy client may open one GET stream per session for session-wide
+// notifications (list changes, resources/updated, logs outside a request).
+// A second GET for the same session replaces the first, which is closed: a
+// client reconnecting after a network failure is never locked out by a
+// stream the server has not yet noticed is dead. Streams are not resumable
+// (Last-Event-ID is ignored). DELETE ends the session (204), cancels its
+// running requests and closes its GET stream. GET and DELETE answer 400
+// without Mcp-Session-Id, 404 for an unknown session, and 405 (Allow: POST)
+// to a 2026-07-28 client.
+package mcpgen
+
+import (
+	"encoding/json"
+	"errors"
+	"mime"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/mcpgen/mcpgen/internal/jsonrpc"
+)
+
+// HTTP header names used by the transport.
+const (
+	hdrProtocolVersion = "MCP-Protocol-Version"
+	hdrSessionID       = "Mcp-Session-Id"
+)
+
+// Shared header values (net/http never modifies them).
+var (
+	ctJSON      = []string{"application/json"}
+	ctSSE       = []string{"text/event-stream"}
+	noCache     = []string{"no-cache"}
+	noBuffering = []string{"no"}
+)
+
+// DefaultKeepAlive is the default of [HTTPOptions.KeepAlive].
+const DefaultKeepAlive = 15 * time.Second
+
+// sseWriteTimeout bounds one write to an SSE stream, so that a client that
+// stops reading cannot block a broadcaster for long. It replaces the
+// http.Server WriteTimeout for the duration of a stream.
+const sseWriteTimeout = 30 * time.Second
+
+// Options configure [Handler]. The zero value is ready to use.
+type HTTPOptions struct {
+	// AllowedOrigins lists extra Origin values (scheme://host[:port],
+	// compared case-insensitively) that may call the endpoint; "*" allows
+	// any origin. See the package documentation.
+	AllowedOrigins []string
+	// AllowedHosts lists extra Host header values ("name" for any port,
+	// "name:port" for one); "*" disables the Host check.
+	AllowedHosts []string
+	// KeepAlive is the interval of SSE keep-alive comments on long
+	// responses and GET streams (default 15s; negative disables them).
+	KeepAlive time.Duration
+	// Logger receives transport diagnostics; nil logs nothing.
+	Logger *zap.Logger
+	// Auth establishes who sends each request; nil treats every caller
+	// as anonymous. A refusal answers 401 (with WWW-Authenticate: Bearer),
+	// or the status and headers of the [*AuthError] it returns. When Auth
+	// also implements [ScopeChallenger], a call to a component whose scope
+	// the caller lacks is answered 403 with its challenge (OAuth step-up);
+	// otherwise with a JSON-RPC error. The oauth package provides an OAuth
+	// 2.1 resource server to use here.
+	Auth Authenticator
+}
+
+// Authenticator establishes the [Principal] of an HTTP request
+// ([HTTPOptions].Auth). Implementations must be safe for concurrent use.
+type Authenticator interface {
+	// Authenticate returns who sends r, or an error that refuses the
+	// request: an [*AuthError] chooses the status and headers, any other
+	// error is a 401.
+	Authenticate(r *http.Request) (Principal, error)
+}
+
+// AuthFunc adapts a function to an [Authenticator].
+type AuthFunc func(*http.Request) (Principal, error)
+
+// Authenticate calls f(r).
+func (f AuthFunc) Authenticate(r *http.Request) (Principal, error) { return f(r) }
+
+// ScopeChallenger is implemented by an [Authenticator] that answers a
+// call lacking a component's scope with its own refusal, such as OAuth's
+// 403 error="insufficient_scope" naming the scopes to ask for.
+type ScopeChallenger interface {
+	InsufficientScope(p Principal, scope string) *AuthError
+}
+
+// AuthError is a refusal an [Authenticator] returns: its Status (401 when
+// zero), extra headers such as WWW-Authenticate, a short Reason for
+// observers (the reason tag of [EventAuthRefused]; "missing_token",
+// "expired", ...) and the underlying error. The client's body is a
+// JSON-RPC error naming only the status and Description.
+type AuthError struct {
+	Status      int
+	Header      http.Header
+	Reason      string
+	Description string
+	Err         error
+}
+
+// Error returns the underlying error's text, or the status text.
+func (e *AuthError) Error() string {
+	if e.Err == nil {
+		return http.StatusText(e.status())
+	}
+	return e.Err.Error()
+}
+
+// Unwrap returns the underlying error.
+func (e *AuthError) Unwrap() error { return e.Err }
+
+func (e *AuthError) status() int {
+	if e.Status == 0 {
+		return http.StatusUnauthorized
+	}
+	return e.Status
+}
+
+// Handler returns the HTTP handler of one MCP endpoint serving srv. See the
+// package documentation for mounting, origin rules and shutdown.
+func HTTPHandler(srv *Server, opts HTTPOptions) http.Handler {
+	h := &handler{srv: srv, opts: opts, log: opts.Logger}
+	if h.opts.KeepAlive == 0 {
+		h.opts.KeepAlive = DefaultKeepAlive
+	}
+	if h.log == nil {
+		h.log = zap.NewNop()
+	}
+	h.guard = newGuard(opts.AllowedHosts, opts.AllowedOrigins)
+	h.gets.m = map[string]*getStream{}
+	h.inflight.m = map[string]map[string]*inflightEntry{}
+	// In a cluster: cancellations and DELETEs that reached another replica.
+	srv.OnRemoteCancel(func(sessionID string, requestID json.RawMessage) {
+		if requestID == nil {
+			h.inflight.cancelAll(sessionID)
+			return
+		}
+		h.inflight.cancel(sessionID, requestID)
+	})
+	return h
+}
+
+type handler struct {
+	srv   *Server
+	opts  HTTPOptions
+	log   *zap.Logger
+	guard guard
+
+	gets struct {
+		mu sync.Mutex
+		m  map[string]*getStream // session id -> its GET stream
+	}
+	inflight inflight
+}
+
+func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if err := h.guard.check(r); err != nil {
+		h.log.Debug("request refused", zap.String("host", r.Host), zap.String("origin", r.Header.Get("Origin")), zap.Error(err))
+		writeError(w, http.StatusForbidden, nil, jsonrpc.Errorf(jsonrpc.CodeInvalidRequest, "Forbidden: %v", err))
+		return
+	}
+	switch r.Method {
+	case http.MethodPost, http.MethodGet, http.MethodDelete:
+	default:
+		w.Header().Set("Allow", "GET, POST, DELETE")
+		writeError(w, http.StatusMethodNotAllowed, nil, jsonrpc.Errorf(jsonrpc.CodeInvalidRequest, "Method not allowed: %s", r.Method))
+		return
+	}
+	var who Principal
+	if h.opts.Auth != nil {
+		p, err := h.opts.Auth.Authenticate(r)
+		if err != nil {
+			h.refuse(w, err)
+			return
+		}
+		who = p
+	}
+	switch r.Method {
+	case http.MethodPost:
+		h.post(w, r, who)
+	case http.MethodGet:
+		h.get(w, r, who)
+	default:
+		h.delete(w, r, who)
+	}
+}
+
+// refuse answers a refused authentication: its status and headers (a
+// WWW-Authenticate challenge on every 401), and a JSON-RPC error body
+// naming the status and the description (never the credentials).
+func (h *handler) refuse(w http.ResponseWriter, err error) {
+	ae, ok := err.(*AuthError)
+	if !ok && !errors.As(err, &ae) {
+		ae = &AuthError{Err: err}
+	}
+	if obs := h.srv.Observer(); obs != nil && ae.Reason != "" {
+		obs.Event(EventAuthRefused, Tag{Key: "reason", Value: ae.Reason})
+	}
+	for k, vs := range ae.Header {
+		for _, v := range vs {
+			w.Header().Add(k, v)
+		}
+	}
+	status := ae.status()
+	if status == http.StatusUnauthorized && w.Header().Get("WWW-Authenticate") == "" {
+		w.Header().Set("WWW-Authenticate", "Bearer")
+	}
+	msg := http.StatusText(status)
+	if ae.Description != "" {
+		msg += ": " + ae.Description
+	}
+	writeError(w, status, nil, jsonrpc.Errorf(jsonrpc.CodeInvalidRequest, "%s", msg))
+}
+
+// writeError answers with a JSON-RPC error object; id is omitted when nil.
+func writeError(w http.ResponseWriter, status int, id json.RawMessage, err error) {
+	b, _ := json.Marshal(&jsonrpc.Message{JSONRPC: jsonrpc.Version, ID: id, Error: jsonrpc.Wire(err)})
+	if status == http.StatusServiceUnavailable && w.Header().Get("Retry-After") == "" {
+		w.Header().Set("Retry-After", "2") // the cluster's shared state is unreachable: retry
+	}
+	w.Header()["Content-Type"] = ctJSON
+	w.WriteHeader(status)
+	_, _ = w.Write(b)
+}
+
+// isJSON reports whether a Content-Type names JSON.
+func isJSON(ct string) bool {
+	if ct == "application/json" || strings.HasPrefix(ct, "application/json;") {
+		return true
+	}
+	mt, _, err := mime.ParseMediaType(ct)
+	return err == nil && (mt == "application/json" || strings.HasSuffix(mt, "+json"))
+}
+
+// accepts reports whether an Accept header admits the media type
+// typ/sub: named exactly or through typ/* or */*, and not with q=0. An
+// absent header admits nothing: both revisions require POST and GET to
+// list what they accept.
+func accepts(accept, typ, sub string) bool {
+	for part := range strings.SplitSeq(accept, ",") {
+		mt, params, _ := strings.Cut(part, ";")
+		t, s, ok := strings.Cut(strings.TrimSpace(mt), "/")
+		if !ok {
+			continue
+		}
+		t, s = strings.TrimSpace(t), strings.TrimSpace(s)
+		match := t == "*" && s == "*" ||
+			strings.EqualFold(t, typ) && (s == "*" || strings.EqualFold(s, sub))
+		if match && !zeroQ(params) {
+			return true
+		}
+	}
+	return false
+}
+
+// acceptsSSE reports whether an Accept header admits text/event-stream.
+func acceptsSSE(accept string) bool { return accepts(accept, "text", "event-stream") }
+
+// acceptsPOST reports whether an Accept header lists what a POST must
+// accept in every revision: application/json and text/event-stream.
+func acceptsPOST(accept string) bool {
+	return accepts(accept, "application", "json") && acceptsSSE(accept)
+}
+
+// zeroQ reports whether media-range parameters carry q=0.
+func zeroQ(params string) bool {
+	for p := range strings.SplitSeq(params, ";") {
+		k, v, ok := strings.Cut(p, "=")
+		if ok && strings.EqualFold(strings.TrimSpace(k), "q") {
+			v = strings.TrimRight(strings.TrimSpace(v), "0")
+			return v == "0" || v == "0." || v == ""
+		}
+	}
+	return false
+}
+
+// idOf returns the id of a message that failed to decode, when it is a
+// valid JSON-RPC id worth echoing.
+func idOf(m *jsonrpc.Message) json.RawMessage {
+	if m == nil || len(m.ID) == 0 {
+		return nil
+	}
+	switch m.ID[0] {
+	case '"', '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+		return m.ID
+	}
+	return nil
+}

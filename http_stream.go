@@ -1,0 +1,286 @@
+package mcpgen
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"sync"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/mcpgen/mcpgen/internal/jsonrpc"
+)
+
+var (
+	errAnswered = errors.New("streamhttp: the request was already answered")
+	errGone     = errors.New("streamhttp: the client disconnected")
+)
+
+// stream is one HTTP response: plain JSON until the first message that
+// must go out before the answer, then an SSE stream. Every write happens
+// under mu and only until the response is finished, so that handler
+// goroutines, broadcasters and the keep-alive timer never write after
+// ServeHTTP returned.
+type stream struct {
+	w         http.ResponseWriter
+	rc        *http.ResponseController
+	ctx       context.Context // the HTTP request's: done when the client is gone
+	log       *zap.Logger
+	keepAlive time.Duration
+	sess      *Session // legacy session, for server-to-client requests
+
+	mu     sync.Mutex
+	sse    bool // SSE headers written
+	closed bool // answered or abandoned: nothing more is written
+	timer  *time.Timer
+	buf    []byte
+}
+
+// newStream starts the answer to a POST or a GET, whose Accept header
+// admits SSE (the handler refused it with 406 otherwise).
+func (h *handler) newStream(w http.ResponseWriter, r *http.Request, sess *Session) *stream {
+	s := &stream{w: w, rc: http.NewResponseController(w), ctx: r.Context(), log: h.log, keepAlive: h.opts.KeepAlive, sess: sess}
+	if s.keepAlive > 0 {
+		s.mu.Lock()
+		s.timer = time.AfterFunc(s.keepAlive, s.tick)
+		s.mu.Unlock()
+	}
+	return s
+}
+
+// tick sends a keep-alive comment, switching a slow JSON answer to SSE.
+func (s *stream) tick() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed || s.ctx.Err() != nil {
+		return
+	}
+	if !s.sse {
+		s.startLocked()
+	}
+	if s.writeLocked([]byte(": keep-alive\n\n")) == nil {
+		if s.sess != nil {
+			s.sess.Touch() // an open stream is a session in use
+		}
+		s.timer.Reset(s.keepAlive)
+	}
+}
+
+// setHeader sets a response header while the answer is still plain JSON
+// (once SSE started, headers are gone).
+func (s *stream) setHeader(key, value string) {
+	s.mu.Lock()
+	if !s.sse && !s.closed {
+		s.w.Header().Set(key, value)
+	}
+	s.mu.Unlock()
+}
+
+// open starts the SSE stream now (GET streams announce themselves at once).
+func (s *stream) open() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.sse && !s.closed {
+		s.startLocked()
+		_ = s.flushLocked()
+	}
+}
+
+// startLocked sends the SSE response headers.
+func (s *stream) startLocked() {
+	h := s.w.Header()
+	h["Content-Type"] = ctSSE
+	h["Cache-Control"] = noCache
+	h["X-Accel-Buffering"] = noBuffering
+	s.w.WriteHeader(http.StatusOK)
+	s.sse = true
+}
+
+// send writes one message as an SSE event, switching to SSE if needed.
+func (s *stream) send(m *jsonrpc.Message) error {
+	b, err := json.Marshal(m)
+	if err != nil {
+		return fmt.Errorf("streamhttp: encode %s: %w", m.Method, err)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case s.closed:
+		return errAnswered
+	case s.ctx.Err() != nil:
+		return errGone
+	case !s.sse:
+		s.startLocked()
+	}
+	return s.eventLocked(b)
+}
+
+func (s *stream) eventLocked(data []byte) error {
+	s.buf = append(s.buf[:0], "event: message\ndata: "...)
+	s.buf = append(s.buf, data...)
+	s.buf = append(s.buf, '\n', '\n')
+	return s.writeLocked(s.buf)
+}
+
+func (s *stream) writeLocked(b []byte) error {
+	_ = s.rc.SetWriteDeadline(time.Now().Add(sseWriteTimeout))
+	if _, err := s.w.Write(b); err != nil {
+		s.log.Debug("sse write failed", zap.Error(err))
+		return err
+	}
+	return s.flushLocked()
+}
+
+func (s *stream) flushLocked() error {
+	if err := s.rc.Flush(); err != nil {
+		s.log.Debug("sse flush failed", zap.Error(err))
+		return err
+	}
+	return nil
+}
+
+// closeLocked marks the response finished and undoes the stream's write
+// deadline, so that it does not outlive the response on a kept-alive
+// connection.
+func (s *stream) closeLocked() {
+	s.closed = true
+	if s.timer != nil {
+		s.timer.Stop()
+	}
+	if s.sse {
+		_ = s.rc.SetWriteDeadline(time.Time{})
+	}
+}
+
+// finish writes the answer to a request: the last SSE event, or a JSON
+// body with status. sessionID, when set, goes out as Mcp-Session-Id (JSON
+// answers only: an SSE stream has sent its headers already).
+func (s *stream) finish(status int, sessionID string, resp *jsonrpc.Message) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return
+	}
+	defer s.closeLocked()
+	if s.ctx.Err() != nil {
+		return // the client is gone: nothing more goes out (a disconnect is a cancel)
+	}
+	defer resp.Done()
+	if s.sse {
+		s.finalEventLocked(resp)
+		return
+	}
+	if resp.ResultParts != nil {
+		// A large result in pieces: written from where they lie.
+		s.setJSONHeaders(status, sessionID)
+		if err := jsonrpc.Write(s.w, resp); err != nil {
+			s.log.Debug("write response", zap.Error(err))
+		}
+		return
+	}
+	b, err := jsonrpc.Encode(resp)
+	if err != nil {
+		s.log.Error("encode response", zap.Error(err))
+		b, _ = json.Marshal(jsonrpc.NewErrorResponse(resp.ID, fmt.Errorf("%w: encode response", jsonrpc.ErrInternal)))
+	}
+	s.writeJSONLocked(status, sessionID, b)
+}
+
+// finishBatch answers a batch: one SSE event per response, or a JSON array.
+func (s *stream) finishBatch(resps []*jsonrpc.Message) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return
+	}
+	defer s.closeLocked()
+	if s.ctx.Err() != nil {
+		return
+	}
+	if s.sse {
+		for _, m := range resps {
+			if !s.finalEventLocked(m) {
+				return
+			}
+		}
+		return
+	}
+	b, err := json.Marshal(resps)
+	for _, m := range resps {
+		m.Done()
+	}
+	if err != nil {
+		s.log.Error("encode batch response", zap.Error(err))
+		b, _ = json.Marshal(jsonrpc.NewErrorResponse(nil, fmt.Errorf("%w: encode response", jsonrpc.ErrInternal)))
+	}
+	s.writeJSONLocked(http.StatusOK, "", b)
+}
+
+func (s *stream) finalEventLocked(m *jsonrpc.Message) bool {
+	b, err := jsonrpc.Encode(m)
+	if err != nil {
+		s.log.Error("encode response", zap.Error(err))
+		b, _ = json.Marshal(jsonrpc.NewErrorResponse(m.ID, fmt.Errorf("%w: encode response", jsonrpc.ErrInternal)))
+	}
+	return s.eventLocked(b) == nil
+}
+
+func (s *stream) writeJSONLocked(status int, sessionID string, b []byte) {
+	s.setJSONHeaders(status, sessionID)
+	_, _ = s.w.Write(b)
+}
+
+// setJSONHeaders starts a JSON answer.
+func (s *stream) setJSONHeaders(status int, sessionID string) {
+	h := s.w.Header()
+	h["Content-Type"] = ctJSON
+	if sessionID != "" {
+		h.Set(hdrSessionID, sessionID)
+	}
+	s.w.WriteHeader(status)
+}
+
+// abandon ends the response without an answer (a legacy request cancelled
+// by notifications/cancelled, which must not be answered): an SSE stream
+// just ends; a response that has not started is 202 with no body.
+func (s *stream) abandon() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return
+	}
+	if !s.sse && s.ctx.Err() == nil {
+		s.w.WriteHeader(http.StatusAccepted)
+	}
+	s.closeLocked()
+}
+
+// close ends a stream without a final message (GET streams).
+func (s *stream) close() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.closed {
+		s.closeLocked()
+	}
+}
+
+// Notify implements [server.Peer] for the request this stream answers.
+func (s *stream) Notify(_ context.Context, method string, params any) error {
+	raw, err := json.Marshal(params)
+	if err != nil {
+		return fmt.Errorf("streamhttp: encode %s params: %w", method, err)
+	}
+	return s.send(&jsonrpc.Message{JSONRPC: jsonrpc.Version, Method: method, Params: raw})
+}
+
+// Call implements [server.Peer]: the request goes out on this response's
+// SSE stream and the answer comes back in a later POST of the session.
+func (s *stream) Call(ctx context.Context, method string, params any) (json.RawMessage, error) {
+	if s.sess == nil {
+		return nil, fmt.Errorf("%w: %s needs a legacy session (Mcp-Session-Id)", jsonrpc.ErrInvalidRequest, method)
+	}
+	return s.sess.Call(ctx, method, params, s.send)
+}

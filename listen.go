@@ -1,0 +1,197 @@
+package mcpgen
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"go.uber.org/zap"
+
+	"github.com/mcpgen/mcpgen/internal/jsonrpc"
+)
+
+// This file delivers change notifications: to legacy sessions (their
+// resources/subscribe set and list changes) and to 2026-07-28
+// subscriptions/listen streams (their filter), each tagged with its
+// subscription id.
+
+type listenFilter struct {
+	ToolsListChanged      bool     `json:"toolsListChanged,omitempty"`
+	PromptsListChanged    bool     `json:"promptsListChanged,omitempty"`
+	ResourcesListChanged  bool     `json:"resourcesListChanged,omitempty"`
+	ResourceSubscriptions []string `json:"resourceSubscriptions,omitempty"`
+	TaskIDs               []string `json:"taskIds,omitempty"`
+}
+
+type listener struct {
+	id     json.RawMessage
+	filter listenFilter
+	peer   Peer
+	ctx    context.Context
+	ready  chan struct{} // closed once the acknowledgement was sent
+}
+
+func (l *listener) wants(method string, uri string) bool {
+	switch method {
+	case "notifications/tools/list_changed":
+		return l.filter.ToolsListChanged
+	case "notifications/prompts/list_changed":
+		return l.filter.PromptsListChanged
+	case "notifications/resources/list_changed":
+		return l.filter.ResourcesListChanged
+	case "notifications/resources/updated":
+		for _, u := range l.filter.ResourceSubscriptions {
+			if u == uri {
+				return true
+			}
+		}
+	case "notifications/tasks":
+		for _, id := range l.filter.TaskIDs {
+			if id == uri {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// listen serves subscriptions/listen: it acknowledges the filter it will
+// honour, then streams matching notifications until the client goes away
+// or the server shuts down.
+func (s *Server) listen(ctx context.Context, req *Request, _ *params, raw json.RawMessage) (any, error) {
+	var p struct {
+		Notifications listenFilter `json:"notifications"`
+	}
+	if err := decode(raw, &p); err != nil {
+		return nil, err
+	}
+	if req.peer == nil {
+		return nil, fmt.Errorf("%w: this transport cannot stream notifications", jsonrpc.ErrInternal)
+	}
+	if len(p.Notifications.TaskIDs) > 0 && !req.wantsTask() {
+		return nil, missingTasksCapability()
+	}
+	f := p.Notifications
+	if !hasTools(s) {
+		f.ToolsListChanged = false
+	}
+	if !hasPrompts(s) {
+		f.PromptsListChanged = false
+	}
+	if !hasResources(s) {
+		f.ResourcesListChanged, f.ResourceSubscriptions = false, nil
+	}
+	if s.tasks == nil {
+		f.TaskIDs = nil
+	}
+	id := req.incoming.Msg.ID
+	// Register before acknowledging, so that no change between the two is
+	// lost; deliveries wait for the acknowledgement, which must come first.
+	l := &listener{id: id, filter: f, peer: req.peer, ctx: ctx, ready: make(chan struct{})}
+	s.subs.mu.Lock()
+	if s.subs.listeners == nil {
+		s.subs.listeners = map[*listener]struct{}{}
+	}
+	s.subs.listeners[l] = struct{}{}
+	s.subs.mu.Unlock()
+	defer func() {
+		s.subs.mu.Lock()
+		delete(s.subs.listeners, l)
+		s.subs.mu.Unlock()
+	}()
+	ack := map[string]any{"_meta": map[string]any{MetaSubscriptionID: id}, "notifications": f}
+	err := req.peer.Notify(ctx, "notifications/subscriptions/acknowledged", ack)
+	close(l.ready)
+	if err != nil {
+		return nil, err
+	}
+	select {
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case <-s.closing():
+	}
+	return map[string]any{"_meta": map[string]any{MetaSubscriptionID: id}}, nil
+}
+
+// broadcast sends a notification to every legacy session and listen stream
+// that asked for it. key is the resource URI or task id the notification is
+// about, if any.
+// In a cluster the notification comes back through the backend and is
+// delivered there (see onMessage), unless it cannot be published.
+func (s *Server) broadcast(method, key string, params map[string]any) {
+	if s.cluster != nil {
+		err := s.publish(topicNotify, notifyMsg{Method: method, Key: key, Params: params})
+		if err == nil {
+			return
+		}
+		s.log.Debug("notification not published to the other replicas", zap.String("method", method), zap.Error(err))
+	}
+	s.deliver(method, key, params)
+}
+
+// deliver sends a notification to this replica's sessions and listen
+// streams that asked for it.
+func (s *Server) deliver(method, key string, params map[string]any) {
+	s.sessions.mu.Lock()
+	sessions := make([]*Session, 0, len(s.sessions.byID))
+	for _, sess := range s.sessions.byID {
+		sessions = append(sessions, sess)
+	}
+	s.sessions.mu.Unlock()
+	for _, sess := range sessions {
+		if method == "notifications/resources/updated" && !sess.isSubscribed(key) {
+			continue
+		}
+		if method == "notifications/tasks" {
+			continue
+		}
+		sess.send(method, params)
+	}
+	s.subs.mu.Lock()
+	var targets []*listener
+	for l := range s.subs.listeners {
+		// A cancelled stream stays registered until its handler returns;
+		// nothing more may be sent for it meanwhile.
+		if l.ctx.Err() == nil && l.wants(method, key) {
+			targets = append(targets, l)
+		}
+	}
+	s.subs.mu.Unlock()
+	for _, l := range targets {
+		select {
+		case <-l.ready:
+		case <-l.ctx.Done():
+			continue
+		}
+		tagged := make(map[string]any, len(params)+1)
+		for k, v := range params {
+			tagged[k] = v
+		}
+		tagged["_meta"] = map[string]any{MetaSubscriptionID: l.id}
+		_ = l.peer.Notify(l.ctx, method, tagged)
+	}
+}
+
+// ResourceUpdated tells subscribers that the resource at uri changed.
+func (s *Server) ResourceUpdated(uri string) {
+	s.broadcast("notifications/resources/updated", uri, map[string]any{"uri": uri})
+}
+
+// ListChanged tells clients that the list of kind ("tools", "prompts" or
+// "resources") changed.
+func (s *Server) ListChanged(kind string) {
+	s.broadcast("notifications/"+kind+"/list_changed", "", map[string]any{})
+}
+
+func (s *Server) notifyTask(t *task) {
+	v := t.view("", true)
+	b, _ := json.Marshal(v)
+	var params map[string]any
+	_ = json.Unmarshal(b, &params)
+	delete(params, "resultType")
+	s.broadcast("notifications/tasks", t.id, params)
+}
+
+// ResourceUpdated tells subscribers that the resource at uri changed; a
+// component calls it after a write.
+func (r *Request) ResourceUpdated(uri string) { r.server.ResourceUpdated(uri) }

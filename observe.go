@@ -1,0 +1,171 @@
+package mcpgen
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/mcpgen/mcpgen/internal/jsonrpc"
+)
+
+// RequestObserver is an [Observer] that also follows each request from the
+// moment its params are decoded to the moment its answer is known: metrics
+// by component and outcome, a trace span, an access log line. The runtime
+// detects it on [Options.Observer] once, at start-up; with no observer, or
+// one that does not implement it, the request path does none of this work.
+//
+// Both methods run on the request path, on the request's goroutine, and
+// must be safe for concurrent use.
+type RequestObserver interface {
+	Observer
+	// StartRequest is called before the handler runs. The context it
+	// returns becomes the handler's (a tracer puts its span there).
+	StartRequest(ctx context.Context, info *RequestInfo) context.Context
+	// EndRequest is called once with the context StartRequest returned,
+	// after the answer is known and before it is sent.
+	EndRequest(ctx context.Context, info *RequestInfo)
+}
+
+// RequestInfo describes one request (or notification) to a
+// [RequestObserver]. The runtime fills it in as it learns more: fields
+// marked "at end" are set only when EndRequest is called.
+type RequestInfo struct {
+	Method string
+	ID     json.RawMessage // the request id as sent; nil for a notification
+	// Target is the tool or prompt name, or the resource URI, that the
+	// params name, as the client sent it: any string, so not for metric
+	// labels. Component is the low-cardinality one.
+	Target string
+	// Meta is the request's params._meta object as sent (trace context:
+	// traceparent, tracestate, baggage; SEP-414), or nil.
+	Meta json.RawMessage
+	// Headers are the HTTP request headers; nil on stdio.
+	Headers HeaderGetter
+	Auth    Principal
+	Start   time.Time
+
+	// Component is the registered tool, prompt, resource URI or resource
+	// template that served the request; empty when none did (at end).
+	Component string
+	Version   string // the request's protocol revision, once classified (at end)
+	SessionID string // the legacy session, if any (at end)
+	Duration  time.Duration
+	Outcome   string         // OutcomeOK, OutcomeToolError or OutcomeError (at end)
+	Error     *jsonrpc.Error // the error answered when Outcome is OutcomeError (at end)
+
+	ctx     context.Context // StartRequest's context
+	started bool
+}
+
+// Request outcomes in [RequestInfo.Outcome].
+const (
+	OutcomeOK        = "ok"
+	OutcomeToolError = "tool_error" // a tools/call answered with isError: true
+	OutcomeError     = "error"      // a JSON-RPC error
+)
+
+// Event names of the runtime's state changes, beside the request events in
+// hooks.go.
+const (
+	// EventTaskState is a task changing state: tags from (empty for a new
+	// task) and to (empty when a finished task is forgotten).
+	EventTaskState = "mcp.task.state"
+	// EventAuthRefused is a request refused by the transport's
+	// authorization: tag reason (missing_token, invalid_token, expired,
+	// audience, issuer, signature, insufficient_scope, ...).
+	EventAuthRefused = "mcp.auth.refused"
+)
+
+// Observer returns the observer the server was built with, or nil;
+// transports report their own events (auth refusals) through it.
+func (s *Server) Observer() Observer { return s.obs }
+
+// Scopes returns the permission scopes the server's components require,
+// sorted, as the generator listed them in [Definition.Scopes]: what an
+// authorization server's tokens may grant for this server.
+func (s *Server) Scopes() []string { return s.def.Scopes }
+
+// startObserved tells the request observer that a request starts, once
+// its params are decoded; later calls do nothing.
+func (s *Server) startObserved(ctx context.Context, info *RequestInfo, p *params) context.Context {
+	if info.started {
+		return info.ctx
+	}
+	info.started = true
+	if p != nil {
+		info.Meta = p.Meta.Raw
+		info.Target = p.Name
+		if info.Target == "" {
+			info.Target = p.URI
+		}
+	}
+	info.ctx = s.robs.StartRequest(ctx, info)
+	return info.ctx
+}
+
+// endObserved completes info from the answer and reports it.
+func (s *Server) endObserved(ctx context.Context, in *Incoming, info *RequestInfo, err error) {
+	ctx = s.startObserved(ctx, info, nil) // the params did not decode
+	info.Duration = time.Since(info.Start)
+	if in.Session != nil {
+		info.SessionID = in.Session.ID
+	}
+	switch {
+	case err != nil:
+		info.Outcome, info.Error = OutcomeError, jsonrpc.Wire(err)
+	case info.Outcome == "":
+		info.Outcome = OutcomeOK
+	}
+	s.robs.EndRequest(ctx, info)
+}
+
+// served records, for the request observer, which component served req.
+func (r *Request) served(component string) {
+	if r.incoming != nil && r.incoming.observed != nil {
+		r.incoming.observed.Component = component
+	}
+}
+
+// observeResult notes a tool result with isError as a tool error.
+func (r *Request) observeResult(v any) {
+	if r.incoming == nil || r.incoming.observed == nil {
+		return
+	}
+	if res, ok := v.(*CallToolResult); ok && res.IsError {
+		r.incoming.observed.Outcome = OutcomeToolError
+	}
+}
+
+// InsufficientScopeError refuses a call whose caller does not hold the
+// scope a component requires. A [Permission] function may return it; the
+// default check does. Over HTTP with OAuth, it becomes 403 with
+// WWW-Authenticate error="insufficient_scope", so that the client can ask
+// its authorization server for more (step-up authorization).
+type InsufficientScopeError struct {
+	Scope string // the scope the component requires
+}
+
+// Error says which scope is missing.
+func (e *InsufficientScopeError) Error() string {
+	return fmt.Sprintf("insufficient scope: this needs scope %q", e.Scope)
+}
+
+// RequireScopes is the default [Permission] for authenticated callers: the
+// caller must hold the component's scope.
+func RequireScopes(_ context.Context, req *Request, scope string) error {
+	if req.Auth.HasScope(scope) {
+		return nil
+	}
+	return &InsufficientScopeError{Scope: scope}
+}
+
+// missingScope records on the incoming message that err refused a call for
+// lack of a scope, for the transport's 403.
+func missingScope(req *Request, err error) {
+	var ise *InsufficientScopeError
+	if req.incoming != nil && errors.As(err, &ise) {
+		req.incoming.MissingScope = ise.Scope
+	}
+}

@@ -1,0 +1,142 @@
+package mcpgen
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/mcpgen/mcpgen/internal/jsonrpc"
+)
+
+// Session is the state a legacy (initialize-handshake) client builds up:
+// negotiated revision, client identity and capabilities, log level and
+// resource subscriptions. Stateless 2026-07-28 requests have none.
+type Session struct {
+	ID         string
+	Version    string
+	Client     Implementation
+	ClientCaps json.RawMessage
+
+	started     time.Time
+	sharedTouch time.Time // last push of the shared expiry (cluster)
+	owner       string    // the subject of the principal that opened it
+	key         string    // that principal's limit key
+	// inflight counts the session's requests in progress: a busy session
+	// is never ended to make room under the session caps.
+	inflight atomic.Int32
+
+	// saveMu orders, in a cluster, this replica's changes of the session
+	// (change and save) with its reloads from the backend.
+	saveMu sync.Mutex
+
+	mu          sync.Mutex
+	initialized bool
+	logLevel    string
+	subscribed  map[string]bool
+	lastSeen    time.Time
+	notify      func(method string, params any) // session-wide notifications (HTTP GET stream or stdio)
+	pending     pendingCalls
+	done        chan struct{}
+	endOnce     sync.Once
+}
+
+func newSession(version string, client Implementation, caps json.RawMessage) *Session {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	return &Session{
+		ID: hex.EncodeToString(b[:]), Version: version, Client: client, ClientCaps: caps,
+		subscribed: map[string]bool{}, started: time.Now(), lastSeen: time.Now(), done: make(chan struct{}),
+	}
+}
+
+// OwnedBy reports whether p may use the session: it is the principal
+// (the same subject, or both anonymous) whose initialize opened it.
+// Transports answer anyone else as if the session did not exist.
+func (s *Session) OwnedBy(p Principal) bool { return s.owner == p.Subject }
+
+// Started is when the client's initialize opened the session.
+func (s *Session) Started() time.Time { return s.started }
+
+// LogLevel returns the level set with logging/setLevel, or "" for none.
+func (s *Session) LogLevel() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.logLevel
+}
+
+func (s *Session) setLogLevel(l string) {
+	s.mu.Lock()
+	s.logLevel = l
+	s.mu.Unlock()
+}
+
+func (s *Session) markInitialized() {
+	s.mu.Lock()
+	s.initialized = true
+	s.mu.Unlock()
+}
+
+// Touch marks the session as in use, so that a client holding only a
+// long-lived stream open is not expired as idle.
+func (s *Session) Touch() { s.touch() }
+
+func (s *Session) touch() {
+	s.mu.Lock()
+	s.lastSeen = time.Now()
+	s.mu.Unlock()
+}
+
+func (s *Session) idleSince() time.Time {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.lastSeen
+}
+
+func (s *Session) subscribe(uri string, on bool) {
+	s.mu.Lock()
+	if on {
+		s.subscribed[uri] = true
+	} else {
+		delete(s.subscribed, uri)
+	}
+	s.mu.Unlock()
+}
+
+func (s *Session) isSubscribed(uri string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.subscribed[uri]
+}
+
+// SetNotifier sets where session-wide notifications (list changes, resource
+// updates, logs outside a request) go. Transports call it when the client
+// opens a channel for them; nil drops them.
+func (s *Session) SetNotifier(f func(method string, params any)) {
+	s.mu.Lock()
+	s.notify = f
+	s.mu.Unlock()
+}
+
+func (s *Session) send(method string, params any) {
+	s.mu.Lock()
+	f := s.notify
+	s.mu.Unlock()
+	if f != nil {
+		f(method, params)
+	}
+}
+
+// Call sends a server-to-client request through write and waits for the
+// client's answer, which the transport hands back through [Server.Handle].
+func (s *Session) Call(ctx context.Context, method string, params any, write func(*jsonrpc.Message) error) (json.RawMessage, error) {
+	return s.pending.Send(ctx, method, params, write, s.done)
+}
+
+// Done is closed when the session ends.
+func (s *Session) Done() <-chan struct{} { return s.done }
+
+func (s *Session) end() { s.endOnce.Do(func() { close(s.done) }) }

@@ -1,0 +1,281 @@
+package mcpgen
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/mcpgen/mcpgen/internal/jsonrpc"
+)
+
+// sessionTable owns the legacy sessions of a server, so that transports
+// hold none: HTTP looks them up by Mcp-Session-Id. Sessions idle for longer
+// than the limit are ended, so that clients that never send DELETE do not
+// leak them, and the number of sessions is capped, globally and per
+// principal: past a cap, opening a session ends the least recently used
+// one without a request in progress (of that principal, for the
+// per-principal cap), and when every session is busy the new one is
+// refused.
+type sessionTable struct {
+	mu    sync.Mutex
+	byID  map[string]*Session
+	byKey map[string]map[*Session]struct{} // principal key -> its sessions
+	idle  time.Duration
+	sweep time.Time
+
+	max, maxPerKey int // <= 0: no cap
+
+	// In a cluster: the prefix of our server-to-client request ids (naming
+	// this replica), and where sessions idle here go to be checked
+	// against the shared store instead of being ended at once. The caps
+	// then bound the sessions this replica holds, not the deployment's.
+	pendingPrefix string
+	checkIdle     func([]*Session)
+}
+
+func (t *sessionTable) init(idle time.Duration, max, maxPerKey int) {
+	t.byID = map[string]*Session{}
+	t.byKey = map[string]map[*Session]struct{}{}
+	t.idle = idle
+	t.max, t.maxPerKey = max, maxPerKey
+}
+
+// open adds a session for the principal (owner is its subject, key its
+// limit key), making room under the caps first. evicted reports the
+// sessions it ended for that, so that the caller can tell the observer.
+func (t *sessionTable) open(version string, client Implementation, caps json.RawMessage, owner, key string) (s *Session, evicted []string, err *limitError) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.expireLocked()
+	if mine := t.byKey[key]; t.maxPerKey > 0 && len(mine) >= t.maxPerKey {
+		victim := lru(mine)
+		if victim == nil {
+			return nil, nil, &limitError{limit: "sessions", retryAfter: time.Second,
+				msg: fmt.Sprintf("Too many sessions: this caller has %d sessions with requests in progress, the most allowed; end one (HTTP DELETE) or retry later", t.maxPerKey)}
+		}
+		t.removeLocked(victim)
+		evicted = append(evicted, "max_sessions_per_principal")
+	}
+	if t.max > 0 && len(t.byID) >= t.max {
+		var victim *Session
+		for _, c := range t.byID {
+			if c.inflight.Load() == 0 && (victim == nil || c.idleSince().Before(victim.idleSince())) {
+				victim = c
+			}
+		}
+		if victim == nil {
+			return nil, evicted, &limitError{limit: "sessions", retryAfter: time.Second,
+				msg: fmt.Sprintf("Too many sessions: the server has %d sessions with requests in progress, the most allowed; retry later", t.max)}
+		}
+		t.removeLocked(victim)
+		evicted = append(evicted, "max_sessions")
+	}
+	s = newSession(version, client, caps)
+	s.owner, s.key = owner, key
+	s.pending.prefix = t.pendingPrefix
+	t.addLocked(s)
+	return s, evicted, nil
+}
+
+// addLocked adds a session to the table.
+func (t *sessionTable) addLocked(s *Session) {
+	t.byID[s.ID] = s
+	mine := t.byKey[s.key]
+	if mine == nil {
+		mine = map[*Session]struct{}{}
+		t.byKey[s.key] = mine
+	}
+	mine[s] = struct{}{}
+}
+
+// lru returns the least recently used session without a request in
+// progress, or nil.
+func lru(set map[*Session]struct{}) *Session {
+	var victim *Session
+	for c := range set {
+		if c.inflight.Load() == 0 && (victim == nil || c.idleSince().Before(victim.idleSince())) {
+			victim = c
+		}
+	}
+	return victim
+}
+
+// removeLocked forgets a session and ends it.
+func (t *sessionTable) removeLocked(s *Session) {
+	delete(t.byID, s.ID)
+	if mine := t.byKey[s.key]; mine != nil {
+		delete(mine, s)
+		if len(mine) == 0 {
+			delete(t.byKey, s.key)
+		}
+	}
+	s.end()
+}
+
+// expireLocked ends idle sessions, at most once a minute.
+func (t *sessionTable) expireLocked() {
+	if t.idle < 0 || time.Since(t.sweep) < time.Minute {
+		return
+	}
+	t.sweep = time.Now()
+	var idle []*Session
+	for _, s := range t.byID {
+		if time.Since(s.idleSince()) > t.idle {
+			if t.checkIdle != nil {
+				idle = append(idle, s)
+				continue
+			}
+			t.removeLocked(s)
+		}
+	}
+	if len(idle) > 0 {
+		go t.checkIdle(idle)
+	}
+}
+
+// Session returns the live legacy session with this id, or nil when it is
+// unknown, ended or expired (or the shared store cannot be reached).
+func (s *Server) Session(id string) *Session {
+	sess, _ := s.LookupSession(context.Background(), id)
+	return sess
+}
+
+// LookupSession returns the live legacy session with this id, or nil when
+// it is unknown, ended or expired. In a cluster a session opened on
+// another replica is loaded from the shared store; an error (wrapping
+// cluster.ErrUnavailable) means the store cannot be reached and the
+// request should be retried.
+func (s *Server) LookupSession(ctx context.Context, id string) (*Session, error) {
+	t := &s.sessions
+	t.mu.Lock()
+	t.expireLocked()
+	sess := t.byID[id]
+	if sess != nil && t.idle > 0 && time.Since(sess.idleSince()) > t.idle {
+		if s.cluster != nil {
+			// Idle here, perhaps in use on another replica.
+			t.mu.Unlock()
+			if s.stillShared(sess) {
+				return sess, nil
+			}
+			s.dropSession(id)
+			return nil, nil
+		}
+		t.removeLocked(sess)
+		sess = nil
+	}
+	t.mu.Unlock()
+	if sess != nil || s.cluster == nil {
+		return sess, nil
+	}
+	return s.loadSession(ctx, id)
+}
+
+// EndSession ends a legacy session (HTTP DELETE, stdio EOF). It reports
+// whether the session existed.
+func (s *Server) EndSession(id string) bool {
+	ok, _ := s.DeleteSession(context.Background(), id)
+	return ok
+}
+
+// DeleteSession ends a legacy session, on every replica in a cluster, and
+// reports whether it existed. An error (wrapping cluster.ErrUnavailable)
+// means the shared store cannot be reached.
+func (s *Server) DeleteSession(ctx context.Context, id string) (bool, error) {
+	t := &s.sessions
+	t.mu.Lock()
+	sess, ok := t.byID[id]
+	if ok {
+		t.removeLocked(sess)
+	}
+	t.mu.Unlock()
+	if s.cluster == nil {
+		return ok, nil
+	}
+	shared, err := s.cluster.b.DeleteSession(ctx, id)
+	if err != nil {
+		return ok, err
+	}
+	if err := s.publish(topicEnd, id); err != nil {
+		s.log.Debug("session end not published", zap.Error(err))
+	}
+	return ok || shared, nil
+}
+
+// Sessions returns how many legacy sessions are open.
+func (s *Server) Sessions() int {
+	s.sessions.mu.Lock()
+	defer s.sessions.mu.Unlock()
+	return len(s.sessions.byID)
+}
+
+// pendingCalls matches the client's responses to the requests the server
+// sent it (legacy server-to-client requests).
+type pendingCalls struct {
+	prefix string // "srv-" when empty; names the replica in a cluster
+	mu     sync.Mutex
+	next   atomic.Int64
+	calls  map[string]chan *jsonrpc.Message
+}
+
+// Send issues a server-to-client request through write and waits for the
+// client's answer, the context's end or the session's end.
+func (p *pendingCalls) Send(ctx context.Context, method string, params any, write func(*jsonrpc.Message) error, done <-chan struct{}) (json.RawMessage, error) {
+	prefix := p.prefix
+	if prefix == "" {
+		prefix = "srv-"
+	}
+	id := prefix + strconv.FormatInt(p.next.Add(1), 10)
+	raw, err := json.Marshal(params)
+	if err != nil {
+		return nil, fmt.Errorf("encode %s params: %w", method, err)
+	}
+	ch := make(chan *jsonrpc.Message, 1)
+	p.mu.Lock()
+	if p.calls == nil {
+		p.calls = map[string]chan *jsonrpc.Message{}
+	}
+	p.calls[strconv.Quote(id)] = ch
+	p.mu.Unlock()
+	defer func() {
+		p.mu.Lock()
+		delete(p.calls, strconv.Quote(id))
+		p.mu.Unlock()
+	}()
+	if err := write(&jsonrpc.Message{JSONRPC: jsonrpc.Version, ID: json.RawMessage(strconv.Quote(id)), Method: method, Params: raw}); err != nil {
+		return nil, fmt.Errorf("send %s: %w", method, err)
+	}
+	select {
+	case m := <-ch:
+		if m.Error != nil {
+			// Not returned as a coded error: its code describes the
+			// client's handling of our request, and relayed as is it would
+			// become the error of the request being served (a client's
+			// -32601 for elicitation/create read as "tools/call not found").
+			return nil, fmt.Errorf("%s: the client answered with error %d: %s", method, m.Error.Code, m.Error.Message)
+		}
+		return m.Result, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case <-done:
+		return nil, fmt.Errorf("%s: the session ended before the client answered", method)
+	}
+}
+
+func (p *pendingCalls) deliver(m *jsonrpc.Message) bool {
+	p.mu.Lock()
+	ch, ok := p.calls[string(m.ID)]
+	p.mu.Unlock()
+	if ok {
+		select {
+		case ch <- m: // the first answer wins; a duplicate is dropped
+		default:
+		}
+	}
+	return ok
+}

@@ -1,0 +1,376 @@
+package mcpgen
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"sync"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/mcpgen/mcpgen/internal/jsonrpc"
+)
+
+// This file implements the io.modelcontextprotocol/tasks extension: a tool
+// marked as a task runs in the background when the client declares the
+// extension on the request; the client polls tasks/get, answers input
+// requests with tasks/update and may tasks/cancel.
+
+// taskTTL is how long a finished task's result is kept.
+const taskTTL = time.Hour
+
+type taskTable struct {
+	mu    sync.Mutex
+	tasks map[string]*task
+}
+
+func newTaskTable() *taskTable { return &taskTable{tasks: map[string]*task{}} }
+
+type task struct {
+	mu        sync.Mutex
+	id        string
+	subject   string
+	status    string
+	message   string
+	created   time.Time
+	updated   time.Time
+	result    json.RawMessage
+	err       *jsonrpc.Error
+	asks      map[string]InputRequest    // outstanding input requests
+	answers   map[string]json.RawMessage // answers received, by key
+	answered  chan struct{}              // closed and replaced on each tasks/update
+	cancel    context.CancelFunc
+	listeners func(*task)
+	persist   func(*task) error     // cluster: writes each change through
+	observe   func(from, to string) // nil unless an Observer watches
+}
+
+// wantsTask reports whether the client declared the tasks extension on this
+// request.
+func (r *Request) wantsTask() bool {
+	var caps struct {
+		Extensions map[string]json.RawMessage `json:"extensions"`
+	}
+	_ = json.Unmarshal(r.ClientCaps, &caps)
+	_, ok := caps.Extensions[TasksExtension]
+	return ok
+}
+
+type taskView struct {
+	ResultType     string                  `json:"resultType"`
+	TaskID         string                  `json:"taskId"`
+	Status         string                  `json:"status"`
+	StatusMessage  string                  `json:"statusMessage,omitempty"`
+	CreatedAt      string                  `json:"createdAt"`
+	LastUpdatedAt  string                  `json:"lastUpdatedAt"`
+	TTLMs          int64                   `json:"ttlMs"`
+	PollIntervalMs int64                   `json:"pollIntervalMs"`
+	InputRequests  map[string]InputRequest `json:"inputRequests,omitempty"`
+	Result         json.RawMessage         `json:"result,omitempty"`
+	Error          *jsonrpc.Error          `json:"error,omitempty"`
+}
+
+func (t *task) view(resultType string, detailed bool) taskView {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	v := taskView{
+		ResultType: resultType, TaskID: t.id, Status: t.status, StatusMessage: t.message,
+		CreatedAt: t.created.UTC().Format(time.RFC3339Nano), LastUpdatedAt: t.updated.UTC().Format(time.RFC3339Nano),
+		TTLMs: taskTTL.Milliseconds(), PollIntervalMs: 200,
+	}
+	if detailed {
+		if len(t.asks) > 0 {
+			// A copy: the view is encoded after the lock is released,
+			// while the task may still add and remove questions.
+			v.InputRequests = maps.Clone(t.asks)
+		}
+		// Only the outcome the status names: a cancelled task's goroutine
+		// may still record the error its cancellation caused.
+		switch t.status {
+		case "completed":
+			v.Result = t.result
+		case "failed":
+			v.Error = t.err
+		}
+	}
+	return v
+}
+
+func (t *task) set(status, message string) {
+	t.mu.Lock()
+	if terminal(t.status) {
+		t.mu.Unlock()
+		return
+	}
+	from := t.status
+	t.status, t.message, t.updated = status, message, time.Now()
+	notify, persist := t.listeners, t.persist
+	t.mu.Unlock()
+	if persist != nil {
+		_ = persist(t) // a failed terminal write is retried in the background
+	}
+	if t.observe != nil && from != status {
+		t.observe(from, status)
+	}
+	if notify != nil {
+		notify(t)
+	}
+}
+
+func terminal(status string) bool {
+	return status == "completed" || status == "failed" || status == "cancelled"
+}
+
+// startTask runs a tool call in the background and answers at once with the
+// task's handle.
+func (s *Server) startTask(_ context.Context, req *Request, t *compiledTool, args json.RawMessage) (any, error) {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	now := time.Now()
+	tk := &task{
+		id: hex.EncodeToString(b[:]), subject: req.Auth.Subject, status: "working", created: now, updated: now,
+		asks: map[string]InputRequest{}, answers: map[string]json.RawMessage{}, answered: make(chan struct{}),
+		listeners: s.notifyTask,
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	tk.cancel = cancel
+	if s.cluster != nil {
+		// Shared before the handle is returned: the client's next call
+		// may reach another replica.
+		if err := s.persistTask(tk); err != nil {
+			cancel()
+			return nil, unavailableError(req.incoming, err)
+		}
+		tk.persist = s.persistTask
+	}
+	if s.obs != nil {
+		tk.observe = func(from, to string) { s.obs.Event(EventTaskState, Tag{"from", from}, Tag{"to", to}) }
+		tk.observe("", tk.status)
+	}
+	s.tasks.mu.Lock()
+	s.tasks.tasks[tk.id] = tk
+	s.tasks.mu.Unlock()
+
+	treq := *req
+	treq.peer = nil // progress and logs are not sent for tasks
+	treq.task = tk
+	go func() {
+		defer cancel()
+		res, err := s.runTool(ctx, &treq, t, args)
+		tk.mu.Lock()
+		if err == nil {
+			tk.result, _ = json.Marshal(res)
+			res.Release()
+		} else {
+			tk.err = jsonrpc.Wire(err)
+		}
+		tk.mu.Unlock()
+		switch {
+		case ctx.Err() != nil:
+			tk.set("cancelled", "The task was cancelled.")
+		case err != nil:
+			tk.set("failed", tk.err.Message)
+		default:
+			tk.set("completed", "")
+		}
+		time.AfterFunc(taskTTL, func() {
+			s.tasks.mu.Lock()
+			delete(s.tasks.tasks, tk.id)
+			s.tasks.mu.Unlock()
+			if tk.observe != nil {
+				tk.mu.Lock()
+				last := tk.status
+				tk.mu.Unlock()
+				tk.observe(last, "")
+			}
+		})
+	}()
+	return tk.view(ResultTask, false), nil
+}
+
+// ask puts questions on the task (status input_required) and waits until
+// tasks/update has answered all of them.
+func (t *task) ask(ctx context.Context, qs map[string]InputRequest) (map[string]json.RawMessage, error) {
+	t.mu.Lock()
+	maps.Copy(t.asks, qs)
+	t.mu.Unlock()
+	t.set("input_required", "Waiting for the client's input.")
+	for {
+		t.mu.Lock()
+		got := map[string]json.RawMessage{}
+		for k := range qs {
+			if v, ok := t.answers[k]; ok {
+				got[k] = v
+			}
+		}
+		idle := len(t.asks) == 0
+		wake := t.answered
+		t.mu.Unlock()
+		if len(got) == len(qs) {
+			if idle {
+				t.set("working", "")
+			}
+			return got, nil
+		}
+		select {
+		case <-wake:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+}
+
+type taskParams struct {
+	TaskID         string                     `json:"taskId"`
+	InputResponses map[string]json.RawMessage `json:"inputResponses"`
+}
+
+func (s *Server) findTask(req *Request, raw json.RawMessage) (*task, *taskParams, error) {
+	if !req.wantsTask() {
+		return nil, nil, missingTasksCapability()
+	}
+	var p taskParams
+	if err := decode(raw, &p); err != nil {
+		return nil, nil, err
+	}
+	s.tasks.mu.Lock()
+	tk := s.tasks.tasks[p.TaskID]
+	s.tasks.mu.Unlock()
+	if tk == nil || tk.subject != req.Auth.Subject {
+		return nil, nil, fmt.Errorf("%w: Failed to retrieve task: Task not found", jsonrpc.ErrInvalidParams)
+	}
+	return tk, &p, nil
+}
+
+func (s *Server) taskGet(ctx context.Context, req *Request, _ *params, raw json.RawMessage) (any, error) {
+	if s.cluster != nil {
+		// The shared record is the truth: the task may run elsewhere.
+		tk, _, err := s.findSharedTask(ctx, req, raw)
+		if err != nil {
+			return nil, err
+		}
+		return tk.view(ResultComplete, true), nil
+	}
+	tk, _, err := s.findTask(req, raw)
+	if err != nil {
+		return nil, err
+	}
+	return tk.view(ResultComplete, true), nil
+}
+
+func (s *Server) taskUpdate(ctx context.Context, req *Request, _ *params, raw json.RawMessage) (any, error) {
+	tk, p, err := s.findTask(req, raw)
+	if err != nil && s.cluster != nil {
+		var shared *task
+		if shared, p, err = s.findSharedTask(ctx, req, raw); err != nil {
+			return nil, err
+		}
+		if terminal(shared.status) {
+			return json.RawMessage(`{}`), nil
+		}
+		// The shared record shows at once which questions remain; the
+		// owner applies the answers when the message arrives.
+		answered := false
+		for k := range p.InputResponses {
+			if _, ok := shared.asks[k]; ok {
+				delete(shared.asks, k)
+				answered = true
+			}
+		}
+		if answered {
+			if len(shared.asks) == 0 {
+				shared.status, shared.message = "working", ""
+			}
+			shared.updated = time.Now()
+			if _, err := s.cluster.b.PutTask(ctx, shared.record(s.cluster.b.ID())); err != nil {
+				return nil, unavailableError(req.incoming, err)
+			}
+		}
+		if err := s.publish(topicTaskIn, taskMsg{ID: p.TaskID, InputResponses: p.InputResponses}); err != nil {
+			return nil, unavailableError(req.incoming, err)
+		}
+		return json.RawMessage(`{}`), nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	tk.answer(p.InputResponses)
+	if tk.persist != nil {
+		if err := tk.persist(tk); err != nil {
+			return nil, unavailableError(req.incoming, err)
+		}
+	}
+	return json.RawMessage(`{}`), nil
+}
+
+// answer records the client's answers to outstanding questions (others are
+// ignored) and wakes the questions waiting for them.
+func (tk *task) answer(responses map[string]json.RawMessage) {
+	tk.mu.Lock()
+	for k, v := range responses {
+		if _, outstanding := tk.asks[k]; outstanding { // others are ignored
+			tk.answers[k] = v
+			delete(tk.asks, k)
+		}
+	}
+	// Wake every waiting question: each checks whether it was answered.
+	close(tk.answered)
+	tk.answered = make(chan struct{})
+	tk.mu.Unlock()
+}
+
+func (s *Server) taskCancel(ctx context.Context, req *Request, _ *params, raw json.RawMessage) (any, error) {
+	tk, _, err := s.findTask(req, raw)
+	if err != nil && s.cluster != nil {
+		return s.cancelSharedTask(ctx, req, raw)
+	}
+	if err != nil {
+		return nil, err
+	}
+	tk.cancel()
+	tk.set("cancelled", "The task was cancelled.")
+	return json.RawMessage(`{}`), nil
+}
+
+// missingTasksCapability is -32021 naming the tasks extension.
+func missingTasksCapability() error {
+	return (&jsonrpc.Error{Code: -32021, Message: "Missing required client capability"}).
+		WithData(map[string]any{"requiredCapabilities": map[string]any{"extensions": map[string]any{TasksExtension: map[string]any{}}}})
+}
+
+// findSharedTask is findTask on the cluster's shared record.
+func (s *Server) findSharedTask(ctx context.Context, req *Request, raw json.RawMessage) (*task, *taskParams, error) {
+	if !req.wantsTask() {
+		return nil, nil, missingTasksCapability()
+	}
+	var p taskParams
+	if err := decode(raw, &p); err != nil {
+		return nil, nil, err
+	}
+	tk, err := s.sharedTask(ctx, req, p.TaskID)
+	return tk, &p, err
+}
+
+// cancelSharedTask cancels a task another replica runs: the shared record
+// says cancelled at once, and the owner stops it when the message arrives.
+func (s *Server) cancelSharedTask(ctx context.Context, req *Request, raw json.RawMessage) (any, error) {
+	tk, p, err := s.findSharedTask(ctx, req, raw)
+	if err != nil {
+		return nil, err
+	}
+	if !terminal(tk.status) {
+		tk.status, tk.message, tk.updated = "cancelled", "The task was cancelled.", time.Now()
+		if _, err := s.cluster.b.PutTask(ctx, tk.record(s.cluster.b.ID())); err != nil {
+			return nil, unavailableError(req.incoming, err)
+		}
+		if err := s.publish(topicTaskStop, taskMsg{ID: p.TaskID}); err != nil {
+			s.log.Debug("task cancel not published", zap.Error(err))
+		}
+		s.notifyTask(tk)
+	}
+	return json.RawMessage(`{}`), nil
+}
