@@ -4,13 +4,14 @@ GO        ?= go
 ADDR      ?= 127.0.0.1:8080
 DB        ?= memory.db
 
-.PHONY: help run generate check-generated vet test test-go conformance conformance-telemetry conformance-cluster bench bench-memory-large bench-smoke build
+.PHONY: help run generate check-generated vet test test-go footprint conformance conformance-telemetry conformance-cluster bench bench-memory-large bench-smoke build
 
 help:
 	@echo "make run              start mcp-memory over Streamable HTTP on $(ADDR) (store: $(DB))"
 	@echo "make test             the whole test suite (what CI runs)"
 	@echo "make generate         regenerate generated/ from components/"
 	@echo "make check-generated  fail if generated/ is stale"
+	@echo "make footprint        packages linked and stripped size vs a go-sdk server, at most 1.2x (part of make test)"
 	@echo "make conformance      official MCP conformance suite against mcp-everything"
 	@echo "make conformance-telemetry  the same with Prometheus metrics and OTLP tracing on, checking both"
 	@echo "make conformance-cluster  the same against 3 replicas on PostgreSQL behind a round-robin proxy"
@@ -47,7 +48,14 @@ conformance-telemetry:
 conformance-cluster:
 	scripts/conformance-cluster.sh
 
-test: vet check-generated test-go conformance conformance-telemetry conformance-cluster bench-smoke
+# The smallest server (testdata/lightmain) against a one-tool go-sdk
+# server: packages linked and stripped binary size, each at most 1.2x the
+# go-sdk's (bench/footprint_test.go). Deterministic, not timed; the first
+# run builds both with -trimpath and cgo off, later runs hit the cache.
+footprint:
+	cd bench && $(GO) test -count=1 -run '^TestFootprint$$' -v .
+
+test: vet check-generated test-go footprint conformance conformance-telemetry conformance-cluster bench-smoke
 
 bench:
 	scripts/bench.sh
