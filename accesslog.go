@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"go.uber.org/zap"
-
 )
 
 // AccessLog writes one debug line per request: method, component,

@@ -104,7 +104,7 @@ func (c *clusterState) close() {
 // unavailableError is the answer to a request that needs the backend, or
 // a service of its handler, while it cannot be reached; the transport adds
 // 503 and Retry-After.
-func unavailableError(in *Incoming, err error) error {
+func unavailableError(in *inbound, err error) error {
 	in.Status = 503
 	in.RetryAfter = retryAfter
 	return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "Service temporarily unavailable: a service the server needs cannot be reached; retry later"}
@@ -212,7 +212,7 @@ type cancelMsg struct {
 // requests (streamhttp registers its in-flight table). A nil requestID
 // means every request of the session (it was deleted on another replica).
 // Without a cluster it is never called.
-func (s *Server) OnRemoteCancel(f func(sessionID string, requestID json.RawMessage)) {
+func (s *Server) onRemoteCancel(f func(sessionID string, requestID json.RawMessage)) {
 	if s.cluster != nil {
 		s.cluster.canceller.Store(&f)
 	}
@@ -343,7 +343,7 @@ func (s *Server) refreshSession(sess *Session) {
 // and tells the replicas that cache it. The change and the save hold the
 // session's saveMu, as reloads do, so that a reload that read the backend
 // before the save cannot undo the change here.
-func (s *Server) changeSession(ctx context.Context, in *Incoming, sess *Session, change func(*Session)) error {
+func (s *Server) changeSession(ctx context.Context, in *inbound, sess *Session, change func(*Session)) error {
 	if sess == nil {
 		return nil
 	}
@@ -376,7 +376,7 @@ func (s *Server) dropSession(id string) {
 
 // saveSession writes a session's changed state and tells the replicas that
 // cache it; the caller holds sess.saveMu (see changeSession).
-func (s *Server) saveSession(ctx context.Context, in *Incoming, sess *Session) error {
+func (s *Server) saveSession(ctx context.Context, in *inbound, sess *Session) error {
 	if s.cluster == nil || sess == nil {
 		return nil
 	}
@@ -462,7 +462,7 @@ func (s *Server) resyncSessions() {
 
 // routeResponse publishes a client's response to a server-to-client
 // request that another replica sent.
-func (s *Server) routeResponse(in *Incoming) {
+func (s *Server) routeResponse(in *inbound) {
 	err := s.publish(topicResponse, responseMsg{Session: in.Session.ID, Message: *in.Msg})
 	if err != nil {
 		_ = unavailableError(in, err)

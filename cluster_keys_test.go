@@ -31,7 +31,7 @@ func TestClusterKeysRotate(t *testing.T) {
 		return p.NextCursor
 	}
 	page := func(s *Server, c string) string {
-		resp := handle(t, s, &Incoming{}, fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"cursor":%q}}`, c))
+		resp := handle(t, s, &inbound{}, fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"cursor":%q}}`, c))
 		if resp.Error != nil {
 			return resp.Error.Message
 		}

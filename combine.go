@@ -9,7 +9,6 @@ package mcpgen
 import (
 	"context"
 	"time"
-
 )
 
 // Combine returns one observer that feeds all of obs (nil ones are

@@ -42,5 +42,5 @@ func WaitTasksTerminal(ctx context.Context, req *Request) error {
 // tests of package mcpgen_test: p is the caller, legacy the revision a
 // legacy transport negotiated ("" for none).
 func HandleForTest(ctx context.Context, s *Server, m *jsonrpc.Message, p Principal, legacy string) *jsonrpc.Message {
-	return s.Handle(ctx, &Incoming{Msg: m, Auth: p, LegacyVersion: legacy})
+	return s.handle(ctx, &inbound{Msg: m, Auth: p, LegacyVersion: legacy})
 }

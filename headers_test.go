@@ -170,7 +170,7 @@ func TestHandleHeaderMismatchStatus(t *testing.T) {
 		{"version mismatch", http.Header{"Mcp-Protocol-Version": {"2025-11-25"}, "Mcp-Method": {"tools/call"}, "Mcp-Name": {"query"}, "Mcp-Param-Region": {"us"}}, jsonrpc.CodeHeaderMismatch},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			in := &Incoming{HTTPHeaders: c.headers}
+			in := &inbound{HTTPHeaders: c.headers}
 			resp := handle(t, s, in, line)
 			if c.code == 0 {
 				result(t, resp)

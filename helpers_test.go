@@ -57,17 +57,17 @@ func unitDefinition() Definition {
 }
 
 // handle decodes line and serves it.
-func handle(t testing.TB, s *Server, in *Incoming, line string) *jsonrpc.Message {
+func handle(t testing.TB, s *Server, in *inbound, line string) *jsonrpc.Message {
 	t.Helper()
 	m, err := jsonrpc.Decode([]byte(line))
 	if err != nil {
 		t.Fatalf("decode %s: %v", line, err)
 	}
 	if in == nil {
-		in = &Incoming{}
+		in = &inbound{}
 	}
 	in.Msg = m
-	return s.Handle(context.Background(), in)
+	return s.handle(context.Background(), in)
 }
 
 // result returns the response's result decoded into a map, failing on an

@@ -128,15 +128,15 @@ func TestPermission(t *testing.T) {
 		return nil
 	}})
 	line := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"admin"}}`
-	r := handle(t, s, &Incoming{Auth: Principal{Subject: "eve"}}, line)
+	r := handle(t, s, &inbound{Auth: Principal{Subject: "eve"}}, line)
 	if r.Error == nil || r.Error.Code != jsonrpc.CodeInvalidRequest {
 		t.Fatalf("without the scope: want a refusal, got %+v", r)
 	}
-	r = handle(t, s, &Incoming{Auth: Principal{Subject: "root", Scopes: []string{"admin"}}}, line)
+	r = handle(t, s, &inbound{Auth: Principal{Subject: "root", Scopes: []string{"admin"}}}, line)
 	if r.Error != nil {
 		t.Fatalf("with the scope: %v", r.Error)
 	}
-	if r := handle(t, s, &Incoming{}, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"ok"}}`); r.Error != nil {
+	if r := handle(t, s, &inbound{}, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"ok"}}`); r.Error != nil {
 		t.Fatalf("unscoped tools need no permission: %v", r.Error)
 	}
 }

@@ -229,7 +229,7 @@ func HTTPHandler(srv *Server, opts HTTPOptions) http.Handler {
 	h.gets.m = map[string]*getStream{}
 	h.inflight.m = map[string]map[string]*inflightEntry{}
 	// In a cluster: cancellations and DELETEs that reached another replica.
-	srv.OnRemoteCancel(func(sessionID string, requestID json.RawMessage) {
+	srv.onRemoteCancel(func(sessionID string, requestID json.RawMessage) {
 		if requestID == nil {
 			h.inflight.cancelAll(sessionID)
 			return
@@ -292,7 +292,7 @@ func (h *handler) refuse(w http.ResponseWriter, err error) {
 	if !ok && !errors.As(err, &ae) {
 		ae = &AuthError{Err: err}
 	}
-	if obs := h.srv.Observer(); obs != nil && ae.Reason != "" {
+	if obs := h.srv.observer(); obs != nil && ae.Reason != "" {
 		obs.Event(EventAuthRefused, Tag{Key: "reason", Value: ae.Reason})
 	}
 	for k, vs := range ae.Header {

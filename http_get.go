@@ -18,7 +18,7 @@ type getStream struct {
 // get serves the legacy standalone SSE stream of a session. A newer GET for
 // the same session replaces (closes) the older one.
 func (h *handler) get(w http.ResponseWriter, r *http.Request, who Principal) {
-	if IsModern(r.Header.Get(hdrProtocolVersion)) {
+	if modernVersion(r.Header.Get(hdrProtocolVersion)) {
 		w.Header().Set("Allow", "POST")
 		writeError(w, http.StatusMethodNotAllowed, nil, jsonrpc.Errorf(jsonrpc.CodeInvalidRequest, "Method not allowed: GET is not part of protocol revision %s", r.Header.Get(hdrProtocolVersion)))
 		return
@@ -45,7 +45,7 @@ func (h *handler) get(w http.ResponseWriter, r *http.Request, who Principal) {
 		h.log.Debug("GET stream replaced", zap.String("session", id))
 	}
 	h.gets.m[id] = me
-	sess.SetNotifier(func(method string, params any) {
+	sess.setNotifier(func(method string, params any) {
 		raw, err := json.Marshal(params)
 		if err != nil {
 			h.log.Warn("session notification dropped", zap.String("method", method), zap.Error(err))
@@ -60,14 +60,14 @@ func (h *handler) get(w http.ResponseWriter, r *http.Request, who Principal) {
 
 	select {
 	case <-r.Context().Done():
-	case <-sess.Done():
+	case <-sess.doneChan():
 	case <-me.replaced:
 	}
 
 	h.gets.mu.Lock()
 	if h.gets.m[id] == me {
 		delete(h.gets.m, id)
-		sess.SetNotifier(nil)
+		sess.setNotifier(nil)
 	}
 	h.gets.mu.Unlock()
 	st.close()
@@ -76,7 +76,7 @@ func (h *handler) get(w http.ResponseWriter, r *http.Request, who Principal) {
 // delete ends a legacy session and cancels its running requests.
 func (h *handler) delete(w http.ResponseWriter, r *http.Request, who Principal) {
 	id := r.Header.Get(hdrSessionID)
-	if IsModern(r.Header.Get(hdrProtocolVersion)) {
+	if modernVersion(r.Header.Get(hdrProtocolVersion)) {
 		w.Header().Set("Allow", "POST")
 		writeError(w, http.StatusMethodNotAllowed, nil, jsonrpc.Errorf(jsonrpc.CodeInvalidRequest, "Method not allowed: DELETE is not part of protocol revision %s", r.Header.Get(hdrProtocolVersion)))
 		return
@@ -90,7 +90,7 @@ func (h *handler) delete(w http.ResponseWriter, r *http.Request, who Principal) 
 		writeError(w, status, nil, err)
 		return
 	}
-	ended, err := h.srv.DeleteSession(r.Context(), sess.ID)
+	ended, err := h.srv.deleteSession(r.Context(), sess.ID)
 	if err != nil {
 		writeError(w, http.StatusServiceUnavailable, nil, errUnavailable)
 		return

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
-
 )
 
 // rendered is a large structured result that renders itself, as

@@ -24,16 +24,16 @@ func (h *handler) post(w http.ResponseWriter, r *http.Request, who Principal) {
 		writeError(w, http.StatusUnsupportedMediaType, nil, jsonrpc.Errorf(jsonrpc.CodeInvalidRequest, "Unsupported Media Type: Content-Type must be application/json"))
 		return
 	}
-	limit := h.srv.MaxMessageBytes()
+	limit := h.srv.maxMessageBytes()
 	if r.ContentLength > limit {
-		writeError(w, http.StatusRequestEntityTooLarge, nil, h.srv.MessageTooLarge())
+		writeError(w, http.StatusRequestEntityTooLarge, nil, h.srv.messageTooLarge())
 		return
 	}
 	body, err := readBody(w, r, limit)
 	if err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
-			writeError(w, http.StatusRequestEntityTooLarge, nil, h.srv.MessageTooLarge())
+			writeError(w, http.StatusRequestEntityTooLarge, nil, h.srv.messageTooLarge())
 			return
 		}
 		writeError(w, http.StatusBadRequest, nil, fmt.Errorf("%w: reading body: %v", jsonrpc.ErrParse, err))
@@ -52,11 +52,11 @@ func (h *handler) post(w http.ResponseWriter, r *http.Request, who Principal) {
 	// A body carrying the 2026-07-28 _meta is stateless whatever the
 	// header says: the core then answers a header that disagrees (-32020)
 	// or a revision it does not speak (-32022).
-	modern := IsModern(version) || IsModernMessage(m)
+	modern := modernVersion(version) || modernMessage(m)
 	// HTTPHeaders is set on every message: the core reads it only on the
 	// stateless path, where it also catches a modern body sent without the
 	// MCP-Protocol-Version header.
-	in := &Incoming{Msg: m, Auth: who, HTTPHeaders: r.Header, RemoteAddr: r.RemoteAddr}
+	in := &inbound{Msg: m, Auth: who, HTTPHeaders: r.Header, RemoteAddr: r.RemoteAddr}
 	if !modern && m.Method != "initialize" {
 		sess, status, err := h.legacySession(r, version, who)
 		if err != nil {
@@ -75,7 +75,7 @@ func (h *handler) post(w http.ResponseWriter, r *http.Request, who Principal) {
 	}
 	legacy := in.Session != nil && !modern
 	st := h.newStream(w, r, in.Session)
-	in.Peer = st
+	in.peer = st
 	ctx := r.Context()
 	if legacy {
 		// A legacy disconnect is not a cancellation; notifications/cancelled
@@ -85,7 +85,7 @@ func (h *handler) post(w http.ResponseWriter, r *http.Request, who Principal) {
 		defer h.inflight.add(in.Session.ID, m.ID, cancel)()
 		defer cancel()
 	}
-	resp := h.srv.Handle(ctx, in)
+	resp := h.srv.handle(ctx, in)
 	if legacy && ctx.Err() != nil {
 		st.abandon() // cancelled requests are not answered
 		return
@@ -102,7 +102,7 @@ func (h *handler) post(w http.ResponseWriter, r *http.Request, who Principal) {
 		// Step-up: tell the client which scopes to ask for (403,
 		// error="insufficient_scope"); the body keeps the JSON-RPC error.
 		if refusal := sc.InsufficientScope(who, in.MissingScope); refusal != nil {
-			if obs := h.srv.Observer(); obs != nil && refusal.Reason != "" {
+			if obs := h.srv.observer(); obs != nil && refusal.Reason != "" {
 				obs.Event(EventAuthRefused, Tag{Key: "reason", Value: refusal.Reason})
 			}
 			for k, vs := range refusal.Header {
@@ -156,7 +156,7 @@ var errNoSession = jsonrpc.Errorf(jsonrpc.CodeInvalidRequest, "Session not found
 func (h *handler) legacySession(r *http.Request, version string, who Principal) (*Session, int, error) {
 	id := r.Header.Get(hdrSessionID)
 	if id == "" {
-		if version != "" && !Supported(version) {
+		if version != "" && !supportedVersion(version) {
 			return nil, http.StatusBadRequest, unsupportedHeader(version)
 		}
 		return nil, http.StatusBadRequest, jsonrpc.Errorf(jsonrpc.CodeInvalidRequest, "Bad Request: Mcp-Session-Id header required: send initialize first and repeat the session id it returns on every later request")
@@ -168,10 +168,10 @@ func (h *handler) legacySession(r *http.Request, version string, who Principal) 
 // its session: 400 for a revision this server does not speak, 404 for an
 // unknown session or one another principal opened.
 func (h *handler) session(ctx context.Context, id, version string, who Principal) (*Session, int, error) {
-	if version != "" && !Supported(version) {
+	if version != "" && !supportedVersion(version) {
 		return nil, http.StatusBadRequest, unsupportedHeader(version)
 	}
-	sess, err := h.srv.LookupSession(ctx, id)
+	sess, err := h.srv.lookupSession(ctx, id)
 	if err != nil { // the cluster's shared state cannot be reached
 		return nil, http.StatusServiceUnavailable, errUnavailable
 	}
@@ -192,7 +192,7 @@ func unsupportedHeader(version string) error {
 // notification serves a notification or a client's response to one of our
 // requests: 202 with no body, or the status the core chose for a rejected
 // stateless notification.
-func (h *handler) notification(w http.ResponseWriter, r *http.Request, in *Incoming) {
+func (h *handler) notification(w http.ResponseWriter, r *http.Request, in *inbound) {
 	m := in.Msg
 	if m.Method == "notifications/cancelled" && in.Session != nil {
 		var p struct {
@@ -202,7 +202,7 @@ func (h *handler) notification(w http.ResponseWriter, r *http.Request, in *Incom
 			h.inflight.cancel(in.Session.ID, p.RequestID)
 		}
 	}
-	h.srv.Handle(r.Context(), in)
+	h.srv.handle(r.Context(), in)
 	if in.Status >= 400 {
 		writeError(w, in.Status, nil, jsonrpc.Errorf(jsonrpc.CodeInvalidRequest, "notification %s rejected", m.Method))
 		return
@@ -218,7 +218,7 @@ func (h *handler) batch(w http.ResponseWriter, r *http.Request, who Principal, b
 		writeError(w, http.StatusBadRequest, nil, fmt.Errorf("%w: %v", jsonrpc.ErrParse, err))
 		return
 	}
-	if IsModern(version) {
+	if modernVersion(version) {
 		writeError(w, http.StatusBadRequest, nil, jsonrpc.Errorf(jsonrpc.CodeInvalidRequest, "JSON-RPC batches are not allowed in protocol revision %s", version))
 		return
 	}
@@ -227,7 +227,7 @@ func (h *handler) batch(w http.ResponseWriter, r *http.Request, who Principal, b
 		writeError(w, status, nil, err)
 		return
 	}
-	if sess.Version != Version20250326 {
+	if sess.Version != version20250326 {
 		writeError(w, http.StatusBadRequest, nil, jsonrpc.Errorf(jsonrpc.CodeInvalidRequest, "JSON-RPC batches are not allowed in protocol revision %s", sess.Version))
 		return
 	}
@@ -250,7 +250,7 @@ func (h *handler) batch(w http.ResponseWriter, r *http.Request, who Principal, b
 			out = append(out, jsonrpc.NewErrorResponse(m.ID, jsonrpc.Errorf(jsonrpc.CodeInvalidRequest, "initialize must not be part of a batch")))
 			continue
 		}
-		in := &Incoming{Msg: m, Session: sess, Peer: st, Auth: who, HTTPHeaders: r.Header, RemoteAddr: r.RemoteAddr}
+		in := &inbound{Msg: m, Session: sess, peer: st, Auth: who, HTTPHeaders: r.Header, RemoteAddr: r.RemoteAddr}
 		if m.Method == "notifications/cancelled" {
 			var p struct {
 				RequestID json.RawMessage `json:"requestId"`
@@ -263,14 +263,14 @@ func (h *handler) batch(w http.ResponseWriter, r *http.Request, who Principal, b
 		if m.IsRequest() {
 			rctx, cancel := context.WithCancel(ctx)
 			remove := h.inflight.add(sess.ID, m.ID, cancel)
-			resp = h.srv.Handle(rctx, in)
+			resp = h.srv.handle(rctx, in)
 			remove()
 			if rctx.Err() != nil {
 				resp = nil // cancelled: not answered
 			}
 			cancel()
 		} else {
-			resp = h.srv.Handle(ctx, in)
+			resp = h.srv.handle(ctx, in)
 		}
 		if resp != nil {
 			out = append(out, resp)

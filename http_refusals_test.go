@@ -74,7 +74,7 @@ func TestRefusalAccept(t *testing.T) {
 	decodeJSON(t, post(t, f.url, h, body), 200)
 
 	// GET without text/event-stream.
-	sid := httpInitialize(t, f, Version20251125)
+	sid := httpInitialize(t, f, version20251125)
 	for _, accept := range []string{"", "application/json"} {
 		g := legacyHeaders(sid)
 		g.Del("Accept")
@@ -90,7 +90,7 @@ func TestRefusalAccept(t *testing.T) {
 // the session survives it.
 func TestRefusalLegacyVersion(t *testing.T) {
 	f := newHTTPFixture(t, HTTPOptions{})
-	sid := httpInitialize(t, f, Version20251125)
+	sid := httpInitialize(t, f, version20251125)
 	for _, v := range []string{"1900-01-01", "2025-11-24", "latest"} {
 		h := legacyHeaders(sid)
 		h.Set("MCP-Protocol-Version", v)
@@ -115,7 +115,7 @@ func TestRefusalModernVersion(t *testing.T) {
 	f := newHTTPFixture(t, HTTPOptions{})
 	for _, v := range []string{"1900-01-01", "2099-12-31", "v999.0.0", "2025-11-25"} {
 		params := map[string]any{"_meta": map[string]any{}}
-		body := strings.Replace(modernBody(1, "tools/list", params), `"`+Version20260728+`"`, strconv.Quote(v), 1)
+		body := strings.Replace(modernBody(1, "tools/list", params), `"`+version20260728+`"`, strconv.Quote(v), 1)
 		h := modernHeaders("tools/list", "")
 		h.Set("MCP-Protocol-Version", v)
 		e := readError(t, post(t, f.url, h, body), 400)
@@ -153,9 +153,9 @@ func TestRefusalLegacyWithoutSession(t *testing.T) {
 	f := newHTTPFixture(t, HTTPOptions{})
 	for _, c := range []struct{ version, body, id string }{
 		{"", `{"jsonrpc":"2.0","id":"a","method":"ping"}`, `"a"`},
-		{Version20251125, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"message":"hi"}}}`, "2"},
-		{Version20250618, `{"jsonrpc":"2.0","method":"notifications/initialized"}`, ""},
-		{Version20250326, `{"jsonrpc":"2.0","id":"srv-1","result":{}}`, ""}, // a response: the error has no id
+		{version20251125, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"message":"hi"}}}`, "2"},
+		{version20250618, `{"jsonrpc":"2.0","method":"notifications/initialized"}`, ""},
+		{version20250326, `{"jsonrpc":"2.0","id":"srv-1","result":{}}`, ""}, // a response: the error has no id
 	} {
 		h := legacyHeaders("")
 		if c.version != "" {
@@ -228,7 +228,7 @@ func TestRateLimit(t *testing.T) {
 	decodeJSON(t, post(t, f.url, modernHeaders("tools/list", ""), body), 200)
 	// Legacy requests count too: the anonymous caller's initialize takes
 	// its second token, and the ping after it is refused.
-	sid := httpInitialize(t, f, Version20251125)
+	sid := httpInitialize(t, f, version20251125)
 	readError(t, post(t, f.url, legacyHeaders(sid), `{"jsonrpc":"2.0","id":9,"method":"ping"}`), http.StatusTooManyRequests)
 }
 

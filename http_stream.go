@@ -63,7 +63,7 @@ func (s *stream) tick() {
 	}
 	if s.writeLocked([]byte(": keep-alive\n\n")) == nil {
 		if s.sess != nil {
-			s.sess.Touch() // an open stream is a session in use
+			s.sess.touchNow() // an open stream is a session in use
 		}
 		s.timer.Reset(s.keepAlive)
 	}
@@ -267,7 +267,7 @@ func (s *stream) close() {
 	}
 }
 
-// Notify implements [server.Peer] for the request this stream answers.
+// Notify implements [streamPeer] for the request this stream answers.
 func (s *stream) Notify(_ context.Context, method string, params any) error {
 	raw, err := json.Marshal(params)
 	if err != nil {
@@ -276,11 +276,11 @@ func (s *stream) Notify(_ context.Context, method string, params any) error {
 	return s.send(&jsonrpc.Message{JSONRPC: jsonrpc.Version, Method: method, Params: raw})
 }
 
-// Call implements [server.Peer]: the request goes out on this response's
+// Call implements [streamPeer]: the request goes out on this response's
 // SSE stream and the answer comes back in a later POST of the session.
 func (s *stream) Call(ctx context.Context, method string, params any) (json.RawMessage, error) {
 	if s.sess == nil {
 		return nil, fmt.Errorf("%w: %s needs a legacy session (Mcp-Session-Id)", jsonrpc.ErrInvalidRequest, method)
 	}
-	return s.sess.Call(ctx, method, params, s.send)
+	return s.sess.call(ctx, method, params, s.send)
 }

@@ -138,8 +138,8 @@ func modernBody(id any, method string, params map[string]any) string {
 	if meta == nil {
 		meta = map[string]any{}
 	}
-	meta[MetaProtocolVersion] = Version20260728
-	meta[MetaClientCapabilities] = map[string]any{}
+	meta[metaProtocolVersion] = version20260728
+	meta[metaClientCapabilities] = map[string]any{}
 	params["_meta"] = meta
 	b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "method": method, "params": params})
 	return string(b)
@@ -149,7 +149,7 @@ func modernHeaders(method, name string) http.Header {
 	h := http.Header{}
 	h.Set("Content-Type", "application/json")
 	h.Set("Accept", "application/json, text/event-stream")
-	h.Set("MCP-Protocol-Version", Version20260728)
+	h.Set("MCP-Protocol-Version", version20260728)
 	h.Set("Mcp-Method", method)
 	if name != "" {
 		h.Set("Mcp-Name", name)
@@ -163,7 +163,7 @@ func legacyHeaders(session string) http.Header {
 	h.Set("Accept", "application/json, text/event-stream")
 	if session != "" {
 		h.Set("Mcp-Session-Id", session)
-		h.Set("MCP-Protocol-Version", Version20251125)
+		h.Set("MCP-Protocol-Version", version20251125)
 	}
 	return h
 }
@@ -311,7 +311,7 @@ func httpInitialize(t testing.TB, f *httpFixture, version string) string {
 
 func TestLegacySessionLifecycle(t *testing.T) {
 	f := newHTTPFixture(t, HTTPOptions{})
-	sid := httpInitialize(t, f, Version20251125)
+	sid := httpInitialize(t, f, version20251125)
 
 	m := decodeJSON(t, post(t, f.url, legacyHeaders(sid), `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`), 200)
 	var res struct{ Tools []struct{ Name string } }
@@ -334,7 +334,7 @@ func TestLegacySessionLifecycle(t *testing.T) {
 
 func TestLegacySamplingRoundTrip(t *testing.T) {
 	f := newHTTPFixture(t, HTTPOptions{})
-	sid := httpInitialize(t, f, Version20251125)
+	sid := httpInitialize(t, f, version20251125)
 	resp := post(t, f.url, legacyHeaders(sid), `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"ask","arguments":{"message":"capital of France?"}}}`)
 	defer resp.Body.Close()
 	s := newSSE(t, resp)
@@ -362,7 +362,7 @@ func TestLegacySamplingRoundTrip(t *testing.T) {
 
 func TestLegacyCancellation(t *testing.T) {
 	f := newHTTPFixture(t, HTTPOptions{})
-	sid := httpInitialize(t, f, Version20251125)
+	sid := httpInitialize(t, f, version20251125)
 
 	// A disconnect does not cancel a legacy session request.
 	ctx, cancel := context.WithCancel(context.Background())
@@ -422,7 +422,7 @@ func TestBatch(t *testing.T) {
 	batch := `[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","method":"notifications/initialized"},{"jsonrpc":"2.0","id":2,"method":"tools/list"},{"jsonrpc":"2.0","id":3}]`
 	// A 2025-03-26 session allows batches (this one without the header,
 	// which 2025-03-26 did not define).
-	sid := httpInitialize(t, f, Version20250326)
+	sid := httpInitialize(t, f, version20250326)
 	h := legacyHeaders(sid)
 	h.Del("MCP-Protocol-Version")
 	resp := post(t, f.url, h, batch)
@@ -444,7 +444,7 @@ func TestBatch(t *testing.T) {
 	// Without a session (initialize may not be batched), in a 2025-11-25
 	// session or from a 2026-07-28 client, batches are refused.
 	wantHTTPError(t, post(t, f.url, legacyHeaders(""), `[{"jsonrpc":"2.0","id":1,"method":"ping"}]`), 400, -32600, "")
-	sid = httpInitialize(t, f, Version20251125)
+	sid = httpInitialize(t, f, version20251125)
 	wantHTTPError(t, post(t, f.url, legacyHeaders(sid), `[{"jsonrpc":"2.0","id":1,"method":"ping"}]`), 400, -32600, "")
 	wantHTTPError(t, post(t, f.url, modernHeaders("tools/list", ""), "["+modernBody(1, "tools/list", nil)+"]"), 400, -32600, "")
 }
@@ -513,7 +513,7 @@ func TestModernErrors(t *testing.T) {
 	t.Run("unsupported version", func(t *testing.T) {
 		h := modernHeaders("server/discover", "")
 		h.Set("MCP-Protocol-Version", "v999.0.0")
-		body := strings.Replace(modernBody(301, "server/discover", nil), Version20260728, "v999.0.0", 1)
+		body := strings.Replace(modernBody(301, "server/discover", nil), version20260728, "v999.0.0", 1)
 		wantHTTPError(t, post(t, f.url, h, body), 400, -32022, "301")
 	})
 	t.Run("unknown method", func(t *testing.T) {
@@ -731,7 +731,7 @@ func openGET(t *testing.T, f *httpFixture, sid string) (*http.Response, *sse) {
 	h := http.Header{}
 	h.Set("Accept", "text/event-stream")
 	h.Set("Mcp-Session-Id", sid)
-	h.Set("MCP-Protocol-Version", Version20251125)
+	h.Set("MCP-Protocol-Version", version20251125)
 	resp := do(t, context.Background(), http.MethodGet, f.url, h, "")
 	if resp.StatusCode != 200 {
 		b, _ := io.ReadAll(resp.Body)
@@ -743,7 +743,7 @@ func openGET(t *testing.T, f *httpFixture, sid string) (*http.Response, *sse) {
 
 func TestGETStream(t *testing.T) {
 	f := newHTTPFixture(t, HTTPOptions{})
-	sid := httpInitialize(t, f, Version20251125)
+	sid := httpInitialize(t, f, version20251125)
 	m := decodeJSON(t, post(t, f.url, legacyHeaders(sid), `{"jsonrpc":"2.0","id":2,"method":"resources/subscribe","params":{"uri":"test://watched"}}`), 200)
 	if m.Error != nil {
 		t.Fatalf("subscribe: %+v", m.Error)
@@ -781,7 +781,7 @@ func TestGETStream(t *testing.T) {
 
 func TestGETErrors(t *testing.T) {
 	f := newHTTPFixture(t, HTTPOptions{})
-	sid := httpInitialize(t, f, Version20251125)
+	sid := httpInitialize(t, f, version20251125)
 	h := http.Header{}
 	h.Set("Accept", "text/event-stream")
 	wantHTTPError(t, do(t, context.Background(), http.MethodGet, f.url, h, ""), 400, -32600, "")
@@ -873,7 +873,7 @@ wait:
 
 func TestShutdown(t *testing.T) {
 	f := newHTTPFixture(t, HTTPOptions{})
-	sid := httpInitialize(t, f, Version20251125)
+	sid := httpInitialize(t, f, version20251125)
 	_, get := openGET(t, f, sid)
 	resp := post(t, f.url, modernHeaders("subscriptions/listen", ""),
 		modernBody("l", "subscriptions/listen", map[string]any{"notifications": map[string]any{"toolsListChanged": true}}))

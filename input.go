@@ -107,7 +107,7 @@ func (s *Server) inputRequired(req *Request, p *params, err error) (any, error) 
 	}
 	payload, _ := json.Marshal(st)
 	return inputRequiredResult{
-		ResultType:    ResultInputRequired,
+		ResultType:    resultInputRequired,
 		InputRequests: ir.Requests,
 		RequestState:  s.signer.seal(string(payload)),
 	}, nil

@@ -166,7 +166,7 @@ func roundUp(d time.Duration) time.Duration {
 // principalKey names the caller of a message for per-principal limits:
 // the authenticated subject, else the remote IP address, else "" (the one
 // anonymous stdio client).
-func (in *Incoming) principalKey() string {
+func (in *inbound) principalKey() string {
 	if in.Auth.Subject != "" {
 		return "sub:" + in.Auth.Subject
 	}
@@ -182,12 +182,12 @@ func (in *Incoming) principalKey() string {
 
 // MaxMessageBytes is the largest message a transport may hand to Handle
 // (Options.MaxMessageBytes): one limit for every transport.
-func (s *Server) MaxMessageBytes() int64 { return s.opts.MaxMessageBytes }
+func (s *Server) maxMessageBytes() int64 { return s.opts.MaxMessageBytes }
 
 // MessageTooLarge is the error a transport answers a message over
 // [Server.MaxMessageBytes] with (-32600 naming the limit); calling it also
 // reports the refusal to the observer.
-func (s *Server) MessageTooLarge() error {
+func (s *Server) messageTooLarge() error {
 	if s.obs != nil {
 		s.obs.Event(EventLimitRefused, Tag{"limit", "message_size"})
 	}

@@ -15,7 +15,7 @@ func TestRateLimitRefill(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		obs := &recorder{}
 		s := New(unitDefinition(), Options{Limits: Limits{Rate: 2, Burst: 3}, Observer: obs})
-		alice := func() *Incoming { return &Incoming{Auth: Principal{Subject: "alice"}} }
+		alice := func() *inbound { return &inbound{Auth: Principal{Subject: "alice"}} }
 		for range 3 {
 			result(t, handle(t, s, alice(), pingLine))
 		}
@@ -36,8 +36,8 @@ func TestRateLimitRefill(t *testing.T) {
 			t.Fatalf("notification answered: %+v", resp)
 		}
 		// Another principal, and an anonymous caller by address, have their own.
-		result(t, handle(t, s, &Incoming{Auth: Principal{Subject: "bob"}}, pingLine))
-		result(t, handle(t, s, &Incoming{RemoteAddr: "192.0.2.7:5555"}, pingLine))
+		result(t, handle(t, s, &inbound{Auth: Principal{Subject: "bob"}}, pingLine))
+		result(t, handle(t, s, &inbound{RemoteAddr: "192.0.2.7:5555"}, pingLine))
 		time.Sleep(500 * time.Millisecond)
 		result(t, handle(t, s, alice(), pingLine))
 		wantError(t, handle(t, s, alice(), pingLine), CodeTooManyRequests, "retry after")
@@ -91,10 +91,10 @@ func TestLimiterForgets(t *testing.T) {
 
 func TestLimitsOffByDefault(t *testing.T) {
 	s := New(unitDefinition(), Options{})
-	if s.limits != nil || s.MaxMessageBytes() != 8<<20 {
-		t.Fatalf("limits %v, max message %d", s.limits, s.MaxMessageBytes())
+	if s.limits != nil || s.maxMessageBytes() != 8<<20 {
+		t.Fatalf("limits %v, max message %d", s.limits, s.maxMessageBytes())
 	}
 	for range 1000 {
-		result(t, handle(t, s, &Incoming{}, pingLine))
+		result(t, handle(t, s, &inbound{}, pingLine))
 	}
 }

@@ -26,7 +26,7 @@ type listenFilter struct {
 type listener struct {
 	id     json.RawMessage
 	filter listenFilter
-	peer   Peer
+	peer   streamPeer
 	ctx    context.Context
 	ready  chan struct{} // closed once the acknowledgement was sent
 }
@@ -99,7 +99,7 @@ func (s *Server) listen(ctx context.Context, req *Request, _ *params, raw json.R
 		delete(s.subs.listeners, l)
 		s.subs.mu.Unlock()
 	}()
-	ack := map[string]any{"_meta": map[string]any{MetaSubscriptionID: id}, "notifications": f}
+	ack := map[string]any{"_meta": map[string]any{metaSubscriptionID: id}, "notifications": f}
 	err := req.peer.Notify(ctx, "notifications/subscriptions/acknowledged", ack)
 	close(l.ready)
 	if err != nil {
@@ -110,7 +110,7 @@ func (s *Server) listen(ctx context.Context, req *Request, _ *params, raw json.R
 		return nil, ctx.Err()
 	case <-s.closing():
 	}
-	return map[string]any{"_meta": map[string]any{MetaSubscriptionID: id}}, nil
+	return map[string]any{"_meta": map[string]any{metaSubscriptionID: id}}, nil
 }
 
 // broadcast sends a notification to every legacy session and listen stream
@@ -167,7 +167,7 @@ func (s *Server) deliver(method, key string, params map[string]any) {
 		for k, v := range params {
 			tagged[k] = v
 		}
-		tagged["_meta"] = map[string]any{MetaSubscriptionID: l.id}
+		tagged["_meta"] = map[string]any{metaSubscriptionID: l.id}
 		_ = l.peer.Notify(l.ctx, method, tagged)
 	}
 }

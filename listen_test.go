@@ -19,7 +19,7 @@ func TestListenCancelledGetsNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	done := make(chan *jsonrpc.Message)
-	go func() { done <- s.Handle(ctx, &Incoming{Msg: m, Peer: peer}) }()
+	go func() { done <- s.handle(ctx, &inbound{Msg: m, peer: peer}) }()
 	<-peer.acked
 	s.ListChanged("tools")
 	// Cancelled but (we make sure) still registered: the handler cannot

@@ -75,7 +75,7 @@ func (s *Server) buildList(method, key string, items []any) (*list, error) {
 		}
 		l.legacy = append(l.legacy, json.RawMessage(fmt.Sprintf(`{%q:%s%s}`, key, body, next)))
 		l.modern = append(l.modern, json.RawMessage(fmt.Sprintf(`{"resultType":%q,%q:%s%s,"ttlMs":%d,"cacheScope":%q}`,
-			ResultComplete, key, body, next, s.opts.ListCache.TTLMs, s.opts.ListCache.Scope)))
+			resultComplete, key, body, next, s.opts.ListCache.TTLMs, s.opts.ListCache.Scope)))
 		if end == len(items) {
 			return l, nil
 		}

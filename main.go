@@ -34,12 +34,12 @@ import (
 // cannot start (a dependency fails, the address is taken) or serving
 // fails, and 0 after a clean shutdown.
 func Main(name, about string, newServer any, deps ...Dependency) {
-	os.Exit(runMain(name, about, newServer, deps, os.Args[1:], os.Stderr))
+	os.Exit(runMain(name, about, newServer, deps, os.Args[1:], os.Stderr, os.Stdin, os.Stdout))
 }
 
-// runMain is Main with its arguments and error output given, returning
+// runMain is Main with its arguments and standard files given, returning
 // the exit status.
-func runMain(name, about string, newServer any, deps []Dependency, args []string, stderr io.Writer) int {
+func runMain(name, about string, newServer any, deps []Dependency, args []string, stderr io.Writer, stdin io.Reader, stdout io.Writer) int {
 	fail := func(err error) int {
 		fmt.Fprintf(stderr, "%s: %v\n", name, err)
 		return ExitCode(err)
@@ -50,7 +50,7 @@ func runMain(name, about string, newServer any, deps []Dependency, args []string
 	}
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	var f Flags
+	f := Flags{stdin: stdin, stdout: stdout}
 	f.Register(fs)
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "usage: %s [flags]\n\n%s\n\n", name, about)

@@ -118,7 +118,7 @@ func (s *Server) buildCapabilities() {
 	}
 	s.legacyCaps, _ = json.Marshal(caps)
 	if s.tasks != nil {
-		exts[TasksExtension] = map[string]any{}
+		exts[tasksExtension] = map[string]any{}
 		caps["extensions"] = exts
 	}
 	s.modernCaps, _ = json.Marshal(caps)
@@ -130,8 +130,8 @@ func (s *Server) buildCapabilities() {
 		TTLMs             int64           `json:"ttlMs"`
 		CacheScope        string          `json:"cacheScope"`
 		Meta              map[string]any  `json:"_meta"`
-	}{ResultComplete, versions, s.modernCaps, s.def.Instructions,
-		s.opts.ListCache.TTLMs, s.opts.ListCache.Scope, map[string]any{MetaServerInfo: s.serverInfo}})
+	}{resultComplete, versions, s.modernCaps, s.def.Instructions,
+		s.opts.ListCache.TTLMs, s.opts.ListCache.Scope, map[string]any{metaServerInfo: s.serverInfo}})
 }
 
 type initializeParams struct {

@@ -80,7 +80,7 @@ const (
 
 // Observer returns the observer the server was built with, or nil;
 // transports report their own events (auth refusals) through it.
-func (s *Server) Observer() Observer { return s.obs }
+func (s *Server) observer() Observer { return s.obs }
 
 // Scopes returns the permission scopes the server's components require,
 // sorted, as the generator listed them in [Definition.Scopes]: what an
@@ -106,7 +106,7 @@ func (s *Server) startObserved(ctx context.Context, info *RequestInfo, p *params
 }
 
 // endObserved completes info from the answer and reports it.
-func (s *Server) endObserved(ctx context.Context, in *Incoming, info *RequestInfo, err error) {
+func (s *Server) endObserved(ctx context.Context, in *inbound, info *RequestInfo, err error) {
 	ctx = s.startObserved(ctx, info, nil) // the params did not decode
 	info.Duration = time.Since(info.Start)
 	if in.Session != nil {

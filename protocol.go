@@ -8,30 +8,30 @@ import "encoding/json"
 
 // Protocol revisions this runtime speaks, newest first.
 const (
-	Version20260728 = "2026-07-28"
-	Version20251125 = "2025-11-25"
-	Version20250618 = "2025-06-18"
-	Version20250326 = "2025-03-26"
-	Version20241105 = "2024-11-05"
+	version20260728 = "2026-07-28"
+	version20251125 = "2025-11-25"
+	version20250618 = "2025-06-18"
+	version20250326 = "2025-03-26"
+	version20241105 = "2024-11-05"
 )
 
 // Latest is the newest revision served; LatestLegacy the newest one that
 // uses the initialize handshake.
 const (
-	LatestVersion = Version20260728
-	latestLegacy  = Version20251125
+	LatestVersion = version20260728
+	latestLegacy  = version20251125
 )
 
 // Versions lists every revision served, newest first.
-var versions = []string{Version20260728, Version20251125, Version20250618, Version20250326, Version20241105}
+var versions = []string{version20260728, version20251125, version20250618, version20250326, version20241105}
 
 // LegacyVersions lists the revisions negotiated through initialize.
 var legacyVersions = versions[1:]
 
-// IsModern reports whether v names a stateless revision: a date
+// modernVersion reports whether v names a stateless revision: a date
 // (YYYY-MM-DD, as every revision is named) of 2026-07-28 or later. Other
 // strings ("latest", "v2") name no revision of either era.
-func IsModern(v string) bool { return isDate(v) && v >= Version20260728 }
+func modernVersion(v string) bool { return isDate(v) && v >= version20260728 }
 
 func isDate(v string) bool {
 	if len(v) != len("2006-01-02") || v[4] != '-' || v[7] != '-' {
@@ -45,8 +45,8 @@ func isDate(v string) bool {
 	return true
 }
 
-// Supported reports whether v is one of [Versions].
-func Supported(v string) bool {
+// supportedVersion reports whether v is one of [Versions].
+func supportedVersion(v string) bool {
 	for _, s := range versions {
 		if s == v {
 			return true

@@ -2,22 +2,22 @@ package mcpgen
 
 // Reserved _meta keys of the 2026-07-28 revision.
 const (
-	MetaProtocolVersion    = "io.modelcontextprotocol/protocolVersion"
-	MetaClientCapabilities = "io.modelcontextprotocol/clientCapabilities"
-	MetaClientInfo         = "io.modelcontextprotocol/clientInfo"
-	MetaLogLevel           = "io.modelcontextprotocol/logLevel"
-	MetaServerInfo         = "io.modelcontextprotocol/serverInfo"
-	MetaSubscriptionID     = "io.modelcontextprotocol/subscriptionId"
-	MetaProgressToken      = "progressToken"
-	MetaRelatedTask        = "io.modelcontextprotocol/related-task"
+	metaProtocolVersion    = "io.modelcontextprotocol/protocolVersion"
+	metaClientCapabilities = "io.modelcontextprotocol/clientCapabilities"
+	metaClientInfo         = "io.modelcontextprotocol/clientInfo"
+	metaLogLevel           = "io.modelcontextprotocol/logLevel"
+	metaServerInfo         = "io.modelcontextprotocol/serverInfo"
+	metaSubscriptionID     = "io.modelcontextprotocol/subscriptionId"
+	metaProgressToken      = "progressToken"
+	metaRelatedTask        = "io.modelcontextprotocol/related-task"
 )
 
 // Result types of the 2026-07-28 revision.
 const (
-	ResultComplete      = "complete"
-	ResultInputRequired = "input_required"
-	ResultTask          = "task"
+	resultComplete      = "complete"
+	resultInputRequired = "input_required"
+	resultTask          = "task"
 )
 
-// TasksExtension is the capability key of the tasks extension.
-const TasksExtension = "io.modelcontextprotocol/tasks"
+// tasksExtension is the capability key of the tasks extension.
+const tasksExtension = "io.modelcontextprotocol/tasks"

@@ -9,13 +9,13 @@ import (
 	"github.com/mcpgen/mcpgen/internal/jsonrpc"
 )
 
-// Peer is a transport's channel back to the client for one incoming message.
+// streamPeer is a transport's channel back to the client for one incoming message.
 // Notify sends a notification tied to the request; Call sends a
 // server-to-client request and waits for its answer. Both may be called from
 // any goroutine while the request is being handled, and must return an error
 // (not block forever) once the request has been answered or the client is
 // gone.
-type Peer interface {
+type streamPeer interface {
 	Notify(ctx context.Context, method string, params any) error
 	Call(ctx context.Context, method string, params any) (json.RawMessage, error)
 }
@@ -35,8 +35,8 @@ type Request struct {
 	Auth       Principal
 
 	server         *Server
-	incoming       *Incoming
-	peer           Peer
+	incoming       *inbound
+	peer           streamPeer
 	meta           json.RawMessage // the request's whole _meta
 	progressToken  json.RawMessage
 	logLevel       string
@@ -47,7 +47,7 @@ type Request struct {
 }
 
 // Modern reports whether the request uses the stateless 2026-07-28 era.
-func (r *Request) Modern() bool { return IsModern(r.Version) }
+func (r *Request) Modern() bool { return modernVersion(r.Version) }
 
 // Meta returns the raw value of a _meta key of the request, or nil.
 func (r *Request) Meta(key string) json.RawMessage {

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -45,6 +46,8 @@ type Flags struct {
 
 	integrations []Integration // one instance of each registered integration
 	setup        *Setup        // made by ServerOptions, used by Run
+	stdin        io.Reader     // stdio: nil is os.Stdin
+	stdout       io.Writer     // stdio: nil is os.Stdout
 }
 
 // Register adds the common flags, and those of every integration the
@@ -164,7 +167,12 @@ func (f *Flags) Run(srv *Server, log *zap.Logger) error {
 	}
 	if f.HTTP == "" {
 		log.Info("serving on stdio", zap.String("server", srv.Name()))
-		return ServeStdio(ctx, srv, os.Stdin, os.Stdout)
+		var in io.Reader = os.Stdin
+		var out io.Writer = os.Stdout
+		if f.stdin != nil {
+			in, out = f.stdin, f.stdout
+		}
+		return ServeStdio(ctx, srv, in, out)
 	}
 	s.Mux.Handle(f.Path, HTTPHandler(srv, *s.HTTP))
 	ln, err := net.Listen("tcp", f.HTTP)

@@ -4,7 +4,7 @@
 // clients use the same endpoint at the same time.
 //
 // Transports (stdio, Streamable HTTP) decode messages and call
-// [Server.Handle]; they hold no protocol state of their own. Generated
+// [Server.handle]; they hold no protocol state of their own. Generated
 // packages build the [Definition] and call [New].
 package mcpgen
 
@@ -287,19 +287,19 @@ func (s *Server) registered(kind, name string) {
 // Name returns the server's name from its definition.
 func (s *Server) Name() string { return s.def.Name }
 
-// Logger returns the server's logger (a no-op one when none was given).
-func (s *Server) Logger() *zap.Logger { return s.log }
+// logger returns the server's logger (a no-op one when none was given).
+func (s *Server) logger() *zap.Logger { return s.log }
 
-// Incoming is one message handed to [Server.Handle] by a transport, with
+// inbound is one message handed to [Server.handle] by a transport, with
 // what the transport knows about where it came from.
-type Incoming struct {
+type inbound struct {
 	Msg *jsonrpc.Message
 	// Session is the legacy session the transport associated with the
 	// message (stdio: the process's; HTTP: from Mcp-Session-Id), or nil.
 	// Handle sets it when the message is an initialize request.
 	Session *Session
-	// Peer carries notifications and server-to-client requests back.
-	Peer Peer
+	// streamPeer carries notifications and server-to-client requests back.
+	peer streamPeer
 	// Auth is the caller as authenticated by the transport.
 	Auth Principal
 	// HTTPHeaders, when set, are checked against the body for stateless
@@ -373,19 +373,19 @@ func (m *requestMeta) UnmarshalJSON(b []byte) error {
 	}
 	*m = requestMeta{
 		Raw:                b,
-		ProtocolVersion:    all[MetaProtocolVersion],
-		ClientCapabilities: all[MetaClientCapabilities],
-		ClientInfo:         all[MetaClientInfo],
-		LogLevel:           all[MetaLogLevel],
-		ProgressToken:      all[MetaProgressToken],
+		ProtocolVersion:    all[metaProtocolVersion],
+		ClientCapabilities: all[metaClientCapabilities],
+		ClientInfo:         all[metaClientInfo],
+		LogLevel:           all[metaLogLevel],
+		ProgressToken:      all[metaProgressToken],
 	}
 	return nil
 }
 
-// Handle serves one incoming message and returns the response to send, or
+// handle serves one incoming message and returns the response to send, or
 // nil when there is none (notifications, responses to our own requests).
-// Handle never panics on bad input; a panicking handler becomes -32603.
-func (s *Server) Handle(ctx context.Context, in *Incoming) *jsonrpc.Message {
+// handle never panics on bad input; a panicking handler becomes -32603.
+func (s *Server) handle(ctx context.Context, in *inbound) *jsonrpc.Message {
 	m := in.Msg
 	if m.IsResponse() {
 		if in.Session != nil && !in.Session.pending.deliver(m) && s.cluster != nil {
@@ -441,7 +441,7 @@ func (s *Server) Handle(ctx context.Context, in *Incoming) *jsonrpc.Message {
 
 // refuse answers a request refused by a limit: -31429, and for HTTP 429
 // with the time to wait.
-func (s *Server) refuse(in *Incoming, e *limitError) *jsonrpc.Message {
+func (s *Server) refuse(in *inbound, e *limitError) *jsonrpc.Message {
 	if s.obs != nil {
 		s.obs.Event(EventLimitRefused, Tag{"limit", e.limit}, Tag{"method", in.Msg.Method})
 		s.obs.Event(EventRequestError, Tag{"method", in.Msg.Method})
@@ -450,7 +450,7 @@ func (s *Server) refuse(in *Incoming, e *limitError) *jsonrpc.Message {
 	return &jsonrpc.Message{JSONRPC: jsonrpc.Version, ID: in.Msg.ID, Error: jsonrpc.Wire(e.wire())}
 }
 
-func (s *Server) dispatch(ctx context.Context, in *Incoming, info *RequestInfo) (result answer, err error) {
+func (s *Server) dispatch(ctx context.Context, in *inbound, info *RequestInfo) (result answer, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			s.log.Error("handler panicked", zap.String("method", in.Msg.Method), zap.Any("panic", p), zap.Stack("stack"))
@@ -520,13 +520,13 @@ func (s *Server) dispatch(ctx context.Context, in *Incoming, info *RequestInfo) 
 }
 
 // classify decides the era of a request and builds its [Request].
-func (s *Server) classify(in *Incoming, p *params) (*Request, error) {
+func (s *Server) classify(in *inbound, p *params) (*Request, error) {
 	m := in.Msg
-	req := &Request{Method: m.Method, server: s, incoming: in, peer: in.Peer, meta: p.Meta.Raw, Auth: in.Auth}
+	req := &Request{Method: m.Method, server: s, incoming: in, peer: in.peer, meta: p.Meta.Raw, Auth: in.Auth}
 	switch t := p.Meta.ProgressToken; {
 	case t == nil || string(t) == "null": // null: as if absent
 	case !jsonrpc.ValidID(t):
-		return nil, metaError(MetaProgressToken, "expected string or number", t)
+		return nil, metaError(metaProgressToken, "expected string or number", t)
 	default:
 		req.progressToken = t
 	}
@@ -544,7 +544,7 @@ func (s *Server) classify(in *Incoming, p *params) (*Request, error) {
 	}
 	req.Version = in.LegacyVersion
 	if req.Version == "" {
-		req.Version = Version20250326
+		req.Version = version20250326
 	}
 	return req, nil
 }
@@ -552,28 +552,28 @@ func (s *Server) classify(in *Incoming, p *params) (*Request, error) {
 // isModern tells a stateless request from a legacy one: it carries the
 // 2026-07-28 _meta, or (over HTTP) a modern MCP-Protocol-Version header, or
 // it uses a method only the stateless era has.
-func (s *Server) isModern(in *Incoming, p *params) bool {
+func (s *Server) isModern(in *inbound, p *params) bool {
 	if in.Msg.Method == "initialize" {
 		// initialize is the legacy handshake; a client announcing a modern
 		// revision over HTTP has no such method.
-		return p.Meta.ProtocolVersion != nil || in.HTTPHeaders != nil && IsModern(in.HTTPHeaders.Get("MCP-Protocol-Version"))
+		return p.Meta.ProtocolVersion != nil || in.HTTPHeaders != nil && modernVersion(in.HTTPHeaders.Get("MCP-Protocol-Version"))
 	}
 	if p.Meta.ProtocolVersion != nil {
 		return true
 	}
-	if in.HTTPHeaders != nil && IsModern(in.HTTPHeaders.Get("MCP-Protocol-Version")) {
+	if in.HTTPHeaders != nil && modernVersion(in.HTTPHeaders.Get("MCP-Protocol-Version")) {
 		return true
 	}
 	r, ok := routes[in.Msg.Method]
 	return ok && r.modernOnly && in.Session == nil
 }
 
-// IsModernMessage reports whether m carries the 2026-07-28 per-request
+// modernMessage reports whether m carries the 2026-07-28 per-request
 // _meta (params._meta with a protocol version), which makes it a stateless
 // request whatever its HTTP headers say. Transports use it to leave the
-// era's errors (-32020, -32022) to [Server.Handle] instead of treating the
+// era's errors (-32020, -32022) to [Server.handle] instead of treating the
 // message as a legacy one.
-func IsModernMessage(m *jsonrpc.Message) bool {
+func modernMessage(m *jsonrpc.Message) bool {
 	if len(m.Params) == 0 || m.Params[0] != '{' {
 		return false
 	}
@@ -583,7 +583,7 @@ func IsModernMessage(m *jsonrpc.Message) bool {
 			return nil
 		}
 		return jsonrpc.Fields(val, func(k, _ []byte) error {
-			if string(k) == `"`+MetaProtocolVersion+`"` {
+			if string(k) == `"`+metaProtocolVersion+`"` {
 				modern = true
 			}
 			return nil
@@ -595,7 +595,7 @@ func IsModernMessage(m *jsonrpc.Message) bool {
 // classifyModern checks the stateless envelope in the order the spec's
 // error precedence implies: required _meta (-32602), header agreement
 // (-32020), supported revision (-32022).
-func (s *Server) classifyModern(in *Incoming, p *params, req *Request) error {
+func (s *Server) classifyModern(in *inbound, p *params, req *Request) error {
 	m := in.Msg
 	v := p.Meta.ProtocolVersion
 	if v == nil && m.IsNotification() && in.HTTPHeaders != nil {
@@ -606,36 +606,36 @@ func (s *Server) classifyModern(in *Incoming, p *params, req *Request) error {
 		v, _ = json.Marshal(in.HTTPHeaders.Get("MCP-Protocol-Version"))
 	}
 	if v == nil {
-		return metaError(MetaProtocolVersion, "is required", nil)
+		return metaError(metaProtocolVersion, "is required", nil)
 	}
 	var version string
 	if err := json.Unmarshal(v, &version); err != nil {
-		return metaError(MetaProtocolVersion, "expected string", v)
+		return metaError(metaProtocolVersion, "expected string", v)
 	}
 	caps := p.Meta.ClientCapabilities
 	if caps == nil && !m.IsNotification() {
-		return metaError(MetaClientCapabilities, "is required", nil)
+		return metaError(metaClientCapabilities, "is required", nil)
 	}
 	if caps != nil && caps[0] != '{' {
-		return metaError(MetaClientCapabilities, "expected object", caps)
+		return metaError(metaClientCapabilities, "expected object", caps)
 	}
 	if in.HTTPHeaders != nil {
 		if h := in.HTTPHeaders.Get("MCP-Protocol-Version"); h != version {
 			return headerMismatch(fmt.Sprintf("MCP-Protocol-Version header value %q does not match _meta value %q", h, version))
 		}
 	}
-	if !IsModern(version) || !Supported(version) {
+	if !modernVersion(version) || !supportedVersion(version) {
 		return unsupportedVersion(version)
 	}
 	req.Version, req.ClientCaps = version, caps
 	if info := p.Meta.ClientInfo; info != nil {
 		if err := json.Unmarshal(info, &req.Client); err != nil {
-			return jsonrpc.DecodeError(jsonrpc.ErrInvalidParams, info, metaPointer(MetaClientInfo), err)
+			return jsonrpc.DecodeError(jsonrpc.ErrInvalidParams, info, metaPointer(metaClientInfo), err)
 		}
 	}
 	if lv := p.Meta.LogLevel; lv != nil {
 		if err := json.Unmarshal(lv, &req.logLevel); err != nil || !validLogLevel(req.logLevel) {
-			return metaError(MetaLogLevel, "expected one of debug, info, notice, warning, error, critical, alert, emergency", lv)
+			return metaError(metaLogLevel, "expected one of debug, info, notice, warning, error, critical, alert, emergency", lv)
 		}
 	}
 	return nil

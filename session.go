@@ -82,7 +82,7 @@ func (s *Session) markInitialized() {
 
 // Touch marks the session as in use, so that a client holding only a
 // long-lived stream open is not expired as idle.
-func (s *Session) Touch() { s.touch() }
+func (s *Session) touchNow() { s.touch() }
 
 func (s *Session) touch() {
 	s.mu.Lock()
@@ -115,7 +115,7 @@ func (s *Session) isSubscribed(uri string) bool {
 // SetNotifier sets where session-wide notifications (list changes, resource
 // updates, logs outside a request) go. Transports call it when the client
 // opens a channel for them; nil drops them.
-func (s *Session) SetNotifier(f func(method string, params any)) {
+func (s *Session) setNotifier(f func(method string, params any)) {
 	s.mu.Lock()
 	s.notify = f
 	s.mu.Unlock()
@@ -130,13 +130,13 @@ func (s *Session) send(method string, params any) {
 	}
 }
 
-// Call sends a server-to-client request through write and waits for the
-// client's answer, which the transport hands back through [Server.Handle].
-func (s *Session) Call(ctx context.Context, method string, params any, write func(*jsonrpc.Message) error) (json.RawMessage, error) {
+// call sends a server-to-client request through write and waits for the
+// client's answer, which the transport hands back through [Server.handle].
+func (s *Session) call(ctx context.Context, method string, params any, write func(*jsonrpc.Message) error) (json.RawMessage, error) {
 	return s.pending.Send(ctx, method, params, write, s.done)
 }
 
-// Done is closed when the session ends.
-func (s *Session) Done() <-chan struct{} { return s.done }
+// doneChan is closed when the session ends.
+func (s *Session) doneChan() <-chan struct{} { return s.done }
 
 func (s *Session) end() { s.endOnce.Do(func() { close(s.done) }) }

@@ -141,8 +141,8 @@ func (t *sessionTable) expireLocked() {
 
 // Session returns the live legacy session with this id, or nil when it is
 // unknown, ended or expired (or the shared store cannot be reached).
-func (s *Server) Session(id string) *Session {
-	sess, _ := s.LookupSession(context.Background(), id)
+func (s *Server) sessionByID(id string) *Session {
+	sess, _ := s.lookupSession(context.Background(), id)
 	return sess
 }
 
@@ -151,7 +151,7 @@ func (s *Server) Session(id string) *Session {
 // another replica is loaded from the shared store; an error (wrapping
 // cluster.ErrUnavailable) means the store cannot be reached and the
 // request should be retried.
-func (s *Server) LookupSession(ctx context.Context, id string) (*Session, error) {
+func (s *Server) lookupSession(ctx context.Context, id string) (*Session, error) {
 	t := &s.sessions
 	t.mu.Lock()
 	t.expireLocked()
@@ -178,15 +178,15 @@ func (s *Server) LookupSession(ctx context.Context, id string) (*Session, error)
 
 // EndSession ends a legacy session (HTTP DELETE, stdio EOF). It reports
 // whether the session existed.
-func (s *Server) EndSession(id string) bool {
-	ok, _ := s.DeleteSession(context.Background(), id)
+func (s *Server) endSession(id string) bool {
+	ok, _ := s.deleteSession(context.Background(), id)
 	return ok
 }
 
-// DeleteSession ends a legacy session, on every replica in a cluster, and
+// deleteSession ends a legacy session, on every replica in a cluster, and
 // reports whether it existed. An error (wrapping cluster.ErrUnavailable)
 // means the shared store cannot be reached.
-func (s *Server) DeleteSession(ctx context.Context, id string) (bool, error) {
+func (s *Server) deleteSession(ctx context.Context, id string) (bool, error) {
 	t := &s.sessions
 	t.mu.Lock()
 	sess, ok := t.byID[id]

@@ -12,7 +12,7 @@ import (
 // initialize opens a legacy session the way a transport does.
 func initialize(t *testing.T, s *Server) *Session {
 	t.Helper()
-	in := &Incoming{}
+	in := &inbound{}
 	result(t, handle(t, s, in, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`))
 	if in.Session == nil {
 		t.Fatal("initialize did not open a session")
@@ -22,7 +22,7 @@ func initialize(t *testing.T, s *Server) *Session {
 
 func ended(s *Session) bool {
 	select {
-	case <-s.Done():
+	case <-s.doneChan():
 		return true
 	default:
 		return false
@@ -33,24 +33,24 @@ func TestSessionIdleExpiry(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		s := New(unitDefinition(), Options{SessionIdle: 10 * time.Millisecond})
 		sess := initialize(t, s)
-		if s.Session(sess.ID) != sess {
+		if s.sessionByID(sess.ID) != sess {
 			t.Fatal("a fresh session is not found")
 		}
 		// Requests keep it alive: each one resets the idle clock.
 		for range 5 {
 			time.Sleep(8 * time.Millisecond)
-			result(t, handle(t, s, &Incoming{Session: sess}, `{"jsonrpc":"2.0","id":2,"method":"ping"}`))
+			result(t, handle(t, s, &inbound{Session: sess}, `{"jsonrpc":"2.0","id":2,"method":"ping"}`))
 		}
-		if s.Session(sess.ID) != sess || ended(sess) {
+		if s.sessionByID(sess.ID) != sess || ended(sess) {
 			t.Fatal("a session used every 8ms expired with a 10ms limit")
 		}
 		// Looking it up is not using it.
 		time.Sleep(6 * time.Millisecond)
-		if s.Session(sess.ID) == nil {
+		if s.sessionByID(sess.ID) == nil {
 			t.Fatal("expired after 6ms")
 		}
 		time.Sleep(6 * time.Millisecond)
-		if s.Session(sess.ID) != nil {
+		if s.sessionByID(sess.ID) != nil {
 			t.Fatal("still found after 12ms idle with a 10ms limit")
 		}
 		if !ended(sess) || s.Sessions() != 0 {
@@ -84,7 +84,7 @@ func TestSessionIdleDisabled(t *testing.T) {
 		sess := initialize(t, s)
 		time.Sleep(48 * time.Hour)
 		initialize(t, s) // would sweep
-		if s.Session(sess.ID) != sess || ended(sess) {
+		if s.sessionByID(sess.ID) != sess || ended(sess) {
 			t.Fatal("a session expired with expiry disabled")
 		}
 	})
@@ -93,13 +93,13 @@ func TestSessionIdleDisabled(t *testing.T) {
 func TestEndSession(t *testing.T) {
 	s := New(unitDefinition(), Options{})
 	sess := initialize(t, s)
-	if s.EndSession("no-such-session") {
+	if s.endSession("no-such-session") {
 		t.Error("EndSession of an unknown id reported true")
 	}
-	if !s.EndSession(sess.ID) || !ended(sess) || s.Session(sess.ID) != nil || s.Sessions() != 0 {
+	if !s.endSession(sess.ID) || !ended(sess) || s.sessionByID(sess.ID) != nil || s.Sessions() != 0 {
 		t.Error("EndSession did not end the session")
 	}
-	if s.EndSession(sess.ID) {
+	if s.endSession(sess.ID) {
 		t.Error("ending a session twice reported true")
 	}
 }
@@ -123,7 +123,7 @@ const initLine = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"proto
 // callers apart, as on HTTP).
 func open(t *testing.T, s *Server, subject, addr string) (*Session, *jsonrpc.Message) {
 	t.Helper()
-	in := &Incoming{Auth: Principal{Subject: subject}, RemoteAddr: addr}
+	in := &inbound{Auth: Principal{Subject: subject}, RemoteAddr: addr}
 	resp := handle(t, s, in, initLine)
 	return in.Session, resp
 }
@@ -146,7 +146,7 @@ func TestSessionCapManyInitialize(t *testing.T) {
 	if n := s.Sessions(); n != DefaultMaxSessionsPerPrincipal {
 		t.Fatalf("%d sessions open, want the per-principal default %d", n, DefaultMaxSessionsPerPrincipal)
 	}
-	if s.Session(first.ID) != nil || !ended(first) || s.Session(last.ID) != last {
+	if s.sessionByID(first.ID) != nil || !ended(first) || s.sessionByID(last.ID) != last {
 		t.Fatal("the oldest session was kept or the newest lost")
 	}
 	if got := obs.count(EventSessionEvicted + " reason=max_sessions_per_principal"); got != 20000-DefaultMaxSessionsPerPrincipal {
@@ -178,7 +178,7 @@ func TestSessionCapEvictsLRU(t *testing.T) {
 			time.Sleep(time.Second)
 		}
 		// a[0] is the oldest but was just used: a[1] is the LRU.
-		result(t, handle(t, s, &Incoming{Session: a[0], Auth: Principal{Subject: "alice"}}, `{"jsonrpc":"2.0","id":2,"method":"ping"}`))
+		result(t, handle(t, s, &inbound{Session: a[0], Auth: Principal{Subject: "alice"}}, `{"jsonrpc":"2.0","id":2,"method":"ping"}`))
 		time.Sleep(time.Second)
 		a3, _ := open(t, s, "alice", "")
 		if !ended(a[1]) || ended(a[0]) || ended(a[2]) || ended(a3) {
@@ -193,7 +193,7 @@ func TestSessionCapEvictsLRU(t *testing.T) {
 		// All busy: refused, and nothing ended.
 		a3.inflight.Add(1)
 		a4.inflight.Add(1)
-		in := &Incoming{Auth: Principal{Subject: "alice"}}
+		in := &inbound{Auth: Principal{Subject: "alice"}}
 		resp := handle(t, s, in, initLine)
 		wantError(t, resp, CodeTooManyRequests, "Too many sessions")
 		if in.Status != 429 || in.RetryAfter < time.Second || in.Session != nil || s.Sessions() != 3 {

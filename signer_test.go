@@ -131,7 +131,7 @@ func TestRequestState(t *testing.T) {
 	s := New(unitDefinition(), Options{Secret: []byte("secret")})
 	send := func(t *testing.T, auth Principal, params string) map[string]any {
 		t.Helper()
-		return result(t, handle(t, s, &Incoming{Auth: auth}, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{`+params+`,`+modernMeta+`}}`))
+		return result(t, handle(t, s, &inbound{Auth: auth}, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{`+params+`,`+modernMeta+`}}`))
 	}
 	alice := Principal{Subject: "alice"}
 
@@ -188,7 +188,7 @@ func TestRequestState(t *testing.T) {
 		{"expired", reseal(func(r *requestState) { r.Expires = time.Now().Add(-time.Second).Unix() }), `"name":"ask","arguments":{"x":1}`, alice, "has expired"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			resp := handle(t, s, &Incoming{Auth: c.auth}, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{`+c.params+`,"requestState":"`+c.state+`",`+answer+`,`+modernMeta+`}}`)
+			resp := handle(t, s, &inbound{Auth: c.auth}, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{`+c.params+`,"requestState":"`+c.state+`",`+answer+`,`+modernMeta+`}}`)
 			wantError(t, resp, jsonrpc.CodeInvalidParams, c.want)
 		})
 	}

@@ -371,7 +371,7 @@ func (s *Server) buildSkillList(lists map[string]*list) error {
 		}
 		hints := fmt.Sprintf(`,"ttlMs":%d,"cacheScope":%q`, s.opts.ListCache.TTLMs, s.opts.ListCache.Scope)
 		l.legacy = append(l.legacy, json.RawMessage(fmt.Sprintf(`{"skills":%s%s%s}`, body, next, hints)))
-		l.modern = append(l.modern, json.RawMessage(fmt.Sprintf(`{"resultType":%q,"skills":%s%s%s}`, ResultComplete, body, next, hints)))
+		l.modern = append(l.modern, json.RawMessage(fmt.Sprintf(`{"resultType":%q,"skills":%s%s%s}`, resultComplete, body, next, hints)))
 		if end == len(items) {
 			break
 		}

@@ -227,7 +227,7 @@ func TestSkillPathCompletion(t *testing.T) {
 
 func TestSkillsLegacyEra(t *testing.T) {
 	s, _ := skillDefinition(t, 100)
-	in := &Incoming{}
+	in := &inbound{}
 	result(t, handle(t, s, in, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`))
 	res := result(t, handle(t, s, in, `{"jsonrpc":"2.0","id":2,"method":"skills/list"}`))
 	if len(res["skills"].([]any)) != 3 || res["resultType"] != nil {

@@ -40,13 +40,13 @@ func ServeStdio(ctx context.Context, srv *Server, r io.Reader, w io.Writer) erro
 		cancel()
 		c.wg.Wait()
 		if s := c.session(); s != nil {
-			srv.EndSession(s.ID)
+			srv.endSession(s.ID)
 		}
 	}()
 	r, doneReading := pollable(r, w)
 	defer doneReading()
 	br := bufio.NewReaderSize(r, 64<<10)
-	limit := srv.MaxMessageBytes()
+	limit := srv.maxMessageBytes()
 	for {
 		line, err := readLine(br, limit)
 		if len(bytes.TrimSpace(line)) > 0 {
@@ -55,7 +55,7 @@ func ServeStdio(ctx context.Context, srv *Server, r io.Reader, w io.Writer) erro
 		if errors.Is(err, errTooLong) {
 			// The id is in the part not kept: answer with a null id, and
 			// read on.
-			c.write(jsonrpc.NewErrorResponse(nil, srv.MessageTooLarge()))
+			c.write(jsonrpc.NewErrorResponse(nil, srv.messageTooLarge()))
 			continue
 		}
 		if err == io.EOF {
@@ -171,17 +171,17 @@ type job struct {
 	m   *jsonrpc.Message
 }
 
-// MaxWorkers bounds the requests of one connection that run at once; more
+// maxStdioWorkers bounds the requests of one connection that run at once; more
 // wait in a queue. The reader never waits for a worker: it must stay free
 // to read the client's answers to questions the running handlers asked.
-const MaxWorkers = 64
+const maxStdioWorkers = 64
 
 // enqueue queues a request and makes sure a worker will take it: an idle
-// one is woken, or a new one started while fewer than MaxWorkers run.
+// one is woken, or a new one started while fewer than maxStdioWorkers run.
 func (c *conn) enqueue(j job) {
 	c.qmu.Lock()
 	c.queue = append(c.queue, j)
-	start := c.idle == 0 && c.workers < MaxWorkers
+	start := c.idle == 0 && c.workers < maxStdioWorkers
 	if start {
 		c.workers++
 	}
@@ -266,8 +266,8 @@ func (c *conn) handleBatch(ctx context.Context, line []byte) {
 		c.write(jsonrpc.NewErrorResponse(nil, fmt.Errorf("%w: empty batch", jsonrpc.ErrInvalidRequest)))
 		return
 	}
-	if s := c.session(); s != nil && s.Version != Version20250326 {
-		c.write(jsonrpc.NewErrorResponse(nil, fmt.Errorf("%w: batches exist only in protocol revision %s; this session uses %s", jsonrpc.ErrInvalidRequest, Version20250326, s.Version)))
+	if s := c.session(); s != nil && s.Version != version20250326 {
+		c.write(jsonrpc.NewErrorResponse(nil, fmt.Errorf("%w: batches exist only in protocol revision %s; this session uses %s", jsonrpc.ErrInvalidRequest, version20250326, s.Version)))
 		return
 	}
 	// Members run concurrently, off the reading goroutine: one may wait for
@@ -344,16 +344,16 @@ func (c *conn) cancel(params json.RawMessage) {
 var errCancelledByClient = errors.New("cancelled by the client")
 
 func (c *conn) serve(ctx context.Context, m *jsonrpc.Message) *jsonrpc.Message {
-	in := &Incoming{Msg: m, Session: c.session(), Peer: peer{c}}
-	resp := c.srv.Handle(ctx, in)
+	in := &inbound{Msg: m, Session: c.session(), peer: peer{c}}
+	resp := c.srv.handle(ctx, in)
 	if m.Method == "initialize" && in.Session != nil {
 		c.mu.Lock()
 		if c.sess != nil && c.sess != in.Session {
-			c.srv.EndSession(c.sess.ID)
+			c.srv.endSession(c.sess.ID)
 		}
 		c.sess = in.Session
 		c.mu.Unlock()
-		in.Session.SetNotifier(func(method string, params any) { _ = peer{c}.Notify(context.Background(), method, params) })
+		in.Session.setNotifier(func(method string, params any) { _ = peer{c}.Notify(context.Background(), method, params) })
 	}
 	return resp
 }
@@ -374,5 +374,5 @@ func (p peer) Call(ctx context.Context, method string, params any) (json.RawMess
 	if s == nil {
 		return nil, fmt.Errorf("%w: %s needs an initialized session", jsonrpc.ErrInvalidRequest, method)
 	}
-	return s.Call(ctx, method, params, p.c.write)
+	return s.call(ctx, method, params, p.c.write)
 }

@@ -56,7 +56,7 @@ func (r *Request) wantsTask() bool {
 		Extensions map[string]json.RawMessage `json:"extensions"`
 	}
 	_ = json.Unmarshal(r.ClientCaps, &caps)
-	_, ok := caps.Extensions[TasksExtension]
+	_, ok := caps.Extensions[tasksExtension]
 	return ok
 }
 
@@ -189,7 +189,7 @@ func (s *Server) startTask(_ context.Context, req *Request, t *compiledTool, arg
 			}
 		})
 	}()
-	return tk.view(ResultTask, false), nil
+	return tk.view(resultTask, false), nil
 }
 
 // ask puts questions on the task (status input_required) and waits until
@@ -253,13 +253,13 @@ func (s *Server) taskGet(ctx context.Context, req *Request, _ *params, raw json.
 		if err != nil {
 			return nil, err
 		}
-		return tk.view(ResultComplete, true), nil
+		return tk.view(resultComplete, true), nil
 	}
 	tk, _, err := s.findTask(req, raw)
 	if err != nil {
 		return nil, err
 	}
-	return tk.view(ResultComplete, true), nil
+	return tk.view(resultComplete, true), nil
 }
 
 func (s *Server) taskUpdate(ctx context.Context, req *Request, _ *params, raw json.RawMessage) (any, error) {
@@ -339,7 +339,7 @@ func (s *Server) taskCancel(ctx context.Context, req *Request, _ *params, raw js
 // missingTasksCapability is -32021 naming the tasks extension.
 func missingTasksCapability() error {
 	return (&jsonrpc.Error{Code: -32021, Message: "Missing required client capability"}).
-		WithData(map[string]any{"requiredCapabilities": map[string]any{"extensions": map[string]any{TasksExtension: map[string]any{}}}})
+		WithData(map[string]any{"requiredCapabilities": map[string]any{"extensions": map[string]any{tasksExtension: map[string]any{}}}})
 }
 
 // findSharedTask is findTask on the cluster's shared record.

@@ -108,13 +108,13 @@ func TestTaskCancelledHasNoOutcome(t *testing.T) {
 // A task belongs to the caller that created it.
 func TestTaskOtherCaller(t *testing.T) {
 	s := New(unitDefinition(), Options{Tasks: true})
-	created := result(t, handle(t, s, &Incoming{Auth: Principal{Subject: "alice"}}, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"interview","arguments":{},`+modernMeta+`}}`))
+	created := result(t, handle(t, s, &inbound{Auth: Principal{Subject: "alice"}}, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"interview","arguments":{},`+modernMeta+`}}`))
 	id := created["taskId"].(string)
 	for _, method := range []string{"tasks/get", "tasks/update", "tasks/cancel"} {
-		resp := handle(t, s, &Incoming{Auth: Principal{Subject: "mallory"}}, `{"jsonrpc":"2.0","id":2,"method":"`+method+`","params":{"taskId":"`+id+`",`+modernMeta+`}}`)
+		resp := handle(t, s, &inbound{Auth: Principal{Subject: "mallory"}}, `{"jsonrpc":"2.0","id":2,"method":"`+method+`","params":{"taskId":"`+id+`",`+modernMeta+`}}`)
 		wantError(t, resp, jsonrpc.CodeInvalidParams, "Task not found")
 	}
-	result(t, handle(t, s, &Incoming{Auth: Principal{Subject: "alice"}}, `{"jsonrpc":"2.0","id":3,"method":"tasks/cancel","params":{"taskId":"`+id+`",`+modernMeta+`}}`))
+	result(t, handle(t, s, &inbound{Auth: Principal{Subject: "alice"}}, `{"jsonrpc":"2.0","id":3,"method":"tasks/cancel","params":{"taskId":"`+id+`",`+modernMeta+`}}`))
 }
 
 // A task may only ask for what the tools/call that created it declared: a
