@@ -7,32 +7,34 @@ import (
 	"go.uber.org/zap"
 )
 
-// AccessLog writes one debug line per request: method, component,
+// accessLog writes one debug line per request: method, component,
 // outcome, duration, subject and client (never a token or arguments).
-type AccessLog struct{ log *zap.Logger }
+type accessLog struct{ log *zap.Logger }
 
-// NewAccessLog returns an access log on log, or nil when log does not
-// write debug lines, so that a server at info level pays nothing for it.
-func NewAccessLog(log *zap.Logger) *AccessLog {
+// NewAccessLog returns an [Observer] that logs one debug line per request
+// on log (method, component, outcome, duration, subject and client; never
+// a token or arguments), or nil when log does not write debug lines, so
+// that a server at info level pays nothing for it.
+func NewAccessLog(log *zap.Logger) Observer {
 	if log == nil || !log.Core().Enabled(zap.DebugLevel) {
 		return nil
 	}
-	return &AccessLog{log: log.Named("access")}
+	return &accessLog{log: log.Named("access")}
 }
 
-// Event implements server.Observer; the access log only follows requests.
-func (*AccessLog) Event(string, ...Tag) {}
+// Event implements [Observer]; the access log only follows requests.
+func (*accessLog) Event(string, ...Tag) {}
 
-// Timing implements server.Observer.
-func (*AccessLog) Timing(string, time.Duration, ...Tag) {}
+// Timing implements [Observer].
+func (*accessLog) Timing(string, time.Duration, ...Tag) {}
 
-// StartRequest implements server.RequestObserver.
-func (*AccessLog) StartRequest(ctx context.Context, _ *RequestInfo) context.Context {
+// StartRequest implements [RequestObserver].
+func (*accessLog) StartRequest(ctx context.Context, _ *RequestInfo) context.Context {
 	return ctx
 }
 
 // EndRequest logs the request.
-func (a *AccessLog) EndRequest(_ context.Context, info *RequestInfo) {
+func (a *accessLog) EndRequest(_ context.Context, info *RequestInfo) {
 	fields := make([]zap.Field, 0, 8)
 	fields = append(fields, zap.String("method", info.Method))
 	if info.Component != "" {

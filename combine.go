@@ -1,9 +1,9 @@
-// Package telemetry turns the runtime's observer events into what
-// operators already use: Prometheus metrics ([Metrics]), OpenTelemetry
-// traces ([Tracer]) and a zap access log ([AccessLog]). Each is a
-// server.RequestObserver; [Combine] puts several on one server through
-// server.Options.Observer. When none is configured, the runtime's request
-// path does no observing work at all.
+// Observers: the runtime emits events and request timings to one
+// [Observer] ([Options].Observer); CombineObservers puts several there.
+// The metrics and tracing packages provide Prometheus and OpenTelemetry
+// observers, [NewAccessLog] a zap access log. When none is set, the
+// request path does no observing work at all.
+
 package mcpgen
 
 import (

@@ -10,7 +10,8 @@
 //
 // # Getting started
 //
-// In a module of your own:
+// In a module of your own (the README shows how to use a clone of this
+// repository instead of the published module):
 //
 //	go get -tool github.com/mcpgen/mcpgen/cmd/mcpgen
 //	go tool mcpgen new server notes   # components/notes, cmd/notes, generate.go
@@ -57,13 +58,22 @@
 //
 // # Serving
 //
-// [Main] is a whole main function: flags (--http, --path, --log-level,
-// --allow-origin, --allow-host, --shutdown-grace; --auth-issuer and
-// --auth-audience for OAuth, --metrics, --cluster, and the message size,
-// rate, concurrency and session limits), a zap logger on stderr, signals
-// and graceful shutdown. To serve by hand, use [ServeStdio], or
-// mount [HTTPHandler] on your own mux; several servers can share one
-// listener at different paths:
+// [Main] is a whole main function: it takes the generated New, with a
+// [Provide] for each of its dependencies, and gives the binary its flags
+// (--http, --path, --log-level, --allow-origin, --allow-host,
+// --shutdown-grace, and the message size, rate, concurrency and session
+// limits), a zap logger on stderr, signals and graceful shutdown; the
+// dependencies that are io.Closers are closed last:
+//
+//	func main() {
+//		mcpgen.Main("notes", "Serves notes over MCP.", notes.New,
+//			mcpgen.Provide(func(ctx context.Context) (*component.Store, error) {
+//				return component.NewStore(), nil
+//			}))
+//	}
+//
+// To serve by hand, use [ServeStdio], or mount [HTTPHandler] on your own
+// mux; several servers can share one listener at different paths:
 //
 //	mux := http.NewServeMux()
 //	mux.Handle("/notes/mcp", mcpgen.HTTPHandler(notesServer, mcpgen.HTTPOptions{}))
@@ -75,11 +85,21 @@
 //
 // # Production
 //
-// For a server mounted by hand, [NewResourceServer] makes the endpoint an
-// OAuth 2.1 resource server (HTTPOptions.OAuth), [NewMetrics], [NewTracer]
-// and [NewAccessLog] observe it, and [OpenCluster] lets N replicas behind
-// any load balancer share sessions, notifications, tasks and signing keys
-// through PostgreSQL. A handler whose own service is down wraps
-// [ErrUnavailable] and the client is told to retry. docs/operations.md and
-// docs/deployment.md in this module describe them.
+// This package links none of the heavier integrations; each lives in a
+// package of its own that a main opts into, and importing it (a blank
+// import is enough) adds its flags to [Main] and [Flags] (see
+// [Integration]):
+//
+//   - github.com/mcpgen/mcpgen/oauth: an OAuth 2.1 resource server for
+//     the HTTP endpoint (HTTPOptions.Auth); --auth-issuer, --auth-audience.
+//   - github.com/mcpgen/mcpgen/metrics: Prometheus metrics; --metrics.
+//   - github.com/mcpgen/mcpgen/tracing: OpenTelemetry traces, from the
+//     OTEL_* environment.
+//   - github.com/mcpgen/mcpgen/pgcluster: N replicas behind any load
+//     balancer share sessions, notifications, tasks and signing keys
+//     through PostgreSQL ([Options].Cluster); --cluster.
+//
+// A handler whose own service is down wraps [ErrUnavailable] and the
+// client is told to retry. docs/operations.md and docs/deployment.md in
+// this module describe them.
 package mcpgen

@@ -1,18 +1,18 @@
-// Package streamhttp serves an MCP server over Streamable HTTP: one endpoint
+// The Streamable HTTP transport ([HTTPHandler]) serves an MCP server over Streamable HTTP: one endpoint
 // that speaks the stateless 2026-07-28 revision and the legacy revisions
 // (2025-03-26, 2025-06-18, 2025-11-25: initialize handshake, Mcp-Session-Id
 // sessions, GET notification stream, DELETE) at the same time.
 //
 // # Mounting
 //
-// [Handler] returns an ordinary [http.Handler] for one endpoint; it does not
+// [HTTPHandler] returns an ordinary [http.Handler] for one endpoint; it does not
 // look at the URL path, so mount it wherever you like. Several servers can
 // share one mux, each with its own Handler (use exactly one Handler per
 // [server.Server], since the Handler owns the session's GET stream):
 //
 //	mux := http.NewServeMux()
-//	mux.Handle("/mcp", streamhttp.Handler(notes, streamhttp.Options{}))
-//	mux.Handle("/admin/mcp", streamhttp.Handler(admin, streamhttp.Options{}))
+//	mux.Handle("/mcp", HTTPHandler(notes, HTTPOptions{}))
+//	mux.Handle("/admin/mcp", HTTPHandler(admin, HTTPOptions{}))
 //	hs := &http.Server{Addr: "127.0.0.1:8080", Handler: mux}
 //	hs.RegisterOnShutdown(notes.Close) // ends listen and GET streams
 //	hs.RegisterOnShutdown(admin.Close)
@@ -49,13 +49,13 @@
 //
 // # Authorization
 //
-// [HTTPOptions.OAuth] makes the endpoint an OAuth 2.1 resource server (package
-// auth): requests without a valid bearer token get 401 with a
-// WWW-Authenticate challenge naming the Protected Resource Metadata, and a
-// call to a component whose scope the token lacks gets 403
+// [HTTPOptions].Auth establishes the caller of every request. The oauth
+// package makes the endpoint an OAuth 2.1 resource server with it:
+// requests without a valid bearer token get 401 with a WWW-Authenticate
+// challenge naming the Protected Resource Metadata, and a call to a
+// component whose scope the token lacks gets 403
 // error="insufficient_scope" naming the scopes to ask for. The token's
-// subject, scopes and client reach handlers as [server.Request].Auth.
-// [HTTPOptions.Auth] is the simpler hook for any other scheme.
+// subject, scopes and client reach handlers as [Request].Auth.
 //
 // # Eras
 //
@@ -100,6 +100,7 @@
 // running requests and closes its GET stream. GET and DELETE answer 400
 // without Mcp-Session-Id, 404 for an unknown session, and 405 (Allow: POST)
 // to a 2026-07-28 client.
+
 package mcpgen
 
 import (
@@ -138,7 +139,10 @@ const DefaultKeepAlive = 15 * time.Second
 // http.Server WriteTimeout for the duration of a stream.
 const sseWriteTimeout = 30 * time.Second
 
-// Options configure [Handler]. The zero value is ready to use.
+// HTTPOptions configure [HTTPHandler]: the Origin and Host checks that
+// guard against DNS rebinding (loopback is always allowed), SSE
+// keep-alives, a logger and the authentication of callers. The zero value
+// is ready to use.
 type HTTPOptions struct {
 	// AllowedOrigins lists extra Origin values (scheme://host[:port],
 	// compared case-insensitively) that may call the endpoint; "*" allows
@@ -215,8 +219,13 @@ func (e *AuthError) status() int {
 	return e.Status
 }
 
-// Handler returns the HTTP handler of one MCP endpoint serving srv. See the
-// package documentation for mounting, origin rules and shutdown.
+// HTTPHandler returns the Streamable HTTP endpoint of srv as an ordinary
+// http.Handler, to mount at any path of your own mux. One endpoint serves
+// stateless 2026-07-28 clients and legacy clients (initialize,
+// Mcp-Session-Id, GET stream, DELETE) alike. Use one handler per server;
+// several servers may share a mux at different paths. Call srv.Close when
+// shutting the HTTP server down (http.Server.RegisterOnShutdown), so that
+// open streams end.
 func HTTPHandler(srv *Server, opts HTTPOptions) http.Handler {
 	h := &handler{srv: srv, opts: opts, log: opts.Logger}
 	if h.opts.KeepAlive == 0 {

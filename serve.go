@@ -84,9 +84,7 @@ func (f *Flags) ServerOptions(name string, log *zap.Logger) (Options, error) {
 		MaxSessions:             f.MaxSessions,
 		MaxSessionsPerPrincipal: f.MaxSessionsPerPrincipal,
 	}
-	if a := NewAccessLog(log); a != nil {
-		opts.Observer = a
-	}
+	opts.Observer = NewAccessLog(log)
 	f.setup = &Setup{Name: name, Logger: log, Options: &opts}
 	for _, in := range f.integrations {
 		if err := in.Configure(context.Background(), f.setup); err != nil {

@@ -1,4 +1,4 @@
-// Package server is the core of the runtime: one [Server] value per
+// The core of the runtime: one [Server] value per
 // generated package, a router from each MCP method to its handler, and the
 // era logic that lets legacy (initialize, sessions) and stateless 2026-07-28
 // clients use the same endpoint at the same time.
@@ -6,6 +6,7 @@
 // Transports (stdio, Streamable HTTP) decode messages and call
 // [Server.handle]; they hold no protocol state of their own. Generated
 // packages build the [Definition] and call [New].
+
 package mcpgen
 
 import (

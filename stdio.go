@@ -1,4 +1,4 @@
-// Package stdio serves an MCP server over newline-delimited JSON-RPC on a
+// The stdio transport ([ServeStdio]) serves an MCP server over newline-delimited JSON-RPC on a
 // reader and a writer (a process's stdin and stdout). Nothing but protocol
 // messages is written to the writer; logs belong on stderr.
 //
@@ -11,6 +11,7 @@
 // others and notifications/cancelled can reach a running handler; the
 // initialize request and all notifications and responses are handled in
 // arrival order.
+
 package mcpgen
 
 import (

@@ -1,3 +1,9 @@
+// Package metrics keeps Prometheus metrics of an MCP server: requests by
+// method, component and outcome, their durations, requests in flight,
+// listen streams, sessions, tasks and auth refusals. [New] returns an
+// [mcpgen.Observer] to set in [mcpgen.Options]; serve its Handler where
+// Prometheus scrapes. A main that imports this package gets the --metrics
+// ADDR flag (env MCP_METRICS) in [mcpgen.Main], which does both.
 package metrics
 
 import (
@@ -14,7 +20,7 @@ import (
 	"github.com/mcpgen/mcpgen/internal/jsonrpc"
 )
 
-// Metrics is a server.RequestObserver that keeps Prometheus metrics in its
+// Metrics is an [mcpgen.RequestObserver] that keeps Prometheus metrics in its
 // own registry (with the Go and process collectors):
 //
 //	mcp_server_requests_total{method,component,outcome}        counter
@@ -114,7 +120,7 @@ func (m *Metrics) Event(name string, tags ...mcpgen.Tag) {
 	}
 }
 
-// Timing implements server.Observer; request durations come from EndRequest.
+// Timing implements [mcpgen.Observer]; request durations come from EndRequest.
 func (*Metrics) Timing(string, time.Duration, ...mcpgen.Tag) {}
 
 // StartRequest counts the request in flight.

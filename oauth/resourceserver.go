@@ -1,4 +1,4 @@
-// Package auth makes an MCP endpoint an OAuth 2.1 resource server as the
+// Package oauth makes an MCP endpoint an OAuth 2.1 resource server as the
 // MCP authorization specification (2025-11-25 and 2026-07-28) asks:
 //
 //   - it publishes OAuth 2.0 Protected Resource Metadata (RFC 9728) naming
@@ -15,11 +15,22 @@
 //   - it asks the authorization server about opaque tokens through token
 //     introspection (RFC 7662) when [Config.Introspection] is set.
 //
-// A [ResourceServer] is given to the Streamable HTTP transport
-// (streamhttp.Options.OAuth), which calls [ResourceServer.Authenticate] on
-// every request and serves [ResourceServer.MetadataHandler] at
-// [ResourceServer.MetadataPaths]. Tokens are never logged and never leave
-// the package: handlers see a server.Principal (subject, scopes, client).
+// A [ResourceServer] is the [mcpgen.HTTPOptions].Auth of an endpoint,
+// which calls [ResourceServer.Authenticate] on every request; serve
+// [ResourceServer.MetadataHandler] at each of [ResourceServer.MetadataPaths]
+// on the same host:
+//
+//	rs, err := oauth.New(oauth.Config{Issuer: "https://auth.example.com", Audience: "https://mcp.example.com/mcp", ScopesSupported: srv.Scopes()})
+//	...
+//	mux.Handle("/mcp", mcpgen.HTTPHandler(srv, mcpgen.HTTPOptions{Auth: rs}))
+//	for _, p := range rs.MetadataPaths() {
+//		mux.Handle(p, rs.MetadataHandler())
+//	}
+//
+// A main that imports this package gets the flags --auth-issuer,
+// --auth-audience and --auth-client-id in [mcpgen.Main], which do the
+// same. Tokens are never logged and never leave the package: handlers see
+// an [mcpgen.Principal] (subject, scopes, client).
 //
 // JOSE (JWS parsing, signature verification, JWK sets) is
 // github.com/go-jose/go-jose/v4; discovery and introspection are plain

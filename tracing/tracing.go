@@ -1,3 +1,8 @@
+// Package tracing makes one OpenTelemetry span per MCP request. [New]
+// returns an [mcpgen.Observer] on any TracerProvider; [FromEnv] builds a
+// provider with an OTLP exporter from the standard OTEL_* environment. A
+// main that imports this package traces whenever that environment asks
+// for it, through [mcpgen.Main].
 package tracing
 
 import (
@@ -22,7 +27,7 @@ import (
 	"github.com/mcpgen/mcpgen"
 )
 
-// Tracer is a server.RequestObserver that makes one OpenTelemetry span per
+// Tracer is an [mcpgen.RequestObserver] that makes one OpenTelemetry span per
 // request, following the semantic conventions for MCP (span kind server,
 // named "{mcp.method.name} {target}", attributes mcp.method.name,
 // jsonrpc.request.id, mcp.protocol.version, mcp.session.id,
@@ -45,10 +50,10 @@ func New(tp trace.TracerProvider) *Tracer {
 	}
 }
 
-// Event implements server.Observer; spans come from requests only.
+// Event implements [mcpgen.Observer]; spans come from requests only.
 func (*Tracer) Event(string, ...mcpgen.Tag) {}
 
-// Timing implements server.Observer.
+// Timing implements [mcpgen.Observer].
 func (*Tracer) Timing(string, time.Duration, ...mcpgen.Tag) {}
 
 // StartRequest starts the request's span.
