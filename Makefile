@@ -4,10 +4,11 @@ GO        ?= go
 ADDR      ?= 127.0.0.1:8080
 DB        ?= memory.db
 
-.PHONY: help run generate check-generated vet test test-go footprint conformance conformance-telemetry conformance-cluster bench bench-memory-large bench-smoke build
+.PHONY: help run generate check-generated vet test test-short test-go footprint conformance conformance-telemetry conformance-cluster bench bench-memory-large bench-smoke build
 
 help:
 	@echo "make run              start mcp-memory over Streamable HTTP on $(ADDR) (store: $(DB))"
+	@echo "make test-short       the everyday loop: go test -short -count=1 ./..."
 	@echo "make test             the whole test suite (what CI runs)"
 	@echo "make generate         regenerate generated/ from components/"
 	@echo "make check-generated  fail if generated/ is stale"
@@ -38,6 +39,11 @@ vet:
 
 test-go:
 	$(GO) test -count=1 ./...
+
+# The everyday loop: the Go tests without the slowest end-to-end ones
+# (those that skip under -short); no vet, conformance or bench smoke.
+test-short:
+	$(GO) test -short -count=1 ./...
 
 conformance:
 	scripts/conformance.sh

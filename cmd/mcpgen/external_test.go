@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -20,18 +21,15 @@ import (
 )
 
 // These tests use mcpgen as a team outside this repository would: in a
-// module of their own that requires github.com/mcpgen/mcpgen (replaced onto
-// this checkout, since the module is not fetched from a proxy here), with
-// `go get -tool` and `go tool mcpgen`. Everything the external module needs
-// comes from the module cache (see checkout), so the go command runs
-// offline.
+// module of their own that requires github.com/mcpgen/mcpgen, replaced onto
+// this checkout (the module is not fetched from a proxy here), with
+// `go tool mcpgen`. TestExternalQuickstart runs the README's quickstart for
+// a clone as a user runs it, with the machine's Go environment (module
+// proxy and checksum database); TestExternalModule runs offline, from the
+// module cache.
 
-// checkout is the root of the mcpgen module this test belongs to, with
-// the module cache holding every go.mod of its whole module graph: an
-// external module's graph is not pruned as this repository's is, and needs
-// go.mod files (older versions) that building this repository does not
-// fetch; `go mod graph` fetches them, once, with the usual proxy.
-func checkout(t *testing.T) string {
+// repoRoot is the root of the mcpgen module this test belongs to.
+func repoRoot(t *testing.T) string {
 	t.Helper()
 	root, err := filepath.Abs("../..")
 	if err != nil {
@@ -40,6 +38,17 @@ func checkout(t *testing.T) string {
 	if _, err := os.Stat(filepath.Join(root, "go.mod")); err != nil {
 		t.Fatalf("no go.mod at %s: %v", root, err)
 	}
+	return root
+}
+
+// checkout is repoRoot, with the module cache holding every go.mod of the
+// module's whole graph, for the offline tests: an external module's graph
+// is not pruned as this repository's is, and needs go.mod files (older
+// versions) that building this repository does not fetch; `go mod graph`
+// fetches them, once, with the usual proxy.
+func checkout(t *testing.T) string {
+	t.Helper()
+	root := repoRoot(t)
 	graphOnce.Do(func() {
 		cmd := exec.Command("go", "mod", "graph")
 		cmd.Dir = root
@@ -58,26 +67,34 @@ var (
 	graphErr  error
 )
 
-// offlineEnv is the environment of the go commands run in an external
-// module: no proxy (mcpgen itself is replaced onto the checkout), no
-// checksum database, no workspace, no inherited -mod flag.
-func offlineEnv() []string {
+// userEnv is the environment of a user's shell: this process's, without
+// the go flags and workspace a test run may have been given and without
+// the variables this package's tests use.
+func userEnv() []string {
 	var env []string
 	for _, kv := range os.Environ() {
 		switch k, _, _ := strings.Cut(kv, "="); k {
-		case "GOPROXY", "GOSUMDB", "GOFLAGS", "GOWORK", "MCPGEN_TEST_RUN_MAIN":
+		case "GOFLAGS", "GOWORK", "MCPGEN", "MCPGEN_TEST_RUN_MAIN":
 			continue
 		}
 		env = append(env, kv)
 	}
-	return append(env, "GOPROXY=off", "GOSUMDB=off", "GOWORK=off", "GOFLAGS=")
+	return env
 }
 
-func sh(t *testing.T, dir, script string) string {
+// offlineEnv is the environment of the go commands run in an external
+// module by the offline tests: no proxy (mcpgen itself is replaced onto
+// the checkout), no checksum database, no workspace, no inherited -mod
+// flag.
+func offlineEnv() []string {
+	return append(userEnv(), "GOPROXY=off", "GOSUMDB=off", "GOWORK=off", "GOFLAGS=")
+}
+
+func sh(t *testing.T, dir, script string, env []string) string {
 	t.Helper()
 	cmd := exec.Command("bash", "-euo", "pipefail", "-c", script)
 	cmd.Dir = dir
-	cmd.Env = offlineEnv()
+	cmd.Env = env
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("in %s: %s\n%v\n%s", dir, script, err, out)
@@ -85,64 +102,103 @@ func sh(t *testing.T, dir, script string) string {
 	return string(out)
 }
 
-// quickstart returns the shell commands of the README's "Use it in your
-// module" section, in order.
-func quickstart(t *testing.T, root string) []string {
+// readmeBlock returns the lines of the ```sh block that follows the
+// comment <!-- quickstart: name --> in the README, as written.
+func readmeBlock(t *testing.T, root, name string) []string {
 	t.Helper()
 	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, section, ok := strings.Cut(string(readme), "\n## Use it in your module\n")
+	marker := "<!-- quickstart: " + name + " -->\n"
+	_, after, ok := strings.Cut(string(readme), marker)
 	if !ok {
-		t.Fatal(`README.md has no "## Use it in your module" section`)
+		t.Fatalf("README.md has no %q line before its %s quickstart block", strings.TrimSpace(marker), name)
 	}
-	_, block, ok := strings.Cut(section, "```sh\n")
+	block, ok := strings.CutPrefix(after, "```sh\n")
 	if !ok {
-		t.Fatal("the README's quickstart has no ```sh block")
+		t.Fatalf("README.md: the line after %q does not open a ```sh block", strings.TrimSpace(marker))
 	}
-	block, _, _ = strings.Cut(block, "```")
-	var cmds []string
-	for _, line := range strings.Split(block, "\n") {
-		if line = strings.TrimSpace(line); line != "" && !strings.HasPrefix(line, "#") {
-			cmds = append(cmds, line)
-		}
+	block, _, ok = strings.Cut(block, "```")
+	if !ok {
+		t.Fatalf("README.md: the %s quickstart block is not closed", name)
 	}
-	if len(cmds) < 3 {
-		t.Fatalf("the README's quickstart has %d commands: %q", len(cmds), cmds)
+	lines := strings.Split(strings.TrimRight(block, "\n"), "\n")
+	if len(lines) < 3 {
+		t.Fatalf("README.md: the %s quickstart block has %d lines: %q", name, len(lines), lines)
 	}
-	return cmds
+	return lines
 }
 
-// TestReadmeQuickstart runs the README's quickstart verbatim in an empty
-// directory, with one step added after `go mod init`: the replace of
-// mcpgen onto this checkout. Its last command serves the scaffolded
-// server on stdio; the official Go SDK client calls its tool.
-func TestReadmeQuickstart(t *testing.T) {
+// cloneVar matches the clone block's first line, which sets the path of
+// the clone.
+var cloneVar = regexp.MustCompile(`^MCPGEN=\S+\s*(#.*)?$`)
+
+// TestExternalQuickstart runs the README's quickstart for a clone of this
+// repository: the block after <!-- quickstart: clone --> is run by bash as
+// written, in an empty directory, with the machine's Go environment
+// (userEnv: the module proxy fetches mcpgen's dependencies unless the
+// module cache holds them already), except that its first line,
+// MCPGEN=..., names this checkout. Every line but the last runs as one
+// script, which fails at the first failing command; the last line, which
+// serves the scaffolded server on stdio, runs in the module the script
+// made, and the official Go SDK client calls its tool. The published
+// block, which cannot run here, must be the clone block without the lines
+// that point at the clone.
+func TestExternalQuickstart(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds an external module; skipped with -short")
 	}
-	root := checkout(t)
-	cmds := quickstart(t, root)
-	dir := t.TempDir()
-	var script []string
-	for _, c := range cmds[:len(cmds)-1] {
-		script = append(script, c)
-		if strings.Contains(c, "go mod init") {
-			script = append(script, "go mod edit -require github.com/mcpgen/mcpgen@v0.0.0-00010101000000-000000000000 -replace github.com/mcpgen/mcpgen="+root)
+	root := repoRoot(t)
+	clone := readmeBlock(t, root, "clone")
+	published := readmeBlock(t, root, "published")
+
+	var common, fromClone, fromPublished []string
+	for _, l := range clone {
+		if cloneVar.MatchString(l) || strings.HasPrefix(l, "go mod edit ") || l == "go mod tidy" {
+			fromClone = append(fromClone, l)
+			continue
 		}
+		common = append(common, l)
 	}
-	// The commands may cd into a new directory; the server runs there.
-	script = append(script, "pwd")
-	out := sh(t, dir, strings.Join(script, "\n"))
-	lines := strings.Split(strings.TrimSpace(out), "\n")
-	moduleDir := lines[len(lines)-1]
+	var rest []string
+	for _, l := range published {
+		if strings.HasPrefix(l, "go get -tool ") {
+			fromPublished = append(fromPublished, l)
+			continue
+		}
+		rest = append(rest, l)
+	}
+	if strings.Join(rest, "\n") != strings.Join(common, "\n") || len(fromPublished) != 1 {
+		t.Errorf("README.md: the published quickstart must be the clone quickstart with its lines %q replaced by one `go get -tool` line\npublished:\n%s\nclone:\n%s",
+			fromClone, strings.Join(published, "\n"), strings.Join(clone, "\n"))
+	}
+
+	if !cloneVar.MatchString(clone[0]) {
+		t.Fatalf("README.md: the clone quickstart's first line is %q; it must set MCPGEN=/path/to/the/clone, which this test points at the checkout", clone[0])
+	}
+	script := append([]string{"MCPGEN=" + shellQuote(root)}, clone[1:len(clone)-1]...)
+	dir := t.TempDir()
+	cmd := exec.Command("bash", "-euo", "pipefail", "-c", strings.Join(script, "\n"))
+	cmd.Dir = dir
+	cmd.Env = userEnv()
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("the README's clone quickstart failed (%v); it ran, in an empty directory, with the machine's Go environment (the module proxy must be reachable unless the module cache holds mcpgen's dependencies):\n%s\n\noutput:\n%s",
+			err, strings.Join(script, "\n"), out)
+	}
+	moduleDir := onlyModule(t, dir)
 	assertPublicImports(t, moduleDir)
 
-	serve := exec.Command("bash", "-c", cmds[len(cmds)-1])
+	serve := exec.Command("bash", "-c", clone[len(clone)-1])
 	serve.Dir = moduleDir
-	serve.Env = offlineEnv()
-	serve.Stderr = io.Discard
+	serve.Env = userEnv()
+	var stderr lockedBuffer
+	serve.Stderr = &stderr
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("stderr of %q:\n%s", clone[len(clone)-1], stderr.String())
+		}
+	})
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	s := connectSDK(ctx, t, &mcp.CommandTransport{Command: serve}, "2025-11-25")
@@ -153,6 +209,47 @@ func TestReadmeQuickstart(t *testing.T) {
 	if got := textOf(res.Content); res.IsError || got != "Hello, Ada!" {
 		t.Errorf("greet answered %q (isError %v), want %q", got, res.IsError, "Hello, Ada!")
 	}
+}
+
+// onlyModule returns the one directory under dir, or dir itself, that
+// holds a go.mod: the module the quickstart made.
+func onlyModule(t *testing.T, dir string) string {
+	t.Helper()
+	var found []string
+	for _, pattern := range []string{"go.mod", "*/go.mod"} {
+		m, err := filepath.Glob(filepath.Join(dir, pattern))
+		if err != nil {
+			t.Fatal(err)
+		}
+		found = append(found, m...)
+	}
+	if len(found) != 1 {
+		t.Fatalf("the quickstart made %d modules (%q), want one", len(found), found)
+	}
+	return filepath.Dir(found[0])
+}
+
+// lockedBuffer collects a process's stderr while the test reads it.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// shellQuote quotes s as one bash word.
+func shellQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // TestExternalModule generates, builds and vets a module made of
@@ -174,13 +271,13 @@ func TestExternalModule(t *testing.T) {
 	if err := os.CopyFS(filepath.Join(dir, "components", "notes"), os.DirFS(filepath.Join(root, "components", "notes"))); err != nil {
 		t.Fatal(err)
 	}
-	sh(t, dir, `go mod edit -replace github.com/mcpgen/mcpgen=`+root+`
+	sh(t, dir, `go mod edit -replace github.com/mcpgen/mcpgen=`+shellQuote(root)+`
 go get -tool github.com/mcpgen/mcpgen/cmd/mcpgen
 go generate ./...
 go build ./...
 go vet ./...
 go tool mcpgen -check
-go build -o notes-server ./cmd/notes`)
+go build -o notes-server ./cmd/notes`, offlineEnv())
 	assertPublicImports(t, dir)
 	bin := filepath.Join(dir, "notes-server")
 
