@@ -3,6 +3,8 @@
 package main
 
 import (
+	"context"
+
 	"github.com/mcpgen/mcpgen"
 
 	"example.com/notes/components/notes"
@@ -10,8 +12,6 @@ import (
 )
 
 func main() {
-	store := notes.NewStore()
-	mcpgen.Main("notes", "Serves the notes server.", func(opts mcpgen.Options) *mcpgen.Server {
-		return gen.New(store, opts)
-	})
+	mcpgen.Main("notes", "Serves the notes server.", gen.New,
+		mcpgen.Provide(func(context.Context) (*notes.Store, error) { return notes.NewStore(), nil }))
 }
