@@ -4,7 +4,10 @@
 
 package mcpgen
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"slices"
+)
 
 // Protocol revisions this runtime speaks, newest first.
 const (
@@ -15,17 +18,22 @@ const (
 	version20241105 = "2024-11-05"
 )
 
-// Latest is the newest revision served; LatestLegacy the newest one that
-// uses the initialize handshake.
+// LatestVersion is the current MCP revision (stateless: server/discover,
+// per-request _meta); latestLegacy the newest one that uses the
+// initialize handshake.
 const (
 	LatestVersion = version20260728
 	latestLegacy  = version20251125
 )
 
-// Versions lists every revision served, newest first.
+// Versions lists every protocol revision served, newest first; all but
+// the first are legacy revisions with the initialize handshake.
+func Versions() []string { return slices.Clone(versions) }
+
+// versions lists every revision served, newest first.
 var versions = []string{version20260728, version20251125, version20250618, version20250326, version20241105}
 
-// LegacyVersions lists the revisions negotiated through initialize.
+// legacyVersions lists the revisions negotiated through initialize.
 var legacyVersions = versions[1:]
 
 // modernVersion reports whether v names a stateless revision: a date
