@@ -2,31 +2,55 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
+var (
+	binOnce sync.Once
+	binDir  string
+	binPath string
+	binErr  error
+)
+
+// TestMain removes the binary that buildBinary built.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if binDir != "" {
+		os.RemoveAll(binDir)
+	}
+	os.Exit(code)
+}
+
 // buildBinary compiles the command once per test binary run.
 func buildBinary(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "mcp-everything")
-	if runtime.GOOS == "windows" {
-		bin += ".exe"
+	binOnce.Do(func() {
+		if binDir, binErr = os.MkdirTemp("", "mcp-everything-test-"); binErr != nil {
+			return
+		}
+		binPath = filepath.Join(binDir, "mcp-everything")
+		if runtime.GOOS == "windows" {
+			binPath += ".exe"
+		}
+		if out, err := exec.Command("go", "build", "-o", binPath, ".").CombinedOutput(); err != nil {
+			binErr = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if binErr != nil {
+		t.Fatal(binErr)
 	}
-	cmd := exec.Command("go", "build", "-o", bin, ".")
-	cmd.Stderr = os.Stderr
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("build: %v", err)
-	}
-	return bin
+	return binPath
 }
 
 // TestGoSDK drives the binary with the official Go SDK client over stdio

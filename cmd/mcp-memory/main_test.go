@@ -14,17 +14,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-func buildBinary(t *testing.T) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "mcp-memory")
-	cmd := exec.Command("go", "build", "-o", bin, ".")
-	cmd.Stderr = os.Stderr
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("build: %v", err)
-	}
-	return bin
-}
-
 func freeAddr(t *testing.T) string {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -37,7 +26,7 @@ func freeAddr(t *testing.T) string {
 // TestEndToEnd drives every kind of component through the official Go SDK
 // client, over stdio and over HTTP, as a legacy and as a stateless client.
 func TestEndToEnd(t *testing.T) {
-	bin := buildBinary(t)
+	bin := sharedBinary(t)
 	for _, transport := range []string{"stdio", "http"} {
 		for _, version := range []string{"2025-11-25", ""} {
 			name := transport + "/" + map[string]string{"": "2026-07-28"}[version] + version

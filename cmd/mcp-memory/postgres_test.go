@@ -19,7 +19,9 @@ import (
 // PostgreSQL is found through MCP_TEST_POSTGRES (default
 // postgres://postgres@127.0.0.1:5432/test?sslmode=disable); when it is
 // unreachable the "postgres" subtests are skipped, saying so, except under
-// CI=true, where they fail (internal/testutil/pgtest).
+// CI=true, where they fail (internal/testutil/pgtest). Under -short they
+// are skipped too: TestReplicasShareGraphAndChangeFeed and TestStoreOutage
+// keep PostgreSQL in the short loop.
 
 // newDBFunc returns a fresh --db value for a store named name.
 type newDBFunc func(t *testing.T, name string) string
@@ -31,6 +33,9 @@ func eachStore(t *testing.T, fn func(t *testing.T, newDB newDBFunc)) {
 		fn(t, func(t *testing.T, name string) string { return filepath.Join(t.TempDir(), name+".db") })
 	})
 	t.Run("postgres", func(t *testing.T) {
+		if testing.Short() {
+			t.Skip("slow (re-runs the test on PostgreSQL); runs without -short")
+		}
 		postgresTestURL(t) // skip (or fail in CI) before starting anything
 		fn(t, func(t *testing.T, name string) string { return postgresTestURL(t) })
 	})

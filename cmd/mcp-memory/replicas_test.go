@@ -167,6 +167,9 @@ func mustOK(t *testing.T, what string, o outcome) outcome {
 // replicas, so that consecutive calls land on different replicas; the
 // graph read directly from each replica then equals the graph written.
 func TestReplicasInteropThroughProxy(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow (starts three replicas behind a proxy, twice; TestReplicasShareGraphAndChangeFeed runs two); runs without -short")
+	}
 	for _, version := range []string{legacyVersion, modernVersion} {
 		t.Run(version, func(t *testing.T) {
 			top := startTopology(t, 3)
@@ -415,6 +418,9 @@ type replicaWorker struct {
 // the proxy they land on a survivor, and every stream, those the SDK
 // reconnected included, receives the updates caused by later writes.
 func TestReplicasKill9ThroughProxy(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow (starts three replicas behind a proxy and kills one mid-run); runs without -short")
+	}
 	const (
 		legacyClients = 8
 		modernClients = 4

@@ -416,6 +416,9 @@ func TestSearchIndexRebuiltWhenFoldVersionChanges(t *testing.T) {
 }
 
 func TestHugeBatchAtLimit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow (creates, extends and deletes MaxBatch entities; TestLimitsAndInvalidInput checks the limit); runs without -short")
+	}
 	s, _ := openTest(t, WithSyncNormal())
 	ents := make([]Entity, MaxBatch)
 	for i := range ents {

@@ -58,6 +58,9 @@ func TestJSLower(t *testing.T) {
 // differing code points (see gen script in the failure message) so the
 // tables hold Node's values.
 func TestJSLowerAgainstNode(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow (lower-cases every code point in Node and in Go; TestJSLower checks the special cases); runs without -short")
+	}
 	node, _ := nodeTools(t)
 	const script = `
 const lines = [];

@@ -47,6 +47,9 @@ func largeGraph(n int) (Graph, []byte) {
 // Unicode and empty queries, and that OpenNodes, EntityNames and Export work
 // at that size.
 func TestLargeGraphSearch(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow (imports and searches 100,000 entities); runs without -short")
+	}
 	const n = 100_000
 	g, file := largeGraph(n)
 	s, _ := openTest(t, WithSyncNormal())

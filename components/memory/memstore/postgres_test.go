@@ -108,13 +108,13 @@ func TestSuiteOnPostgres(t *testing.T) {
 	if testBackend == backendPostgres {
 		t.Skip("this is the PostgreSQL run")
 	}
+	if testing.Short() {
+		t.Skip("slow (re-runs the store suite on PostgreSQL); runs without -short")
+	}
 	postgresTestURL(t) // skip (or fail under CI) here when unreachable
 	args := []string{"-test.count=1", "-test.skip=^(TestSuiteOnPostgres|TestPostgres.*)$"}
 	if testing.Verbose() {
 		args = append(args, "-test.v")
-	}
-	if testing.Short() {
-		args = append(args, "-test.short")
 	}
 	cmd := exec.Command(os.Args[0], args...)
 	cmd.Env = append(os.Environ(), backendEnv+"="+backendPostgres)

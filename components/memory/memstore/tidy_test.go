@@ -142,6 +142,9 @@ func TestUsermergeMigration(t *testing.T) {
 // bulk has few segments without waiting for the merger; results stay the
 // reference's.
 func TestBulkWritesMergeSegments(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow (grows two stores to 36,000 entities); runs without -short")
+	}
 	sqliteOnly(t, "")
 	grow := func(bulkRows int64) (*SQLite, refModel) {
 		s, _ := openSQLiteTest(t, WithSyncNormal())
