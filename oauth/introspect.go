@@ -67,14 +67,25 @@ func (rs *ResourceServer) introspect(ctx context.Context, token string) (mcpgen.
 		return mcpgen.Principal{}, "inactive", errors.New("introspection: not active")
 	case r.Issuer != "" && r.Issuer != rs.cfg.Issuer:
 		return mcpgen.Principal{}, "issuer", fmt.Errorf("introspection: issuer %q", r.Issuer)
-	case len(r.Audience) > 0 && !slices.ContainsFunc(audiences(r.Audience), func(a string) bool { return canonical(a) == rs.resource }):
+	case !slices.ContainsFunc(audiences(r.Audience), func(a string) bool { return canonical(a) == rs.resource }):
+		// The token must have been issued for this resource (RFC 8707);
+		// a response that names no audience does not say so.
 		return mcpgen.Principal{}, "audience", fmt.Errorf("introspection: audience %s", r.Audience)
 	case r.Expiry != 0 && now.After(time.Unix(r.Expiry, 0).Add(rs.cfg.Leeway)):
 		return mcpgen.Principal{}, "expired", errors.New("introspection: expired")
 	case r.NotBef != 0 && now.Add(rs.cfg.Leeway).Before(time.Unix(r.NotBef, 0)):
 		return mcpgen.Principal{}, "not_yet_valid", errors.New("introspection: not valid yet")
 	}
-	return mcpgen.Principal{Subject: r.Subject, ClientID: r.ClientID, Scopes: scopes(r.Scope, nil)}, "", nil
+	p := mcpgen.Principal{Subject: r.Subject, ClientID: r.ClientID, Scopes: scopes(r.Scope, nil)}
+	if p.Subject == "" {
+		// A client acting for itself (client credentials) is known by its
+		// client_id; a token with neither names nobody.
+		if p.ClientID == "" {
+			return mcpgen.Principal{}, "no_subject", errors.New("introspection: neither sub nor client_id")
+		}
+		p.Subject = p.ClientID
+	}
+	return p, "", nil
 }
 
 // audiences reads an aud member: one string or an array.

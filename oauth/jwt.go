@@ -23,8 +23,8 @@ type accessClaims struct {
 }
 
 // verifyJWT checks a JWT access token: an accepted algorithm, a signature
-// by one of the issuer's keys, then issuer, audience, expiry and
-// not-before.
+// by one of the issuer's keys, then issuer, audience, expiry, not-before
+// and a subject.
 func (rs *ResourceServer) verifyJWT(ctx context.Context, token string) (mcpgen.Principal, string, error) {
 	tok, err := jwt.ParseSigned(token, rs.cfg.Algorithms)
 	if err != nil {
@@ -80,6 +80,12 @@ func (rs *ResourceServer) verifyJWT(ctx context.Context, token string) (mcpgen.P
 		return mcpgen.Principal{}, "not_yet_valid", err
 	case err != nil:
 		return mcpgen.Principal{}, "malformed", err
+	}
+	if std.Subject == "" {
+		// RFC 9068 requires sub; without it the caller has no identity,
+		// and would share sessions, tasks and limits with every other
+		// such caller.
+		return mcpgen.Principal{}, "no_subject", errors.New("no sub claim")
 	}
 	p := mcpgen.Principal{Subject: std.Subject, ClientID: extra.ClientID, Scopes: scopes(extra.Scope, extra.Scp)}
 	if p.ClientID == "" {

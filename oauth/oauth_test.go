@@ -262,6 +262,16 @@ func TestRefusals(t *testing.T) {
 		wantRefused(t, m, parts[0]+"."+base64.RawURLEncoding.EncodeToString([]byte(forged))+"."+parts[2], "signature")
 	})
 	t.Run("garbage", func(t *testing.T) { wantRefused(t, m, "not-a-token", "malformed") })
+	t.Run("no subject", func(t *testing.T) {
+		// Signed, for this audience, with the scope, but naming nobody:
+		// it must not pass as an anonymous caller that skips scope checks.
+		as.AddClient("nosub", authtest.Client{Secret: "s", Audience: []string{m.url}, Scopes: []string{"mcp", "admin"}, NoSubject: true})
+		tok := as.Token(t, "nosub", "s", "mcp admin")
+		if claims := string(mustDecodeJWTPayload(t, tok)); strings.Contains(claims, `"sub":"svc`) {
+			t.Fatalf("the test token names a subject: %s", claims)
+		}
+		wantRefused(t, m, tok, "no_subject")
+	})
 	t.Run("required scope missing", func(t *testing.T) {
 		resp, _ := post(t, m, as.Token(t, "noscope", "n", "mcp"))
 		ch := resp.Header.Get("WWW-Authenticate")
@@ -335,6 +345,31 @@ func TestIntrospection(t *testing.T) {
 	}
 	wantRefused(t, m, as.Token(t, "opaqueold", "y", "mcp"), "inactive")
 	wantRefused(t, m, as.Token(t, "opaqueelse", "z", "mcp"), "audience")
+
+	// Without sub, the client acting for itself is known by its client_id;
+	// with neither, or without an audience, the token is refused.
+	as.AddClient("opaquesvc", authtest.Client{Secret: "s", Audience: []string{m.url}, Scopes: []string{"mcp"}, Opaque: true, NoSubject: true})
+	if resp, body := post(t, m, as.Token(t, "opaquesvc", "s", "mcp")); resp.StatusCode != 200 || !strings.Contains(body, "subject=opaquesvc client=opaquesvc") {
+		t.Fatalf("an opaque token without sub: %d %s", resp.StatusCode, body)
+	}
+	as.AddClient("opaquenobody", authtest.Client{Secret: "n", Audience: []string{m.url}, Scopes: []string{"mcp"}, Opaque: true, NoSubject: true, NoClientID: true})
+	wantRefused(t, m, as.Token(t, "opaquenobody", "n", "mcp"), "no_subject")
+	as.AddClient("opaquenoaud", authtest.Client{Secret: "a", Audience: []string{m.url}, Scopes: []string{"mcp"}, Opaque: true, NoAudience: true})
+	wantRefused(t, m, as.Token(t, "opaquenoaud", "a", "mcp"), "audience")
+}
+
+// mustDecodeJWTPayload returns the claims of a JWT, unverified.
+func mustDecodeJWTPayload(t *testing.T, tok string) []byte {
+	t.Helper()
+	parts := strings.Split(tok, ".")
+	if len(parts) != 3 {
+		t.Fatalf("not a JWT: %q", tok)
+	}
+	b, err := base64.RawURLEncoding.DecodeString(parts[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
 
 // TestKeyRefreshLimit: within KeyRefreshInterval of the last fetch, a

@@ -220,7 +220,7 @@ func canonical(s string) string {
 // refusal is an [mcpgen.AuthError] with its Bearer challenge. Its Reason
 // is one of missing_token, invalid_request, malformed, algorithm,
 // unknown_key, signature, issuer, audience, expired, not_yet_valid,
-// inactive, unavailable, insufficient_scope.
+// no_subject, inactive, unavailable, insufficient_scope.
 func refusal(status int, reason, desc, challenge string) *mcpgen.AuthError {
 	e := &mcpgen.AuthError{Status: status, Reason: reason, Description: desc, Err: fmt.Errorf("%d %s: %s", status, reason, desc)}
 	if challenge != "" {
@@ -322,6 +322,8 @@ func describe(reason string) string {
 		return "the access token was not issued by the expected authorization server"
 	case "inactive":
 		return "the access token is not active"
+	case "no_subject":
+		return "the access token names no subject (sub)"
 	default:
 		return "the access token is invalid"
 	}

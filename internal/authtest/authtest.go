@@ -40,6 +40,11 @@ type Client struct {
 	Scopes   []string      // scopes it may be granted
 	Lifetime time.Duration // access token lifetime (default 5 min); negative issues expired tokens
 	Opaque   bool          // opaque (introspected) instead of JWT access tokens
+
+	// Tokens that leave out what RFC 9068 and RFC 8707 ask for, to test
+	// that the resource server refuses them: no sub claim, no client_id
+	// in introspection, no aud in introspection.
+	NoSubject, NoClientID, NoAudience bool
 }
 
 // The resource server's credentials for token introspection.
@@ -175,7 +180,11 @@ func (s *asStorage) ClientCredentialsTokenRequest(_ context.Context, id string, 
 			granted = append(granted, sc)
 		}
 	}
-	return clientTokenRequest{&oidc.JWTTokenRequest{Subject: "svc-" + id, Audience: c.Audience, Scopes: granted}, id}, nil
+	subject := "svc-" + id
+	if c.NoSubject {
+		subject = ""
+	}
+	return clientTokenRequest{&oidc.JWTTokenRequest{Subject: subject, Audience: c.Audience, Scopes: granted}, id}, nil
 }
 
 func (s *asStorage) CreateAccessToken(_ context.Context, req op.TokenRequest) (string, time.Time, error) {
@@ -232,6 +241,14 @@ func (s *asStorage) SetIntrospectionFromToken(_ context.Context, resp *oidc.Intr
 		return errors.New("token is not active")
 	}
 	resp.Subject, resp.ClientID, resp.Scope, resp.Audience = tok.subject, tok.clientID, tok.scopes, tok.audience
+	if c := s.clients[tok.clientID]; c != nil {
+		if c.NoClientID {
+			resp.ClientID = ""
+		}
+		if c.NoAudience {
+			resp.Audience = nil
+		}
+	}
 	resp.Expiration = oidc.FromTime(tok.exp)
 	return nil
 }
