@@ -65,6 +65,9 @@ func (s *Server) listen(ctx context.Context, req *Request, _ *params, raw json.R
 	if err := decode(raw, &p); err != nil {
 		return nil, err
 	}
+	if len(p.Notifications.TaskIDs) > maxListenTasks {
+		return nil, fmt.Errorf("%w: at most %d taskIds in one subscriptions/listen", jsonrpc.ErrInvalidParams, maxListenTasks)
+	}
 	if req.peer == nil {
 		return nil, fmt.Errorf("%w: this transport cannot stream notifications", jsonrpc.ErrInternal)
 	}
@@ -84,6 +87,7 @@ func (s *Server) listen(ctx context.Context, req *Request, _ *params, raw json.R
 	if s.tasks == nil {
 		f.TaskIDs = nil
 	}
+	f.TaskIDs = s.ownedTasks(ctx, req, f.TaskIDs)
 	id := req.incoming.Msg.ID
 	// Register before acknowledging, so that no change between the two is
 	// lost; deliveries wait for the acknowledgement, which must come first.
@@ -111,6 +115,32 @@ func (s *Server) listen(ctx context.Context, req *Request, _ *params, raw json.R
 	case <-s.closing():
 	}
 	return map[string]any{"_meta": map[string]any{metaSubscriptionID: id}}, nil
+}
+
+// maxListenTasks bounds the task ids of one subscriptions/listen: each is
+// looked up (in the shared store, in a cluster) before the stream opens.
+const maxListenTasks = 100
+
+// ownedTasks keeps the ids of the tasks that req's caller owns: another
+// principal's task is as unknown to a listen stream as to tasks/get, and
+// its notifications (which carry its result) are not delivered there.
+func (s *Server) ownedTasks(ctx context.Context, req *Request, ids []string) []string {
+	var own []string
+	for _, id := range ids {
+		if s.cluster != nil {
+			if _, err := s.sharedTask(ctx, req, id); err == nil {
+				own = append(own, id)
+			}
+			continue
+		}
+		s.tasks.mu.Lock()
+		tk := s.tasks.tasks[id]
+		s.tasks.mu.Unlock()
+		if tk != nil && tk.subject == req.Auth.Subject {
+			own = append(own, id)
+		}
+	}
+	return own
 }
 
 // broadcast sends a notification to every legacy session and listen stream
