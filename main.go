@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"reflect"
+	"runtime"
 	"strings"
 )
 
@@ -110,6 +111,15 @@ func Provide[T any](make func(context.Context) (T, error)) Dependency {
 	}
 }
 
+// funcName names fn for messages: its package path and name, e.g.
+// example.com/notes/generated/notes.New.
+func funcName(fn reflect.Value) string {
+	if f := runtime.FuncForPC(fn.Pointer()); f != nil {
+		return f.Name()
+	}
+	return "the server's New"
+}
+
 var (
 	optionsType = reflect.TypeFor[Options]()
 	serverType  = reflect.TypeFor[*Server]()
@@ -139,7 +149,7 @@ func constructor(newServer any, deps []Dependency) (func(context.Context, Option
 		}
 	}
 	if len(missing) > 0 {
-		return nil, fmt.Errorf("the server's New needs %s: pass mcpgen.Provide(func(ctx context.Context) (%s, error) { ... }) to Main for each", strings.Join(missing, ", "), missing[0])
+		return nil, fmt.Errorf("%s needs %s: pass mcpgen.Provide(func(ctx context.Context) (%s, error) { ... }) to Main for each", funcName(fn), strings.Join(missing, ", "), missing[0])
 	}
 	return func(ctx context.Context, opts Options) (*Server, func() error, error) {
 		made := make([]any, len(deps))

@@ -65,7 +65,7 @@ func TestMainStartupErrors(t *testing.T) {
 		{"address in use", testNew, []Dependency{provide}, []string{"--http", busy.Addr().String()}, 1, "address already in use"},
 		{"bad log level", testNew, []Dependency{provide}, []string{"--log-level", "loud"}, 2, "--log-level"},
 		{"stray argument", testNew, []Dependency{provide}, []string{"serve"}, 2, `unexpected argument "serve"`},
-		{"missing dependency", testNew, nil, nil, 2, "needs *mcpgen.store: pass mcpgen.Provide"},
+		{"missing dependency", testNew, nil, nil, 2, "mcpgen.testNew needs *mcpgen.store: pass mcpgen.Provide"},
 		{"not a New", func() {}, nil, nil, 2, "Main needs a generated New"},
 		{"failing dependency", testNew, []Dependency{failing}, nil, 1, "cannot start: *mcpgen.store: disk on fire"},
 	} {
