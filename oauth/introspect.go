@@ -114,6 +114,14 @@ func (v verdict) principal() mcpgen.Principal {
 // refusal for RefusalTTL, an outage not at all.
 func (rs *ResourceServer) introspectOnce(ctx context.Context, key tokenKey, token string) verdict {
 	in := rs.intro
+	// A call for this token may have ended between the caller's look in
+	// the cache and this one.
+	if v, ok := in.active.get(key, time.Now()); ok {
+		return v
+	}
+	if v, ok := in.refused.get(key, time.Now()); ok {
+		return v
+	}
 	ctx, cancel := context.WithTimeout(ctx, in.ic.Timeout)
 	defer cancel()
 	wait := time.NewTimer(in.slotWait)
