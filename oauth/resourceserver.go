@@ -13,7 +13,13 @@
 //     RFC 8707), expiry and not-before; keys are cached and fetched again
 //     when a token names an unknown key id;
 //   - it asks the authorization server about opaque tokens through token
-//     introspection (RFC 7662) when [Config.Introspection] is set.
+//     introspection (RFC 7662) when [Config.Introspection] is set, in a way
+//     that cannot be used as an amplifier: answers are cached by a hash of
+//     the token (an active one until its exp, at most 5 minutes; a refusal
+//     30 seconds), concurrent lookups of one token share one call, calls
+//     time out after 5 seconds and at most 16 are in flight (then 503), and
+//     each remote address may cause 10 lookups a second, 20 at once (then
+//     429 with Retry-After). See [Introspection] for the knobs.
 //
 // A [ResourceServer] is the [mcpgen.HTTPOptions].Auth of an endpoint,
 // which calls [ResourceServer.Authenticate] on every request; serve
