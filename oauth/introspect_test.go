@@ -77,8 +77,11 @@ func TestIntrospectionRateLimitedByAddress(t *testing.T) {
 	if calls := as.Introspections(); calls > burst || calls == 0 {
 		t.Errorf("200 junk tokens made %d introspection calls, want 1..%d", calls, burst)
 	}
-	if count[http.StatusUnauthorized] > burst || count[http.StatusUnauthorized]+count[http.StatusTooManyRequests] != 200 {
-		t.Errorf("statuses: %v, want at most %d 401s and the rest 429", count, burst)
+	// Of the burst admitted, a few may find no free slot (MaxConcurrent)
+	// on a slow machine and be refused with 503 instead of 401.
+	admitted := count[http.StatusUnauthorized] + count[http.StatusServiceUnavailable]
+	if admitted > burst || admitted+count[http.StatusTooManyRequests] != 200 {
+		t.Errorf("statuses: %v, want at most %d 401s or 503s and the rest 429", count, burst)
 	}
 	before := as.Introspections()
 	resp, body := post(t, m, "junk-after")
