@@ -178,6 +178,17 @@ func (f roundTripper) RoundTrip(r *http.Request) (*http.Response, error) { retur
 // post sends tools/call whoami with a bearer token (none when empty).
 func post(t *testing.T, m *mcpServer, bearer string) (*http.Response, string) {
 	t.Helper()
+	resp, err := http.DefaultClient.Do(whoamiRequest(m, bearer))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	return resp, string(b)
+}
+
+// whoamiRequest is the request post sends.
+func whoamiRequest(m *mcpServer, bearer string) *http.Request {
 	body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"whoami","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`
 	req, _ := http.NewRequest(http.MethodPost, m.url, strings.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
@@ -188,13 +199,7 @@ func post(t *testing.T, m *mcpServer, bearer string) (*http.Response, string) {
 	if bearer != "" {
 		req.Header.Set("Authorization", "Bearer "+bearer)
 	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	return resp, string(b)
+	return req
 }
 
 // wantRefused checks a 401 invalid_token refusal for reason.

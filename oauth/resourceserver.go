@@ -13,7 +13,13 @@
 //     RFC 8707), expiry and not-before; keys are cached and fetched again
 //     when a token names an unknown key id;
 //   - it asks the authorization server about opaque tokens through token
-//     introspection (RFC 7662) when [Config.Introspection] is set.
+//     introspection (RFC 7662) when [Config.Introspection] is set, in a way
+//     that cannot be used as an amplifier: answers are cached by a hash of
+//     the token (an active one until its exp, at most 5 minutes; a refusal
+//     30 seconds), concurrent lookups of one token share one call, calls
+//     time out after 5 seconds and at most 16 are in flight (then 503), and
+//     each remote address may cause 10 lookups a second, 20 at once (then
+//     429 with Retry-After). See [Introspection] for the knobs.
 //
 // A [ResourceServer] is the [mcpgen.HTTPOptions].Auth of an endpoint,
 // which calls [ResourceServer.Authenticate] on every request; serve
@@ -38,7 +44,6 @@
 package oauth
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -101,6 +106,43 @@ type Introspection struct {
 	// endpoint (HTTP Basic, RFC 6749 section 2.3.1).
 	ClientID     string
 	ClientSecret string
+
+	// Timeout bounds one introspection, from waiting for a free slot to
+	// reading the answer (default 5s); past it the request is refused
+	// with 503. It is shorter than the HTTP client's timeout so that a
+	// hanging authorization server does not hold requests for long.
+	Timeout time.Duration
+	// MaxConcurrent bounds the introspection calls in flight (default
+	// 16). A lookup that finds no free slot waits at most a second (or
+	// Timeout if shorter), then is refused with 503: lookups never queue
+	// without bound.
+	MaxConcurrent int
+
+	// CacheTTL is how long an active token's answer is remembered
+	// (default 5m), never past the token's exp; a token revoked at the
+	// authorization server is accepted for at most that long. Negative
+	// disables the cache of active tokens.
+	CacheTTL time.Duration
+	// RefusalTTL is how long an inactive or otherwise refused token's
+	// answer is remembered (default 30s), so that one junk token sent
+	// again and again costs one call. Outages (503) are never
+	// remembered. Negative disables the cache of refusals.
+	RefusalTTL time.Duration
+	// CacheSize bounds the entries of each cache, active and refused
+	// (default 10000). Entries are keyed by the SHA-256 of the token.
+	CacheSize int
+
+	// AddressRate and AddressBurst limit, per remote address (the host
+	// of http.Request.RemoteAddr), the lookups that may cause a call to
+	// the authorization server: a token that is not a JWT and is not in
+	// the cache costs its sender one token of a bucket refilled at
+	// AddressRate per second (default 10) holding at most AddressBurst
+	// (default 20). An empty bucket is refused with 429 and Retry-After,
+	// without a call. Behind a reverse proxy every caller shares the
+	// proxy's address, so raise the limits there. A negative AddressRate
+	// disables the limit.
+	AddressRate  float64
+	AddressBurst int
 }
 
 var defaultAlgorithms = []jose.SignatureAlgorithm{
@@ -118,6 +160,7 @@ type ResourceServer struct {
 	supported   []string
 	log         *zap.Logger
 	issuer      *issuer
+	intro       *introspector // nil without cfg.Introspection
 }
 
 // New checks cfg and returns a resource server. It does not contact the
@@ -154,6 +197,31 @@ func New(cfg Config) (*ResourceServer, error) {
 	if cfg.HTTPClient == nil {
 		cfg.HTTPClient = &http.Client{Timeout: 10 * time.Second}
 	}
+	if cfg.Introspection != nil {
+		ic := *cfg.Introspection // the caller's value is not changed
+		if ic.Timeout <= 0 {
+			ic.Timeout = 5 * time.Second
+		}
+		if ic.MaxConcurrent <= 0 {
+			ic.MaxConcurrent = 16
+		}
+		if ic.CacheTTL == 0 {
+			ic.CacheTTL = 5 * time.Minute
+		}
+		if ic.RefusalTTL == 0 {
+			ic.RefusalTTL = 30 * time.Second
+		}
+		if ic.CacheSize <= 0 {
+			ic.CacheSize = 10_000
+		}
+		if ic.AddressRate == 0 {
+			ic.AddressRate = 10
+		}
+		if ic.AddressBurst <= 0 {
+			ic.AddressBurst = 20
+		}
+		cfg.Introspection = &ic
+	}
 	rs := &ResourceServer{cfg: cfg, resource: canonical(cfg.Audience), log: cfg.Logger}
 	if rs.log == nil {
 		rs.log = zap.NewNop()
@@ -174,6 +242,9 @@ func New(cfg Config) (*ResourceServer, error) {
 	}
 	slices.Sort(rs.supported)
 	rs.issuer = newIssuer(cfg)
+	if cfg.Introspection != nil {
+		rs.intro = newIntrospector(cfg.Introspection)
+	}
 	return rs, nil
 }
 
@@ -220,7 +291,7 @@ func canonical(s string) string {
 // refusal is an [mcpgen.AuthError] with its Bearer challenge. Its Reason
 // is one of missing_token, invalid_request, malformed, algorithm,
 // unknown_key, signature, issuer, audience, expired, not_yet_valid,
-// no_subject, inactive, unavailable, insufficient_scope.
+// no_subject, inactive, unavailable, rate_limited, insufficient_scope.
 func refusal(status int, reason, desc, challenge string) *mcpgen.AuthError {
 	e := &mcpgen.AuthError{Status: status, Reason: reason, Description: desc, Err: fmt.Errorf("%d %s: %s", status, reason, desc)}
 	if challenge != "" {
@@ -242,9 +313,12 @@ func (rs *ResourceServer) Authenticate(r *http.Request) (mcpgen.Principal, error
 	if len(hdrs) > 1 || !ok || !strings.EqualFold(scheme, "Bearer") || token == "" {
 		return mcpgen.Principal{}, rs.refuse(http.StatusUnauthorized, "invalid_request", "invalid_request", "send one Authorization: Bearer header")
 	}
-	p, reason, err := rs.verify(r.Context(), token)
+	p, reason, err := rs.verify(r, token)
 	if err != nil {
 		rs.log.Debug("token refused", zap.String("reason", reason), zap.Error(err))
+		if e, ok := err.(*mcpgen.AuthError); ok {
+			return mcpgen.Principal{}, e // rate_limited
+		}
 		if reason == "unavailable" {
 			// The authorization server could not be reached: the token
 			// may be fine, but it cannot be checked now.
@@ -341,12 +415,12 @@ func (rs *ResourceServer) ScopesSupported() []string { return slices.Clone(rs.su
 
 // verify validates a token and returns its principal, or the reason of
 // the refusal.
-func (rs *ResourceServer) verify(ctx context.Context, token string) (mcpgen.Principal, string, error) {
+func (rs *ResourceServer) verify(r *http.Request, token string) (mcpgen.Principal, string, error) {
 	if strings.Count(token, ".") == 2 {
-		return rs.verifyJWT(ctx, token)
+		return rs.verifyJWT(r.Context(), token)
 	}
-	if rs.cfg.Introspection != nil {
-		return rs.introspect(ctx, token)
+	if rs.intro != nil {
+		return rs.lookup(r, token)
 	}
 	return mcpgen.Principal{}, "malformed", errors.New("not a JWT and no introspection is configured")
 }

@@ -17,6 +17,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -255,9 +256,14 @@ func (s *asStorage) SetIntrospectionFromToken(_ context.Context, resp *oidc.Intr
 
 // Server is a running authorization server.
 type Server struct {
-	Issuer  string
-	storage *asStorage
+	Issuer         string
+	storage        *asStorage
+	introspections atomic.Int64
 }
+
+// Introspections is the number of requests its introspection endpoint
+// has received, answered or not.
+func (a *Server) Introspections() int64 { return a.introspections.Load() }
 
 // Start starts an OpenID provider on 127.0.0.1 with its own storage
 // (clients are added with AddClient). It stops when the test ends.
@@ -290,10 +296,17 @@ func serve(t testing.TB, st *asStorage) *Server {
 	if err != nil {
 		t.Fatalf("authorization server: %v", err)
 	}
-	hs.Config.Handler = provider
+	a := &Server{Issuer: issuer, storage: st}
+	introspect := provider.IntrospectionEndpoint().Relative()
+	hs.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == introspect {
+			a.introspections.Add(1)
+		}
+		provider.ServeHTTP(w, r)
+	})
 	hs.Start()
 	t.Cleanup(hs.Close)
-	return &Server{Issuer: issuer, storage: st}
+	return a
 }
 
 // AddClient registers a client.
