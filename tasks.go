@@ -299,6 +299,9 @@ func (s *Server) startTask(_ context.Context, req *Request, t *compiledTool, arg
 			tk.err = jsonrpc.Wire(err)
 		}
 		tk.mu.Unlock()
+		// Before the status says so: once a client sees the task
+		// finished, it no longer counts as running.
+		gone(s.tasks.finish(tk))
 		switch {
 		case ctx.Err() != nil:
 			tk.set("cancelled", "The task was cancelled.")
@@ -307,7 +310,6 @@ func (s *Server) startTask(_ context.Context, req *Request, t *compiledTool, arg
 		default:
 			tk.set("completed", "")
 		}
-		gone(s.tasks.finish(tk))
 		time.AfterFunc(taskTTL, func() {
 			if s.tasks.forget(tk) {
 				gone([]*task{tk})
