@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -213,8 +214,14 @@ func TestActiveTaskCap(t *testing.T) {
 	eventually(t, "a cancelled task to make room", func() bool {
 		return startTask(t, s, alice, "interview", 0).Error == nil
 	})
-	for _, id := range ids[1:] {
-		tk := s.localTask(id)
+	stopTasks(s)
+}
+
+// stopTasks cancels the tasks still running, which wait for input.
+func stopTasks(s *Server) {
+	s.tasks.mu.Lock()
+	defer s.tasks.mu.Unlock()
+	for _, tk := range s.tasks.tasks {
 		tk.cancel()
 	}
 }
@@ -239,14 +246,11 @@ func TestTaskRecordCaps(t *testing.T) {
 		result(t, getTask(t, s, in, id))
 	}
 	finished(t, s, in, newest)
-	var running []string
 	for range 3 {
-		running = append(running, taskID(t, startTask(t, s, in, "interview", 0)))
+		taskID(t, startTask(t, s, in, "interview", 0))
 	}
 	wantError(t, startTask(t, s, in, "interview", 0), CodeTooManyRequests, "the server is running 3 tasks")
-	for _, id := range running {
-		s.localTask(id).cancel()
-	}
+	stopTasks(s)
 
 	s = New(taskDefinition(), Options{Tasks: true, MaxTaskResultBytes: 1000})
 	ids = nil
@@ -266,4 +270,51 @@ func TestTaskRecordCaps(t *testing.T) {
 		t.Fatalf("a result over the cap: %v", v)
 	}
 	result(t, getTask(t, s, in, ids[2])) // kept: the failed task freed nothing and took nothing
+}
+
+// deletions wraps a backend and records the sessions deleted from it.
+type deletions struct {
+	cluster.Backend
+	mu  sync.Mutex
+	ids []string
+}
+
+func (d *deletions) DeleteSession(ctx context.Context, id string) (bool, error) {
+	existed, err := d.Backend.DeleteSession(ctx, id)
+	if existed {
+		d.mu.Lock()
+		d.ids = append(d.ids, id)
+		d.mu.Unlock()
+	}
+	return existed, err
+}
+
+// TestSweptSessionLeavesStore: a session the idle sweep ends, because the
+// store too holds it as expired, used to stay there (PostgreSQL's own
+// purge aside); the sweep now deletes it.
+func TestSweptSessionLeavesStore(t *testing.T) {
+	mem := cluster.NewMemory()
+	b := &deletions{Backend: mem.Replica()}
+	s := New(unitDefinition(), Options{Cluster: b})
+	defer s.Close()
+	sess, resp := open(t, s, "alice", "")
+	result(t, resp)
+	ctx := context.Background()
+	rec, err := b.LoadSession(ctx, sess.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec.Expires = time.Now().Add(-time.Second) // idle on every replica
+	if err := b.SaveSession(ctx, rec); err != nil {
+		t.Fatal(err)
+	}
+	s.checkIdle([]*Session{sess}) // what the sweep runs for sessions idle here
+	if !ended(sess) {
+		t.Fatal("the expired session was not ended")
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if fmt.Sprint(b.ids) != fmt.Sprint([]string{sess.ID}) {
+		t.Fatalf("sessions deleted from the store: %v, want [%s]", b.ids, sess.ID)
+	}
 }
