@@ -90,6 +90,7 @@ func (s *Server) startCluster(b cluster.Backend, explicitSecret bool) error {
 		go c.ring.refreshEvery(10*time.Minute, c.stop)
 	}
 	s.cluster = c
+	s.sessions.forget = s.forgetShared
 	c.unsubscribe = b.Subscribe(c.prefix, s.onMessage)
 	return nil
 }
@@ -439,11 +440,36 @@ func (s *Server) stillShared(sess *Session) bool {
 }
 
 // checkIdle ends the sessions this replica saw idle that are not alive
-// elsewhere either.
+// elsewhere either, and deletes what the store still holds of them.
 func (s *Server) checkIdle(idle []*Session) {
+	var gone []string
 	for _, sess := range idle {
 		if !s.stillShared(sess) {
 			s.dropSession(sess.ID)
+			gone = append(gone, sess.ID)
+		}
+	}
+	s.forgetShared(gone)
+}
+
+// forgetShared deletes sessions ended here (evicted under the session
+// caps, or expired) from the shared store, where they would otherwise
+// stay until their expiry (or for good, with SessionIdle negative), and
+// tells the replicas that cache them to end them too.
+func (s *Server) forgetShared(ids []string) {
+	for _, id := range ids {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		existed, err := s.cluster.b.DeleteSession(ctx, id)
+		cancel()
+		if err != nil {
+			s.log.Debug("ended session not deleted from the shared store", zap.String("session", id), zap.Error(err))
+			continue
+		}
+		if !existed {
+			continue
+		}
+		if err := s.publish(topicEnd, id); err != nil {
+			s.log.Debug("session end not published", zap.Error(err))
 		}
 	}
 }

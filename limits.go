@@ -16,6 +16,20 @@ const (
 	DefaultMaxMessageBytes         = 8 << 20
 	DefaultMaxSessions             = 10000
 	DefaultMaxSessionsPerPrincipal = 1000
+
+	// 64 KiB holds any real client's capabilities and clientInfo many
+	// times over; it bounds what a session keeps (and a cluster stores).
+	DefaultMaxClientInfoBytes = 64 << 10
+	// Each listen stream holds a goroutine and its transport's buffers
+	// for as long as it is open; a client needs a few, not hundreds.
+	DefaultMaxListenStreams             = 1024
+	DefaultMaxListenStreamsPerPrincipal = 16
+	// Each running task holds a goroutine and whatever its tool holds.
+	DefaultMaxActiveTasksPerPrincipal = 32
+	// Finished tasks are kept for an hour (taskTTL) unless these bound
+	// them first.
+	DefaultMaxTasks           = 10000
+	DefaultMaxTaskResultBytes = 64 << 20
 )
 
 // CodeTooManyRequests is the JSON-RPC error code of a request refused by a
@@ -43,9 +57,9 @@ type Limits struct {
 }
 
 // Event names of refusals, for the [Observer]. EventLimitRefused carries
-// the tag limit=rate|concurrency|sessions|message_size (and method, when
-// known); EventSessionEvicted carries reason=max_sessions|
-// max_sessions_per_principal.
+// the tag limit=rate|concurrency|sessions|message_size|client_info|
+// listen_streams|tasks (and method, when known); EventSessionEvicted
+// carries reason=max_sessions|max_sessions_per_principal.
 const (
 	EventLimitRefused   = "mcp.limit.refused"
 	EventSessionEvicted = "mcp.session.evicted"
@@ -64,6 +78,30 @@ func (e *limitError) Error() string { return e.msg }
 func (e *limitError) wire() error {
 	return (&jsonrpc.Error{Code: CodeTooManyRequests, Message: e.msg}).
 		WithData(map[string]any{"limit": e.limit, "retryAfterMs": e.retryAfter.Milliseconds()})
+}
+
+// refused answers a request refused by a limit from inside its handler:
+// it tells the observer, sets HTTP 429 and Retry-After, and returns the
+// -31429 error.
+func (s *Server) refused(req *Request, e *limitError) error {
+	if s.obs != nil {
+		s.obs.Event(EventLimitRefused, Tag{"limit", e.limit}, Tag{"method", req.Method})
+	}
+	if req.incoming != nil {
+		req.incoming.Status, req.incoming.RetryAfter = 429, roundUp(e.retryAfter)
+	}
+	return e.wire()
+}
+
+// principalKey is the limit key of the request's caller.
+func (r *Request) principalKey() string {
+	if r.incoming != nil {
+		return r.incoming.principalKey()
+	}
+	if r.Auth.Subject != "" {
+		return "sub:" + r.Auth.Subject
+	}
+	return ""
 }
 
 // limiter enforces [Limits] per principal key.

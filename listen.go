@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"time"
 
 	"go.uber.org/zap"
 
@@ -27,6 +28,7 @@ type listener struct {
 	id     json.RawMessage
 	filter listenFilter
 	peer   streamPeer
+	key    string // the limit key of its principal
 	ctx    context.Context
 	ready  chan struct{} // closed once the acknowledgement was sent
 }
@@ -91,8 +93,12 @@ func (s *Server) listen(ctx context.Context, req *Request, _ *params, raw json.R
 	id := req.incoming.Msg.ID
 	// Register before acknowledging, so that no change between the two is
 	// lost; deliveries wait for the acknowledgement, which must come first.
-	l := &listener{id: id, filter: f, peer: req.peer, ctx: ctx, ready: make(chan struct{})}
+	l := &listener{id: id, filter: f, peer: req.peer, key: req.principalKey(), ctx: ctx, ready: make(chan struct{})}
 	s.subs.mu.Lock()
+	if refused := s.listenCapLocked(l.key); refused != nil {
+		s.subs.mu.Unlock()
+		return nil, s.refused(req, refused)
+	}
 	if s.subs.listeners == nil {
 		s.subs.listeners = map[*listener]struct{}{}
 	}
@@ -115,6 +121,31 @@ func (s *Server) listen(ctx context.Context, req *Request, _ *params, raw json.R
 	case <-s.closing():
 	}
 	return map[string]any{"_meta": map[string]any{metaSubscriptionID: id}}, nil
+}
+
+// listenCapLocked says which cap, if any, refuses one more listen stream
+// of the principal key (Options.MaxListenStreamsPerPrincipal and
+// MaxListenStreams); the caller holds s.subs.mu.
+func (s *Server) listenCapLocked(key string) *limitError {
+	perKey, max := s.opts.MaxListenStreamsPerPrincipal, s.opts.MaxListenStreams
+	if max > 0 && len(s.subs.listeners) >= max {
+		return &limitError{limit: "listen_streams", retryAfter: time.Second,
+			msg: fmt.Sprintf("Too many requests: the server has %d subscriptions/listen streams open, the most allowed; retry later", max)}
+	}
+	if perKey <= 0 {
+		return nil
+	}
+	n := 0
+	for l := range s.subs.listeners {
+		if l.key == key {
+			n++
+		}
+	}
+	if n >= perKey {
+		return &limitError{limit: "listen_streams", retryAfter: time.Second,
+			msg: fmt.Sprintf("Too many requests: at most %d subscriptions/listen streams per caller may be open at once; close one (one stream can carry every notification) and retry", perKey)}
+	}
+	return nil
 }
 
 // maxListenTasks bounds the task ids of one subscriptions/listen: each is

@@ -147,6 +147,9 @@ func (s *Server) initialize(ctx context.Context, req *Request, _ *params, raw js
 	if err := decode(raw, &ip); err != nil {
 		return nil, err
 	}
+	if err := s.checkClientInfo(ip.Capabilities, ip.ClientInfo); err != nil {
+		return nil, err
+	}
 	version := latestLegacy
 	for _, v := range legacyVersions {
 		if v == ip.ProtocolVersion {

@@ -69,6 +69,35 @@ type Options struct {
 	// is refused with -31429 (HTTP 429).
 	MaxSessions             int
 	MaxSessionsPerPrincipal int
+	// MaxClientInfoBytes bounds the client's capabilities and clientInfo
+	// of an initialize together, as the session keeps them (and, in a
+	// cluster, stores them); default 64 KiB; negative: no cap. Past it
+	// initialize is refused with -32602 naming the limit.
+	MaxClientInfoBytes int
+
+	// MaxListenStreamsPerPrincipal caps the subscriptions/listen streams
+	// one principal holds open at once (default 16), and MaxListenStreams
+	// those of the whole process (default 1024); negative: no cap. Past a
+	// cap a new subscriptions/listen is refused with -31429 (HTTP 429)
+	// naming the limit, and the open streams go on.
+	MaxListenStreams             int
+	MaxListenStreamsPerPrincipal int
+
+	// MaxActiveTasksPerPrincipal caps the tasks of one principal running
+	// at once in this process (default 32; negative: no cap): past it a
+	// task-augmented tools/call is refused with -31429 (HTTP 429) until
+	// one of them has finished. A task counts until its handler returns.
+	MaxActiveTasksPerPrincipal int
+	// MaxTasks caps the task records this process keeps (default 10000;
+	// negative: no cap): past it the oldest finished task is forgotten
+	// (tasks/get then answers that it is not found), and when every one
+	// is still running a new task is refused with -31429.
+	MaxTasks int
+	// MaxTaskResultBytes caps the bytes of finished tasks' results this
+	// process keeps, all together (default 64 MiB; negative: no cap):
+	// past it the oldest finished tasks are forgotten. A task whose one
+	// result is larger than the cap fails, its error naming the limit.
+	MaxTaskResultBytes int64
 
 	// Cluster shares sessions, notifications, tasks and signing keys with
 	// the other replicas of a deployment; nil keeps them in this process.
@@ -181,6 +210,24 @@ func build(def Definition, opts Options) (*Server, error) {
 	if opts.MaxSessionsPerPrincipal == 0 {
 		opts.MaxSessionsPerPrincipal = DefaultMaxSessionsPerPrincipal
 	}
+	if opts.MaxClientInfoBytes == 0 {
+		opts.MaxClientInfoBytes = DefaultMaxClientInfoBytes
+	}
+	if opts.MaxListenStreams == 0 {
+		opts.MaxListenStreams = DefaultMaxListenStreams
+	}
+	if opts.MaxListenStreamsPerPrincipal == 0 {
+		opts.MaxListenStreamsPerPrincipal = DefaultMaxListenStreamsPerPrincipal
+	}
+	if opts.MaxActiveTasksPerPrincipal == 0 {
+		opts.MaxActiveTasksPerPrincipal = DefaultMaxActiveTasksPerPrincipal
+	}
+	if opts.MaxTasks == 0 {
+		opts.MaxTasks = DefaultMaxTasks
+	}
+	if opts.MaxTaskResultBytes == 0 {
+		opts.MaxTaskResultBytes = DefaultMaxTaskResultBytes
+	}
 	if len(opts.Secret) == 0 {
 		opts.Secret = make([]byte, 32)
 		_, _ = rand.Read(opts.Secret)
@@ -208,7 +255,7 @@ func build(def Definition, opts Options) (*Server, error) {
 	}
 	s.def = def
 	if opts.Tasks {
-		s.tasks = newTaskTable()
+		s.tasks = newTaskTable(opts.MaxActiveTasksPerPrincipal, opts.MaxTasks, opts.MaxTaskResultBytes)
 	}
 	if opts.Cluster != nil {
 		b, ok := opts.Cluster.(cluster.Backend)

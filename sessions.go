@@ -37,6 +37,10 @@ type sessionTable struct {
 	// then bound the sessions this replica holds, not the deployment's.
 	pendingPrefix string
 	checkIdle     func([]*Session)
+	// forget, in a cluster, deletes from the shared store the sessions
+	// ended here to make room under the caps; it runs in its own
+	// goroutine, without the table's lock.
+	forget func(ids []string)
 }
 
 func (t *sessionTable) init(idle time.Duration, max, maxPerKey int) {
@@ -50,8 +54,14 @@ func (t *sessionTable) init(idle time.Duration, max, maxPerKey int) {
 // limit key), making room under the caps first. evicted reports the
 // sessions it ended for that, so that the caller can tell the observer.
 func (t *sessionTable) open(version string, client Implementation, caps json.RawMessage, owner, key string) (s *Session, evicted []string, err *limitError) {
+	var gone []string // the sessions evicted, to delete from a shared store
 	t.mu.Lock()
-	defer t.mu.Unlock()
+	defer func() {
+		t.mu.Unlock()
+		if len(gone) > 0 && t.forget != nil {
+			go t.forget(gone)
+		}
+	}()
 	t.expireLocked()
 	if mine := t.byKey[key]; t.maxPerKey > 0 && len(mine) >= t.maxPerKey {
 		victim := lru(mine)
@@ -61,6 +71,7 @@ func (t *sessionTable) open(version string, client Implementation, caps json.Raw
 		}
 		t.removeLocked(victim)
 		evicted = append(evicted, "max_sessions_per_principal")
+		gone = append(gone, victim.ID)
 	}
 	if t.max > 0 && len(t.byID) >= t.max {
 		var victim *Session
@@ -75,12 +86,36 @@ func (t *sessionTable) open(version string, client Implementation, caps json.Raw
 		}
 		t.removeLocked(victim)
 		evicted = append(evicted, "max_sessions")
+		gone = append(gone, victim.ID)
 	}
 	s = newSession(version, client, caps)
 	s.owner, s.key = owner, key
 	s.pending.prefix = t.pendingPrefix
 	t.addLocked(s)
 	return s, evicted, nil
+}
+
+// checkClientInfo refuses, with -32602 naming the limit, an initialize
+// whose capabilities and clientInfo together are larger than
+// Options.MaxClientInfoBytes: the session keeps both for its lifetime
+// (and a cluster stores them), so their size is the client's to choose
+// only up to the cap.
+func (s *Server) checkClientInfo(caps json.RawMessage, client Implementation) error {
+	limit := s.opts.MaxClientInfoBytes
+	if limit < 0 {
+		return nil
+	}
+	info, _ := json.Marshal(client)
+	n := len(caps) + len(info)
+	if n <= limit {
+		return nil
+	}
+	if s.obs != nil {
+		s.obs.Event(EventLimitRefused, Tag{"limit", "client_info"}, Tag{"method", "initialize"})
+	}
+	return (&jsonrpc.Error{Code: jsonrpc.CodeInvalidParams,
+		Message: fmt.Sprintf("invalid params: /params/capabilities and /params/clientInfo take %d bytes together, more than the limit of %d bytes (%s)", n, limit, sizeString(int64(limit)))}).
+		WithData(map[string]any{"limit": "client_info", "maxBytes": limit})
 }
 
 // addLocked adds a session to the table.
@@ -164,6 +199,7 @@ func (s *Server) lookupSession(ctx context.Context, id string) (*Session, error)
 				return sess, nil
 			}
 			s.dropSession(id)
+			s.forgetShared([]string{id})
 			return nil, nil
 		}
 		t.removeLocked(sess)

@@ -1,6 +1,7 @@
 package mcpgen
 
 import (
+	linkedlist "container/list"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -23,17 +24,133 @@ import (
 // taskTTL is how long a finished task's result is kept.
 const taskTTL = time.Hour
 
+// taskTable holds this process's tasks. Each is kept until taskTTL after
+// it finished, within caps (Options.MaxActiveTasksPerPrincipal, MaxTasks,
+// MaxTaskResultBytes; <= 0 here means no cap): the tasks of one principal
+// running at once, the records kept, and the bytes of the results kept.
+// Past the last two, the oldest finished tasks are forgotten first.
 type taskTable struct {
-	mu    sync.Mutex
-	tasks map[string]*task
+	mu          sync.Mutex
+	tasks       map[string]*task
+	active      map[string]int   // principal key -> its tasks whose handler runs
+	finished    *linkedlist.List // of *task, oldest first
+	resultBytes int64            // of the finished tasks' results kept
+
+	maxActive      int
+	max            int
+	maxResultBytes int64
 }
 
-func newTaskTable() *taskTable { return &taskTable{tasks: map[string]*task{}} }
+func newTaskTable(maxActive, max int, maxResultBytes int64) *taskTable {
+	return &taskTable{
+		tasks: map[string]*task{}, active: map[string]int{}, finished: linkedlist.New(),
+		maxActive: maxActive, max: max, maxResultBytes: maxResultBytes,
+	}
+}
+
+// admit adds a new task, counted as running for its principal, after
+// making room under MaxTasks. It refuses it when the principal has
+// MaxActiveTasksPerPrincipal tasks running, or when every task kept is
+// still running. forgotten are the finished tasks dropped for room.
+func (tt *taskTable) admit(tk *task) (forgotten []*task, refused *limitError) {
+	tt.mu.Lock()
+	defer tt.mu.Unlock()
+	if tt.maxActive > 0 && tt.active[tk.key] >= tt.maxActive {
+		return nil, &limitError{limit: "tasks", retryAfter: time.Second,
+			msg: fmt.Sprintf("Too many requests: at most %d tasks per caller may be running at once; retry when one has finished (or cancel one with tasks/cancel)", tt.maxActive)}
+	}
+	for tt.max > 0 && len(tt.tasks) >= tt.max {
+		oldest := tt.finished.Front()
+		if oldest == nil {
+			return forgotten, &limitError{limit: "tasks", retryAfter: time.Second,
+				msg: fmt.Sprintf("Too many requests: the server is running %d tasks, the most it keeps; retry later", tt.max)}
+		}
+		forgotten = append(forgotten, tt.forgetLocked(oldest.Value.(*task)))
+	}
+	tt.tasks[tk.id] = tk
+	tt.active[tk.key]++
+	return forgotten, nil
+}
+
+// abandon removes a task admitted but never started.
+func (tt *taskTable) abandon(tk *task) {
+	tt.mu.Lock()
+	defer tt.mu.Unlock()
+	delete(tt.tasks, tk.id)
+	tt.doneLocked(tk.key)
+}
+
+func (tt *taskTable) doneLocked(key string) {
+	if tt.active[key]--; tt.active[key] <= 0 {
+		delete(tt.active, key)
+	}
+}
+
+// finish records that a task's handler returned: it no longer counts as
+// running, and its result counts against MaxTaskResultBytes, the oldest
+// finished tasks being forgotten to stay under it.
+func (tt *taskTable) finish(tk *task) (forgotten []*task) {
+	tk.mu.Lock()
+	size := int64(len(tk.result))
+	tk.mu.Unlock()
+	tt.mu.Lock()
+	defer tt.mu.Unlock()
+	tt.doneLocked(tk.key)
+	if tt.tasks[tk.id] != tk {
+		return nil
+	}
+	tk.size = size
+	tk.elem = tt.finished.PushBack(tk)
+	tt.resultBytes += size
+	for tt.maxResultBytes > 0 && tt.resultBytes > tt.maxResultBytes {
+		oldest := tt.finished.Front()
+		if oldest == nil || oldest.Value == tk {
+			break // its own result fits: results over the cap are not kept
+		}
+		forgotten = append(forgotten, tt.forgetLocked(oldest.Value.(*task)))
+	}
+	return forgotten
+}
+
+// forget drops a finished task at the end of its TTL, and reports whether
+// it was still kept.
+func (tt *taskTable) forget(tk *task) bool {
+	tt.mu.Lock()
+	defer tt.mu.Unlock()
+	if tt.tasks[tk.id] != tk {
+		return false
+	}
+	tt.forgetLocked(tk)
+	return true
+}
+
+func (tt *taskTable) forgetLocked(tk *task) *task {
+	delete(tt.tasks, tk.id)
+	if tk.elem != nil {
+		tt.finished.Remove(tk.elem)
+		tk.elem = nil
+		tt.resultBytes -= tk.size
+	}
+	return tk
+}
+
+// gone tells the observer that forgotten tasks left the table.
+func gone(forgotten []*task) {
+	for _, tk := range forgotten {
+		if tk.observe != nil {
+			tk.mu.Lock()
+			last := tk.status
+			tk.mu.Unlock()
+			tk.observe(last, "")
+		}
+	}
+}
 
 type task struct {
 	mu        sync.Mutex
 	id        string
 	subject   string
+	key       string // its principal's limit key
 	status    string
 	message   string
 	created   time.Time
@@ -47,6 +164,11 @@ type task struct {
 	listeners func(*task)
 	persist   func(*task) error     // cluster: writes each change through
 	observe   func(from, to string) // nil unless an Observer watches
+
+	// Kept by the taskTable, under its lock, once finished: the task's
+	// place among the finished and the bytes of its result.
+	elem *linkedlist.Element
+	size int64
 }
 
 // wantsTask reports whether the client declared the tasks extension on this
@@ -132,9 +254,14 @@ func (s *Server) startTask(_ context.Context, req *Request, t *compiledTool, arg
 	_, _ = rand.Read(b[:])
 	now := time.Now()
 	tk := &task{
-		id: hex.EncodeToString(b[:]), subject: req.Auth.Subject, status: "working", created: now, updated: now,
+		id: hex.EncodeToString(b[:]), subject: req.Auth.Subject, key: req.principalKey(), status: "working", created: now, updated: now,
 		asks: map[string]InputRequest{}, answers: map[string]json.RawMessage{}, answered: make(chan struct{}),
 		listeners: s.notifyTask,
+	}
+	forgotten, refused := s.tasks.admit(tk)
+	gone(forgotten)
+	if refused != nil {
+		return nil, s.refused(req, refused)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	tk.cancel = cancel
@@ -143,6 +270,7 @@ func (s *Server) startTask(_ context.Context, req *Request, t *compiledTool, arg
 		// may reach another replica.
 		if err := s.persistTask(tk); err != nil {
 			cancel()
+			s.tasks.abandon(tk)
 			return nil, unavailableError(req.incoming, err)
 		}
 		tk.persist = s.persistTask
@@ -151,9 +279,6 @@ func (s *Server) startTask(_ context.Context, req *Request, t *compiledTool, arg
 		tk.observe = func(from, to string) { s.obs.Event(EventTaskState, Tag{"from", from}, Tag{"to", to}) }
 		tk.observe("", tk.status)
 	}
-	s.tasks.mu.Lock()
-	s.tasks.tasks[tk.id] = tk
-	s.tasks.mu.Unlock()
 
 	treq := *req
 	treq.peer = nil // progress and logs are not sent for tasks
@@ -165,10 +290,18 @@ func (s *Server) startTask(_ context.Context, req *Request, t *compiledTool, arg
 		if err == nil {
 			tk.result, _ = json.Marshal(res)
 			res.Release()
-		} else {
+			if max := s.tasks.maxResultBytes; max > 0 && int64(len(tk.result)) > max {
+				err = fmt.Errorf("%w: the task's result takes %d bytes, more than the limit of %d bytes (%s) the server keeps", jsonrpc.ErrInternal, len(tk.result), max, sizeString(max))
+				tk.result = nil
+			}
+		}
+		if err != nil {
 			tk.err = jsonrpc.Wire(err)
 		}
 		tk.mu.Unlock()
+		// Before the status says so: once a client sees the task
+		// finished, it no longer counts as running.
+		gone(s.tasks.finish(tk))
 		switch {
 		case ctx.Err() != nil:
 			tk.set("cancelled", "The task was cancelled.")
@@ -178,14 +311,8 @@ func (s *Server) startTask(_ context.Context, req *Request, t *compiledTool, arg
 			tk.set("completed", "")
 		}
 		time.AfterFunc(taskTTL, func() {
-			s.tasks.mu.Lock()
-			delete(s.tasks.tasks, tk.id)
-			s.tasks.mu.Unlock()
-			if tk.observe != nil {
-				tk.mu.Lock()
-				last := tk.status
-				tk.mu.Unlock()
-				tk.observe(last, "")
+			if s.tasks.forget(tk) {
+				gone([]*task{tk})
 			}
 		})
 	}()
