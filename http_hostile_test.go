@@ -155,8 +155,8 @@ func TestSlowBodyCut(t *testing.T) {
 }
 
 // TestReadDeadlineLiftedAfterBody: once the body is in, the read deadline
-// no longer applies: a stateless call that outlives it is answered, not
-// cancelled as a disconnect.
+// no longer applies (net/http clears it when the body ends): a stateless
+// call that outlives it is answered, not cancelled as a disconnect.
 func TestReadDeadlineLiftedAfterBody(t *testing.T) {
 	f := newHTTPFixture(t, HTTPOptions{ReadTimeout: 20 * time.Millisecond, KeepAlive: -1})
 	m := decodeJSON(t, post(t, f.url, modernHeaders("tools/call", "slow"), modernBody(1, "tools/call", map[string]any{"name": "slow", "arguments": map[string]any{}})), 200)

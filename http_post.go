@@ -133,15 +133,12 @@ func (h *handler) post(w http.ResponseWriter, r *http.Request, who Principal) {
 // that announces 8 MiB and sends one byte costs 64 KiB, not 8 MiB.
 const bodyChunk = 64 << 10
 
-// readBody reads the whole body under ReadTimeout, then lifts the
-// deadline: left on the connection, it would end the background read
-// net/http uses to notice a disconnect, and so cancel a long request.
+// readBody reads the whole body under ReadTimeout. net/http lifts the
+// deadline when the body ends (it starts the background read that notices
+// a disconnect then), so it never cuts a long request short.
 func (h *handler) readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, error) {
-	if h.opts.ReadTimeout > 0 {
-		rc := http.NewResponseController(w)
-		if rc.SetReadDeadline(time.Now().Add(h.opts.ReadTimeout)) == nil {
-			defer func() { _ = rc.SetReadDeadline(time.Time{}) }()
-		}
+	if h.opts.ReadTimeout > 0 && r.ContentLength != 0 { // no body: net/http reads on already
+		_ = http.NewResponseController(w).SetReadDeadline(time.Now().Add(h.opts.ReadTimeout))
 	}
 	return readBody(http.MaxBytesReader(w, r.Body, limit), r.ContentLength, limit)
 }
