@@ -77,7 +77,11 @@
 // text/event-stream (406 otherwise), as both revisions require. A body
 // over the server's MaxMessageBytes is 413; requests over a per-principal
 // rate or concurrency limit, or an initialize past the session caps when
-// every session is busy, are 429 with Retry-After (see [Options]).
+// every session is busy, are 429 with Retry-After (see [Options]). A
+// POST body that has not arrived within [HTTPOptions].ReadTimeout is 408,
+// and a response the client does not read within WriteTimeout is
+// abandoned; the body buffer grows with the bytes that arrive, whatever
+// Content-Length announces.
 // docs/operations.md shows each refusal on the wire.
 //
 // Responses start as application/json. As soon as the handler sends a
