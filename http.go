@@ -77,7 +77,11 @@
 // text/event-stream (406 otherwise), as both revisions require. A body
 // over the server's MaxMessageBytes is 413; requests over a per-principal
 // rate or concurrency limit, or an initialize past the session caps when
-// every session is busy, are 429 with Retry-After (see [Options]).
+// every session is busy, are 429 with Retry-After (see [Options]). A
+// POST body that has not arrived within [HTTPOptions].ReadTimeout is 408,
+// and a response the client does not read within WriteTimeout is
+// abandoned; the body buffer grows with the bytes that arrive, whatever
+// Content-Length announces.
 // docs/operations.md shows each refusal on the wire.
 //
 // Responses start as application/json. As soon as the handler sends a
@@ -134,10 +138,26 @@ var (
 // DefaultKeepAlive is the default of [HTTPOptions.KeepAlive].
 const DefaultKeepAlive = 15 * time.Second
 
-// sseWriteTimeout bounds one write to an SSE stream, so that a client that
-// stops reading cannot block a broadcaster for long. It replaces the
-// http.Server WriteTimeout for the duration of a stream.
-const sseWriteTimeout = 30 * time.Second
+// Defaults of the deadlines in [HTTPOptions].
+const (
+	// DefaultReadTimeout bounds the reading of one POST body: 8 MiB (the
+	// default message limit) in 30 seconds is 280 KB/s, slower than any
+	// client that means to finish.
+	DefaultReadTimeout = 30 * time.Second
+	// DefaultWriteTimeout bounds each write of a response, the JSON answer
+	// or one SSE event, so that a client that stops reading releases it.
+	DefaultWriteTimeout = 30 * time.Second
+)
+
+// EventTransportRefused is a request or connection the HTTP transport
+// refused before it reached the runtime, for the [Observer]; tag reason:
+// forbidden (Host or Origin, 403), body_timeout (the body did not arrive
+// within ReadTimeout, 408), unavailable (a session lookup while the
+// cluster's shared state is unreachable, 503), max_conns_per_ip and
+// max_conns (connections closed at once by [Flags.Run]'s caps). Refused
+// authentication is [EventAuthRefused], a body over the message limit and
+// requests over a per-principal limit [EventLimitRefused].
+const EventTransportRefused = "mcp.transport.refused"
 
 // HTTPOptions configure [HTTPHandler]: the Origin and Host checks that
 // guard against DNS rebinding (loopback is always allowed), SSE
@@ -154,6 +174,20 @@ type HTTPOptions struct {
 	// KeepAlive is the interval of SSE keep-alive comments on long
 	// responses and GET streams (default 15s; negative disables them).
 	KeepAlive time.Duration
+	// ReadTimeout bounds the reading of a POST body, from the moment the
+	// handler starts (default [DefaultReadTimeout]; negative: no deadline).
+	// A body that has not arrived by then is answered 408 and its
+	// connection closed. It is set on the connection, so it also works
+	// when the handler is mounted on a server of your own.
+	ReadTimeout time.Duration
+	// WriteTimeout bounds each write of a response: the JSON answer, each
+	// SSE event or keep-alive (default [DefaultWriteTimeout]; negative: no
+	// deadline). A client that stops reading has its response abandoned
+	// and its connection closed. The deadline of the last answer stays on
+	// a kept-alive connection: when other handlers share the http.Server,
+	// set its WriteTimeout, or clear the deadline in ConnState on
+	// StateIdle as [Flags.Run] does.
+	WriteTimeout time.Duration
 	// Logger receives transport diagnostics; nil logs nothing.
 	Logger *zap.Logger
 	// Auth establishes who sends each request; nil treats every caller
@@ -231,6 +265,12 @@ func HTTPHandler(srv *Server, opts HTTPOptions) http.Handler {
 	if h.opts.KeepAlive == 0 {
 		h.opts.KeepAlive = DefaultKeepAlive
 	}
+	if h.opts.ReadTimeout == 0 {
+		h.opts.ReadTimeout = DefaultReadTimeout
+	}
+	if h.opts.WriteTimeout == 0 {
+		h.opts.WriteTimeout = DefaultWriteTimeout
+	}
 	if h.log == nil {
 		h.log = zap.NewNop()
 	}
@@ -262,8 +302,18 @@ type handler struct {
 }
 
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if h.opts.WriteTimeout > 0 {
+		// Every write is bounded. This deadline covers what goes out
+		// early (100 Continue), the deferred one the answer net/http
+		// flushes after ServeHTTP returns; JSON answers and SSE events
+		// set their own as they write (http_stream.go).
+		rc := http.NewResponseController(w)
+		h.writeDeadline(rc)
+		defer h.writeDeadline(rc)
+	}
 	if err := h.guard.check(r); err != nil {
 		h.log.Debug("request refused", zap.String("host", r.Host), zap.String("origin", r.Header.Get("Origin")), zap.Error(err))
+		h.event(EventTransportRefused, "reason", "forbidden")
 		writeError(w, http.StatusForbidden, nil, jsonrpc.Errorf(jsonrpc.CodeInvalidRequest, "Forbidden: %v", err))
 		return
 	}
@@ -301,9 +351,11 @@ func (h *handler) refuse(w http.ResponseWriter, err error) {
 	if !ok && !errors.As(err, &ae) {
 		ae = &AuthError{Err: err}
 	}
-	if obs := h.srv.observer(); obs != nil && ae.Reason != "" {
-		obs.Event(EventAuthRefused, Tag{Key: "reason", Value: ae.Reason})
+	reason := ae.Reason
+	if reason == "" {
+		reason = "unspecified" // an Authenticator that gave none
 	}
+	h.event(EventAuthRefused, "reason", reason)
 	for k, vs := range ae.Header {
 		for _, v := range vs {
 			w.Header().Add(k, v)
@@ -318,6 +370,21 @@ func (h *handler) refuse(w http.ResponseWriter, err error) {
 		msg += ": " + ae.Description
 	}
 	writeError(w, status, nil, jsonrpc.Errorf(jsonrpc.CodeInvalidRequest, "%s", msg))
+}
+
+// event reports a transport event with one tag to the server's observer.
+func (h *handler) event(name, key, value string) {
+	if obs := h.srv.observer(); obs != nil {
+		obs.Event(name, Tag{Key: key, Value: value})
+	}
+}
+
+// writeDeadline bounds the writes that follow by WriteTimeout from now
+// (a handler without one calls it only when WriteTimeout > 0). Writers
+// that cannot take a deadline (httptest.ResponseRecorder) are left as
+// they are.
+func (h *handler) writeDeadline(rc *http.ResponseController) {
+	_ = rc.SetWriteDeadline(time.Now().Add(h.opts.WriteTimeout))
 }
 
 // writeError answers with a JSON-RPC error object; id is omitted when nil.

@@ -92,6 +92,7 @@ func (h *handler) delete(w http.ResponseWriter, r *http.Request, who Principal) 
 	}
 	ended, err := h.srv.deleteSession(r.Context(), sess.ID)
 	if err != nil {
+		h.event(EventTransportRefused, "reason", "unavailable")
 		writeError(w, http.StatusServiceUnavailable, nil, errUnavailable)
 		return
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -26,17 +27,23 @@ func (h *handler) post(w http.ResponseWriter, r *http.Request, who Principal) {
 	}
 	limit := h.srv.maxMessageBytes()
 	if r.ContentLength > limit {
+		w.Header().Set("Connection", "close") // the body is not read
 		writeError(w, http.StatusRequestEntityTooLarge, nil, h.srv.messageTooLarge())
 		return
 	}
-	body, err := readBody(w, r, limit)
+	body, err := h.readBody(w, r, limit)
 	if err != nil {
 		var tooBig *http.MaxBytesError
-		if errors.As(err, &tooBig) {
+		switch {
+		case errors.As(err, &tooBig):
 			writeError(w, http.StatusRequestEntityTooLarge, nil, h.srv.messageTooLarge())
-			return
+		case errors.Is(err, os.ErrDeadlineExceeded):
+			h.event(EventTransportRefused, "reason", "body_timeout")
+			w.Header().Set("Connection", "close")
+			writeError(w, http.StatusRequestTimeout, nil, jsonrpc.Errorf(jsonrpc.CodeInvalidRequest, "Request Timeout: the body did not arrive within %s", h.opts.ReadTimeout))
+		default:
+			writeError(w, http.StatusBadRequest, nil, fmt.Errorf("%w: reading body: %v", jsonrpc.ErrParse, err))
 		}
-		writeError(w, http.StatusBadRequest, nil, fmt.Errorf("%w: reading body: %v", jsonrpc.ErrParse, err))
 		return
 	}
 	version := r.Header.Get(hdrProtocolVersion)
@@ -122,15 +129,38 @@ func (h *handler) post(w http.ResponseWriter, r *http.Request, who Principal) {
 	st.finish(status, sid, resp)
 }
 
-// readBody reads the whole body, at most limit bytes, into one buffer
-// sized from Content-Length when the client sent it.
-func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, error) {
-	rd := http.MaxBytesReader(w, r.Body, limit)
-	if r.ContentLength <= 0 {
-		return io.ReadAll(rd)
+// bodyChunk is the most readBody allocates before bytes arrive: a client
+// that announces 8 MiB and sends one byte costs 64 KiB, not 8 MiB.
+const bodyChunk = 64 << 10
+
+// readBody reads the whole body under ReadTimeout. net/http lifts the
+// deadline when the body ends (it starts the background read that notices
+// a disconnect then), so it never cuts a long request short.
+func (h *handler) readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, error) {
+	if h.opts.ReadTimeout > 0 && r.ContentLength != 0 { // no body: net/http reads on already
+		_ = http.NewResponseController(w).SetReadDeadline(time.Now().Add(h.opts.ReadTimeout))
 	}
-	buf := make([]byte, 0, r.ContentLength+1) // +1: see EOF without growing
+	return readBody(http.MaxBytesReader(w, r.Body, limit), r.ContentLength, limit)
+}
+
+// readBody reads rd to its end, at most limit bytes (rd enforces it). The
+// buffer grows with the bytes that arrive: it starts at bodyChunk at most
+// and never outgrows the announced length (contentLength, negative when
+// unknown) while the body keeps to it.
+func readBody(rd io.Reader, contentLength, limit int64) ([]byte, error) {
+	want := limit + 1 // +1: see EOF without growing
+	if contentLength >= 0 {
+		want = min(contentLength+1, want)
+	}
+	buf := make([]byte, 0, min(want, bodyChunk))
 	for {
+		if len(buf) == cap(buf) {
+			c := min(2*int64(cap(buf)), want)
+			if c <= int64(len(buf)) { // longer than announced
+				c = 2 * int64(cap(buf))
+			}
+			buf = append(make([]byte, 0, c), buf...)
+		}
 		n, err := rd.Read(buf[len(buf):cap(buf)])
 		buf = buf[:len(buf)+n]
 		if err == io.EOF {
@@ -138,9 +168,6 @@ func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, erro
 		}
 		if err != nil {
 			return buf, err
-		}
-		if len(buf) == cap(buf) {
-			buf = append(buf, 0)[:len(buf)]
 		}
 	}
 }
@@ -173,6 +200,7 @@ func (h *handler) session(ctx context.Context, id, version string, who Principal
 	}
 	sess, err := h.srv.lookupSession(ctx, id)
 	if err != nil { // the cluster's shared state cannot be reached
+		h.event(EventTransportRefused, "reason", "unavailable")
 		return nil, http.StatusServiceUnavailable, errUnavailable
 	}
 	if sess == nil || !sess.OwnedBy(who) {

@@ -25,12 +25,13 @@ var (
 // goroutines, broadcasters and the keep-alive timer never write after
 // ServeHTTP returned.
 type stream struct {
-	w         http.ResponseWriter
-	rc        *http.ResponseController
-	ctx       context.Context // the HTTP request's: done when the client is gone
-	log       *zap.Logger
-	keepAlive time.Duration
-	sess      *Session // legacy session, for server-to-client requests
+	w            http.ResponseWriter
+	rc           *http.ResponseController
+	ctx          context.Context // the HTTP request's: done when the client is gone
+	log          *zap.Logger
+	keepAlive    time.Duration
+	writeTimeout time.Duration // per write; 0: none
+	sess         *Session      // legacy session, for server-to-client requests
 
 	mu     sync.Mutex
 	sse    bool // SSE headers written
@@ -43,6 +44,9 @@ type stream struct {
 // admits SSE (the handler refused it with 406 otherwise).
 func (h *handler) newStream(w http.ResponseWriter, r *http.Request, sess *Session) *stream {
 	s := &stream{w: w, rc: http.NewResponseController(w), ctx: r.Context(), log: h.log, keepAlive: h.opts.KeepAlive, sess: sess}
+	if h.opts.WriteTimeout > 0 {
+		s.writeTimeout = h.opts.WriteTimeout
+	}
 	if s.keepAlive > 0 {
 		s.mu.Lock()
 		s.timer = time.AfterFunc(s.keepAlive, s.tick)
@@ -125,8 +129,17 @@ func (s *stream) eventLocked(data []byte) error {
 	return s.writeLocked(s.buf)
 }
 
+// deadlineLocked bounds the write that follows by WriteTimeout, so that a
+// client that stops reading cannot block a broadcaster, or hold its
+// answer, for long.
+func (s *stream) deadlineLocked() {
+	if s.writeTimeout > 0 {
+		_ = s.rc.SetWriteDeadline(time.Now().Add(s.writeTimeout))
+	}
+}
+
 func (s *stream) writeLocked(b []byte) error {
-	_ = s.rc.SetWriteDeadline(time.Now().Add(sseWriteTimeout))
+	s.deadlineLocked()
 	if _, err := s.w.Write(b); err != nil {
 		s.log.Debug("sse write failed", zap.Error(err))
 		return err
@@ -142,16 +155,12 @@ func (s *stream) flushLocked() error {
 	return nil
 }
 
-// closeLocked marks the response finished and undoes the stream's write
-// deadline, so that it does not outlive the response on a kept-alive
-// connection.
+// closeLocked marks the response finished. The write deadline stays: the
+// handler renews it once more for what net/http flushes after ServeHTTP.
 func (s *stream) closeLocked() {
 	s.closed = true
 	if s.timer != nil {
 		s.timer.Stop()
-	}
-	if s.sse {
-		_ = s.rc.SetWriteDeadline(time.Time{})
 	}
 }
 
@@ -235,6 +244,7 @@ func (s *stream) writeJSONLocked(status int, sessionID string, b []byte) {
 
 // setJSONHeaders starts a JSON answer.
 func (s *stream) setJSONHeaders(status int, sessionID string) {
+	s.deadlineLocked() // a large answer is written to the connection at once
 	h := s.w.Header()
 	h["Content-Type"] = ctJSON
 	if sessionID != "" {

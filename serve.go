@@ -36,6 +36,14 @@ type Flags struct {
 	AllowHosts    string        // --allow-host: extra Host values, comma-separated
 	ShutdownGrace time.Duration // --shutdown-grace: how long in-flight HTTP calls may run after a signal
 
+	// The HTTP server's defences against slow and hoarding clients
+	// (docs/operations.md): 0 is the default, negative turns one off.
+	HTTPReadTimeout  time.Duration // --http-read-timeout: a POST body must arrive within it ([HTTPOptions].ReadTimeout)
+	HTTPWriteTimeout time.Duration // --http-write-timeout: each write of a response ([HTTPOptions].WriteTimeout)
+	HTTPIdleTimeout  time.Duration // --http-idle-timeout: a kept-alive connection with no request is closed after it
+	MaxConnsPerIP    int           // --max-conns-per-ip: open connections from one address (IPv6: one /64)
+	MaxConns         int           // --max-conns: open connections in all
+
 	// Limits (see [Options] and docs/operations.md).
 	MaxMessageBytes         int64   // --max-message-bytes
 	RateLimit               float64 // --rate-limit: requests per second per principal
@@ -59,6 +67,11 @@ func (f *Flags) Register(fs *flag.FlagSet) {
 	fs.StringVar(&f.AllowOrigins, "allow-origin", "", "comma-separated extra `origins` allowed to call the HTTP endpoint (localhost is always allowed)")
 	fs.StringVar(&f.AllowHosts, "allow-host", "", "comma-separated extra `hosts` accepted in the Host header (localhost is always accepted)")
 	fs.DurationVar(&f.ShutdownGrace, "shutdown-grace", 10*time.Second, "how long in-flight HTTP calls may run after a shutdown signal")
+	fs.DurationVar(&f.HTTPReadTimeout, "http-read-timeout", DefaultReadTimeout, "how long a client may take to send a request body; a slower one gets 408 (-1s: no limit)")
+	fs.DurationVar(&f.HTTPWriteTimeout, "http-write-timeout", DefaultWriteTimeout, "how long one write of a response may block on a client that does not read; then the connection is closed (-1s: no limit)")
+	fs.DurationVar(&f.HTTPIdleTimeout, "http-idle-timeout", DefaultIdleTimeout, "how long a kept-alive HTTP connection may wait for its next request (-1s: no limit)")
+	fs.IntVar(&f.MaxConnsPerIP, "max-conns-per-ip", DefaultMaxConnsPerIP, "open HTTP connections from one client address (IPv6: one /64); more are closed at once (-1: no cap; raise it behind a reverse proxy)")
+	fs.IntVar(&f.MaxConns, "max-conns", DefaultMaxConns, "open HTTP connections in all; more are closed at once (-1: no cap)")
 	fs.Int64Var(&f.MaxMessageBytes, "max-message-bytes", DefaultMaxMessageBytes, "largest JSON-RPC message accepted, on stdio and HTTP alike, in `bytes`")
 	fs.Float64Var(&f.RateLimit, "rate-limit", 0, "requests per second one principal may send on average (0: no limit)")
 	fs.IntVar(&f.RateBurst, "rate-burst", 0, "requests one principal may send at once above --rate-limit (0: the rate rounded up)")
@@ -156,7 +169,8 @@ func (f *Flags) Run(srv *Server, log *zap.Logger) error {
 	s.Server = srv
 	if f.HTTP != "" {
 		s.Mux = http.NewServeMux()
-		s.HTTP = &HTTPOptions{AllowedOrigins: split(f.AllowOrigins), AllowedHosts: split(f.AllowHosts), Logger: log}
+		s.HTTP = &HTTPOptions{AllowedOrigins: split(f.AllowOrigins), AllowedHosts: split(f.AllowHosts), Logger: log,
+			ReadTimeout: f.HTTPReadTimeout, WriteTimeout: f.HTTPWriteTimeout}
 	}
 	for _, in := range f.integrations {
 		if err := in.Serve(ctx, s); err != nil {
@@ -177,7 +191,8 @@ func (f *Flags) Run(srv *Server, log *zap.Logger) error {
 	if err != nil {
 		return fmt.Errorf("--http: %w", err)
 	}
-	hs := &http.Server{Handler: s.Mux, ReadHeaderTimeout: 10 * time.Second}
+	ln = limitConns(ln, orDefault(f.MaxConnsPerIP, DefaultMaxConnsPerIP), orDefault(f.MaxConns, DefaultMaxConns), srv.observer())
+	hs := newHTTPServer(s.Mux, f.HTTPIdleTimeout)
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 	log.Info("serving Streamable HTTP", zap.String("server", srv.Name()), zap.String("url", "http://"+ln.Addr().String()+f.Path))
@@ -194,6 +209,42 @@ func (f *Flags) Run(srv *Server, log *zap.Logger) error {
 		return fmt.Errorf("shutdown: %w", err)
 	}
 	return nil
+}
+
+// DefaultIdleTimeout is the default of --http-idle-timeout: long enough
+// for a client between two calls of one task to reuse its connection,
+// short enough that idle connections do not pile up against the caps.
+const DefaultIdleTimeout = 60 * time.Second
+
+// newHTTPServer is the http.Server of [Flags.Run]: header and idle
+// deadlines (the handler bounds bodies and answers itself), and the write
+// deadline of a connection's last answer cleared once it is idle, so that
+// the next request starts afresh (see [HTTPOptions].WriteTimeout).
+func newHTTPServer(h http.Handler, idle time.Duration) *http.Server {
+	switch {
+	case idle == 0:
+		idle = DefaultIdleTimeout
+	case idle < 0:
+		idle = -1 // net/http: no idle timeout (0 would fall back to ReadTimeout)
+	}
+	return &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       idle,
+		ConnState: func(c net.Conn, st http.ConnState) {
+			if st == http.StateIdle {
+				_ = c.SetWriteDeadline(time.Time{})
+			}
+		},
+	}
+}
+
+// orDefault is n, or def when n is 0 (negative stays: no cap).
+func orDefault(n, def int) int {
+	if n == 0 {
+		return def
+	}
+	return n
 }
 
 func split(s string) []string {

@@ -30,6 +30,8 @@ import (
 //	mcp_server_sessions                                         gauge (open legacy sessions, of watched servers)
 //	mcp_server_tasks{state}                                     gauge
 //	mcp_server_auth_refusals_total{reason}                      counter
+//	mcp_server_limit_refusals_total{limit}                      counter
+//	mcp_server_transport_refusals_total{reason}                 counter
 //
 // outcome is ok, tool_error (isError results) or error; component is the
 // tool, prompt, resource URI or resource template, empty for other
@@ -43,6 +45,8 @@ type Metrics struct {
 	listen   prometheus.Gauge
 	tasks    *prometheus.GaugeVec
 	refusals *prometheus.CounterVec
+	limited  *prometheus.CounterVec
+	refusedT *prometheus.CounterVec
 
 	mu      sync.Mutex
 	servers []*mcpgen.Server
@@ -71,8 +75,14 @@ func New() *Metrics {
 		refusals: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "mcp_server_auth_refusals_total", Help: "Requests refused by authorization, by reason.",
 		}, []string{"reason"}),
+		limited: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "mcp_server_limit_refusals_total", Help: "Requests refused by a limit (rate, concurrency, sessions, message_size).",
+		}, []string{"limit"}),
+		refusedT: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "mcp_server_transport_refusals_total", Help: "Requests and connections the HTTP transport refused, by reason.",
+		}, []string{"reason"}),
 	}
-	m.reg.MustRegister(m.requests, m.duration, m.inflight, m.listen, m.tasks, m.refusals,
+	m.reg.MustRegister(m.requests, m.duration, m.inflight, m.listen, m.tasks, m.refusals, m.limited, m.refusedT,
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Name: "mcp_server_sessions", Help: "Open legacy (initialize) sessions.",
 		}, m.sessions),
@@ -105,11 +115,15 @@ func (m *Metrics) Handler() http.Handler {
 	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{Registry: m.reg})
 }
 
-// Event counts auth refusals and task state changes.
+// Event counts refusals and task state changes.
 func (m *Metrics) Event(name string, tags ...mcpgen.Tag) {
 	switch name {
 	case mcpgen.EventAuthRefused:
 		m.refusals.WithLabelValues(tag(tags, "reason")).Inc()
+	case mcpgen.EventLimitRefused:
+		m.limited.WithLabelValues(tag(tags, "limit")).Inc()
+	case mcpgen.EventTransportRefused:
+		m.refusedT.WithLabelValues(tag(tags, "reason")).Inc()
 	case mcpgen.EventTaskState:
 		if from := tag(tags, "from"); from != "" {
 			m.tasks.WithLabelValues(from).Dec()
