@@ -38,6 +38,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/mcpgen/mcpgen/internal/cluster"
+	"github.com/mcpgen/mcpgen/internal/pgdsn"
 )
 
 // opTimeout bounds one query, so that a database that stopped answering
@@ -75,19 +76,11 @@ type sub struct {
 	done   chan struct{}
 }
 
-// Redact returns rawURL with its password hidden, for messages.
-func Redact(rawURL string) string {
-	u, err := url.Parse(rawURL)
-	if err != nil {
-		return "(unparsable URL)"
-	}
-	q := u.Query()
-	if q.Has("password") {
-		q.Set("password", "xxxxx")
-		u.RawQuery = q.Encode()
-	}
-	return u.Redacted()
-}
+// Redact returns rawURL with its passwords hidden, for messages: the
+// user's and the query's password in a URL, and the password of a libpq
+// key=value string (host=... password=...), which is not a URL but may
+// be given by mistake.
+func Redact(rawURL string) string { return pgdsn.Redact(rawURL) }
 
 // Open connects to the database at rawURL, creates the schema and tables
 // when missing, and starts listening. It fails when the database cannot be
@@ -104,7 +97,7 @@ func Open(ctx context.Context, rawURL string, log *zap.Logger) (*Backend, error)
 	schema := schemaOf(u)
 	pcfg, err := pgxpool.ParseConfig(u.String())
 	if err != nil {
-		return nil, fmt.Errorf("cluster URL %s: %w", red, err)
+		return nil, fmt.Errorf("cluster URL %s: %s", red, pgdsn.Scrub(err.Error(), rawURL))
 	}
 	if !strings.Contains(u.RawQuery, "pool_max_conns") {
 		pcfg.MaxConns = 4
@@ -121,21 +114,21 @@ func Open(ctx context.Context, rawURL string, log *zap.Logger) (*Backend, error)
 	b.q = newQueries(pgx.Identifier{schema}.Sanitize())
 	b.pool, err = pgxpool.NewWithConfig(ctx, pcfg)
 	if err != nil {
-		return nil, fmt.Errorf("cluster database %s: %w", red, err)
+		return nil, fmt.Errorf("cluster database %s: %s", red, pgdsn.Scrub(err.Error(), rawURL))
 	}
 	octx, cancel := context.WithTimeout(ctx, 3*opTimeout)
 	defer cancel()
 	if err := b.migrate(octx); err != nil {
 		b.pool.Close()
 		if unavailable(err) {
-			return nil, fmt.Errorf("cannot reach the cluster database %s: %w: %v", red, cluster.ErrUnavailable, err)
+			return nil, fmt.Errorf("cannot reach the cluster database %s: %w: %s", red, cluster.ErrUnavailable, pgdsn.Scrub(err.Error(), rawURL))
 		}
-		return nil, fmt.Errorf("cluster database %s: %w", red, err)
+		return nil, fmt.Errorf("cluster database %s: %s", red, pgdsn.Scrub(err.Error(), rawURL))
 	}
 	conn, err := b.listen(octx)
 	if err != nil {
 		b.pool.Close()
-		return nil, fmt.Errorf("cluster database %s: listen: %w", red, err)
+		return nil, fmt.Errorf("cluster database %s: listen: %s", red, pgdsn.Scrub(err.Error(), rawURL))
 	}
 	b.wg.Add(2)
 	go b.listenLoop(conn)
