@@ -10,7 +10,6 @@ import (
 
 	"github.com/mcpgen/mcpgen"
 	"github.com/mcpgen/mcpgen/components/memory/memstore"
-	"github.com/mcpgen/mcpgen/internal/jsonrpc"
 )
 
 // TestResourceClientMistakes: the resources answered a client's mistakes
@@ -35,7 +34,7 @@ func TestResourceClientMistakes(t *testing.T) {
 
 	d, err := Changes{Since: "0"}.Read(ctx, store)
 	if err != nil {
-		t.Fatalf("changes/0 after pruning: %v (wire %+v)", err, jsonrpc.Wire(err))
+		t.Fatalf("changes/0 after pruning: %v", err)
 	}
 	if len(d.Changes) != 5 || d.Changes[0].Seq != 4 || d.Next != 8 || !strings.Contains(d.Note, "pruned") {
 		t.Fatalf("changes/0 after pruning: %+v", d)
@@ -43,13 +42,15 @@ func TestResourceClientMistakes(t *testing.T) {
 
 	invalid := func(name string, err error, hint string) {
 		t.Helper()
-		w := jsonrpc.Wire(err)
-		if !errors.Is(err, mcpgen.ErrInvalidParams) || w.Code != jsonrpc.CodeInvalidParams {
-			t.Errorf("%s: %v (wire code %d), want invalid params (%d)", name, err, w.Code, jsonrpc.CodeInvalidParams)
+		// The runtime answers with the code of the ProtocolError in the
+		// chain and the whole error's text; without one, -32603.
+		var pe *mcpgen.ProtocolError
+		if !errors.As(err, &pe) || pe.Code != mcpgen.CodeInvalidParams {
+			t.Errorf("%s: %v, want invalid params (%d)", name, err, mcpgen.CodeInvalidParams)
 			return
 		}
-		if !strings.Contains(w.Message, hint) {
-			t.Errorf("%s: message %q does not say %q", name, w.Message, hint)
+		if !strings.Contains(err.Error(), hint) {
+			t.Errorf("%s: message %q does not say %q", name, err, hint)
 		}
 	}
 	_, err = Changes{Since: "1"}.Read(ctx, store) // changes 2 and 3 were pruned
