@@ -345,7 +345,10 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // refuse answers a refused authentication: its status and headers (a
 // WWW-Authenticate challenge on every 401), and a JSON-RPC error body
-// naming the status and the description (never the credentials).
+// naming the status and the description (never the credentials). The
+// body's code follows the status: a 4xx is the client's request
+// (-32600, invalid request), a 5xx is ours, e.g. an authorization server
+// that cannot be reached (-32603, internal error).
 func (h *handler) refuse(w http.ResponseWriter, err error) {
 	ae, ok := err.(*AuthError)
 	if !ok && !errors.As(err, &ae) {
@@ -369,7 +372,11 @@ func (h *handler) refuse(w http.ResponseWriter, err error) {
 	if ae.Description != "" {
 		msg += ": " + ae.Description
 	}
-	writeError(w, status, nil, jsonrpc.Errorf(jsonrpc.CodeInvalidRequest, "%s", msg))
+	code := int64(jsonrpc.CodeInvalidRequest)
+	if status >= 500 {
+		code = jsonrpc.CodeInternalError
+	}
+	writeError(w, status, nil, jsonrpc.Errorf(code, "%s", msg))
 }
 
 // event reports a transport event with one tag to the server's observer.

@@ -2,6 +2,7 @@ package memory
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -53,8 +54,17 @@ type Entity struct {
 }
 
 // Read returns the entity, or not-found when there is none of that name.
+// A name no entity can have (longer than memstore.MaxNameBytes) is invalid
+// params saying so, not a failure of the server.
 func (e Entity) Read(ctx context.Context, store memstore.Store) (memstore.Graph, error) {
+	if len(e.Name) > memstore.MaxNameBytes {
+		return memstore.Graph{}, fmt.Errorf("%w: memory://entities/{name}: the name is %d bytes; entity names are at most %d bytes (memstore.MaxNameBytes)",
+			mcpgen.ErrInvalidParams, len(e.Name), memstore.MaxNameBytes)
+	}
 	g, err := store.OpenNodes(ctx, []string{e.Name})
+	if errors.Is(err, memstore.ErrInvalid) || errors.Is(err, memstore.ErrLimit) {
+		return g, fmt.Errorf("%w: memory://entities/{name}: %v", mcpgen.ErrInvalidParams, err)
+	}
 	if err != nil {
 		return g, err
 	}
@@ -130,15 +140,50 @@ type Changes struct {
 	Since string `json:"since"`
 }
 
-// Read returns one page of the change feed.
+// Read returns one page of the change feed. Cursor 0 always answers, from
+// the oldest change kept (with a note when older ones were pruned). A
+// cursor that is not a number, is ahead of the newest change, or whose
+// following changes were pruned is invalid params naming the cursor to
+// send instead: these are the client's mistakes, not the server's.
 func (c Changes) Read(ctx context.Context, store memstore.Store) (Delta, error) {
 	since, err := strconv.ParseInt(strings.TrimSpace(c.Since), 10, 64)
 	if err != nil || since < 0 {
-		return Delta{}, mcpgen.ErrResourceNotFound
+		return Delta{}, fmt.Errorf("%w: memory://changes/{since}: since is %q, want a cursor (a non-negative integer): start from memory://changes/0",
+			mcpgen.ErrInvalidParams, c.Since)
 	}
 	page, next, err := store.Changes(ctx, since, memstore.MaxChangesPage)
+	if err != nil {
+		return Delta{}, changesError(ctx, store, since, err)
+	}
 	if page == nil {
 		page = []memstore.Change{}
 	}
-	return Delta{Since: since, Next: next, More: len(page) == memstore.MaxChangesPage, Changes: page}, err
+	d := Delta{Since: since, Next: next, More: len(page) == memstore.MaxChangesPage, Changes: page}
+	if since == 0 && len(page) > 0 && page[0].Seq > 1 {
+		d.Note = fmt.Sprintf("changes 1 to %d were pruned: the feed starts at %d; read memory://knowledge-graph for the whole graph", page[0].Seq-1, page[0].Seq)
+	}
+	return d, nil
+}
+
+// changesError turns the store's answer to a cursor it cannot serve into
+// invalid params saying what to read instead; other errors are returned
+// as they are (the server's failures).
+func changesError(ctx context.Context, store memstore.Store, since int64, err error) error {
+	switch {
+	case errors.Is(err, memstore.ErrHistoryPruned):
+		head, herr := store.Head(ctx)
+		if herr != nil {
+			return herr
+		}
+		return fmt.Errorf("%w: memory://changes/%d: the changes after cursor %d were pruned: read memory://knowledge-graph and continue from memory://changes/%d, or start over from memory://changes/0 (the oldest kept)",
+			mcpgen.ErrInvalidParams, since, since, head)
+	case errors.Is(err, memstore.ErrInvalid):
+		head, herr := store.Head(ctx)
+		if herr != nil {
+			return herr
+		}
+		return fmt.Errorf("%w: memory://changes/%d: cursor %d is ahead of the newest change %d (a cursor from another database?): continue from memory://changes/%d, or start over from memory://changes/0",
+			mcpgen.ErrInvalidParams, since, since, head, head)
+	}
+	return err
 }

@@ -41,11 +41,13 @@ func headSeq(ctx context.Context, tx *txn) (int64, error) {
 // capped at MaxChangesPage), and next, the Seq of the last change returned
 // (since itself when none is). Callers loop until next equals Head.
 //
-// The feed keeps only the most recent changes (see WithChangeRetention). If
-// some changes after since have been pruned, Changes returns an error
-// wrapping ErrHistoryPruned: the caller should re-read the graph and resume
-// from Head. A since greater than Head is an error wrapping ErrInvalid (a
-// cursor from another database).
+// The feed keeps only the most recent changes (see WithChangeRetention).
+// Since 0 is the starting cursor and always works: it answers from the
+// oldest change kept, whose Seq is then greater than 1 when older ones were
+// pruned. If some changes after another since have been pruned, Changes
+// returns an error wrapping ErrHistoryPruned: the caller should re-read the
+// graph and resume from Head (or start over from 0). A since greater than
+// Head is an error wrapping ErrInvalid (a cursor from another database).
 func (s *SQLite) Changes(ctx context.Context, since int64, limit int) ([]Change, int64, error) {
 	if since < 0 {
 		return nil, since, fmt.Errorf("%w: change cursor %d is negative", ErrInvalid, since)
@@ -71,8 +73,12 @@ func (s *SQLite) Changes(ctx context.Context, since int64, limit int) ([]Change,
 		if err := tx.QueryRowContext(ctx, `SELECT min(seq) FROM changes`).Scan(&oldest); err != nil {
 			return fmt.Errorf("memstore: changes: %w", err)
 		}
-		if !oldest.Valid || since < oldest.Int64-1 {
-			return fmt.Errorf("%w: changes after %d were discarded; the oldest kept is %d (head %d)", ErrHistoryPruned, since, oldest.Int64, head)
+		if since == 0 && !oldest.Valid {
+			next = head // nothing is kept: the feed starts now
+			return nil
+		}
+		if since > 0 && (!oldest.Valid || since < oldest.Int64-1) {
+			return prunedError(since, oldest.Int64, head)
 		}
 		rows, err := tx.QueryContext(ctx, `SELECT seq, kind, subject, detail, rel_to, rel_type, task_id, at
 			FROM changes WHERE seq > ? ORDER BY seq LIMIT ?`, since, limit)
@@ -107,4 +113,11 @@ func (s *SQLite) Changes(ctx context.Context, since int64, limit int) ([]Change,
 		return nil, since, err
 	}
 	return changes, next, nil
+}
+
+// prunedError says that the changes after since were discarded, and how to
+// go on.
+func prunedError(since, oldest, head int64) error {
+	return fmt.Errorf("%w: changes after %d were discarded; the oldest kept is %d (head %d): re-read the graph and continue from %d, or start over from 0",
+		ErrHistoryPruned, since, oldest, head, head)
 }

@@ -136,8 +136,8 @@ func TestChangeFeedRetention(t *testing.T) {
 	if h := must[int64](t)(s.Head(bg)); h != 8 {
 		t.Fatalf("head %d", h)
 	}
-	// Changes 1..3 are gone: cursors before 3 have lost history.
-	for _, since := range []int64{0, 1, 2} {
+	// Changes 1..3 are gone: cursors 1 and 2 have lost history.
+	for _, since := range []int64{1, 2} {
 		if _, _, err := s.Changes(bg, since, 10); !errors.Is(err, ErrHistoryPruned) {
 			t.Fatalf("since %d: %v", since, err)
 		}
@@ -145,6 +145,11 @@ func TestChangeFeedRetention(t *testing.T) {
 	cs, next, err := s.Changes(bg, 3, 10)
 	if err != nil || len(cs) != 5 || cs[0].Seq != 4 || next != 8 {
 		t.Fatalf("since 3: %v %d %v", summarize(cs), next, err)
+	}
+	// The starting cursor 0 always works: it answers from the oldest kept.
+	cs, next, err = s.Changes(bg, 0, 10)
+	if err != nil || len(cs) != 5 || cs[0].Seq != 4 || next != 8 {
+		t.Fatalf("since 0 after pruning: %v %d %v", summarize(cs), next, err)
 	}
 	// A batch larger than the retention keeps only its newest changes, and
 	// sequence numbers are never reused, even across reopen.

@@ -199,7 +199,10 @@ type Store interface {
 	ListTasks(ctx context.Context, f TaskFilter) ([]Task, error)
 
 	// Changes returns up to limit changes with Seq > since, oldest first, and
-	// the cursor to pass next time.
+	// the cursor to pass next time. Since 0 starts from the oldest change
+	// kept; a later cursor whose following changes were pruned is an error
+	// wrapping ErrHistoryPruned, one ahead of Head an error wrapping
+	// ErrInvalid.
 	Changes(ctx context.Context, since int64, limit int) ([]Change, int64, error)
 	// Head returns the Seq of the newest change (0 when there is none), the
 	// cursor meaning "now".
@@ -249,7 +252,7 @@ var (
 	ErrNotFound = errors.New("memstore: not found")
 	// ErrHistoryPruned means the changes following the requested cursor were
 	// discarded by the retention policy; re-read the graph and continue
-	// from Head.
+	// from Head (cursor 0, the oldest kept, never has this error).
 	ErrHistoryPruned = errors.New("memstore: change history pruned")
 )
 

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"net/url"
 	"slices"
 	"strings"
 	"time"
@@ -72,16 +71,11 @@ func IsPostgresURL(db string) bool {
 	return strings.HasPrefix(db, "postgres://") || strings.HasPrefix(db, "postgresql://")
 }
 
-// RedactURL returns u with its password replaced by "xxxxx", for messages
-// and logs. A string that does not parse as a URL is returned as
-// "(unparsable URL)" since it might hold a password anywhere.
-func RedactURL(u string) string {
-	p, err := url.Parse(u)
-	if err != nil {
-		return "(unparsable URL)"
-	}
-	return p.Redacted()
-}
+// RedactURL returns u with its passwords replaced by "xxxxx", for
+// messages and logs: the user's password and the query's password= (and
+// sslpassword=), which libpq reads too. A string that does not parse is
+// returned as a placeholder since it might hold a password anywhere.
+func RedactURL(u string) string { return redactDSN(u) }
 
 // OpenPostgres connects to the PostgreSQL database at dbURL (a postgres://
 // URL), brings the schema up to date and returns the store. The options
@@ -126,16 +120,10 @@ func OpenPostgres(ctx context.Context, dbURL string, opts ...Option) (*Postgres,
 	return s, nil
 }
 
-// redactErr returns err's message with the URL's password, if any,
+// redactErr returns err's message with the URL's passwords, if any,
 // removed, in case a driver quotes the connection string.
 func redactErr(err error, dbURL string) string {
-	msg := err.Error()
-	if p, perr := url.Parse(dbURL); perr == nil && p.User != nil {
-		if pw, ok := p.User.Password(); ok && pw != "" {
-			msg = strings.ReplaceAll(msg, pw, "xxxxx")
-		}
-	}
-	return msg
+	return scrubDSN(err.Error(), dbURL)
 }
 
 // Close closes the connection pool.

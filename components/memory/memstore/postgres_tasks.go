@@ -238,12 +238,16 @@ func (s *Postgres) Changes(ctx context.Context, since int64, limit int) ([]Chang
 		if since == head {
 			return nil
 		}
-		if oldest == nil || since < *oldest-1 {
+		if since == 0 && oldest == nil {
+			next = head // nothing is kept: the feed starts now
+			return nil
+		}
+		if since > 0 && (oldest == nil || since < *oldest-1) {
 			var o int64
 			if oldest != nil {
 				o = *oldest
 			}
-			return fmt.Errorf("%w: changes after %d were discarded; the oldest kept is %d (head %d)", ErrHistoryPruned, since, o, head)
+			return prunedError(since, o, head)
 		}
 		err := pgEachRow(ctx, tx, `SELECT seq, kind, subject, detail, rel_to, rel_type, task_id, at
 			FROM memory_changes WHERE seq > $1 ORDER BY seq LIMIT $2`, []any{since, limit}, func(r pgx.Rows) error {

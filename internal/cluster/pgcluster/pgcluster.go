@@ -30,6 +30,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -37,6 +38,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/mcpgen/mcpgen/internal/cluster"
+	"github.com/mcpgen/mcpgen/internal/pgdsn"
 )
 
 // opTimeout bounds one query, so that a database that stopped answering
@@ -74,19 +76,11 @@ type sub struct {
 	done   chan struct{}
 }
 
-// Redact returns rawURL with its password hidden, for messages.
-func Redact(rawURL string) string {
-	u, err := url.Parse(rawURL)
-	if err != nil {
-		return "(unparsable URL)"
-	}
-	q := u.Query()
-	if q.Has("password") {
-		q.Set("password", "xxxxx")
-		u.RawQuery = q.Encode()
-	}
-	return u.Redacted()
-}
+// Redact returns rawURL with its passwords hidden, for messages: the
+// user's and the query's password in a URL, and the password of a libpq
+// key=value string (host=... password=...), which is not a URL but may
+// be given by mistake.
+func Redact(rawURL string) string { return pgdsn.Redact(rawURL) }
 
 // Open connects to the database at rawURL, creates the schema and tables
 // when missing, and starts listening. It fails when the database cannot be
@@ -103,7 +97,7 @@ func Open(ctx context.Context, rawURL string, log *zap.Logger) (*Backend, error)
 	schema := schemaOf(u)
 	pcfg, err := pgxpool.ParseConfig(u.String())
 	if err != nil {
-		return nil, fmt.Errorf("cluster URL %s: %w", red, err)
+		return nil, fmt.Errorf("cluster URL %s: %s", red, pgdsn.Scrub(err.Error(), rawURL))
 	}
 	if !strings.Contains(u.RawQuery, "pool_max_conns") {
 		pcfg.MaxConns = 4
@@ -120,21 +114,21 @@ func Open(ctx context.Context, rawURL string, log *zap.Logger) (*Backend, error)
 	b.q = newQueries(pgx.Identifier{schema}.Sanitize())
 	b.pool, err = pgxpool.NewWithConfig(ctx, pcfg)
 	if err != nil {
-		return nil, fmt.Errorf("cluster database %s: %w", red, err)
+		return nil, fmt.Errorf("cluster database %s: %s", red, pgdsn.Scrub(err.Error(), rawURL))
 	}
 	octx, cancel := context.WithTimeout(ctx, 3*opTimeout)
 	defer cancel()
 	if err := b.migrate(octx); err != nil {
 		b.pool.Close()
 		if unavailable(err) {
-			return nil, fmt.Errorf("cannot reach the cluster database %s: %w: %v", red, cluster.ErrUnavailable, err)
+			return nil, fmt.Errorf("cannot reach the cluster database %s: %w: %s", red, cluster.ErrUnavailable, pgdsn.Scrub(err.Error(), rawURL))
 		}
-		return nil, fmt.Errorf("cluster database %s: %w", red, err)
+		return nil, fmt.Errorf("cluster database %s: %s", red, pgdsn.Scrub(err.Error(), rawURL))
 	}
 	conn, err := b.listen(octx)
 	if err != nil {
 		b.pool.Close()
-		return nil, fmt.Errorf("cluster database %s: listen: %w", red, err)
+		return nil, fmt.Errorf("cluster database %s: listen: %s", red, pgdsn.Scrub(err.Error(), rawURL))
 	}
 	b.wg.Add(2)
 	go b.listenLoop(conn)
@@ -216,6 +210,23 @@ func unavailable(err error) bool {
 	return true
 }
 
+// dataError reports whether PostgreSQL refused a value we sent (SQLSTATE
+// class 22, data exception: invalid UTF-8 or a NUL byte in text, say).
+// That is the client's data, not an outage: a lookup by such an id finds
+// nothing.
+func dataError(err error) bool {
+	var pe *pgconn.PgError
+	return errors.As(err, &pe) && strings.HasPrefix(pe.Code, "22")
+}
+
+// storable reports whether id can be held in a text column: PostgreSQL
+// rejects invalid UTF-8 and NUL bytes. Such an id (an Mcp-Session-Id
+// header is any bytes the client sent) names no session or task, so it is
+// not looked up at all.
+func storable(id string) bool {
+	return utf8.ValidString(id) && !strings.ContainsRune(id, 0)
+}
+
 func (b *Backend) ctx(ctx context.Context) (context.Context, context.CancelFunc) {
 	return context.WithTimeout(ctx, opTimeout)
 }
@@ -233,14 +244,18 @@ func (b *Backend) CreateSession(ctx context.Context, s cluster.Session) error {
 	return nil
 }
 
-// LoadSession returns a live session or cluster.ErrNotFound.
+// LoadSession returns a live session or cluster.ErrNotFound, also for an
+// id that cannot be stored (see storable).
 func (b *Backend) LoadSession(ctx context.Context, id string) (cluster.Session, error) {
+	if !storable(id) {
+		return cluster.Session{}, cluster.ErrNotFound
+	}
 	ctx, cancel := b.ctx(ctx)
 	defer cancel()
 	s := cluster.Session{ID: id}
 	err := b.pool.QueryRow(ctx, b.q.loadSession, id).Scan(&s.Subject, &s.Version, &s.Client, &s.ClientCaps,
 		&s.LogLevel, &s.Subscribed, &s.Initialized, &s.Created, &s.Expires)
-	if errors.Is(err, pgx.ErrNoRows) {
+	if errors.Is(err, pgx.ErrNoRows) || dataError(err) {
 		b.ok()
 		return cluster.Session{}, cluster.ErrNotFound
 	}
@@ -253,6 +268,9 @@ func (b *Backend) LoadSession(ctx context.Context, id string) (cluster.Session, 
 
 // SaveSession replaces a session's mutable state.
 func (b *Backend) SaveSession(ctx context.Context, s cluster.Session) error {
+	if !storable(s.ID) {
+		return cluster.ErrNotFound
+	}
 	ctx, cancel := b.ctx(ctx)
 	defer cancel()
 	tag, err := b.pool.Exec(ctx, b.q.saveSession, s.ID, s.LogLevel, nonNil(s.Subscribed), s.Initialized, s.Expires)
@@ -268,9 +286,16 @@ func (b *Backend) SaveSession(ctx context.Context, s cluster.Session) error {
 
 // TouchSession moves a session's expiry.
 func (b *Backend) TouchSession(ctx context.Context, id string, expires time.Time) error {
+	if !storable(id) {
+		return cluster.ErrNotFound
+	}
 	ctx, cancel := b.ctx(ctx)
 	defer cancel()
 	tag, err := b.pool.Exec(ctx, b.q.touchSession, id, expires)
+	if dataError(err) {
+		b.ok()
+		return cluster.ErrNotFound
+	}
 	if err != nil {
 		return b.fail("touch session", err)
 	}
@@ -283,9 +308,16 @@ func (b *Backend) TouchSession(ctx context.Context, id string, expires time.Time
 
 // DeleteSession removes a session.
 func (b *Backend) DeleteSession(ctx context.Context, id string) (bool, error) {
+	if !storable(id) {
+		return false, nil
+	}
 	ctx, cancel := b.ctx(ctx)
 	defer cancel()
 	tag, err := b.pool.Exec(ctx, b.q.deleteSession, id)
+	if dataError(err) {
+		b.ok()
+		return false, nil
+	}
 	if err != nil {
 		return false, b.fail("delete session", err)
 	}
@@ -309,15 +341,21 @@ func (b *Backend) PutTask(ctx context.Context, t cluster.Task) (bool, error) {
 
 // LoadTask returns a task, failing it first when its owner's lease ran out.
 func (b *Backend) LoadTask(ctx context.Context, id string) (cluster.Task, error) {
+	if !storable(id) {
+		return cluster.Task{}, cluster.ErrNotFound
+	}
 	ctx, cancel := b.ctx(ctx)
 	defer cancel()
-	if _, err := b.pool.Exec(ctx, b.q.failDead+" AND id = $3", cluster.DeadTaskMessage, []byte(cluster.DeadTaskError), id); err != nil {
+	if _, err := b.pool.Exec(ctx, b.q.failDead+" AND id = $3", cluster.DeadTaskMessage, []byte(cluster.DeadTaskError), id); dataError(err) {
+		b.ok()
+		return cluster.Task{}, cluster.ErrNotFound
+	} else if err != nil {
 		return cluster.Task{}, b.fail("load task", err)
 	}
 	t := cluster.Task{ID: id}
 	err := b.pool.QueryRow(ctx, b.q.loadTask, id).Scan(&t.Subject, &t.Owner, &t.Status, &t.Message,
 		&t.InputRequests, &t.Result, &t.Error, &t.Created, &t.Updated, &t.Expires)
-	if errors.Is(err, pgx.ErrNoRows) {
+	if errors.Is(err, pgx.ErrNoRows) || dataError(err) {
 		b.ok()
 		return cluster.Task{}, cluster.ErrNotFound
 	}

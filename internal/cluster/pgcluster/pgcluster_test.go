@@ -132,3 +132,32 @@ func TestOutage(t *testing.T) {
 		t.Fatal("the recovery was not logged")
 	}
 }
+
+// TestIDsThatCannotExist: PostgreSQL refuses text that is not valid UTF-8
+// or holds a NUL byte (SQLSTATE 22021). Such an id, which a client can
+// send as Mcp-Session-Id or a task id, was reported as a failed query,
+// which the runtime answers as an outage (503, retry); it names no
+// session or task, so the lookups answer ErrNotFound, and delete says it
+// did not exist.
+func TestIDsThatCannotExist(t *testing.T) {
+	url, _ := pgtest.URL(t, "pgcluster")
+	b := open(t, url, nil)
+	ctx := context.Background()
+	for _, id := range []string{"\xff\xfe", "a\x00b"} {
+		if _, err := b.LoadSession(ctx, id); !errors.Is(err, cluster.ErrNotFound) {
+			t.Errorf("LoadSession(%q): %v, want ErrNotFound", id, err)
+		}
+		if err := b.TouchSession(ctx, id, time.Now().Add(time.Minute)); !errors.Is(err, cluster.ErrNotFound) {
+			t.Errorf("TouchSession(%q): %v, want ErrNotFound", id, err)
+		}
+		if err := b.SaveSession(ctx, cluster.Session{ID: id, Expires: time.Now().Add(time.Minute)}); !errors.Is(err, cluster.ErrNotFound) {
+			t.Errorf("SaveSession(%q): %v, want ErrNotFound", id, err)
+		}
+		if ok, err := b.DeleteSession(ctx, id); ok || err != nil {
+			t.Errorf("DeleteSession(%q): %v %v, want false, nil", id, ok, err)
+		}
+		if _, err := b.LoadTask(ctx, id); !errors.Is(err, cluster.ErrNotFound) {
+			t.Errorf("LoadTask(%q): %v, want ErrNotFound", id, err)
+		}
+	}
+}
