@@ -51,6 +51,12 @@ type Flags struct {
 	MaxConcurrent           int     // --max-concurrent: requests in progress per principal
 	MaxSessions             int     // --max-sessions
 	MaxSessionsPerPrincipal int     // --max-sessions-per-principal
+	MaxClientInfoBytes      int     // --max-client-info-bytes: a session's stored capabilities and clientInfo
+	MaxListenStreams        int     // --max-listen-streams
+	MaxListenPerPrincipal   int     // --max-listen-streams-per-principal
+	MaxActiveTasks          int     // --max-active-tasks-per-principal
+	MaxTasks                int     // --max-tasks: task records kept
+	MaxTaskResultBytes      int64   // --max-task-result-bytes: results of the task records kept
 
 	integrations []Integration // one instance of each registered integration
 	setup        *Setup        // made by ServerOptions, used by Run
@@ -78,6 +84,12 @@ func (f *Flags) Register(fs *flag.FlagSet) {
 	fs.IntVar(&f.MaxConcurrent, "max-concurrent", 0, "requests one principal may have in progress at once (0: no limit)")
 	fs.IntVar(&f.MaxSessions, "max-sessions", DefaultMaxSessions, "legacy sessions open at once; past it the least recently used idle one ends (-1: no cap)")
 	fs.IntVar(&f.MaxSessionsPerPrincipal, "max-sessions-per-principal", DefaultMaxSessionsPerPrincipal, "legacy sessions one principal may hold (-1: no cap)")
+	fs.IntVar(&f.MaxClientInfoBytes, "max-client-info-bytes", DefaultMaxClientInfoBytes, "largest capabilities and clientInfo of an initialize, together, in `bytes` (-1: no cap)")
+	fs.IntVar(&f.MaxListenStreams, "max-listen-streams", DefaultMaxListenStreams, "subscriptions/listen streams open at once (-1: no cap)")
+	fs.IntVar(&f.MaxListenPerPrincipal, "max-listen-streams-per-principal", DefaultMaxListenStreamsPerPrincipal, "subscriptions/listen streams one principal may hold open (-1: no cap)")
+	fs.IntVar(&f.MaxActiveTasks, "max-active-tasks-per-principal", DefaultMaxActiveTasksPerPrincipal, "tasks one principal may have running at once (-1: no cap)")
+	fs.IntVar(&f.MaxTasks, "max-tasks", DefaultMaxTasks, "task records kept; past it the oldest finished ones are forgotten (-1: no cap)")
+	fs.Int64Var(&f.MaxTaskResultBytes, "max-task-result-bytes", DefaultMaxTaskResultBytes, "results of the task records kept, in `bytes`; past it the oldest finished ones are forgotten (-1: no cap)")
 	f.integrations = newIntegrations()
 	for _, in := range f.integrations {
 		in.Flags(fs)
@@ -92,10 +104,16 @@ func (f *Flags) Register(fs *flag.FlagSet) {
 func (f *Flags) ServerOptions(name string, log *zap.Logger) (Options, error) {
 	opts := Options{
 		Logger: log, Errors: ZapErrors{Logger: log},
-		MaxMessageBytes:         f.MaxMessageBytes,
-		Limits:                  Limits{Rate: f.RateLimit, Burst: f.RateBurst, Concurrent: f.MaxConcurrent},
-		MaxSessions:             f.MaxSessions,
-		MaxSessionsPerPrincipal: f.MaxSessionsPerPrincipal,
+		MaxMessageBytes:              f.MaxMessageBytes,
+		Limits:                       Limits{Rate: f.RateLimit, Burst: f.RateBurst, Concurrent: f.MaxConcurrent},
+		MaxSessions:                  f.MaxSessions,
+		MaxSessionsPerPrincipal:      f.MaxSessionsPerPrincipal,
+		MaxClientInfoBytes:           f.MaxClientInfoBytes,
+		MaxListenStreams:             f.MaxListenStreams,
+		MaxListenStreamsPerPrincipal: f.MaxListenPerPrincipal,
+		MaxActiveTasksPerPrincipal:   f.MaxActiveTasks,
+		MaxTasks:                     f.MaxTasks,
+		MaxTaskResultBytes:           f.MaxTaskResultBytes,
 	}
 	opts.Observer = NewAccessLog(log)
 	f.setup = &Setup{Name: name, Logger: log, Options: &opts}
