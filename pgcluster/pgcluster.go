@@ -33,6 +33,7 @@ import (
 
 	"github.com/mcpgen/mcpgen"
 	"github.com/mcpgen/mcpgen/internal/cluster/pgcluster"
+	"github.com/mcpgen/mcpgen/internal/pgdsn"
 )
 
 // Open connects to the PostgreSQL database at url, migrates its tables and
@@ -49,7 +50,8 @@ func Open(ctx context.Context, url string, log *zap.Logger) (mcpgen.ClusterBacke
 	return b, nil
 }
 
-// Redact returns url with its password hidden, for messages.
+// Redact returns url (a postgres:// URL or a key=value connection string)
+// with its passwords hidden, for messages.
 func Redact(url string) string { return pgcluster.Redact(url) }
 
 func init() {
@@ -80,3 +82,8 @@ func (in *integration) Configure(ctx context.Context, s *mcpgen.Setup) error {
 }
 
 func (*integration) Serve(context.Context, *mcpgen.Setup) error { return nil }
+
+// Scrub returns msg (an error message of the PostgreSQL driver, say) with
+// every secret of url (its password, in URL or key=value form) replaced,
+// for messages that quote what they were given.
+func Scrub(msg, url string) string { return pgdsn.Scrub(msg, url) }

@@ -17,6 +17,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/mcpgen/mcpgen"
+	"github.com/mcpgen/mcpgen/pgcluster"
 )
 
 // Postgres is the Store backed by a PostgreSQL database, so that several
@@ -75,7 +76,7 @@ func IsPostgresURL(db string) bool {
 // messages and logs: the user's password and the query's password= (and
 // sslpassword=), which libpq reads too. A string that does not parse is
 // returned as a placeholder since it might hold a password anywhere.
-func RedactURL(u string) string { return redactDSN(u) }
+func RedactURL(u string) string { return pgcluster.Redact(u) }
 
 // OpenPostgres connects to the PostgreSQL database at dbURL (a postgres://
 // URL), brings the schema up to date and returns the store. The options
@@ -123,7 +124,7 @@ func OpenPostgres(ctx context.Context, dbURL string, opts ...Option) (*Postgres,
 // redactErr returns err's message with the URL's passwords, if any,
 // removed, in case a driver quotes the connection string.
 func redactErr(err error, dbURL string) string {
-	return scrubDSN(err.Error(), dbURL)
+	return pgcluster.Scrub(err.Error(), dbURL)
 }
 
 // Close closes the connection pool.
