@@ -7,6 +7,7 @@ import (
 	"go/types"
 	"net/url"
 	"path"
+	"reflect"
 	"regexp"
 	"sort"
 	"strconv"
@@ -463,7 +464,7 @@ func (c *checker) toolResult(t *Tool) ResultKind {
 		return ResultContent
 	}
 	before := len(c.diags)
-	c.jsonTypeAt(t.Pos, t.TypeName+".Call result", r, map[types.Type]bool{})
+	c.jsonTypeAt(t.Handler.Pos, t.TypeName+".Call result", r, map[types.Type]bool{})
 	if len(c.diags) > before {
 		return ResultStructured // one mistake, one diagnostic
 	}
@@ -474,7 +475,7 @@ func (c *checker) toolResult(t *Tool) ResultKind {
 	switch obj.Underlying().(type) {
 	case *types.Struct, *types.Map:
 	default:
-		c.atPosition(t.Pos, t.TypeName+".Call", "return a struct (or map) and put the value in a field, e.g. struct{ Items []T `json:\"items\"` }",
+		c.atPosition(t.Handler.Pos, t.TypeName+".Call", "return a struct (or map) and put the value in a field, e.g. struct{ Items []T `json:\"items\"` }",
 			"structured result %s is not a JSON object; outputSchema must be an object for 2025 clients", short(r))
 	}
 	t.Handler.ContentText = hasContentText(r)
@@ -521,6 +522,9 @@ func (c *checker) checkResource(s *Server, comp Component, d directive, st *type
 			c.unknownKey(d, o, commonKeys+", uri, mime, ttl, cache")
 		}
 	}
+	for i := 0; i < st.NumFields(); i++ {
+		c.unexportedTag(st.Field(i), st.Tag(i), r.TypeName+"."+st.Field(i).Name(), "no template variable binds to it and its tag is ignored")
+	}
 	if uriOpt == nil {
 		c.atPosition(r.Pos, "resource "+r.Name, "add uri=scheme://path or a template uri=scheme://items/{id}", "missing uri")
 	} else {
@@ -543,7 +547,7 @@ func (c *checker) checkResource(s *Server, comp Component, d directive, st *type
 			r.Handler.Kind = ResultRaw
 		default:
 			r.Handler.Kind = ResultJSON
-			c.jsonTypeAt(r.Pos, r.TypeName+".Read result", res, map[types.Type]bool{})
+			c.jsonTypeAt(r.Handler.Pos, r.TypeName+".Read result", res, map[types.Type]bool{})
 			if r.MimeType == "" {
 				r.MimeType = "application/json"
 			}
@@ -646,6 +650,7 @@ func (c *checker) checkPrompt(s *Server, comp Component, d directive, st *types.
 	docs := fieldDocs(ts)
 	for i := 0; i < st.NumFields(); i++ {
 		f := st.Field(i)
+		c.unexportedTag(f, st.Tag(i), p.TypeName+"."+f.Name(), "it is no prompt argument and its tag is ignored")
 		name, omitempty, skip := jsonName(f, st.Tag(i))
 		if skip {
 			continue
@@ -673,7 +678,7 @@ func (c *checker) checkPrompt(s *Server, comp Component, d directive, st *types.
 		case isNamed(res, protocolPkg, "GetPromptResult", true):
 			p.Handler.Kind = ResultRaw
 		default:
-			c.atPosition(p.Pos, p.TypeName+".Get", "return string, []protocol.PromptMessage or *protocol.GetPromptResult", "unsupported prompt result type %s", short(res))
+			c.atPosition(p.Handler.Pos, p.TypeName+".Get", "return string, []protocol.PromptMessage or *protocol.GetPromptResult", "unsupported prompt result type %s", short(res))
 		}
 	}
 	p.Complete = c.completer(&p.Component)
@@ -690,7 +695,7 @@ func (c *checker) handler(comp *Component, name, kind string) *Method {
 	}
 	sig := m.Sig
 	if sig.Params().Len() == 0 || !isContext(sig.Params().At(0).Type()) {
-		c.atPosition(comp.Pos, comp.TypeName+"."+name, "make context.Context the first parameter", "%s handler must take a context.Context first", kind)
+		c.atPosition(m.Pos, comp.TypeName+"."+name, "make context.Context the first parameter", "%s handler must take a context.Context first", kind)
 		return nil
 	}
 	m.Params = append(m.Params, Param{Kind: ParamContext})
@@ -700,7 +705,7 @@ func (c *checker) handler(comp *Component, name, kind string) *Method {
 		}
 	}
 	if sig.Results().Len() != 2 || !isError(sig.Results().At(1).Type()) {
-		c.atPosition(comp.Pos, comp.TypeName+"."+name, "return (Result, error)", "%s handler must return a result and an error", kind)
+		c.atPosition(m.Pos, comp.TypeName+"."+name, "return (Result, error)", "%s handler must return a result and an error", kind)
 		return nil
 	}
 	m.Result = sig.Results().At(0).Type()
@@ -717,11 +722,11 @@ func (c *checker) preparer(t *Tool) *Method {
 	}
 	sig := m.Sig
 	if t.Task == "" {
-		c.atPosition(t.Pos, t.TypeName+".Prepare", "add task=optional or task=required to the //mcp:tool directive, or rename the method", "Prepare only runs for task tools")
+		c.atPosition(m.Pos, t.TypeName+".Prepare", "add task=optional or task=required to the //mcp:tool directive, or rename the method", "Prepare only runs for task tools")
 		return nil
 	}
 	if sig.Params().Len() == 0 || !isContext(sig.Params().At(0).Type()) || sig.Results().Len() != 1 || !isError(sig.Results().At(0).Type()) {
-		c.atPosition(t.Pos, t.TypeName+".Prepare", "use: func (x "+t.TypeName+") Prepare(ctx context.Context, req *server.Request) error", "wrong Prepare signature %s", short(sig))
+		c.atPosition(m.Pos, t.TypeName+".Prepare", "use: func (x "+t.TypeName+") Prepare(ctx context.Context, req *server.Request) error", "wrong Prepare signature %s", short(sig))
 		return nil
 	}
 	m.Params = []Param{{Kind: ParamContext}}
@@ -743,7 +748,7 @@ func (c *checker) completer(comp *Component) *Method {
 	}
 	sig := m.Sig
 	bad := func() *Method {
-		c.atPosition(comp.Pos, comp.TypeName+".Complete", "use: func (x "+comp.TypeName+") Complete(ctx context.Context, c server.CompleteRequest) ([]string, error)", "wrong completion method signature %s", short(sig))
+		c.atPosition(m.Pos, comp.TypeName+".Complete", "use: func (x "+comp.TypeName+") Complete(ctx context.Context, c server.CompleteRequest) ([]string, error)", "wrong completion method signature %s", short(sig))
 		return nil
 	}
 	if sig.Params().Len() < 2 || !isContext(sig.Params().At(0).Type()) || !isNamed(sig.Params().At(1).Type(), serverPkg, "CompleteRequest", false) {
@@ -783,7 +788,7 @@ func (c *checker) method(comp *Component, name string, required bool, hint strin
 			"the generated package cannot name the type %s", short(t))
 		return nil
 	}
-	return &Method{Name: name, PtrRecv: ptr, Sig: sig}
+	return &Method{Name: name, PtrRecv: ptr, Sig: sig, Pos: c.fset.Position(fn.Pos())}
 }
 
 // unnameable returns the first type in sig's parameters or results that
@@ -947,12 +952,45 @@ func (c *checker) jsonFields(subject string, t types.Type, seen map[types.Type]b
 	case *types.Struct:
 		for i := 0; i < u.NumFields(); i++ {
 			f := u.Field(i)
+			c.unexportedTag(f, u.Tag(i), subject+"."+f.Name(), "encoding/json ignores it and its tag")
 			if _, _, skip := jsonName(f, u.Tag(i)); skip {
 				continue
 			}
 			c.jsonFieldsAt(f, subject+"."+f.Name(), f.Type(), seen)
 		}
 	}
+}
+
+// unexportedTag reports an unexported field of the user's module that
+// carries a json or jsonschema tag: encoding/json skips the field, tag
+// and all, so what the tag asks for would silently not happen. An
+// embedded field is promoted by its exported fields instead, and
+// `json:"-"` says the field is left out on purpose.
+func (c *checker) unexportedTag(f *types.Var, tag, subject, consequence string) {
+	if f.Exported() || f.Embedded() || !c.inModule(f.Pkg()) {
+		return
+	}
+	st := reflect.StructTag(tag)
+	name, hasJSON := st.Lookup("json")
+	_, hasSchema := st.Lookup("jsonschema")
+	if name == "-" || !hasJSON && !hasSchema {
+		return
+	}
+	c.at(f.Pos(), subject, fmt.Sprintf("export it (%s %s `%s`), or drop the tag (json:\"-\" to leave it out on purpose)", exportName(f.Name()), short(f.Type()), tag),
+		"field is not exported, so %s", consequence)
+}
+
+// inModule reports whether pkg belongs to the module of the package being
+// checked: mistakes in other modules' types are not the user's to fix.
+func (c *checker) inModule(pkg *types.Package) bool {
+	if pkg == nil {
+		return false
+	}
+	if c.pkg.Module == nil {
+		return pkg.Path() == c.pkg.PkgPath
+	}
+	mod := c.pkg.Module.Path
+	return pkg.Path() == mod || strings.HasPrefix(pkg.Path(), mod+"/")
 }
 
 func (c *checker) jsonFieldsAt(f *types.Var, subject string, t types.Type, seen map[types.Type]bool) {
