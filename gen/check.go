@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/tools/go/packages"
 
@@ -343,7 +344,7 @@ func (c *checker) checkType(s *Server, ts *ast.TypeSpec, doc *ast.CommentGroup, 
 		TypeName:    ts.Name.Name,
 		Type:        named,
 		Name:        snake(ts.Name.Name),
-		Description: strings.TrimSpace(strings.Join(text, "\n")),
+		Description: dropTypeName(strings.TrimSpace(strings.Join(text, "\n")), ts.Name.Name),
 		Pos:         c.fset.Position(ts.Name.Pos()),
 	}
 	switch d.Kind {
@@ -360,6 +361,37 @@ func (c *checker) checkType(s *Server, ts *ast.TypeSpec, doc *ast.CommentGroup, 
 	default:
 		c.at(d.Pos, "//mcp:"+d.Kind, "use //mcp:tool, //mcp:resource, //mcp:prompt or //mcp:skill", "unknown directive %q", d.Kind)
 	}
+}
+
+// dropTypeName turns a Go doc comment into a description for the model.
+// Go doc comments start with the name they document ("AddNote stores a
+// note"), which means nothing to a client: when the first word is the
+// type's name and the second a verb in the third person ("is", "are", or
+// any lower-case word ending in s), the name goes, "is" and "are" with it,
+// and what remains starts with a capital letter: "Stores a note", "Note is
+// one note" gives "One note". Anything else ("Search for notes", "AddNote
+// can ...") stays as written; description= overrides it all.
+func dropTypeName(doc, typeName string) string {
+	rest, ok := strings.CutPrefix(doc, typeName+" ")
+	if !ok {
+		return doc
+	}
+	end := strings.IndexFunc(rest, unicode.IsSpace)
+	if end < 0 {
+		return doc // a sentence of two words at most: keep it whole
+	}
+	switch verb := rest[:end]; {
+	case verb == "is" || verb == "are":
+		rest = strings.TrimLeftFunc(rest[end:], unicode.IsSpace)
+	case strings.HasSuffix(verb, "s") && strings.IndexFunc(verb, func(r rune) bool { return !unicode.IsLower(r) }) < 0:
+	default:
+		return doc
+	}
+	r, size := utf8.DecodeRuneInString(rest)
+	if rest == "" || !unicode.IsLetter(r) {
+		return doc
+	}
+	return string(unicode.ToUpper(r)) + rest[size:]
 }
 
 // common handles the options every component has; it reports whether it

@@ -37,12 +37,12 @@ import (
 // without bound. A JSONSchema method may still return its *Schema.
 
 type schemaJob struct {
-	key    string     // "server/kind/name/input|output"
-	typ    types.Type // the Go type to describe
-	code   jen.Code   // how the program spells it
-	output bool       // describe what the encoder writes, not what the decoder reads
-	dest   *[]byte    // where the schema goes
-	exact  *bool      // set when every value of the type fits the schema
+	key    string         // "server/kind/name/input|output"
+	typ    types.Type     // the Go type to describe
+	code   jen.Code       // how the program spells it
+	output bool           // describe what the encoder writes, not what the decoder reads
+	dest   *[]byte        // where the schema goes
+	exact  *bool          // set when every value of the type fits the schema
 	pos    token.Position // where errors not about a field go: the type, or the method returning it
 	subj   string
 }
