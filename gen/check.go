@@ -31,7 +31,6 @@ const (
 )
 
 var (
-	toolNameRe  = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,128}$`)
 	uriSchemeRe = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*:`)
 	varNameRe   = regexp.MustCompile(`^[A-Za-z0-9_]+$`)
 	// spacedDirective is a directive that is not one: `// mcp:tool`.
@@ -471,8 +470,8 @@ func (c *checker) checkTool(s *Server, comp Component, d directive, st *types.St
 	if t.ReadOnly && t.Destructive {
 		c.atPosition(t.Pos, "tool "+t.Name, "drop destructive, or drop readonly", "a read-only tool cannot be destructive")
 	}
-	if !toolNameRe.MatchString(t.Name) {
-		c.atPosition(t.Pos, "tool "+t.Name, "use 1-128 characters of A-Z a-z 0-9 _ - .", "invalid tool name")
+	if why := CheckName(t.Name); why != "" {
+		c.atPosition(t.Pos, "tool "+t.Name, "use "+NameRule+", e.g. name=list-notes", "invalid tool name: %s", why)
 	}
 	c.unique("tool", t.Name, t.Pos)
 	c.needDescription("tool", &t.Component)
@@ -674,8 +673,8 @@ func (c *checker) checkPrompt(s *Server, comp Component, d directive, st *types.
 			c.unknownKey(d, o, commonKeys)
 		}
 	}
-	if !toolNameRe.MatchString(p.Name) {
-		c.atPosition(p.Pos, "prompt "+p.Name, "use 1-128 characters of A-Z a-z 0-9 _ - .", "invalid prompt name")
+	if why := CheckName(p.Name); why != "" {
+		c.atPosition(p.Pos, "prompt "+p.Name, "use "+NameRule+", e.g. name=summarize-note", "invalid prompt name: %s", why)
 	}
 	c.unique("prompt", p.Name, p.Pos)
 	c.needDescription("prompt", &p.Component)
