@@ -287,3 +287,63 @@ func TestNewNames(t *testing.T) {
 		t.Errorf("the components written do not compile: %v", err)
 	}
 }
+
+// mcpgen -check names the command that regenerates in the module it runs
+// in: make generate only when the module's Makefile has a generate target.
+// The module holds a prompt only, so that mcpgen needs nothing beyond the
+// standard library (no schema program).
+func TestCheckNamesTheFix(t *testing.T) {
+	const component = `// Package hello is a server with one prompt.
+//
+//mcp:server
+package hello
+
+import "context"
+
+// Hello greets.
+//
+//mcp:prompt
+type Hello struct{}
+
+func (Hello) Get(context.Context) (string, error) { return "hello", nil }
+`
+	const generateGo = "package m\n\n//go:generate go tool mcpgen\n"
+	for _, c := range []struct {
+		name  string
+		files map[string]string
+		args  []string
+		want  string
+	}{
+		{"go generate", map[string]string{"generate.go": generateGo}, nil, "run `go generate ./...` and commit"},
+		{"make generate", map[string]string{"generate.go": generateGo, "Makefile": ".PHONY: generate\ngenerate:\n\tgo generate ./...\n"}, nil, "run `make generate` and commit"},
+		{"Makefile without generate", map[string]string{"generate.go": generateGo, "Makefile": "GENERATE := no\nbuild:\n\tgo build ./...\n"}, nil, "run `go generate ./...` and commit"},
+		{"no go:generate line", nil, []string{"-out", "gen", "./components/..."}, "run `mcpgen -out gen ./components/...` and commit"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			files := map[string]string{"go.mod": "module example.com/m\n\ngo 1.26\n", "components/hello/hello.go": component}
+			for k, v := range c.files {
+				files[k] = v
+			}
+			for name, content := range files {
+				p := filepath.Join(dir, filepath.FromSlash(name))
+				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			cmd := exec.Command(os.Args[0], append([]string{"-check"}, c.args...)...)
+			cmd.Dir = dir
+			cmd.Env = append(os.Environ(), "MCPGEN_TEST_RUN_MAIN=1", "GOFLAGS=", "GOWORK=off")
+			out, err := cmd.CombinedOutput()
+			if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
+				t.Fatalf("mcpgen -check on a module with nothing generated: %v, want exit 1; output:\n%s", err, out)
+			}
+			if !strings.Contains(string(out), c.want) {
+				t.Errorf("mcpgen -check says:\n%s\nwant %q", out, c.want)
+			}
+		})
+	}
+}
