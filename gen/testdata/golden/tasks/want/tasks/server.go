@@ -30,8 +30,8 @@ type handlers struct{}
 // stale returns v. The variables below restate each component method, and
 // each type the schemas describe, as mcpgen saw them: when a component has
 // changed since, this file stops compiling, and the compiler's first error
-// quotes the call, whose advice names what changed. Run `go generate ./...`
-// (mcpgen) again.
+// quotes the call that names what changed.
+// Run `go generate ./...` (mcpgen) again.
 func stale[T any](advice string, v T) T {
 	return v
 }
