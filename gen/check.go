@@ -7,11 +7,13 @@ import (
 	"go/types"
 	"net/url"
 	"path"
+	"reflect"
 	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/tools/go/packages"
 
@@ -28,7 +30,6 @@ const (
 )
 
 var (
-	toolNameRe  = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,128}$`)
 	uriSchemeRe = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*:`)
 	varNameRe   = regexp.MustCompile(`^[A-Za-z0-9_]+$`)
 	// spacedDirective is a directive that is not one: `// mcp:tool`.
@@ -341,7 +342,7 @@ func (c *checker) checkType(s *Server, ts *ast.TypeSpec, doc *ast.CommentGroup, 
 		TypeName:    ts.Name.Name,
 		Type:        named,
 		Name:        snake(ts.Name.Name),
-		Description: strings.TrimSpace(strings.Join(text, "\n")),
+		Description: dropTypeName(strings.TrimSpace(strings.Join(text, "\n")), ts.Name.Name),
 		Pos:         c.fset.Position(ts.Name.Pos()),
 	}
 	switch d.Kind {
@@ -358,6 +359,37 @@ func (c *checker) checkType(s *Server, ts *ast.TypeSpec, doc *ast.CommentGroup, 
 	default:
 		c.at(d.Pos, "//mcp:"+d.Kind, "use //mcp:tool, //mcp:resource, //mcp:prompt or //mcp:skill", "unknown directive %q", d.Kind)
 	}
+}
+
+// dropTypeName turns a Go doc comment into a description for the model.
+// Go doc comments start with the name they document ("AddNote stores a
+// note"), which means nothing to a client: when the first word is the
+// type's name and the second a verb in the third person ("is", "are", or
+// any lower-case word ending in s), the name goes, "is" and "are" with it,
+// and what remains starts with a capital letter: "Stores a note", "Note is
+// one note" gives "One note". Anything else ("Search for notes", "AddNote
+// can ...") stays as written; description= overrides it all.
+func dropTypeName(doc, typeName string) string {
+	rest, ok := strings.CutPrefix(doc, typeName+" ")
+	if !ok {
+		return doc
+	}
+	end := strings.IndexFunc(rest, unicode.IsSpace)
+	if end < 0 {
+		return doc // a sentence of two words at most: keep it whole
+	}
+	switch verb := rest[:end]; {
+	case verb == "is" || verb == "are":
+		rest = strings.TrimLeftFunc(rest[end:], unicode.IsSpace)
+	case strings.HasSuffix(verb, "s") && strings.IndexFunc(verb, func(r rune) bool { return !unicode.IsLower(r) }) < 0:
+	default:
+		return doc
+	}
+	r, size := utf8.DecodeRuneInString(rest)
+	if rest == "" || !unicode.IsLetter(r) {
+		return doc
+	}
+	return string(unicode.ToUpper(r)) + rest[size:]
 }
 
 // common handles the options every component has; it reports whether it
@@ -437,8 +469,8 @@ func (c *checker) checkTool(s *Server, comp Component, d directive, st *types.St
 	if t.ReadOnly && t.Destructive {
 		c.atPosition(t.Pos, "tool "+t.Name, "drop destructive, or drop readonly", "a read-only tool cannot be destructive")
 	}
-	if !toolNameRe.MatchString(t.Name) {
-		c.atPosition(t.Pos, "tool "+t.Name, "use 1-128 characters of A-Z a-z 0-9 _ - .", "invalid tool name")
+	if why := CheckName(t.Name); why != "" {
+		c.atPosition(t.Pos, "tool "+t.Name, "use "+NameRule+", e.g. name=list-notes", "invalid tool name: %s", why)
 	}
 	c.unique("tool", t.Name, t.Pos)
 	c.needDescription("tool", &t.Component)
@@ -462,7 +494,7 @@ func (c *checker) toolResult(t *Tool) ResultKind {
 		return ResultContent
 	}
 	before := len(c.diags)
-	c.jsonTypeAt(t.Pos, t.TypeName+".Call result", r, map[types.Type]bool{})
+	c.jsonTypeAt(t.Handler.Pos, t.TypeName+".Call result", r, map[types.Type]bool{})
 	if len(c.diags) > before {
 		return ResultStructured // one mistake, one diagnostic
 	}
@@ -473,7 +505,7 @@ func (c *checker) toolResult(t *Tool) ResultKind {
 	switch obj.Underlying().(type) {
 	case *types.Struct, *types.Map:
 	default:
-		c.atPosition(t.Pos, t.TypeName+".Call", "return a struct (or map) and put the value in a field, e.g. struct{ Items []T `json:\"items\"` }",
+		c.atPosition(t.Handler.Pos, t.TypeName+".Call", "return a struct (or map) and put the value in a field, e.g. struct{ Items []T `json:\"items\"` }",
 			"structured result %s is not a JSON object; outputSchema must be an object for 2025 clients", short(r))
 	}
 	t.Handler.ContentText = hasContentText(r)
@@ -520,6 +552,9 @@ func (c *checker) checkResource(s *Server, comp Component, d directive, st *type
 			c.unknownKey(d, o, commonKeys+", uri, mime, ttl, cache")
 		}
 	}
+	for i := 0; i < st.NumFields(); i++ {
+		c.unexportedTag(st.Field(i), st.Tag(i), r.TypeName+"."+st.Field(i).Name(), "no template variable binds to it and its tag is ignored")
+	}
 	if uriOpt == nil {
 		c.atPosition(r.Pos, "resource "+r.Name, "add uri=scheme://path or a template uri=scheme://items/{id}", "missing uri")
 	} else {
@@ -542,7 +577,7 @@ func (c *checker) checkResource(s *Server, comp Component, d directive, st *type
 			r.Handler.Kind = ResultRaw
 		default:
 			r.Handler.Kind = ResultJSON
-			c.jsonTypeAt(r.Pos, r.TypeName+".Read result", res, map[types.Type]bool{})
+			c.jsonTypeAt(r.Handler.Pos, r.TypeName+".Read result", res, map[types.Type]bool{})
 			if r.MimeType == "" {
 				r.MimeType = "application/json"
 			}
@@ -637,14 +672,15 @@ func (c *checker) checkPrompt(s *Server, comp Component, d directive, st *types.
 			c.unknownKey(d, o, commonKeys)
 		}
 	}
-	if !toolNameRe.MatchString(p.Name) {
-		c.atPosition(p.Pos, "prompt "+p.Name, "use 1-128 characters of A-Z a-z 0-9 _ - .", "invalid prompt name")
+	if why := CheckName(p.Name); why != "" {
+		c.atPosition(p.Pos, "prompt "+p.Name, "use "+NameRule+", e.g. name=summarize-note", "invalid prompt name: %s", why)
 	}
 	c.unique("prompt", p.Name, p.Pos)
 	c.needDescription("prompt", &p.Component)
 	docs := fieldDocs(ts)
 	for i := 0; i < st.NumFields(); i++ {
 		f := st.Field(i)
+		c.unexportedTag(f, st.Tag(i), p.TypeName+"."+f.Name(), "it is no prompt argument and its tag is ignored")
 		name, omitempty, skip := jsonName(f, st.Tag(i))
 		if skip {
 			continue
@@ -672,7 +708,7 @@ func (c *checker) checkPrompt(s *Server, comp Component, d directive, st *types.
 		case isNamed(res, protocolPkg, "GetPromptResult", true):
 			p.Handler.Kind = ResultRaw
 		default:
-			c.atPosition(p.Pos, p.TypeName+".Get", "return string, []protocol.PromptMessage or *protocol.GetPromptResult", "unsupported prompt result type %s", short(res))
+			c.atPosition(p.Handler.Pos, p.TypeName+".Get", "return string, []protocol.PromptMessage or *protocol.GetPromptResult", "unsupported prompt result type %s", short(res))
 		}
 	}
 	p.Complete = c.completer(&p.Component)
@@ -689,7 +725,7 @@ func (c *checker) handler(comp *Component, name, kind string) *Method {
 	}
 	sig := m.Sig
 	if sig.Params().Len() == 0 || !isContext(sig.Params().At(0).Type()) {
-		c.atPosition(comp.Pos, comp.TypeName+"."+name, "make context.Context the first parameter", "%s handler must take a context.Context first", kind)
+		c.atPosition(m.Pos, comp.TypeName+"."+name, "make context.Context the first parameter", "%s handler must take a context.Context first", kind)
 		return nil
 	}
 	m.Params = append(m.Params, Param{Kind: ParamContext})
@@ -699,7 +735,7 @@ func (c *checker) handler(comp *Component, name, kind string) *Method {
 		}
 	}
 	if sig.Results().Len() != 2 || !isError(sig.Results().At(1).Type()) {
-		c.atPosition(comp.Pos, comp.TypeName+"."+name, "return (Result, error)", "%s handler must return a result and an error", kind)
+		c.atPosition(m.Pos, comp.TypeName+"."+name, "return (Result, error)", "%s handler must return a result and an error", kind)
 		return nil
 	}
 	m.Result = sig.Results().At(0).Type()
@@ -716,11 +752,11 @@ func (c *checker) preparer(t *Tool) *Method {
 	}
 	sig := m.Sig
 	if t.Task == "" {
-		c.atPosition(t.Pos, t.TypeName+".Prepare", "add task=optional or task=required to the //mcp:tool directive, or rename the method", "Prepare only runs for task tools")
+		c.atPosition(m.Pos, t.TypeName+".Prepare", "add task=optional or task=required to the //mcp:tool directive, or rename the method", "Prepare only runs for task tools")
 		return nil
 	}
 	if sig.Params().Len() == 0 || !isContext(sig.Params().At(0).Type()) || sig.Results().Len() != 1 || !isError(sig.Results().At(0).Type()) {
-		c.atPosition(t.Pos, t.TypeName+".Prepare", "use: func (x "+t.TypeName+") Prepare(ctx context.Context, req *server.Request) error", "wrong Prepare signature %s", short(sig))
+		c.atPosition(m.Pos, t.TypeName+".Prepare", "use: func (x "+t.TypeName+") Prepare(ctx context.Context, req *server.Request) error", "wrong Prepare signature %s", short(sig))
 		return nil
 	}
 	m.Params = []Param{{Kind: ParamContext}}
@@ -742,7 +778,7 @@ func (c *checker) completer(comp *Component) *Method {
 	}
 	sig := m.Sig
 	bad := func() *Method {
-		c.atPosition(comp.Pos, comp.TypeName+".Complete", "use: func (x "+comp.TypeName+") Complete(ctx context.Context, c server.CompleteRequest) ([]string, error)", "wrong completion method signature %s", short(sig))
+		c.atPosition(m.Pos, comp.TypeName+".Complete", "use: func (x "+comp.TypeName+") Complete(ctx context.Context, c server.CompleteRequest) ([]string, error)", "wrong completion method signature %s", short(sig))
 		return nil
 	}
 	if sig.Params().Len() < 2 || !isContext(sig.Params().At(0).Type()) || !isNamed(sig.Params().At(1).Type(), serverPkg, "CompleteRequest", false) {
@@ -782,7 +818,7 @@ func (c *checker) method(comp *Component, name string, required bool, hint strin
 			"the generated package cannot name the type %s", short(t))
 		return nil
 	}
-	return &Method{Name: name, PtrRecv: ptr, Sig: sig}
+	return &Method{Name: name, PtrRecv: ptr, Sig: sig, Pos: c.fset.Position(fn.Pos())}
 }
 
 // unnameable returns the first type in sig's parameters or results that
@@ -946,12 +982,45 @@ func (c *checker) jsonFields(subject string, t types.Type, seen map[types.Type]b
 	case *types.Struct:
 		for i := 0; i < u.NumFields(); i++ {
 			f := u.Field(i)
+			c.unexportedTag(f, u.Tag(i), subject+"."+f.Name(), "encoding/json ignores it and its tag")
 			if _, _, skip := jsonName(f, u.Tag(i)); skip {
 				continue
 			}
 			c.jsonFieldsAt(f, subject+"."+f.Name(), f.Type(), seen)
 		}
 	}
+}
+
+// unexportedTag reports an unexported field of the user's module that
+// carries a json or jsonschema tag: encoding/json skips the field, tag
+// and all, so what the tag asks for would silently not happen. An
+// embedded field is promoted by its exported fields instead, and
+// `json:"-"` says the field is left out on purpose.
+func (c *checker) unexportedTag(f *types.Var, tag, subject, consequence string) {
+	if f.Exported() || f.Embedded() || !c.inModule(f.Pkg()) {
+		return
+	}
+	st := reflect.StructTag(tag)
+	name, hasJSON := st.Lookup("json")
+	_, hasSchema := st.Lookup("jsonschema")
+	if name == "-" || !hasJSON && !hasSchema {
+		return
+	}
+	c.at(f.Pos(), subject, fmt.Sprintf("export it (%s %s `%s`), or drop the tag (json:\"-\" to leave it out on purpose)", exportName(f.Name()), short(f.Type()), tag),
+		"field is not exported, so %s", consequence)
+}
+
+// inModule reports whether pkg belongs to the module of the package being
+// checked: mistakes in other modules' types are not the user's to fix.
+func (c *checker) inModule(pkg *types.Package) bool {
+	if pkg == nil {
+		return false
+	}
+	if c.pkg.Module == nil {
+		return pkg.Path() == c.pkg.PkgPath
+	}
+	mod := c.pkg.Module.Path
+	return pkg.Path() == mod || strings.HasPrefix(pkg.Path(), mod+"/")
 }
 
 func (c *checker) jsonFieldsAt(f *types.Var, subject string, t types.Type, seen map[types.Type]bool) {

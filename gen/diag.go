@@ -46,19 +46,28 @@ func (ds Diagnostics) Error() string {
 	return strings.Join(lines, "\n")
 }
 
-// dedupe drops repeats: one mistake reached twice (a bad type shared by
-// two components, say) is one diagnostic.
+// dedupe drops repeats: one mistake reached twice (a bad field of a type
+// two tools share, reached as A.Shared.C and as B.Shared.C) is one
+// diagnostic, the first, whatever its subject.
 func (ds Diagnostics) dedupe() Diagnostics {
 	seen := map[string]bool{}
 	var out Diagnostics
 	for _, d := range ds {
-		k := d.String()
-		if !seen[k] {
+		if k := d.key(); !seen[k] {
 			seen[k] = true
 			out = append(out, d)
 		}
 	}
 	return out
+}
+
+// key identifies the mistake a diagnostic reports: its position and
+// problem. Without a position, the subject tells mistakes apart.
+func (d Diagnostic) key() string {
+	if !d.Pos.IsValid() {
+		return d.Subject + "\x00" + d.Problem
+	}
+	return d.Pos.String() + "\x00" + d.Problem
 }
 
 func (ds Diagnostics) sort() {

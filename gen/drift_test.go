@@ -2,7 +2,6 @@ package gen_test
 
 import (
 	"os"
-	"path"
 	"regexp"
 	"strconv"
 	"strings"
@@ -11,43 +10,63 @@ import (
 
 // TestDriftGuard changes a component under the generated code (through a
 // build overlay, so the tree is untouched) and checks that the generated
-// package then fails to compile at its drift guard in server.go, with a
-// compiler message that itself names the guard, whose name and comment
-// tell the reader to re-run mcpgen. A handler's signature (a dynamic
-// skill's Files method too) and the fields of an input type are guarded:
-// a new field would otherwise build with a stale schema that refuses it.
+// package then fails to compile at its drift guard in server.go, and that
+// the compiler's first error says, in its first line, what changed and to
+// run go generate: the guard's call, which the message quotes, carries the
+// advice. A handler's signature (a dynamic skill's Files method too), a
+// removed method and the fields of an input type are guarded: a new field
+// would otherwise build with a stale schema that refuses it. The adapters
+// that call the changed method fail too, in files that sort before
+// server.go (prompts.go): the guard's error must still come first.
 func TestDriftGuard(t *testing.T) {
 	for _, tc := range []struct {
 		name               string
 		caseDir, file, pkg string // golden case, its component file, its generated package
 		before, after      string
-		guard              string // text on the guard's line in server.go
-		message            string // what the compiler says about it
+		guard              string // the guard's advice, as its call in server.go spells it
+		detail             string // regexp: what the first error line says after the guard's call
 	}{
 		{
 			name:    "method",
 			caseDir: "gen/testdata/golden/results", file: "results.go", pkg: "results",
-			before:  "func (in Shout) Call(ctx context.Context) (string, error) {",
-			after:   "func (in Shout) Call(ctx context.Context, loud bool) (string, error) {",
-			guard:   "](component.Shout.Call)",
-			message: `cannot use component\.Shout\.Call .* in argument to _mcpgen_stale_run_go_generate\[`,
+			before: "func (in Shout) Call(ctx context.Context) (string, error) {",
+			after:  "func (in Shout) Call(ctx context.Context, loud bool) (string, error) {",
+			guard:  "results.Shout.Call changed after mcpgen ran: run go generate ./...",
+			detail: `\(wrong type for method Call\)$`,
+		},
+		{
+			name:    "removed method",
+			caseDir: "gen/testdata/golden/results", file: "results.go", pkg: "results",
+			before: "func (in Shout) Call(ctx context.Context) (string, error) {",
+			after:  "func (in Shout) Shout(ctx context.Context) (string, error) {",
+			guard:  "results.Shout.Call changed after mcpgen ran: run go generate ./...",
+			detail: `\(missing method Call\)$`,
 		},
 		{
 			name:    "field",
 			caseDir: "gen/testdata/golden/results", file: "results.go", pkg: "results",
-			before:  "type Shout struct {",
-			after:   "type Shout struct {\n\tLoud bool `json:\"loud\"`",
-			guard:   "](component.Shout{})",
-			message: `cannot use component\.Shout\{\} .* in argument to _mcpgen_stale_run_go_generate\[`,
+			before: "type Shout struct {",
+			after:  "type Shout struct {\n\tLoud bool `json:\"loud\"`",
+			guard:  "results.Shout changed after mcpgen ran: run go generate ./...",
+			detail: `, component\.Shout\{\}\) \(value of struct type .*Shout\) as struct\{Text string .*\} value in variable declaration$`,
+		},
+		{
+			// prompts.go, which calls Review.Get, sorts before server.go.
+			name:    "prompt",
+			caseDir: "gen/testdata/golden/prompts", file: "prompts.go", pkg: "prompts",
+			before: "func (p Review) Get(ctx context.Context) (string, error) {",
+			after:  "func (p Review) Get(ctx context.Context, verbose bool) (string, error) {",
+			guard:  "prompts.Review.Get changed after mcpgen ran: run go generate ./...",
+			detail: `\(wrong type for method Get\)$`,
 		},
 		{
 			// A dynamic skill's Files method is pinned like a handler.
 			name:    "skill",
 			caseDir: "gen/testdata/golden/skills", file: "status.go", pkg: "skilled",
-			before:  "func (Status) Files(ctx context.Context, req *mcpgen.Request, clock *Clock) ([]mcpgen.SkillFile, error) {",
-			after:   "func (Status) Files(ctx context.Context, clock *Clock) ([]mcpgen.SkillFile, error) {",
-			guard:   "](component.Status.Files)",
-			message: `cannot use component\.Status\.Files .* in argument to _mcpgen_stale_run_go_generate\[`,
+			before: "func (Status) Files(ctx context.Context, req *mcpgen.Request, clock *Clock) ([]mcpgen.SkillFile, error) {",
+			after:  "func (Status) Files(ctx context.Context, clock *Clock) ([]mcpgen.SkillFile, error) {",
+			guard:  "skills.Status.Files changed after mcpgen ran: run go generate ./...",
+			detail: `\(wrong type for method Files\)$`,
 		},
 	} {
 		component := tc.caseDir + "/" + tc.file
@@ -65,7 +84,7 @@ func TestDriftGuard(t *testing.T) {
 		}
 		lines := strings.Split(string(serverGo), "\n")
 		// The guard's own doc says what to do.
-		if !regexp.MustCompile("Run `go generate ./...` \\(mcpgen\\) again").Match(serverGo) {
+		if !strings.Contains(string(serverGo), "Run `go generate ./...` (mcpgen) again") {
 			t.Errorf("%s/server.go does not tell the reader to re-run mcpgen", generated)
 		}
 		t.Run(tc.name, func(t *testing.T) {
@@ -78,27 +97,25 @@ func TestDriftGuard(t *testing.T) {
 			if err == nil {
 				t.Fatalf("the generated package still compiles after the change:\n%s", out)
 			}
-			// The guard's call ends on the line holding its argument.
+			// The guard's error is reported on the line of its call.
+			call := `stale(` + strconv.Quote(tc.guard)
 			guard := 0
 			for i, l := range lines {
-				if strings.Contains(l, tc.guard) {
+				if strings.Contains(l, call) {
 					guard = i + 1
 				}
 			}
 			if guard == 0 {
-				t.Fatalf("no drift guard %q in %s/server.go", tc.guard, generated)
+				t.Fatalf("no drift guard %s in %s/server.go", call, generated)
 			}
-			at := regexp.MustCompile(regexp.QuoteMeta(path.Base(generated)+"/server.go:") + `(\d+):\d+: ` + tc.message)
-			m := at.FindStringSubmatch(out)
+			first := strings.SplitN(strings.TrimPrefix(out, "# "+modulePath+"/"+generated+"\n"), "\n", 2)[0]
+			at := regexp.MustCompile("^" + regexp.QuoteMeta(generated+"/server.go:") + `(\d+):\d+: cannot use ` + regexp.QuoteMeta(call) + `.*` + tc.detail)
+			m := at.FindStringSubmatch(first)
 			if m == nil {
-				t.Fatalf("the compiler did not stop at the drift guard in server.go naming _mcpgen_stale_run_go_generate:\n%s", out)
+				t.Fatalf("the compiler's first error is not the drift guard's %s ... %s:\n%s", call, tc.detail, out)
 			}
 			if m[1] != strconv.Itoa(guard) {
 				t.Errorf("the compiler points at server.go:%s, the guard is at line %d:\n%s", m[1], guard, out)
-			}
-			// The guard comes first: server.go sorts before the adapters' files.
-			if first := strings.SplitN(strings.TrimPrefix(out, "# "+modulePath+"/"+generated+"\n"), "\n", 2)[0]; !strings.Contains(first, "server.go:") {
-				t.Errorf("the first compiler error is not the drift guard: %s", first)
 			}
 		})
 	}

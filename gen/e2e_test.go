@@ -164,13 +164,20 @@ func TestEndToEnd(t *testing.T) {
 			"seg":{"from":{"x":1,"y":2},"to":{"x":3,"y":4}},"tree":{"a":{"b":{}}},"root":{"label":"r","children":[{"label":"c"}]}}`
 		c.wantStructured(c.callTool("record", record), record)
 		for _, bad := range []string{
-			strings.Replace(record, `"small":-5`, `"small":300`, 1),     // int8 bound
-			strings.Replace(record, `"quoted":"42"`, `"quoted":42`, 1),  // ,string wants a string
-			strings.Replace(record, `"temp":"21.5C"`, `"temp":21.5`, 1), // a text marshaler is a string
-			strings.Replace(record, `"level":"L3"`, `"level":3`, 1),     // JSONSchema says "L<n>"
-			strings.Replace(record, `"id":"i",`, ``, 1),                 // required
+			strings.Replace(record, `"small":-5`, `"small":300`, 1),                // int8 bound
+			strings.Replace(record, `"quoted":"42"`, `"quoted":42`, 1),             // ,string wants a string
+			strings.Replace(record, `"temp":"21.5C"`, `"temp":21.5`, 1),            // a text marshaler is a string
+			strings.Replace(record, `"level":"L3"`, `"level":3`, 1),                // JSONSchema says "L<n>"
+			strings.Replace(record, `"id":"i",`, ``, 1),                            // required
+			strings.Replace(record, `"huge":18446744073709551615`, `"huge":-1`, 1), // uint64: minimum 0
 		} {
 			c.wantToolError(c.callTool("record", bad), "invalid arguments")
+		}
+		// uint64 has no maximum in the schema: the decoder refuses a
+		// number out of its range, and the runtime answers invalid params.
+		tooHuge := strings.Replace(record, `"huge":18446744073709551615`, `"huge":18446744073709551616`, 1)
+		if code := c.errorCode("tools/call", map[string]any{"name": "record", "arguments": json.RawMessage(tooHuge)}); code != -32602 {
+			t.Errorf("record with huge out of range: code %d, want -32602 (invalid params)", code)
 		}
 		c.wantStructured(c.callTool("browse", `{"n":2}`), `{"items":[{"name":"a"},{"name":"b"}],"more":false}`)
 		c.wantStructured(c.callTool("browse", `{"n":0}`), `{"items":null,"more":false}`) // a nil slice is null

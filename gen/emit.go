@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"go/types"
 	"path"
+	"reflect"
 	"slices"
 	"sort"
 	"strconv"
@@ -144,40 +145,52 @@ func (e *emitter) serverFile() *jen.File {
 	f.Type().Id("handlers").Struct(depFields...)
 	f.Line()
 
-	// The drift guard: each method expression must keep the exact type
-	// mcpgen saw, and each struct type a schema describes its exact
-	// fields and tags, or this file stops compiling. The compiler's
-	// message then names the guard function, which says what to do.
+	// The drift guard: package-level variables, one per component method
+	// and per struct type a schema describes, whose declared types restate
+	// them as mcpgen saw them. The compiler checks package-level
+	// declarations before any function body, so when a component changed
+	// its first error is a guard's, and it quotes the guard's call, advice
+	// and all:
+	//
+	//	cannot use stale("notes.AddNote.Call changed after mcpgen ran: run go generate ./...", (*component.AddNote)(nil)) (...) as interface{Call(...) ...} value in variable declaration: ... (wrong type for method Call)
+	//
+	// A method is restated as an interface that *T must implement, so a
+	// removed method is caught too, and the compiler shows have and want.
 	var guards []jen.Code
 	for _, c := range s.components() {
 		for _, m := range []*Method{c.Handler, c.Complete, s.prepare(c)} {
-			if m == nil {
+			if m == nil || vetRepeatsTag(m.Sig) {
 				continue
 			}
-			recv := e.comp(c.TypeName)
-			if m.PtrRecv {
-				recv = jen.Parens(jen.Op("*").Add(e.comp(c.TypeName)))
-			}
-			guards = append(guards, jen.Id(guardFunc).Types(funcTypeCode(m.Sig, m.PtrRecv, e.comp(c.TypeName))).Call(recv.Dot(m.Name)))
+			advice := fmt.Sprintf("%s.%s.%s %s", s.PkgName, c.TypeName, m.Name, guardAdvice)
+			iface := jen.Interface(jen.Id(m.Name).Add(signatureCode(m.Sig)))
+			guards = append(guards, jen.Id("_").Add(iface).Op("=").Id(guardFunc).Call(jen.Lit(advice), jen.Parens(jen.Op("*").Add(e.comp(c.TypeName))).Call(jen.Nil())))
 		}
 	}
 	for _, t := range guardedStructs(s) {
-		guards = append(guards, jen.Id(guardFunc).Types(typeCode(t.Underlying())).Call(typeCode(t).Values()))
+		advice := fmt.Sprintf("%s %s", short(t), guardAdvice)
+		guards = append(guards, jen.Id("_").Add(typeCode(t.Underlying())).Op("=").Id(guardFunc).Call(jen.Lit(advice), typeCode(t).Values()))
 	}
 	if len(guards) > 0 {
-		f.Commentf("%s stops compiling, named in the compiler's message, when a", guardFunc)
-		f.Comment("component changed after mcpgen ran: a method's signature, or the fields or")
-		f.Comment("tags of a type its schemas describe. Run `go generate ./...` (mcpgen) again.")
-		f.Func().Id(guardFunc).Types(jen.Id("T").Any()).Params(jen.Id("T")).Block()
+		f.Commentf("%s returns v. The variables below restate each component method, and", guardFunc)
+		f.Comment("each type the schemas describe, as mcpgen saw them: when a component has")
+		f.Comment("changed since, this file stops compiling, and the compiler's first error")
+		f.Comment("quotes the call that names what changed.")
+		f.Comment("Run `go generate ./...` (mcpgen) again.")
+		f.Func().Id(guardFunc).Types(jen.Id("T").Any()).Params(jen.Id("advice").String(), jen.Id("v").Id("T")).Id("T").Block(jen.Return(jen.Id("v")))
 		f.Line()
 		f.Comment("The component methods and types as mcpgen saw them.")
-		f.Func().Id("_").Params().Block(guards...)
+		f.Var().Defs(guards...)
 	}
 	return f
 }
 
-// guardFunc is the drift guard's function; its name is the advice.
-const guardFunc = "_mcpgen_stale_run_go_generate"
+// guardFunc is the drift guard's function, and guardAdvice what its
+// calls say after naming the method or type.
+const (
+	guardFunc   = "stale"
+	guardAdvice = "changed after mcpgen ran: run go generate ./..."
+)
 
 // guardedStructs lists the named struct types of the server's module that
 // the components are or that tool schemas describe, in a stable order:
@@ -217,7 +230,7 @@ func guardedStructs(s *Server) []*types.Named {
 			if mod == "" || (p != mod && !strings.HasPrefix(p, mod+"/")) {
 				return
 			}
-			if spellable(st) && u.Obj().Exported() && !mentionsInternal(u) {
+			if spellable(st) && u.Obj().Exported() && !mentionsInternal(u) && !vetRepeatsTag(st) {
 				out = append(out, u)
 			}
 			walk(st)
@@ -277,6 +290,83 @@ func mentionsInternal(named *types.Named) bool {
 		return true
 	}
 	return walk(named.Underlying())
+}
+
+// vetRepeatsTag reports whether writing t would write a struct type
+// literal in which go vet's structtag check finds a json or xml tag
+// repeated at one depth: two embedded structs each with a field tagged
+// "id" (encoding/json then drops both, and the user's own declaration
+// fails vet the same way). Named types are written by name; the struct
+// types written out are t itself and the unnamed ones inside it.
+func vetRepeatsTag(t types.Type) bool {
+	switch u := types.Unalias(t).(type) {
+	case *types.Struct:
+		if repeatsTag(u, "json") || repeatsTag(u, "xml") {
+			return true
+		}
+		for i := 0; i < u.NumFields(); i++ {
+			if vetRepeatsTag(u.Field(i).Type()) {
+				return true
+			}
+		}
+	case *types.Pointer:
+		return vetRepeatsTag(u.Elem())
+	case *types.Slice:
+		return vetRepeatsTag(u.Elem())
+	case *types.Array:
+		return vetRepeatsTag(u.Elem())
+	case *types.Map:
+		return vetRepeatsTag(u.Key()) || vetRepeatsTag(u.Elem())
+	case *types.Signature:
+		for _, tuple := range []*types.Tuple{u.Params(), u.Results()} {
+			for i := 0; i < tuple.Len(); i++ {
+				if vetRepeatsTag(tuple.At(i).Type()) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// repeatsTag is vet's duplicate check of one tag key over st's fields
+// (golang.org/x/tools/go/analysis/passes/structtag): names are compared at
+// each depth, descending into embedded structs (not through pointers) whose
+// own tag names nothing, and over their exported fields.
+func repeatsTag(st *types.Struct, key string) bool {
+	seen := map[string]bool{}
+	var walk func(st *types.Struct, depth int) bool
+	walk = func(st *types.Struct, depth int) bool {
+		for i := 0; i < st.NumFields(); i++ {
+			f := st.Field(i)
+			if depth > 1 && !f.Exported() {
+				continue
+			}
+			val := reflect.StructTag(st.Tag(i)).Get(key)
+			switch {
+			case val == "-":
+				continue
+			case val == "" || val[0] == ',':
+				if inner, ok := f.Type().Underlying().(*types.Struct); ok && f.Anonymous() && walk(inner, depth+1) {
+					return true
+				}
+				continue
+			case key == "xml" && f.Name() == "XMLName":
+				continue
+			}
+			name, opts, _ := strings.Cut(val, ",")
+			if key == "xml" && slices.Contains(strings.Split(opts, ","), "attr") {
+				name = "attr " + name // attributes are a namespace of their own
+			}
+			k := fmt.Sprint(depth, " ", name)
+			if seen[k] {
+				return true
+			}
+			seen[k] = true
+		}
+		return false
+	}
+	return walk(st, 1)
 }
 
 // spellable reports whether generated code can write st's type literal.
@@ -744,14 +834,10 @@ func typeCode(t types.Type) *jen.Statement {
 	return jen.Id(types.TypeString(t, nil))
 }
 
-// funcTypeCode renders the type of a method expression: the receiver first.
-func funcTypeCode(sig *types.Signature, ptr bool, recv *jen.Statement) *jen.Statement {
+// signatureCode renders a method's parameters and results, as an
+// interface's method spells them.
+func signatureCode(sig *types.Signature) *jen.Statement {
 	var ps []jen.Code
-	if ptr {
-		ps = append(ps, jen.Op("*").Add(recv))
-	} else {
-		ps = append(ps, recv)
-	}
 	for i := 0; i < sig.Params().Len(); i++ {
 		ps = append(ps, typeCode(sig.Params().At(i).Type()))
 	}
@@ -759,7 +845,7 @@ func funcTypeCode(sig *types.Signature, ptr bool, recv *jen.Statement) *jen.Stat
 	for i := 0; i < sig.Results().Len(); i++ {
 		rs = append(rs, typeCode(sig.Results().At(i).Type()))
 	}
-	return jen.Func().Params(ps...).Params(rs...)
+	return jen.Params(ps...).Params(rs...)
 }
 
 func lowerFirst(s string) string {

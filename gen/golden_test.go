@@ -2,8 +2,10 @@ package gen_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -141,4 +143,56 @@ func lineDiff(want, got []byte) string {
 		b.WriteString("    ...\n")
 	}
 	return b.String()
+}
+
+// TestGoldenVet runs go vet on the generated golden packages: generated
+// code must pass it even where the components do not (wire's Record embeds
+// two structs whose "name" fields collide, which vet reports in wire.go; a
+// drift guard that wrote Record's fields out made server.go fail too).
+// Only diagnostics in the generated packages count: go vet may also print
+// those of the components, which it analyses as dependencies.
+func TestGoldenVet(t *testing.T) {
+	var pkgs []string
+	want := map[string]bool{}
+	for _, name := range goldenCases(t) {
+		entries, err := os.ReadDir(filepath.Join("testdata", "golden", name, "want"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range entries {
+			if e.IsDir() {
+				p := modulePath + "/gen/testdata/golden/" + name + "/want/" + e.Name()
+				pkgs = append(pkgs, p)
+				want[p] = true
+			}
+		}
+	}
+	out, err := goCmd(t, append([]string{"vet", "-json"}, pkgs...)...)
+	if err != nil {
+		t.Fatalf("go vet -json failed:\n%s", out)
+	}
+	// The output is one JSON object per package vetted: package path ->
+	// analyzer -> diagnostics.
+	dec := json.NewDecoder(strings.NewReader(out))
+	for {
+		var report map[string]map[string][]struct {
+			Posn    string `json:"posn"`
+			Message string `json:"message"`
+		}
+		if err := dec.Decode(&report); err == io.EOF {
+			break
+		} else if err != nil {
+			t.Fatalf("reading go vet -json: %v\n%s", err, out)
+		}
+		for pkg, analyzers := range report {
+			if !want[pkg] {
+				continue
+			}
+			for analyzer, diags := range analyzers {
+				for _, d := range diags {
+					t.Errorf("%s: %s (vet %s)", d.Posn, d.Message, analyzer)
+				}
+			}
+		}
+	}
 }

@@ -54,6 +54,7 @@ type Method struct {
 	Result  types.Type // first result (the second is error)
 	Kind    ResultKind // how the result becomes a wire value
 	Sig     *types.Signature
+	Pos     token.Position // the method's name in its declaration: where mistakes in its signature are reported
 	// ContentText is set when a structured result type has a
 	// ContentText() string method: its text becomes the content block
 	// instead of the JSON.

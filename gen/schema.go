@@ -37,13 +37,13 @@ import (
 // without bound. A JSONSchema method may still return its *Schema.
 
 type schemaJob struct {
-	key    string     // "server/kind/name/input|output"
-	typ    types.Type // the Go type to describe
-	code   jen.Code   // how the program spells it
-	output bool       // describe what the encoder writes, not what the decoder reads
-	dest   *[]byte    // where the schema goes
-	exact  *bool      // set when every value of the type fits the schema
-	pos    token.Position
+	key    string         // "server/kind/name/input|output"
+	typ    types.Type     // the Go type to describe
+	code   jen.Code       // how the program spells it
+	output bool           // describe what the encoder writes, not what the decoder reads
+	dest   *[]byte        // where the schema goes
+	exact  *bool          // set when every value of the type fits the schema
+	pos    token.Position // where errors not about a field go: the type, or the method returning it
 	subj   string
 }
 
@@ -54,7 +54,7 @@ func schemaJobs(servers []*Server) []schemaJob {
 			jobs = append(jobs, schemaJob{key: s.Name + "/tool/" + t.Name + "/input", typ: t.Type, code: jen.Qual(s.PkgPath, t.TypeName), dest: &t.InputSchema, pos: t.Pos, subj: "tool " + t.Name})
 			if t.Handler != nil && t.Handler.Kind == ResultStructured {
 				jobs = append(jobs, schemaJob{key: s.Name + "/tool/" + t.Name + "/output", typ: t.Handler.Result, code: typeCode(t.Handler.Result), output: true,
-					dest: &t.OutputSchema, exact: &t.OutputExact, pos: t.Pos, subj: "tool " + t.Name})
+					dest: &t.OutputSchema, exact: &t.OutputExact, pos: t.Handler.Pos, subj: "tool " + t.Name})
 			}
 		}
 	}
@@ -126,7 +126,7 @@ func runSchemas(ctx context.Context, moduleDir string, servers []*Server, fset *
 				d.Pos, d.Subject = f.pos, f.subject
 			}
 			// A type used by two schemas is reported once.
-			if k := d.String(); !seen[k] {
+			if k := d.key(); !seen[k] {
 				seen[k] = true
 				diags = append(diags, d)
 			}

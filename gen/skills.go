@@ -198,7 +198,7 @@ func (c *checker) checkSkillComponent(s *Server, comp Component, d directive) {
 		return
 	}
 	if !isSliceOf(comp.Handler.Result, serverPkg, "SkillFile") {
-		c.atPosition(comp.Pos, comp.TypeName+".Files", fmt.Sprintf(hint, comp.TypeName), "skill Files returns %s, not []mcpgen.SkillFile", short(comp.Handler.Result))
+		c.atPosition(comp.Handler.Pos, comp.TypeName+".Files", fmt.Sprintf(hint, comp.TypeName), "skill Files returns %s, not []mcpgen.SkillFile", short(comp.Handler.Result))
 		return
 	}
 	if !ok {

@@ -17,8 +17,11 @@
 // with a hint on the next line; nothing is written when there is any.
 // Files whose content did not change are not rewritten.
 //
-// With -check nothing is written: mcpgen exits 1 and names each file of
-// DIR that is missing, out of date or left over.
+// With -check nothing is written: mcpgen exits 1, names each file of DIR
+// that is missing, out of date or left over, and the command that fits the
+// module to regenerate them: make generate when its Makefile has a generate
+// target, else go generate ./... when a Go file at its root holds the
+// //go:generate line, else mcpgen itself.
 //
 // mcpgen new scaffolds a server package (with a main and a generate.go) or
 // one more component in an existing package; see `mcpgen new -h`.
@@ -40,7 +43,10 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"path/filepath"
+	"regexp"
 	"runtime/debug"
+	"strings"
 
 	// The runtime that generated code imports. Linking it here means that
 	// `go get -tool .../cmd/mcpgen` records its checksums too, so the
@@ -113,7 +119,7 @@ func run(args []string) int {
 			fmt.Fprintf(os.Stderr, "mcpgen: %s/%s is stale\n", *out, f)
 		}
 		if len(stale) > 0 {
-			fmt.Fprintln(os.Stderr, "mcpgen: generated code is out of date: run `make generate` (or go generate ./...) and commit the result")
+			fmt.Fprintf(os.Stderr, "mcpgen: generated code is out of date: run `%s` and commit the result\n", regenerateCommand(res.ModuleDir, args))
 			return 1
 		}
 		return 0
@@ -123,6 +129,70 @@ func run(args []string) int {
 		return 1
 	}
 	return 0
+}
+
+// regenerateCommand is the command that brings the output up to date in
+// the module at moduleDir: `make generate` when its Makefile has a generate
+// target, `go generate ./...` when a Go file at its root runs mcpgen from a
+// //go:generate line, and otherwise mcpgen itself with the arguments of
+// this run but -check (as `go tool mcpgen` when the module declares it as
+// a tool).
+func regenerateCommand(moduleDir string, args []string) string {
+	if moduleDir == "" {
+		moduleDir = findModuleDir()
+	}
+	for _, name := range []string{"GNUmakefile", "makefile", "Makefile"} {
+		b, err := os.ReadFile(filepath.Join(moduleDir, name))
+		if err == nil && makeTargetRe.Match(b) {
+			return "make generate"
+		}
+		if err == nil {
+			break // make reads the first of these that exists
+		}
+	}
+	files, _ := filepath.Glob(filepath.Join(moduleDir, "*.go"))
+	for _, f := range files {
+		if b, err := os.ReadFile(f); err == nil && goGenerateRe.Match(b) {
+			return "go generate ./..."
+		}
+	}
+	cmd := []string{"mcpgen"}
+	if b, err := os.ReadFile(filepath.Join(moduleDir, "go.mod")); err == nil && toolRe.Match(b) {
+		cmd = []string{"go", "tool", "mcpgen"}
+	}
+	for _, a := range args {
+		if a != "-check" && a != "--check" && a != "-check=true" && a != "--check=true" {
+			cmd = append(cmd, a)
+		}
+	}
+	return strings.Join(cmd, " ")
+}
+
+var (
+	makeTargetRe = regexp.MustCompile(`(?m)^generate\s*::?([^=]|$)`)
+	goGenerateRe = regexp.MustCompile(`(?m)^//go:generate .*\bmcpgen\b`)
+	// toolRe matches mcpgen's line in a tool directive of go.mod: the path
+	// alone, where a require line would carry a version.
+	toolRe = regexp.MustCompile(`(?m)^\s*(tool\s+)?github\.com/mcpgen/mcpgen/cmd/mcpgen\s*$`)
+)
+
+// findModuleDir returns the directory of the go.mod above the working
+// directory, or "".
+func findModuleDir() string {
+	dir, err := os.Getwd()
+	if err != nil {
+		return ""
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return ""
+		}
+		dir = parent
+	}
 }
 
 // moduleVersion is the version of the mcpgen module this binary was built

@@ -2,6 +2,11 @@ package main
 
 import (
 	"bytes"
+	"go/ast"
+	"go/importer"
+	"go/parser"
+	"go/token"
+	"go/types"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -203,7 +208,9 @@ func TestNewRefusals(t *testing.T) {
 		{[]string{"server", "Notes", "notes"}, 1, "lower-case Go package name"},
 		{[]string{"server", "main", "notes"}, 1, "not main"},
 		{[]string{"server", "type", "notes"}, 1, "not a keyword"},
-		{[]string{"tool", "add-note", "notes"}, 1, "letters, digits and underscores"},
+		{[]string{"tool", "add note", "notes"}, 1, `tool name "add note": it contains ' '; a name is 1 to 128 characters of A-Z a-z 0-9 _ - .`},
+		{[]string{"prompt", "a/b", "notes"}, 1, "it contains '/'"},
+		{[]string{"tool", strings.Repeat("x", 129), "notes"}, 1, "it is 129 characters long; the limit is 128"},
 		{[]string{"tool", "add_note", "notes"}, 1, "holds no Go package"},
 		{[]string{"widget", "x"}, 1, "unknown kind"},
 		{[]string{"tool"}, 2, "usage: mcpgen new"},
@@ -229,5 +236,114 @@ func TestNewRefusals(t *testing.T) {
 	}
 	if again, _ := os.ReadFile(filepath.Join(pkg, "add_note.go")); string(again) != string(first) {
 		t.Error("the refused second run changed the file")
+	}
+}
+
+// mcpgen new takes every name //mcp:tool name= takes (gen.CheckName, the
+// MCP rule for tool names), and derives a Go type name from it.
+func TestNewNames(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "notes.go"), []byte("package notes\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ kind, name, file, typ string }{
+		{"tool", "list-notes", "list-notes.go", "ListNotes"},
+		{"tool", "admin.tools.list", "admin.tools.list.go", "AdminToolsList"},
+		{"prompt", "DATA_EXPORT_v2", "data_export_v2.go", "DATAEXPORTV2"},
+		{"resource", "2fa", "2fa.go", "Resource2fa"},
+		{"tool", "_private", "private.go", "Private"},
+		{"tool", "run_test", "run_test_tool.go", "RunTest"},
+	} {
+		cmd := exec.Command(os.Args[0], "new", c.kind, c.name, dir)
+		cmd.Env = append(os.Environ(), "MCPGEN_TEST_RUN_MAIN=1")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Errorf("mcpgen new %s %s: %v\n%s", c.kind, c.name, err, out)
+			continue
+		}
+		src, err := os.ReadFile(filepath.Join(dir, c.file))
+		if err != nil {
+			t.Errorf("mcpgen new %s %s: %v", c.kind, c.name, err)
+			continue
+		}
+		for _, want := range []string{"//mcp:" + c.kind + " name=" + c.name, "type " + c.typ + " struct"} {
+			if !strings.Contains(string(src), want) {
+				t.Errorf("mcpgen new %s %s wrote no %q:\n%s", c.kind, c.name, want, src)
+			}
+		}
+	}
+	// What was written is one package that type-checks.
+	fset := token.NewFileSet()
+	paths, _ := filepath.Glob(filepath.Join(dir, "*.go"))
+	var files []*ast.File
+	for _, p := range paths {
+		f, err := parser.ParseFile(fset, p, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, f)
+	}
+	conf := types.Config{Importer: importer.Default()}
+	if _, err := conf.Check("notes", fset, files, nil); err != nil {
+		t.Errorf("the components written do not compile: %v", err)
+	}
+}
+
+// mcpgen -check names the command that regenerates in the module it runs
+// in: make generate only when the module's Makefile has a generate target.
+// The module holds a prompt only, so that mcpgen needs nothing beyond the
+// standard library (no schema program).
+func TestCheckNamesTheFix(t *testing.T) {
+	const component = `// Package hello is a server with one prompt.
+//
+//mcp:server
+package hello
+
+import "context"
+
+// Hello greets.
+//
+//mcp:prompt
+type Hello struct{}
+
+func (Hello) Get(context.Context) (string, error) { return "hello", nil }
+`
+	const generateGo = "package m\n\n//go:generate go tool mcpgen\n"
+	for _, c := range []struct {
+		name  string
+		files map[string]string
+		args  []string
+		want  string
+	}{
+		{"go generate", map[string]string{"generate.go": generateGo}, nil, "run `go generate ./...` and commit"},
+		{"make generate", map[string]string{"generate.go": generateGo, "Makefile": ".PHONY: generate\ngenerate:\n\tgo generate ./...\n"}, nil, "run `make generate` and commit"},
+		{"Makefile without generate", map[string]string{"generate.go": generateGo, "Makefile": "GENERATE := no\nbuild:\n\tgo build ./...\n"}, nil, "run `go generate ./...` and commit"},
+		{"no go:generate line", nil, []string{"-out", "gen", "./components/..."}, "run `mcpgen -out gen ./components/...` and commit"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			files := map[string]string{"go.mod": "module example.com/m\n\ngo 1.26\n", "components/hello/hello.go": component}
+			for k, v := range c.files {
+				files[k] = v
+			}
+			for name, content := range files {
+				p := filepath.Join(dir, filepath.FromSlash(name))
+				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			cmd := exec.Command(os.Args[0], append([]string{"-check"}, c.args...)...)
+			cmd.Dir = dir
+			cmd.Env = append(os.Environ(), "MCPGEN_TEST_RUN_MAIN=1", "GOFLAGS=", "GOWORK=off")
+			out, err := cmd.CombinedOutput()
+			if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
+				t.Fatalf("mcpgen -check on a module with nothing generated: %v, want exit 1; output:\n%s", err, out)
+			}
+			if !strings.Contains(string(out), c.want) {
+				t.Errorf("mcpgen -check says:\n%s\nwant %q", out, c.want)
+			}
+		})
 	}
 }

@@ -14,6 +14,8 @@ import (
 	"strings"
 	"text/template"
 	"unicode"
+
+	"github.com/mcpgen/mcpgen/gen"
 )
 
 // newUsage is the help of `mcpgen new`.
@@ -30,10 +32,7 @@ Each file generates and compiles as it stands; the TODOs say what to fill in.
 Existing files are never overwritten.
 `
 
-var (
-	serverNameRe    = regexp.MustCompile(`^[a-z][a-z0-9]*$`)
-	componentNameRe = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_]{0,63}$`)
-)
+var serverNameRe = regexp.MustCompile(`^[a-z][a-z0-9]*$`)
 
 // runNew carries out `mcpgen new ...` and returns the exit status.
 func runNew(args []string) int {
@@ -123,8 +122,10 @@ func newServer(name, dir string) ([]string, error) {
 
 // newComponent adds one tool, resource or prompt to the package in dir.
 func newComponent(kind, name, dir string) ([]string, error) {
-	if !componentNameRe.MatchString(name) {
-		return nil, fmt.Errorf("%s name %q: want letters, digits and underscores, starting with a letter (e.g. add_note)", kind, name)
+	// The rule of //mcp:tool name=..., so that every name written here
+	// generates.
+	if why := gen.CheckName(name); why != "" {
+		return nil, fmt.Errorf("%s name %q: %s; a name is %s (e.g. add_note or list-notes)", kind, name, why, gen.NameRule)
 	}
 	if dir == "" {
 		dir = "."
@@ -133,8 +134,8 @@ func newComponent(kind, name, dir string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := scaffold{Package: pkg, Server: pkg, Name: name, Type: camel(name)}
-	p := filepath.Join(dir, strings.ToLower(name)+".go")
+	s := scaffold{Package: pkg, Server: pkg, Name: name, Type: typeName(kind, name)}
+	p := filepath.Join(dir, fileName(kind, name))
 	if err := writeNew(p, componentTmpl[kind], s); err != nil {
 		return nil, err
 	}
@@ -232,22 +233,35 @@ func packageName(dir string) (string, error) {
 	return "", fmt.Errorf("%s holds no Go package: create one with `mcpgen new server NAME %s`, or name the package's directory", dir, dir)
 }
 
-// camel turns add_note into AddNote.
-func camel(name string) string {
-	var b strings.Builder
-	up := true
-	for _, r := range name {
-		if r == '_' {
-			up = true
-			continue
-		}
-		if up {
-			r = unicode.ToUpper(r)
-			up = false
-		}
-		b.WriteRune(r)
+// fileName is the file a new component goes to: NAME.go, lower-cased,
+// without the leading characters that make the go tool ignore a file (.
+// and _), and never a test file.
+func fileName(kind, name string) string {
+	base := strings.ToLower(strings.TrimLeft(name, "._-"))
+	if base == "" {
+		base = kind
 	}
-	return b.String()
+	if strings.HasSuffix(base, "_test") {
+		base += "_" + kind
+	}
+	return base + ".go"
+}
+
+// typeName derives the component's Go type from its protocol name: each
+// word (between _, - and .) capitalised, so add_note, add-note and
+// add.note all give AddNote. A name that starts with a digit gets the kind
+// in front (2fa gives Tool2fa), since an exported Go name starts with a
+// letter.
+func typeName(kind, name string) string {
+	var b strings.Builder
+	for _, w := range strings.FieldsFunc(name, func(r rune) bool { return r == '_' || r == '-' || r == '.' }) {
+		b.WriteString(strings.ToUpper(w[:1]) + w[1:])
+	}
+	t := b.String()
+	if t == "" || !unicode.IsLetter(rune(t[0])) {
+		t = strings.ToUpper(kind[:1]) + kind[1:] + t
+	}
+	return t
 }
 
 // identifier turns a module path element into a package name.

@@ -86,9 +86,11 @@ func (Note) Complete(ctx context.Context, c mcpgen.CompleteRequest, s *Store) ([
 	return ids, nil
 }
 
-// Summarize asks the model to summarise one note.
+// Summarize asks the model to summarise one note. Its description=
+// keeps the sentence whole, as the root package's examples print it
+// (without it, mcpgen drops the leading type name: "Asks the model ...").
 //
-//mcp:prompt name=summarize title="Summarize a note"
+//mcp:prompt name=summarize title="Summarize a note" description="Summarize asks the model to summarise one note."
 type Summarize struct {
 	// The identifier of the note.
 	ID string `json:"id"`

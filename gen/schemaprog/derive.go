@@ -23,8 +23,8 @@ import (
 //     form, refused;
 //  4. encoding.TextMarshaler (output) or encoding.TextUnmarshaler (input):
 //     a string;
-//  5. the kind: booleans, numbers (with the bounds of sized integers and
-//     float32), strings, []byte (base64), slices and arrays, maps (keys of
+//  5. the kind: booleans, numbers (with the bounds of int8 to int32, uint8
+//     to uint32 and float32; unsigned integers are at least 0), strings, []byte (base64), slices and arrays, maps (keys of
 //     string or integer kind, or text marshalers), structs (by
 //     encoding/json's field rules); pointers, slices and maps may be null.
 //
@@ -429,14 +429,22 @@ func (d *deriver) build(t reflect.Type, at string, addr bool) *sch {
 	switch t.Kind() {
 	case reflect.Bool:
 		return &sch{o: newObj("type", "boolean"), kind: "boolean"}
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+	case reflect.Int, reflect.Int64:
+		// No bounds: encoding/json itself refuses a number out of
+		// range, and ±9223372036854775807 would tell the model nothing.
+		return &sch{o: newObj("type", "integer"), kind: "integer"}
+	case reflect.Int8, reflect.Int16, reflect.Int32:
 		bits := t.Bits()
-		lo := new(big.Int).Neg(new(big.Int).Lsh(big.NewInt(1), uint(bits-1)))
-		hi := new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), uint(bits-1)), big.NewInt(1))
-		return &sch{o: newObj("type", "integer", "minimum", json.Number(lo.String()), "maximum", json.Number(hi.String())), kind: "integer"}
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		hi := new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), uint(t.Bits())), big.NewInt(1))
-		return &sch{o: newObj("type", "integer", "minimum", json.Number("0"), "maximum", json.Number(hi.String())), kind: "integer"}
+		lo := -(int64(1) << (bits - 1))
+		hi := int64(1)<<(bits-1) - 1
+		return &sch{o: newObj("type", "integer", "minimum", json.Number(strconv.FormatInt(lo, 10)), "maximum", json.Number(strconv.FormatInt(hi, 10))), kind: "integer"}
+	case reflect.Uint, reflect.Uint64, reflect.Uintptr:
+		// The sign matters to the model; the top of the range, as for
+		// int64, does not.
+		return &sch{o: newObj("type", "integer", "minimum", json.Number("0")), kind: "integer"}
+	case reflect.Uint8, reflect.Uint16, reflect.Uint32:
+		hi := uint64(1)<<t.Bits() - 1
+		return &sch{o: newObj("type", "integer", "minimum", json.Number("0"), "maximum", json.Number(strconv.FormatUint(hi, 10))), kind: "integer"}
 	case reflect.Float32:
 		// The shortest decimal of the largest float32, as encoding/json
 		// writes it; anything up to it decodes (rounding down).

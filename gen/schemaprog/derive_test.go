@@ -199,3 +199,58 @@ func TestRecursiveMap(t *testing.T) {
 		t.Errorf("schema = %s, want it to contain %s", line.Schema, want)
 	}
 }
+
+// TestIntegerBounds checks which integer kinds carry minimum and maximum:
+// the sized ones, whose range is narrower than what a JSON number can
+// hold, do; int, int64, uint, uint64 and uintptr do not, since
+// encoding/json refuses a number out of their range itself (the runtime
+// answers invalid params) and bounds of ±9223372036854775807 tell the
+// model nothing. Unsigned kinds keep minimum 0.
+func TestIntegerBounds(t *testing.T) {
+	type ints struct {
+		I   int     `json:"i"`
+		I8  int8    `json:"i8"`
+		I16 int16   `json:"i16"`
+		I32 int32   `json:"i32"`
+		I64 int64   `json:"i64"`
+		U   uint    `json:"u"`
+		U8  uint8   `json:"u8"`
+		U16 uint16  `json:"u16"`
+		U32 uint32  `json:"u32"`
+		U64 uint64  `json:"u64"`
+		P   uintptr `json:"p"`
+		// A tag's bound applies as it stands.
+		Tagged int64 `json:"tagged" jsonschema:"minimum=-5,maximum=5"`
+	}
+	want := map[string]string{
+		"i":      `{"type":"integer"}`,
+		"i8":     `{"type":"integer","minimum":-128,"maximum":127}`,
+		"i16":    `{"type":"integer","minimum":-32768,"maximum":32767}`,
+		"i32":    `{"type":"integer","minimum":-2147483648,"maximum":2147483647}`,
+		"i64":    `{"type":"integer"}`,
+		"u":      `{"type":"integer","minimum":0}`,
+		"u8":     `{"type":"integer","minimum":0,"maximum":255}`,
+		"u16":    `{"type":"integer","minimum":0,"maximum":65535}`,
+		"u32":    `{"type":"integer","minimum":0,"maximum":4294967295}`,
+		"u64":    `{"type":"integer","minimum":0}`,
+		"p":      `{"type":"integer","minimum":0}`,
+		"tagged": `{"type":"integer","minimum":-5,"maximum":5}`,
+	}
+	for _, output := range []bool{false, true} {
+		line := Derive("k", reflect.TypeFor[ints](), output, nil)
+		if len(line.Errors) > 0 {
+			t.Fatal(line.Errors)
+		}
+		var doc struct {
+			Properties map[string]json.RawMessage `json:"properties"`
+		}
+		if err := json.Unmarshal(line.Schema, &doc); err != nil {
+			t.Fatal(err)
+		}
+		for name, w := range want {
+			if got := string(doc.Properties[name]); got != w {
+				t.Errorf("output=%v: %s: schema %s, want %s", output, name, got, w)
+			}
+		}
+	}
+}

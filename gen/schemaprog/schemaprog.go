@@ -6,7 +6,7 @@
 //
 // The schemas describe the JSON that encoding/json actually writes (output
 // schemas) or reads (input schemas): names, omitempty/omitzero, ",string",
-// embedded structs and their conflicts, the bounds of sized integers,
+// embedded structs and their conflicts, the bounds of integers under 64 bits,
 // null where a pointer, slice or map may be nil, and the types that carry
 // their own JSON form (json.Marshaler, encoding.TextMarshaler, a
 // JSONSchema() method). Where the form cannot be known, Main reports an

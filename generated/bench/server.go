@@ -29,124 +29,228 @@ func New(opts mcpgen.Options) *mcpgen.Server {
 // handlers holds the dependencies and adapts each component to the runtime.
 type handlers struct{}
 
-// _mcpgen_stale_run_go_generate stops compiling, named in the compiler's message, when a
-// component changed after mcpgen ran: a method's signature, or the fields or
-// tags of a type its schemas describe. Run `go generate ./...` (mcpgen) again.
-func _mcpgen_stale_run_go_generate[T any](T) {}
+// stale returns v. The variables below restate each component method, and
+// each type the schemas describe, as mcpgen saw them: when a component has
+// changed since, this file stops compiling, and the compiler's first error
+// quotes the call that names what changed.
+// Run `go generate ./...` (mcpgen) again.
+func stale[T any](advice string, v T) T {
+	return v
+}
 
 // The component methods and types as mcpgen saw them.
-func _() {
-	_mcpgen_stale_run_go_generate[func(component.Echo, context.Context) (string, error)](component.Echo.Call)
-	_mcpgen_stale_run_go_generate[func(component.Ingest, context.Context) (component.Counts, error)](component.Ingest.Call)
-	_mcpgen_stale_run_go_generate[func(component.Noop01, context.Context) (string, error)](component.Noop01.Call)
-	_mcpgen_stale_run_go_generate[func(component.Noop02, context.Context) (string, error)](component.Noop02.Call)
-	_mcpgen_stale_run_go_generate[func(component.Noop03, context.Context) (string, error)](component.Noop03.Call)
-	_mcpgen_stale_run_go_generate[func(component.Noop04, context.Context) (string, error)](component.Noop04.Call)
-	_mcpgen_stale_run_go_generate[func(component.Noop05, context.Context) (string, error)](component.Noop05.Call)
-	_mcpgen_stale_run_go_generate[func(component.Noop06, context.Context) (string, error)](component.Noop06.Call)
-	_mcpgen_stale_run_go_generate[func(component.Noop07, context.Context) (string, error)](component.Noop07.Call)
-	_mcpgen_stale_run_go_generate[func(component.Noop08, context.Context) (string, error)](component.Noop08.Call)
-	_mcpgen_stale_run_go_generate[func(component.Noop09, context.Context) (string, error)](component.Noop09.Call)
-	_mcpgen_stale_run_go_generate[func(component.Noop10, context.Context) (string, error)](component.Noop10.Call)
-	_mcpgen_stale_run_go_generate[func(component.Noop11, context.Context) (string, error)](component.Noop11.Call)
-	_mcpgen_stale_run_go_generate[func(component.Noop12, context.Context) (string, error)](component.Noop12.Call)
-	_mcpgen_stale_run_go_generate[func(component.Noop13, context.Context) (string, error)](component.Noop13.Call)
-	_mcpgen_stale_run_go_generate[func(component.Noop14, context.Context) (string, error)](component.Noop14.Call)
-	_mcpgen_stale_run_go_generate[func(component.Noop15, context.Context) (string, error)](component.Noop15.Call)
-	_mcpgen_stale_run_go_generate[func(component.Noop16, context.Context) (string, error)](component.Noop16.Call)
-	_mcpgen_stale_run_go_generate[func(component.Noop17, context.Context) (string, error)](component.Noop17.Call)
-	_mcpgen_stale_run_go_generate[func(component.Noop18, context.Context) (string, error)](component.Noop18.Call)
-	_mcpgen_stale_run_go_generate[func(component.Noop19, context.Context) (string, error)](component.Noop19.Call)
-	_mcpgen_stale_run_go_generate[func(component.Noop20, context.Context) (string, error)](component.Noop20.Call)
-	_mcpgen_stale_run_go_generate[func(component.Noop21, context.Context) (string, error)](component.Noop21.Call)
-	_mcpgen_stale_run_go_generate[func(component.Noop22, context.Context) (string, error)](component.Noop22.Call)
-	_mcpgen_stale_run_go_generate[func(component.Noop23, context.Context) (string, error)](component.Noop23.Call)
-	_mcpgen_stale_run_go_generate[func(component.Noop24, context.Context) (string, error)](component.Noop24.Call)
-	_mcpgen_stale_run_go_generate[func(component.Noop25, context.Context) (string, error)](component.Noop25.Call)
-	_mcpgen_stale_run_go_generate[func(component.Noop26, context.Context) (string, error)](component.Noop26.Call)
-	_mcpgen_stale_run_go_generate[func(component.Noop27, context.Context) (string, error)](component.Noop27.Call)
-	_mcpgen_stale_run_go_generate[func(component.Noop28, context.Context) (string, error)](component.Noop28.Call)
-	_mcpgen_stale_run_go_generate[func(component.Noop29, context.Context) (string, error)](component.Noop29.Call)
-	_mcpgen_stale_run_go_generate[func(component.Noop30, context.Context) (string, error)](component.Noop30.Call)
-	_mcpgen_stale_run_go_generate[func(component.Noop31, context.Context) (string, error)](component.Noop31.Call)
-	_mcpgen_stale_run_go_generate[func(component.Noop32, context.Context) (string, error)](component.Noop32.Call)
-	_mcpgen_stale_run_go_generate[func(component.Noop33, context.Context) (string, error)](component.Noop33.Call)
-	_mcpgen_stale_run_go_generate[func(component.Noop34, context.Context) (string, error)](component.Noop34.Call)
-	_mcpgen_stale_run_go_generate[func(component.Noop35, context.Context) (string, error)](component.Noop35.Call)
-	_mcpgen_stale_run_go_generate[func(component.Noop36, context.Context) (string, error)](component.Noop36.Call)
-	_mcpgen_stale_run_go_generate[func(component.Noop37, context.Context) (string, error)](component.Noop37.Call)
-	_mcpgen_stale_run_go_generate[func(component.Noop38, context.Context) (string, error)](component.Noop38.Call)
-	_mcpgen_stale_run_go_generate[func(component.Noop39, context.Context) (string, error)](component.Noop39.Call)
-	_mcpgen_stale_run_go_generate[func(component.Noop40, context.Context) (string, error)](component.Noop40.Call)
-	_mcpgen_stale_run_go_generate[func(component.Noop41, context.Context) (string, error)](component.Noop41.Call)
-	_mcpgen_stale_run_go_generate[func(component.Noop42, context.Context) (string, error)](component.Noop42.Call)
-	_mcpgen_stale_run_go_generate[func(component.Noop43, context.Context) (string, error)](component.Noop43.Call)
-	_mcpgen_stale_run_go_generate[func(component.Noop44, context.Context) (string, error)](component.Noop44.Call)
-	_mcpgen_stale_run_go_generate[func(component.Noop45, context.Context) (string, error)](component.Noop45.Call)
-	_mcpgen_stale_run_go_generate[func(component.Noop46, context.Context) (string, error)](component.Noop46.Call)
-	_mcpgen_stale_run_go_generate[func(component.Noop47, context.Context) (string, error)](component.Noop47.Call)
-	_mcpgen_stale_run_go_generate[func(component.Noop48, context.Context) (string, error)](component.Noop48.Call)
-	_mcpgen_stale_run_go_generate[struct {
+var (
+	_ interface {
+		Call(context.Context) (string, error)
+	} = stale("bench.Echo.Call changed after mcpgen ran: run go generate ./...", (*component.Echo)(nil))
+	_ interface {
+		Call(context.Context) (component.Counts, error)
+	} = stale("bench.Ingest.Call changed after mcpgen ran: run go generate ./...", (*component.Ingest)(nil))
+	_ interface {
+		Call(context.Context) (string, error)
+	} = stale("bench.Noop01.Call changed after mcpgen ran: run go generate ./...", (*component.Noop01)(nil))
+	_ interface {
+		Call(context.Context) (string, error)
+	} = stale("bench.Noop02.Call changed after mcpgen ran: run go generate ./...", (*component.Noop02)(nil))
+	_ interface {
+		Call(context.Context) (string, error)
+	} = stale("bench.Noop03.Call changed after mcpgen ran: run go generate ./...", (*component.Noop03)(nil))
+	_ interface {
+		Call(context.Context) (string, error)
+	} = stale("bench.Noop04.Call changed after mcpgen ran: run go generate ./...", (*component.Noop04)(nil))
+	_ interface {
+		Call(context.Context) (string, error)
+	} = stale("bench.Noop05.Call changed after mcpgen ran: run go generate ./...", (*component.Noop05)(nil))
+	_ interface {
+		Call(context.Context) (string, error)
+	} = stale("bench.Noop06.Call changed after mcpgen ran: run go generate ./...", (*component.Noop06)(nil))
+	_ interface {
+		Call(context.Context) (string, error)
+	} = stale("bench.Noop07.Call changed after mcpgen ran: run go generate ./...", (*component.Noop07)(nil))
+	_ interface {
+		Call(context.Context) (string, error)
+	} = stale("bench.Noop08.Call changed after mcpgen ran: run go generate ./...", (*component.Noop08)(nil))
+	_ interface {
+		Call(context.Context) (string, error)
+	} = stale("bench.Noop09.Call changed after mcpgen ran: run go generate ./...", (*component.Noop09)(nil))
+	_ interface {
+		Call(context.Context) (string, error)
+	} = stale("bench.Noop10.Call changed after mcpgen ran: run go generate ./...", (*component.Noop10)(nil))
+	_ interface {
+		Call(context.Context) (string, error)
+	} = stale("bench.Noop11.Call changed after mcpgen ran: run go generate ./...", (*component.Noop11)(nil))
+	_ interface {
+		Call(context.Context) (string, error)
+	} = stale("bench.Noop12.Call changed after mcpgen ran: run go generate ./...", (*component.Noop12)(nil))
+	_ interface {
+		Call(context.Context) (string, error)
+	} = stale("bench.Noop13.Call changed after mcpgen ran: run go generate ./...", (*component.Noop13)(nil))
+	_ interface {
+		Call(context.Context) (string, error)
+	} = stale("bench.Noop14.Call changed after mcpgen ran: run go generate ./...", (*component.Noop14)(nil))
+	_ interface {
+		Call(context.Context) (string, error)
+	} = stale("bench.Noop15.Call changed after mcpgen ran: run go generate ./...", (*component.Noop15)(nil))
+	_ interface {
+		Call(context.Context) (string, error)
+	} = stale("bench.Noop16.Call changed after mcpgen ran: run go generate ./...", (*component.Noop16)(nil))
+	_ interface {
+		Call(context.Context) (string, error)
+	} = stale("bench.Noop17.Call changed after mcpgen ran: run go generate ./...", (*component.Noop17)(nil))
+	_ interface {
+		Call(context.Context) (string, error)
+	} = stale("bench.Noop18.Call changed after mcpgen ran: run go generate ./...", (*component.Noop18)(nil))
+	_ interface {
+		Call(context.Context) (string, error)
+	} = stale("bench.Noop19.Call changed after mcpgen ran: run go generate ./...", (*component.Noop19)(nil))
+	_ interface {
+		Call(context.Context) (string, error)
+	} = stale("bench.Noop20.Call changed after mcpgen ran: run go generate ./...", (*component.Noop20)(nil))
+	_ interface {
+		Call(context.Context) (string, error)
+	} = stale("bench.Noop21.Call changed after mcpgen ran: run go generate ./...", (*component.Noop21)(nil))
+	_ interface {
+		Call(context.Context) (string, error)
+	} = stale("bench.Noop22.Call changed after mcpgen ran: run go generate ./...", (*component.Noop22)(nil))
+	_ interface {
+		Call(context.Context) (string, error)
+	} = stale("bench.Noop23.Call changed after mcpgen ran: run go generate ./...", (*component.Noop23)(nil))
+	_ interface {
+		Call(context.Context) (string, error)
+	} = stale("bench.Noop24.Call changed after mcpgen ran: run go generate ./...", (*component.Noop24)(nil))
+	_ interface {
+		Call(context.Context) (string, error)
+	} = stale("bench.Noop25.Call changed after mcpgen ran: run go generate ./...", (*component.Noop25)(nil))
+	_ interface {
+		Call(context.Context) (string, error)
+	} = stale("bench.Noop26.Call changed after mcpgen ran: run go generate ./...", (*component.Noop26)(nil))
+	_ interface {
+		Call(context.Context) (string, error)
+	} = stale("bench.Noop27.Call changed after mcpgen ran: run go generate ./...", (*component.Noop27)(nil))
+	_ interface {
+		Call(context.Context) (string, error)
+	} = stale("bench.Noop28.Call changed after mcpgen ran: run go generate ./...", (*component.Noop28)(nil))
+	_ interface {
+		Call(context.Context) (string, error)
+	} = stale("bench.Noop29.Call changed after mcpgen ran: run go generate ./...", (*component.Noop29)(nil))
+	_ interface {
+		Call(context.Context) (string, error)
+	} = stale("bench.Noop30.Call changed after mcpgen ran: run go generate ./...", (*component.Noop30)(nil))
+	_ interface {
+		Call(context.Context) (string, error)
+	} = stale("bench.Noop31.Call changed after mcpgen ran: run go generate ./...", (*component.Noop31)(nil))
+	_ interface {
+		Call(context.Context) (string, error)
+	} = stale("bench.Noop32.Call changed after mcpgen ran: run go generate ./...", (*component.Noop32)(nil))
+	_ interface {
+		Call(context.Context) (string, error)
+	} = stale("bench.Noop33.Call changed after mcpgen ran: run go generate ./...", (*component.Noop33)(nil))
+	_ interface {
+		Call(context.Context) (string, error)
+	} = stale("bench.Noop34.Call changed after mcpgen ran: run go generate ./...", (*component.Noop34)(nil))
+	_ interface {
+		Call(context.Context) (string, error)
+	} = stale("bench.Noop35.Call changed after mcpgen ran: run go generate ./...", (*component.Noop35)(nil))
+	_ interface {
+		Call(context.Context) (string, error)
+	} = stale("bench.Noop36.Call changed after mcpgen ran: run go generate ./...", (*component.Noop36)(nil))
+	_ interface {
+		Call(context.Context) (string, error)
+	} = stale("bench.Noop37.Call changed after mcpgen ran: run go generate ./...", (*component.Noop37)(nil))
+	_ interface {
+		Call(context.Context) (string, error)
+	} = stale("bench.Noop38.Call changed after mcpgen ran: run go generate ./...", (*component.Noop38)(nil))
+	_ interface {
+		Call(context.Context) (string, error)
+	} = stale("bench.Noop39.Call changed after mcpgen ran: run go generate ./...", (*component.Noop39)(nil))
+	_ interface {
+		Call(context.Context) (string, error)
+	} = stale("bench.Noop40.Call changed after mcpgen ran: run go generate ./...", (*component.Noop40)(nil))
+	_ interface {
+		Call(context.Context) (string, error)
+	} = stale("bench.Noop41.Call changed after mcpgen ran: run go generate ./...", (*component.Noop41)(nil))
+	_ interface {
+		Call(context.Context) (string, error)
+	} = stale("bench.Noop42.Call changed after mcpgen ran: run go generate ./...", (*component.Noop42)(nil))
+	_ interface {
+		Call(context.Context) (string, error)
+	} = stale("bench.Noop43.Call changed after mcpgen ran: run go generate ./...", (*component.Noop43)(nil))
+	_ interface {
+		Call(context.Context) (string, error)
+	} = stale("bench.Noop44.Call changed after mcpgen ran: run go generate ./...", (*component.Noop44)(nil))
+	_ interface {
+		Call(context.Context) (string, error)
+	} = stale("bench.Noop45.Call changed after mcpgen ran: run go generate ./...", (*component.Noop45)(nil))
+	_ interface {
+		Call(context.Context) (string, error)
+	} = stale("bench.Noop46.Call changed after mcpgen ran: run go generate ./...", (*component.Noop46)(nil))
+	_ interface {
+		Call(context.Context) (string, error)
+	} = stale("bench.Noop47.Call changed after mcpgen ran: run go generate ./...", (*component.Noop47)(nil))
+	_ interface {
+		Call(context.Context) (string, error)
+	} = stale("bench.Noop48.Call changed after mcpgen ran: run go generate ./...", (*component.Noop48)(nil))
+	_ struct {
 		Message string `json:"message"`
-	}](component.Echo{})
-	_mcpgen_stale_run_go_generate[struct {
+	} = stale("bench.Echo changed after mcpgen ran: run go generate ./...", component.Echo{})
+	_ struct {
 		Entities []component.Entity `json:"entities" jsonschema:"minItems=1"`
-	}](component.Ingest{})
-	_mcpgen_stale_run_go_generate[struct {
+	} = stale("bench.Ingest changed after mcpgen ran: run go generate ./...", component.Ingest{})
+	_ struct {
 		Name         string   `json:"name"`
 		EntityType   string   `json:"entityType"`
 		Observations []string `json:"observations"`
-	}](component.Entity{})
-	_mcpgen_stale_run_go_generate[struct{}](component.Noop01{})
-	_mcpgen_stale_run_go_generate[struct{}](component.Noop02{})
-	_mcpgen_stale_run_go_generate[struct{}](component.Noop03{})
-	_mcpgen_stale_run_go_generate[struct{}](component.Noop04{})
-	_mcpgen_stale_run_go_generate[struct{}](component.Noop05{})
-	_mcpgen_stale_run_go_generate[struct{}](component.Noop06{})
-	_mcpgen_stale_run_go_generate[struct{}](component.Noop07{})
-	_mcpgen_stale_run_go_generate[struct{}](component.Noop08{})
-	_mcpgen_stale_run_go_generate[struct{}](component.Noop09{})
-	_mcpgen_stale_run_go_generate[struct{}](component.Noop10{})
-	_mcpgen_stale_run_go_generate[struct{}](component.Noop11{})
-	_mcpgen_stale_run_go_generate[struct{}](component.Noop12{})
-	_mcpgen_stale_run_go_generate[struct{}](component.Noop13{})
-	_mcpgen_stale_run_go_generate[struct{}](component.Noop14{})
-	_mcpgen_stale_run_go_generate[struct{}](component.Noop15{})
-	_mcpgen_stale_run_go_generate[struct{}](component.Noop16{})
-	_mcpgen_stale_run_go_generate[struct{}](component.Noop17{})
-	_mcpgen_stale_run_go_generate[struct{}](component.Noop18{})
-	_mcpgen_stale_run_go_generate[struct{}](component.Noop19{})
-	_mcpgen_stale_run_go_generate[struct{}](component.Noop20{})
-	_mcpgen_stale_run_go_generate[struct{}](component.Noop21{})
-	_mcpgen_stale_run_go_generate[struct{}](component.Noop22{})
-	_mcpgen_stale_run_go_generate[struct{}](component.Noop23{})
-	_mcpgen_stale_run_go_generate[struct{}](component.Noop24{})
-	_mcpgen_stale_run_go_generate[struct{}](component.Noop25{})
-	_mcpgen_stale_run_go_generate[struct{}](component.Noop26{})
-	_mcpgen_stale_run_go_generate[struct{}](component.Noop27{})
-	_mcpgen_stale_run_go_generate[struct{}](component.Noop28{})
-	_mcpgen_stale_run_go_generate[struct{}](component.Noop29{})
-	_mcpgen_stale_run_go_generate[struct{}](component.Noop30{})
-	_mcpgen_stale_run_go_generate[struct{}](component.Noop31{})
-	_mcpgen_stale_run_go_generate[struct{}](component.Noop32{})
-	_mcpgen_stale_run_go_generate[struct{}](component.Noop33{})
-	_mcpgen_stale_run_go_generate[struct{}](component.Noop34{})
-	_mcpgen_stale_run_go_generate[struct{}](component.Noop35{})
-	_mcpgen_stale_run_go_generate[struct{}](component.Noop36{})
-	_mcpgen_stale_run_go_generate[struct{}](component.Noop37{})
-	_mcpgen_stale_run_go_generate[struct{}](component.Noop38{})
-	_mcpgen_stale_run_go_generate[struct{}](component.Noop39{})
-	_mcpgen_stale_run_go_generate[struct{}](component.Noop40{})
-	_mcpgen_stale_run_go_generate[struct{}](component.Noop41{})
-	_mcpgen_stale_run_go_generate[struct{}](component.Noop42{})
-	_mcpgen_stale_run_go_generate[struct{}](component.Noop43{})
-	_mcpgen_stale_run_go_generate[struct{}](component.Noop44{})
-	_mcpgen_stale_run_go_generate[struct{}](component.Noop45{})
-	_mcpgen_stale_run_go_generate[struct{}](component.Noop46{})
-	_mcpgen_stale_run_go_generate[struct{}](component.Noop47{})
-	_mcpgen_stale_run_go_generate[struct{}](component.Noop48{})
-	_mcpgen_stale_run_go_generate[struct {
+	} = stale("bench.Entity changed after mcpgen ran: run go generate ./...", component.Entity{})
+	_ struct{} = stale("bench.Noop01 changed after mcpgen ran: run go generate ./...", component.Noop01{})
+	_ struct{} = stale("bench.Noop02 changed after mcpgen ran: run go generate ./...", component.Noop02{})
+	_ struct{} = stale("bench.Noop03 changed after mcpgen ran: run go generate ./...", component.Noop03{})
+	_ struct{} = stale("bench.Noop04 changed after mcpgen ran: run go generate ./...", component.Noop04{})
+	_ struct{} = stale("bench.Noop05 changed after mcpgen ran: run go generate ./...", component.Noop05{})
+	_ struct{} = stale("bench.Noop06 changed after mcpgen ran: run go generate ./...", component.Noop06{})
+	_ struct{} = stale("bench.Noop07 changed after mcpgen ran: run go generate ./...", component.Noop07{})
+	_ struct{} = stale("bench.Noop08 changed after mcpgen ran: run go generate ./...", component.Noop08{})
+	_ struct{} = stale("bench.Noop09 changed after mcpgen ran: run go generate ./...", component.Noop09{})
+	_ struct{} = stale("bench.Noop10 changed after mcpgen ran: run go generate ./...", component.Noop10{})
+	_ struct{} = stale("bench.Noop11 changed after mcpgen ran: run go generate ./...", component.Noop11{})
+	_ struct{} = stale("bench.Noop12 changed after mcpgen ran: run go generate ./...", component.Noop12{})
+	_ struct{} = stale("bench.Noop13 changed after mcpgen ran: run go generate ./...", component.Noop13{})
+	_ struct{} = stale("bench.Noop14 changed after mcpgen ran: run go generate ./...", component.Noop14{})
+	_ struct{} = stale("bench.Noop15 changed after mcpgen ran: run go generate ./...", component.Noop15{})
+	_ struct{} = stale("bench.Noop16 changed after mcpgen ran: run go generate ./...", component.Noop16{})
+	_ struct{} = stale("bench.Noop17 changed after mcpgen ran: run go generate ./...", component.Noop17{})
+	_ struct{} = stale("bench.Noop18 changed after mcpgen ran: run go generate ./...", component.Noop18{})
+	_ struct{} = stale("bench.Noop19 changed after mcpgen ran: run go generate ./...", component.Noop19{})
+	_ struct{} = stale("bench.Noop20 changed after mcpgen ran: run go generate ./...", component.Noop20{})
+	_ struct{} = stale("bench.Noop21 changed after mcpgen ran: run go generate ./...", component.Noop21{})
+	_ struct{} = stale("bench.Noop22 changed after mcpgen ran: run go generate ./...", component.Noop22{})
+	_ struct{} = stale("bench.Noop23 changed after mcpgen ran: run go generate ./...", component.Noop23{})
+	_ struct{} = stale("bench.Noop24 changed after mcpgen ran: run go generate ./...", component.Noop24{})
+	_ struct{} = stale("bench.Noop25 changed after mcpgen ran: run go generate ./...", component.Noop25{})
+	_ struct{} = stale("bench.Noop26 changed after mcpgen ran: run go generate ./...", component.Noop26{})
+	_ struct{} = stale("bench.Noop27 changed after mcpgen ran: run go generate ./...", component.Noop27{})
+	_ struct{} = stale("bench.Noop28 changed after mcpgen ran: run go generate ./...", component.Noop28{})
+	_ struct{} = stale("bench.Noop29 changed after mcpgen ran: run go generate ./...", component.Noop29{})
+	_ struct{} = stale("bench.Noop30 changed after mcpgen ran: run go generate ./...", component.Noop30{})
+	_ struct{} = stale("bench.Noop31 changed after mcpgen ran: run go generate ./...", component.Noop31{})
+	_ struct{} = stale("bench.Noop32 changed after mcpgen ran: run go generate ./...", component.Noop32{})
+	_ struct{} = stale("bench.Noop33 changed after mcpgen ran: run go generate ./...", component.Noop33{})
+	_ struct{} = stale("bench.Noop34 changed after mcpgen ran: run go generate ./...", component.Noop34{})
+	_ struct{} = stale("bench.Noop35 changed after mcpgen ran: run go generate ./...", component.Noop35{})
+	_ struct{} = stale("bench.Noop36 changed after mcpgen ran: run go generate ./...", component.Noop36{})
+	_ struct{} = stale("bench.Noop37 changed after mcpgen ran: run go generate ./...", component.Noop37{})
+	_ struct{} = stale("bench.Noop38 changed after mcpgen ran: run go generate ./...", component.Noop38{})
+	_ struct{} = stale("bench.Noop39 changed after mcpgen ran: run go generate ./...", component.Noop39{})
+	_ struct{} = stale("bench.Noop40 changed after mcpgen ran: run go generate ./...", component.Noop40{})
+	_ struct{} = stale("bench.Noop41 changed after mcpgen ran: run go generate ./...", component.Noop41{})
+	_ struct{} = stale("bench.Noop42 changed after mcpgen ran: run go generate ./...", component.Noop42{})
+	_ struct{} = stale("bench.Noop43 changed after mcpgen ran: run go generate ./...", component.Noop43{})
+	_ struct{} = stale("bench.Noop44 changed after mcpgen ran: run go generate ./...", component.Noop44{})
+	_ struct{} = stale("bench.Noop45 changed after mcpgen ran: run go generate ./...", component.Noop45{})
+	_ struct{} = stale("bench.Noop46 changed after mcpgen ran: run go generate ./...", component.Noop46{})
+	_ struct{} = stale("bench.Noop47 changed after mcpgen ran: run go generate ./...", component.Noop47{})
+	_ struct{} = stale("bench.Noop48 changed after mcpgen ran: run go generate ./...", component.Noop48{})
+	_ struct {
 		Count        int `json:"count"`
 		Observations int `json:"observations"`
-	}](component.Counts{})
-}
+	} = stale("bench.Counts changed after mcpgen ran: run go generate ./...", component.Counts{})
+)

@@ -33,140 +33,244 @@ func New(opts mcpgen.Options) *mcpgen.Server {
 // handlers holds the dependencies and adapts each component to the runtime.
 type handlers struct{}
 
-// _mcpgen_stale_run_go_generate stops compiling, named in the compiler's message, when a
-// component changed after mcpgen ran: a method's signature, or the fields or
-// tags of a type its schemas describe. Run `go generate ./...` (mcpgen) again.
-func _mcpgen_stale_run_go_generate[T any](T) {}
+// stale returns v. The variables below restate each component method, and
+// each type the schemas describe, as mcpgen saw them: when a component has
+// changed since, this file stops compiling, and the compiler's first error
+// quotes the call that names what changed.
+// Run `go generate ./...` (mcpgen) again.
+func stale[T any](advice string, v T) T {
+	return v
+}
 
 // The component methods and types as mcpgen saw them.
-func _() {
-	_mcpgen_stale_run_go_generate[func(component.About, context.Context) (string, error)](component.About.Call)
-	_mcpgen_stale_run_go_generate[func(component.ConfirmDelete, context.Context, *mcpgen.Request) (string, error)](component.ConfirmDelete.Call)
-	_mcpgen_stale_run_go_generate[func(component.Echo, context.Context) (string, error)](component.Echo.Call)
-	_mcpgen_stale_run_go_generate[func(component.FailingJob, context.Context) (string, error)](component.FailingJob.Call)
-	_mcpgen_stale_run_go_generate[func(component.Greet, context.Context) (string, error)](component.Greet.Call)
-	_mcpgen_stale_run_go_generate[func(component.JSONSchema202012, context.Context) (string, error)](component.JSONSchema202012.Call)
-	_mcpgen_stale_run_go_generate[func(component.MultiInput, context.Context, *mcpgen.Request) (string, error)](component.MultiInput.Call)
-	_mcpgen_stale_run_go_generate[func(component.ProtocolErrorJob, context.Context) (string, error)](component.ProtocolErrorJob.Call)
-	_mcpgen_stale_run_go_generate[func(component.SlowCompute, context.Context, *mcpgen.Request) (string, error)](component.SlowCompute.Call)
-	_mcpgen_stale_run_go_generate[func(component.AudioContent, context.Context) ([]mcpgen.Content, error)](component.AudioContent.Call)
-	_mcpgen_stale_run_go_generate[func(component.CustomHeader, context.Context) (string, error)](component.CustomHeader.Call)
-	_mcpgen_stale_run_go_generate[func(component.Elicitation, context.Context, *mcpgen.Request) (string, error)](component.Elicitation.Call)
-	_mcpgen_stale_run_go_generate[func(component.ElicitationDefaults, context.Context, *mcpgen.Request) (string, error)](component.ElicitationDefaults.Call)
-	_mcpgen_stale_run_go_generate[func(component.ElicitationEnums, context.Context, *mcpgen.Request) (string, error)](component.ElicitationEnums.Call)
-	_mcpgen_stale_run_go_generate[func(component.EmbeddedResource, context.Context) ([]mcpgen.Content, error)](component.EmbeddedResource.Call)
-	_mcpgen_stale_run_go_generate[func(component.ErrorHandling, context.Context) (string, error)](component.ErrorHandling.Call)
-	_mcpgen_stale_run_go_generate[func(component.ImageContent, context.Context) ([]mcpgen.Content, error)](component.ImageContent.Call)
-	_mcpgen_stale_run_go_generate[func(component.InputRequiredCapabilities, context.Context, *mcpgen.Request) (string, error)](component.InputRequiredCapabilities.Call)
-	_mcpgen_stale_run_go_generate[func(component.InputRequiredElicitation, context.Context, *mcpgen.Request) (string, error)](component.InputRequiredElicitation.Call)
-	_mcpgen_stale_run_go_generate[func(component.InputRequiredListRoots, context.Context, *mcpgen.Request) (string, error)](component.InputRequiredListRoots.Call)
-	_mcpgen_stale_run_go_generate[func(component.InputRequiredMultiRound, context.Context, *mcpgen.Request) (string, error)](component.InputRequiredMultiRound.Call)
-	_mcpgen_stale_run_go_generate[func(component.InputRequiredMultipleInputs, context.Context, *mcpgen.Request) (string, error)](component.InputRequiredMultipleInputs.Call)
-	_mcpgen_stale_run_go_generate[func(component.InputRequiredRequestState, context.Context, *mcpgen.Request) (string, error)](component.InputRequiredRequestState.Call)
-	_mcpgen_stale_run_go_generate[func(component.InputRequiredSampling, context.Context, *mcpgen.Request) (string, error)](component.InputRequiredSampling.Call)
-	_mcpgen_stale_run_go_generate[func(component.InputRequiredTamperedState, context.Context, *mcpgen.Request) (string, error)](component.InputRequiredTamperedState.Call)
-	_mcpgen_stale_run_go_generate[func(component.LoggingTool, context.Context, *mcpgen.Request) (string, error)](component.LoggingTool.Call)
-	_mcpgen_stale_run_go_generate[func(component.MissingCapability, context.Context, *mcpgen.Request) (string, error)](component.MissingCapability.Call)
-	_mcpgen_stale_run_go_generate[func(component.MultipleContentTypes, context.Context) ([]mcpgen.Content, error)](component.MultipleContentTypes.Call)
-	_mcpgen_stale_run_go_generate[func(component.Reconnection, context.Context) (string, error)](component.Reconnection.Call)
-	_mcpgen_stale_run_go_generate[func(component.Sampling, context.Context, *mcpgen.Request) (string, error)](component.Sampling.Call)
-	_mcpgen_stale_run_go_generate[func(component.SimpleText, context.Context) (string, error)](component.SimpleText.Call)
-	_mcpgen_stale_run_go_generate[func(component.StreamingElicitation, context.Context, *mcpgen.Request) (string, error)](component.StreamingElicitation.Call)
-	_mcpgen_stale_run_go_generate[func(component.ToolWithLogging, context.Context, *mcpgen.Request) (string, error)](component.ToolWithLogging.Call)
-	_mcpgen_stale_run_go_generate[func(component.ToolWithProgress, context.Context, *mcpgen.Request) (string, error)](component.ToolWithProgress.Call)
-	_mcpgen_stale_run_go_generate[func(component.ToolWithTask, context.Context, *mcpgen.Request) (string, error)](component.ToolWithTask.Call)
-	_mcpgen_stale_run_go_generate[func(component.ToolWithTask, context.Context, *mcpgen.Request) error](component.ToolWithTask.Prepare)
-	_mcpgen_stale_run_go_generate[func(component.TriggerPromptChange, context.Context, *mcpgen.Request) (string, error)](component.TriggerPromptChange.Call)
-	_mcpgen_stale_run_go_generate[func(component.TriggerToolChange, context.Context, *mcpgen.Request) (string, error)](component.TriggerToolChange.Call)
-	_mcpgen_stale_run_go_generate[func(component.StaticBinary, context.Context) ([]byte, error)](component.StaticBinary.Read)
-	_mcpgen_stale_run_go_generate[func(component.StaticText, context.Context) (string, error)](component.StaticText.Read)
-	_mcpgen_stale_run_go_generate[func(component.TemplateData, context.Context) (component.Record, error)](component.TemplateData.Read)
-	_mcpgen_stale_run_go_generate[func(component.TemplateData, context.Context, mcpgen.CompleteRequest) ([]string, error)](component.TemplateData.Complete)
-	_mcpgen_stale_run_go_generate[func(component.WatchedResource, context.Context) (string, error)](component.WatchedResource.Read)
-	_mcpgen_stale_run_go_generate[func(component.InputRequiredPrompt, context.Context, *mcpgen.Request) ([]mcpgen.PromptMessage, error)](component.InputRequiredPrompt.Get)
-	_mcpgen_stale_run_go_generate[func(component.PromptWithArguments, context.Context) (string, error)](component.PromptWithArguments.Get)
-	_mcpgen_stale_run_go_generate[func(component.PromptWithArguments, context.Context, mcpgen.CompleteRequest) ([]string, error)](component.PromptWithArguments.Complete)
-	_mcpgen_stale_run_go_generate[func(component.PromptWithEmbeddedResource, context.Context) ([]mcpgen.PromptMessage, error)](component.PromptWithEmbeddedResource.Get)
-	_mcpgen_stale_run_go_generate[func(component.PromptWithImage, context.Context) ([]mcpgen.PromptMessage, error)](component.PromptWithImage.Get)
-	_mcpgen_stale_run_go_generate[func(component.SimplePrompt, context.Context) (string, error)](component.SimplePrompt.Get)
-	_mcpgen_stale_run_go_generate[func(component.LiveStatus, context.Context) ([]mcpgen.SkillFile, error)](component.LiveStatus.Files)
-	_mcpgen_stale_run_go_generate[struct{}](component.About{})
-	_mcpgen_stale_run_go_generate[struct {
+var (
+	_ interface {
+		Call(context.Context) (string, error)
+	} = stale("everything.About.Call changed after mcpgen ran: run go generate ./...", (*component.About)(nil))
+	_ interface {
+		Call(context.Context, *mcpgen.Request) (string, error)
+	} = stale("everything.ConfirmDelete.Call changed after mcpgen ran: run go generate ./...", (*component.ConfirmDelete)(nil))
+	_ interface {
+		Call(context.Context) (string, error)
+	} = stale("everything.Echo.Call changed after mcpgen ran: run go generate ./...", (*component.Echo)(nil))
+	_ interface {
+		Call(context.Context) (string, error)
+	} = stale("everything.FailingJob.Call changed after mcpgen ran: run go generate ./...", (*component.FailingJob)(nil))
+	_ interface {
+		Call(context.Context) (string, error)
+	} = stale("everything.Greet.Call changed after mcpgen ran: run go generate ./...", (*component.Greet)(nil))
+	_ interface {
+		Call(context.Context) (string, error)
+	} = stale("everything.JSONSchema202012.Call changed after mcpgen ran: run go generate ./...", (*component.JSONSchema202012)(nil))
+	_ interface {
+		Call(context.Context, *mcpgen.Request) (string, error)
+	} = stale("everything.MultiInput.Call changed after mcpgen ran: run go generate ./...", (*component.MultiInput)(nil))
+	_ interface {
+		Call(context.Context) (string, error)
+	} = stale("everything.ProtocolErrorJob.Call changed after mcpgen ran: run go generate ./...", (*component.ProtocolErrorJob)(nil))
+	_ interface {
+		Call(context.Context, *mcpgen.Request) (string, error)
+	} = stale("everything.SlowCompute.Call changed after mcpgen ran: run go generate ./...", (*component.SlowCompute)(nil))
+	_ interface {
+		Call(context.Context) ([]mcpgen.Content, error)
+	} = stale("everything.AudioContent.Call changed after mcpgen ran: run go generate ./...", (*component.AudioContent)(nil))
+	_ interface {
+		Call(context.Context) (string, error)
+	} = stale("everything.CustomHeader.Call changed after mcpgen ran: run go generate ./...", (*component.CustomHeader)(nil))
+	_ interface {
+		Call(context.Context, *mcpgen.Request) (string, error)
+	} = stale("everything.Elicitation.Call changed after mcpgen ran: run go generate ./...", (*component.Elicitation)(nil))
+	_ interface {
+		Call(context.Context, *mcpgen.Request) (string, error)
+	} = stale("everything.ElicitationDefaults.Call changed after mcpgen ran: run go generate ./...", (*component.ElicitationDefaults)(nil))
+	_ interface {
+		Call(context.Context, *mcpgen.Request) (string, error)
+	} = stale("everything.ElicitationEnums.Call changed after mcpgen ran: run go generate ./...", (*component.ElicitationEnums)(nil))
+	_ interface {
+		Call(context.Context) ([]mcpgen.Content, error)
+	} = stale("everything.EmbeddedResource.Call changed after mcpgen ran: run go generate ./...", (*component.EmbeddedResource)(nil))
+	_ interface {
+		Call(context.Context) (string, error)
+	} = stale("everything.ErrorHandling.Call changed after mcpgen ran: run go generate ./...", (*component.ErrorHandling)(nil))
+	_ interface {
+		Call(context.Context) ([]mcpgen.Content, error)
+	} = stale("everything.ImageContent.Call changed after mcpgen ran: run go generate ./...", (*component.ImageContent)(nil))
+	_ interface {
+		Call(context.Context, *mcpgen.Request) (string, error)
+	} = stale("everything.InputRequiredCapabilities.Call changed after mcpgen ran: run go generate ./...", (*component.InputRequiredCapabilities)(nil))
+	_ interface {
+		Call(context.Context, *mcpgen.Request) (string, error)
+	} = stale("everything.InputRequiredElicitation.Call changed after mcpgen ran: run go generate ./...", (*component.InputRequiredElicitation)(nil))
+	_ interface {
+		Call(context.Context, *mcpgen.Request) (string, error)
+	} = stale("everything.InputRequiredListRoots.Call changed after mcpgen ran: run go generate ./...", (*component.InputRequiredListRoots)(nil))
+	_ interface {
+		Call(context.Context, *mcpgen.Request) (string, error)
+	} = stale("everything.InputRequiredMultiRound.Call changed after mcpgen ran: run go generate ./...", (*component.InputRequiredMultiRound)(nil))
+	_ interface {
+		Call(context.Context, *mcpgen.Request) (string, error)
+	} = stale("everything.InputRequiredMultipleInputs.Call changed after mcpgen ran: run go generate ./...", (*component.InputRequiredMultipleInputs)(nil))
+	_ interface {
+		Call(context.Context, *mcpgen.Request) (string, error)
+	} = stale("everything.InputRequiredRequestState.Call changed after mcpgen ran: run go generate ./...", (*component.InputRequiredRequestState)(nil))
+	_ interface {
+		Call(context.Context, *mcpgen.Request) (string, error)
+	} = stale("everything.InputRequiredSampling.Call changed after mcpgen ran: run go generate ./...", (*component.InputRequiredSampling)(nil))
+	_ interface {
+		Call(context.Context, *mcpgen.Request) (string, error)
+	} = stale("everything.InputRequiredTamperedState.Call changed after mcpgen ran: run go generate ./...", (*component.InputRequiredTamperedState)(nil))
+	_ interface {
+		Call(context.Context, *mcpgen.Request) (string, error)
+	} = stale("everything.LoggingTool.Call changed after mcpgen ran: run go generate ./...", (*component.LoggingTool)(nil))
+	_ interface {
+		Call(context.Context, *mcpgen.Request) (string, error)
+	} = stale("everything.MissingCapability.Call changed after mcpgen ran: run go generate ./...", (*component.MissingCapability)(nil))
+	_ interface {
+		Call(context.Context) ([]mcpgen.Content, error)
+	} = stale("everything.MultipleContentTypes.Call changed after mcpgen ran: run go generate ./...", (*component.MultipleContentTypes)(nil))
+	_ interface {
+		Call(context.Context) (string, error)
+	} = stale("everything.Reconnection.Call changed after mcpgen ran: run go generate ./...", (*component.Reconnection)(nil))
+	_ interface {
+		Call(context.Context, *mcpgen.Request) (string, error)
+	} = stale("everything.Sampling.Call changed after mcpgen ran: run go generate ./...", (*component.Sampling)(nil))
+	_ interface {
+		Call(context.Context) (string, error)
+	} = stale("everything.SimpleText.Call changed after mcpgen ran: run go generate ./...", (*component.SimpleText)(nil))
+	_ interface {
+		Call(context.Context, *mcpgen.Request) (string, error)
+	} = stale("everything.StreamingElicitation.Call changed after mcpgen ran: run go generate ./...", (*component.StreamingElicitation)(nil))
+	_ interface {
+		Call(context.Context, *mcpgen.Request) (string, error)
+	} = stale("everything.ToolWithLogging.Call changed after mcpgen ran: run go generate ./...", (*component.ToolWithLogging)(nil))
+	_ interface {
+		Call(context.Context, *mcpgen.Request) (string, error)
+	} = stale("everything.ToolWithProgress.Call changed after mcpgen ran: run go generate ./...", (*component.ToolWithProgress)(nil))
+	_ interface {
+		Call(context.Context, *mcpgen.Request) (string, error)
+	} = stale("everything.ToolWithTask.Call changed after mcpgen ran: run go generate ./...", (*component.ToolWithTask)(nil))
+	_ interface {
+		Prepare(context.Context, *mcpgen.Request) error
+	} = stale("everything.ToolWithTask.Prepare changed after mcpgen ran: run go generate ./...", (*component.ToolWithTask)(nil))
+	_ interface {
+		Call(context.Context, *mcpgen.Request) (string, error)
+	} = stale("everything.TriggerPromptChange.Call changed after mcpgen ran: run go generate ./...", (*component.TriggerPromptChange)(nil))
+	_ interface {
+		Call(context.Context, *mcpgen.Request) (string, error)
+	} = stale("everything.TriggerToolChange.Call changed after mcpgen ran: run go generate ./...", (*component.TriggerToolChange)(nil))
+	_ interface {
+		Read(context.Context) ([]byte, error)
+	} = stale("everything.StaticBinary.Read changed after mcpgen ran: run go generate ./...", (*component.StaticBinary)(nil))
+	_ interface {
+		Read(context.Context) (string, error)
+	} = stale("everything.StaticText.Read changed after mcpgen ran: run go generate ./...", (*component.StaticText)(nil))
+	_ interface {
+		Read(context.Context) (component.Record, error)
+	} = stale("everything.TemplateData.Read changed after mcpgen ran: run go generate ./...", (*component.TemplateData)(nil))
+	_ interface {
+		Complete(context.Context, mcpgen.CompleteRequest) ([]string, error)
+	} = stale("everything.TemplateData.Complete changed after mcpgen ran: run go generate ./...", (*component.TemplateData)(nil))
+	_ interface {
+		Read(context.Context) (string, error)
+	} = stale("everything.WatchedResource.Read changed after mcpgen ran: run go generate ./...", (*component.WatchedResource)(nil))
+	_ interface {
+		Get(context.Context, *mcpgen.Request) ([]mcpgen.PromptMessage, error)
+	} = stale("everything.InputRequiredPrompt.Get changed after mcpgen ran: run go generate ./...", (*component.InputRequiredPrompt)(nil))
+	_ interface {
+		Get(context.Context) (string, error)
+	} = stale("everything.PromptWithArguments.Get changed after mcpgen ran: run go generate ./...", (*component.PromptWithArguments)(nil))
+	_ interface {
+		Complete(context.Context, mcpgen.CompleteRequest) ([]string, error)
+	} = stale("everything.PromptWithArguments.Complete changed after mcpgen ran: run go generate ./...", (*component.PromptWithArguments)(nil))
+	_ interface {
+		Get(context.Context) ([]mcpgen.PromptMessage, error)
+	} = stale("everything.PromptWithEmbeddedResource.Get changed after mcpgen ran: run go generate ./...", (*component.PromptWithEmbeddedResource)(nil))
+	_ interface {
+		Get(context.Context) ([]mcpgen.PromptMessage, error)
+	} = stale("everything.PromptWithImage.Get changed after mcpgen ran: run go generate ./...", (*component.PromptWithImage)(nil))
+	_ interface {
+		Get(context.Context) (string, error)
+	} = stale("everything.SimplePrompt.Get changed after mcpgen ran: run go generate ./...", (*component.SimplePrompt)(nil))
+	_ interface {
+		Files(context.Context) ([]mcpgen.SkillFile, error)
+	} = stale("everything.LiveStatus.Files changed after mcpgen ran: run go generate ./...", (*component.LiveStatus)(nil))
+	_ struct{} = stale("everything.About changed after mcpgen ran: run go generate ./...", component.About{})
+	_ struct {
 		Filename string `json:"filename" jsonschema:"minLength=1"`
-	}](component.ConfirmDelete{})
-	_mcpgen_stale_run_go_generate[struct {
+	} = stale("everything.ConfirmDelete changed after mcpgen ran: run go generate ./...", component.ConfirmDelete{})
+	_ struct {
 		Message string `json:"message" jsonschema:"minLength=1"`
-	}](component.Echo{})
-	_mcpgen_stale_run_go_generate[struct{}](component.FailingJob{})
-	_mcpgen_stale_run_go_generate[struct {
+	} = stale("everything.Echo changed after mcpgen ran: run go generate ./...", component.Echo{})
+	_ struct{} = stale("everything.FailingJob changed after mcpgen ran: run go generate ./...", component.FailingJob{})
+	_ struct {
 		Name string `json:"name"`
-	}](component.Greet{})
-	_mcpgen_stale_run_go_generate[struct {
+	} = stale("everything.Greet changed after mcpgen ran: run go generate ./...", component.Greet{})
+	_ struct {
 		Name          string             `json:"name,omitempty"`
 		Address       *component.Address `json:"address,omitempty"`
 		ContactMethod string             `json:"contactMethod,omitempty"`
 		Phone         string             `json:"phone,omitempty"`
 		Email         string             `json:"email,omitempty"`
-	}](component.JSONSchema202012{})
-	_mcpgen_stale_run_go_generate[struct {
+	} = stale("everything.JSONSchema202012 changed after mcpgen ran: run go generate ./...", component.JSONSchema202012{})
+	_ struct {
 		Street string `json:"street,omitempty"`
 		City   string `json:"city,omitempty"`
-	}](component.Address{})
-	_mcpgen_stale_run_go_generate[struct{}](component.MultiInput{})
-	_mcpgen_stale_run_go_generate[struct{}](component.ProtocolErrorJob{})
-	_mcpgen_stale_run_go_generate[struct {
+	} = stale("everything.Address changed after mcpgen ran: run go generate ./...", component.Address{})
+	_ struct{} = stale("everything.MultiInput changed after mcpgen ran: run go generate ./...", component.MultiInput{})
+	_ struct{} = stale("everything.ProtocolErrorJob changed after mcpgen ran: run go generate ./...", component.ProtocolErrorJob{})
+	_ struct {
 		Seconds float64 `json:"seconds" jsonschema:"minimum=0,maximum=3600"`
 		Label   string  `json:"label,omitempty"`
-	}](component.SlowCompute{})
-	_mcpgen_stale_run_go_generate[struct{}](component.AudioContent{})
-	_mcpgen_stale_run_go_generate[struct {
+	} = stale("everything.SlowCompute changed after mcpgen ran: run go generate ./...", component.SlowCompute{})
+	_ struct{} = stale("everything.AudioContent changed after mcpgen ran: run go generate ./...", component.AudioContent{})
+	_ struct {
 		Region string `json:"region" jsonschema_extras:"x-mcp-header=Region"`
-	}](component.CustomHeader{})
-	_mcpgen_stale_run_go_generate[struct {
+	} = stale("everything.CustomHeader changed after mcpgen ran: run go generate ./...", component.CustomHeader{})
+	_ struct {
 		Message string `json:"message"`
-	}](component.Elicitation{})
-	_mcpgen_stale_run_go_generate[struct{}](component.ElicitationDefaults{})
-	_mcpgen_stale_run_go_generate[struct{}](component.ElicitationEnums{})
-	_mcpgen_stale_run_go_generate[struct{}](component.EmbeddedResource{})
-	_mcpgen_stale_run_go_generate[struct{}](component.ErrorHandling{})
-	_mcpgen_stale_run_go_generate[struct{}](component.ImageContent{})
-	_mcpgen_stale_run_go_generate[struct{}](component.InputRequiredCapabilities{})
-	_mcpgen_stale_run_go_generate[struct{}](component.InputRequiredElicitation{})
-	_mcpgen_stale_run_go_generate[struct{}](component.InputRequiredListRoots{})
-	_mcpgen_stale_run_go_generate[struct{}](component.InputRequiredMultiRound{})
-	_mcpgen_stale_run_go_generate[struct{}](component.InputRequiredMultipleInputs{})
-	_mcpgen_stale_run_go_generate[struct{}](component.InputRequiredRequestState{})
-	_mcpgen_stale_run_go_generate[struct{}](component.InputRequiredSampling{})
-	_mcpgen_stale_run_go_generate[struct{}](component.InputRequiredTamperedState{})
-	_mcpgen_stale_run_go_generate[struct{}](component.LoggingTool{})
-	_mcpgen_stale_run_go_generate[struct{}](component.MissingCapability{})
-	_mcpgen_stale_run_go_generate[struct{}](component.MultipleContentTypes{})
-	_mcpgen_stale_run_go_generate[struct{}](component.Reconnection{})
-	_mcpgen_stale_run_go_generate[struct {
+	} = stale("everything.Elicitation changed after mcpgen ran: run go generate ./...", component.Elicitation{})
+	_ struct{} = stale("everything.ElicitationDefaults changed after mcpgen ran: run go generate ./...", component.ElicitationDefaults{})
+	_ struct{} = stale("everything.ElicitationEnums changed after mcpgen ran: run go generate ./...", component.ElicitationEnums{})
+	_ struct{} = stale("everything.EmbeddedResource changed after mcpgen ran: run go generate ./...", component.EmbeddedResource{})
+	_ struct{} = stale("everything.ErrorHandling changed after mcpgen ran: run go generate ./...", component.ErrorHandling{})
+	_ struct{} = stale("everything.ImageContent changed after mcpgen ran: run go generate ./...", component.ImageContent{})
+	_ struct{} = stale("everything.InputRequiredCapabilities changed after mcpgen ran: run go generate ./...", component.InputRequiredCapabilities{})
+	_ struct{} = stale("everything.InputRequiredElicitation changed after mcpgen ran: run go generate ./...", component.InputRequiredElicitation{})
+	_ struct{} = stale("everything.InputRequiredListRoots changed after mcpgen ran: run go generate ./...", component.InputRequiredListRoots{})
+	_ struct{} = stale("everything.InputRequiredMultiRound changed after mcpgen ran: run go generate ./...", component.InputRequiredMultiRound{})
+	_ struct{} = stale("everything.InputRequiredMultipleInputs changed after mcpgen ran: run go generate ./...", component.InputRequiredMultipleInputs{})
+	_ struct{} = stale("everything.InputRequiredRequestState changed after mcpgen ran: run go generate ./...", component.InputRequiredRequestState{})
+	_ struct{} = stale("everything.InputRequiredSampling changed after mcpgen ran: run go generate ./...", component.InputRequiredSampling{})
+	_ struct{} = stale("everything.InputRequiredTamperedState changed after mcpgen ran: run go generate ./...", component.InputRequiredTamperedState{})
+	_ struct{} = stale("everything.LoggingTool changed after mcpgen ran: run go generate ./...", component.LoggingTool{})
+	_ struct{} = stale("everything.MissingCapability changed after mcpgen ran: run go generate ./...", component.MissingCapability{})
+	_ struct{} = stale("everything.MultipleContentTypes changed after mcpgen ran: run go generate ./...", component.MultipleContentTypes{})
+	_ struct{} = stale("everything.Reconnection changed after mcpgen ran: run go generate ./...", component.Reconnection{})
+	_ struct {
 		Prompt string `json:"prompt"`
-	}](component.Sampling{})
-	_mcpgen_stale_run_go_generate[struct{}](component.SimpleText{})
-	_mcpgen_stale_run_go_generate[struct{}](component.StreamingElicitation{})
-	_mcpgen_stale_run_go_generate[struct{}](component.ToolWithLogging{})
-	_mcpgen_stale_run_go_generate[struct{}](component.ToolWithProgress{})
-	_mcpgen_stale_run_go_generate[struct{}](component.ToolWithTask{})
-	_mcpgen_stale_run_go_generate[struct{}](component.TriggerPromptChange{})
-	_mcpgen_stale_run_go_generate[struct{}](component.TriggerToolChange{})
-	_mcpgen_stale_run_go_generate[struct{}](component.StaticBinary{})
-	_mcpgen_stale_run_go_generate[struct{}](component.StaticText{})
-	_mcpgen_stale_run_go_generate[struct {
+	} = stale("everything.Sampling changed after mcpgen ran: run go generate ./...", component.Sampling{})
+	_ struct{} = stale("everything.SimpleText changed after mcpgen ran: run go generate ./...", component.SimpleText{})
+	_ struct{} = stale("everything.StreamingElicitation changed after mcpgen ran: run go generate ./...", component.StreamingElicitation{})
+	_ struct{} = stale("everything.ToolWithLogging changed after mcpgen ran: run go generate ./...", component.ToolWithLogging{})
+	_ struct{} = stale("everything.ToolWithProgress changed after mcpgen ran: run go generate ./...", component.ToolWithProgress{})
+	_ struct{} = stale("everything.ToolWithTask changed after mcpgen ran: run go generate ./...", component.ToolWithTask{})
+	_ struct{} = stale("everything.TriggerPromptChange changed after mcpgen ran: run go generate ./...", component.TriggerPromptChange{})
+	_ struct{} = stale("everything.TriggerToolChange changed after mcpgen ran: run go generate ./...", component.TriggerToolChange{})
+	_ struct{} = stale("everything.StaticBinary changed after mcpgen ran: run go generate ./...", component.StaticBinary{})
+	_ struct{} = stale("everything.StaticText changed after mcpgen ran: run go generate ./...", component.StaticText{})
+	_ struct {
 		ID string `json:"id"`
-	}](component.TemplateData{})
-	_mcpgen_stale_run_go_generate[struct{}](component.WatchedResource{})
-	_mcpgen_stale_run_go_generate[struct{}](component.InputRequiredPrompt{})
-	_mcpgen_stale_run_go_generate[struct {
+	} = stale("everything.TemplateData changed after mcpgen ran: run go generate ./...", component.TemplateData{})
+	_ struct{} = stale("everything.WatchedResource changed after mcpgen ran: run go generate ./...", component.WatchedResource{})
+	_ struct{} = stale("everything.InputRequiredPrompt changed after mcpgen ran: run go generate ./...", component.InputRequiredPrompt{})
+	_ struct {
 		Arg1 string `json:"arg1"`
 		Arg2 string `json:"arg2"`
-	}](component.PromptWithArguments{})
-	_mcpgen_stale_run_go_generate[struct {
+	} = stale("everything.PromptWithArguments changed after mcpgen ran: run go generate ./...", component.PromptWithArguments{})
+	_ struct {
 		ResourceURI string `json:"resourceUri"`
-	}](component.PromptWithEmbeddedResource{})
-	_mcpgen_stale_run_go_generate[struct{}](component.PromptWithImage{})
-	_mcpgen_stale_run_go_generate[struct{}](component.SimplePrompt{})
-	_mcpgen_stale_run_go_generate[struct{}](component.LiveStatus{})
-}
+	} = stale("everything.PromptWithEmbeddedResource changed after mcpgen ran: run go generate ./...", component.PromptWithEmbeddedResource{})
+	_ struct{} = stale("everything.PromptWithImage changed after mcpgen ran: run go generate ./...", component.PromptWithImage{})
+	_ struct{} = stale("everything.SimplePrompt changed after mcpgen ran: run go generate ./...", component.SimplePrompt{})
+	_ struct{} = stale("everything.LiveStatus changed after mcpgen ran: run go generate ./...", component.LiveStatus{})
+)

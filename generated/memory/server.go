@@ -39,130 +39,180 @@ type handlers struct {
 	store memstore.Store
 }
 
-// _mcpgen_stale_run_go_generate stops compiling, named in the compiler's message, when a
-// component changed after mcpgen ran: a method's signature, or the fields or
-// tags of a type its schemas describe. Run `go generate ./...` (mcpgen) again.
-func _mcpgen_stale_run_go_generate[T any](T) {}
+// stale returns v. The variables below restate each component method, and
+// each type the schemas describe, as mcpgen saw them: when a component has
+// changed since, this file stops compiling, and the compiler's first error
+// quotes the call that names what changed.
+// Run `go generate ./...` (mcpgen) again.
+func stale[T any](advice string, v T) T {
+	return v
+}
 
 // The component methods and types as mcpgen saw them.
-func _() {
-	_mcpgen_stale_run_go_generate[func(component.AddObservations, context.Context, *mcpgen.Request, memstore.Store) (component.AddedResults, error)](component.AddObservations.Call)
-	_mcpgen_stale_run_go_generate[func(component.CreateEntities, context.Context, *mcpgen.Request, memstore.Store) (component.Entities, error)](component.CreateEntities.Call)
-	_mcpgen_stale_run_go_generate[func(component.CreateRelations, context.Context, *mcpgen.Request, memstore.Store) (component.Relations, error)](component.CreateRelations.Call)
-	_mcpgen_stale_run_go_generate[func(component.CreateTask, context.Context, *mcpgen.Request, memstore.Store) (component.TaskResult, error)](component.CreateTask.Call)
-	_mcpgen_stale_run_go_generate[func(component.DeleteEntities, context.Context, *mcpgen.Request, memstore.Store) (component.Done, error)](component.DeleteEntities.Call)
-	_mcpgen_stale_run_go_generate[func(component.DeleteObservations, context.Context, *mcpgen.Request, memstore.Store) (component.Done, error)](component.DeleteObservations.Call)
-	_mcpgen_stale_run_go_generate[func(component.DeleteRelations, context.Context, *mcpgen.Request, memstore.Store) (component.Done, error)](component.DeleteRelations.Call)
-	_mcpgen_stale_run_go_generate[func(component.ListTasks, context.Context, memstore.Store) (component.TaskList, error)](component.ListTasks.Call)
-	_mcpgen_stale_run_go_generate[func(component.OpenNodes, context.Context, memstore.Store) (component.Graph, error)](component.OpenNodes.Call)
-	_mcpgen_stale_run_go_generate[func(component.ReadGraph, context.Context, memstore.Store) (component.Graph, error)](component.ReadGraph.Call)
-	_mcpgen_stale_run_go_generate[func(component.SearchNodes, context.Context, memstore.Store) (component.Graph, error)](component.SearchNodes.Call)
-	_mcpgen_stale_run_go_generate[func(component.UpdateTask, context.Context, *mcpgen.Request, memstore.Store) (component.TaskResult, error)](component.UpdateTask.Call)
-	_mcpgen_stale_run_go_generate[func(component.ActiveTasks, context.Context, memstore.Store) (component.TaskList, error)](component.ActiveTasks.Read)
-	_mcpgen_stale_run_go_generate[func(component.Changes, context.Context, memstore.Store) (component.Delta, error)](component.Changes.Read)
-	_mcpgen_stale_run_go_generate[func(component.Entity, context.Context, memstore.Store) (memstore.Graph, error)](component.Entity.Read)
-	_mcpgen_stale_run_go_generate[func(component.Entity, context.Context, mcpgen.CompleteRequest, memstore.Store) ([]string, error)](component.Entity.Complete)
-	_mcpgen_stale_run_go_generate[func(component.GraphEntities, context.Context, memstore.Store) (component.Entities, error)](component.GraphEntities.Read)
-	_mcpgen_stale_run_go_generate[func(component.KnowledgeGraph, context.Context, memstore.Store) (memstore.Graph, error)](component.KnowledgeGraph.Read)
-	_mcpgen_stale_run_go_generate[func(component.SessionDelta, context.Context, *mcpgen.Request, memstore.Store) (component.Delta, error)](component.SessionDelta.Read)
-	_mcpgen_stale_run_go_generate[func(component.AnalyzeTechDebt, context.Context, memstore.Store) (string, error)](component.AnalyzeTechDebt.Get)
-	_mcpgen_stale_run_go_generate[func(component.AnalyzeTechDebt, context.Context, mcpgen.CompleteRequest, memstore.Store) ([]string, error)](component.AnalyzeTechDebt.Complete)
-	_mcpgen_stale_run_go_generate[func(component.HandoffRoutine, context.Context, memstore.Store) (string, error)](component.HandoffRoutine.Get)
-	_mcpgen_stale_run_go_generate[func(component.HandoffRoutine, context.Context, mcpgen.CompleteRequest, memstore.Store) ([]string, error)](component.HandoffRoutine.Complete)
-	_mcpgen_stale_run_go_generate[struct {
+var (
+	_ interface {
+		Call(context.Context, *mcpgen.Request, memstore.Store) (component.AddedResults, error)
+	} = stale("memory.AddObservations.Call changed after mcpgen ran: run go generate ./...", (*component.AddObservations)(nil))
+	_ interface {
+		Call(context.Context, *mcpgen.Request, memstore.Store) (component.Entities, error)
+	} = stale("memory.CreateEntities.Call changed after mcpgen ran: run go generate ./...", (*component.CreateEntities)(nil))
+	_ interface {
+		Call(context.Context, *mcpgen.Request, memstore.Store) (component.Relations, error)
+	} = stale("memory.CreateRelations.Call changed after mcpgen ran: run go generate ./...", (*component.CreateRelations)(nil))
+	_ interface {
+		Call(context.Context, *mcpgen.Request, memstore.Store) (component.TaskResult, error)
+	} = stale("memory.CreateTask.Call changed after mcpgen ran: run go generate ./...", (*component.CreateTask)(nil))
+	_ interface {
+		Call(context.Context, *mcpgen.Request, memstore.Store) (component.Done, error)
+	} = stale("memory.DeleteEntities.Call changed after mcpgen ran: run go generate ./...", (*component.DeleteEntities)(nil))
+	_ interface {
+		Call(context.Context, *mcpgen.Request, memstore.Store) (component.Done, error)
+	} = stale("memory.DeleteObservations.Call changed after mcpgen ran: run go generate ./...", (*component.DeleteObservations)(nil))
+	_ interface {
+		Call(context.Context, *mcpgen.Request, memstore.Store) (component.Done, error)
+	} = stale("memory.DeleteRelations.Call changed after mcpgen ran: run go generate ./...", (*component.DeleteRelations)(nil))
+	_ interface {
+		Call(context.Context, memstore.Store) (component.TaskList, error)
+	} = stale("memory.ListTasks.Call changed after mcpgen ran: run go generate ./...", (*component.ListTasks)(nil))
+	_ interface {
+		Call(context.Context, memstore.Store) (component.Graph, error)
+	} = stale("memory.OpenNodes.Call changed after mcpgen ran: run go generate ./...", (*component.OpenNodes)(nil))
+	_ interface {
+		Call(context.Context, memstore.Store) (component.Graph, error)
+	} = stale("memory.ReadGraph.Call changed after mcpgen ran: run go generate ./...", (*component.ReadGraph)(nil))
+	_ interface {
+		Call(context.Context, memstore.Store) (component.Graph, error)
+	} = stale("memory.SearchNodes.Call changed after mcpgen ran: run go generate ./...", (*component.SearchNodes)(nil))
+	_ interface {
+		Call(context.Context, *mcpgen.Request, memstore.Store) (component.TaskResult, error)
+	} = stale("memory.UpdateTask.Call changed after mcpgen ran: run go generate ./...", (*component.UpdateTask)(nil))
+	_ interface {
+		Read(context.Context, memstore.Store) (component.TaskList, error)
+	} = stale("memory.ActiveTasks.Read changed after mcpgen ran: run go generate ./...", (*component.ActiveTasks)(nil))
+	_ interface {
+		Read(context.Context, memstore.Store) (component.Delta, error)
+	} = stale("memory.Changes.Read changed after mcpgen ran: run go generate ./...", (*component.Changes)(nil))
+	_ interface {
+		Read(context.Context, memstore.Store) (memstore.Graph, error)
+	} = stale("memory.Entity.Read changed after mcpgen ran: run go generate ./...", (*component.Entity)(nil))
+	_ interface {
+		Complete(context.Context, mcpgen.CompleteRequest, memstore.Store) ([]string, error)
+	} = stale("memory.Entity.Complete changed after mcpgen ran: run go generate ./...", (*component.Entity)(nil))
+	_ interface {
+		Read(context.Context, memstore.Store) (component.Entities, error)
+	} = stale("memory.GraphEntities.Read changed after mcpgen ran: run go generate ./...", (*component.GraphEntities)(nil))
+	_ interface {
+		Read(context.Context, memstore.Store) (memstore.Graph, error)
+	} = stale("memory.KnowledgeGraph.Read changed after mcpgen ran: run go generate ./...", (*component.KnowledgeGraph)(nil))
+	_ interface {
+		Read(context.Context, *mcpgen.Request, memstore.Store) (component.Delta, error)
+	} = stale("memory.SessionDelta.Read changed after mcpgen ran: run go generate ./...", (*component.SessionDelta)(nil))
+	_ interface {
+		Get(context.Context, memstore.Store) (string, error)
+	} = stale("memory.AnalyzeTechDebt.Get changed after mcpgen ran: run go generate ./...", (*component.AnalyzeTechDebt)(nil))
+	_ interface {
+		Complete(context.Context, mcpgen.CompleteRequest, memstore.Store) ([]string, error)
+	} = stale("memory.AnalyzeTechDebt.Complete changed after mcpgen ran: run go generate ./...", (*component.AnalyzeTechDebt)(nil))
+	_ interface {
+		Get(context.Context, memstore.Store) (string, error)
+	} = stale("memory.HandoffRoutine.Get changed after mcpgen ran: run go generate ./...", (*component.HandoffRoutine)(nil))
+	_ interface {
+		Complete(context.Context, mcpgen.CompleteRequest, memstore.Store) ([]string, error)
+	} = stale("memory.HandoffRoutine.Complete changed after mcpgen ran: run go generate ./...", (*component.HandoffRoutine)(nil))
+	_ struct {
 		Observations []memstore.ObservationAdd `json:"observations" jsonschema:"nullable=false"`
-	}](component.AddObservations{})
-	_mcpgen_stale_run_go_generate[struct {
+	} = stale("memory.AddObservations changed after mcpgen ran: run go generate ./...", component.AddObservations{})
+	_ struct {
 		EntityName string   `json:"entityName"`
 		Contents   []string `json:"contents" jsonschema:"nullable=false"`
-	}](memstore.ObservationAdd{})
-	_mcpgen_stale_run_go_generate[struct {
+	} = stale("memstore.ObservationAdd changed after mcpgen ran: run go generate ./...", memstore.ObservationAdd{})
+	_ struct {
 		Entities []memstore.Entity `json:"entities" jsonschema:"nullable=false"`
-	}](component.CreateEntities{})
-	_mcpgen_stale_run_go_generate[struct {
+	} = stale("memory.CreateEntities changed after mcpgen ran: run go generate ./...", component.CreateEntities{})
+	_ struct {
 		Name         string   `json:"name"`
 		EntityType   string   `json:"entityType"`
 		Observations []string `json:"observations" jsonschema:"nullable=false"`
-	}](memstore.Entity{})
-	_mcpgen_stale_run_go_generate[struct {
+	} = stale("memstore.Entity changed after mcpgen ran: run go generate ./...", memstore.Entity{})
+	_ struct {
 		Relations []memstore.Relation `json:"relations" jsonschema:"nullable=false"`
-	}](component.CreateRelations{})
-	_mcpgen_stale_run_go_generate[struct {
+	} = stale("memory.CreateRelations changed after mcpgen ran: run go generate ./...", component.CreateRelations{})
+	_ struct {
 		From         string `json:"from"`
 		To           string `json:"to"`
 		RelationType string `json:"relationType"`
-	}](memstore.Relation{})
-	_mcpgen_stale_run_go_generate[struct {
+	} = stale("memstore.Relation changed after mcpgen ran: run go generate ./...", memstore.Relation{})
+	_ struct {
 		Title    string   `json:"title" jsonschema:"minLength=1"`
 		Status   string   `json:"status,omitempty" jsonschema:"enum=open,enum=in_progress,enum=blocked,enum=done"`
 		Notes    string   `json:"notes,omitempty"`
 		Entities []string `json:"entities,omitempty"`
-	}](component.CreateTask{})
-	_mcpgen_stale_run_go_generate[struct {
+	} = stale("memory.CreateTask changed after mcpgen ran: run go generate ./...", component.CreateTask{})
+	_ struct {
 		EntityNames []string `json:"entityNames" jsonschema:"nullable=false"`
-	}](component.DeleteEntities{})
-	_mcpgen_stale_run_go_generate[struct {
+	} = stale("memory.DeleteEntities changed after mcpgen ran: run go generate ./...", component.DeleteEntities{})
+	_ struct {
 		Deletions []memstore.ObservationDelete `json:"deletions" jsonschema:"nullable=false"`
-	}](component.DeleteObservations{})
-	_mcpgen_stale_run_go_generate[struct {
+	} = stale("memory.DeleteObservations changed after mcpgen ran: run go generate ./...", component.DeleteObservations{})
+	_ struct {
 		EntityName   string   `json:"entityName"`
 		Observations []string `json:"observations" jsonschema:"nullable=false"`
-	}](memstore.ObservationDelete{})
-	_mcpgen_stale_run_go_generate[struct {
+	} = stale("memstore.ObservationDelete changed after mcpgen ran: run go generate ./...", memstore.ObservationDelete{})
+	_ struct {
 		Relations []memstore.Relation `json:"relations" jsonschema:"nullable=false"`
-	}](component.DeleteRelations{})
-	_mcpgen_stale_run_go_generate[struct {
+	} = stale("memory.DeleteRelations changed after mcpgen ran: run go generate ./...", component.DeleteRelations{})
+	_ struct {
 		Status string `json:"status,omitempty" jsonschema:"enum=open,enum=in_progress,enum=blocked,enum=done"`
 		All    bool   `json:"all,omitempty"`
 		Entity string `json:"entity,omitempty"`
-	}](component.ListTasks{})
-	_mcpgen_stale_run_go_generate[struct {
+	} = stale("memory.ListTasks changed after mcpgen ran: run go generate ./...", component.ListTasks{})
+	_ struct {
 		Names []string `json:"names" jsonschema:"nullable=false"`
-	}](component.OpenNodes{})
-	_mcpgen_stale_run_go_generate[struct{}](component.ReadGraph{})
-	_mcpgen_stale_run_go_generate[struct {
+	} = stale("memory.OpenNodes changed after mcpgen ran: run go generate ./...", component.OpenNodes{})
+	_ struct{} = stale("memory.ReadGraph changed after mcpgen ran: run go generate ./...", component.ReadGraph{})
+	_ struct {
 		Query string `json:"query"`
-	}](component.SearchNodes{})
-	_mcpgen_stale_run_go_generate[struct {
+	} = stale("memory.SearchNodes changed after mcpgen ran: run go generate ./...", component.SearchNodes{})
+	_ struct {
 		ID       int64     `json:"id" jsonschema:"minimum=1"`
 		Title    *string   `json:"title,omitempty" jsonschema:"minLength=1"`
 		Status   *string   `json:"status,omitempty" jsonschema:"enum=open,enum=in_progress,enum=blocked,enum=done"`
 		Notes    *string   `json:"notes,omitempty"`
 		Entities *[]string `json:"entities,omitempty"`
-	}](component.UpdateTask{})
-	_mcpgen_stale_run_go_generate[struct{}](component.ActiveTasks{})
-	_mcpgen_stale_run_go_generate[struct {
+	} = stale("memory.UpdateTask changed after mcpgen ran: run go generate ./...", component.UpdateTask{})
+	_ struct{} = stale("memory.ActiveTasks changed after mcpgen ran: run go generate ./...", component.ActiveTasks{})
+	_ struct {
 		Since string `json:"since"`
-	}](component.Changes{})
-	_mcpgen_stale_run_go_generate[struct {
+	} = stale("memory.Changes changed after mcpgen ran: run go generate ./...", component.Changes{})
+	_ struct {
 		Name string `json:"name"`
-	}](component.Entity{})
-	_mcpgen_stale_run_go_generate[struct{}](component.GraphEntities{})
-	_mcpgen_stale_run_go_generate[struct{}](component.KnowledgeGraph{})
-	_mcpgen_stale_run_go_generate[struct{}](component.SessionDelta{})
-	_mcpgen_stale_run_go_generate[struct {
+	} = stale("memory.Entity changed after mcpgen ran: run go generate ./...", component.Entity{})
+	_ struct{} = stale("memory.GraphEntities changed after mcpgen ran: run go generate ./...", component.GraphEntities{})
+	_ struct{} = stale("memory.KnowledgeGraph changed after mcpgen ran: run go generate ./...", component.KnowledgeGraph{})
+	_ struct{} = stale("memory.SessionDelta changed after mcpgen ran: run go generate ./...", component.SessionDelta{})
+	_ struct {
 		Entity *string `json:"entity,omitempty"`
-	}](component.AnalyzeTechDebt{})
-	_mcpgen_stale_run_go_generate[struct {
+	} = stale("memory.AnalyzeTechDebt changed after mcpgen ran: run go generate ./...", component.AnalyzeTechDebt{})
+	_ struct {
 		Focus *string `json:"focus,omitempty"`
-	}](component.HandoffRoutine{})
-	_mcpgen_stale_run_go_generate[struct {
+	} = stale("memory.HandoffRoutine changed after mcpgen ran: run go generate ./...", component.HandoffRoutine{})
+	_ struct {
 		Results []memstore.AddedObservations `json:"results" jsonschema:"nullable=false"`
-	}](component.AddedResults{})
-	_mcpgen_stale_run_go_generate[struct {
+	} = stale("memory.AddedResults changed after mcpgen ran: run go generate ./...", component.AddedResults{})
+	_ struct {
 		EntityName        string   `json:"entityName"`
 		AddedObservations []string `json:"addedObservations" jsonschema:"nullable=false"`
-	}](memstore.AddedObservations{})
-	_mcpgen_stale_run_go_generate[struct {
+	} = stale("memstore.AddedObservations changed after mcpgen ran: run go generate ./...", memstore.AddedObservations{})
+	_ struct {
 		Entities []memstore.Entity `json:"entities" jsonschema:"nullable=false"`
-	}](component.Entities{})
-	_mcpgen_stale_run_go_generate[struct {
+	} = stale("memory.Entities changed after mcpgen ran: run go generate ./...", component.Entities{})
+	_ struct {
 		Relations []memstore.Relation `json:"relations" jsonschema:"nullable=false"`
-	}](component.Relations{})
-	_mcpgen_stale_run_go_generate[struct {
+	} = stale("memory.Relations changed after mcpgen ran: run go generate ./...", component.Relations{})
+	_ struct {
 		Task memstore.Task `json:"task"`
-	}](component.TaskResult{})
-	_mcpgen_stale_run_go_generate[struct {
+	} = stale("memory.TaskResult changed after mcpgen ran: run go generate ./...", component.TaskResult{})
+	_ struct {
 		ID        int64               `json:"id"`
 		Title     string              `json:"title"`
 		Status    memstore.TaskStatus `json:"status"`
@@ -170,16 +220,16 @@ func _() {
 		Entities  []string            `json:"entities"`
 		CreatedAt time.Time           `json:"createdAt"`
 		UpdatedAt time.Time           `json:"updatedAt"`
-	}](memstore.Task{})
-	_mcpgen_stale_run_go_generate[struct {
+	} = stale("memstore.Task changed after mcpgen ran: run go generate ./...", memstore.Task{})
+	_ struct {
 		Success bool   `json:"success"`
 		Message string `json:"message"`
-	}](component.Done{})
-	_mcpgen_stale_run_go_generate[struct {
+	} = stale("memory.Done changed after mcpgen ran: run go generate ./...", component.Done{})
+	_ struct {
 		Tasks []memstore.Task `json:"tasks"`
-	}](component.TaskList{})
-	_mcpgen_stale_run_go_generate[struct {
+	} = stale("memory.TaskList changed after mcpgen ran: run go generate ./...", component.TaskList{})
+	_ struct {
 		Entities  []memstore.Entity   `json:"entities" jsonschema:"nullable=false"`
 		Relations []memstore.Relation `json:"relations" jsonschema:"nullable=false"`
-	}](memstore.Graph{})
-}
+	} = stale("memstore.Graph changed after mcpgen ran: run go generate ./...", memstore.Graph{})
+)

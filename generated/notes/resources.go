@@ -15,7 +15,7 @@ func (h *handlers) templates() []mcpgen.Template {
 			Template: mcpgen.TemplateInfo{
 				URITemplate: "notes://{id}",
 				Name:        "note",
-				Description: "Note is one note, by identifier.",
+				Description: "One note, by identifier.",
 				MimeType:    "text/plain",
 			},
 			Cache:    mcpgen.Cache{TTLMs: int64(0)},

@@ -34,29 +34,41 @@ type handlers struct {
 	store *component.Store
 }
 
-// _mcpgen_stale_run_go_generate stops compiling, named in the compiler's message, when a
-// component changed after mcpgen ran: a method's signature, or the fields or
-// tags of a type its schemas describe. Run `go generate ./...` (mcpgen) again.
-func _mcpgen_stale_run_go_generate[T any](T) {}
+// stale returns v. The variables below restate each component method, and
+// each type the schemas describe, as mcpgen saw them: when a component has
+// changed since, this file stops compiling, and the compiler's first error
+// quotes the call that names what changed.
+// Run `go generate ./...` (mcpgen) again.
+func stale[T any](advice string, v T) T {
+	return v
+}
 
 // The component methods and types as mcpgen saw them.
-func _() {
-	_mcpgen_stale_run_go_generate[func(component.AddNote, context.Context, *mcpgen.Request, *component.Store) (component.Saved, error)](component.AddNote.Call)
-	_mcpgen_stale_run_go_generate[func(component.Note, context.Context, *component.Store) (string, error)](component.Note.Read)
-	_mcpgen_stale_run_go_generate[func(component.Note, context.Context, mcpgen.CompleteRequest, *component.Store) ([]string, error)](component.Note.Complete)
-	_mcpgen_stale_run_go_generate[func(component.Summarize, context.Context, *component.Store) (string, error)](component.Summarize.Get)
-	_mcpgen_stale_run_go_generate[struct {
+var (
+	_ interface {
+		Call(context.Context, *mcpgen.Request, *component.Store) (component.Saved, error)
+	} = stale("notes.AddNote.Call changed after mcpgen ran: run go generate ./...", (*component.AddNote)(nil))
+	_ interface {
+		Read(context.Context, *component.Store) (string, error)
+	} = stale("notes.Note.Read changed after mcpgen ran: run go generate ./...", (*component.Note)(nil))
+	_ interface {
+		Complete(context.Context, mcpgen.CompleteRequest, *component.Store) ([]string, error)
+	} = stale("notes.Note.Complete changed after mcpgen ran: run go generate ./...", (*component.Note)(nil))
+	_ interface {
+		Get(context.Context, *component.Store) (string, error)
+	} = stale("notes.Summarize.Get changed after mcpgen ran: run go generate ./...", (*component.Summarize)(nil))
+	_ struct {
 		ID   string `json:"id" jsonschema:"pattern=^[a-z0-9-]+$"`
 		Text string `json:"text" jsonschema:"minLength=1"`
-	}](component.AddNote{})
-	_mcpgen_stale_run_go_generate[struct {
+	} = stale("notes.AddNote changed after mcpgen ran: run go generate ./...", component.AddNote{})
+	_ struct {
 		ID string `json:"id"`
-	}](component.Note{})
-	_mcpgen_stale_run_go_generate[struct {
+	} = stale("notes.Note changed after mcpgen ran: run go generate ./...", component.Note{})
+	_ struct {
 		ID string `json:"id"`
-	}](component.Summarize{})
-	_mcpgen_stale_run_go_generate[struct {
+	} = stale("notes.Summarize changed after mcpgen ran: run go generate ./...", component.Summarize{})
+	_ struct {
 		ID    string `json:"id"`
 		Count int    `json:"count"`
-	}](component.Saved{})
-}
+	} = stale("notes.Saved changed after mcpgen ran: run go generate ./...", component.Saved{})
+)

@@ -23,7 +23,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			Tool: mcpgen.ToolInfo{
 				Name:         "add_note",
 				Title:        "Add note",
-				Description:  "AddNote stores a note under an identifier.",
+				Description:  "Stores a note under an identifier.",
 				InputSchema:  addNoteInput,
 				OutputSchema: addNoteOutput,
 				Annotations: &mcpgen.ToolAnnotations{

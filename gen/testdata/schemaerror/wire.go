@@ -63,3 +63,18 @@ type Read struct{}
 
 // Call reads.
 func (Read) Call(context.Context) (Reading, error) { return Reading{}, nil }
+
+// Label says, with its JSONSchema method, that its JSON is a string.
+type Label struct{ V string }
+
+// JSONSchema describes Label as a string.
+func (Label) JSONSchema() map[string]any { return map[string]any{"type": "string"} }
+
+// Labelled returns a Label, which is no JSON object: reported at the
+// method whose result it is.
+//
+//mcp:tool readonly
+type Labelled struct{}
+
+// Call labels.
+func (Labelled) Call(context.Context) (Label, error) { return Label{}, nil } // want `tool labelled: structured result is a string in JSON, not an object`

@@ -65,23 +65,23 @@ type NoFiles struct{} // want `NoFiles: missing method Files`
 // NoContext forgets the context.
 //
 //mcp:skill
-type NoContext struct{} // want `NoContext.Files: skill handler must take a context.Context first`
+type NoContext struct{}
 
-func (NoContext) Files(req *mcpgen.Request) ([]mcpgen.SkillFile, error) { return nil, nil }
+func (NoContext) Files(req *mcpgen.Request) ([]mcpgen.SkillFile, error) { return nil, nil } // want `NoContext.Files: skill handler must take a context.Context first`
 
 // WrongResult returns strings.
 //
 //mcp:skill
-type WrongResult struct{} // want `WrongResult.Files: skill Files returns \[\]string, not \[\]mcpgen.SkillFile`
+type WrongResult struct{}
 
-func (WrongResult) Files(ctx context.Context) ([]string, error) { return nil, nil }
+func (WrongResult) Files(ctx context.Context) ([]string, error) { return nil, nil } // want `WrongResult.Files: skill Files returns \[\]string, not \[\]mcpgen.SkillFile`
 
 // NoError returns no error.
 //
 //mcp:skill
-type NoError struct{} // want `NoError.Files: skill handler must return a result and an error`
+type NoError struct{}
 
-func (NoError) Files(ctx context.Context) []mcpgen.SkillFile { return nil }
+func (NoError) Files(ctx context.Context) []mcpgen.SkillFile { return nil } // want `NoError.Files: skill handler must return a result and an error`
 
 // BadDep takes a parameter the server cannot supply.
 //

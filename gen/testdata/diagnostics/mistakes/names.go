@@ -19,14 +19,14 @@ func (Second) Call(context.Context) (string, error) { return "", nil }
 // Spaced has a name with a space.
 //
 //mcp:tool name="has space"
-type Spaced struct{} // want `tool has space: invalid tool name`
+type Spaced struct{} // want `tool has space: invalid tool name: it contains ' '\n\tuse 1 to 128 characters of A-Z a-z 0-9 _ - .`
 
 func (Spaced) Call(context.Context) (string, error) { return "", nil }
 
 // Slashed has a prompt name with a slash.
 //
 //mcp:prompt name=a/b
-type Slashed struct{} // want `prompt a/b: invalid prompt name`
+type Slashed struct{} // want `prompt a/b: invalid prompt name: it contains '/'`
 
 func (Slashed) Get(context.Context) (string, error) { return "", nil }
 
@@ -71,3 +71,18 @@ func (CaseUpper) Call(context.Context) (string, error) { return "", nil }
 type CaseLower struct{} // want `tool casey: tool name differs from Casey only in case`
 
 func (CaseLower) Call(context.Context) (string, error) { return "", nil }
+
+// TooLong has a tool name of 129 characters.
+//
+//mcp:tool name=a12345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678
+type TooLong struct{} // want `invalid tool name: it is 129 characters long; the limit is 128`
+
+func (TooLong) Call(context.Context) (string, error) { return "", nil }
+
+// Dotted has the longest name allowed, of every kind of character the
+// rule allows: accepted.
+//
+//mcp:tool name=Admin.tools-list_v2xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx
+type Dotted struct{}
+
+func (Dotted) Call(context.Context) (string, error) { return "", nil }

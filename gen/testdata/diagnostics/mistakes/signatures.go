@@ -25,23 +25,23 @@ type NoGetter struct{} // want `NoGetter: missing method Get`
 // NoCtx forgets the context.
 //
 //mcp:tool
-type NoCtx struct{} // want `NoCtx.Call: tool handler must take a context.Context first`
+type NoCtx struct{}
 
-func (NoCtx) Call() (string, error) { return "", nil }
+func (NoCtx) Call() (string, error) { return "", nil } // want `NoCtx.Call: tool handler must take a context.Context first`
 
 // NoErr forgets the error.
 //
 //mcp:tool
-type NoErr struct{} // want `NoErr.Call: tool handler must return a result and an error`
+type NoErr struct{}
 
-func (NoErr) Call(context.Context) string { return "" }
+func (NoErr) Call(context.Context) string { return "" } // want `NoErr.Call: tool handler must return a result and an error`
 
 // ReadNoErr is a resource whose Read forgets the error.
 //
 //mcp:resource uri=readnoerr://x
-type ReadNoErr struct{} // want `ReadNoErr.Read: resource handler must return a result and an error`
+type ReadNoErr struct{}
 
-func (ReadNoErr) Read(context.Context) (string, bool) { return "", false }
+func (ReadNoErr) Read(context.Context) (string, bool) { return "", false } // want `ReadNoErr.Read: resource handler must return a result and an error`
 
 // Unnamed asks for a dependency of an unnamed type.
 //
@@ -74,45 +74,45 @@ func (Variadic) Call(ctx context.Context, more ...string) (string, error) { retu
 // EarlyPrepare has a Prepare method but is no task.
 //
 //mcp:tool
-type EarlyPrepare struct{} // want `EarlyPrepare.Prepare: Prepare only runs for task tools`
+type EarlyPrepare struct{}
 
 func (EarlyPrepare) Call(context.Context) (string, error) { return "", nil }
-func (EarlyPrepare) Prepare(context.Context) error        { return nil }
+func (EarlyPrepare) Prepare(context.Context) error        { return nil } // want `EarlyPrepare.Prepare: Prepare only runs for task tools`
 
 // BadPrepare is a task whose Prepare returns a value.
 //
 //mcp:tool task=optional
-type BadPrepare struct{} // want `BadPrepare.Prepare: wrong Prepare signature`
+type BadPrepare struct{}
 
 func (BadPrepare) Call(context.Context) (string, error)  { return "", nil }
-func (BadPrepare) Prepare(context.Context) (bool, error) { return true, nil }
+func (BadPrepare) Prepare(context.Context) (bool, error) { return true, nil } // want `BadPrepare.Prepare: wrong Prepare signature`
 
 // BadComplete completes with the wrong signature.
 //
 //mcp:prompt
-type BadComplete struct{} // want `BadComplete.Complete: wrong completion method signature`
+type BadComplete struct{}
 
 func (BadComplete) Get(context.Context) (string, error)            { return "", nil }
-func (BadComplete) Complete(ctx context.Context) ([]string, error) { return nil, nil }
+func (BadComplete) Complete(ctx context.Context) ([]string, error) { return nil, nil } // want `BadComplete.Complete: wrong completion method signature`
 
 // BadTemplateComplete completes a template with the wrong result.
 //
 //mcp:resource uri=tc://{id}
-type BadTemplateComplete struct { // want `BadTemplateComplete.Complete: wrong completion method signature`
+type BadTemplateComplete struct {
 	ID string `json:"id"`
 }
 
 func (BadTemplateComplete) Read(context.Context) (string, error) { return "", nil }
-func (BadTemplateComplete) Complete(ctx context.Context, c mcpgen.CompleteRequest) (string, error) {
+func (BadTemplateComplete) Complete(ctx context.Context, c mcpgen.CompleteRequest) (string, error) { // want `BadTemplateComplete.Complete: wrong completion method signature`
 	return "", nil
 }
 
 // IntPrompt returns a number.
 //
 //mcp:prompt
-type IntPrompt struct{} // want `IntPrompt.Get: unsupported prompt result type int`
+type IntPrompt struct{}
 
-func (IntPrompt) Get(context.Context) (int, error) { return 0, nil }
+func (IntPrompt) Get(context.Context) (int, error) { return 0, nil } // want `IntPrompt.Get: unsupported prompt result type int`
 
 // NumberArg has a prompt argument that is not a string.
 //

@@ -47,16 +47,16 @@ func (Tree) Call(context.Context) (string, error) { return "", nil }
 // ListResult returns an array as its structured result.
 //
 //mcp:tool
-type ListResult struct{} // want `ListResult.Call: structured result \[\]string is not a JSON object`
+type ListResult struct{}
 
-func (ListResult) Call(context.Context) ([]string, error) { return nil, nil }
+func (ListResult) Call(context.Context) ([]string, error) { return nil, nil } // want `ListResult.Call: structured result \[\]string is not a JSON object`
 
 // FuncResult returns a function.
 //
 //mcp:tool
-type FuncResult struct{} // want `FuncResult.Call result: type func\(\) cannot be carried in JSON`
+type FuncResult struct{}
 
-func (FuncResult) Call(context.Context) (func(), error) { return nil, nil }
+func (FuncResult) Call(context.Context) (func(), error) { return nil, nil } // want `FuncResult.Call result: type func\(\) cannot be carried in JSON`
 
 // ChanResource reads a struct with a channel inside.
 //
@@ -69,3 +69,27 @@ type ChanBody struct {
 }
 
 func (ChanResource) Read(context.Context) (ChanBody, error) { return ChanBody{}, nil }
+
+// SharedBad is a type two tools take, with a field JSON cannot carry: one
+// mistake, one diagnostic.
+type SharedBad struct {
+	C chan int `json:"c"` // want `Uses[AB]\.S\.C: type chan int cannot be carried in JSON: channels`
+}
+
+// UsesA takes a SharedBad.
+//
+//mcp:tool
+type UsesA struct {
+	S SharedBad `json:"s"`
+}
+
+func (UsesA) Call(context.Context) (string, error) { return "", nil }
+
+// UsesB takes a SharedBad too.
+//
+//mcp:tool
+type UsesB struct {
+	S SharedBad `json:"s"`
+}
+
+func (UsesB) Call(context.Context) (string, error) { return "", nil }

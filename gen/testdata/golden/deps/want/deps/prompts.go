@@ -14,7 +14,7 @@ func (h *handlers) prompts() []mcpgen.Prompt {
 		{
 			Prompt: mcpgen.PromptInfo{
 				Name:        "digest",
-				Description: "Digest summarises the store for the model.",
+				Description: "Summarises the store for the model.",
 				Arguments: []mcpgen.PromptArgument{
 					{Name: "heading", Description: "Heading of the digest."},
 				},
@@ -29,5 +29,5 @@ func (h *handlers) getDigest(ctx context.Context, req *mcpgen.Request, args map[
 	var in component.Digest
 	in.Heading = args["heading"]
 	out, err := in.Get(ctx, h.clock, h.store, h.serverDep)
-	return mcpgen.PromptText("Digest summarises the store for the model.", out, err)
+	return mcpgen.PromptText("Summarises the store for the model.", out, err)
 }

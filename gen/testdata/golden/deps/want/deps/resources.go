@@ -15,7 +15,7 @@ func (h *handlers) templates() []mcpgen.Template {
 			Template: mcpgen.TemplateInfo{
 				URITemplate: "store://entries/{key}",
 				Name:        "entry",
-				Description: "Entry is one stored value, by key.",
+				Description: "One stored value, by key.",
 			},
 			Cache:    mcpgen.Cache{TTLMs: int64(0)},
 			Read:     h.readEntry,

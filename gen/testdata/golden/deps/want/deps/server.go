@@ -37,29 +37,43 @@ type handlers struct {
 	store2    *cache.Store
 }
 
-// _mcpgen_stale_run_go_generate stops compiling, named in the compiler's message, when a
-// component changed after mcpgen ran: a method's signature, or the fields or
-// tags of a type its schemas describe. Run `go generate ./...` (mcpgen) again.
-func _mcpgen_stale_run_go_generate[T any](T) {}
+// stale returns v. The variables below restate each component method, and
+// each type the schemas describe, as mcpgen saw them: when a component has
+// changed since, this file stops compiling, and the compiler's first error
+// quotes the call that names what changed.
+// Run `go generate ./...` (mcpgen) again.
+func stale[T any](advice string, v T) T {
+	return v
+}
 
 // The component methods and types as mcpgen saw them.
-func _() {
-	_mcpgen_stale_run_go_generate[func(component.Recall, context.Context, *store.Store, *cache.Store) (string, error)](component.Recall.Call)
-	_mcpgen_stale_run_go_generate[func(component.Remember, context.Context, *store.Store, component.Clock, *mcpgen.Request) (string, error)](component.Remember.Call)
-	_mcpgen_stale_run_go_generate[func(component.Entry, context.Context, *store.Store) (string, error)](component.Entry.Read)
-	_mcpgen_stale_run_go_generate[func(component.Entry, context.Context, mcpgen.CompleteRequest, *store.Store) ([]string, error)](component.Entry.Complete)
-	_mcpgen_stale_run_go_generate[func(component.Digest, context.Context, component.Clock, *store.Store, *cache.Server) (string, error)](component.Digest.Get)
-	_mcpgen_stale_run_go_generate[struct {
+var (
+	_ interface {
+		Call(context.Context, *store.Store, *cache.Store) (string, error)
+	} = stale("deps.Recall.Call changed after mcpgen ran: run go generate ./...", (*component.Recall)(nil))
+	_ interface {
+		Call(context.Context, *store.Store, component.Clock, *mcpgen.Request) (string, error)
+	} = stale("deps.Remember.Call changed after mcpgen ran: run go generate ./...", (*component.Remember)(nil))
+	_ interface {
+		Read(context.Context, *store.Store) (string, error)
+	} = stale("deps.Entry.Read changed after mcpgen ran: run go generate ./...", (*component.Entry)(nil))
+	_ interface {
+		Complete(context.Context, mcpgen.CompleteRequest, *store.Store) ([]string, error)
+	} = stale("deps.Entry.Complete changed after mcpgen ran: run go generate ./...", (*component.Entry)(nil))
+	_ interface {
+		Get(context.Context, component.Clock, *store.Store, *cache.Server) (string, error)
+	} = stale("deps.Digest.Get changed after mcpgen ran: run go generate ./...", (*component.Digest)(nil))
+	_ struct {
 		Key string `json:"key"`
-	}](component.Recall{})
-	_mcpgen_stale_run_go_generate[struct {
+	} = stale("deps.Recall changed after mcpgen ran: run go generate ./...", component.Recall{})
+	_ struct {
 		Key   string `json:"key"`
 		Value string `json:"value"`
-	}](component.Remember{})
-	_mcpgen_stale_run_go_generate[struct {
+	} = stale("deps.Remember changed after mcpgen ran: run go generate ./...", component.Remember{})
+	_ struct {
 		Key string `json:"key"`
-	}](component.Entry{})
-	_mcpgen_stale_run_go_generate[struct {
+	} = stale("deps.Entry changed after mcpgen ran: run go generate ./...", component.Entry{})
+	_ struct {
 		Heading string `json:"heading,omitempty"`
-	}](component.Digest{})
-}
+	} = stale("deps.Digest changed after mcpgen ran: run go generate ./...", component.Digest{})
+)

@@ -22,7 +22,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 		{
 			Tool: mcpgen.ToolInfo{
 				Name:        "recall",
-				Description: "Recall returns the value stored under a key.",
+				Description: "Returns the value stored under a key.",
 				InputSchema: recallInput,
 				Annotations: &mcpgen.ToolAnnotations{
 					ReadOnlyHint:    mcpgen.Bool(true),
@@ -36,7 +36,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 		{
 			Tool: mcpgen.ToolInfo{
 				Name:        "remember",
-				Description: "Remember stores a value under a key.",
+				Description: "Stores a value under a key.",
 				InputSchema: rememberInput,
 				Annotations: &mcpgen.ToolAnnotations{
 					ReadOnlyHint:    mcpgen.Bool(false),

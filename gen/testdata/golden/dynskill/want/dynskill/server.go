@@ -27,13 +27,19 @@ func New(opts mcpgen.Options) *mcpgen.Server {
 // handlers holds the dependencies and adapts each component to the runtime.
 type handlers struct{}
 
-// _mcpgen_stale_run_go_generate stops compiling, named in the compiler's message, when a
-// component changed after mcpgen ran: a method's signature, or the fields or
-// tags of a type its schemas describe. Run `go generate ./...` (mcpgen) again.
-func _mcpgen_stale_run_go_generate[T any](T) {}
+// stale returns v. The variables below restate each component method, and
+// each type the schemas describe, as mcpgen saw them: when a component has
+// changed since, this file stops compiling, and the compiler's first error
+// quotes the call that names what changed.
+// Run `go generate ./...` (mcpgen) again.
+func stale[T any](advice string, v T) T {
+	return v
+}
 
 // The component methods and types as mcpgen saw them.
-func _() {
-	_mcpgen_stale_run_go_generate[func(*component.Greeting, context.Context) ([]mcpgen.SkillFile, error)]((*component.Greeting).Files)
-	_mcpgen_stale_run_go_generate[struct{}](component.Greeting{})
-}
+var (
+	_ interface {
+		Files(context.Context) ([]mcpgen.SkillFile, error)
+	} = stale("dynskill.Greeting.Files changed after mcpgen ran: run go generate ./...", (*component.Greeting)(nil))
+	_ struct{} = stale("dynskill.Greeting changed after mcpgen ran: run go generate ./...", component.Greeting{})
+)

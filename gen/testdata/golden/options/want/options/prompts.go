@@ -15,7 +15,7 @@ func (h *handlers) prompts() []mcpgen.Prompt {
 			Prompt: mcpgen.PromptInfo{
 				Name:        "standup",
 				Title:       "Daily stand-up",
-				Description: "Standup drafts a stand-up note.",
+				Description: "Drafts a stand-up note.",
 				Icons: []mcpgen.Icon{
 					{Src: "https://example.com/standup.webp", MimeType: "image/webp"},
 				},
@@ -34,5 +34,5 @@ func (h *handlers) getStandup(ctx context.Context, req *mcpgen.Request, args map
 	var in component.Standup
 	in.Yesterday = args["yesterday"]
 	out, err := in.Get(ctx)
-	return mcpgen.PromptText("Standup drafts a stand-up note.", out, err)
+	return mcpgen.PromptText("Drafts a stand-up note.", out, err)
 }

@@ -16,7 +16,7 @@ func (h *handlers) resources() []mcpgen.Resource {
 				URI:         "status://now",
 				Name:        "status",
 				Title:       "Live status",
-				Description: "Status is the live service status, cached publicly for a minute.",
+				Description: "The live service status, cached publicly for a minute.",
 				Icons: []mcpgen.Icon{
 					{Src: "data:image/svg+xml;base64,PHN2Zy8+", MimeType: "image/svg+xml"},
 				},
@@ -43,7 +43,7 @@ func (h *handlers) templates() []mcpgen.Template {
 			Template: mcpgen.TemplateInfo{
 				URITemplate: "profiles://{user}",
 				Name:        "user-profile",
-				Description: "Profile is a user profile, private to the caller.",
+				Description: "A user profile, private to the caller.",
 				MimeType:    "text/plain",
 			},
 			Cache:    mcpgen.Cache{TTLMs: int64(0), Scope: "private"},

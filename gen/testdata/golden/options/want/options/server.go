@@ -35,40 +35,60 @@ func New(opts mcpgen.Options) *mcpgen.Server {
 // handlers holds the dependencies and adapts each component to the runtime.
 type handlers struct{}
 
-// _mcpgen_stale_run_go_generate stops compiling, named in the compiler's message, when a
-// component changed after mcpgen ran: a method's signature, or the fields or
-// tags of a type its schemas describe. Run `go generate ./...` (mcpgen) again.
-func _mcpgen_stale_run_go_generate[T any](T) {}
+// stale returns v. The variables below restate each component method, and
+// each type the schemas describe, as mcpgen saw them: when a component has
+// changed since, this file stops compiling, and the compiler's first error
+// quotes the call that names what changed.
+// Run `go generate ./...` (mcpgen) again.
+func stale[T any](advice string, v T) T {
+	return v
+}
 
 // The component methods and types as mcpgen saw them.
-func _() {
-	_mcpgen_stale_run_go_generate[func(component.Purge, context.Context) (string, error)](component.Purge.Call)
-	_mcpgen_stale_run_go_generate[func(component.Rename, context.Context) (string, error)](component.Rename.Call)
-	_mcpgen_stale_run_go_generate[func(component.SearchDocs, context.Context) (string, error)](component.SearchDocs.Call)
-	_mcpgen_stale_run_go_generate[func(component.Touch, context.Context) (string, error)](component.Touch.Call)
-	_mcpgen_stale_run_go_generate[func(component.Status, context.Context) (string, error)](component.Status.Read)
-	_mcpgen_stale_run_go_generate[func(component.Profile, context.Context) (string, error)](component.Profile.Read)
-	_mcpgen_stale_run_go_generate[func(component.Profile, context.Context, mcpgen.CompleteRequest) ([]string, error)](component.Profile.Complete)
-	_mcpgen_stale_run_go_generate[func(component.Standup, context.Context) (string, error)](component.Standup.Get)
-	_mcpgen_stale_run_go_generate[struct{}](component.Purge{})
-	_mcpgen_stale_run_go_generate[struct {
+var (
+	_ interface {
+		Call(context.Context) (string, error)
+	} = stale("options.Purge.Call changed after mcpgen ran: run go generate ./...", (*component.Purge)(nil))
+	_ interface {
+		Call(context.Context) (string, error)
+	} = stale("options.Rename.Call changed after mcpgen ran: run go generate ./...", (*component.Rename)(nil))
+	_ interface {
+		Call(context.Context) (string, error)
+	} = stale("options.SearchDocs.Call changed after mcpgen ran: run go generate ./...", (*component.SearchDocs)(nil))
+	_ interface {
+		Call(context.Context) (string, error)
+	} = stale("options.Touch.Call changed after mcpgen ran: run go generate ./...", (*component.Touch)(nil))
+	_ interface {
+		Read(context.Context) (string, error)
+	} = stale("options.Status.Read changed after mcpgen ran: run go generate ./...", (*component.Status)(nil))
+	_ interface {
+		Read(context.Context) (string, error)
+	} = stale("options.Profile.Read changed after mcpgen ran: run go generate ./...", (*component.Profile)(nil))
+	_ interface {
+		Complete(context.Context, mcpgen.CompleteRequest) ([]string, error)
+	} = stale("options.Profile.Complete changed after mcpgen ran: run go generate ./...", (*component.Profile)(nil))
+	_ interface {
+		Get(context.Context) (string, error)
+	} = stale("options.Standup.Get changed after mcpgen ran: run go generate ./...", (*component.Standup)(nil))
+	_ struct{} = stale("options.Purge changed after mcpgen ran: run go generate ./...", component.Purge{})
+	_ struct {
 		From string `json:"from"`
 		To   string `json:"to"`
-	}](component.Rename{})
-	_mcpgen_stale_run_go_generate[struct {
+	} = stale("options.Rename changed after mcpgen ran: run go generate ./...", component.Rename{})
+	_ struct {
 		Query string    `json:"query" jsonschema:"minLength=2,example=golang,example=mcp"`
 		Limit int       `json:"limit,omitempty" jsonschema:"minimum=1,maximum=50,default=10"`
 		Since time.Time `json:"since,omitzero" jsonschema:"format=date-time"`
 		Order string    `json:"order,omitempty" jsonschema:"enum=relevance,enum=date"`
 		Tags  []string  `json:"tags,omitempty" jsonschema:"minItems=1,maxItems=5"`
 		Email string    `json:"email,omitempty" jsonschema:"format=email,pattern=@example\\.com$"`
-	}](component.SearchDocs{})
-	_mcpgen_stale_run_go_generate[struct{}](component.Touch{})
-	_mcpgen_stale_run_go_generate[struct{}](component.Status{})
-	_mcpgen_stale_run_go_generate[struct {
+	} = stale("options.SearchDocs changed after mcpgen ran: run go generate ./...", component.SearchDocs{})
+	_ struct{} = stale("options.Touch changed after mcpgen ran: run go generate ./...", component.Touch{})
+	_ struct{} = stale("options.Status changed after mcpgen ran: run go generate ./...", component.Status{})
+	_ struct {
 		User string `json:"user"`
-	}](component.Profile{})
-	_mcpgen_stale_run_go_generate[struct {
+	} = stale("options.Profile changed after mcpgen ran: run go generate ./...", component.Profile{})
+	_ struct {
 		Yesterday string `json:"yesterday"`
-	}](component.Standup{})
-}
+	} = stale("options.Standup changed after mcpgen ran: run go generate ./...", component.Standup{})
+)

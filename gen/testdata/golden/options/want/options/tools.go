@@ -28,7 +28,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 		{
 			Tool: mcpgen.ToolInfo{
 				Name:        "purge",
-				Description: "Purge deletes everything: every hint left to its default.",
+				Description: "Deletes everything: every hint left to its default.",
 				InputSchema: purgeInput,
 				Annotations: &mcpgen.ToolAnnotations{
 					ReadOnlyHint:    mcpgen.Bool(false),
@@ -43,7 +43,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 		{
 			Tool: mcpgen.ToolInfo{
 				Name:        "rename",
-				Description: "Rename renames a document: hints given explicitly.",
+				Description: "Renames a document: hints given explicitly.",
 				InputSchema: renameInput,
 				Annotations: &mcpgen.ToolAnnotations{
 					ReadOnlyHint:    mcpgen.Bool(false),
@@ -58,7 +58,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			Tool: mcpgen.ToolInfo{
 				Name:        "search",
 				Title:       "Search documents",
-				Description: "SearchDocs finds documents.",
+				Description: "Finds documents.",
 				Icons: []mcpgen.Icon{
 					{Src: "https://example.com/search.png", MimeType: "image/png"},
 					{Src: "https://example.com/search.svg?v=2", MimeType: "image/svg+xml"},

@@ -14,14 +14,14 @@ func (h *handlers) prompts() []mcpgen.Prompt {
 		{
 			Prompt: mcpgen.PromptInfo{
 				Name:        "greeting",
-				Description: "Greeting builds its whole result itself and takes no arguments.",
+				Description: "Builds its whole result itself and takes no arguments.",
 			},
 			Get: h.getGreeting,
 		},
 		{
 			Prompt: mcpgen.PromptInfo{
 				Name:        "review",
-				Description: "Review asks the model to review a piece of code.",
+				Description: "Asks the model to review a piece of code.",
 				Arguments: []mcpgen.PromptArgument{
 					{Name: "code", Description: "The code to review.", Required: true},
 					{Name: "language", Description: "Language of the code; guessed when absent."},
@@ -36,7 +36,7 @@ func (h *handlers) prompts() []mcpgen.Prompt {
 			Prompt: mcpgen.PromptInfo{
 				Name:        "translate-text",
 				Title:       "Translate text",
-				Description: "Translate sets up a translation as a conversation.",
+				Description: "Sets up a translation as a conversation.",
 				Arguments: []mcpgen.PromptArgument{
 					{Name: "text", Description: "Text to translate.", Required: true},
 					{Name: "target", Description: "Target language.", Required: true},
@@ -64,7 +64,7 @@ func (h *handlers) getReview(ctx context.Context, req *mcpgen.Request, args map[
 	}
 	in.Strict = args["strict"]
 	out, err := in.Get(ctx)
-	return mcpgen.PromptText("Review asks the model to review a piece of code.", out, err)
+	return mcpgen.PromptText("Asks the model to review a piece of code.", out, err)
 }
 
 // completeReview offers completions for review's arguments.
@@ -79,5 +79,5 @@ func (h *handlers) getTranslate(ctx context.Context, req *mcpgen.Request, args m
 	in.Text = args["text"]
 	in.Target = args["target"]
 	out, err := in.Get(ctx)
-	return mcpgen.PromptMessages("Translate sets up a translation as a conversation.", out, err)
+	return mcpgen.PromptMessages("Sets up a translation as a conversation.", out, err)
 }

@@ -27,20 +27,32 @@ func New(opts mcpgen.Options) *mcpgen.Server {
 // handlers holds the dependencies and adapts each component to the runtime.
 type handlers struct{}
 
-// _mcpgen_stale_run_go_generate stops compiling, named in the compiler's message, when a
-// component changed after mcpgen ran: a method's signature, or the fields or
-// tags of a type its schemas describe. Run `go generate ./...` (mcpgen) again.
-func _mcpgen_stale_run_go_generate[T any](T) {}
+// stale returns v. The variables below restate each component method, and
+// each type the schemas describe, as mcpgen saw them: when a component has
+// changed since, this file stops compiling, and the compiler's first error
+// quotes the call that names what changed.
+// Run `go generate ./...` (mcpgen) again.
+func stale[T any](advice string, v T) T {
+	return v
+}
 
 // The component methods and types as mcpgen saw them.
-func _() {
-	_mcpgen_stale_run_go_generate[func(component.Greeting, context.Context) (*mcpgen.GetPromptResult, error)](component.Greeting.Get)
-	_mcpgen_stale_run_go_generate[func(component.Review, context.Context) (string, error)](component.Review.Get)
-	_mcpgen_stale_run_go_generate[func(component.Review, context.Context, mcpgen.CompleteRequest) ([]string, error)](component.Review.Complete)
-	_mcpgen_stale_run_go_generate[func(*component.Translate, context.Context) ([]mcpgen.PromptMessage, error)]((*component.Translate).Get)
-	_mcpgen_stale_run_go_generate[struct{}](component.Greeting{})
-	_mcpgen_stale_run_go_generate[struct {
+var (
+	_ interface {
+		Get(context.Context) (*mcpgen.GetPromptResult, error)
+	} = stale("prompts.Greeting.Get changed after mcpgen ran: run go generate ./...", (*component.Greeting)(nil))
+	_ interface {
+		Get(context.Context) (string, error)
+	} = stale("prompts.Review.Get changed after mcpgen ran: run go generate ./...", (*component.Review)(nil))
+	_ interface {
+		Complete(context.Context, mcpgen.CompleteRequest) ([]string, error)
+	} = stale("prompts.Review.Complete changed after mcpgen ran: run go generate ./...", (*component.Review)(nil))
+	_ interface {
+		Get(context.Context) ([]mcpgen.PromptMessage, error)
+	} = stale("prompts.Translate.Get changed after mcpgen ran: run go generate ./...", (*component.Translate)(nil))
+	_ struct{} = stale("prompts.Greeting changed after mcpgen ran: run go generate ./...", component.Greeting{})
+	_ struct {
 		Text   string `json:"text"`
 		Target string `json:"target"`
-	}](component.Translate{})
-}
+	} = stale("prompts.Translate changed after mcpgen ran: run go generate ./...", component.Translate{})
+)

@@ -15,7 +15,7 @@ func (h *handlers) resources() []mcpgen.Resource {
 			Resource: mcpgen.ResourceInfo{
 				URI:         "bundle://all",
 				Name:        "bundle",
-				Description: "Bundle is several documents at once: a raw result.",
+				Description: "Several documents at once: a raw result.",
 			},
 			Cache: mcpgen.Cache{TTLMs: int64(0)},
 			Read:  h.readBundle,
@@ -24,7 +24,7 @@ func (h *handlers) resources() []mcpgen.Resource {
 			Resource: mcpgen.ResourceInfo{
 				URI:         "images://logo.png",
 				Name:        "logo",
-				Description: "Logo is the logo picture: a blob result.",
+				Description: "The logo picture: a blob result.",
 				MimeType:    "image/png",
 			},
 			Cache: mcpgen.Cache{TTLMs: int64(0)},
@@ -34,7 +34,7 @@ func (h *handlers) resources() []mcpgen.Resource {
 			Resource: mcpgen.ResourceInfo{
 				URI:         "docs://readme",
 				Name:        "readme",
-				Description: "Readme is the project's read-me: a fixed URI with a text result.",
+				Description: "The project's read-me: a fixed URI with a text result.",
 				MimeType:    "text/markdown",
 			},
 			Cache: mcpgen.Cache{TTLMs: int64(0)},
@@ -44,7 +44,7 @@ func (h *handlers) resources() []mcpgen.Resource {
 			Resource: mcpgen.ResourceInfo{
 				URI:         "config://app",
 				Name:        "settings",
-				Description: "Settings is the application's configuration as JSON.",
+				Description: "The application's configuration as JSON.",
 				MimeType:    "application/json",
 			},
 			Cache: mcpgen.Cache{TTLMs: int64(0)},
@@ -88,7 +88,7 @@ func (h *handlers) templates() []mcpgen.Template {
 			Template: mcpgen.TemplateInfo{
 				URITemplate: "accounts://{account_id}",
 				Name:        "account",
-				Description: "Account is a user account as JSON: a template without completion, bound\nto a field whose Go name differs from the variable.",
+				Description: "A user account as JSON: a template without completion, bound\nto a field whose Go name differs from the variable.",
 				MimeType:    "application/json",
 			},
 			Cache: mcpgen.Cache{TTLMs: int64(0)},
@@ -98,7 +98,7 @@ func (h *handlers) templates() []mcpgen.Template {
 			Template: mcpgen.TemplateInfo{
 				URITemplate: "notes://{folder}/{+path}",
 				Name:        "note",
-				Description: "Note is one note of a folder: a template whose variables bind to the\nfields Folder ({folder}) and Path ({+path}, may hold slashes).",
+				Description: "One note of a folder: a template whose variables bind to the\nfields Folder ({folder}) and Path ({+path}, may hold slashes).",
 				MimeType:    "text/plain",
 			},
 			Cache:    mcpgen.Cache{TTLMs: int64(0)},

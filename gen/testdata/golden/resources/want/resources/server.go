@@ -28,29 +28,47 @@ func New(opts mcpgen.Options) *mcpgen.Server {
 // handlers holds the dependencies and adapts each component to the runtime.
 type handlers struct{}
 
-// _mcpgen_stale_run_go_generate stops compiling, named in the compiler's message, when a
-// component changed after mcpgen ran: a method's signature, or the fields or
-// tags of a type its schemas describe. Run `go generate ./...` (mcpgen) again.
-func _mcpgen_stale_run_go_generate[T any](T) {}
+// stale returns v. The variables below restate each component method, and
+// each type the schemas describe, as mcpgen saw them: when a component has
+// changed since, this file stops compiling, and the compiler's first error
+// quotes the call that names what changed.
+// Run `go generate ./...` (mcpgen) again.
+func stale[T any](advice string, v T) T {
+	return v
+}
 
 // The component methods and types as mcpgen saw them.
-func _() {
-	_mcpgen_stale_run_go_generate[func(component.Account, context.Context) (*component.AccountInfo, error)](component.Account.Read)
-	_mcpgen_stale_run_go_generate[func(*component.Bundle, context.Context) (*mcpgen.ReadResourceResult, error)]((*component.Bundle).Read)
-	_mcpgen_stale_run_go_generate[func(component.Logo, context.Context) ([]byte, error)](component.Logo.Read)
-	_mcpgen_stale_run_go_generate[func(component.Note, context.Context) (string, error)](component.Note.Read)
-	_mcpgen_stale_run_go_generate[func(component.Note, context.Context, mcpgen.CompleteRequest) ([]string, error)](component.Note.Complete)
-	_mcpgen_stale_run_go_generate[func(component.Readme, context.Context) (string, error)](component.Readme.Read)
-	_mcpgen_stale_run_go_generate[func(component.Settings, context.Context) (component.AppConfig, error)](component.Settings.Read)
-	_mcpgen_stale_run_go_generate[struct {
+var (
+	_ interface {
+		Read(context.Context) (*component.AccountInfo, error)
+	} = stale("resources.Account.Read changed after mcpgen ran: run go generate ./...", (*component.Account)(nil))
+	_ interface {
+		Read(context.Context) (*mcpgen.ReadResourceResult, error)
+	} = stale("resources.Bundle.Read changed after mcpgen ran: run go generate ./...", (*component.Bundle)(nil))
+	_ interface {
+		Read(context.Context) ([]byte, error)
+	} = stale("resources.Logo.Read changed after mcpgen ran: run go generate ./...", (*component.Logo)(nil))
+	_ interface {
+		Read(context.Context) (string, error)
+	} = stale("resources.Note.Read changed after mcpgen ran: run go generate ./...", (*component.Note)(nil))
+	_ interface {
+		Complete(context.Context, mcpgen.CompleteRequest) ([]string, error)
+	} = stale("resources.Note.Complete changed after mcpgen ran: run go generate ./...", (*component.Note)(nil))
+	_ interface {
+		Read(context.Context) (string, error)
+	} = stale("resources.Readme.Read changed after mcpgen ran: run go generate ./...", (*component.Readme)(nil))
+	_ interface {
+		Read(context.Context) (component.AppConfig, error)
+	} = stale("resources.Settings.Read changed after mcpgen ran: run go generate ./...", (*component.Settings)(nil))
+	_ struct {
 		ID string `json:"account_id"`
-	}](component.Account{})
-	_mcpgen_stale_run_go_generate[struct{}](component.Bundle{})
-	_mcpgen_stale_run_go_generate[struct{}](component.Logo{})
-	_mcpgen_stale_run_go_generate[struct {
+	} = stale("resources.Account changed after mcpgen ran: run go generate ./...", component.Account{})
+	_ struct{} = stale("resources.Bundle changed after mcpgen ran: run go generate ./...", component.Bundle{})
+	_ struct{} = stale("resources.Logo changed after mcpgen ran: run go generate ./...", component.Logo{})
+	_ struct {
 		Folder string `json:"folder"`
 		Path   string `json:"path"`
-	}](component.Note{})
-	_mcpgen_stale_run_go_generate[struct{}](component.Readme{})
-	_mcpgen_stale_run_go_generate[struct{}](component.Settings{})
-}
+	} = stale("resources.Note changed after mcpgen ran: run go generate ./...", component.Note{})
+	_ struct{} = stale("resources.Readme changed after mcpgen ran: run go generate ./...", component.Readme{})
+	_ struct{} = stale("resources.Settings changed after mcpgen ran: run go generate ./...", component.Settings{})
+)

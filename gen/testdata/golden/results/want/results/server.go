@@ -29,42 +29,58 @@ func New(opts mcpgen.Options) *mcpgen.Server {
 // handlers holds the dependencies and adapts each component to the runtime.
 type handlers struct{}
 
-// _mcpgen_stale_run_go_generate stops compiling, named in the compiler's message, when a
-// component changed after mcpgen ran: a method's signature, or the fields or
-// tags of a type its schemas describe. Run `go generate ./...` (mcpgen) again.
-func _mcpgen_stale_run_go_generate[T any](T) {}
+// stale returns v. The variables below restate each component method, and
+// each type the schemas describe, as mcpgen saw them: when a component has
+// changed since, this file stops compiling, and the compiler's first error
+// quotes the call that names what changed.
+// Run `go generate ./...` (mcpgen) again.
+func stale[T any](advice string, v T) T {
+	return v
+}
 
 // The component methods and types as mcpgen saw them.
-func _() {
-	_mcpgen_stale_run_go_generate[func(component.Forget, context.Context) (component.Forgotten, error)](component.Forget.Call)
-	_mcpgen_stale_run_go_generate[func(*component.Lookup, context.Context) (*mcpgen.CallToolResult, error)]((*component.Lookup).Call)
-	_mcpgen_stale_run_go_generate[func(component.Measure, context.Context) (*component.Stats, error)](component.Measure.Call)
-	_mcpgen_stale_run_go_generate[func(component.Picture, context.Context) ([]mcpgen.Content, error)](component.Picture.Call)
-	_mcpgen_stale_run_go_generate[func(component.Shout, context.Context) (string, error)](component.Shout.Call)
-	_mcpgen_stale_run_go_generate[func(component.Tally, context.Context) (map[string]int, error)](component.Tally.Call)
-	_mcpgen_stale_run_go_generate[struct {
+var (
+	_ interface {
+		Call(context.Context) (component.Forgotten, error)
+	} = stale("results.Forget.Call changed after mcpgen ran: run go generate ./...", (*component.Forget)(nil))
+	_ interface {
+		Call(context.Context) (*mcpgen.CallToolResult, error)
+	} = stale("results.Lookup.Call changed after mcpgen ran: run go generate ./...", (*component.Lookup)(nil))
+	_ interface {
+		Call(context.Context) (*component.Stats, error)
+	} = stale("results.Measure.Call changed after mcpgen ran: run go generate ./...", (*component.Measure)(nil))
+	_ interface {
+		Call(context.Context) ([]mcpgen.Content, error)
+	} = stale("results.Picture.Call changed after mcpgen ran: run go generate ./...", (*component.Picture)(nil))
+	_ interface {
+		Call(context.Context) (string, error)
+	} = stale("results.Shout.Call changed after mcpgen ran: run go generate ./...", (*component.Shout)(nil))
+	_ interface {
+		Call(context.Context) (map[string]int, error)
+	} = stale("results.Tally.Call changed after mcpgen ran: run go generate ./...", (*component.Tally)(nil))
+	_ struct {
 		Fact string `json:"fact"`
-	}](component.Forget{})
-	_mcpgen_stale_run_go_generate[struct {
+	} = stale("results.Forget changed after mcpgen ran: run go generate ./...", component.Forget{})
+	_ struct {
 		Key string `json:"key" jsonschema:"pattern=^[a-z]+$"`
-	}](component.Lookup{})
-	_mcpgen_stale_run_go_generate[struct {
+	} = stale("results.Lookup changed after mcpgen ran: run go generate ./...", component.Lookup{})
+	_ struct {
 		Values []float64 `json:"values" jsonschema:"minItems=1,maxItems=1000"`
 		Unit   string    `json:"unit,omitempty" jsonschema:"enum=m,enum=s,enum=kg"`
-	}](component.Measure{})
-	_mcpgen_stale_run_go_generate[struct{}](component.Picture{})
-	_mcpgen_stale_run_go_generate[struct {
+	} = stale("results.Measure changed after mcpgen ran: run go generate ./...", component.Measure{})
+	_ struct{} = stale("results.Picture changed after mcpgen ran: run go generate ./...", component.Picture{})
+	_ struct {
 		Text  string `json:"text" jsonschema:"minLength=1,maxLength=200"`
 		Bangs int    `json:"bangs,omitempty" jsonschema:"minimum=0,maximum=5,default=1"`
-	}](component.Shout{})
-	_mcpgen_stale_run_go_generate[struct {
+	} = stale("results.Shout changed after mcpgen ran: run go generate ./...", component.Shout{})
+	_ struct {
 		Text string `json:"text"`
-	}](component.Tally{})
-	_mcpgen_stale_run_go_generate[struct {
+	} = stale("results.Tally changed after mcpgen ran: run go generate ./...", component.Tally{})
+	_ struct {
 		Fact string `json:"fact"`
 		Gone bool   `json:"gone"`
-	}](component.Forgotten{})
-	_mcpgen_stale_run_go_generate[struct {
+	} = stale("results.Forgotten changed after mcpgen ran: run go generate ./...", component.Forgotten{})
+	_ struct {
 		Count  int     `json:"count"`
 		Mean   float64 `json:"mean"`
 		Min    float64
@@ -72,5 +88,5 @@ func _() {
 		Unit   string      `json:"unit,omitempty"`
 		Sorted []float64   `json:"sorted"`
 		Total  json.Number `json:"total"`
-	}](component.Stats{})
-}
+	} = stale("results.Stats changed after mcpgen ran: run go generate ./...", component.Stats{})
+)

@@ -43,7 +43,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 		{
 			Tool: mcpgen.ToolInfo{
 				Name:         "forget",
-				Description:  "Forget removes a fact and says so in words.",
+				Description:  "Removes a fact and says so in words.",
 				InputSchema:  forgetInput,
 				OutputSchema: forgetOutput,
 				Annotations: &mcpgen.ToolAnnotations{
@@ -59,7 +59,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 		{
 			Tool: mcpgen.ToolInfo{
 				Name:        "lookup",
-				Description: "Lookup builds its whole result itself: a raw result.",
+				Description: "Builds its whole result itself: a raw result.",
 				InputSchema: lookupInput,
 				Annotations: &mcpgen.ToolAnnotations{
 					ReadOnlyHint:    mcpgen.Bool(true),
@@ -73,7 +73,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 		{
 			Tool: mcpgen.ToolInfo{
 				Name:         "measure",
-				Description:  "Measure reports statistics about a list of numbers: a structured result.",
+				Description:  "Reports statistics about a list of numbers: a structured result.",
 				InputSchema:  measureInput,
 				OutputSchema: measureOutput,
 				Annotations: &mcpgen.ToolAnnotations{
@@ -88,7 +88,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 		{
 			Tool: mcpgen.ToolInfo{
 				Name:        "picture",
-				Description: "Picture returns content blocks: a caption and an image.",
+				Description: "Returns content blocks: a caption and an image.",
 				InputSchema: pictureInput,
 				Annotations: &mcpgen.ToolAnnotations{
 					ReadOnlyHint:    mcpgen.Bool(true),
@@ -102,7 +102,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 		{
 			Tool: mcpgen.ToolInfo{
 				Name:        "shout",
-				Description: "Shout returns its text in capitals: a text result.",
+				Description: "Returns its text in capitals: a text result.",
 				InputSchema: shoutInput,
 				Annotations: &mcpgen.ToolAnnotations{
 					ReadOnlyHint:    mcpgen.Bool(true),
@@ -116,7 +116,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 		{
 			Tool: mcpgen.ToolInfo{
 				Name:         "tally",
-				Description:  "Tally counts the words of a text: a structured map result.",
+				Description:  "Counts the words of a text: a structured map result.",
 				InputSchema:  tallyInput,
 				OutputSchema: tallyOutput,
 				Annotations: &mcpgen.ToolAnnotations{

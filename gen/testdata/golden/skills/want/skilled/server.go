@@ -31,13 +31,19 @@ type handlers struct {
 	clock *component.Clock
 }
 
-// _mcpgen_stale_run_go_generate stops compiling, named in the compiler's message, when a
-// component changed after mcpgen ran: a method's signature, or the fields or
-// tags of a type its schemas describe. Run `go generate ./...` (mcpgen) again.
-func _mcpgen_stale_run_go_generate[T any](T) {}
+// stale returns v. The variables below restate each component method, and
+// each type the schemas describe, as mcpgen saw them: when a component has
+// changed since, this file stops compiling, and the compiler's first error
+// quotes the call that names what changed.
+// Run `go generate ./...` (mcpgen) again.
+func stale[T any](advice string, v T) T {
+	return v
+}
 
 // The component methods and types as mcpgen saw them.
-func _() {
-	_mcpgen_stale_run_go_generate[func(component.Status, context.Context, *mcpgen.Request, *component.Clock) ([]mcpgen.SkillFile, error)](component.Status.Files)
-	_mcpgen_stale_run_go_generate[struct{}](component.Status{})
-}
+var (
+	_ interface {
+		Files(context.Context, *mcpgen.Request, *component.Clock) ([]mcpgen.SkillFile, error)
+	} = stale("skills.Status.Files changed after mcpgen ran: run go generate ./...", (*component.Status)(nil))
+	_ struct{} = stale("skills.Status changed after mcpgen ran: run go generate ./...", component.Status{})
+)

@@ -50,7 +50,7 @@ func (h *handlers) skills() []mcpgen.Skill {
 		},
 		{
 			Path:        "acme/ops/status",
-			Frontmatter: json.RawMessage(`{"name":"status","description":"Status reports the service's status when asked: a dynamic skill, listed beside the embedded ones, whose files are generated on every read."}`),
+			Frontmatter: json.RawMessage(`{"name":"status","description":"Reports the service's status when asked: a dynamic skill, listed beside the embedded ones, whose files are generated on every read."}`),
 			Dynamic:     h.filesStatus,
 		},
 		{

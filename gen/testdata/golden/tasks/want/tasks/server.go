@@ -27,18 +27,28 @@ func New(opts mcpgen.Options) *mcpgen.Server {
 // handlers holds the dependencies and adapts each component to the runtime.
 type handlers struct{}
 
-// _mcpgen_stale_run_go_generate stops compiling, named in the compiler's message, when a
-// component changed after mcpgen ran: a method's signature, or the fields or
-// tags of a type its schemas describe. Run `go generate ./...` (mcpgen) again.
-func _mcpgen_stale_run_go_generate[T any](T) {}
+// stale returns v. The variables below restate each component method, and
+// each type the schemas describe, as mcpgen saw them: when a component has
+// changed since, this file stops compiling, and the compiler's first error
+// quotes the call that names what changed.
+// Run `go generate ./...` (mcpgen) again.
+func stale[T any](advice string, v T) T {
+	return v
+}
 
 // The component methods and types as mcpgen saw them.
-func _() {
-	_mcpgen_stale_run_go_generate[func(component.Export, context.Context, *mcpgen.Request) (string, error)](component.Export.Call)
-	_mcpgen_stale_run_go_generate[func(component.Export, context.Context, *mcpgen.Request) error](component.Export.Prepare)
-	_mcpgen_stale_run_go_generate[func(*component.Reindex, context.Context) (string, error)]((*component.Reindex).Call)
-	_mcpgen_stale_run_go_generate[struct {
+var (
+	_ interface {
+		Call(context.Context, *mcpgen.Request) (string, error)
+	} = stale("tasks.Export.Call changed after mcpgen ran: run go generate ./...", (*component.Export)(nil))
+	_ interface {
+		Prepare(context.Context, *mcpgen.Request) error
+	} = stale("tasks.Export.Prepare changed after mcpgen ran: run go generate ./...", (*component.Export)(nil))
+	_ interface {
+		Call(context.Context) (string, error)
+	} = stale("tasks.Reindex.Call changed after mcpgen ran: run go generate ./...", (*component.Reindex)(nil))
+	_ struct {
 		Dest string `json:"dest"`
-	}](component.Export{})
-	_mcpgen_stale_run_go_generate[struct{}](component.Reindex{})
-}
+	} = stale("tasks.Export changed after mcpgen ran: run go generate ./...", component.Export{})
+	_ struct{} = stale("tasks.Reindex changed after mcpgen ran: run go generate ./...", component.Reindex{})
+)

@@ -22,7 +22,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 		{
 			Tool: mcpgen.ToolInfo{
 				Name:        "export",
-				Description: "Export writes everything to a destination; it always runs as a task for\nclients that support them.",
+				Description: "Writes everything to a destination; it always runs as a task for\nclients that support them.",
 				InputSchema: exportInput,
 				Annotations: &mcpgen.ToolAnnotations{
 					ReadOnlyHint:    mcpgen.Bool(false),
@@ -38,7 +38,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 		{
 			Tool: mcpgen.ToolInfo{
 				Name:        "reindex",
-				Description: "Reindex rebuilds the index; it may run as a task.",
+				Description: "Rebuilds the index; it may run as a task.",
 				InputSchema: reindexInput,
 				Annotations: &mcpgen.ToolAnnotations{
 					ReadOnlyHint:    mcpgen.Bool(false),

@@ -15,7 +15,7 @@ func (h *handlers) templates() []mcpgen.Template {
 			Template: mcpgen.TemplateInfo{
 				URITemplate: "geo://Åland/{name}",
 				Name:        "place",
-				Description: "Place reads a place by name; the URI has non-ASCII letters.",
+				Description: "Reads a place by name; the URI has non-ASCII letters.",
 				MimeType:    "text/plain",
 			},
 			Cache: mcpgen.Cache{TTLMs: int64(0)},

@@ -11,13 +11,8 @@ package wire
 
 import (
 	"context"
-	uuid "github.com/google/uuid"
 	"github.com/mcpgen/mcpgen"
 	component "github.com/mcpgen/mcpgen/gen/testdata/golden/wire"
-	units "github.com/mcpgen/mcpgen/gen/testdata/golden/wire/units"
-	"math/big"
-	"net/netip"
-	"time"
 )
 
 // New returns the wire server, ready to serve on any transport.
@@ -37,88 +32,81 @@ type handlers struct {
 	greeter *component.Greeter
 }
 
-// _mcpgen_stale_run_go_generate stops compiling, named in the compiler's message, when a
-// component changed after mcpgen ran: a method's signature, or the fields or
-// tags of a type its schemas describe. Run `go generate ./...` (mcpgen) again.
-func _mcpgen_stale_run_go_generate[T any](T) {}
+// stale returns v. The variables below restate each component method, and
+// each type the schemas describe, as mcpgen saw them: when a component has
+// changed since, this file stops compiling, and the compiler's first error
+// quotes the call that names what changed.
+// Run `go generate ./...` (mcpgen) again.
+func stale[T any](advice string, v T) T {
+	return v
+}
 
 // The component methods and types as mcpgen saw them.
-func _() {
-	_mcpgen_stale_run_go_generate[func(component.Browse, context.Context) (component.Page[component.Item], error)](component.Browse.Call)
-	_mcpgen_stale_run_go_generate[func(component.Count, context.Context) (struct {
-		N int `json:"n"`
-	}, error)](component.Count.Call)
-	_mcpgen_stale_run_go_generate[func(component.Find, context.Context, *component.Greeter) (*component.Found, error)](component.Find.Call)
-	_mcpgen_stale_run_go_generate[func(component.Record, context.Context) (component.Record, error)](component.Record.Call)
-	_mcpgen_stale_run_go_generate[func(component.Say, context.Context, *component.Greeter) (string, error)](component.Say.Call)
-	_mcpgen_stale_run_go_generate[func(component.Place, context.Context) (string, error)](component.Place.Read)
-	_mcpgen_stale_run_go_generate[struct {
+var (
+	_ interface {
+		Call(context.Context) (component.Page[component.Item], error)
+	} = stale("wire.Browse.Call changed after mcpgen ran: run go generate ./...", (*component.Browse)(nil))
+	_ interface {
+		Call(context.Context) (struct {
+			N int `json:"n"`
+		}, error)
+	} = stale("wire.Count.Call changed after mcpgen ran: run go generate ./...", (*component.Count)(nil))
+	_ interface {
+		Call(context.Context, *component.Greeter) (*component.Found, error)
+	} = stale("wire.Find.Call changed after mcpgen ran: run go generate ./...", (*component.Find)(nil))
+	_ interface {
+		Call(context.Context) (component.Record, error)
+	} = stale("wire.Record.Call changed after mcpgen ran: run go generate ./...", (*component.Record)(nil))
+	_ interface {
+		Call(context.Context, *component.Greeter) (string, error)
+	} = stale("wire.Say.Call changed after mcpgen ran: run go generate ./...", (*component.Say)(nil))
+	_ interface {
+		Read(context.Context) (string, error)
+	} = stale("wire.Place.Read changed after mcpgen ran: run go generate ./...", (*component.Place)(nil))
+	_ struct {
 		N int `json:"n" jsonschema:"minimum=0,maximum=5"`
-	}](component.Browse{})
-	_mcpgen_stale_run_go_generate[struct {
+	} = stale("wire.Browse changed after mcpgen ran: run go generate ./...", component.Browse{})
+	_ struct {
 		Words []string `json:"words" jsonschema:"nullable=false"`
-	}](component.Count{})
-	_mcpgen_stale_run_go_generate[struct {
+	} = stale("wire.Count changed after mcpgen ran: run go generate ./...", component.Count{})
+	_ struct {
 		Key string `json:"key"`
-	}](component.Find{})
-	_mcpgen_stale_run_go_generate[struct {
-		component.Base
-		component.Other
-		*component.Extra
-		Temp    units.Temp                `json:"temp"`
-		Level   units.Level               `json:"level"`
-		ID2     uuid.UUID                 `json:"uuid"`
-		Big     *big.Int                  `json:"big"`
-		Addr    netip.Addr                `json:"addr"`
-		At      time.Time                 `json:"at"`
-		Quoted  int64                     `json:"quoted,string"`
-		Small   int8                      `json:"small"`
-		Huge    uint64                    `json:"huge"`
-		Dash    string                    `json:"-,"`
-		Maybe   *string                   `json:"maybe"`
-		List    []string                  `json:"list"`
-		Names   map[component.Lang]string `json:"names"`
-		Seg     component.Segment         `json:"seg"`
-		Origin  *component.Point          `json:"origin,omitempty"`
-		Tree    component.Tree            `json:"tree,omitempty"`
-		Root    *component.Node           `json:"root,omitempty"`
-		Ignored string                    `json:"-"`
-	}](component.Record{})
-	_mcpgen_stale_run_go_generate[struct {
+	} = stale("wire.Find changed after mcpgen ran: run go generate ./...", component.Find{})
+	_ struct {
 		ID   string `json:"id"`
 		Name string `json:"name"`
-	}](component.Base{})
-	_mcpgen_stale_run_go_generate[struct {
+	} = stale("wire.Base changed after mcpgen ran: run go generate ./...", component.Base{})
+	_ struct {
 		Name string `json:"name"`
 		Kind string `json:"kind"`
-	}](component.Other{})
-	_mcpgen_stale_run_go_generate[struct {
+	} = stale("wire.Other changed after mcpgen ran: run go generate ./...", component.Other{})
+	_ struct {
 		Note string `json:"note"`
-	}](component.Extra{})
-	_mcpgen_stale_run_go_generate[struct {
+	} = stale("wire.Extra changed after mcpgen ran: run go generate ./...", component.Extra{})
+	_ struct {
 		From component.Point `json:"from"`
 		To   component.Point `json:"to"`
-	}](component.Segment{})
-	_mcpgen_stale_run_go_generate[struct {
+	} = stale("wire.Segment changed after mcpgen ran: run go generate ./...", component.Segment{})
+	_ struct {
 		X int32 `json:"x"`
 		Y int32 `json:"y"`
-	}](component.Point{})
-	_mcpgen_stale_run_go_generate[struct {
+	} = stale("wire.Point changed after mcpgen ran: run go generate ./...", component.Point{})
+	_ struct {
 		Label    string           `json:"label"`
 		Children []component.Node `json:"children,omitempty"`
 		Parent   *component.Node  `json:"parent,omitempty"`
-	}](component.Node{})
-	_mcpgen_stale_run_go_generate[struct {
+	} = stale("wire.Node changed after mcpgen ran: run go generate ./...", component.Node{})
+	_ struct {
 		Name string `json:"name"`
-	}](component.Place{})
-	_mcpgen_stale_run_go_generate[struct {
+	} = stale("wire.Place changed after mcpgen ran: run go generate ./...", component.Place{})
+	_ struct {
 		Items []component.Item `json:"items"`
 		More  bool             `json:"more"`
-	}](component.Page[component.Item]{})
-	_mcpgen_stale_run_go_generate[struct {
+	} = stale("wire.Page[wire.Item] changed after mcpgen ran: run go generate ./...", component.Page[component.Item]{})
+	_ struct {
 		Name string `json:"name"`
-	}](component.Item{})
-	_mcpgen_stale_run_go_generate[struct {
+	} = stale("wire.Item changed after mcpgen ran: run go generate ./...", component.Item{})
+	_ struct {
 		Key string `json:"key"`
-	}](component.Found{})
-}
+	} = stale("wire.Found changed after mcpgen ran: run go generate ./...", component.Found{})
+)

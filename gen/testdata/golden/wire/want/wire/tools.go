@@ -43,7 +43,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 		{
 			Tool: mcpgen.ToolInfo{
 				Name:         "browse",
-				Description:  "Browse returns a page of items: a generic instantiation as a result.",
+				Description:  "Returns a page of items: a generic instantiation as a result.",
 				InputSchema:  browseInput,
 				OutputSchema: browseOutput,
 				Annotations: &mcpgen.ToolAnnotations{
@@ -58,7 +58,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 		{
 			Tool: mcpgen.ToolInfo{
 				Name:         "count",
-				Description:  "Count returns an anonymous struct.",
+				Description:  "Returns an anonymous struct.",
 				InputSchema:  countInput,
 				OutputSchema: countOutput,
 				Annotations: &mcpgen.ToolAnnotations{
@@ -74,7 +74,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 		{
 			Tool: mcpgen.ToolInfo{
 				Name:         "find",
-				Description:  "Find returns nothing for an unknown key: a nil *Found and no error.",
+				Description:  "Returns nothing for an unknown key: a nil *Found and no error.",
 				InputSchema:  findInput,
 				OutputSchema: findOutput,
 				Annotations: &mcpgen.ToolAnnotations{
@@ -90,7 +90,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			Tool: mcpgen.ToolInfo{
 				Name:         "record",
 				Title:        "Récupère – «record»",
-				Description:  "Record exercises the wire forms.",
+				Description:  "Exercises the wire forms.",
 				InputSchema:  recordInput,
 				OutputSchema: recordOutput,
 				Annotations: &mcpgen.ToolAnnotations{
@@ -105,7 +105,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 		{
 			Tool: mcpgen.ToolInfo{
 				Name:        "say",
-				Description: "Say says the text back.",
+				Description: "Says the text back.",
 				InputSchema: sayInput,
 				Annotations: &mcpgen.ToolAnnotations{
 					ReadOnlyHint:    mcpgen.Bool(true),
