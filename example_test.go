@@ -68,7 +68,7 @@ func Example_prompt() {
 	serve(srv, `{"jsonrpc":"2.0","id":2,"method":"prompts/get","params":{"name":"summarize","arguments":{"id":"groceries"},`+meta+`}}`)
 	// Output:
 	// {"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","content":[{"type":"text","text":"{\"id\":\"groceries\",\"count\":1}"}],"structuredContent":{"id":"groceries","count":1}}}
-	// {"jsonrpc":"2.0","id":2,"result":{"resultType":"complete","description":"Summarize asks the model to summarise one note.","messages":[{"role":"user","content":{"type":"text","text":"Summarize this note in one sentence:\n\neggs"}}]}}
+	// {"jsonrpc":"2.0","id":2,"result":{"resultType":"complete","description":"Asks the model to summarise one note.","messages":[{"role":"user","content":{"type":"text","text":"Summarize this note in one sentence:\n\neggs"}}]}}
 }
 
 // Serving over stdio: a legacy client's initialize handshake, then a call
@@ -89,7 +89,7 @@ func ExampleServeStdio() {
 	fmt.Println(lines[1])
 	// Output:
 	// 2 responses; the second:
-	// {"jsonrpc":"2.0","id":2,"result":{"prompts":[{"name":"summarize","title":"Summarize a note","description":"Summarize asks the model to summarise one note.","arguments":[{"name":"id","description":"The identifier of the note.","required":true}]}]}}
+	// {"jsonrpc":"2.0","id":2,"result":{"prompts":[{"name":"summarize","title":"Summarize a note","description":"Asks the model to summarise one note.","arguments":[{"name":"id","description":"The identifier of the note.","required":true}]}]}}
 }
 
 // Two servers on one listener, each at its own path of the same mux.

@@ -24,8 +24,6 @@ import (
 // a handler signature may name, and that generated code imports.
 const (
 	runtimeModule   = "github.com/mcpgen/mcpgen"
-	serverPkg       = runtimeModule
-	protocolPkg     = runtimeModule
 	generatedSuffix = "/generated"
 )
 
@@ -488,9 +486,9 @@ func (c *checker) toolResult(t *Tool) ResultKind {
 	switch {
 	case isBasic(r, types.String):
 		return ResultText
-	case isNamed(r, protocolPkg, "CallToolResult", true):
+	case isNamed(r, runtimeModule, "CallToolResult", true):
 		return ResultRaw
-	case isSliceOf(r, protocolPkg, "Content"):
+	case isSliceOf(r, runtimeModule, "Content"):
 		return ResultContent
 	}
 	before := len(c.diags)
@@ -573,7 +571,7 @@ func (c *checker) checkResource(s *Server, comp Component, d directive, st *type
 			r.Handler.Kind = ResultText
 		case isByteSlice(res):
 			r.Handler.Kind = ResultBlob
-		case isNamed(res, protocolPkg, "ReadResourceResult", true):
+		case isNamed(res, runtimeModule, "ReadResourceResult", true):
 			r.Handler.Kind = ResultRaw
 		default:
 			r.Handler.Kind = ResultJSON
@@ -703,9 +701,9 @@ func (c *checker) checkPrompt(s *Server, comp Component, d directive, st *types.
 		switch {
 		case isBasic(res, types.String):
 			p.Handler.Kind = ResultText
-		case isSliceOf(res, protocolPkg, "PromptMessage"):
+		case isSliceOf(res, runtimeModule, "PromptMessage"):
 			p.Handler.Kind = ResultMessages
-		case isNamed(res, protocolPkg, "GetPromptResult", true):
+		case isNamed(res, runtimeModule, "GetPromptResult", true):
 			p.Handler.Kind = ResultRaw
 		default:
 			c.atPosition(p.Handler.Pos, p.TypeName+".Get", "return string, []protocol.PromptMessage or *protocol.GetPromptResult", "unsupported prompt result type %s", short(res))
@@ -781,7 +779,7 @@ func (c *checker) completer(comp *Component) *Method {
 		c.atPosition(m.Pos, comp.TypeName+".Complete", "use: func (x "+comp.TypeName+") Complete(ctx context.Context, c server.CompleteRequest) ([]string, error)", "wrong completion method signature %s", short(sig))
 		return nil
 	}
-	if sig.Params().Len() < 2 || !isContext(sig.Params().At(0).Type()) || !isNamed(sig.Params().At(1).Type(), serverPkg, "CompleteRequest", false) {
+	if sig.Params().Len() < 2 || !isContext(sig.Params().At(0).Type()) || !isNamed(sig.Params().At(1).Type(), runtimeModule, "CompleteRequest", false) {
 		return bad()
 	}
 	if sig.Results().Len() != 2 || !isError(sig.Results().At(1).Type()) || !isStringSlice(sig.Results().At(0).Type()) {
@@ -876,7 +874,7 @@ func unnameable(sig *types.Signature) types.Type {
 // param classifies one handler parameter after the context.
 func (c *checker) param(comp *Component, method string, v *types.Var) (Param, bool) {
 	t := v.Type()
-	if isNamed(t, serverPkg, "Request", true) {
+	if isNamed(t, runtimeModule, "Request", true) {
 		return Param{Kind: ParamRequest}, true
 	}
 	if isContext(t) {

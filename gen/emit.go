@@ -422,13 +422,13 @@ func (e *emitter) toolsFile() *jen.File {
 			tool.add("OutputSchema", jen.Id(v+"Output"))
 		}
 		var hints fields
-		hints.add("ReadOnlyHint", wire("Bool").Call(jen.Lit(t.ReadOnly)))
-		hints.add("DestructiveHint", wire("Bool").Call(jen.Lit(t.Destructive)))
-		hints.add("IdempotentHint", wire("Bool").Call(jen.Lit(t.Idempotent)))
-		hints.add("OpenWorldHint", wire("Bool").Call(jen.Lit(t.OpenWorld)))
-		tool.add("Annotations", jen.Op("&").Add(wire("ToolAnnotations")).Values(hints.lines()...))
+		hints.add("ReadOnlyHint", rt("Bool").Call(jen.Lit(t.ReadOnly)))
+		hints.add("DestructiveHint", rt("Bool").Call(jen.Lit(t.Destructive)))
+		hints.add("IdempotentHint", rt("Bool").Call(jen.Lit(t.Idempotent)))
+		hints.add("OpenWorldHint", rt("Bool").Call(jen.Lit(t.OpenWorld)))
+		tool.add("Annotations", jen.Op("&").Add(rt("ToolAnnotations")).Values(hints.lines()...))
 		var entry fields
-		entry.add("Tool", wire("Tool").Values(tool.lines()...))
+		entry.add("Tool", rt("ToolInfo").Values(tool.lines()...))
 		entry.addString("Scope", t.Scope)
 		entry.addString("Task", t.Task)
 		entry.add("Call", jen.Id("h").Dot("call"+t.TypeName))
@@ -468,7 +468,7 @@ func (e *emitter) toolsFile() *jen.File {
 		}
 		f.Func().Params(jen.Id("h").Op("*").Id("handlers")).Id("call"+t.TypeName).Params(
 			jen.Id("ctx").Qual(ctxPkg, "Context"), jen.Id("req").Op("*").Add(rt("Request")), jen.Id("args").Qual(jsonPkg, "RawMessage"),
-		).Params(jen.Op("*").Add(wire("CallToolResult")), jen.Error()).Block(body...)
+		).Params(jen.Op("*").Add(rt("CallToolResult")), jen.Error()).Block(body...)
 		if p := t.Prepare; p != nil {
 			f.Line()
 			f.Comment(fmt.Sprintf("prepare%s runs before the tool %s becomes a task.", t.TypeName, t.Name))
@@ -496,7 +496,7 @@ func (e *emitter) describe(d *fields, c *Component) {
 			icon.addString("MimeType", i.MimeType)
 			icons = append(icons, jen.Values(icon...))
 		}
-		d.add("Icons", jen.Index().Add(wire("Icon")).Values(multiline(icons)...))
+		d.add("Icons", jen.Index().Add(rt("Icon")).Values(multiline(icons)...))
 	}
 }
 
@@ -534,7 +534,7 @@ func (e *emitter) resourcesFile() *jen.File {
 			f.Comment(fmt.Sprintf("read%s serves the resource %s.", r.TypeName, r.URI))
 			f.Func().Params(jen.Id("h").Op("*").Id("handlers")).Id("read"+r.TypeName).Params(
 				jen.Id("ctx").Qual(ctxPkg, "Context"), jen.Id("req").Op("*").Add(rt("Request")),
-			).Params(jen.Op("*").Add(wire("ReadResourceResult")), jen.Error()).Block(
+			).Params(jen.Op("*").Add(rt("ReadResourceResult")), jen.Error()).Block(
 				jen.Var().Id("in").Add(e.comp(r.TypeName)),
 				jen.List(jen.Id("out"), jen.Err()).Op(":=").Id("in").Dot(m.Name).Call(args(m)...),
 				jen.Return(resourceResult(r, jen.Lit(r.URI))),
@@ -566,7 +566,7 @@ func (e *emitter) resourcesFile() *jen.File {
 			f.Func().Params(jen.Id("h").Op("*").Id("handlers")).Id("read"+r.TypeName).Params(
 				jen.Id("ctx").Qual(ctxPkg, "Context"), jen.Id("req").Op("*").Add(rt("Request")),
 				jen.Id("uri").String(), jen.Id("vars").Map(jen.String()).String(),
-			).Params(jen.Op("*").Add(wire("ReadResourceResult")), jen.Error()).Block(body...)
+			).Params(jen.Op("*").Add(rt("ReadResourceResult")), jen.Error()).Block(body...)
 			if r.Complete != nil {
 				e.completeFunc(f, &r.Component)
 			}
@@ -578,9 +578,9 @@ func (e *emitter) resourcesFile() *jen.File {
 // resourceEntry renders the registry entry of a fixed resource
 // (server.Resource) or of a template (server.Template).
 func (e *emitter) resourceEntry(r *Resource) jen.Code {
-	entryKey, listType, uriKey := "Resource", "Resource", "URI"
+	entryKey, listType, uriKey := "Resource", "ResourceInfo", "URI"
 	if r.Template {
-		entryKey, listType, uriKey = "Template", "ResourceTemplate", "URITemplate"
+		entryKey, listType, uriKey = "Template", "TemplateInfo", "URITemplate"
 	}
 	var res fields
 	res.add(uriKey, jen.Lit(r.URI))
@@ -591,7 +591,7 @@ func (e *emitter) resourceEntry(r *Resource) jen.Code {
 	cache.add("TTLMs", jen.Lit(r.CacheTTLMs))
 	cache.addString("Scope", r.CacheScope)
 	var entry fields
-	entry.add(entryKey, wire(listType).Values(res.lines()...))
+	entry.add(entryKey, rt(listType).Values(res.lines()...))
 	entry.addString("Scope", r.Scope)
 	entry.add("Cache", rt("Cache").Values(cache...))
 	entry.add("Read", jen.Id("h").Dot("read"+r.TypeName))
@@ -646,10 +646,10 @@ func (e *emitter) promptsFile() *jen.File {
 				}
 				as = append(as, jen.Values(arg...))
 			}
-			prompt.add("Arguments", jen.Index().Add(wire("PromptArgument")).Values(multiline(as)...))
+			prompt.add("Arguments", jen.Index().Add(rt("PromptArgument")).Values(multiline(as)...))
 		}
 		var entry fields
-		entry.add("Prompt", wire("Prompt").Values(prompt.lines()...))
+		entry.add("Prompt", rt("PromptInfo").Values(prompt.lines()...))
 		entry.addString("Scope", p.Scope)
 		entry.add("Get", jen.Id("h").Dot("get"+p.TypeName))
 		if p.Complete != nil {
@@ -686,7 +686,7 @@ func (e *emitter) promptsFile() *jen.File {
 		f.Comment(fmt.Sprintf("get%s serves the prompt %s: the runtime checked the required arguments.", p.TypeName, p.Name))
 		f.Func().Params(jen.Id("h").Op("*").Id("handlers")).Id("get"+p.TypeName).Params(
 			jen.Id("ctx").Qual(ctxPkg, "Context"), jen.Id("req").Op("*").Add(rt("Request")), jen.Id("args").Map(jen.String()).String(),
-		).Params(jen.Op("*").Add(wire("GetPromptResult")), jen.Error()).Block(body...)
+		).Params(jen.Op("*").Add(rt("GetPromptResult")), jen.Error()).Block(body...)
 		if p.Complete != nil {
 			e.completeFunc(f, &p.Component)
 		}
@@ -765,17 +765,6 @@ func (s *Server) components() []*Component {
 // rt refers to a name of the public runtime package, which generated code
 // imports instead of anything under internal/.
 func rt(name string) *jen.Statement { return jen.Qual(runtimeModule, name) }
-
-// wire refers to the public name of an MCP wire type: the runtime package
-// renames the protocol descriptors whose names its registry entries take.
-func wire(name string) *jen.Statement {
-	if public, ok := wireNames[name]; ok {
-		name = public
-	}
-	return rt(name)
-}
-
-var wireNames = map[string]string{"Tool": "ToolInfo", "Resource": "ResourceInfo", "ResourceTemplate": "TemplateInfo", "Prompt": "PromptInfo"}
 
 // typeCode renders a Go type with qualified package references.
 func typeCode(t types.Type) *jen.Statement {

@@ -197,7 +197,7 @@ func (c *checker) checkSkillComponent(s *Server, comp Component, d directive) {
 	if comp.Handler == nil {
 		return
 	}
-	if !isSliceOf(comp.Handler.Result, serverPkg, "SkillFile") {
+	if !isSliceOf(comp.Handler.Result, runtimeModule, "SkillFile") {
 		c.atPosition(comp.Handler.Pos, comp.TypeName+".Files", fmt.Sprintf(hint, comp.TypeName), "skill Files returns %s, not []mcpgen.SkillFile", short(comp.Handler.Result))
 		return
 	}

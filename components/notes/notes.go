@@ -86,11 +86,9 @@ func (Note) Complete(ctx context.Context, c mcpgen.CompleteRequest, s *Store) ([
 	return ids, nil
 }
 
-// Summarize asks the model to summarise one note. Its description=
-// keeps the sentence whole, as the root package's examples print it
-// (without it, mcpgen drops the leading type name: "Asks the model ...").
+// Summarize asks the model to summarise one note.
 //
-//mcp:prompt name=summarize title="Summarize a note" description="Summarize asks the model to summarise one note."
+//mcp:prompt name=summarize title="Summarize a note"
 type Summarize struct {
 	// The identifier of the note.
 	ID string `json:"id"`

@@ -15,7 +15,7 @@ func (h *handlers) prompts() []mcpgen.Prompt {
 			Prompt: mcpgen.PromptInfo{
 				Name:        "summarize",
 				Title:       "Summarize a note",
-				Description: "Summarize asks the model to summarise one note.",
+				Description: "Asks the model to summarise one note.",
 				Arguments: []mcpgen.PromptArgument{
 					{Name: "id", Description: "The identifier of the note.", Required: true},
 				},
@@ -30,5 +30,5 @@ func (h *handlers) getSummarize(ctx context.Context, req *mcpgen.Request, args m
 	var in component.Summarize
 	in.ID = args["id"]
 	out, err := in.Get(ctx, h.store)
-	return mcpgen.PromptText("Summarize asks the model to summarise one note.", out, err)
+	return mcpgen.PromptText("Asks the model to summarise one note.", out, err)
 }
