@@ -65,6 +65,9 @@ func TestPromise(t *testing.T) {
 }
 
 func FuzzPromise(f *testing.F) {
+	if testing.Short() {
+		f.Skip("slow (generates, builds and runs random servers); runs without -short")
+	}
 	for _, s := range []int64{1, 2, 3, 42} {
 		f.Add(s)
 	}
