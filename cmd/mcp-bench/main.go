@@ -14,9 +14,12 @@ package main
 import (
 	"github.com/mcpgen/mcpgen"
 	"github.com/mcpgen/mcpgen/generated/bench"
+	_ "github.com/mcpgen/mcpgen/metrics"   // --metrics
+	_ "github.com/mcpgen/mcpgen/oauth"     // --auth-issuer, --auth-audience, --auth-client-id
+	_ "github.com/mcpgen/mcpgen/pgcluster" // --cluster: the bench's replicas share their state
+	_ "github.com/mcpgen/mcpgen/tracing"   // OTEL_* environment
 )
 
 func main() {
-	mcpgen.Main("mcp-bench", "Serves the benchmark tools (echo, ingest, noop_01..noop_48) over stdio (default) or Streamable HTTP.",
-		func(opts mcpgen.Options) *mcpgen.Server { return bench.New(opts) })
+	mcpgen.Main("mcp-bench", "Serves the benchmark tools (echo, ingest, noop_01..noop_48) over stdio (default) or Streamable HTTP.", bench.New)
 }
