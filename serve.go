@@ -257,8 +257,9 @@ func newHTTPServer(h http.Handler, idle time.Duration) *http.Server {
 	}
 }
 
-// orDefault is n, or def when n is 0 (negative stays: no cap).
-func orDefault(n, def int) int {
+// orDefault is n, or def when n is 0: the zero value of a limit means its
+// default (a negative one, no cap, stays).
+func orDefault[T int | int64](n, def T) T {
 	if n == 0 {
 		return def
 	}

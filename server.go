@@ -204,30 +204,14 @@ func build(def Definition, opts Options) (*Server, error) {
 	if opts.MaxMessageBytes <= 0 {
 		opts.MaxMessageBytes = DefaultMaxMessageBytes
 	}
-	if opts.MaxSessions == 0 {
-		opts.MaxSessions = DefaultMaxSessions
-	}
-	if opts.MaxSessionsPerPrincipal == 0 {
-		opts.MaxSessionsPerPrincipal = DefaultMaxSessionsPerPrincipal
-	}
-	if opts.MaxClientInfoBytes == 0 {
-		opts.MaxClientInfoBytes = DefaultMaxClientInfoBytes
-	}
-	if opts.MaxListenStreams == 0 {
-		opts.MaxListenStreams = DefaultMaxListenStreams
-	}
-	if opts.MaxListenStreamsPerPrincipal == 0 {
-		opts.MaxListenStreamsPerPrincipal = DefaultMaxListenStreamsPerPrincipal
-	}
-	if opts.MaxActiveTasksPerPrincipal == 0 {
-		opts.MaxActiveTasksPerPrincipal = DefaultMaxActiveTasksPerPrincipal
-	}
-	if opts.MaxTasks == 0 {
-		opts.MaxTasks = DefaultMaxTasks
-	}
-	if opts.MaxTaskResultBytes == 0 {
-		opts.MaxTaskResultBytes = DefaultMaxTaskResultBytes
-	}
+	opts.MaxSessions = orDefault(opts.MaxSessions, DefaultMaxSessions)
+	opts.MaxSessionsPerPrincipal = orDefault(opts.MaxSessionsPerPrincipal, DefaultMaxSessionsPerPrincipal)
+	opts.MaxClientInfoBytes = orDefault(opts.MaxClientInfoBytes, DefaultMaxClientInfoBytes)
+	opts.MaxListenStreams = orDefault(opts.MaxListenStreams, DefaultMaxListenStreams)
+	opts.MaxListenStreamsPerPrincipal = orDefault(opts.MaxListenStreamsPerPrincipal, DefaultMaxListenStreamsPerPrincipal)
+	opts.MaxActiveTasksPerPrincipal = orDefault(opts.MaxActiveTasksPerPrincipal, DefaultMaxActiveTasksPerPrincipal)
+	opts.MaxTasks = orDefault(opts.MaxTasks, DefaultMaxTasks)
+	opts.MaxTaskResultBytes = orDefault(opts.MaxTaskResultBytes, DefaultMaxTaskResultBytes)
 	if len(opts.Secret) == 0 {
 		opts.Secret = make([]byte, 32)
 		_, _ = rand.Read(opts.Secret)
