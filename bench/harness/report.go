@@ -55,7 +55,7 @@ func collectMeta(o Options, cores Cores) Meta {
 	return m
 }
 
-// Goals of issue 5, at c=32, by server CPU per request.
+// The speed goals, at c=32, by server CPU per request.
 const (
 	goalVsRaw  = 1.5 // mcpgen at most 1.5x the raw limit
 	goalVsPeer = 2.0 // the better peer at least 2x mcpgen
@@ -250,7 +250,7 @@ func MemoryMarkdown(m *MemoryResult) string {
 			a, b := m.Latency[MemMcpMemory][size][op], m.Latency[MemReference][size][op]
 			return float64(b) / float64(a), a > 0 && b > 0
 		}
-		p("\nGoals (issue 10): reference / mcp-memory at least 3x at 1,000 entities and 30x at 10,000 for every operation but read_graph, which must be 3x at 1,000, 5x at 10,000 and 3x at 100,000; mcp-memory's latency at %d entities at most %.0fx its latency at %d (read_graph, which returns the whole graph, excepted).\n\n", large, goalMemory, small)
+		p("\nGoals: reference / mcp-memory at least 3x at 1,000 entities and 30x at 10,000 for every operation but read_graph, which must be 3x at 1,000, 5x at 10,000 and 3x at 100,000; mcp-memory's latency at %d entities at most %.0fx its latency at %d (read_graph, which returns the whole graph, excepted).\n\n", large, goalMemory, small)
 		p("| op | vs reference at 1000 | at 10000 | at 100000 | mcp-memory %d / %d |\n|---|---:|---:|---:|---:|\n", large, small)
 		for _, op := range MemoryOps {
 			p("| %s |", op)
