@@ -143,6 +143,11 @@ func (d *discard) WriteHeader(code int)        { d.code = code }
 func (d *discard) Write(p []byte) (int, error) { d.n += len(p); return len(p), nil }
 func (d *discard) Flush()                      {}
 
+// The deadlines a net/http connection takes, so that the handler's write
+// and read deadlines cost here what they cost on a real connection.
+func (d *discard) SetWriteDeadline(time.Time) error { return nil }
+func (d *discard) SetReadDeadline(time.Time) error  { return nil }
+
 // BenchmarkHTTP is the Streamable HTTP handler (ServeHTTP) with the core,
 // without sockets: the 2026-07-28 mode with its routing headers, and the
 // legacy mode inside one initialized session.
@@ -179,6 +184,7 @@ func BenchmarkHTTP(b *testing.B) {
 				payload := body(w, era == "modern")
 				rd := strings.NewReader(payload)
 				req, _ := http.NewRequest(http.MethodPost, "http://localhost/mcp", io.NopCloser(rd))
+				req.RemoteAddr = "127.0.0.1:40000" // as net/http sets it
 				req.Header = hdr
 				req.ContentLength = int64(len(payload))
 				req.RemoteAddr = "127.0.0.1:5555"
