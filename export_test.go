@@ -44,3 +44,12 @@ func WaitTasksTerminal(ctx context.Context, req *Request) error {
 func HandleForTest(ctx context.Context, s *Server, m *jsonrpc.Message, p Principal, legacy string) *jsonrpc.Message {
 	return s.handle(ctx, &inbound{Msg: m, Auth: p, LegacyVersion: legacy})
 }
+
+// NewHTTPServerForTest and LimitConnsForTest are the http.Server and the
+// connection caps of [Flags.Run], for the hostile-load tests of package
+// mcpgen_test (which import generated/everything, so cannot live in
+// package mcpgen).
+var (
+	NewHTTPServerForTest = newHTTPServer
+	LimitConnsForTest    = limitConns
+)
