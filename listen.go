@@ -164,10 +164,7 @@ func (s *Server) ownedTasks(ctx context.Context, req *Request, ids []string) []s
 			}
 			continue
 		}
-		s.tasks.mu.Lock()
-		tk := s.tasks.tasks[id]
-		s.tasks.mu.Unlock()
-		if tk != nil && tk.subject == req.Auth.Subject {
+		if s.tasks.owned(req, id) != nil {
 			own = append(own, id)
 		}
 	}

@@ -94,18 +94,19 @@ func runMain(name, about string, newServer any, deps []Dependency, args []string
 // with [Provide].
 type Dependency struct {
 	typ  reflect.Type
-	make func(context.Context) (any, error)
+	build func(context.Context) (any, error)
 }
 
-// Provide returns the [Dependency] that make builds: Main calls make once,
+// Provide returns the [Dependency] that build makes: Main calls build once,
 // after the flags are parsed and before the server is built, and passes
-// its result to every parameter of newServer of type T. A result that
+// its result to every parameter of newServer that a T can be passed to
+// (T itself, or an interface T implements). A result that
 // implements [io.Closer] is closed once the server has stopped.
-func Provide[T any](make func(context.Context) (T, error)) Dependency {
+func Provide[T any](build func(context.Context) (T, error)) Dependency {
 	return Dependency{
 		typ: reflect.TypeFor[T](),
-		make: func(ctx context.Context) (any, error) {
-			v, err := make(ctx)
+		build: func(ctx context.Context) (any, error) {
+			v, err := build(ctx)
 			return v, err
 		},
 	}
@@ -165,7 +166,7 @@ func constructor(newServer any, deps []Dependency) (func(context.Context, Option
 		args := make([]reflect.Value, 0, t.NumIn())
 		for i, j := range use {
 			if !done[j] {
-				v, err := deps[j].make(ctx)
+				v, err := deps[j].build(ctx)
 				if err != nil {
 					_ = closeAll()
 					return nil, nil, fmt.Errorf("%s: %w", deps[j].typ, err)

@@ -319,9 +319,6 @@ func (s *Server) registered(kind, name string) {
 // Name returns the server's name from its definition.
 func (s *Server) Name() string { return s.def.Name }
 
-// logger returns the server's logger (a no-op one when none was given).
-func (s *Server) logger() *zap.Logger { return s.log }
-
 // inbound is one message handed to [Server.handle] by a transport, with
 // what the transport knows about where it came from.
 type inbound struct {

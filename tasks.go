@@ -364,13 +364,23 @@ func (s *Server) findTask(req *Request, raw json.RawMessage) (*task, *taskParams
 	if err := decode(raw, &p); err != nil {
 		return nil, nil, err
 	}
-	s.tasks.mu.Lock()
-	tk := s.tasks.tasks[p.TaskID]
-	s.tasks.mu.Unlock()
-	if tk == nil || tk.subject != req.Auth.Subject {
+	tk := s.tasks.owned(req, p.TaskID)
+	if tk == nil {
 		return nil, nil, fmt.Errorf("%w: Failed to retrieve task: Task not found", jsonrpc.ErrInvalidParams)
 	}
 	return tk, &p, nil
+}
+
+// owned returns the task id if req's caller owns it, else nil: another
+// principal's task is as unknown as one that does not exist.
+func (tt *taskTable) owned(req *Request, id string) *task {
+	tt.mu.Lock()
+	tk := tt.tasks[id]
+	tt.mu.Unlock()
+	if tk == nil || tk.subject != req.Auth.Subject {
+		return nil
+	}
+	return tk
 }
 
 func (s *Server) taskGet(ctx context.Context, req *Request, _ *params, raw json.RawMessage) (any, error) {
