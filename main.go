@@ -93,7 +93,7 @@ func runMain(name, about string, newServer any, deps []Dependency, args []string
 // Dependency makes one argument of a generated New for [Main]; make one
 // with [Provide].
 type Dependency struct {
-	typ  reflect.Type
+	typ   reflect.Type
 	build func(context.Context) (any, error)
 }
 
