@@ -44,6 +44,11 @@ func emit(s *Server) ([]File, error) {
 	if err := add("server.go", e.serverFile()); err != nil {
 		return nil, err
 	}
+	sf, err := surfaceFile(s)
+	if err != nil {
+		return nil, err
+	}
+	files = append(files, sf)
 	if len(s.Tools) > 0 {
 		if err := add("tools.go", e.toolsFile()); err != nil {
 			return nil, err

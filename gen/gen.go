@@ -211,9 +211,9 @@ func orphanDirs(outDir string, res *Result, owned map[string]bool) ([]string, er
 }
 
 // generatedFile reports whether p is ours to remove: a Go file with our
-// header, or a schema document.
+// header, a schema document, or the server's surface.
 func generatedFile(p string) bool {
-	if strings.HasSuffix(p, ".json") && filepath.Base(filepath.Dir(p)) == "schemas" {
+	if strings.HasSuffix(p, ".json") && filepath.Base(filepath.Dir(p)) == "schemas" || filepath.Base(p) == "surface.json" {
 		return true
 	}
 	b, err := os.ReadFile(p)

@@ -131,8 +131,8 @@ func TestSkillCopiesMakeCheckStale(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Join(stale, " ") != "skilly/_skills/tidy/notes.md skilly/skills.go" {
-		t.Errorf("after editing notes.md, stale = %v; want its copy and the digest in skills.go", stale)
+	if strings.Join(stale, " ") != "skilly/_skills/tidy/notes.md skilly/skills.go skilly/surface.json" {
+		t.Errorf("after editing notes.md, stale = %v; want its copy, the digest in skills.go and the skill's digest in surface.json", stale)
 	}
 	if err := os.Remove(filepath.Join(src, "comp", "skills", "tidy", "notes.md")); err != nil {
 		t.Fatal(err)

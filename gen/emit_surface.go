@@ -1,0 +1,76 @@
+package gen
+
+import (
+	"encoding/json"
+	"path"
+	"strings"
+
+	"github.com/mcpgen/mcpgen/gen/surface"
+	"github.com/mcpgen/mcpgen/internal/skills"
+)
+
+// surfaceFile is generated/<server>/surface.json: the server's API to
+// its callers in one reviewable document, the baseline `mcpgen
+// breaking` compares against.
+func surfaceFile(s *Server) (File, error) {
+	b, err := surfaceOf(s).Marshal()
+	if err != nil {
+		return File{}, internalError("surface of %s: %v", s.Name, err)
+	}
+	return File{Path: path.Join(s.Name, "surface.json"), Content: b}, nil
+}
+
+// surfaceOf is what the generated server registers, as callers see it.
+func surfaceOf(s *Server) *surface.Surface {
+	out := &surface.Surface{Server: surface.Server{Name: s.Name, Title: s.Title, Version: s.Version, Instructions: s.Instructions}}
+	for _, t := range s.Tools {
+		st := surface.Tool{
+			Name: t.Name, Title: t.Title, Description: t.Description,
+			InputSchema: t.InputSchema, Scope: t.Scope, Task: t.Task,
+			Annotations: &surface.Annotations{ReadOnly: &t.ReadOnly, Destructive: &t.Destructive, Idempotent: &t.Idempotent, OpenWorld: &t.OpenWorld},
+		}
+		if t.OutputSchema != nil {
+			st.OutputSchema = t.OutputSchema
+		}
+		out.Tools = append(out.Tools, st)
+	}
+	for _, r := range s.Resources {
+		if !r.Template {
+			out.Resources = append(out.Resources, surface.Resource{URI: r.URI, Name: r.Name, Title: r.Title, Description: r.Description, MimeType: r.MimeType})
+			continue
+		}
+		st := surface.Template{URITemplate: r.URI, Name: r.Name, Title: r.Title, Description: r.Description, MimeType: r.MimeType}
+		for _, v := range r.Vars {
+			st.Variables = append(st.Variables, v.Name)
+		}
+		out.Templates = append(out.Templates, st)
+	}
+	for _, p := range s.Prompts {
+		sp := surface.Prompt{Name: p.Name, Title: p.Title, Description: p.Description}
+		for _, a := range p.Args {
+			sp.Arguments = append(sp.Arguments, surface.Argument{Name: a.Name, Description: a.Description, Required: a.Required})
+		}
+		out.Prompts = append(out.Prompts, sp)
+	}
+	for _, sk := range s.Skills {
+		var front struct {
+			Description string `json:"description"`
+		}
+		_ = json.Unmarshal(sk.Frontmatter, &front) // checked when the skill was read
+		out.Skills = append(out.Skills, surface.Skill{Name: sk.Path, Description: front.Description, Digest: skillDigest(sk)})
+	}
+	return out
+}
+
+// skillDigest identifies a skill's content: the digest of its files'
+// paths and digests. A skill provided by code has none.
+func skillDigest(sk *Skill) string {
+	if sk.Files == nil {
+		return ""
+	}
+	var b strings.Builder
+	for _, f := range sk.Files {
+		b.WriteString(f.Path + " " + f.Digest + "\n")
+	}
+	return skills.Digest([]byte(b.String()))
+}
