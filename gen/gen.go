@@ -18,6 +18,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"go/token"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -42,6 +43,9 @@ type Result struct {
 	Scanned    map[string]bool // import paths of the packages loaded
 	ModulePath string
 	ModuleDir  string
+
+	servers []*Server // what was generated, for Surfaces
+	fset    *token.FileSet
 }
 
 // Generate runs the pipeline and returns the files to write. A
@@ -55,7 +59,7 @@ func Generate(ctx context.Context, cfg Config) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	res := &Result{Scanned: map[string]bool{}}
+	res := &Result{Scanned: map[string]bool{}, servers: servers, fset: fset}
 	moduleDir := ""
 	for _, p := range pkgs {
 		res.Scanned[p.PkgPath] = true

@@ -3,6 +3,7 @@ package gen
 import (
 	"fmt"
 	"go/token"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -43,6 +44,14 @@ func load(dir string, patterns []string) ([]*packages.Package, *token.FileSet, e
 	})
 	if len(diags) > 0 {
 		return nil, nil, diags
+	}
+	if len(pkgs) == 0 {
+		// go/packages says nothing when go list fails as a whole (a go.mod
+		// that needs tidying, say); go list itself says why.
+		cmd := exec.Command("go", append([]string{"list"}, patterns...)...)
+		cmd.Dir = dir
+		out, _ := cmd.CombinedOutput()
+		return nil, nil, fmt.Errorf("mcpgen: no Go package loaded for %s: %s", strings.Join(patterns, " "), strings.TrimSpace(string(out)))
 	}
 	for _, pat := range patterns {
 		if !matchesSome(pat, dir, pkgs) {

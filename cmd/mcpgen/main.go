@@ -5,6 +5,7 @@
 //	mcpgen [-out DIR] [-check] [packages...]
 //	mcpgen new server NAME [DIR]
 //	mcpgen new tool|resource|prompt NAME [DIR]
+//	mcpgen breaking -against REF [-v] [-allow RULE] [packages...]
 //	mcpgen -version
 //
 // It scans the packages (default ./components/...) for //mcp: directives
@@ -22,6 +23,12 @@
 // module to regenerate them: make generate when its Makefile has a generate
 // target, else go generate ./... when a Go file at its root holds the
 // //go:generate line, else mcpgen itself.
+//
+// mcpgen breaking compares each server's surface (generated/<server>/
+// surface.json, written with the rest) with the one at a git revision or
+// in a file, and lists every change that breaks existing callers at its
+// place in today's source; it exits 1 when there is any. See `mcpgen
+// breaking -h` for the rules.
 //
 // mcpgen new scaffolds a server package (with a main and a generate.go) or
 // one more component in an existing package; see `mcpgen new -h`.
@@ -63,13 +70,19 @@ func run(args []string) int {
 	if len(args) > 0 && args[0] == "new" {
 		return runNew(args[1:])
 	}
+	if len(args) > 0 && args[0] == "breaking" {
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+		defer stop()
+		return runBreaking(ctx, args[1:], os.Stdout, os.Stderr)
+	}
 	fs := flag.NewFlagSet("mcpgen", flag.ContinueOnError)
 	out := fs.String("out", "generated", "output `directory`, one package per server")
 	checkOnly := fs.Bool("check", false, "write nothing; exit 1 if the output directory is stale")
 	version := fs.Bool("version", false, "print mcpgen's module version and exit")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "usage: mcpgen [-out DIR] [-check] [packages...]\n"+
-			"       mcpgen new server|tool|resource|prompt NAME [DIR]\n\n"+
+			"       mcpgen new server|tool|resource|prompt NAME [DIR]\n"+
+			"       mcpgen breaking -against REF [-v] [-allow RULE] [packages...]\n\n"+
 			"Generates MCP servers from //mcp: annotated structs (default packages ./components/...).\n"+
 			"The directives are documented in docs/annotations.md of the mcpgen module.\n\n")
 		fs.PrintDefaults()

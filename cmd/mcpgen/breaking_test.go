@@ -1,0 +1,180 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// runIn runs mcpgen in dir and returns its exit code and output.
+func runIn(t *testing.T, dir string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "MCPGEN_TEST_RUN_MAIN=1")
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		return ee.ExitCode(), out.String(), errb.String()
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return 0, out.String(), errb.String()
+}
+
+// scratchNotes makes a module in a temp dir holding the notes example
+// (with a few more fields, so that each rule has something to change),
+// generated and committed; it returns the module dir and the component.
+func scratchNotes(t *testing.T) (dir, src string) {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	root := repoRoot(t)
+	dir = t.TempDir()
+	b, err := os.ReadFile(filepath.Join(root, "components", "notes", "notes.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	notes := strings.Replace(string(b), "	Text string `json:\"text\" jsonschema:\"minLength=1\"`\n}", `	Text string `+"`json:\"text\" jsonschema:\"minLength=1\"`"+`
+	// How urgent it is.
+	Priority int `+"`json:\"priority,omitempty\" jsonschema:\"minimum=0,maximum=10\"`"+`
+	// What kind of note it is.
+	Kind string `+"`json:\"kind,omitempty\" jsonschema:\"enum=todo,enum=idea\"`"+`
+}`, 1)
+	notes = strings.Replace(notes, "	Count int `json:\"count\"`\n}", "	Count int `json:\"count\"`\n	// When it was saved.\n	At string `json:\"at,omitempty\"`\n}", 1)
+	write := func(rel, content string) {
+		p := filepath.Join(dir, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("notes/notes.go", notes)
+	write("go.mod", "module example.com/scratch\n\ngo 1.26\n\nrequire github.com/mcpgen/mcpgen v0.0.0\n\nreplace github.com/mcpgen/mcpgen => "+root+"\n")
+	sum, err := os.ReadFile(filepath.Join(root, "go.sum"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	write("go.sum", string(sum))
+	sh(t, dir, "go mod tidy", offlineEnv())
+	if code, _, stderr := runIn(t, dir, "./notes"); code != 0 {
+		t.Fatalf("mcpgen ./notes exited %d:\n%s", code, stderr)
+	}
+	sh(t, dir, "git init -q && git add -A && git -c user.name=t -c user.email=t@t commit -qm base", offlineEnv())
+	return dir, filepath.Join(dir, "notes", "notes.go")
+}
+
+// TestBreakingReportsEachBreak makes each breaking change of the notes
+// example in a scratch module and checks `mcpgen breaking -against HEAD`
+// names it at its place in the source and exits 1; a description change
+// reports nothing.
+func TestBreakingReportsEachBreak(t *testing.T) {
+	if testing.Short() {
+		t.Skip("loads the scratch module once per change (~1 min)")
+	}
+	dir, src := scratchNotes(t)
+	base, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name     string
+		old, new string
+		want     string // the line, after "notes/notes.go:LINE:COL: server notes: "
+	}{
+		{"tool renamed", "name=add_note", "name=add_memo", `tool add_note: removed \(callers of tool "add_note" fail\) \(rule tool-removed\)`},
+		{"template renamed", "name=note uri", "name=entry uri", `template note: removed .*\(rule template-removed\)`},
+		{"template variables", "uri=notes://{id}", "uri=notes://item/{id}", `template note: URI template notes://\{id\} is now notes://item/\{id\} \(rule template-variables-changed\)`},
+		{"prompt renamed", "name=summarize", "name=digest", `prompt summarize: removed .*\(rule prompt-removed\)`},
+		{"input property added as required", "	// How urgent it is.", "	Tags []string `json:\"tags\"`\n	// How urgent it is.", `tool add_note: input property "tags" was added as required \(rule input-required\)`},
+		{"input property removed", "`json:\"text\" jsonschema:\"minLength=1\"`", "`json:\"-\"`", `tool add_note: input property "text" was removed, and unknown properties are refused \(rule input-property-removed\)`},
+		{"input type changed", "Priority int `json:\"priority,omitempty\" jsonschema:\"minimum=0,maximum=10\"`", "Priority bool `json:\"priority,omitempty\"`", `tool add_note: input property "priority" is now boolean \(was integer\) \(rule input-type-changed\)`},
+		{"input enum narrowed", "enum=todo,enum=idea", "enum=todo", `tool add_note: input property "kind" no longer takes "idea" \(rule input-enum-narrowed\)`},
+		{"input bounds narrowed", "maximum=10", "maximum=5", `tool add_note: input property "priority": maximum is now 5 \(was 10\) \(rule input-bounds-narrowed\)`},
+		{"input pattern", "enum=todo,enum=idea", "enum=todo,enum=idea,pattern=^t", `tool add_note: input property "kind" now has pattern "\^t" \(rule input-pattern-changed\)`},
+		{"output property removed", "At string `json:\"at,omitempty\"`", "At string `json:\"-\"`", `tool add_note: output property "at" was removed \(rule output-property-removed\)`},
+		{"output made optional", "Count int `json:\"count\"`", "Count int `json:\"count,omitempty\"`", `tool add_note: output property "count" is no longer always present \(rule output-now-optional\)`},
+		{"output type changed", "At string `", "At []string `", `tool add_note: output property "at" is now array or null \(was string\) \(rule output-type-changed\)`},
+		{"prompt argument added as required", "type Summarize struct {", "type Summarize struct {\n	// The tone.\n	Tone string `json:\"tone\"`", `prompt summarize: argument "tone" was added as required \(rule prompt-argument-required\)`},
+		{"tool now destructive", "idempotent destructive=false", "idempotent", `tool add_note: is now destructive \(rule tool-now-destructive\)`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			edited := strings.Replace(string(base), c.old, c.new, 1)
+			if edited == string(base) {
+				t.Fatalf("%q is not in the component", c.old)
+			}
+			if err := os.WriteFile(src, []byte(edited), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			code, stdout, stderr := runIn(t, dir, "breaking", "-against", "HEAD", "./notes")
+			if code != 1 {
+				t.Fatalf("exit %d, want 1\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+			}
+			re := regexp.MustCompile(`(?m)^notes/notes\.go:\d+:\d+: server notes: ` + c.want + `$`)
+			if !re.MatchString(stdout) {
+				t.Fatalf("no line matching %s in:\n%s", re, stdout)
+			}
+			if !strings.Contains(stderr, "need a major version bump") {
+				t.Errorf("the version bump it needs is not named:\n%s", stderr)
+			}
+		})
+	}
+
+	// A description is not a break; -v lists it.
+	if err := os.WriteFile(src, bytes.Replace(base, []byte("// AddNote stores a note under an identifier."), []byte("// AddNote keeps one note."), 1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, stdout, stderr := runIn(t, dir, "breaking", "-against", "HEAD", "./notes"); code != 0 || stdout != "" {
+		t.Fatalf("a description change: exit %d\n%s%s", code, stdout, stderr)
+	}
+	if _, stdout, _ := runIn(t, dir, "breaking", "-against", "HEAD", "-v", "./notes"); !strings.Contains(stdout, "tool add_note: title or description changed (fine: rule described)") {
+		t.Fatalf("-v does not list the description change:\n%s", stdout)
+	}
+}
+
+// TestBreakingAllowAndFile: -allow accepts a rule; a surface.json path
+// works as the baseline; a bad rule or no -against is a usage error.
+func TestBreakingAllowAndFile(t *testing.T) {
+	if testing.Short() {
+		t.Skip("loads a scratch module")
+	}
+	dir, src := scratchNotes(t)
+	base, _ := os.ReadFile(src)
+	baseline := filepath.Join(t.TempDir(), "surface.json")
+	b, err := os.ReadFile(filepath.Join(dir, "generated", "notes", "surface.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(baseline, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(src, bytes.Replace(base, []byte("maximum=10"), []byte("maximum=5"), 1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, stdout, stderr := runIn(t, dir, "breaking", "-against", baseline, "./notes"); code != 1 || !strings.Contains(stdout, "rule input-bounds-narrowed") {
+		t.Fatalf("against a file: exit %d\n%s%s", code, stdout, stderr)
+	}
+	if code, stdout, stderr := runIn(t, dir, "breaking", "-against", baseline, "-allow", "input-bounds-narrowed", "./notes"); code != 0 || stdout != "" {
+		t.Fatalf("-allow: exit %d\n%s%s", code, stdout, stderr)
+	}
+	if code, _, stderr := runIn(t, dir, "breaking", "-against", "HEAD", "-allow", "no-such-rule", "./notes"); code != 2 || !strings.Contains(stderr, `unknown rule "no-such-rule"`) {
+		t.Fatalf("unknown rule: exit %d\n%s", code, stderr)
+	}
+	if code, _, stderr := runIn(t, dir, "breaking", "./notes"); code != 2 || !strings.Contains(stderr, "-against is required") {
+		t.Fatalf("no -against: exit %d\n%s", code, stderr)
+	}
+	if code, _, stderr := runIn(t, dir, "breaking", "-against", "no-such-rev", "./notes"); code != 2 || !strings.Contains(stderr, "git cannot read") {
+		t.Fatalf("unknown revision: exit %d\n%s", code, stderr)
+	}
+}
