@@ -109,6 +109,7 @@ func (c *checker) checkPackage() *Server {
 				continue
 			}
 			hasServer = true
+			s.Doc = f.Doc.Text()
 			s.Pos = c.fset.Position(d.Pos)
 			c.serverOptions(s, d)
 		}
@@ -242,6 +243,9 @@ func (c *checker) checkGeneratedNames(s *Server) {
 	}
 }
 
+// registryName is the MCP registry's pattern for server names.
+var registryName = regexp.MustCompile(`^[a-zA-Z0-9.-]+/[a-zA-Z0-9._-]+$`)
+
 func (c *checker) serverOptions(s *Server, d directive) {
 	for _, o := range d.Options {
 		switch o.Key {
@@ -253,8 +257,35 @@ func (c *checker) serverOptions(s *Server, d directive) {
 			s.Version = c.str(o)
 		case "instructions":
 			s.Instructions = c.str(o)
+		case "registry":
+			s.Registry = c.str(o)
+			if !registryName.MatchString(s.Registry) {
+				c.at(o.ValPos, "registry", "write the registry name in reverse-DNS form, e.g. registry=io.github.owner/name", "malformed registry name %q", s.Registry)
+			}
+		case "description":
+			s.Description = c.str(o)
+			if n := utf8.RuneCountInString(s.Description); n > 100 {
+				c.at(o.ValPos, "description", "the MCP registry takes at most 100 characters: shorten it", "description is %d characters long", n)
+			}
+		case "repository":
+			s.Repository = c.str(o)
+			if u, err := url.Parse(s.Repository); err != nil || u.Scheme != "https" || u.Host == "" {
+				c.at(o.ValPos, "repository", "write the https URL of the source repository", "malformed repository URL %q", s.Repository)
+			}
+		case "package":
+			v := c.str(o)
+			if typ, id, ok := strings.Cut(v, ":"); !ok || typ == "" || id == "" {
+				c.at(o.ValPos, "package", "write package=TYPE:IDENTIFIER, e.g. package=oci:ghcr.io/owner/server:1.0.0 or package=npm:@scope/server", "malformed package %q", v)
+			}
+			s.Packages = append(s.Packages, v)
+		case "remote":
+			v := c.str(o)
+			if u, err := url.Parse(v); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+				c.at(o.ValPos, "remote", "write the URL of the server's Streamable HTTP endpoint, e.g. remote=https://example.com/mcp", "malformed remote URL %q", v)
+			}
+			s.Remotes = append(s.Remotes, v)
 		default:
-			c.unknownKey(d, o, "name, title, version, instructions")
+			c.unknownKey(d, o, "name, title, version, instructions, description, registry, repository, package, remote")
 		}
 	}
 }

@@ -48,7 +48,11 @@ func emit(s *Server) ([]File, error) {
 	if err != nil {
 		return nil, err
 	}
-	files = append(files, sf)
+	rf, err := registryFile(s)
+	if err != nil {
+		return nil, err
+	}
+	files = append(files, sf, rf)
 	if len(s.Tools) > 0 {
 		if err := add("tools.go", e.toolsFile()); err != nil {
 			return nil, err

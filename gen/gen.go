@@ -215,9 +215,9 @@ func orphanDirs(outDir string, res *Result, owned map[string]bool) ([]string, er
 }
 
 // generatedFile reports whether p is ours to remove: a Go file with our
-// header, a schema document, or the server's surface.
+// header, a schema document, or the server's surface or registry entry.
 func generatedFile(p string) bool {
-	if strings.HasSuffix(p, ".json") && filepath.Base(filepath.Dir(p)) == "schemas" || filepath.Base(p) == "surface.json" {
+	if strings.HasSuffix(p, ".json") && filepath.Base(filepath.Dir(p)) == "schemas" || filepath.Base(p) == "surface.json" || filepath.Base(p) == "server.json" {
 		return true
 	}
 	b, err := os.ReadFile(p)

@@ -11,11 +11,21 @@ type Server struct {
 	Title        string
 	Version      string
 	Instructions string
-	PkgPath      string // import path of the component package
-	PkgName      string
-	Module       string // path of the module of the component package
-	Dir          string // directory of the component package
-	Pos          token.Position
+	// What the MCP registry's server.json says (registry.go): the name in
+	// reverse-DNS form, a one-line description, the source repository,
+	// and where to get the server (packages "TYPE:IDENTIFIER", remote
+	// Streamable HTTP URLs). Empty ones are derived.
+	Registry    string
+	Description string
+	Repository  string
+	Packages    []string
+	Remotes     []string
+	Doc         string // the package doc comment, without directives
+	PkgPath     string // import path of the component package
+	PkgName     string
+	Module      string // path of the module of the component package
+	Dir         string // directory of the component package
+	Pos         token.Position
 
 	Tools     []*Tool
 	Resources []*Resource // fixed URIs and templates, sorted by name

@@ -5,7 +5,7 @@
 // prompts and task tools are ours. It publishes one Agent Skill
 // (skills/tidy-knowledge-graph): how an agent keeps the graph tidy.
 //
-//mcp:server name=memory title="Knowledge graph memory" version=0.1.0 instructions="A persistent knowledge graph: record entities, their observations and relations with the tools; read memory://knowledge-graph for the whole graph and memory://session/delta for what changed."
+//mcp:server name=memory title="Knowledge graph memory" version=0.1.0 description="Knowledge-graph memory for agents: entities, observations and relations, on SQLite or PostgreSQL" instructions="A persistent knowledge graph: record entities, their observations and relations with the tools; read memory://knowledge-graph for the whole graph and memory://session/delta for what changed."
 //mcp:skill root=skills
 package memory
 

@@ -186,6 +186,9 @@ var annotations = map[string]bool{
 	"title": true, "description": true, "default": true, "examples": true,
 	"deprecated": true, "readOnly": true, "writeOnly": true,
 	"contentEncoding": true, "contentMediaType": true, "contentSchema": true,
+	// OpenAPI's singular example, which schemas derived from OpenAPI
+	// documents carry (the MCP registry's server.json schema does).
+	"example": true,
 }
 
 var knownDialects = map[string]bool{

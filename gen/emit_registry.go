@@ -1,0 +1,156 @@
+package gen
+
+import (
+	"bytes"
+	"encoding/json"
+	"path"
+	"strings"
+	"unicode/utf8"
+)
+
+// RegistrySchema is the version of the MCP registry's server.json format
+// the generator writes.
+const RegistrySchema = "https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json"
+
+// registryServer is the part of the registry's server.json we fill.
+type registryServer struct {
+	Schema      string              `json:"$schema"`
+	Name        string              `json:"name"`
+	Title       string              `json:"title,omitempty"`
+	Description string              `json:"description"`
+	Version     string              `json:"version"`
+	Repository  *registryRepository `json:"repository,omitempty"`
+	Packages    []registryPackage   `json:"packages,omitempty"`
+	Remotes     []registryTransport `json:"remotes,omitempty"`
+}
+
+type registryRepository struct {
+	URL    string `json:"url"`
+	Source string `json:"source"`
+}
+
+type registryPackage struct {
+	RegistryType string            `json:"registryType"`
+	Identifier   string            `json:"identifier"`
+	Version      string            `json:"version,omitempty"`
+	Transport    registryTransport `json:"transport"`
+}
+
+type registryTransport struct {
+	Type string `json:"type"`
+	URL  string `json:"url,omitempty"`
+}
+
+// registryFile is generated/<server>/server.json, the server's entry for
+// the official MCP registry, filled from the //mcp:server directive.
+func registryFile(s *Server) (File, error) {
+	r := registryServer{
+		Schema: RegistrySchema, Name: registryNameOf(s), Title: s.Title,
+		Description: descriptionOf(s), Version: s.Version,
+	}
+	if r.Version == "" {
+		r.Version = "0.0.0" // set version= on //mcp:server to publish
+	}
+	if repo := repositoryOf(s); repo != "" {
+		source := "github"
+		if !strings.HasPrefix(repo, "https://github.com/") {
+			source = strings.SplitN(strings.TrimPrefix(repo, "https://"), "/", 2)[0]
+		}
+		r.Repository = &registryRepository{URL: repo, Source: source}
+	}
+	for _, p := range s.Packages {
+		typ, id, _ := strings.Cut(p, ":")
+		pkg := registryPackage{RegistryType: typ, Identifier: id, Transport: registryTransport{Type: "stdio"}}
+		if typ != "oci" && typ != "mcpb" { // those carry the version in the identifier
+			pkg.Version = r.Version
+		}
+		r.Packages = append(r.Packages, pkg)
+	}
+	for _, u := range s.Remotes {
+		r.Remotes = append(r.Remotes, registryTransport{Type: "streamable-http", URL: u})
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(r); err != nil {
+		return File{}, internalError("server.json of %s: %v", s.Name, err)
+	}
+	return File{Path: path.Join(s.Name, "server.json"), Content: b.Bytes()}, nil
+}
+
+// registryNameOf is registry= or, from the module path, the reverse-DNS
+// namespace of its host and owner: github.com/acme/tools gives
+// io.github.acme/<server>.
+func registryNameOf(s *Server) string {
+	if s.Registry != "" {
+		return s.Registry
+	}
+	parts := strings.Split(s.Module, "/")
+	host := parts[0]
+	if !strings.Contains(host, ".") {
+		return "local." + sanitizeRegistry(host) + "/" + s.Name
+	}
+	if host == "github.com" { // the registry's namespace for GitHub accounts
+		host = "github.io"
+	}
+	labels := strings.Split(host, ".")
+	for i, j := 0, len(labels)-1; i < j; i, j = i+1, j-1 {
+		labels[i], labels[j] = labels[j], labels[i]
+	}
+	ns := strings.Join(labels, ".")
+	if len(parts) > 1 {
+		ns += "." + sanitizeRegistry(parts[1])
+	}
+	return ns + "/" + s.Name
+}
+
+func sanitizeRegistry(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '.' || r == '-' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
+			return r
+		}
+		return '-'
+	}, s)
+}
+
+// repositoryOf is repository= or, for a module on GitHub, its repository.
+func repositoryOf(s *Server) string {
+	if s.Repository != "" {
+		return s.Repository
+	}
+	if parts := strings.Split(s.Module, "/"); len(parts) >= 3 && parts[0] == "github.com" {
+		return "https://github.com/" + parts[1] + "/" + parts[2]
+	}
+	return ""
+}
+
+// descriptionOf is description= or the first sentence of the package
+// doc (the registry takes 100 characters), else the title.
+func descriptionOf(s *Server) string {
+	if s.Description != "" {
+		return s.Description
+	}
+	doc := strings.Join(strings.Fields(s.Doc), " ")
+	doc = strings.TrimPrefix(doc, "Package "+s.PkgName+" is ")
+	if i := strings.Index(doc, ". "); i >= 0 {
+		doc = doc[:i+1]
+	}
+	if doc != "" {
+		doc = strings.ToUpper(doc[:1]) + doc[1:]
+	}
+	if utf8.RuneCountInString(doc) > 100 {
+		cut := string([]rune(doc)[:99])
+		if i := strings.LastIndex(cut, " "); i > 60 {
+			cut = cut[:i]
+		}
+		doc = strings.TrimRight(cut, " ,;:") + "…"
+	}
+	if doc == "" {
+		doc = s.Title
+	}
+	if doc == "" {
+		doc = "MCP server " + s.Name
+	}
+	return doc
+}

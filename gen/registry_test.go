@@ -1,0 +1,87 @@
+package gen
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mcpgen/mcpgen/internal/jsonschema"
+)
+
+// registrySchemaFile is the MCP registry's published schema of
+// server.json, version 2025-12-11 (RegistrySchema), kept as test data.
+const registrySchemaFile = "testdata/registry/server.schema.2025-12-11.json"
+
+func registryValidator(t *testing.T) *jsonschema.Schema {
+	t.Helper()
+	b, err := os.ReadFile(registrySchemaFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := jsonschema.Compile(b)
+	if err != nil {
+		t.Fatalf("compile the registry schema: %v", err)
+	}
+	return s
+}
+
+// TestCommittedServerJSONValid: every server of this repository has a
+// server.json the registry's schema accepts.
+func TestCommittedServerJSONValid(t *testing.T) {
+	v := registryValidator(t)
+	files, _ := filepath.Glob("../generated/*/server.json")
+	if len(files) < 4 {
+		t.Fatalf("server.json files: %v", files)
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := v.Validate(b); err != nil {
+			t.Errorf("%s: %v", f, err)
+		}
+		if !strings.Contains(string(b), `"$schema": "`+RegistrySchema+`"`) {
+			t.Errorf("%s does not name its schema version", f)
+		}
+	}
+}
+
+// TestRegistryEntry: what the directive says, and what is derived when
+// it says nothing, makes a valid entry; a bad one is refused.
+func TestRegistryEntry(t *testing.T) {
+	v := registryValidator(t)
+	for _, c := range []struct {
+		name   string
+		server Server
+		want   []string
+	}{
+		{"derived", Server{Name: "notes", Module: "github.com/acme/tools", PkgName: "notes", Doc: "Package notes is a small server that keeps notes. It has more to say."},
+			[]string{`"name": "io.github.acme/notes"`, `"description": "A small server that keeps notes."`, `"version": "0.0.0"`, `"url": "https://github.com/acme/tools"`}},
+		{"declared", Server{Name: "notes", Module: "example.com/x", Version: "1.2.3", Registry: "com.example/notes", Description: "Notes.",
+			Packages: []string{"oci:ghcr.io/acme/notes:1.2.3", "npm:@acme/notes"}, Remotes: []string{"https://notes.example.com/mcp"}},
+			[]string{`"name": "com.example/notes"`, `"registryType": "oci"`, `"identifier": "@acme/notes"`, `"version": "1.2.3"`, `"type": "streamable-http"`, `"url": "https://notes.example.com/mcp"`}},
+		{"long doc", Server{Name: "n", Module: "example", PkgName: "n", Doc: strings.Repeat("word ", 40)},
+			[]string{`"name": "local.example/n"`, `…"`}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f, err := registryFile(&c.server)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := v.Validate(f.Content); err != nil {
+				t.Fatalf("%v\n%s", err, f.Content)
+			}
+			for _, w := range c.want {
+				if !strings.Contains(string(f.Content), w) {
+					t.Errorf("no %s in\n%s", w, f.Content)
+				}
+			}
+		})
+	}
+	bad, _ := registryFile(&Server{Name: "n", Module: "example.com/x", Registry: "not a name"})
+	if err := v.Validate(bad.Content); err == nil {
+		t.Error("the schema accepted a malformed registry name: the test validates nothing")
+	}
+}
