@@ -45,6 +45,11 @@ func load(dir string, patterns []string) ([]*packages.Package, *token.FileSet, e
 	if len(diags) > 0 {
 		return nil, nil, diags
 	}
+	for _, pat := range patterns {
+		if !matchesSome(pat, dir, pkgs) {
+			return nil, nil, fmt.Errorf("mcpgen: pattern %s matches no Go packages", pat)
+		}
+	}
 	if len(pkgs) == 0 {
 		// go/packages says nothing when go list fails as a whole (a go.mod
 		// that needs tidying, say); go list itself says why.
@@ -52,11 +57,6 @@ func load(dir string, patterns []string) ([]*packages.Package, *token.FileSet, e
 		cmd.Dir = dir
 		out, _ := cmd.CombinedOutput()
 		return nil, nil, fmt.Errorf("mcpgen: no Go package loaded for %s: %s", strings.Join(patterns, " "), strings.TrimSpace(string(out)))
-	}
-	for _, pat := range patterns {
-		if !matchesSome(pat, dir, pkgs) {
-			return nil, nil, fmt.Errorf("mcpgen: pattern %s matches no Go packages", pat)
-		}
 	}
 	return pkgs, fset, nil
 }
