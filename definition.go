@@ -9,8 +9,11 @@ import (
 // identity and its components. The generated constructor fills it in once and
 // hands it to [New]; nothing in it changes afterwards.
 type Definition struct {
-	Name         string
-	Title        string
+	Name  string
+	Title string
+	// Version is what the server reports (//mcp:server version=); when
+	// empty, the version of the binary's main module from its build
+	// information (set by go install module@version), else "0.0.0".
 	Version      string
 	Instructions string
 

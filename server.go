@@ -16,6 +16,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"runtime/debug"
 	"sort"
 	"strings"
 	"sync"
@@ -241,7 +242,7 @@ func build(def Definition, opts Options) (*Server, error) {
 	s.robs, _ = opts.Observer.(RequestObserver)
 	s.serverInfo = Implementation{Name: def.Name, Title: def.Title, Version: def.Version}
 	if s.serverInfo.Version == "" {
-		s.serverInfo.Version = "0.0.0"
+		s.serverInfo.Version = buildVersion()
 	}
 	s.sessions.init(opts.SessionIdle, opts.MaxSessions, opts.MaxSessionsPerPrincipal)
 	s.limits = newLimiter(opts.Limits)
@@ -897,3 +898,12 @@ func (p *params) decodeFast(raw json.RawMessage) bool {
 }
 
 var errFallback = errors.New("fallback")
+
+// buildVersion is the version of the main module the binary was built
+// from, or "0.0.0" for a development build.
+func buildVersion() string {
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return strings.TrimPrefix(bi.Main.Version, "v")
+	}
+	return "0.0.0"
+}
