@@ -340,22 +340,35 @@ func (s *Server) refreshSession(sess *Session) {
 	}
 }
 
-// changeSession applies change to a session and, in a cluster, saves it
-// and tells the replicas that cache it. The change and the save hold the
-// session's saveMu, as reloads do, so that a reload that read the backend
-// before the save cannot undo the change here.
-func (s *Server) changeSession(ctx context.Context, in *inbound, sess *Session, change func(*Session)) error {
+// changeSession makes a change to a session and, in a cluster, stores it
+// field by field (another replica's concurrent change of the same session
+// stays), takes the stored state, and tells the replicas that cache it.
+// The change holds the session's saveMu, as reloads do, so that a reload
+// that read the backend before the change cannot undo it here.
+func (s *Server) changeSession(ctx context.Context, in *inbound, sess *Session, u cluster.SessionUpdate) error {
 	if sess == nil {
 		return nil
 	}
 	if s.cluster == nil {
-		change(sess)
+		sess.update(u)
 		return nil
 	}
 	sess.saveMu.Lock()
 	defer sess.saveMu.Unlock()
-	change(sess)
-	return s.saveSession(ctx, in, sess)
+	u.Expires = expiry(sess.lastSeenNow(), s.sessions.idle)
+	rec, err := s.cluster.b.UpdateSession(ctx, sess.ID, u)
+	if err != nil {
+		if errors.Is(err, cluster.ErrNotFound) {
+			s.dropSession(sess.ID)
+			return fmt.Errorf("%w: the session ended", jsonrpc.ErrInvalidRequest)
+		}
+		return unavailableError(in, err)
+	}
+	sess.apply(rec)
+	if err := s.publish(topicSession, rec); err != nil {
+		s.log.Debug("session change not published", zap.Error(err))
+	}
+	return nil
 }
 
 // cachedSession returns the session if this replica holds it, without
@@ -373,26 +386,6 @@ func (s *Server) dropSession(id string) {
 		s.sessions.removeLocked(sess) // ends it
 	}
 	s.sessions.mu.Unlock()
-}
-
-// saveSession writes a session's changed state and tells the replicas that
-// cache it; the caller holds sess.saveMu (see changeSession).
-func (s *Server) saveSession(ctx context.Context, in *inbound, sess *Session) error {
-	if s.cluster == nil || sess == nil {
-		return nil
-	}
-	rec := sess.record(s.sessions.idle)
-	if err := s.cluster.b.SaveSession(ctx, rec); err != nil {
-		if errors.Is(err, cluster.ErrNotFound) {
-			s.dropSession(sess.ID)
-			return fmt.Errorf("%w: the session ended", jsonrpc.ErrInvalidRequest)
-		}
-		return unavailableError(in, err)
-	}
-	if err := s.publish(topicSession, rec); err != nil {
-		s.log.Debug("session change not published", zap.Error(err))
-	}
-	return nil
 }
 
 // touchShared pushes a session's shared expiry, at most once per

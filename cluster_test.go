@@ -4,10 +4,12 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -384,5 +386,99 @@ func TestClusterStaleSessionMessage(t *testing.T) {
 	}
 	if rec, err := other.LoadSession(ctx, sid); err != nil || len(rec.Subscribed) != 1 {
 		t.Fatalf("stored session: %+v %v", rec, err)
+	}
+}
+
+// TestClusterConcurrentSessionChanges: two replicas change one legacy
+// session at once (resources/subscribe to different URIs, many times
+// over); every change stays in the shared store and in both replicas'
+// copies, which a save of the whole session would lose.
+func TestClusterConcurrentSessionChanges(t *testing.T) {
+	mem := cluster.NewMemory()
+	def := newFixture().definition(features{})
+	var urls []string
+	var servers []*Server
+	for range 2 {
+		b := mem.Replica()
+		srv := New(def, Options{Cluster: b})
+		hs := httptest.NewServer(HTTPHandler(srv, HTTPOptions{}))
+		t.Cleanup(func() { hs.Close(); srv.Close(); _ = b.Close() })
+		urls, servers = append(urls, hs.URL), append(servers, srv)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	post := func(url, sid, body string) {
+		t.Helper()
+		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, url, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		if sid != "" {
+			req.Header.Set("Mcp-Session-Id", sid)
+			req.Header.Set("MCP-Protocol-Version", "2025-11-25")
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		resp.Body.Close()
+		if resp.StatusCode/100 != 2 {
+			t.Errorf("%s: HTTP %d", body, resp.StatusCode)
+		}
+	}
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, urls[0], strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	sid := resp.Header.Get("Mcp-Session-Id")
+	for _, u := range urls { // both replicas hold the session now
+		post(u, sid, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	}
+	const each = 10
+	var wg sync.WaitGroup
+	for i := range each {
+		for r, u := range urls {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				post(u, sid, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"resources/subscribe","params":{"uri":"test://r%d/%d"}}`, 10+i*2+r, r, i))
+			}()
+		}
+	}
+	wg.Wait()
+	stored, err := mem.Replica().LoadSession(ctx, sid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(stored.Subscribed) != 2*each {
+		t.Fatalf("%d subscriptions stored after %d made on two replicas at once: %v", len(stored.Subscribed), 2*each, stored.Subscribed)
+	}
+	// Each replica's copy follows the other's changes (published, so
+	// asynchronously).
+	for r, srv := range servers {
+		sess := srv.cachedSession(sid)
+		if sess == nil {
+			t.Fatalf("replica %d no longer holds the session", r)
+		}
+		missing := func() string {
+			for i := range each {
+				for other := range urls {
+					if uri := fmt.Sprintf("test://r%d/%d", other, i); !sess.isSubscribed(uri) {
+						return uri
+					}
+				}
+			}
+			return ""
+		}
+		for deadline := time.Now().Add(5 * time.Second); missing() != "" && time.Now().Before(deadline); {
+			time.Sleep(10 * time.Millisecond)
+		}
+		if uri := missing(); uri != "" {
+			t.Errorf("replica %d's copy is not subscribed to %s", r, uri)
+		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/mcpgen/mcpgen/internal/cluster"
 	"github.com/mcpgen/mcpgen/internal/jsonrpc"
 	"github.com/mcpgen/mcpgen/internal/jsonschema"
 	"github.com/mcpgen/mcpgen/internal/skills"
@@ -196,7 +197,7 @@ func (s *Server) initialize(ctx context.Context, req *Request, _ *params, raw js
 }
 
 func (s *Server) initialized(ctx context.Context, req *Request, _ *params, _ json.RawMessage) (any, error) {
-	return nil, s.changeSession(ctx, req.incoming, req.Session, (*Session).markInitialized)
+	return nil, s.changeSession(ctx, req.incoming, req.Session, cluster.SessionUpdate{Initialized: true})
 }
 
 func (s *Server) setLevel(ctx context.Context, req *Request, _ *params, raw json.RawMessage) (any, error) {
@@ -209,7 +210,7 @@ func (s *Server) setLevel(ctx context.Context, req *Request, _ *params, raw json
 	if !validLogLevel(p.Level) {
 		return nil, fmt.Errorf("%w: unknown log level %q", jsonrpc.ErrInvalidParams, p.Level)
 	}
-	return json.RawMessage(`{}`), s.changeSession(ctx, req.incoming, req.Session, func(sess *Session) { sess.setLogLevel(p.Level) })
+	return json.RawMessage(`{}`), s.changeSession(ctx, req.incoming, req.Session, cluster.SessionUpdate{LogLevel: p.Level})
 }
 
 func (s *Server) serverDiscover(context.Context, *Request, *params, json.RawMessage) (any, error) {
@@ -486,9 +487,9 @@ func (s *Server) subscribe(ctx context.Context, req *Request, p *params, _ json.
 	if p.URI == "" {
 		return nil, fmt.Errorf("%w: uri is required", jsonrpc.ErrInvalidParams)
 	}
-	return json.RawMessage(`{}`), s.changeSession(ctx, req.incoming, req.Session, func(sess *Session) { sess.subscribe(p.URI, true) })
+	return json.RawMessage(`{}`), s.changeSession(ctx, req.incoming, req.Session, cluster.SessionUpdate{Subscribe: p.URI})
 }
 
 func (s *Server) unsubscribe(ctx context.Context, req *Request, p *params, _ json.RawMessage) (any, error) {
-	return json.RawMessage(`{}`), s.changeSession(ctx, req.incoming, req.Session, func(sess *Session) { sess.subscribe(p.URI, false) })
+	return json.RawMessage(`{}`), s.changeSession(ctx, req.incoming, req.Session, cluster.SessionUpdate{Unsubscribe: p.URI})
 }

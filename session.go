@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
+	"github.com/mcpgen/mcpgen/internal/cluster"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -68,16 +69,25 @@ func (s *Session) LogLevel() string {
 	return s.logLevel
 }
 
-func (s *Session) setLogLevel(l string) {
+// update makes a change to a session kept in this process only.
+func (s *Session) update(u cluster.SessionUpdate) {
 	s.mu.Lock()
-	s.logLevel = l
-	s.mu.Unlock()
+	defer s.mu.Unlock()
+	if u.LogLevel != "" {
+		s.logLevel = u.LogLevel
+	}
+	s.initialized = s.initialized || u.Initialized
+	if u.Subscribe != "" {
+		s.subscribed[u.Subscribe] = true
+	}
+	delete(s.subscribed, u.Unsubscribe)
 }
 
-func (s *Session) markInitialized() {
+// lastSeenNow is when the session was last used.
+func (s *Session) lastSeenNow() time.Time {
 	s.mu.Lock()
-	s.initialized = true
-	s.mu.Unlock()
+	defer s.mu.Unlock()
+	return s.lastSeen
 }
 
 // Touch marks the session as in use, so that a client holding only a
@@ -94,16 +104,6 @@ func (s *Session) idleSince() time.Time {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.lastSeen
-}
-
-func (s *Session) subscribe(uri string, on bool) {
-	s.mu.Lock()
-	if on {
-		s.subscribed[uri] = true
-	} else {
-		delete(s.subscribed, uri)
-	}
-	s.mu.Unlock()
 }
 
 func (s *Session) isSubscribed(uri string) bool {

@@ -20,6 +20,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"slices"
 	"time"
 )
 
@@ -46,9 +47,11 @@ type Backend interface {
 	// LoadSession returns a live session, or ErrNotFound when it is
 	// unknown, deleted or idle past its Expires.
 	LoadSession(ctx context.Context, id string) (Session, error)
-	// SaveSession replaces the mutable state of a session (log level,
-	// subscriptions, initialized, Expires); ErrNotFound if it is gone.
-	SaveSession(ctx context.Context, s Session) error
+	// UpdateSession changes the mutable state of a session field by
+	// field, atomically, and returns the session as stored afterwards:
+	// replicas changing one session at once keep each other's changes.
+	// ErrNotFound if it is gone.
+	UpdateSession(ctx context.Context, id string, u SessionUpdate) (Session, error)
 	// TouchSession moves a session's expiry to expires, never earlier.
 	TouchSession(ctx context.Context, id string, expires time.Time) error
 	// DeleteSession removes a session and reports whether it existed.
@@ -98,6 +101,34 @@ type Session struct {
 	Initialized bool
 	Created     time.Time
 	Expires     time.Time // ended if not touched before
+}
+
+// SessionUpdate is one change of a session's mutable state; its zero
+// fields leave the state as it is.
+type SessionUpdate struct {
+	LogLevel    string    // the new log level
+	Initialized bool      // marks the session initialized
+	Subscribe   string    // a resource URI to add to Subscribed
+	Unsubscribe string    // a resource URI to remove from Subscribed
+	Expires     time.Time // moves the expiry later, never earlier
+}
+
+// Apply makes u's change to s, as a backend that keeps sessions in
+// memory does.
+func (u SessionUpdate) Apply(s *Session) {
+	if u.LogLevel != "" {
+		s.LogLevel = u.LogLevel
+	}
+	s.Initialized = s.Initialized || u.Initialized
+	if u.Subscribe != "" && !slices.Contains(s.Subscribed, u.Subscribe) {
+		s.Subscribed = append(s.Subscribed, u.Subscribe)
+	}
+	if u.Unsubscribe != "" {
+		s.Subscribed = slices.DeleteFunc(s.Subscribed, func(uri string) bool { return uri == u.Unsubscribe })
+	}
+	if u.Expires.After(s.Expires) {
+		s.Expires = u.Expires
+	}
 }
 
 // Task is the shared state of one task of the tasks extension. Result and

@@ -85,14 +85,17 @@ func (r *memReplica) LoadSession(_ context.Context, id string) (Session, error) 
 	return cloneSession(s), nil
 }
 
-func (r *memReplica) SaveSession(_ context.Context, s Session) error {
+func (r *memReplica) UpdateSession(_ context.Context, id string, u SessionUpdate) (Session, error) {
 	r.m.mu.Lock()
 	defer r.m.mu.Unlock()
-	if _, ok := r.m.sessions[s.ID]; !ok {
-		return ErrNotFound
+	s, ok := r.m.sessions[id]
+	if !ok {
+		return Session{}, ErrNotFound
 	}
-	r.m.sessions[s.ID] = cloneSession(s)
-	return nil
+	s = cloneSession(s)
+	u.Apply(&s)
+	r.m.sessions[id] = s
+	return cloneSession(s), nil
 }
 
 func (r *memReplica) TouchSession(_ context.Context, id string, expires time.Time) error {

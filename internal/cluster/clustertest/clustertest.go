@@ -7,7 +7,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -45,13 +47,17 @@ func Run(t *testing.T, st Store) {
 		if got.Subject != "alice" || got.Version != s.Version || string(got.Client) != string(s.Client) || string(got.ClientCaps) != string(s.ClientCaps) || !got.Created.Equal(now) {
 			t.Fatalf("loaded %+v, want %+v", got, s)
 		}
-		s.LogLevel, s.Subscribed, s.Initialized = "debug", []string{"test://a", "test://b"}, true
-		if err := b.SaveSession(ctx, s); err != nil {
-			t.Fatal(err)
+		for _, u := range []cluster.SessionUpdate{{LogLevel: "debug"}, {Initialized: true}, {Subscribe: "test://a"}, {Subscribe: "test://b"}, {Subscribe: "test://c"}, {Subscribe: "test://a"}, {Unsubscribe: "test://c"}} {
+			if _, err := b.UpdateSession(ctx, s.ID, u); err != nil {
+				t.Fatal(err)
+			}
 		}
 		got, _ = a.LoadSession(ctx, s.ID)
 		if got.LogLevel != "debug" || !got.Initialized || strings.Join(got.Subscribed, ",") != "test://a,test://b" {
-			t.Fatalf("after save: %+v", got)
+			t.Fatalf("after updates: %+v", got)
+		}
+		if got, err := a.UpdateSession(ctx, s.ID, cluster.SessionUpdate{Expires: now.Add(-time.Hour)}); err != nil || !got.Expires.Equal(s.Expires) || got.LogLevel != "debug" {
+			t.Fatalf("an update must never shorten a session or change what it does not name: %+v %v", got, err)
 		}
 		if err := a.TouchSession(ctx, s.ID, now.Add(-time.Second)); err != nil {
 			t.Fatal(err)
@@ -69,8 +75,8 @@ func Run(t *testing.T, st Store) {
 		if ok, _ := a.DeleteSession(ctx, s.ID); ok {
 			t.Fatal("second delete reported an existing session")
 		}
-		if err := a.SaveSession(ctx, s); !errors.Is(err, cluster.ErrNotFound) {
-			t.Fatalf("save after delete: %v, want ErrNotFound", err)
+		if _, err := a.UpdateSession(ctx, s.ID, cluster.SessionUpdate{LogLevel: "info"}); !errors.Is(err, cluster.ErrNotFound) {
+			t.Fatalf("update after delete: %v, want ErrNotFound", err)
 		}
 		old := s
 		old.ID, old.Expires = "s-"+cluster.NewID(), now.Add(-time.Minute)
@@ -81,6 +87,44 @@ func Run(t *testing.T, st Store) {
 			t.Fatalf("an expired session was found: %v", err)
 		}
 	})
+	t.Run("concurrent session updates all stay", func(t *testing.T) {
+		// Two replicas subscribe one session to different resources at
+		// once, many times over: no subscription may be lost.
+		a, b := st.Replica(t), st.Replica(t)
+		now := time.Now()
+		s := cluster.Session{ID: "s-" + cluster.NewID(), Subject: "alice", Version: "2025-11-25", Client: json.RawMessage(`{}`), ClientCaps: json.RawMessage(`{}`), Created: now, Expires: now.Add(time.Hour)}
+		if err := a.CreateSession(ctx, s); err != nil {
+			t.Fatal(err)
+		}
+		const each = 20
+		var wg sync.WaitGroup
+		errs := make(chan error, 2*each)
+		for i := range each {
+			for name, r := range map[string]cluster.Backend{"a": a, "b": b} {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					_, err := r.UpdateSession(ctx, s.ID, cluster.SessionUpdate{Subscribe: fmt.Sprintf("test://%s/%d", name, i)})
+					errs <- err
+				}()
+			}
+		}
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		got, err := b.LoadSession(ctx, s.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got.Subscribed) != 2*each {
+			t.Fatalf("%d subscriptions stored after %d concurrent ones: %v", len(got.Subscribed), 2*each, got.Subscribed)
+		}
+	})
+
 	t.Run("tasks", func(t *testing.T) {
 		a, b := st.Replica(t), st.Replica(t)
 		now := time.Now().Truncate(time.Millisecond)

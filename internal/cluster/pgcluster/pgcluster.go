@@ -266,22 +266,26 @@ func (b *Backend) LoadSession(ctx context.Context, id string) (cluster.Session, 
 	return s, nil
 }
 
-// SaveSession replaces a session's mutable state.
-func (b *Backend) SaveSession(ctx context.Context, s cluster.Session) error {
-	if !storable(s.ID) {
-		return cluster.ErrNotFound
+// UpdateSession changes a session's mutable state in one statement, each
+// field from its stored value, so that concurrent changes all stay.
+func (b *Backend) UpdateSession(ctx context.Context, id string, u cluster.SessionUpdate) (cluster.Session, error) {
+	if !storable(id) {
+		return cluster.Session{}, cluster.ErrNotFound
 	}
 	ctx, cancel := b.ctx(ctx)
 	defer cancel()
-	tag, err := b.pool.Exec(ctx, b.q.saveSession, s.ID, s.LogLevel, nonNil(s.Subscribed), s.Initialized, s.Expires)
+	s := cluster.Session{ID: id}
+	err := b.pool.QueryRow(ctx, b.q.updateSession, id, u.LogLevel, u.Initialized, u.Subscribe, u.Unsubscribe, u.Expires).
+		Scan(&s.Subject, &s.Version, &s.Client, &s.ClientCaps, &s.LogLevel, &s.Subscribed, &s.Initialized, &s.Created, &s.Expires)
+	if errors.Is(err, pgx.ErrNoRows) {
+		b.ok()
+		return cluster.Session{}, cluster.ErrNotFound
+	}
 	if err != nil {
-		return b.fail("save session", err)
+		return cluster.Session{}, b.fail("update session", err)
 	}
 	b.ok()
-	if tag.RowsAffected() == 0 {
-		return cluster.ErrNotFound
-	}
-	return nil
+	return s, nil
 }
 
 // TouchSession moves a session's expiry.

@@ -150,8 +150,8 @@ func TestIDsThatCannotExist(t *testing.T) {
 		if err := b.TouchSession(ctx, id, time.Now().Add(time.Minute)); !errors.Is(err, cluster.ErrNotFound) {
 			t.Errorf("TouchSession(%q): %v, want ErrNotFound", id, err)
 		}
-		if err := b.SaveSession(ctx, cluster.Session{ID: id, Expires: time.Now().Add(time.Minute)}); !errors.Is(err, cluster.ErrNotFound) {
-			t.Errorf("SaveSession(%q): %v, want ErrNotFound", id, err)
+		if _, err := b.UpdateSession(ctx, id, cluster.SessionUpdate{LogLevel: "info"}); !errors.Is(err, cluster.ErrNotFound) {
+			t.Errorf("UpdateSession(%q): %v, want ErrNotFound", id, err)
 		}
 		if ok, err := b.DeleteSession(ctx, id); ok || err != nil {
 			t.Errorf("DeleteSession(%q): %v %v, want false, nil", id, ok, err)

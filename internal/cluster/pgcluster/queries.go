@@ -7,10 +7,10 @@ type queries struct {
 	migrate []string
 	cleanup []string
 
-	createSession, loadSession, saveSession, touchSession, deleteSession string
-	putTask, loadTask, failDead, renew                                   string
-	freshKey, addKey, keys                                               string
-	addMessage, loadMessage                                              string
+	createSession, loadSession, updateSession, touchSession, deleteSession string
+	putTask, loadTask, failDead, renew                                     string
+	freshKey, addKey, keys                                                 string
+	addMessage, loadMessage                                                string
 }
 
 func newQueries(schema string) queries {
@@ -62,7 +62,17 @@ func newQueries(schema string) queries {
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`),
 		loadSession: s(`SELECT subject, version, client, client_caps, log_level, subscribed, initialized, created, expires
 			FROM @.mcp_sessions WHERE id = $1 AND expires > now()`),
-		saveSession:   s(`UPDATE @.mcp_sessions SET log_level = $2, subscribed = $3, initialized = $4, expires = $5 WHERE id = $1`),
+		// Each field from its stored value: a subscription added or removed
+		// by one replica survives another's change of the same session.
+		updateSession: s(`UPDATE @.mcp_sessions SET
+			log_level = coalesce(nullif($2, ''), log_level),
+			initialized = initialized OR $3,
+			subscribed = array_remove(
+				CASE WHEN $4 <> '' AND NOT ($4 = ANY(subscribed)) THEN array_append(subscribed, $4::text) ELSE subscribed END,
+				nullif($5, '')),
+			expires = greatest(expires, $6)
+			WHERE id = $1
+			RETURNING subject, version, client, client_caps, log_level, subscribed, initialized, created, expires`),
 		touchSession:  s(`UPDATE @.mcp_sessions SET expires = greatest(expires, $2) WHERE id = $1`),
 		deleteSession: s(`DELETE FROM @.mcp_sessions WHERE id = $1`),
 		putTask: s(`INSERT INTO @.mcp_tasks (id, subject, owner, status, message, input_requests, result, error, created, updated, expires, lease)
