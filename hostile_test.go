@@ -403,7 +403,9 @@ func TestHostileUnreadAnswers(t *testing.T) {
 			return mcpgen.TextResult(big, nil)
 		},
 	}}}
-	h := serveHostile(t, mcpgen.New(def, mcpgen.Options{}), mcpgen.HTTPOptions{WriteTimeout: 2 * time.Second})
+	// The write deadline outlasts making the four answers on a loaded
+	// machine: one abandoned early would let a fifth in.
+	h := serveHostile(t, mcpgen.New(def, mcpgen.Options{}), mcpgen.HTTPOptions{WriteTimeout: 6 * time.Second})
 	base := measure()
 
 	body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"big","arguments":{},` + tasksMeta + `}}`
