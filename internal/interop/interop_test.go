@@ -1,13 +1,21 @@
 package interop_test
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -104,14 +112,18 @@ type (
 // reads it back through every read tool and the knowledge-graph resource.
 func TestServerMemory(t *testing.T) {
 	tl := needTools(t)
+	t.Parallel()
 	ada := entity{"Ada Lovelace", "person", []string{"wrote the first published program"}}
 	engine := entity{"Analytical Engine", "machine", []string{"designed by Charles Babbage"}}
 	link := relation{"Ada Lovelace", "Analytical Engine", "programmed"}
 	for _, era := range eras {
 		t.Run(eraName(era.ask), func(t *testing.T) {
-			// Each era writes its own graph file.
-			t.Setenv("MEMORY_FILE_PATH", filepath.Join(t.TempDir(), "memory.jsonl"))
-			c := connect(t, mcpgen.CommandTransport(tl.node, tl.memory), mcpgen.ClientOptions{}, era.ask, era.want)
+			t.Parallel()
+			// Each era writes its own graph file, named in the server's
+			// environment (env(1): CommandTransport passes ours on, and
+			// t.Setenv would keep the subtests from running in parallel).
+			file := "MEMORY_FILE_PATH=" + filepath.Join(t.TempDir(), "memory.jsonl")
+			c := connect(t, mcpgen.CommandTransport("env", file, tl.node, tl.memory), mcpgen.ClientOptions{}, era.ask, era.want)
 			ctx := testContext(t)
 			if got := c.ServerInfo().Name; got != "memory-server" {
 				t.Errorf("server name %q", got)
@@ -218,5 +230,336 @@ func TestServerMemory(t *testing.T) {
 				t.Errorf("list prompts of a server without prompts: %v, want a -32601 *ProtocolError", err)
 			}
 		})
+	}
+}
+
+// TestTypeScriptProgress drives the TypeScript SDK's progressExample.js
+// over stdio: its count tool reports progress per step, and stops when
+// the call is cancelled.
+func TestTypeScriptProgress(t *testing.T) {
+	tl := needTools(t)
+	t.Parallel()
+	js := filepath.Join(tl.examples, "progressExample.js")
+	for _, era := range eras {
+		t.Run(eraName(era.ask), func(t *testing.T) {
+			t.Parallel()
+			c := connect(t, mcpgen.CommandTransport(tl.node, js), mcpgen.ClientOptions{}, era.ask, era.want)
+			ctx := testContext(t)
+			if got := c.ServerInfo().Name; got != "progress-example" {
+				t.Errorf("server name %q", got)
+			}
+			tools, err := c.ListTools(ctx)
+			if err != nil {
+				t.Fatalf("list tools: %v", err)
+			}
+			if got := toolNames(tools); !reflect.DeepEqual(got, []string{"count"}) {
+				t.Errorf("tools %v", got)
+			}
+
+			var mu sync.Mutex
+			var got []mcpgen.Progress
+			pctx := mcpgen.WithProgress(ctx, func(p mcpgen.Progress) {
+				mu.Lock()
+				got = append(got, p)
+				mu.Unlock()
+			})
+			res, err := c.CallTool(pctx, "count", map[string]int{"n": 3})
+			if err != nil {
+				t.Fatalf("count: %v", err)
+			}
+			if s := text(res.Content); s != "Counted to 3" {
+				t.Errorf("count answered %q", s)
+			}
+			mu.Lock()
+			var want []mcpgen.Progress
+			for i := 1; i <= 3; i++ {
+				want = append(want, mcpgen.Progress{Progress: float64(i), Total: 3, Message: fmt.Sprintf("Counting: %d/3", i)})
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("progress %+v, want %+v", got, want)
+			}
+			mu.Unlock()
+
+			// Cancelled after a few of its 100 ms steps: the call returns
+			// the context's error, and the connection still serves.
+			cctx, cancel := context.WithTimeout(ctx, 250*time.Millisecond)
+			defer cancel()
+			start := time.Now()
+			_, err = c.CallTool(cctx, "count", map[string]int{"n": 100})
+			if !errors.Is(err, context.DeadlineExceeded) {
+				t.Errorf("cancelled count: %v, want context.DeadlineExceeded", err)
+			}
+			if d := time.Since(start); d > 2*time.Second {
+				t.Errorf("cancelled count returned after %s", d)
+			}
+			res, err = c.CallTool(ctx, "count", map[string]int{"n": 1})
+			if err != nil || text(res.Content) != "Counted to 1" {
+				t.Errorf("count after a cancelled call: %+v, %v", res, err)
+			}
+
+			// Out of the schema's range: an isError result.
+			_, err = c.CallTool(ctx, "count", map[string]int{"n": 0})
+			var te *mcpgen.ToolCallError
+			if !errors.As(err, &te) {
+				t.Errorf("count with n=0: %v, want a *ToolCallError", err)
+			}
+		})
+	}
+}
+
+// exampleHTTP starts the TypeScript SDK's simpleStreamableHttp.js (an
+// Express app serving legacy sessions at /mcp) on a free port and returns
+// its URL. The server is killed when the test ends.
+func exampleHTTP(t *testing.T, tl nodeTools) string {
+	t.Helper()
+	var lastErr error
+	for range 3 { // the free port may be taken before node binds it
+		port, err := freePort()
+		if err != nil {
+			t.Fatal(err)
+		}
+		url, err := startExampleHTTP(t, tl, port)
+		if err == nil {
+			return url
+		}
+		lastErr = err
+	}
+	t.Fatalf("simpleStreamableHttp.js: %v", lastErr)
+	return ""
+}
+
+func freePort() (int, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port, nil
+}
+
+func startExampleHTTP(t *testing.T, tl nodeTools, port int) (string, error) {
+	cmd := exec.Command(tl.node, filepath.Join(tl.examples, "simpleStreamableHttp.js"))
+	cmd.Env = append(os.Environ(), "MCP_PORT="+strconv.Itoa(port), "MCP_AUTH_PORT=0")
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return "", err
+	}
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		return "", err
+	}
+	ready := make(chan bool, 1)
+	go func() {
+		// It logs every request body to stdout: read it all, so that
+		// node never blocks on a full pipe.
+		sc := bufio.NewScanner(out)
+		sc.Buffer(make([]byte, 64<<10), 1<<20)
+		for sc.Scan() {
+			if strings.Contains(sc.Text(), "listening on port") {
+				ready <- true
+			}
+		}
+		ready <- false
+		io.Copy(io.Discard, out)
+	}()
+	select {
+	case ok := <-ready:
+		if ok {
+			t.Cleanup(func() {
+				cmd.Process.Kill()
+				cmd.Wait()
+			})
+			return fmt.Sprintf("http://127.0.0.1:%d/mcp", port), nil
+		}
+		cmd.Wait()
+		return "", fmt.Errorf("exited before listening: %s", stderr.String())
+	case <-time.After(10 * time.Second):
+		cmd.Process.Kill()
+		cmd.Wait()
+		return "", fmt.Errorf("not listening after 10 s: %s", stderr.String())
+	}
+}
+
+// TestTypeScriptHTTP drives the TypeScript SDK's simpleStreamableHttp.js
+// over Streamable HTTP (legacy sessions, one per client): tools with real
+// arguments, resource links, resources, a prompt, log notifications on
+// the session's GET stream, an elicitation the server asks for in the
+// middle of a call, and a cancelled call.
+func TestTypeScriptHTTP(t *testing.T) {
+	tl := needTools(t)
+	t.Parallel()
+	url := exampleHTTP(t, tl)
+	for _, era := range eras {
+		t.Run(eraName(era.ask), func(t *testing.T) {
+			t.Parallel()
+			var mu sync.Mutex
+			var logs []string
+			var elicited []*mcpgen.ElicitRequest
+			opts := mcpgen.ClientOptions{
+				OnNotification: func(method string, params json.RawMessage) {
+					if method != "notifications/message" {
+						return
+					}
+					var m struct{ Data string }
+					json.Unmarshal(params, &m)
+					mu.Lock()
+					logs = append(logs, m.Data)
+					mu.Unlock()
+				},
+				Elicit: func(ctx context.Context, req *mcpgen.ElicitRequest) (*mcpgen.ElicitResult, error) {
+					mu.Lock()
+					elicited = append(elicited, req)
+					mu.Unlock()
+					return &mcpgen.ElicitResult{Action: "accept", Content: map[string]any{"name": "Ada", "email": "ada@example.com"}}, nil
+				},
+			}
+			c := connect(t, mcpgen.HTTPTransport(url), opts, era.ask, era.want)
+			ctx := testContext(t)
+			if got := c.ServerInfo().Name; got != "simple-streamable-http-server" {
+				t.Errorf("server name %q", got)
+			}
+			if err := c.Ping(ctx); err != nil {
+				t.Errorf("ping: %v", err)
+			}
+
+			tools, err := c.ListTools(ctx)
+			if err != nil {
+				t.Fatalf("list tools: %v", err)
+			}
+			for _, name := range []string{"greet", "multi-greet", "collect-user-info", "start-notification-stream", "list-files"} {
+				if !slices.Contains(toolNames(tools), name) {
+					t.Errorf("tools %v lack %s", toolNames(tools), name)
+				}
+			}
+
+			greeting, err := mcpgen.CallToolAs[string](ctx, c, "greet", map[string]string{"name": "Ada"})
+			if err != nil || greeting != "Hello, Ada!" {
+				t.Errorf("greet: %q, %v", greeting, err)
+			}
+			_, err = c.CallTool(ctx, "greet", map[string]int{"name": 7})
+			var te *mcpgen.ToolCallError
+			if !errors.As(err, &te) || te.Tool != "greet" {
+				t.Errorf("greet with a number: %v, want a *ToolCallError", err)
+			}
+
+			res, err := c.CallTool(ctx, "list-files", map[string]bool{"includeDescriptions": true})
+			if err != nil {
+				t.Fatalf("list-files: %v", err)
+			}
+			var links []string
+			for _, b := range res.Content {
+				if b.Type == "resource_link" {
+					links = append(links, b.URI)
+					if b.Name == "" || b.MimeType != "text/plain" || b.Description == "" {
+						t.Errorf("resource link %+v", b)
+					}
+				}
+			}
+			wantLinks := []string{"https://example.com/greetings/default", "file:///example/file1.txt", "file:///example/file2.txt"}
+			if !reflect.DeepEqual(links, wantLinks) {
+				t.Errorf("list-files links %v, want %v", links, wantLinks)
+			}
+
+			resources, err := c.ListResources(ctx)
+			if err != nil {
+				t.Fatalf("list resources: %v", err)
+			}
+			var uris []string
+			for _, r := range resources {
+				uris = append(uris, r.URI)
+			}
+			for _, u := range wantLinks {
+				if !slices.Contains(uris, u) {
+					t.Errorf("resources %v lack %s", uris, u)
+				}
+			}
+			for uri, want := range map[string]string{
+				"https://example.com/greetings/default": "Hello, world!",
+				"file:///example/file1.txt":             "This is the content of file 1",
+			} {
+				rr, err := c.ReadResource(ctx, uri)
+				if err != nil {
+					t.Errorf("read %s: %v", uri, err)
+					continue
+				}
+				if len(rr.Contents) != 1 || rr.Contents[0].Text == nil || *rr.Contents[0].Text != want {
+					t.Errorf("read %s: %+v", uri, rr.Contents)
+				}
+			}
+
+			prompts, err := c.ListPrompts(ctx)
+			if err != nil {
+				t.Fatalf("list prompts: %v", err)
+			}
+			if !slices.ContainsFunc(prompts, func(p mcpgen.PromptInfo) bool { return p.Name == "greeting-template" }) {
+				t.Errorf("prompts %+v lack greeting-template", prompts)
+			}
+			pr, err := c.GetPrompt(ctx, "greeting-template", map[string]string{"name": "Ada"})
+			if err != nil {
+				t.Fatalf("get prompt: %v", err)
+			}
+			if len(pr.Messages) != 1 || pr.Messages[0].Role != "user" || pr.Messages[0].Content.Text != "Please greet Ada in a friendly manner." {
+				t.Errorf("greeting-template: %+v", pr.Messages)
+			}
+
+			// Log messages the tool sends while it runs.
+			res, err = c.CallTool(ctx, "start-notification-stream", map[string]int{"interval": 10, "count": 3})
+			if err != nil {
+				t.Fatalf("start-notification-stream: %v", err)
+			}
+			waitFor(t, "3 log notifications", func() bool {
+				mu.Lock()
+				defer mu.Unlock()
+				n := 0
+				for _, l := range logs {
+					if strings.HasPrefix(l, "Periodic notification #") {
+						n++
+					}
+				}
+				return n == 3
+			})
+
+			// The server asks this client for input in the middle of
+			// the call (elicitation/create) and answers with it.
+			res, err = c.CallTool(ctx, "collect-user-info", map[string]string{"infoType": "contact"})
+			if err != nil {
+				t.Fatalf("collect-user-info: %v", err)
+			}
+			if s := text(res.Content); !strings.HasPrefix(s, "Thank you! Collected contact information:") || !strings.Contains(s, "ada@example.com") {
+				t.Errorf("collect-user-info answered %q", s)
+			}
+			mu.Lock()
+			if len(elicited) != 1 || elicited[0].Message != "Please provide your contact information" || !strings.Contains(string(elicited[0].RequestedSchema), `"email"`) {
+				t.Errorf("elicitation requests %+v", elicited)
+			}
+			mu.Unlock()
+
+			// multi-greet takes 2 s: cancelled well before, the call
+			// returns the context's error and the session still serves.
+			cctx, cancel := context.WithTimeout(ctx, 200*time.Millisecond)
+			defer cancel()
+			_, err = c.CallTool(cctx, "multi-greet", map[string]string{"name": "Ada"})
+			if !errors.Is(err, context.DeadlineExceeded) {
+				t.Errorf("cancelled multi-greet: %v, want context.DeadlineExceeded", err)
+			}
+			greeting, err = mcpgen.CallToolAs[string](ctx, c, "greet", map[string]string{"name": "Grace"})
+			if err != nil || greeting != "Hello, Grace!" {
+				t.Errorf("greet after a cancelled call: %q, %v", greeting, err)
+			}
+		})
+	}
+}
+
+// waitFor polls cond for up to 5 seconds.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Errorf("no %s after 5 s", what)
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }
