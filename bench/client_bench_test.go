@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -206,22 +205,24 @@ func BenchmarkClientCall(b *testing.B) {
 	bin := everythingBinary(b, b.TempDir())
 	for _, version := range clientVersions {
 		for _, tr := range clientTransports(b, version, bin) {
-			var mu sync.Mutex
-			costs := map[string]perCall{}
+			// With -count n each sub-benchmark runs n times in a row: the
+			// ratio's i-th run compares the clients' i-th runs.
+			costs := map[string][]perCall{}
 			for _, cc := range tr.clients {
 				b.Run(tr.name+"/"+version+"/"+cc.name, func(b *testing.B) {
-					c := benchCalls(b, cc)
-					mu.Lock()
-					costs[cc.name] = c
-					mu.Unlock()
+					costs[cc.name] = append(costs[cc.name], benchCalls(b, cc))
 				})
 			}
+			runs, i := 0, 0
 			b.Run(tr.name+"/"+version+"/mcpgen/go-sdk", func(b *testing.B) {
-				ours, ok1 := costs["mcpgen"]
-				theirs, ok2 := costs["go-sdk"]
-				if !ok1 || !ok2 {
+				if b.N == 1 { // each of the -count runs starts with b.N = 1
+					i = runs
+					runs++
+				}
+				if i >= len(costs["mcpgen"]) || i >= len(costs["go-sdk"]) {
 					b.Skip("the ratio needs both clients' sub-benchmarks")
 				}
+				ours, theirs := costs["mcpgen"][i], costs["go-sdk"][i]
 				b.ReportMetric(0, "ns/op") // times nothing
 				b.ReportMetric(ours.ns/theirs.ns, "x-ns")
 				b.ReportMetric(ours.cpuNs/theirs.cpuNs, "x-cpu")
