@@ -307,10 +307,11 @@ func TestTypeScriptProgress(t *testing.T) {
 	}
 }
 
-// exampleHTTP starts the TypeScript SDK's simpleStreamableHttp.js (an
-// Express app serving legacy sessions at /mcp) on a free port and returns
-// its URL. The server is killed when the test ends.
-func exampleHTTP(t *testing.T, tl nodeTools) string {
+// exampleHTTP starts one of the TypeScript SDK's example Streamable HTTP
+// servers (an Express app serving /mcp) on a free port and returns its
+// URL; the server is killed when the test ends. Those that listen on the
+// fixed port 3000 are moved to the free one by testdata/port.mjs.
+func exampleHTTP(t *testing.T, tl nodeTools, script string) string {
 	t.Helper()
 	var lastErr error
 	for range 3 { // the free port may be taken before node binds it
@@ -318,13 +319,13 @@ func exampleHTTP(t *testing.T, tl nodeTools) string {
 		if err != nil {
 			t.Fatal(err)
 		}
-		url, err := startExampleHTTP(t, tl, port)
+		url, err := startExampleHTTP(t, tl, script, port)
 		if err == nil {
 			return url
 		}
 		lastErr = err
 	}
-	t.Fatalf("simpleStreamableHttp.js: %v", lastErr)
+	t.Fatalf("%s: %v", script, lastErr)
 	return ""
 }
 
@@ -337,8 +338,12 @@ func freePort() (int, error) {
 	return l.Addr().(*net.TCPAddr).Port, nil
 }
 
-func startExampleHTTP(t *testing.T, tl nodeTools, port int) (string, error) {
-	cmd := exec.Command(tl.node, filepath.Join(tl.examples, "simpleStreamableHttp.js"))
+func startExampleHTTP(t *testing.T, tl nodeTools, script string, port int) (string, error) {
+	preload, err := filepath.Abs(filepath.Join("testdata", "port.mjs"))
+	if err != nil {
+		return "", err
+	}
+	cmd := exec.Command(tl.node, "--import", "file://"+preload, filepath.Join(tl.examples, script))
 	cmd.Env = append(os.Environ(), "MCP_PORT="+strconv.Itoa(port), "MCP_AUTH_PORT=0")
 	out, err := cmd.StdoutPipe()
 	if err != nil {
@@ -349,10 +354,10 @@ func startExampleHTTP(t *testing.T, tl nodeTools, port int) (string, error) {
 	if err := cmd.Start(); err != nil {
 		return "", err
 	}
-	ready := make(chan bool, 1)
+	ready := make(chan bool, 2)
 	go func() {
-		// It logs every request body to stdout: read it all, so that
-		// node never blocks on a full pipe.
+		// The examples log every request to stdout: read it all, so
+		// that node never blocks on a full pipe.
 		sc := bufio.NewScanner(out)
 		sc.Buffer(make([]byte, 64<<10), 1<<20)
 		for sc.Scan() {
@@ -389,7 +394,7 @@ func startExampleHTTP(t *testing.T, tl nodeTools, port int) (string, error) {
 func TestTypeScriptHTTP(t *testing.T) {
 	tl := needTools(t)
 	t.Parallel()
-	url := exampleHTTP(t, tl)
+	url := exampleHTTP(t, tl, "simpleStreamableHttp.js")
 	for _, era := range eras {
 		t.Run(eraName(era.ask), func(t *testing.T) {
 			t.Parallel()
@@ -546,6 +551,95 @@ func TestTypeScriptHTTP(t *testing.T) {
 			greeting, err = mcpgen.CallToolAs[string](ctx, c, "greet", map[string]string{"name": "Grace"})
 			if err != nil || greeting != "Hello, Grace!" {
 				t.Errorf("greet after a cancelled call: %q, %v", greeting, err)
+			}
+
+			// Not supported: the 2025-11-25 revision's own tasks
+			// (params.task, tasks/result). delay declares
+			// execution.taskSupport "required"; the client calls it
+			// plainly, as it calls every tool in a legacy revision
+			// (it follows tasks of the 2026-07-28 extension only), so
+			// the server refuses. When the client learns those tasks,
+			// this should become a call that returns "Completed 10ms
+			// delay".
+			_, err = c.CallTool(ctx, "delay", map[string]int{"duration": 10})
+			if !errors.As(err, &te) || !strings.Contains(err.Error(), "requires task augmentation") {
+				t.Errorf("delay (taskSupport required): %v, want the server's refusal as a *ToolCallError", err)
+			}
+		})
+	}
+}
+
+// TestTypeScriptStateless drives the TypeScript SDK's
+// simpleStatelessStreamableHttp.js: a legacy server without sessions (a
+// fresh server per POST, no Mcp-Session-Id), which answers the session's
+// GET stream and DELETE with 405. The client must connect, call and
+// close without error all the same.
+func TestTypeScriptStateless(t *testing.T) {
+	tl := needTools(t)
+	t.Parallel()
+	url := exampleHTTP(t, tl, "simpleStatelessStreamableHttp.js")
+	for _, era := range eras {
+		t.Run(eraName(era.ask), func(t *testing.T) {
+			t.Parallel()
+			c := connect(t, mcpgen.HTTPTransport(url), mcpgen.ClientOptions{}, era.ask, era.want)
+			ctx := testContext(t)
+			if got := c.ServerInfo().Name; got != "stateless-streamable-http-server" {
+				t.Errorf("server name %q", got)
+			}
+			tools, err := c.ListTools(ctx)
+			if err != nil {
+				t.Fatalf("list tools: %v", err)
+			}
+			if got := toolNames(tools); !reflect.DeepEqual(got, []string{"start-notification-stream"}) {
+				t.Errorf("tools %v", got)
+			}
+			s, err := mcpgen.CallToolAs[string](ctx, c, "start-notification-stream", map[string]int{"interval": 1, "count": 2})
+			if err != nil || s != "Started sending periodic notifications every 1ms" {
+				t.Errorf("start-notification-stream: %q, %v", s, err)
+			}
+			rr, err := c.ReadResource(ctx, "https://example.com/greetings/default")
+			if err != nil || len(rr.Contents) != 1 || rr.Contents[0].Text == nil || *rr.Contents[0].Text != "Hello, world!" {
+				t.Errorf("read greeting: %+v, %v", rr, err)
+			}
+			pr, err := c.GetPrompt(ctx, "greeting-template", map[string]string{"name": "Ada"})
+			if err != nil || len(pr.Messages) != 1 || pr.Messages[0].Content.Text != "Please greet Ada in a friendly manner." {
+				t.Errorf("greeting-template: %+v, %v", pr, err)
+			}
+		})
+	}
+}
+
+// TestTypeScriptJSONResponse drives the TypeScript SDK's
+// jsonResponseStreamableHttp.js: legacy sessions whose POSTs are answered
+// with application/json bodies instead of SSE streams, and whose GET
+// stream is refused with 405.
+func TestTypeScriptJSONResponse(t *testing.T) {
+	tl := needTools(t)
+	t.Parallel()
+	url := exampleHTTP(t, tl, "jsonResponseStreamableHttp.js")
+	for _, era := range eras {
+		t.Run(eraName(era.ask), func(t *testing.T) {
+			t.Parallel()
+			c := connect(t, mcpgen.HTTPTransport(url), mcpgen.ClientOptions{}, era.ask, era.want)
+			ctx := testContext(t)
+			if got := c.ServerInfo().Name; got != "json-response-streamable-http-server" {
+				t.Errorf("server name %q", got)
+			}
+			if err := c.Ping(ctx); err != nil {
+				t.Errorf("ping: %v", err)
+			}
+			tools, err := c.ListTools(ctx)
+			if err != nil {
+				t.Fatalf("list tools: %v", err)
+			}
+			if got := toolNames(tools); !reflect.DeepEqual(got, []string{"greet", "multi-greet"}) {
+				t.Errorf("tools %v", got)
+			}
+			for _, name := range []string{"Ada", "Grace"} {
+				s, err := mcpgen.CallToolAs[string](ctx, c, "greet", map[string]string{"name": name})
+				if want := "Hello, " + name + "!"; err != nil || s != want {
+					t.Errorf("greet: %q, %v; want %q", s, err, want)
+				}
 			}
 		})
 	}
