@@ -47,7 +47,7 @@ func needTools(t *testing.T) nodeTools {
 		if inCI() {
 			t.Fatalf("Node and the servers are required in CI (CI=%q) but could not be installed: %v", os.Getenv("CI"), toolsErr)
 		}
-		t.Skipf("SKIP: Node or the servers unavailable (set CI=true to make this a failure): %v", toolsErr)
+		t.Skipf("Node or the servers unavailable (set CI=true to make this a failure): %v", toolsErr)
 	}
 	return tools
 }
