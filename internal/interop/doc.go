@@ -4,8 +4,12 @@
 //
 //   - @modelcontextprotocol/server-memory, the reference knowledge-graph
 //     server, over stdio;
-//   - the TypeScript SDK's example servers: progressExample.js over stdio
-//     and simpleStreamableHttp.js over Streamable HTTP.
+//   - the TypeScript SDK's example servers: progressExample.js over stdio;
+//     simpleStreamableHttp.js (sessions, SSE, an event store),
+//     simpleStatelessStreamableHttp.js (no sessions) and
+//     jsonResponseStreamableHttp.js (JSON bodies) over Streamable HTTP,
+//     and the first through a proxy that cuts a call's stream, which the
+//     client must resume.
 //
 // These servers speak only the legacy revisions (initialize and
 // sessions), so what the tests exercise is the client's fallback from

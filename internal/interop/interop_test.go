@@ -2,12 +2,18 @@ package interop_test
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"log"
 	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	neturl "net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -657,3 +663,94 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+// TestTypeScriptHTTPResume cuts the SSE answer of a call to
+// simpleStreamableHttp.js (which keeps every event in an event store)
+// right after its first event, through a proxy: the client must resume
+// the stream with a GET carrying Last-Event-ID and get the call's result
+// from it. The TypeScript server sends that first (priming) event, with
+// an id and no data, only from revision 2025-11-25 on, so 2025-06-18 is
+// not tried: it has no event id to resume from.
+func TestTypeScriptHTTPResume(t *testing.T) {
+	tl := needTools(t)
+	t.Parallel()
+	target, err := neturl.Parse(exampleHTTP(t, tl, "simpleStreamableHttp.js"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var resumed []string // the Last-Event-ID of each GET
+	proxy := &httputil.ReverseProxy{
+		Rewrite: func(r *httputil.ProxyRequest) { r.SetURL(target); r.Out.URL.Path = target.Path },
+		ModifyResponse: func(resp *http.Response) error {
+			if resp.Request.Header.Get("X-Test-Cut") != "" {
+				resp.Body = &cutAfterFirstEvent{r: bufio.NewReader(resp.Body), c: resp.Body}
+			}
+			return nil
+		},
+		ErrorLog: log.New(io.Discard, "", 0),
+	}
+	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet && r.Header.Get("Last-Event-ID") != "" {
+			mu.Lock()
+			resumed = append(resumed, r.Header.Get("Last-Event-ID"))
+			mu.Unlock()
+		}
+		if r.Method == http.MethodPost {
+			body, _ := io.ReadAll(r.Body)
+			r.Body = io.NopCloser(bytes.NewReader(body))
+			if bytes.Contains(body, []byte(`"start-notification-stream"`)) {
+				r.Header.Set("X-Test-Cut", "1")
+			}
+		}
+		proxy.ServeHTTP(w, r)
+	}))
+	t.Cleanup(front.Close)
+
+	for _, era := range eras[:2] {
+		t.Run(eraName(era.ask), func(t *testing.T) {
+			c := connect(t, mcpgen.HTTPTransport(front.URL+"/mcp"), mcpgen.ClientOptions{}, era.ask, era.want)
+			ctx := testContext(t)
+			mu.Lock()
+			before := len(resumed)
+			mu.Unlock()
+			s, err := mcpgen.CallToolAs[string](ctx, c, "start-notification-stream", map[string]int{"interval": 20, "count": 3})
+			if err != nil || s != "Started sending periodic notifications every 20ms" {
+				t.Errorf("start-notification-stream through a cut stream: %q, %v", s, err)
+			}
+			mu.Lock()
+			if len(resumed) == before {
+				t.Errorf("no GET with Last-Event-ID after the cut")
+			}
+			mu.Unlock()
+		})
+	}
+}
+
+// cutAfterFirstEvent passes on the first SSE event of a body (up to its
+// blank line) and then fails, as a dropped connection does.
+type cutAfterFirstEvent struct {
+	r       *bufio.Reader
+	c       io.Closer
+	pending []byte // the rest of a line p had no room for
+	done    bool   // the blank line ending the first event was read
+}
+
+func (b *cutAfterFirstEvent) Read(p []byte) (int, error) {
+	if len(b.pending) == 0 {
+		if b.done {
+			return 0, io.ErrUnexpectedEOF
+		}
+		line, err := b.r.ReadBytes('\n')
+		if err != nil {
+			return 0, err
+		}
+		b.done = len(bytes.TrimSpace(line)) == 0
+		b.pending = line
+	}
+	n := copy(p, b.pending)
+	b.pending = b.pending[n:]
+	return n, nil
+}
+
+func (b *cutAfterFirstEvent) Close() error { return b.c.Close() }
