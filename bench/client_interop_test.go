@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os/exec"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"sync"
@@ -15,13 +17,15 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpgen/mcpgen"
+	"github.com/mcpgen/mcpgen/bench/internal/tools"
 )
 
 // Interop of our client with a server of the official go-sdk (v1.8.0),
 // which speaks both eras: its stateless Streamable HTTP handler serves
 // 2026-07-28 (server/discover, no sessions) and its stateful one the
 // legacy revisions (initialize, sessions), answering 2026-07-28 requests
-// with -32022 and the revisions it does speak. The tests of the root
+// with -32022 and the revisions it does speak; over stdio it speaks both.
+// The tests of the root
 // module's internal/interop cover the TypeScript servers, which speak only
 // legacy revisions; the go-sdk lives in this module.
 
@@ -128,12 +132,12 @@ func TestClientAgainstGoSDK(t *testing.T) {
 				t.Errorf("ping: %v", err)
 			}
 
-			tools, err := c.ListTools(ctx)
+			list, err := c.ListTools(ctx)
 			if err != nil {
 				t.Fatalf("list tools: %v", err)
 			}
 			var names []string
-			for _, x := range tools {
+			for _, x := range list {
 				names = append(names, x.Name)
 			}
 			if want := []string{"echo", "fail", "steps", "sum"}; !reflect.DeepEqual(names, want) {
@@ -181,6 +185,66 @@ func TestClientAgainstGoSDK(t *testing.T) {
 			pr, err := c.GetPrompt(ctx, "greet", map[string]string{"name": "Ada"})
 			if err != nil || len(pr.Messages) != 1 || pr.Messages[0].Content.Text != "Greet Ada." {
 				t.Errorf("get prompt greet: %+v, %v", pr, err)
+			}
+		})
+	}
+}
+
+// TestClientAgainstGoSDKStdio runs the bench's go-sdk peer (cmd/peer-gosdk)
+// as a child process and calls its echo and ingest tools over stdio, in
+// each revision the client can ask for.
+func TestClientAgainstGoSDKStdio(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds cmd/peer-gosdk")
+	}
+	bin := filepath.Join(t.TempDir(), "peer-gosdk")
+	if out, err := exec.Command("go", "build", "-o", bin, "./cmd/peer-gosdk").CombinedOutput(); err != nil {
+		t.Fatalf("go build ./cmd/peer-gosdk: %v\n%s", err, out)
+	}
+	for _, era := range []struct{ ask, want string }{
+		{"", "2026-07-28"},
+		{"2026-07-28", "2026-07-28"},
+		{"2025-11-25", "2025-11-25"},
+		{"2025-06-18", "2025-06-18"},
+	} {
+		name := era.ask
+		if name == "" {
+			name = "discover"
+		}
+		t.Run(name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			defer cancel()
+			c, err := mcpgen.Connect(ctx, mcpgen.CommandTransport(bin), mcpgen.ClientOptions{ProtocolVersion: era.ask})
+			if err != nil {
+				t.Fatalf("connect asking for %q: %v", era.ask, err)
+			}
+			defer func() {
+				if err := c.Close(); err != nil {
+					t.Errorf("close: %v", err)
+				}
+			}()
+			if got := c.ProtocolVersion(); got != era.want {
+				t.Errorf("protocol version %q, want %q", got, era.want)
+			}
+			list, err := c.ListTools(ctx)
+			if err != nil || len(list) != 2+tools.NoopCount {
+				t.Fatalf("list tools: %d tools, %v", len(list), err)
+			}
+			if s, err := mcpgen.CallToolAs[string](ctx, c, "echo", map[string]string{"message": "hi"}); err != nil || s != "hi" {
+				t.Errorf("echo: %q, %v", s, err)
+			}
+			in := tools.IngestIn{Entities: []tools.Entity{
+				{Name: "a", EntityType: "t", Observations: []string{"x", "y"}},
+				{Name: "b", EntityType: "t", Observations: []string{"z"}},
+			}}
+			got, err := mcpgen.CallToolAs[tools.Counts](ctx, c, "ingest", in)
+			if err != nil || got != tools.Count(in) {
+				t.Errorf("ingest: %+v, %v; want %+v", got, err, tools.Count(in))
+			}
+			// minItems: 1 on entities, which the go-sdk validates.
+			var te *mcpgen.ToolCallError
+			if _, err := c.CallTool(ctx, "ingest", tools.IngestIn{Entities: []tools.Entity{}}); !errors.As(err, &te) {
+				t.Errorf("ingest of no entities: %v, want a *ToolCallError", err)
 			}
 		})
 	}
