@@ -25,9 +25,8 @@ import (
 // 2026-07-28 (server/discover, no sessions) and its stateful one the
 // legacy revisions (initialize, sessions), answering 2026-07-28 requests
 // with -32022 and the revisions it does speak; over stdio it speaks both.
-// The tests of the root
-// module's internal/interop cover the TypeScript servers, which speak only
-// legacy revisions; the go-sdk lives in this module.
+// The root module's internal/interop covers the TypeScript servers, which
+// speak only legacy revisions; the go-sdk lives in this module.
 
 // sumIn and sumOut are the input and output of the go-sdk server's
 // structured tool.
