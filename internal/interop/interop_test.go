@@ -396,11 +396,16 @@ func startExampleHTTP(t *testing.T, tl nodeTools, script string, port int) (stri
 // over Streamable HTTP (legacy sessions, one per client): tools with real
 // arguments, resource links, resources, a prompt, log notifications on
 // the session's GET stream, an elicitation the server asks for in the
-// middle of a call, and a cancelled call.
+// middle of a call, and a cancelled call; and a stream cut short, which
+// the client resumes (testResume).
 func TestTypeScriptHTTP(t *testing.T) {
 	tl := needTools(t)
 	t.Parallel()
 	url := exampleHTTP(t, tl, "simpleStreamableHttp.js")
+	t.Run("resume", func(t *testing.T) {
+		t.Parallel()
+		testResume(t, url)
+	})
 	for _, era := range eras {
 		t.Run(eraName(era.ask), func(t *testing.T) {
 			t.Parallel()
@@ -664,17 +669,15 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 	}
 }
 
-// TestTypeScriptHTTPResume cuts the SSE answer of a call to
-// simpleStreamableHttp.js (which keeps every event in an event store)
-// right after its first event, through a proxy: the client must resume
-// the stream with a GET carrying Last-Event-ID and get the call's result
-// from it. The TypeScript server sends that first (priming) event, with
-// an id and no data, only from revision 2025-11-25 on, so 2025-06-18 is
-// not tried: it has no event id to resume from.
-func TestTypeScriptHTTPResume(t *testing.T) {
-	tl := needTools(t)
-	t.Parallel()
-	target, err := neturl.Parse(exampleHTTP(t, tl, "simpleStreamableHttp.js"))
+// testResume cuts the SSE answer of a call to simpleStreamableHttp.js at
+// url (which keeps every event in an event store) right after its first
+// event, through a proxy: the client must resume the stream with a GET
+// carrying Last-Event-ID and get the call's result from it. The
+// TypeScript server sends that first (priming) event, with an id and no
+// data, only from revision 2025-11-25 on, so 2025-06-18 is not tried: it
+// has no event id to resume from.
+func testResume(t *testing.T, url string) {
+	target, err := neturl.Parse(url)
 	if err != nil {
 		t.Fatal(err)
 	}
