@@ -520,9 +520,9 @@ func TestTypeScriptHTTP(t *testing.T) {
 			}
 
 			// Log messages the tool sends while it runs.
-			res, err = c.CallTool(ctx, "start-notification-stream", map[string]int{"interval": 10, "count": 3})
-			if err != nil {
-				t.Fatalf("start-notification-stream: %v", err)
+			s, err := mcpgen.CallToolAs[string](ctx, c, "start-notification-stream", map[string]int{"interval": 10, "count": 3})
+			if err != nil || s != "Started sending periodic notifications every 10ms" {
+				t.Fatalf("start-notification-stream: %q, %v", s, err)
 			}
 			waitFor(t, "3 log notifications", func() bool {
 				mu.Lock()
