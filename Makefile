@@ -4,7 +4,7 @@ GO        ?= go
 ADDR      ?= 127.0.0.1:8080
 DB        ?= memory.db
 
-.PHONY: help run generate check-generated vet test test-short test-go footprint conformance conformance-client conformance-telemetry conformance-cluster bench bench-memory-large bench-smoke build
+.PHONY: help run generate check-generated vet test test-short test-go footprint conformance conformance-client conformance-telemetry conformance-cluster bench bench-memory-large bench-smoke bench-client build
 
 help:
 	@echo "make run              start mcp-memory over Streamable HTTP on $(ADDR) (store: $(DB))"
@@ -20,6 +20,7 @@ help:
 	@echo "make bench            the bench suite, ~7 min (writes docs/bench/results.md and the chart)"
 	@echo "make bench-memory-large  mcp-memory vs the reference up to 1,000,000 entities, ~15 min (writes docs/bench/memory-large.md)"
 	@echo "make bench-smoke      the bench harness in seconds, every answer checked (part of make test)"
+	@echo "make bench-client     client CPU per call against the go-sdk client, side by side, ~1 min (prints; see docs/bench/log.md)"
 
 run:
 	$(GO) run ./cmd/mcp-memory --http $(ADDR) --db $(DB)
@@ -81,3 +82,10 @@ bench-memory-large:
 # once, every answer checked; fails on a wrong answer.
 bench-smoke:
 	scripts/bench.sh -smoke
+
+# The client's CPU, time, bytes and allocations per call against the
+# official go-sdk client on the same server (bench/client_bench_test.go):
+# HTTP, in-process pipes and stdio, both eras, with the ratio. Prints;
+# the table in docs/bench/log.md is written by hand.
+bench-client:
+	cd bench && $(GO) test -run '^$$' -bench ClientCall -benchmem -count 3 .

