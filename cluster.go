@@ -49,6 +49,7 @@ const retryAfter = 2 * time.Second
 // Topic suffixes under the server's prefix ("mcp/<name>/").
 const (
 	topicNotify   = "notify"
+	topicResync   = "resync" // notifications were lost: clients read again
 	topicSession  = "session"
 	topicEnd      = "end"
 	topicResponse = "response"
@@ -67,6 +68,7 @@ type clusterState struct {
 	// sessionChanges counts the session changes other replicas published,
 	// so that a load can tell whether one arrived while it ran.
 	sessionChanges atomic.Uint64
+	outbox         outbox // notifications not yet published
 	stop           chan struct{}
 	stopOnce       sync.Once
 }
@@ -75,6 +77,7 @@ type clusterState struct {
 // replicas' messages.
 func (s *Server) startCluster(b cluster.Backend, explicitSecret bool) error {
 	c := &clusterState{b: b, prefix: "mcp/" + s.def.Name + "/", stop: make(chan struct{})}
+	c.outbox.wake = make(chan struct{}, 1)
 	if !explicitSecret {
 		c.ring = &keyring{b: b, log: s.log, rotated: func() {
 			// Cursors are sealed into the prebuilt list pages: reseal
@@ -92,6 +95,7 @@ func (s *Server) startCluster(b cluster.Backend, explicitSecret bool) error {
 	s.cluster = c
 	s.sessions.forget = s.forgetShared
 	c.unsubscribe = b.Subscribe(c.prefix, s.onMessage)
+	go s.drainOutbox(&c.outbox, c.stop)
 	return nil
 }
 
@@ -123,8 +127,9 @@ func (s *Server) publish(topic string, v any) error {
 
 // onMessage handles what other replicas published.
 func (s *Server) onMessage(m cluster.Message) {
-	if m.Lost {
+	if m.Lost { // messages may have been missed
 		go s.resyncSessions()
+		go s.resyncClients()
 		return
 	}
 	topic := strings.TrimPrefix(m.Topic, s.cluster.prefix)
@@ -135,8 +140,12 @@ func (s *Server) onMessage(m cluster.Message) {
 	switch topic {
 	case topicNotify:
 		var n notifyMsg
-		if err = json.Unmarshal(m.Payload, &n); err == nil {
+		if err = json.Unmarshal(m.Payload, &n); err == nil && !(n.Delivered && m.Origin == s.cluster.b.ID()) {
 			s.deliver(n.Method, n.Key, n.Params)
+		}
+	case topicResync:
+		if m.Origin != s.cluster.b.ID() {
+			go s.resyncClients()
 		}
 	case topicSession:
 		var rec cluster.Session
@@ -196,6 +205,9 @@ type notifyMsg struct {
 	Method string         `json:"method"`
 	Key    string         `json:"key,omitempty"`
 	Params map[string]any `json:"params"`
+	// Delivered is set when the publishing replica has delivered it to
+	// its own clients already (it was kept in the outbox during an outage).
+	Delivered bool `json:"delivered,omitempty"`
 }
 
 type responseMsg struct {

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -481,4 +482,99 @@ func TestClusterConcurrentSessionChanges(t *testing.T) {
 			t.Errorf("replica %d's copy is not subscribed to %s", r, uri)
 		}
 	}
+}
+
+// flaky wraps a backend whose Publish fails while down is set, as when
+// the shared store cannot be reached.
+type flaky struct {
+	cluster.Backend
+	down atomic.Bool
+}
+
+func (f *flaky) Publish(ctx context.Context, topic string, p []byte) error {
+	if f.down.Load() {
+		return errors.New("connection refused")
+	}
+	return f.Backend.Publish(ctx, topic, p)
+}
+
+// TestClusterNotificationsSurviveOutage: a resource changes on replica A
+// while A cannot publish; the client subscribed on replica B is told once
+// A can again. When more changes pile up than A keeps, B's client is told
+// to read again everything it watches.
+func TestClusterNotificationsSurviveOutage(t *testing.T) {
+	mem := cluster.NewMemory()
+	def := newFixture().definition(features{})
+	a := &flaky{Backend: mem.Replica()}
+	srvA := New(def, Options{Cluster: a})
+	bb := mem.Replica()
+	srvB := New(def, Options{Cluster: bb})
+	hs := httptest.NewServer(HTTPHandler(srvB, HTTPOptions{}))
+	t.Cleanup(func() { hs.Close(); srvA.Close(); srvB.Close(); _ = a.Close(); _ = bb.Close() })
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	send := func(method, sid, body string) *http.Response {
+		t.Helper()
+		req, _ := http.NewRequestWithContext(ctx, method, hs.URL, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		if sid != "" {
+			req.Header.Set("Mcp-Session-Id", sid)
+			req.Header.Set("MCP-Protocol-Version", "2025-11-25")
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp
+	}
+	resp := send("POST", "", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`)
+	resp.Body.Close()
+	sid := resp.Header.Get("Mcp-Session-Id")
+	send("POST", sid, `{"jsonrpc":"2.0","method":"notifications/initialized"}`).Body.Close()
+	send("POST", sid, `{"jsonrpc":"2.0","id":2,"method":"resources/subscribe","params":{"uri":"test://info"}}`).Body.Close()
+	get := send("GET", sid, "")
+	defer get.Body.Close()
+	updates := make(chan string, 16)
+	go func() {
+		sc := bufio.NewScanner(get.Body)
+		for sc.Scan() {
+			if strings.Contains(sc.Text(), `"notifications/resources/updated"`) {
+				updates <- sc.Text()
+			}
+		}
+	}()
+	expect := func(what string, want bool) {
+		t.Helper()
+		wait := 5 * time.Second
+		if !want {
+			wait = 300 * time.Millisecond
+		}
+		select {
+		case u := <-updates:
+			if !want {
+				t.Fatalf("%s: notified while the store was down: %s", what, u)
+			}
+		case <-time.After(wait):
+			if want {
+				t.Fatalf("%s: the client was not told", what)
+			}
+		}
+	}
+
+	a.down.Store(true)
+	srvA.ResourceUpdated("test://info")
+	expect("during the outage", false)
+	a.down.Store(false)
+	expect("after the outage", true)
+
+	// More changes than A keeps (none of them to test://info): the oldest
+	// are gone, so every replica reports every resource its clients
+	// subscribed to updated.
+	a.down.Store(true)
+	for i := range maxOutbox + 1 {
+		srvA.ResourceUpdated(fmt.Sprintf("test://other/%d", i))
+	}
+	a.down.Store(false)
+	expect("after an outage longer than the outbox", true)
 }

@@ -176,13 +176,20 @@ func (s *Server) ownedTasks(ctx context.Context, req *Request, ids []string) []s
 // about, if any.
 // In a cluster the notification comes back through the backend and is
 // delivered there (see onMessage), unless it cannot be published.
+// When the notification cannot be published, it is delivered here at once
+// and kept in the outbox, to be published (in order, after any kept
+// before it) once the shared store is back.
 func (s *Server) broadcast(method, key string, params map[string]any) {
 	if s.cluster != nil {
-		err := s.publish(topicNotify, notifyMsg{Method: method, Key: key, Params: params})
-		if err == nil {
-			return
+		n := notifyMsg{Method: method, Key: key, Params: params}
+		if !s.cluster.outbox.queue(n, false) {
+			err := s.publish(topicNotify, n)
+			if err == nil {
+				return
+			}
+			s.log.Warn("notification kept until the other replicas can be told", zap.String("method", method), zap.Error(err))
+			s.cluster.outbox.queue(n, true)
 		}
-		s.log.Debug("notification not published to the other replicas", zap.String("method", method), zap.Error(err))
 	}
 	s.deliver(method, key, params)
 }
