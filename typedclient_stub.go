@@ -46,3 +46,36 @@ func CallToolAs[Out any](ctx context.Context, c *Client, name string, in any) (O
 	var zero Out
 	return zero, errNoClientYet
 }
+
+// ClientTransport is how a Client reaches a server.
+type ClientTransport interface{ stub() }
+
+type stubTransport struct{}
+
+func (stubTransport) stub() {}
+
+// CommandTransport starts a stdio server process.
+func CommandTransport(name string, args ...string) ClientTransport { return stubTransport{} }
+
+// HTTPTransport reaches a server over Streamable HTTP.
+func HTTPTransport(url string) ClientTransport { return stubTransport{} }
+
+// InMemoryTransport reaches srv in this process.
+func InMemoryTransport(srv *Server) ClientTransport { return stubTransport{} }
+
+// ClientOptions configure a Client.
+type ClientOptions struct {
+	ClientInfo      Implementation
+	ProtocolVersion string
+}
+
+// Connect connects to a server.
+func Connect(ctx context.Context, t ClientTransport, opts ClientOptions) (*Client, error) {
+	return nil, errNoClientYet
+}
+
+// Close ends the connection.
+func (c *Client) Close() error { return nil }
+
+// ProtocolVersion is the protocol revision in use.
+func (c *Client) ProtocolVersion() string { return "" }
