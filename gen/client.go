@@ -585,8 +585,20 @@ func (ct *clientTypes) collect() {
 		ct.taken[lowerFirst(t.TypeName)+"Output"] = true
 	}
 	ct.taken["surface"] = true
+	// A component declared as an alias (type Say = say) is named as
+	// declared.
+	declared := map[*types.Named]string{}
+	for _, t := range s.Tools {
+		declared[t.Type] = t.TypeName
+	}
+	for _, p := range s.Prompts {
+		declared[p.Type] = p.TypeName
+	}
 	for _, c := range ct.list {
 		base := baseName(c.named)
+		if d, ok := declared[c.named]; ok {
+			base = d
+		}
 		name := base
 		if ct.taken[name] {
 			name = exportName(c.named.Obj().Pkg().Name()) + exportName(base)

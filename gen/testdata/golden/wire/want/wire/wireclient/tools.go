@@ -66,6 +66,6 @@ func (c *Client) Record(ctx context.Context, in Record) (Record, error) {
 // It returns the text of the result.
 // A failure the tool reports is a *mcpgen.ToolCallError.
 // Its hints: read-only, idempotent.
-func (c *Client) Say(ctx context.Context, in say) (string, error) {
+func (c *Client) Say(ctx context.Context, in Say) (string, error) {
 	return mcpgen.CallToolAs[string](ctx, c.c, "say", in)
 }

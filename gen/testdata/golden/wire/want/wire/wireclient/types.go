@@ -148,6 +148,14 @@ type Record struct {
 	Root   *Node           `json:"root,omitempty"`
 }
 
+// say is unexported; the directive sits on its exported alias.
+//
+// It is a copy of wire.say, of package
+// github.com/mcpgen/mcpgen/gen/testdata/golden/wire, with the same JSON form.
+type Say struct {
+	Text string `json:"text"`
+}
+
 // Segment uses Point twice.
 //
 // It is a copy of wire.Segment, of package
@@ -175,11 +183,3 @@ type Tree map[string]Tree
 // It is a copy of uuid.UUID, of package
 // github.com/google/uuid, which is a string in JSON.
 type UUID string
-
-// say is unexported; the directive sits on its exported alias.
-//
-// It is a copy of wire.say, of package
-// github.com/mcpgen/mcpgen/gen/testdata/golden/wire, with the same JSON form.
-type say struct {
-	Text string `json:"text"`
-}
