@@ -1,0 +1,279 @@
+package mcpgen
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// ToolCallError is a tool's own failure: the server ran the tool and it
+// answered with isError set. It is a normal outcome the model may read
+// and act on, unlike a [*ProtocolError], which says the request itself
+// failed (unknown tool, invalid arguments, a server fault).
+//
+//	res, err := c.CallTool(ctx, "divide", map[string]any{"a": 1, "b": 0})
+//	var te *mcpgen.ToolCallError
+//	if errors.As(err, &te) {
+//		// te.Result holds what the tool said; res is the same result
+//	}
+type ToolCallError struct {
+	Tool   string
+	Result *CallToolResult
+}
+
+// Error is "tool <name>: <text of the content>".
+func (e *ToolCallError) Error() string {
+	var parts []string
+	if e.Result != nil {
+		for _, c := range e.Result.Content {
+			if c.Type == "text" && c.Text != "" {
+				parts = append(parts, c.Text)
+			}
+		}
+	}
+	if len(parts) == 0 {
+		return "tool " + e.Tool + ": failed"
+	}
+	return "tool " + e.Tool + ": " + strings.Join(parts, "\n")
+}
+
+// ListTools lists every tool the server offers, following every page. Over
+// HTTP in the stateless era, a tool whose x-mcp-header annotations break
+// the rules of the transport is left out, as the revision requires.
+func (c *Client) ListTools(ctx context.Context) ([]ToolInfo, error) {
+	tools, err := listAll[ToolInfo](ctx, c, "tools/list", "tools")
+	if err != nil {
+		return nil, err
+	}
+	kept := tools[:0]
+	c.toolsMu.Lock()
+	for _, t := range tools {
+		if _, err := headerPaths(t.InputSchema); err != nil && c.mirrorsHeaders() {
+			continue
+		}
+		c.toolCache[t.Name] = t.InputSchema
+		kept = append(kept, t)
+	}
+	c.toolsMu.Unlock()
+	return kept, nil
+}
+
+// ListResources lists every resource, following every page.
+func (c *Client) ListResources(ctx context.Context) ([]ResourceInfo, error) {
+	return listAll[ResourceInfo](ctx, c, "resources/list", "resources")
+}
+
+// ListResourceTemplates lists every resource template, following every page.
+func (c *Client) ListResourceTemplates(ctx context.Context) ([]TemplateInfo, error) {
+	return listAll[TemplateInfo](ctx, c, "resources/templates/list", "resourceTemplates")
+}
+
+// ListPrompts lists every prompt, following every page.
+func (c *Client) ListPrompts(ctx context.Context) ([]PromptInfo, error) {
+	return listAll[PromptInfo](ctx, c, "prompts/list", "prompts")
+}
+
+// listAll calls a list method page after page until no nextCursor comes
+// back, at most MaxPages pages, and returns the items under key.
+func listAll[T any](ctx context.Context, c *Client, method, key string) ([]T, error) {
+	var all []T
+	var cursor string
+	seen := map[string]bool{}
+	for page := 0; ; page++ {
+		if page == c.opts.MaxPages {
+			return nil, fmt.Errorf("%s: more than %d pages (ClientOptions.MaxPages)", method, c.opts.MaxPages)
+		}
+		var params map[string]any
+		if cursor != "" {
+			params = map[string]any{"cursor": cursor}
+		}
+		raw, err := c.call(ctx, method, params, "")
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", method, err)
+		}
+		var res map[string]json.RawMessage
+		if err := json.Unmarshal(raw, &res); err != nil {
+			return nil, fmt.Errorf("%s: decode result: %w", method, err)
+		}
+		var items []T
+		if b := res[key]; len(b) > 0 {
+			if err := json.Unmarshal(b, &items); err != nil {
+				return nil, fmt.Errorf("%s: decode %s: %w", method, key, err)
+			}
+		}
+		all = append(all, items...)
+		cursor = ""
+		if b := res["nextCursor"]; len(b) > 0 && string(b) != "null" {
+			if err := json.Unmarshal(b, &cursor); err != nil {
+				return nil, fmt.Errorf("%s: decode nextCursor: %w", method, err)
+			}
+		}
+		if cursor == "" {
+			return all, nil
+		}
+		if seen[cursor] {
+			return nil, fmt.Errorf("%s: the server repeated the cursor %q", method, cursor)
+		}
+		seen[cursor] = true
+	}
+}
+
+// CallTool calls a tool with args (any value that encodes to a JSON
+// object, or nil) and returns its result. When the tool failed (isError)
+// it returns the result and a [*ToolCallError]; a JSON-RPC error comes
+// back as a [*ProtocolError]. In the stateless era, questions the server
+// asks (input_required) are answered with the handlers of [ClientOptions]
+// and the call retried; a tool the server runs as a task is followed to
+// its result.
+func (c *Client) CallTool(ctx context.Context, name string, args any) (*CallToolResult, error) {
+	var rawArgs json.RawMessage
+	if args != nil {
+		b, err := json.Marshal(args)
+		if err != nil {
+			return nil, fmt.Errorf("tools/call %s: encode arguments: %w", name, err)
+		}
+		if string(b) != "null" {
+			rawArgs = b
+		}
+	}
+	params := map[string]any{"name": name}
+	if rawArgs != nil {
+		params["arguments"] = rawArgs
+	}
+	o := &outgoing{method: "tools/call", name: name}
+	if c.mirrorsHeaders() {
+		h, err := c.paramHeaders(name, rawArgs)
+		if err != nil {
+			return nil, fmt.Errorf("tools/call %s: %w", name, err)
+		}
+		o.header = h
+	}
+	raw, err := c.roundTrips(ctx, o, params)
+	if err != nil {
+		return nil, fmt.Errorf("tools/call %s: %w", name, err)
+	}
+	var res CallToolResult
+	if err := json.Unmarshal(raw, &res); err != nil {
+		return nil, fmt.Errorf("tools/call %s: decode result: %w", name, err)
+	}
+	if res.IsError {
+		return &res, &ToolCallError{Tool: name, Result: &res}
+	}
+	return &res, nil
+}
+
+// CallToolAs calls a tool and decodes its result into Out: the
+// structuredContent for a struct, map or slice; the text content when Out
+// is string; the content blocks themselves when Out is []Content. A tool
+// failure is a [*ToolCallError], a protocol failure a [*ProtocolError].
+// Generated typed clients call it.
+func CallToolAs[Out any](ctx context.Context, c *Client, name string, in any) (Out, error) {
+	var out Out
+	res, err := c.CallTool(ctx, name, in)
+	if err != nil {
+		return out, err
+	}
+	switch p := any(&out).(type) {
+	case *string:
+		var b strings.Builder
+		for _, ct := range res.Content {
+			if ct.Type == "text" {
+				b.WriteString(ct.Text)
+			}
+		}
+		*p = b.String()
+		return out, nil
+	case *[]Content:
+		*p = res.Content
+		return out, nil
+	}
+	data := res.StructuredContent
+	if len(data) == 0 {
+		// A server that predates structured output sends the JSON as text.
+		for _, ct := range res.Content {
+			if ct.Type == "text" {
+				data = json.RawMessage(ct.Text)
+				break
+			}
+		}
+	}
+	if len(data) == 0 {
+		return out, fmt.Errorf("tools/call %s: the result has no structuredContent to decode into %T", name, out)
+	}
+	if err := json.Unmarshal(data, &out); err != nil {
+		return out, fmt.Errorf("tools/call %s: decode structuredContent into %T: %w", name, out, err)
+	}
+	return out, nil
+}
+
+// ReadResource reads the resource at uri.
+func (c *Client) ReadResource(ctx context.Context, uri string) (*ReadResourceResult, error) {
+	raw, err := c.roundTrips(ctx, &outgoing{method: "resources/read", name: uri}, map[string]any{"uri": uri})
+	if err != nil {
+		return nil, fmt.Errorf("resources/read %s: %w", uri, err)
+	}
+	var res ReadResourceResult
+	if err := json.Unmarshal(raw, &res); err != nil {
+		return nil, fmt.Errorf("resources/read %s: decode result: %w", uri, err)
+	}
+	return &res, nil
+}
+
+// GetPrompt renders the prompt name with its string arguments.
+func (c *Client) GetPrompt(ctx context.Context, name string, args map[string]string) (*GetPromptResult, error) {
+	params := map[string]any{"name": name}
+	if args != nil {
+		params["arguments"] = args
+	}
+	raw, err := c.roundTrips(ctx, &outgoing{method: "prompts/get", name: name}, params)
+	if err != nil {
+		return nil, fmt.Errorf("prompts/get %s: %w", name, err)
+	}
+	var res GetPromptResult
+	if err := json.Unmarshal(raw, &res); err != nil {
+		return nil, fmt.Errorf("prompts/get %s: decode result: %w", name, err)
+	}
+	return &res, nil
+}
+
+// CompletionRef names what completion/complete completes: a prompt's
+// argument (Type "ref/prompt", Name) or a resource template's variable
+// (Type "ref/resource", URI).
+type CompletionRef struct {
+	Type string `json:"type"`
+	Name string `json:"name,omitempty"`
+	URI  string `json:"uri,omitempty"`
+}
+
+// Completion is the answer of completion/complete: candidate values, and
+// how many there are in all when the server knows.
+type Completion struct {
+	Values  []string `json:"values"`
+	Total   int      `json:"total,omitempty"`
+	HasMore bool     `json:"hasMore,omitempty"`
+}
+
+// Complete asks the server to complete the argument arg of ref from the
+// partial value; context holds the arguments already chosen (may be nil).
+func (c *Client) Complete(ctx context.Context, ref CompletionRef, arg, value string, context map[string]string) (*Completion, error) {
+	params := map[string]any{"ref": ref, "argument": map[string]string{"name": arg, "value": value}}
+	if len(context) > 0 {
+		params["context"] = map[string]any{"arguments": context}
+	}
+	raw, err := c.call(ctx, "completion/complete", params, "")
+	if err != nil {
+		return nil, fmt.Errorf("completion/complete: %w", err)
+	}
+	var res struct {
+		Completion Completion `json:"completion"`
+	}
+	if err := json.Unmarshal(raw, &res); err != nil {
+		return nil, fmt.Errorf("completion/complete: decode result: %w", err)
+	}
+	return &res.Completion, nil
+}
+
+// errNotSupported is wrapped by calls a server's era does not offer.
+var errNotSupported = errors.New("not supported by the server's protocol revision")

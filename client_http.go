@@ -1,0 +1,528 @@
+package mcpgen
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// This file is the client side of Streamable HTTP: every message is a
+// POST, answered with JSON or with an SSE stream that carries the call's
+// notifications before its response. In a legacy session the client also
+// holds the session id, opens the GET stream for the server's own
+// messages, answers the server's requests with POSTs, and resumes a
+// broken stream with Last-Event-ID.
+
+// HTTPTransport reaches the Streamable HTTP endpoint at url, in both
+// eras: stateless 2026-07-28 POSTs with the request headers the revision
+// defines, or a legacy session (Mcp-Session-Id, ended with DELETE on
+// Close).
+func HTTPTransport(url string) ClientTransport { return &httpTransport{url: url} }
+
+type httpTransport struct{ url string }
+
+// HTTP client bounds.
+const (
+	// maxAuthRetries is how often one request is sent again after
+	// ClientAuth.Refused renewed the credentials.
+	maxAuthRetries = 3
+	// maxSSEReconnects bounds the reconnections of one SSE stream that
+	// broke before its end.
+	maxSSEReconnects = 5
+	// defaultSSERetry is the wait before reconnecting when the server
+	// named none; maxSSERetry caps what it may name.
+	defaultSSERetry = time.Second
+	maxSSERetry     = 30 * time.Second
+	// maxErrorBody bounds the body of an HTTP error read for its message.
+	maxErrorBody = 64 << 10
+)
+
+func (t *httpTransport) dial(_ context.Context, c *Client) (clientConn, error) {
+	if !strings.HasPrefix(t.url, "http://") && !strings.HasPrefix(t.url, "https://") {
+		return nil, fmt.Errorf("HTTP transport: %q is not an http or https URL", t.url)
+	}
+	hc := c.opts.HTTPClient
+	if hc == nil {
+		hc = &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
+	}
+	return &httpConn{c: c, url: t.url, hc: hc}, nil
+}
+
+type httpConn struct {
+	c   *Client
+	url string
+	hc  *http.Client
+
+	mu        sync.Mutex
+	version   string // MCP-Protocol-Version; empty before initialize ends
+	legacy    bool
+	session   string // Mcp-Session-Id of a legacy session
+	stopGET   context.CancelFunc
+	listening sync.WaitGroup
+}
+
+// HTTPStatusError is an HTTP answer that carried no JSON-RPC message: the
+// status and the start of the body. A JSON-RPC error in the body comes
+// back as a [*ProtocolError] instead, wrapped with the status.
+type HTTPStatusError struct {
+	StatusCode int
+	Body       string
+	Err        *ProtocolError // the JSON-RPC error of the body, if any
+}
+
+// Error names the status and what the body said.
+func (e *HTTPStatusError) Error() string {
+	if e.Err != nil {
+		return fmt.Sprintf("HTTP %d: %s", e.StatusCode, e.Err.Message)
+	}
+	if e.Body == "" {
+		return fmt.Sprintf("HTTP %d %s", e.StatusCode, http.StatusText(e.StatusCode))
+	}
+	return fmt.Sprintf("HTTP %d: %s", e.StatusCode, e.Body)
+}
+
+// Unwrap returns the JSON-RPC error of the body, so that errors.As finds
+// a *ProtocolError.
+func (e *HTTPStatusError) Unwrap() error {
+	if e.Err == nil {
+		return nil
+	}
+	return e.Err
+}
+
+func (hc *httpConn) started(version string, legacy bool) {
+	hc.mu.Lock()
+	hc.version, hc.legacy = version, legacy
+	open := legacy && version != "" && hc.session != "" && hc.stopGET == nil
+	var ctx context.Context
+	if open {
+		ctx, hc.stopGET = context.WithCancel(context.Background())
+	}
+	hc.mu.Unlock()
+	if open {
+		hc.listening.Add(1)
+		go hc.listen(ctx)
+	}
+}
+
+// header sets the headers every request of the connection carries.
+func (hc *httpConn) header(h http.Header) {
+	for k, vs := range hc.c.opts.Header {
+		for _, v := range vs {
+			h.Add(k, v)
+		}
+	}
+	hc.mu.Lock()
+	defer hc.mu.Unlock()
+	if hc.version != "" {
+		h.Set("MCP-Protocol-Version", hc.version)
+	}
+	if hc.session != "" {
+		h.Set("Mcp-Session-Id", hc.session)
+	}
+}
+
+// do sends one HTTP request built by build, with credentials, sending it
+// again when the ClientAuth renews them after a refusal.
+func (hc *httpConn) do(ctx context.Context, build func() (*http.Request, error)) (*http.Response, error) {
+	for attempt := 0; ; attempt++ {
+		req, err := build()
+		if err != nil {
+			return nil, err
+		}
+		if a := hc.c.opts.Auth; a != nil {
+			if err := a.Authorize(ctx, req); err != nil {
+				return nil, fmt.Errorf("authorize: %w", err)
+			}
+		}
+		resp, err := hc.hc.Do(req)
+		if err != nil {
+			return nil, err
+		}
+		a := hc.c.opts.Auth
+		if a == nil || (resp.StatusCode != http.StatusUnauthorized && resp.StatusCode != http.StatusForbidden) {
+			return resp, nil
+		}
+		if attempt == maxAuthRetries {
+			return resp, nil // the caller reports the refusal
+		}
+		rerr := a.Refused(ctx, req, resp)
+		if rerr != nil {
+			resp.Body.Close()
+			return nil, fmt.Errorf("authorization: %w", rerr)
+		}
+		io.Copy(io.Discard, io.LimitReader(resp.Body, maxErrorBody))
+		resp.Body.Close()
+	}
+}
+
+// post sends one JSON-RPC message.
+func (hc *httpConn) post(ctx context.Context, body []byte, extra func(http.Header)) (*http.Response, error) {
+	return hc.do(ctx, func() (*http.Request, error) {
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, hc.url, bytes.NewReader(body))
+		if err != nil {
+			return nil, err
+		}
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		hc.header(req.Header)
+		if extra != nil {
+			extra(req.Header)
+		}
+		return req, nil
+	})
+}
+
+func (hc *httpConn) call(ctx context.Context, o *outgoing) (json.RawMessage, error) {
+	msg := map[string]any{"jsonrpc": "2.0", "id": o.id, "method": o.method}
+	if o.params != nil {
+		msg["params"] = o.params
+	}
+	body, err := json.Marshal(msg)
+	if err != nil {
+		return nil, fmt.Errorf("encode request: %w", err)
+	}
+	hc.mu.Lock()
+	modern := !hc.legacy && hc.version != ""
+	hc.mu.Unlock()
+	resp, err := hc.post(ctx, body, func(h http.Header) {
+		if !modern {
+			return
+		}
+		h.Set("Mcp-Method", o.method)
+		if o.name != "" {
+			h.Set("Mcp-Name", headerValue(o.name))
+		}
+		for k, vs := range o.header {
+			h[k] = vs
+		}
+	})
+	if err != nil {
+		if ctx.Err() != nil {
+			hc.cancelled(o.id, ctx)
+			return nil, ctx.Err()
+		}
+		return nil, err
+	}
+	defer resp.Body.Close()
+	if o.method == "initialize" {
+		if sid := resp.Header.Get("Mcp-Session-Id"); sid != "" {
+			hc.mu.Lock()
+			hc.session = sid
+			hc.mu.Unlock()
+		}
+	}
+	res, err := hc.answer(ctx, resp, o.id)
+	if err != nil && ctx.Err() != nil {
+		hc.cancelled(o.id, ctx)
+		return nil, ctx.Err()
+	}
+	return res, err
+}
+
+// cancelled tells a legacy server that the caller gave up on request id;
+// a stateless server learns it from the closed stream.
+func (hc *httpConn) cancelled(id int64, ctx context.Context) {
+	hc.mu.Lock()
+	legacy := hc.legacy
+	hc.mu.Unlock()
+	if !legacy {
+		return
+	}
+	params, _ := json.Marshal(map[string]any{"requestId": id, "reason": context.Cause(ctx).Error()})
+	nctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	_ = hc.notify(nctx, "notifications/cancelled", params)
+}
+
+// answer reads the response to request id from resp: one JSON object or
+// an SSE stream.
+func (hc *httpConn) answer(ctx context.Context, resp *http.Response, id int64) (json.RawMessage, error) {
+	limit := hc.c.opts.MaxMessageBytes
+	ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		return nil, statusError(resp)
+	}
+	switch ct {
+	case "application/json":
+		b, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))
+		if err != nil {
+			return nil, fmt.Errorf("read response: %w", err)
+		}
+		if int64(len(b)) > limit {
+			return nil, fmt.Errorf("the response is larger than %d bytes (ClientOptions.MaxMessageBytes)", limit)
+		}
+		var m wireMessage
+		if err := json.Unmarshal(b, &m); err != nil {
+			return nil, fmt.Errorf("decode response: %w", err)
+		}
+		if m.Error != nil {
+			return nil, m.Error
+		}
+		if len(m.ID) == 0 {
+			return nil, fmt.Errorf("the response has no id")
+		}
+		return m.Result, nil
+	case "text/event-stream":
+		return hc.stream(ctx, resp.Body, id)
+	}
+	return nil, fmt.Errorf("HTTP %d with Content-Type %q, neither JSON nor an event stream", resp.StatusCode, resp.Header.Get("Content-Type"))
+}
+
+// statusError reads an HTTP error answer.
+func statusError(resp *http.Response) error {
+	b, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
+	e := &HTTPStatusError{StatusCode: resp.StatusCode, Body: strings.TrimSpace(string(b))}
+	var m wireMessage
+	if json.Unmarshal(b, &m) == nil && m.Error != nil {
+		e.Err = m.Error
+	}
+	return e
+}
+
+// stream reads the SSE answer to request id until its response, handing
+// the messages before it to the client; a stream that breaks after events
+// with ids is resumed with GET and Last-Event-ID after the server's retry
+// delay, at most maxSSEReconnects times.
+func (hc *httpConn) stream(ctx context.Context, body io.ReadCloser, id int64) (json.RawMessage, error) {
+	want := strconv.FormatInt(id, 10)
+	var (
+		result json.RawMessage
+		rerr   error
+		found  bool
+	)
+	st := &sseState{retry: defaultSSERetry}
+	handle := func(data []byte) bool {
+		var m wireMessage
+		if json.Unmarshal(data, &m) != nil {
+			return false
+		}
+		if m.Method == "" && idKey(m.ID) == want {
+			found, result = true, m.Result
+			if m.Error != nil {
+				rerr = m.Error
+			}
+			return true
+		}
+		hc.dispatch(ctx, &m)
+		return false
+	}
+	err := hc.readSSE(body, st, handle)
+	for attempt := 0; !found; attempt++ {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		if st.lastID == "" || attempt == maxSSEReconnects {
+			if err == nil {
+				err = errors.New("the stream ended before the response")
+			}
+			return nil, fmt.Errorf("SSE stream: %w", err)
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(st.retry):
+		}
+		resp, gerr := hc.get(ctx, st.lastID)
+		if gerr != nil {
+			err = gerr
+			continue
+		}
+		if resp.StatusCode != http.StatusOK {
+			err = statusError(resp)
+			resp.Body.Close()
+			continue
+		}
+		err = hc.readSSE(resp.Body, st, handle)
+		resp.Body.Close()
+	}
+	return result, rerr
+}
+
+// sseState is what an SSE stream carries over a reconnection.
+type sseState struct {
+	lastID string
+	retry  time.Duration
+}
+
+// readSSE reads events from body until it ends or handle returns true,
+// giving handle each event's data. No event may be larger than the
+// client's MaxMessageBytes. A clean end returns nil.
+func (hc *httpConn) readSSE(body io.Reader, st *sseState, handle func([]byte) bool) error {
+	limit := hc.c.opts.MaxMessageBytes
+	br := bufio.NewReaderSize(body, 64<<10)
+	var data []byte
+	hasData := false
+	for {
+		line, err := readLine(br, limit)
+		if errors.Is(err, errTooLong) {
+			return fmt.Errorf("an event is larger than %d bytes (ClientOptions.MaxMessageBytes)", limit)
+		}
+		if err != nil && err != io.EOF {
+			return err
+		}
+		if len(line) == 0 && err == nil {
+			if hasData && handle(data) {
+				return nil
+			}
+			data, hasData = data[:0], false
+			continue
+		}
+		field, value, _ := bytes.Cut(line, []byte(":"))
+		value = bytes.TrimPrefix(value, []byte(" "))
+		switch string(field) {
+		case "data":
+			if hasData {
+				data = append(data, '\n')
+			}
+			if int64(len(data)+len(value)) > limit {
+				return fmt.Errorf("an event is larger than %d bytes (ClientOptions.MaxMessageBytes)", limit)
+			}
+			data, hasData = append(data, value...), true
+		case "id":
+			st.lastID = string(value)
+		case "retry":
+			if ms, perr := strconv.Atoi(string(value)); perr == nil && ms >= 0 {
+				st.retry = min(time.Duration(ms)*time.Millisecond, maxSSERetry)
+			}
+		}
+		if err == io.EOF {
+			if hasData && handle(data) {
+				return nil
+			}
+			return nil
+		}
+	}
+}
+
+// get opens the session's GET stream, resuming after lastID when set.
+func (hc *httpConn) get(ctx context.Context, lastID string) (*http.Response, error) {
+	return hc.do(ctx, func() (*http.Request, error) {
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, hc.url, nil)
+		if err != nil {
+			return nil, err
+		}
+		req.Header.Set("Accept", "text/event-stream")
+		hc.header(req.Header)
+		if lastID != "" {
+			req.Header.Set("Last-Event-ID", lastID)
+		}
+		return req, nil
+	})
+}
+
+// listen holds the legacy session's GET stream open for the server's own
+// notifications and requests, reconnecting at most maxSSEReconnects times
+// in a row; a server without one (405) is left alone.
+func (hc *httpConn) listen(ctx context.Context) {
+	defer hc.listening.Done()
+	st := &sseState{retry: defaultSSERetry}
+	for fails := 0; fails <= maxSSEReconnects && ctx.Err() == nil; {
+		resp, err := hc.get(ctx, st.lastID)
+		if err != nil {
+			fails++
+		} else {
+			ok := resp.StatusCode == http.StatusOK
+			if ok {
+				fails = 0
+				hc.readSSE(resp.Body, st, func(data []byte) bool {
+					var m wireMessage
+					if json.Unmarshal(data, &m) == nil {
+						hc.dispatch(ctx, &m)
+					}
+					return false
+				})
+			}
+			resp.Body.Close()
+			if !ok {
+				return // 405 and the like: no stream offered
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(st.retry):
+		}
+	}
+}
+
+// dispatch handles a message the server sent on a stream: a notification
+// goes to the client; a request is answered with a POST of the response.
+func (hc *httpConn) dispatch(ctx context.Context, m *wireMessage) {
+	switch {
+	case m.Method != "" && len(m.ID) > 0:
+		go func() {
+			v, err := hc.c.answer(ctx, m.Method, m.Params)
+			body, merr := json.Marshal(responseTo(m.ID, v, err))
+			if merr != nil {
+				return
+			}
+			resp, perr := hc.post(context.WithoutCancel(ctx), body, nil)
+			if perr == nil {
+				io.Copy(io.Discard, io.LimitReader(resp.Body, maxErrorBody))
+				resp.Body.Close()
+			}
+		}()
+	case m.Method != "":
+		hc.c.notification(m.Method, m.Params)
+	}
+}
+
+func (hc *httpConn) notify(ctx context.Context, method string, params json.RawMessage) error {
+	msg := map[string]any{"jsonrpc": "2.0", "method": method}
+	if params != nil {
+		msg["params"] = params
+	}
+	body, err := json.Marshal(msg)
+	if err != nil {
+		return fmt.Errorf("encode notification: %w", err)
+	}
+	resp, err := hc.post(ctx, body, nil)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		return statusError(resp)
+	}
+	io.Copy(io.Discard, io.LimitReader(resp.Body, maxErrorBody))
+	return nil
+}
+
+func (hc *httpConn) close() error {
+	hc.mu.Lock()
+	stop, session := hc.stopGET, hc.session
+	hc.stopGET = nil
+	hc.mu.Unlock()
+	if stop != nil {
+		stop()
+		hc.listening.Wait()
+	}
+	if session == "" {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	resp, err := hc.do(ctx, func() (*http.Request, error) {
+		req, err := http.NewRequestWithContext(ctx, http.MethodDelete, hc.url, nil)
+		if err == nil {
+			hc.header(req.Header)
+		}
+		return req, err
+	})
+	if err != nil {
+		return fmt.Errorf("end session: %w", err)
+	}
+	resp.Body.Close()
+	return nil
+}

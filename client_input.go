@@ -1,0 +1,345 @@
+package mcpgen
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"time"
+)
+
+// This file answers the server's questions: server-to-client requests in
+// a legacy session, input_required results in the stateless era, and the
+// questions of a task; and it follows a task to its result.
+
+// ElicitRequest is the server asking the user for input
+// (elicitation/create): in form mode a message and the JSON Schema of the
+// answer; in url mode a URL for the user to visit.
+type ElicitRequest struct {
+	Mode            string          `json:"mode,omitempty"` // "form" (or empty) or "url"
+	Message         string          `json:"message"`
+	RequestedSchema json.RawMessage `json:"requestedSchema,omitempty"`
+	URL             string          `json:"url,omitempty"`
+	ElicitationID   string          `json:"elicitationId,omitempty"`
+	Meta            json.RawMessage `json:"_meta,omitempty"`
+}
+
+// ElicitResult is the user's answer: Action "accept" (with Content, the
+// values of the requested schema's properties), "decline" or "cancel".
+// When accepting, properties the answer leaves out that have a default in
+// the requested schema are filled in with it.
+type ElicitResult struct {
+	Action  string          `json:"action"`
+	Content map[string]any  `json:"content,omitempty"`
+	Meta    json.RawMessage `json:"_meta,omitempty"`
+}
+
+// SamplingMessage is one message of a sampling request. Content is one
+// content block or, since 2025-11-25, an array of them; see Blocks.
+type SamplingMessage struct {
+	Role    string          `json:"role"`
+	Content json.RawMessage `json:"content"`
+	Meta    json.RawMessage `json:"_meta,omitempty"`
+}
+
+// Blocks decodes the message's content as a list of blocks, whether it
+// was sent as one block or as an array.
+func (m *SamplingMessage) Blocks() ([]Content, error) {
+	if len(m.Content) > 0 && m.Content[0] == '[' {
+		var bs []Content
+		err := json.Unmarshal(m.Content, &bs)
+		return bs, err
+	}
+	var b Content
+	if err := json.Unmarshal(m.Content, &b); err != nil {
+		return nil, err
+	}
+	return []Content{b}, nil
+}
+
+// CreateMessageRequest is the server asking the client's model for a
+// completion (sampling/createMessage).
+type CreateMessageRequest struct {
+	Messages         []SamplingMessage `json:"messages"`
+	ModelPreferences json.RawMessage   `json:"modelPreferences,omitempty"`
+	SystemPrompt     string            `json:"systemPrompt,omitempty"`
+	IncludeContext   string            `json:"includeContext,omitempty"`
+	Temperature      *float64          `json:"temperature,omitempty"`
+	MaxTokens        int               `json:"maxTokens"`
+	StopSequences    []string          `json:"stopSequences,omitempty"`
+	Metadata         json.RawMessage   `json:"metadata,omitempty"`
+	Tools            json.RawMessage   `json:"tools,omitempty"`
+	ToolChoice       json.RawMessage   `json:"toolChoice,omitempty"`
+	Meta             json.RawMessage   `json:"_meta,omitempty"`
+}
+
+// CreateMessageResult is the model's answer to a sampling request.
+type CreateMessageResult struct {
+	Role       string          `json:"role"`
+	Content    Content         `json:"content"`
+	Model      string          `json:"model"`
+	StopReason string          `json:"stopReason,omitempty"`
+	Meta       json.RawMessage `json:"_meta,omitempty"`
+}
+
+// Root is a directory or file the client lets the server work in
+// (roots/list).
+type Root struct {
+	URI  string          `json:"uri"`
+	Name string          `json:"name,omitempty"`
+	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// answer runs the handler for one server-to-client request and returns
+// its result.
+func (c *Client) answer(ctx context.Context, method string, params json.RawMessage) (any, error) {
+	switch method {
+	case "ping":
+		return struct{}{}, nil
+	case "elicitation/create":
+		if c.opts.Elicit == nil {
+			break
+		}
+		var req ElicitRequest
+		if err := json.Unmarshal(params, &req); err != nil {
+			return nil, fmt.Errorf("%w: elicitation/create: %v", ErrInvalidParams, err)
+		}
+		res, err := c.opts.Elicit(ctx, &req)
+		if err != nil {
+			return nil, err
+		}
+		if res == nil {
+			res = &ElicitResult{Action: "cancel"}
+		}
+		if res.Action == "accept" {
+			res.Content = withDefaults(req.RequestedSchema, res.Content)
+		}
+		return res, nil
+	case "sampling/createMessage":
+		if c.opts.Sample == nil {
+			break
+		}
+		var req CreateMessageRequest
+		if err := json.Unmarshal(params, &req); err != nil {
+			return nil, fmt.Errorf("%w: sampling/createMessage: %v", ErrInvalidParams, err)
+		}
+		res, err := c.opts.Sample(ctx, &req)
+		if err != nil {
+			return nil, err
+		}
+		if res == nil {
+			return nil, fmt.Errorf("%w: the sampling handler returned no result", ErrInternal)
+		}
+		return res, nil
+	case "roots/list":
+		if c.opts.Roots == nil {
+			break
+		}
+		roots, err := c.opts.Roots(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if roots == nil {
+			roots = []Root{}
+		}
+		return map[string]any{"roots": roots}, nil
+	}
+	return nil, fmt.Errorf("%w: %s (this client has no handler for it)", ErrMethodNotFound, method)
+}
+
+// withDefaults adds to content the default of every top-level property of
+// schema that content leaves out (SEP-1034).
+func withDefaults(schema json.RawMessage, content map[string]any) map[string]any {
+	var s struct {
+		Properties map[string]struct {
+			Default json.RawMessage `json:"default"`
+		} `json:"properties"`
+	}
+	if json.Unmarshal(schema, &s) != nil {
+		return content
+	}
+	for name, p := range s.Properties {
+		if len(p.Default) == 0 {
+			continue
+		}
+		if _, ok := content[name]; ok {
+			continue
+		}
+		var v any
+		if json.Unmarshal(p.Default, &v) == nil {
+			if content == nil {
+				content = map[string]any{}
+			}
+			content[name] = v
+		}
+	}
+	return content
+}
+
+// answerAll answers the input requests of an input_required result or a
+// task, by key.
+func (c *Client) answerAll(ctx context.Context, reqs map[string]json.RawMessage) (map[string]json.RawMessage, error) {
+	out := make(map[string]json.RawMessage, len(reqs))
+	for key, raw := range reqs {
+		var r struct {
+			Method string          `json:"method"`
+			Params json.RawMessage `json:"params"`
+		}
+		if err := json.Unmarshal(raw, &r); err != nil {
+			return nil, fmt.Errorf("input request %q: %w", key, err)
+		}
+		v, err := c.answer(ctx, r.Method, r.Params)
+		if err != nil {
+			return nil, fmt.Errorf("input request %q (%s): %w", key, r.Method, err)
+		}
+		b, err := json.Marshal(v)
+		if err != nil {
+			return nil, fmt.Errorf("input request %q (%s): encode answer: %w", key, r.Method, err)
+		}
+		out[key] = b
+	}
+	return out, nil
+}
+
+// roundTrips sends a request that may need several rounds in the
+// stateless era: while the server answers input_required, the questions
+// are answered and the request sent again with the answers and the
+// server's requestState (at most maxInputRounds times); a task result is
+// followed to the task's end.
+func (c *Client) roundTrips(ctx context.Context, o *outgoing, base map[string]any) (json.RawMessage, error) {
+	params := maps.Clone(base)
+	for round := 0; ; round++ {
+		try := *o
+		raw, err := c.callWith(ctx, &try, params)
+		if err != nil || c.legacy {
+			return raw, err
+		}
+		var head struct {
+			ResultType    string                     `json:"resultType"`
+			InputRequests map[string]json.RawMessage `json:"inputRequests"`
+			RequestState  *string                    `json:"requestState"`
+			TaskID        string                     `json:"taskId"`
+		}
+		if err := json.Unmarshal(raw, &head); err != nil {
+			return nil, fmt.Errorf("decode result: %w", err)
+		}
+		switch head.ResultType {
+		case resultInputRequired:
+		case resultTask:
+			return c.followTask(ctx, head.TaskID, raw)
+		default:
+			return raw, nil
+		}
+		if round+1 == maxInputRounds {
+			return nil, fmt.Errorf("the server asked for input %d times without completing the request", maxInputRounds)
+		}
+		params = maps.Clone(base)
+		if len(head.InputRequests) > 0 {
+			answers, err := c.answerAll(ctx, head.InputRequests)
+			if err != nil {
+				return nil, err
+			}
+			params["inputResponses"] = answers
+		}
+		if head.RequestState != nil {
+			params["requestState"] = *head.RequestState
+		}
+	}
+}
+
+// Task polling bounds.
+const (
+	minTaskPoll = 20 * time.Millisecond
+	maxTaskPoll = 5 * time.Second
+)
+
+// followTask polls the task id (tasks/get) until it ends, answering its
+// questions (tasks/update), and returns the result of the call it runs.
+// When ctx ends first the task is cancelled (tasks/cancel).
+func (c *Client) followTask(ctx context.Context, id string, first json.RawMessage) (json.RawMessage, error) {
+	if id == "" {
+		return nil, fmt.Errorf("the server answered with a task but no taskId")
+	}
+	view := first
+	answered := map[string]bool{}
+	for {
+		var t struct {
+			Status         string                     `json:"status"`
+			StatusMessage  string                     `json:"statusMessage"`
+			PollIntervalMs int64                      `json:"pollIntervalMs"`
+			InputRequests  map[string]json.RawMessage `json:"inputRequests"`
+			Result         json.RawMessage            `json:"result"`
+			Error          *ProtocolError             `json:"error"`
+		}
+		if err := json.Unmarshal(view, &t); err != nil {
+			return nil, fmt.Errorf("task %s: decode: %w", id, err)
+		}
+		switch t.Status {
+		case "completed":
+			if len(t.Result) > 0 {
+				return t.Result, nil
+			}
+		case "failed":
+			if t.Error != nil {
+				return nil, fmt.Errorf("task %s: %w", id, t.Error)
+			}
+			return nil, fmt.Errorf("task %s failed: %s", id, t.StatusMessage)
+		case "cancelled":
+			return nil, fmt.Errorf("task %s was cancelled: %s", id, t.StatusMessage)
+		case "input_required":
+			pending := map[string]json.RawMessage{}
+			for k, v := range t.InputRequests {
+				if !answered[k] {
+					pending[k] = v
+				}
+			}
+			if len(pending) > 0 {
+				answers, err := c.answerAll(ctx, pending)
+				if err != nil {
+					return nil, fmt.Errorf("task %s: %w", id, err)
+				}
+				if _, err := c.call(ctx, "tasks/update", map[string]any{"taskId": id, "inputResponses": answers}, ""); err != nil {
+					return nil, fmt.Errorf("task %s: tasks/update: %w", id, err)
+				}
+				for k := range pending {
+					answered[k] = true
+				}
+			}
+		}
+		wait := min(max(time.Duration(t.PollIntervalMs)*time.Millisecond, minTaskPoll), maxTaskPoll)
+		select {
+		case <-ctx.Done():
+			cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+			_, _ = c.call(cctx, "tasks/cancel", map[string]any{"taskId": id}, "")
+			cancel()
+			return nil, ctx.Err()
+		case <-time.After(wait):
+		}
+		var err error
+		if view, err = c.call(ctx, "tasks/get", map[string]any{"taskId": id}, ""); err != nil {
+			return nil, fmt.Errorf("task %s: tasks/get: %w", id, err)
+		}
+	}
+}
+
+// Progress is one progress notification of a call: how far it got, of
+// what total (0 when unknown), and what it is doing.
+type Progress struct {
+	Progress, Total float64
+	Message         string
+}
+
+type progressKey struct{}
+
+// WithProgress returns a context under which calls ask the server for
+// progress notifications (a progressToken in the request's _meta) and pass
+// each to fn. fn runs on the connection's reading goroutine: it must not
+// block.
+func WithProgress(ctx context.Context, fn func(Progress)) context.Context {
+	return context.WithValue(ctx, progressKey{}, fn)
+}
+
+func progressOf(ctx context.Context) func(Progress) {
+	fn, _ := ctx.Value(progressKey{}).(func(Progress))
+	return fn
+}

@@ -1,0 +1,321 @@
+package mcpgen
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// This file holds the transports that carry newline-delimited JSON-RPC:
+// a child process's stdin and stdout ([CommandTransport]) and a pipe into
+// a server in the same process ([InMemoryTransport]).
+
+// CommandTransport starts the server program name with args when the
+// client connects, speaks to it over its stdin and stdout, and passes its
+// stderr through to this process's stderr. Close closes its stdin, waits
+// for it to exit, and kills it after a grace period of a few seconds.
+func CommandTransport(name string, args ...string) ClientTransport {
+	return &commandTransport{name: name, args: args}
+}
+
+type commandTransport struct {
+	name string
+	args []string
+}
+
+// commandGrace is how long Close waits for a server process to exit after
+// its stdin is closed before killing it.
+const commandGrace = 5 * time.Second
+
+func (t *commandTransport) dial(_ context.Context, c *Client) (clientConn, error) {
+	cmd := exec.Command(t.name, t.args...)
+	cmd.Stderr = os.Stderr
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, fmt.Errorf("start %s: %w", t.name, err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, fmt.Errorf("start %s: %w", t.name, err)
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("start %s: %w", t.name, err)
+	}
+	exited := make(chan error, 1)
+	lc := newLineConn(c, out, in)
+	lc.end = func() error {
+		go func() { exited <- cmd.Wait() }()
+		select {
+		case err := <-exited:
+			return exitError(t.name, err)
+		case <-time.After(commandGrace):
+			_ = cmd.Process.Kill()
+			<-exited
+			return fmt.Errorf("%s did not exit within %s of its stdin closing and was killed", t.name, commandGrace)
+		}
+	}
+	return lc, nil
+}
+
+// exitError describes how a server process ended; nil for a clean exit.
+func exitError(name string, err error) error {
+	if err == nil {
+		return nil
+	}
+	return fmt.Errorf("%s: %w", name, err)
+}
+
+// InMemoryTransport connects a client to srv in the same process, through
+// the same code that serves stdio but over an in-memory pipe: no process,
+// no socket. It is meant for tests of components: a generated server, its
+// typed client, and go test.
+func InMemoryTransport(srv *Server) ClientTransport { return &memTransport{srv: srv} }
+
+type memTransport struct{ srv *Server }
+
+func (t *memTransport) dial(ctx context.Context, c *Client) (clientConn, error) {
+	if t.srv == nil {
+		return nil, errors.New("in-memory transport: no server")
+	}
+	toServer, fromClient := io.Pipe()
+	fromServer, toClient := io.Pipe()
+	sctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	served := make(chan error, 1)
+	go func() {
+		err := ServeStdio(sctx, t.srv, toServer, toClient)
+		toClient.Close()
+		served <- err
+	}()
+	lc := newLineConn(c, fromServer, fromClient)
+	lc.end = func() error {
+		// The client's end is closed: the server sees EOF, finishes
+		// what runs, and returns.
+		select {
+		case err := <-served:
+			cancel()
+			return err
+		case <-time.After(commandGrace):
+			cancel()
+			toServer.Close()
+			return <-served
+		}
+	}
+	return lc, nil
+}
+
+// lineConn is a JSON-RPC connection over newline-delimited messages. One
+// goroutine reads: it hands responses to the calls waiting for them,
+// notifications to the client, and runs the server's requests each on its
+// own goroutine.
+type lineConn struct {
+	c   *Client
+	r   io.Reader
+	w   io.WriteCloser
+	end func() error // run by close after w is closed
+
+	wmu sync.Mutex
+	bw  *bufio.Writer
+
+	mu      sync.Mutex
+	pending map[string]chan *wireMessage
+	err     error // set when reading stopped
+	done    chan struct{}
+}
+
+// wireMessage is any JSON-RPC message as the client reads it.
+type wireMessage struct {
+	ID     json.RawMessage `json:"id,omitempty"`
+	Method string          `json:"method,omitempty"`
+	Params json.RawMessage `json:"params,omitempty"`
+	Result json.RawMessage `json:"result,omitempty"`
+	Error  *ProtocolError  `json:"error,omitempty"`
+}
+
+func newLineConn(c *Client, r io.Reader, w io.WriteCloser) *lineConn {
+	lc := &lineConn{c: c, r: r, w: w, bw: bufio.NewWriter(w), pending: map[string]chan *wireMessage{}, done: make(chan struct{})}
+	go lc.read()
+	return lc
+}
+
+// read reads messages until the stream ends, then fails the calls still
+// waiting.
+func (lc *lineConn) read() {
+	br := bufio.NewReaderSize(lc.r, 64<<10)
+	limit := lc.c.opts.MaxMessageBytes
+	var err error
+	for {
+		var line []byte
+		line, err = readLine(br, limit)
+		if errors.Is(err, errTooLong) {
+			err = fmt.Errorf("the server sent a message larger than %d bytes (ClientOptions.MaxMessageBytes)", limit)
+			break
+		}
+		if len(line) > 0 {
+			lc.dispatch(line)
+		}
+		if err != nil {
+			break
+		}
+	}
+	if err == io.EOF {
+		err = errors.New("the server closed the connection")
+	}
+	lc.mu.Lock()
+	lc.err = err
+	close(lc.done)
+	lc.mu.Unlock()
+}
+
+func (lc *lineConn) dispatch(line []byte) {
+	var m wireMessage
+	if err := json.Unmarshal(line, &m); err != nil {
+		return // not JSON-RPC: nothing to answer it with
+	}
+	switch {
+	case m.Method != "" && len(m.ID) > 0:
+		go lc.serve(&m)
+	case m.Method != "":
+		lc.c.notification(m.Method, m.Params)
+	case len(m.ID) > 0:
+		lc.mu.Lock()
+		ch := lc.pending[idKey(m.ID)]
+		delete(lc.pending, idKey(m.ID))
+		lc.mu.Unlock()
+		if ch != nil {
+			ch <- &m
+		}
+	}
+}
+
+// serve answers one request of the server (legacy era).
+func (lc *lineConn) serve(m *wireMessage) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		select {
+		case <-lc.done:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	v, err := lc.c.answer(ctx, m.Method, m.Params)
+	_ = lc.write(responseTo(m.ID, v, err))
+}
+
+// responseTo is the JSON-RPC response to a server's request id.
+func responseTo(id json.RawMessage, v any, err error) map[string]any {
+	if err != nil {
+		pe := &ProtocolError{Code: CodeInternalError, Message: err.Error()}
+		errors.As(err, &pe)
+		return map[string]any{"jsonrpc": "2.0", "id": id, "error": pe}
+	}
+	return map[string]any{"jsonrpc": "2.0", "id": id, "result": v}
+}
+
+// idKey normalises an id for the pending table.
+func idKey(id json.RawMessage) string {
+	var n json.Number
+	if json.Unmarshal(id, &n) == nil {
+		return n.String()
+	}
+	var s string
+	if json.Unmarshal(id, &s) == nil {
+		return s
+	}
+	return string(id)
+}
+
+func (lc *lineConn) write(v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Errorf("encode message: %w", err)
+	}
+	lc.wmu.Lock()
+	defer lc.wmu.Unlock()
+	lc.bw.Write(b)
+	lc.bw.WriteByte('\n')
+	if err := lc.bw.Flush(); err != nil {
+		return fmt.Errorf("write to the server: %w", err)
+	}
+	return nil
+}
+
+func (lc *lineConn) call(ctx context.Context, o *outgoing) (json.RawMessage, error) {
+	key := strconv.FormatInt(o.id, 10)
+	ch := make(chan *wireMessage, 1)
+	lc.mu.Lock()
+	if lc.err != nil {
+		err := lc.err
+		lc.mu.Unlock()
+		return nil, err
+	}
+	lc.pending[key] = ch
+	lc.mu.Unlock()
+	msg := map[string]any{"jsonrpc": "2.0", "id": o.id, "method": o.method}
+	if o.params != nil {
+		msg["params"] = o.params
+	}
+	if err := lc.write(msg); err != nil {
+		lc.forget(key)
+		return nil, err
+	}
+	select {
+	case m := <-ch:
+		if m.Error != nil {
+			return nil, m.Error
+		}
+		return m.Result, nil
+	case <-lc.done:
+		lc.forget(key)
+		select {
+		case m := <-ch: // answered just before the end
+			if m.Error != nil {
+				return nil, m.Error
+			}
+			return m.Result, nil
+		default:
+		}
+		return nil, lc.err
+	case <-ctx.Done():
+		lc.forget(key)
+		params, _ := json.Marshal(map[string]any{"requestId": o.id, "reason": context.Cause(ctx).Error()})
+		_ = lc.notify(context.Background(), "notifications/cancelled", params)
+		return nil, ctx.Err()
+	}
+}
+
+func (lc *lineConn) forget(key string) {
+	lc.mu.Lock()
+	delete(lc.pending, key)
+	lc.mu.Unlock()
+}
+
+func (lc *lineConn) notify(_ context.Context, method string, params json.RawMessage) error {
+	msg := map[string]any{"jsonrpc": "2.0", "method": method}
+	if params != nil {
+		msg["params"] = params
+	}
+	return lc.write(msg)
+}
+
+func (lc *lineConn) started(string, bool) {}
+
+func (lc *lineConn) close() error {
+	lc.wmu.Lock()
+	err := lc.w.Close()
+	lc.wmu.Unlock()
+	if lc.end != nil {
+		if eerr := lc.end(); eerr != nil {
+			err = eerr
+		}
+	}
+	return err
+}
