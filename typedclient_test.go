@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -210,4 +211,29 @@ func startServer(ctx context.Context, t *testing.T, bin string, args ...string) 
 		t.Fatalf("%s logged no URL within a minute", bin)
 	}
 	return ""
+}
+
+// TestReadmeTypedClientExample checks that the README's typed client
+// example is testdata/memoryclient's main, which TestTypedClientProgram runs.
+func TestReadmeTypedClientExample(t *testing.T) {
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := os.ReadFile("testdata/memoryclient/main.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, main, ok := strings.Cut(string(src), "\nfunc main() {")
+	if !ok {
+		t.Fatal("testdata/memoryclient/main.go has no func main")
+	}
+	_, block, ok := strings.Cut(string(readme), "<!-- example: testdata/memoryclient/main.go -->\n```go\n")
+	if !ok {
+		t.Fatal("README.md has no typed client example block")
+	}
+	block, _, _ = strings.Cut(block, "```")
+	if !strings.Contains(block, "func main() {"+main) {
+		t.Errorf("README.md's typed client example is not testdata/memoryclient/main.go's func main; copy it again:\n%s", "func main() {"+main)
+	}
 }
