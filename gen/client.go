@@ -682,10 +682,12 @@ func (ct *clientTypes) need(t types.Type) {
 }
 
 // formOf decides how n is copied from the methods that decide its JSON,
-// as the schema stage reads them: a JSONSchema method returning a
-// reflect.Type says the JSON is the fields' (memstore.Graph); any other
-// JSONSchema or a MarshalJSON leaves the form to the type, so the copy
-// holds raw JSON; a text marshaler is a string.
+// as encoding/json and the schema stage read them: a type with its own
+// MarshalJSON or UnmarshalJSON is copied as raw JSON, unless its
+// JSONSchema method returns a reflect.Type, which says the JSON is the
+// fields' (memstore.Graph); a text marshaler is a string; anything else,
+// a JSONSchema method that only describes the fields included, is its
+// fields.
 func formOf(n *types.Named) copyForm {
 	method := func(name string) *types.Signature {
 		obj, _, _ := types.LookupFieldOrMethod(types.NewPointer(n), true, nil, name)
@@ -694,13 +696,10 @@ func formOf(n *types.Named) copyForm {
 		}
 		return nil
 	}
-	if sig := method("JSONSchema"); sig != nil {
-		if sig.Results().Len() == 1 && isNamed(sig.Results().At(0).Type(), "reflect", "Type", false) {
+	if method("MarshalJSON") != nil || method("UnmarshalJSON") != nil {
+		if sig := method("JSONSchema"); sig != nil && sig.Results().Len() == 1 && isNamed(sig.Results().At(0).Type(), "reflect", "Type", false) {
 			return formLayout
 		}
-		return formRaw
-	}
-	if method("MarshalJSON") != nil || method("UnmarshalJSON") != nil {
 		return formRaw
 	}
 	if method("MarshalText") != nil || method("UnmarshalText") != nil {

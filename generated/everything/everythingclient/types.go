@@ -2,13 +2,20 @@
 
 package everythingclient
 
-import "encoding/json"
-
 // Describe this server: what it is for and which conformance scenarios it serves.
 //
 // It is a copy of everything.About, of package
 // github.com/mcpgen/mcpgen/components/everything, with the same JSON form.
 type About struct{}
+
+// Address is the address of a contact.
+//
+// It is a copy of everything.Address, of package
+// github.com/mcpgen/mcpgen/components/everything, with the same JSON form.
+type Address struct {
+	Street string `json:"street,omitempty"`
+	City   string `json:"city,omitempty"`
+}
 
 // Return an audio block: a very short silent WAV clip.
 //
@@ -153,9 +160,15 @@ type InputRequiredTamperedState struct{}
 
 // Describe a contact. The input schema uses JSON Schema 2020-12 keywords ($defs with an $anchor, $ref, allOf, anyOf, if/then/else) and is listed exactly as written.
 //
-// everything.JSONSchema202012, of package github.com/mcpgen/mcpgen/components/everything,
-// decides its own JSON form: the copy holds that JSON as it is.
-type JSONSchema202012 = json.RawMessage
+// It is a copy of everything.JSONSchema202012, of package
+// github.com/mcpgen/mcpgen/components/everything, with the same JSON form.
+type JSONSchema202012 struct {
+	Name          string   `json:"name,omitempty"`
+	Address       *Address `json:"address,omitempty"`
+	ContactMethod string   `json:"contactMethod,omitempty"`
+	Phone         string   `json:"phone,omitempty"`
+	Email         string   `json:"email,omitempty"`
+}
 
 // Log one message at level info and return at once; a stateless client receives it only if its request set a log level.
 //
