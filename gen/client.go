@@ -133,6 +133,26 @@ func (ce *clientEmitter) clientFile() *jen.File {
 		"protocol failure is a *mcpgen.ProtocolError. Resources are ReadX methods,\n" +
 		"templates take their URI variables as arguments, and prompts are GetX\n" +
 		"methods.\n\n")
+	var index []string
+	for _, t := range s.Tools {
+		index = append(index, fmt.Sprintf("  - tool %s: [Client.%s]", t.Name, s.clientMethod(&t.Component)))
+	}
+	for _, r := range s.Resources {
+		kind := "resource"
+		if r.Template {
+			kind = "resource template"
+		}
+		index = append(index, fmt.Sprintf("  - %s %s: [Client.%s]", kind, r.URI, s.clientMethod(&r.Component)))
+	}
+	for _, p := range s.Prompts {
+		index = append(index, fmt.Sprintf("  - prompt %s: [Client.%s]", p.Name, s.clientMethod(&p.Component)))
+	}
+	if len(index) > 0 {
+		fmt.Fprintf(&doc, "The server's components and their methods:\n\n%s\n\n", strings.Join(index, "\n"))
+	}
+	if s.Instructions != "" {
+		fmt.Fprintf(&doc, "The server's instructions to its clients: %s\n\n", docLines(s.Instructions))
+	}
 	doc.WriteString("The package holds its own copies of the types the server's components\n" +
 		"take and return, with the same names, fields, JSON tags and doc comments,\n" +
 		"and imports only the standard library and github.com/mcpgen/mcpgen: a\n" +

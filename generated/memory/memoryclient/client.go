@@ -25,6 +25,31 @@
 // templates take their URI variables as arguments, and prompts are GetX
 // methods.
 //
+// The server's components and their methods:
+//
+//   - tool add_observations: [Client.AddObservations]
+//   - tool create_entities: [Client.CreateEntities]
+//   - tool create_relations: [Client.CreateRelations]
+//   - tool create_task: [Client.CreateTask]
+//   - tool delete_entities: [Client.DeleteEntities]
+//   - tool delete_observations: [Client.DeleteObservations]
+//   - tool delete_relations: [Client.DeleteRelations]
+//   - tool list_tasks: [Client.ListTasks]
+//   - tool open_nodes: [Client.OpenNodes]
+//   - tool read_graph: [Client.ReadGraph]
+//   - tool search_nodes: [Client.SearchNodes]
+//   - tool update_task: [Client.UpdateTask]
+//   - resource memory://tasks/active: [Client.ReadActiveTasks]
+//   - resource template memory://changes/{since}: [Client.ReadChanges]
+//   - resource template memory://entities/{name}: [Client.ReadEntity]
+//   - resource memory://graph/entities: [Client.ReadGraphEntities]
+//   - resource memory://knowledge-graph: [Client.ReadKnowledgeGraph]
+//   - resource memory://session/delta: [Client.ReadSessionDelta]
+//   - prompt analyze_tech_debt: [Client.GetAnalyzeTechDebt]
+//   - prompt handoff_routine: [Client.GetHandoffRoutine]
+//
+// The server's instructions to its clients: A persistent knowledge graph: record entities, their observations and relations with the tools; read memory://knowledge-graph for the whole graph and memory://session/delta for what changed.
+//
 // The package holds its own copies of the types the server's components
 // take and return, with the same names, fields, JSON tags and doc comments,
 // and imports only the standard library and github.com/mcpgen/mcpgen: a

@@ -25,6 +25,12 @@
 // templates take their URI variables as arguments, and prompts are GetX
 // methods.
 //
+// The server's components and their methods:
+//
+//   - tool add_note: [Client.AddNote]
+//   - resource template notes://{id}: [Client.ReadNote]
+//   - prompt summarize: [Client.GetSummarize]
+//
 // The package holds its own copies of the types the server's components
 // take and return, with the same names, fields, JSON tags and doc comments,
 // and imports only the standard library and github.com/mcpgen/mcpgen: a

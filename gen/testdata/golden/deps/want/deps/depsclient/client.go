@@ -24,6 +24,13 @@
 // templates take their URI variables as arguments, and prompts are GetX
 // methods.
 //
+// The server's components and their methods:
+//
+//   - tool recall: [Client.Recall]
+//   - tool remember: [Client.Remember]
+//   - resource template store://entries/{key}: [Client.ReadEntry]
+//   - prompt digest: [Client.GetDigest]
+//
 // The package holds its own copies of the types the server's components
 // take and return, with the same names, fields, JSON tags and doc comments,
 // and imports only the standard library and github.com/mcpgen/mcpgen: a

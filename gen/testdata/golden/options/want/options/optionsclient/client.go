@@ -25,6 +25,19 @@
 // templates take their URI variables as arguments, and prompts are GetX
 // methods.
 //
+// The server's components and their methods:
+//
+//   - tool purge: [Client.Purge]
+//   - tool rename: [Client.Rename]
+//   - tool search: [Client.SearchDocs]
+//   - tool touch: [Client.Touch]
+//   - resource status://now: [Client.ReadStatus]
+//   - resource template profiles://{user}: [Client.ReadProfile]
+//   - prompt standup: [Client.GetStandup]
+//
+// The server's instructions to its clients: Search before you fetch.
+// Be brief.
+//
 // The package holds its own copies of the types the server's components
 // take and return, with the same names, fields, JSON tags and doc comments,
 // and imports only the standard library and github.com/mcpgen/mcpgen: a

@@ -24,6 +24,12 @@
 // templates take their URI variables as arguments, and prompts are GetX
 // methods.
 //
+// The server's components and their methods:
+//
+//   - prompt greeting: [Client.GetGreeting]
+//   - prompt review: [Client.GetReview]
+//   - prompt translate-text: [Client.GetTranslate]
+//
 // The package holds its own copies of the types the server's components
 // take and return, with the same names, fields, JSON tags and doc comments,
 // and imports only the standard library and github.com/mcpgen/mcpgen: a

@@ -24,6 +24,15 @@
 // templates take their URI variables as arguments, and prompts are GetX
 // methods.
 //
+// The server's components and their methods:
+//
+//   - resource template accounts://{account_id}: [Client.ReadAccount]
+//   - resource bundle://all: [Client.ReadBundle]
+//   - resource images://logo.png: [Client.ReadLogo]
+//   - resource template notes://{folder}/{+path}: [Client.ReadNote]
+//   - resource docs://readme: [Client.ReadReadme]
+//   - resource config://app: [Client.ReadSettings]
+//
 // The package holds its own copies of the types the server's components
 // take and return, with the same names, fields, JSON tags and doc comments,
 // and imports only the standard library and github.com/mcpgen/mcpgen: a

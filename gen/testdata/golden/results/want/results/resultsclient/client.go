@@ -25,6 +25,15 @@
 // templates take their URI variables as arguments, and prompts are GetX
 // methods.
 //
+// The server's components and their methods:
+//
+//   - tool forget: [Client.Forget]
+//   - tool lookup: [Client.Lookup]
+//   - tool measure: [Client.Measure]
+//   - tool picture: [Client.Picture]
+//   - tool shout: [Client.Shout]
+//   - tool tally: [Client.Tally]
+//
 // The package holds its own copies of the types the server's components
 // take and return, with the same names, fields, JSON tags and doc comments,
 // and imports only the standard library and github.com/mcpgen/mcpgen: a

@@ -24,6 +24,15 @@
 // templates take their URI variables as arguments, and prompts are GetX
 // methods.
 //
+// The server's components and their methods:
+//
+//   - tool browse: [Client.Browse]
+//   - tool count: [Client.Count]
+//   - tool find: [Client.Find]
+//   - tool record: [Client.Record]
+//   - tool say: [Client.Say]
+//   - resource template geo://Åland/{name}: [Client.ReadPlace]
+//
 // The package holds its own copies of the types the server's components
 // take and return, with the same names, fields, JSON tags and doc comments,
 // and imports only the standard library and github.com/mcpgen/mcpgen: a
