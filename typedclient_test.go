@@ -15,6 +15,8 @@ import (
 
 	"github.com/mcpgen/mcpgen"
 	component "github.com/mcpgen/mcpgen/components/notes"
+	"github.com/mcpgen/mcpgen/generated/everything"
+	"github.com/mcpgen/mcpgen/generated/everything/everythingclient"
 	"github.com/mcpgen/mcpgen/generated/notes"
 	"github.com/mcpgen/mcpgen/generated/notes/notesclient"
 )
@@ -235,5 +237,44 @@ func TestReadmeTypedClientExample(t *testing.T) {
 	block, _, _ = strings.Cut(block, "```")
 	if !strings.Contains(block, "func main() {"+main) {
 		t.Errorf("README.md's typed client example is not testdata/memoryclient/main.go's func main; copy it again:\n%s", "func main() {"+main)
+	}
+}
+
+// TestTypedClientResultKinds drives the everything server's typed client
+// in memory: a text result, content blocks, a tool error, a blob resource
+// and a JSON resource template, and CheckSurface over all its tools.
+func TestTypedClientResultKinds(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	srv := everything.New(mcpgen.Options{})
+	defer srv.Close()
+	conn, err := mcpgen.Connect(ctx, mcpgen.InMemoryTransport(srv), mcpgen.ClientOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	c := everythingclient.New(conn)
+	if err := c.CheckSurface(ctx); err != nil {
+		t.Errorf("CheckSurface: %v", err)
+	}
+	if got, err := c.Echo(ctx, everythingclient.Echo{Message: "hi"}); err != nil || got != "hi" {
+		t.Errorf("Echo = %q, %v", got, err)
+	}
+	blocks, err := c.ImageContent(ctx, everythingclient.ImageContent{})
+	if err != nil || len(blocks) != 1 || blocks[0].Type != "image" || blocks[0].Data == "" {
+		t.Errorf("ImageContent = %+v, %v", blocks, err)
+	}
+	_, err = c.ErrorHandling(ctx, everythingclient.ErrorHandling{})
+	var tce *mcpgen.ToolCallError
+	if !errors.As(err, &tce) || tce.Tool != "test_error_handling" {
+		t.Errorf("ErrorHandling: %v (%T), want a *mcpgen.ToolCallError", err, err)
+	}
+	png, err := c.ReadStaticBinary(ctx)
+	if err != nil || !strings.HasPrefix(string(png), "\x89PNG") {
+		t.Errorf("ReadStaticBinary = %q, %v", png, err)
+	}
+	rec, err := c.ReadTemplateData(ctx, "abc")
+	if err != nil || rec.ID != "abc" {
+		t.Errorf("ReadTemplateData = %+v, %v", rec, err)
 	}
 }
