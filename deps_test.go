@@ -159,3 +159,19 @@ func TestTypedClientLinksNoServer(t *testing.T) {
 			len(found), h.what, strings.Join(found, ", "), strings.Join(chain, "\n\t-> "))
 	}
 }
+
+// TestTypedClientsImportNoServerPackage checks every generated typed
+// client: none may link a package of this module but the root package,
+// whatever the server's components import.
+func TestTypedClientsImportNoServerPackage(t *testing.T) {
+	for _, server := range []string{"bench", "everything", "memory", "notes"} {
+		pkg := "./generated/" + server + "/" + server + "client"
+		g := listDeps(t, pkg)
+		for _, p := range g.order {
+			if underPrefix(p, "github.com/mcpgen/mcpgen") && p != g.root && p != "github.com/mcpgen/mcpgen" && !underPrefix(p, "github.com/mcpgen/mcpgen/internal") {
+				chain := g.shortestChain(func(q string) bool { return q == p })
+				t.Errorf("%s links %s:\n\t%s", pkg, p, strings.Join(chain, "\n\t-> "))
+			}
+		}
+	}
+}

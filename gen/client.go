@@ -604,7 +604,10 @@ func (ct *clientTypes) collect() {
 		ct.taken[lowerFirst(t.TypeName)+"Input"] = true
 		ct.taken[lowerFirst(t.TypeName)+"Output"] = true
 	}
-	ct.taken["surface"] = true
+	// The package's own names, and those of the packages its files import.
+	for _, n := range []string{"surface", "mcpgen", "context", "json", "time", "embed"} {
+		ct.taken[n] = true
+	}
 	// A component declared as an alias (type Say = say) is named as
 	// declared.
 	declared := map[*types.Named]string{}
