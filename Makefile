@@ -4,7 +4,7 @@ GO        ?= go
 ADDR      ?= 127.0.0.1:8080
 DB        ?= memory.db
 
-.PHONY: help run generate check-generated vet test test-short test-go footprint conformance conformance-telemetry conformance-cluster bench bench-memory-large bench-smoke build
+.PHONY: help run generate check-generated vet test test-short test-go footprint conformance conformance-client conformance-telemetry conformance-cluster bench bench-memory-large bench-smoke build
 
 help:
 	@echo "make run              start mcp-memory over Streamable HTTP on $(ADDR) (store: $(DB))"
@@ -14,6 +14,7 @@ help:
 	@echo "make check-generated  fail if generated/ is stale"
 	@echo "make footprint        packages linked and stripped size vs a go-sdk server, at most 1.2x (part of make test)"
 	@echo "make conformance      official MCP conformance suite against mcp-everything"
+	@echo "make conformance-client  the suite's client scenarios against our client (both requirement sets, skills, client credentials)"
 	@echo "make conformance-telemetry  the same with Prometheus metrics and OTLP tracing on, checking both"
 	@echo "make conformance-cluster  the same against 3 replicas on PostgreSQL behind a round-robin proxy"
 	@echo "make bench            the bench suite, ~7 min (writes docs/bench/results.md and the chart)"
@@ -48,6 +49,9 @@ test-short:
 conformance:
 	scripts/conformance.sh
 
+conformance-client:
+	scripts/conformance-client.sh
+
 conformance-telemetry:
 	TELEMETRY=1 scripts/conformance.sh
 
@@ -61,7 +65,7 @@ conformance-cluster:
 footprint:
 	cd bench && $(GO) test -count=1 -run '^TestFootprint$$' -v .
 
-test: vet check-generated test-go footprint conformance conformance-telemetry conformance-cluster bench-smoke
+test: vet check-generated test-go footprint conformance conformance-client conformance-telemetry conformance-cluster bench-smoke
 
 bench:
 	scripts/bench.sh

@@ -244,12 +244,17 @@ func (c *Client) handshake(ctx context.Context, v string) error {
 		switch {
 		case alt == "":
 			return fmt.Errorf("server/discover: the server speaks none of the revisions %v: %w", versions, err)
-		case modernVersion(alt) && alt != want:
+		case modernVersion(alt):
+			// Also when alt is want: a server may refuse a first request
+			// and take the same revision on the retry.
 			return c.discover(ctx, alt)
 		case !modernVersion(alt) && v == "":
 			return c.initialize(ctx, alt)
 		}
 		return fmt.Errorf("server/discover: %w", err)
+	}
+	if errors.Is(err, errNotDiscover) && v == "" {
+		return c.initialize(ctx, latestLegacy)
 	}
 	if v != "" || isModernError(err) || ctx.Err() != nil {
 		// Asked for a modern revision, or a modern server refused the
@@ -259,6 +264,10 @@ func (c *Client) handshake(ctx context.Context, v string) error {
 	// Anything else says the server predates server/discover.
 	return c.initialize(ctx, latestLegacy)
 }
+
+// errNotDiscover says server/discover was answered with something other
+// than a DiscoverResult.
+var errNotDiscover = errors.New("the answer to server/discover lists no supportedVersions")
 
 // CodeUnsupportedProtocolVersion is the error a 2026-07-28 server answers
 // a request of a revision it does not speak with; its data lists the
@@ -310,7 +319,12 @@ func (c *Client) discover(ctx context.Context, v string) error {
 	if err := json.Unmarshal(raw, &res); err != nil {
 		return fmt.Errorf("server/discover: decode result: %w", err)
 	}
-	if len(res.SupportedVersions) > 0 && !slices.Contains(res.SupportedVersions, v) {
+	if len(res.SupportedVersions) == 0 {
+		// Not a DiscoverResult: a legacy server that answers any method
+		// with an empty result.
+		return errNotDiscover
+	}
+	if !slices.Contains(res.SupportedVersions, v) {
 		alt := ""
 		for _, s := range versions {
 			if slices.Contains(res.SupportedVersions, s) {

@@ -69,6 +69,9 @@ type httpConn struct {
 	session   string // Mcp-Session-Id of a legacy session
 	stopGET   context.CancelFunc
 	listening sync.WaitGroup
+	// waiting holds the calls whose response may arrive on another
+	// stream (a legacy server may send it on the GET stream), by id.
+	waiting map[string]chan *wireMessage
 }
 
 // HTTPStatusError is an HTTP answer that carried no JSON-RPC message: the
@@ -301,6 +304,24 @@ func (hc *httpConn) stream(ctx context.Context, body io.ReadCloser, id int64) (j
 		rerr   error
 		found  bool
 	)
+	got := func(m *wireMessage) {
+		found, result = true, m.Result
+		if m.Error != nil {
+			rerr = m.Error
+		}
+	}
+	elsewhere := make(chan *wireMessage, 1)
+	hc.mu.Lock()
+	if hc.waiting == nil {
+		hc.waiting = map[string]chan *wireMessage{}
+	}
+	hc.waiting[want] = elsewhere
+	hc.mu.Unlock()
+	defer func() {
+		hc.mu.Lock()
+		delete(hc.waiting, want)
+		hc.mu.Unlock()
+	}()
 	st := &sseState{retry: defaultSSERetry}
 	handle := func(data []byte) bool {
 		var m wireMessage
@@ -308,10 +329,7 @@ func (hc *httpConn) stream(ctx context.Context, body io.ReadCloser, id int64) (j
 			return false
 		}
 		if m.Method == "" && idKey(m.ID) == want {
-			found, result = true, m.Result
-			if m.Error != nil {
-				rerr = m.Error
-			}
+			got(&m)
 			return true
 		}
 		hc.dispatch(ctx, &m)
@@ -322,6 +340,12 @@ func (hc *httpConn) stream(ctx context.Context, body io.ReadCloser, id int64) (j
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
+		select {
+		case m := <-elsewhere:
+			got(m)
+			return result, rerr
+		default:
+		}
 		if st.lastID == "" || attempt == maxSSEReconnects {
 			if err == nil {
 				err = errors.New("the stream ended before the response")
@@ -331,6 +355,9 @@ func (hc *httpConn) stream(ctx context.Context, body io.ReadCloser, id int64) (j
 		select {
 		case <-ctx.Done():
 			return nil, ctx.Err()
+		case m := <-elsewhere:
+			got(m)
+			return result, rerr
 		case <-time.After(st.retry):
 		}
 		resp, gerr := hc.get(ctx, st.lastID)
@@ -475,6 +502,16 @@ func (hc *httpConn) dispatch(ctx context.Context, m *wireMessage) {
 		}()
 	case m.Method != "":
 		hc.c.notification(m.Method, m.Params)
+	case len(m.ID) > 0:
+		hc.mu.Lock()
+		ch := hc.waiting[idKey(m.ID)]
+		hc.mu.Unlock()
+		if ch != nil {
+			select {
+			case ch <- m:
+			default:
+			}
+		}
 	}
 }
 

@@ -255,6 +255,7 @@ const (
 
 // followTask polls the task id (tasks/get) until it ends, answering its
 // questions (tasks/update), and returns the result of the call it runs.
+// Over HTTP the task id travels in Mcp-Name as the tasks extension says.
 // When ctx ends first the task is cancelled (tasks/cancel).
 func (c *Client) followTask(ctx context.Context, id string, first json.RawMessage) (json.RawMessage, error) {
 	if id == "" {
@@ -298,7 +299,7 @@ func (c *Client) followTask(ctx context.Context, id string, first json.RawMessag
 				if err != nil {
 					return nil, fmt.Errorf("task %s: %w", id, err)
 				}
-				if _, err := c.call(ctx, "tasks/update", map[string]any{"taskId": id, "inputResponses": answers}, ""); err != nil {
+				if _, err := c.call(ctx, "tasks/update", map[string]any{"taskId": id, "inputResponses": answers}, id); err != nil {
 					return nil, fmt.Errorf("task %s: tasks/update: %w", id, err)
 				}
 				for k := range pending {
@@ -310,13 +311,13 @@ func (c *Client) followTask(ctx context.Context, id string, first json.RawMessag
 		select {
 		case <-ctx.Done():
 			cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-			_, _ = c.call(cctx, "tasks/cancel", map[string]any{"taskId": id}, "")
+			_, _ = c.call(cctx, "tasks/cancel", map[string]any{"taskId": id}, id)
 			cancel()
 			return nil, ctx.Err()
 		case <-time.After(wait):
 		}
 		var err error
-		if view, err = c.call(ctx, "tasks/get", map[string]any{"taskId": id}, ""); err != nil {
+		if view, err = c.call(ctx, "tasks/get", map[string]any{"taskId": id}, id); err != nil {
 			return nil, fmt.Errorf("task %s: tasks/get: %w", id, err)
 		}
 	}
