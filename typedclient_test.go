@@ -14,9 +14,12 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen"
+	"github.com/mcpgen/mcpgen/components/memory/memstore"
 	component "github.com/mcpgen/mcpgen/components/notes"
 	"github.com/mcpgen/mcpgen/generated/everything"
 	"github.com/mcpgen/mcpgen/generated/everything/everythingclient"
+	"github.com/mcpgen/mcpgen/generated/memory"
+	"github.com/mcpgen/mcpgen/generated/memory/memoryclient"
 	"github.com/mcpgen/mcpgen/generated/notes"
 	"github.com/mcpgen/mcpgen/generated/notes/notesclient"
 )
@@ -276,5 +279,55 @@ func TestTypedClientResultKinds(t *testing.T) {
 	rec, err := c.ReadTemplateData(ctx, "abc")
 	if err != nil || rec.ID != "abc" {
 		t.Errorf("ReadTemplateData = %+v, %v", rec, err)
+	}
+}
+
+// TestTypedMemoryClient writes and reads a graph and a task through the
+// memory server's typed client in memory, on a SQLite store in a
+// temporary directory: copied types nested from another package
+// (memstore.Entity, memstore.Graph as MemstoreGraph, embedded in Graph),
+// a named string type with its constants, time.Time, templates.
+func TestTypedMemoryClient(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	store, err := memstore.Open(filepath.Join(t.TempDir(), "graph.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	srv := memory.New(store, mcpgen.Options{})
+	defer srv.Close()
+	for _, version := range []string{"", "2025-11-25"} {
+		conn, err := mcpgen.Connect(ctx, mcpgen.InMemoryTransport(srv), mcpgen.ClientOptions{ProtocolVersion: version})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close()
+		c := memoryclient.New(conn)
+		if err := c.CheckSurface(ctx); err != nil {
+			t.Fatalf("CheckSurface: %v", err)
+		}
+		name := "Ada" + version
+		created, err := c.CreateEntities(ctx, memoryclient.CreateEntities{Entities: []memoryclient.Entity{
+			{Name: name, EntityType: "person", Observations: []string{"wrote the first program"}},
+		}})
+		if err != nil || len(created.Entities) != 1 || created.Entities[0].Name != name {
+			t.Fatalf("CreateEntities = %+v, %v", created, err)
+		}
+		graph, err := c.OpenNodes(ctx, memoryclient.OpenNodes{Names: []string{name}})
+		if err != nil || len(graph.Entities) != 1 || graph.MemstoreGraph.Entities[0].Observations[0] != "wrote the first program" {
+			t.Errorf("OpenNodes = %+v, %v", graph, err)
+		}
+		one, err := c.ReadEntity(ctx, name)
+		if err != nil || len(one.Entities) != 1 || one.Entities[0].EntityType != "person" {
+			t.Errorf("ReadEntity = %+v, %v", one, err)
+		}
+		task, err := c.CreateTask(ctx, memoryclient.CreateTask{Title: "review " + name, Entities: []string{name}})
+		if err != nil || task.Task.Status != memoryclient.TaskOpen || task.Task.CreatedAt.IsZero() {
+			t.Errorf("CreateTask = %+v, %v", task, err)
+		}
+		if _, err := c.ReadEntity(ctx, "nobody"); err == nil {
+			t.Error("ReadEntity of a missing entity succeeded")
+		}
 	}
 }
