@@ -101,8 +101,12 @@
 //	res, err := c.CallTool(ctx, "add_note", map[string]any{"id": "groceries", "text": "eggs"})
 //
 // Every list method follows every page; [CallToolAs] decodes a tool's
-// structured result into a Go value (generated typed clients are built on
-// it). A tool that failed returns its result and a [*ToolCallError]; a
+// structured result into a Go value, and [ReadResourceAs] a resource's
+// contents. Generated typed clients are built on them: for every server,
+// mcpgen also writes generated/<server>/<server>client, a package with one
+// method per tool, resource, template and prompt taking and returning
+// copies of the components' types, and [CheckSurface] compares a server's
+// tools with the ones such a client was generated from (docs/clients.md). A tool that failed returns its result and a [*ToolCallError]; a
 // request the server refused returns a [*ProtocolError] (over HTTP, within
 // an [*HTTPStatusError]); tell them apart with errors.As. When the
 // caller's context ends, the call returns ctx.Err() and the server is
