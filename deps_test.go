@@ -122,3 +122,56 @@ func (g depGraph) shortestChain(match func(string) bool) []string {
 func underPrefix(p, prefix string) bool {
 	return p == prefix || strings.HasPrefix(p, prefix+"/")
 }
+
+// TestTypedClientLinksNoServer lists what testdata/memoryclient links, a
+// program that imports only the root package and the generated typed
+// client of mcp-memory, and fails on any package of the server: its
+// components, its store and the store's drivers (SQLite, PostgreSQL), its
+// generated server package. The client holds copies of the types instead.
+func TestTypedClientLinksNoServer(t *testing.T) {
+	g := listDeps(t, "./testdata/memoryclient")
+	if _, ok := g.imports["github.com/mcpgen/mcpgen/generated/memory/memoryclient"]; !ok {
+		t.Fatal("testdata/memoryclient does not link generated/memory/memoryclient; the test would prove nothing")
+	}
+	server := []struct{ prefix, what string }{
+		{"modernc.org/sqlite", "SQLite driver"},
+		{"modernc.org/libc", "SQLite's C runtime"},
+		{"github.com/jackc/pgx", "PostgreSQL driver"},
+		{"database/sql", "database/sql"},
+		{"github.com/mcpgen/mcpgen/components", "component packages"},
+		{"github.com/mcpgen/mcpgen/pgcluster", "PostgreSQL cluster"},
+	}
+	for _, h := range server {
+		var found []string
+		for _, p := range g.order {
+			if underPrefix(p, h.prefix) {
+				found = append(found, p)
+			}
+		}
+		if p := "github.com/mcpgen/mcpgen/generated/memory"; h.prefix == "github.com/mcpgen/mcpgen/components" && slices.Contains(g.order, p) {
+			found = append(found, p)
+		}
+		if len(found) == 0 {
+			continue
+		}
+		chain := g.shortestChain(func(p string) bool { return slices.Contains(found, p) })
+		t.Errorf("a program using only memoryclient links %d packages of the server's %s (%s)\nimport chain:\n\t%s",
+			len(found), h.what, strings.Join(found, ", "), strings.Join(chain, "\n\t-> "))
+	}
+}
+
+// TestTypedClientsImportNoServerPackage checks every generated typed
+// client: none may link a package of this module but the root package,
+// whatever the server's components import.
+func TestTypedClientsImportNoServerPackage(t *testing.T) {
+	for _, server := range []string{"bench", "everything", "memory", "notes"} {
+		pkg := "./generated/" + server + "/" + server + "client"
+		g := listDeps(t, pkg)
+		for _, p := range g.order {
+			if underPrefix(p, "github.com/mcpgen/mcpgen") && p != g.root && p != "github.com/mcpgen/mcpgen" && !underPrefix(p, "github.com/mcpgen/mcpgen/internal") {
+				chain := g.shortestChain(func(q string) bool { return q == p })
+				t.Errorf("%s links %s:\n\t%s", pkg, p, strings.Join(chain, "\n\t-> "))
+			}
+		}
+	}
+}

@@ -83,6 +83,44 @@
 // [ErrorHandler] for monitoring and a [Permission] check for components
 // that declare a scope; all are optional and cost nothing when absent.
 //
+// # Clients
+//
+// The same package is a client. [Connect] reaches a server through a
+// transport: a program speaking stdio ([CommandTransport]), a Streamable
+// HTTP endpoint ([HTTPTransport]) or a [*Server] in the same process
+// ([InMemoryTransport], for tests). It tries the stateless 2026-07-28
+// revision first (server/discover) and falls back to the initialize
+// handshake of a legacy server; [ClientOptions].ProtocolVersion picks one
+// instead:
+//
+//	c, err := mcpgen.Connect(ctx, mcpgen.HTTPTransport("http://localhost:8080/mcp"), mcpgen.ClientOptions{})
+//	if err != nil {
+//		return err
+//	}
+//	defer c.Close()
+//	res, err := c.CallTool(ctx, "add_note", map[string]any{"id": "groceries", "text": "eggs"})
+//
+// Every list method follows every page; [CallToolAs] decodes a tool's
+// structured result into a Go value, and [ReadResourceAs] a resource's
+// contents. Generated typed clients are built on them: for every server,
+// mcpgen also writes generated/<server>/<server>client, a package with one
+// method per tool, resource, template and prompt taking and returning
+// copies of the components' types, and [CheckSurface] compares a server's
+// tools with the ones such a client was generated from (docs/clients.md). A tool that failed returns its result and a [*ToolCallError]; a
+// request the server refused returns a [*ProtocolError] (over HTTP, within
+// an [*HTTPStatusError]); tell them apart with errors.As. When the
+// caller's context ends, the call returns ctx.Err() and the server is
+// told (notifications/cancelled, or the request's stream is closed).
+// [WithProgress] passes a call's progress notifications to a function.
+//
+// The server's questions (elicitation, sampling, roots) are answered by
+// the handlers of [ClientOptions], whichever way the era carries them;
+// a tool the server runs as a task is followed to its result. Over HTTP,
+// [ClientOptions].Auth supplies credentials: [StaticToken], or package
+// oauthclient for the MCP authorization flow. [Client.ListSkills] and
+// [Client.ReadSkillFile] use the skills extension, verifying every file
+// against its skill's entry.
+//
 // # Production
 //
 // This package links none of the heavier integrations; each lives in a

@@ -9,6 +9,7 @@ import (
 	"path"
 	"reflect"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -74,7 +75,7 @@ func check(pkgs []*packages.Package, fset *token.FileSet) ([]*Server, error) {
 func (c *checker) checkPackage() *Server {
 	p := c.pkg
 	used := map[*ast.Comment]bool{}
-	s := &Server{PkgPath: p.PkgPath, PkgName: p.Name}
+	s := &Server{PkgPath: p.PkgPath, PkgName: p.Name, fset: c.fset}
 	if p.Module != nil {
 		s.Module = p.Module.Path
 	}
@@ -231,6 +232,35 @@ func (c *checker) checkGeneratedNames(s *Server) {
 			continue
 		}
 		idents[id] = comp
+	}
+	// The typed client names a method after each component (the tool's
+	// type, Read+type, Get+type) and copies the tool and prompt types.
+	methods := map[string]*Component{}
+	var comps []*Component
+	for _, t := range s.Tools {
+		comps = append(comps, &t.Component)
+	}
+	for _, r := range s.Resources {
+		comps = append(comps, &r.Component)
+	}
+	for _, p := range s.Prompts {
+		comps = append(comps, &p.Component)
+	}
+	for _, comp := range comps {
+		m := s.clientMethod(comp)
+		if slices.Contains(clientMethods, m) {
+			c.atPosition(comp.Pos, comp.TypeName, "rename the type", "the typed client's method %s would collide with the client's own %s method", m, m)
+			continue
+		}
+		if prev, dup := methods[m]; dup {
+			c.atPosition(comp.Pos, comp.TypeName, "rename one of the two types",
+				"its typed client method collides with that of %s at %s (both are %s)", prev.TypeName, prev.Pos, m)
+			continue
+		}
+		methods[m] = comp
+		if (comp.TypeName == "Client" || comp.TypeName == "New") && !strings.HasPrefix(m, "Read") {
+			c.atPosition(comp.Pos, comp.TypeName, "rename the type", "the typed client package declares %s itself", comp.TypeName)
+		}
 	}
 	files := map[string]*Tool{}
 	for _, t := range s.Tools {

@@ -81,6 +81,11 @@ func emit(s *Server) ([]File, error) {
 		}
 		files = append(files, skillFiles...)
 	}
+	clientFiles, err := emitClient(s)
+	if err != nil {
+		return nil, err
+	}
+	files = append(files, clientFiles...)
 	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
 	return files, nil
 }

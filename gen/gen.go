@@ -6,7 +6,8 @@
 //	check  every directive parsed, every mistake reported at once (check.go)
 //	model  the servers, components and methods found (model.go)
 //	schema JSON Schemas of inputs and outputs from the Go types (schema.go)
-//	emit   gofmt-clean Go code and schema files, in memory (emit.go)
+//	emit   gofmt-clean Go code and schema files, in memory (emit.go), and
+//	       the server's typed client package (client.go)
 //
 // Generation is pure: [Generate] returns the files; [Write] and [Stale]
 // compare them with the output directory. Nothing is written when any error

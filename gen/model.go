@@ -32,6 +32,8 @@ type Server struct {
 	Prompts   []*Prompt
 	Deps      []*Dep   // constructor parameters, sorted by type
 	Skills    []*Skill // //mcp:skill directives, sorted by skill path
+
+	fset *token.FileSet // positions of the loaded packages, for doc comments
 }
 
 // Component is what tools, resources and prompts share: a named struct type

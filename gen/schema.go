@@ -359,8 +359,12 @@ func (d *docIndex) collect(t types.Type, seen map[types.Type]bool) {
 	}
 }
 
-func (d *docIndex) structDocs(n *types.Named) map[string]string {
-	pos := d.fset.Position(n.Obj().Pos())
+// file parses the file holding pos, once.
+func (d *docIndex) file(p token.Pos) *ast.File {
+	if d.fset == nil {
+		return nil
+	}
+	pos := d.fset.Position(p)
 	if pos.Filename == "" {
 		return nil
 	}
@@ -373,6 +377,11 @@ func (d *docIndex) structDocs(n *types.Named) map[string]string {
 		}
 		d.files[pos.Filename] = f
 	}
+	return f
+}
+
+func (d *docIndex) structDocs(n *types.Named) map[string]string {
+	f := d.file(n.Obj().Pos())
 	if f == nil {
 		return nil
 	}

@@ -295,6 +295,88 @@ go build -o notes-server ./cmd/notes`, offlineEnv())
 			exerciseNotes(ctx, t, connectSDK(ctx, t, tr, version))
 		})
 	}
+	t.Run("typed-client", func(t *testing.T) { typedCaller(t, root, dir, bin, endpoint) })
+}
+
+// typedCaller builds a second module, testdata/caller, that imports only
+// the notes module's generated typed client and github.com/mcpgen/mcpgen,
+// and runs it against the notes server over stdio and HTTP in both eras;
+// it must link nothing else of the notes module. Then it changes the type
+// of the component's Saved.Count field, regenerates the notes module, and
+// expects the caller to stop compiling with an error naming the field.
+func typedCaller(t *testing.T, root, notesDir, bin, endpoint string) {
+	caller := t.TempDir()
+	if err := os.CopyFS(caller, os.DirFS("testdata/caller")); err != nil {
+		t.Fatal(err)
+	}
+	sh(t, caller, `go mod edit -replace example.com/notes=`+shellQuote(notesDir)+` -replace github.com/mcpgen/mcpgen=`+shellQuote(root)+`
+cp `+shellQuote(filepath.Join(notesDir, "go.sum"))+` go.sum
+go mod tidy -e 2>/dev/null # the modules of its dependencies' tests are not in the offline cache
+go vet ./...
+go build -o caller .`, offlineEnv())
+	deps := sh(t, caller, `go list -deps .`, offlineEnv())
+	for _, p := range strings.Fields(deps) {
+		if strings.HasPrefix(p, "example.com/notes/") && p != "example.com/notes/generated/notes/notesclient" {
+			t.Errorf("the caller links %s; a program importing the typed client must link nothing else of the server's module", p)
+		}
+	}
+	if !strings.Contains(deps, "example.com/notes/generated/notes/notesclient") {
+		t.Fatalf("the caller does not link the typed client:\n%s", deps)
+	}
+
+	for _, version := range []string{"2025-11-25", "default"} {
+		for _, tr := range []struct{ name, arg string }{{"stdio", bin}, {"http", endpoint}} {
+			t.Run(tr.name+"/"+version, func(t *testing.T) {
+				cmd := exec.Command(filepath.Join(caller, "caller"), version, tr.name, tr.arg)
+				var stderr bytes.Buffer
+				cmd.Stderr = &stderr
+				out, err := cmd.Output()
+				if err != nil {
+					t.Fatalf("caller %s %s: %v\n%s\nstderr:\n%s", version, tr.name, err, out, stderr.String())
+				}
+				protocol := version
+				if version == "default" {
+					protocol = "2026-07-28"
+				}
+				want := "protocol " + protocol + "\n" +
+					"note \"eggs, flour\"\n" +
+					"prompt: 1 message(s), mentions the note: true\n" +
+					"bad id refused: true\n"
+				got := regexp.MustCompile(`(?m)^saved groceries, [0-9]+ note\(s\)\n`).ReplaceAllString(string(out), "")
+				if got != want || !strings.Contains(string(out), "saved groceries, ") {
+					t.Errorf("caller %s %s printed:\n%s\nwant (with a saved line):\n%s", version, tr.name, out, want)
+				}
+			})
+		}
+	}
+
+	// The compile-time check: Saved.Count becomes an int64, the notes
+	// module is regenerated, and the caller, which reads it as an int, no
+	// longer compiles.
+	src := filepath.Join(notesDir, "components", "notes", "notes.go")
+	b, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	changed := strings.Replace(string(b), "Count int `json:\"count\"`", "Count int64 `json:\"count\"`", 1)
+	changed = strings.Replace(changed, "Count: len(s.notes)", "Count: int64(len(s.notes))", 1)
+	if changed == string(b) {
+		t.Fatal("components/notes/notes.go no longer declares Count int `json:\"count\"` in Saved; update the test")
+	}
+	if err := os.WriteFile(src, []byte(changed), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sh(t, notesDir, "go generate ./...\ngo build ./...", offlineEnv())
+	cmd := exec.Command("go", "build", "-o", os.DevNull, ".")
+	cmd.Dir = caller
+	cmd.Env = offlineEnv()
+	out, err := cmd.CombinedOutput()
+	if err == nil {
+		t.Fatal("the caller still compiles after Saved.Count changed type and the notes module was regenerated")
+	}
+	if !regexp.MustCompile(`main\.go:[0-9]+:[0-9]+: .*saved\.Count.*int64`).Match(out) {
+		t.Errorf("the caller's compile error does not name the field Count and its new type:\n%s", out)
+	}
 }
 
 // exerciseNotes calls the tool, reads the template and gets the prompt.

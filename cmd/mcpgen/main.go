@@ -12,7 +12,10 @@
 // and writes one package per server under DIR (default generated): a
 // constructor, the registry of tools, resources, templates and prompts,
 // their JSON Schemas (also as .json files beside the code) and typed
-// adapters that call the component methods directly.
+// adapters that call the component methods directly; and beside it the
+// server's typed client, DIR/<server>/<server>client: one method per tool,
+// resource, template and prompt, with copies of the components' types, for
+// Go programs that call the server (docs/clients.md).
 //
 // Every mistake is reported at once as file:line:col: subject: problem,
 // with a hint on the next line; nothing is written when there is any.

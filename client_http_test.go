@@ -1,0 +1,147 @@
+package mcpgen_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mcpgen/mcpgen"
+)
+
+// legacyServer is a 2025-11-25 server that knows nothing of
+// server/discover, answers tools/call on an SSE stream that breaks after
+// its first event, and sends the response when the client resumes with
+// Last-Event-ID.
+type legacyServer struct {
+	mu       sync.Mutex
+	pending  json.RawMessage // id of the call to answer on resumption
+	closedAt time.Time
+	resumed  time.Time
+	lastID   string
+	deleted  bool
+	methods  []string
+}
+
+func (s *legacyServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch r.Method {
+	case http.MethodDelete:
+		s.deleted = true
+		return
+	case http.MethodGet:
+		if r.Header.Get("Last-Event-ID") == "" {
+			w.WriteHeader(http.StatusMethodNotAllowed)
+			return
+		}
+		s.resumed, s.lastID = time.Now(), r.Header.Get("Last-Event-ID")
+		w.Header().Set("Content-Type", "text/event-stream")
+		fmt.Fprintf(w, "id: e2\ndata: {\"jsonrpc\":\"2.0\",\"id\":%s,\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"resumed\"}]}}\n\n", s.pending)
+		return
+	}
+	var m struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+	}
+	_ = json.NewDecoder(r.Body).Decode(&m)
+	s.methods = append(s.methods, m.Method)
+	switch m.Method {
+	case "initialize":
+		w.Header().Set("Mcp-Session-Id", "s1")
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"legacy","version":"1"}}}`, m.ID)
+	case "notifications/initialized":
+		w.WriteHeader(http.StatusAccepted)
+	case "tools/call":
+		if r.Header.Get("Mcp-Session-Id") != "s1" {
+			http.Error(w, "no session", http.StatusBadRequest)
+			return
+		}
+		s.pending = m.ID
+		w.Header().Set("Content-Type", "text/event-stream")
+		fmt.Fprint(w, "id: e1\nretry: 150\ndata: \n\n")
+		s.closedAt = time.Now()
+	default:
+		// server/discover and anything else: a legacy server's refusal.
+		http.Error(w, "Bad Request: session required", http.StatusBadRequest)
+	}
+}
+
+// A server that refuses server/discover gets the initialize handshake;
+// an SSE answer that breaks is resumed after the server's retry delay.
+func TestClientFallbackAndResumption(t *testing.T) {
+	ls := &legacyServer{}
+	hs := httptest.NewServer(ls)
+	defer hs.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	c, err := mcpgen.Connect(ctx, mcpgen.HTTPTransport(hs.URL), mcpgen.ClientOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.ProtocolVersion() != "2025-11-25" || c.ServerInfo().Name != "legacy" {
+		t.Errorf("version %q, server %+v", c.ProtocolVersion(), c.ServerInfo())
+	}
+	res, err := c.CallTool(ctx, "anything", nil)
+	if err != nil || res.Content[0].Text != "resumed" {
+		t.Fatalf("call: %+v, %v", res, err)
+	}
+	if err := c.Close(); err != nil {
+		t.Errorf("close: %v", err)
+	}
+	ls.mu.Lock()
+	defer ls.mu.Unlock()
+	if ls.lastID != "e1" {
+		t.Errorf("Last-Event-ID %q, want e1", ls.lastID)
+	}
+	if d := ls.resumed.Sub(ls.closedAt); d < 140*time.Millisecond || d > 2*time.Second {
+		t.Errorf("resumed after %s, want about the server's retry of 150ms", d)
+	}
+	if !ls.deleted {
+		t.Error("Close did not end the session with DELETE")
+	}
+	if ls.methods[0] != "server/discover" || ls.methods[1] != "initialize" {
+		t.Errorf("methods %v, want server/discover then initialize", ls.methods)
+	}
+}
+
+// Nothing a server sends can make the client hold more than its bounds:
+// an answer larger than MaxMessageBytes fails the call, and a server that
+// hands out cursors forever is stopped at MaxPages.
+func TestClientBounds(t *testing.T) {
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var m struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+		}
+		_ = json.NewDecoder(r.Body).Decode(&m)
+		w.Header().Set("Content-Type", "application/json")
+		switch m.Method {
+		case "server/discover":
+			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{}}}`, m.ID)
+		case "tools/list":
+			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{"resultType":"complete","tools":[],"nextCursor":"c%d"}}`, m.ID, time.Now().UnixNano())
+		default:
+			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{"resultType":"complete","contents":[{"uri":"x","text":%q}]}}`, m.ID, strings.Repeat("x", 4096))
+		}
+	}))
+	defer hs.Close()
+	ctx := context.Background()
+	c, err := mcpgen.Connect(ctx, mcpgen.HTTPTransport(hs.URL), mcpgen.ClientOptions{MaxMessageBytes: 1024, MaxPages: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if _, err := c.ReadResource(ctx, "x"); err == nil || !strings.Contains(err.Error(), "1024") {
+		t.Errorf("large answer: %v, want an error naming the limit", err)
+	}
+	if _, err := c.ListTools(ctx); err == nil || !strings.Contains(err.Error(), "5 pages") {
+		t.Errorf("endless pages: %v, want an error naming the bound", err)
+	}
+}

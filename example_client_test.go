@@ -1,0 +1,54 @@
+package mcpgen_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/mcpgen/mcpgen"
+	notescomp "github.com/mcpgen/mcpgen/components/notes"
+	"github.com/mcpgen/mcpgen/generated/notes"
+)
+
+// A client of the notes server, in the same process: Connect agrees on a
+// revision, CallTool calls, CallToolAs decodes the structured result, and
+// errors come apart as tool failures and protocol errors.
+func Example_client() {
+	srv := notes.New(notescomp.NewStore(), mcpgen.Options{})
+	defer srv.Close()
+	ctx := context.Background()
+
+	c, err := mcpgen.Connect(ctx, mcpgen.InMemoryTransport(srv), mcpgen.ClientOptions{})
+	if err != nil {
+		fmt.Println("connect:", err)
+		return
+	}
+	defer c.Close()
+	fmt.Println("server:", c.ServerInfo().Name, "revision:", c.ProtocolVersion())
+
+	saved, err := mcpgen.CallToolAs[struct {
+		ID    string `json:"id"`
+		Count int    `json:"count"`
+	}](ctx, c, "add_note", map[string]any{"id": "groceries", "text": "eggs"})
+	fmt.Printf("saved: %+v %v\n", saved, err)
+
+	res, err := c.ReadResource(ctx, "notes://groceries")
+	if err == nil {
+		fmt.Println("read:", *res.Contents[0].Text)
+	}
+
+	_, err = c.CallTool(ctx, "no_such_tool", nil)
+	var te *mcpgen.ToolCallError
+	var pe *mcpgen.ProtocolError
+	switch {
+	case errors.As(err, &te):
+		fmt.Println("the tool failed:", te.Result.Content[0].Text)
+	case errors.As(err, &pe):
+		fmt.Println("protocol error:", pe.Code)
+	}
+	// Output:
+	// server: notes revision: 2026-07-28
+	// saved: {ID:groceries Count:1} <nil>
+	// read: eggs
+	// protocol error: -32602
+}

@@ -1,0 +1,263 @@
+package mcpgen
+
+// The helpers that generated typed clients (generated/<server>/<server>client)
+// call besides the client runtime: reading a resource into a Go value,
+// expanding a URI template, and comparing a server's tools with the ones a
+// client was generated against. They are public so that generated code
+// uses only this package's API; a hand-written client may use them too.
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// ReadResourceAs reads the resource at uri and returns its first contents
+// as Out: the text when Out is string, the decoded blob (or the text's
+// bytes) when Out is []byte, and otherwise the text decoded as JSON into
+// Out. A resource with no contents, or whose contents do not fit Out, is an
+// error naming the URI.
+func ReadResourceAs[Out any](ctx context.Context, c *Client, uri string) (Out, error) {
+	var out Out
+	res, err := c.ReadResource(ctx, uri)
+	if err != nil {
+		return out, err
+	}
+	if res == nil || len(res.Contents) == 0 {
+		return out, fmt.Errorf("resource %s: the server sent no contents", uri)
+	}
+	rc := res.Contents[0]
+	switch p := any(&out).(type) {
+	case *string:
+		if rc.Text == nil {
+			return out, fmt.Errorf("resource %s: the server sent a blob, not text", uri)
+		}
+		*p = *rc.Text
+		return out, nil
+	case *[]byte:
+		if rc.Text != nil {
+			*p = []byte(*rc.Text)
+			return out, nil
+		}
+		b, err := base64.StdEncoding.DecodeString(rc.Blob)
+		if err != nil {
+			return out, fmt.Errorf("resource %s: blob is not base64: %w", uri, err)
+		}
+		*p = b
+		return out, nil
+	}
+	if rc.Text == nil {
+		return out, fmt.Errorf("resource %s: the server sent a blob, not JSON text", uri)
+	}
+	if err := json.Unmarshal([]byte(*rc.Text), &out); err != nil {
+		return out, fmt.Errorf("resource %s: decode %T: %w", uri, out, err)
+	}
+	return out, nil
+}
+
+// ExpandTemplate expands the URI template's {var} and {+var} expressions
+// (RFC 6570 levels 1 and 2, what mcpgen servers match) with vars: a {var}
+// value is percent-encoded except for unreserved characters, so a value
+// holding "/" or "?" stays one variable; a {+var} value keeps reserved
+// characters too (a path). A variable missing from vars expands to "".
+// Other text, including expressions of other kinds, is kept as it is.
+func ExpandTemplate(uriTemplate string, vars map[string]string) string {
+	var b strings.Builder
+	rest := uriTemplate
+	for {
+		open := strings.IndexByte(rest, '{')
+		if open < 0 {
+			break
+		}
+		end := strings.IndexByte(rest[open:], '}')
+		if end < 0 {
+			break
+		}
+		expr := rest[open+1 : open+end]
+		name, reserved := strings.CutPrefix(expr, "+")
+		if name == "" || strings.IndexFunc(name, func(r rune) bool {
+			return !(r == '_' || '0' <= r && r <= '9' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z')
+		}) >= 0 {
+			b.WriteString(rest[:open+end+1])
+			rest = rest[open+end+1:]
+			continue
+		}
+		b.WriteString(rest[:open])
+		b.WriteString(pctEncode(vars[name], reserved))
+		rest = rest[open+end+1:]
+	}
+	b.WriteString(rest)
+	return b.String()
+}
+
+// pctEncode encodes s for a template expression: unreserved characters
+// stay, and with reserved also RFC 3986's reserved characters and
+// percent-encoded triplets.
+func pctEncode(s string, reserved bool) string {
+	const hex = "0123456789ABCDEF"
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9', c == '-', c == '.', c == '_', c == '~':
+			b.WriteByte(c)
+		case reserved && strings.IndexByte(":/?#[]@!$&'()*+,;=", c) >= 0:
+			b.WriteByte(c)
+		case reserved && c == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]):
+			b.WriteString(s[i : i+3])
+			i += 2
+		default:
+			b.WriteByte('%')
+			b.WriteByte(hex[c>>4])
+			b.WriteByte(hex[c&15])
+		}
+	}
+	return b.String()
+}
+
+func isHex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
+
+// SurfaceTool is a tool as a typed client was generated against it: its
+// name and its input and output schemas (OutputSchema nil when the tool
+// had none).
+type SurfaceTool struct {
+	Name         string
+	InputSchema  []byte
+	OutputSchema []byte
+}
+
+// SurfaceError lists how a server's tools differ from the ones a typed
+// client was generated against, one line per difference.
+type SurfaceError struct {
+	Differences []string
+}
+
+func (e *SurfaceError) Error() string {
+	return fmt.Sprintf("the server's tools differ from the client's (%d difference(s)):\n\t%s",
+		len(e.Differences), strings.Join(e.Differences, "\n\t"))
+}
+
+// surfaceIgnored are the schema keywords that only document: a difference
+// in them changes no message a client and a server exchange.
+var surfaceIgnored = map[string]bool{"description": true, "title": true, "examples": true, "$comment": true}
+
+// CheckSurface lists the server's tools and compares each tool of want
+// with the server's tool of the same name: a tool the server does not
+// offer, or whose input or output schema differs, is a difference, and
+// the error (a *SurfaceError) lists every one with the JSON pointer where
+// the schemas part. Documentation keywords (description, title, examples,
+// $comment) are not compared, nor tools the server offers beyond want.
+// Typed clients call it from their CheckSurface method.
+func CheckSurface(ctx context.Context, c *Client, want []SurfaceTool) error {
+	tools, err := c.ListTools(ctx)
+	if err != nil {
+		return fmt.Errorf("check surface: %w", err)
+	}
+	offered := make(map[string]ToolInfo, len(tools))
+	for _, t := range tools {
+		offered[t.Name] = t
+	}
+	var diffs []string
+	for _, w := range want {
+		got, ok := offered[w.Name]
+		if !ok {
+			diffs = append(diffs, fmt.Sprintf("tool %s: the server does not offer it", w.Name))
+			continue
+		}
+		diffs = append(diffs, schemaDiffs("tool "+w.Name+": input schema", w.InputSchema, got.InputSchema)...)
+		switch {
+		case len(w.OutputSchema) == 0 && len(got.OutputSchema) != 0:
+			diffs = append(diffs, fmt.Sprintf("tool %s: the server declares an output schema; the client expects none", w.Name))
+		case len(w.OutputSchema) != 0 && len(got.OutputSchema) == 0:
+			diffs = append(diffs, fmt.Sprintf("tool %s: the server declares no output schema; the client expects one", w.Name))
+		case len(w.OutputSchema) != 0:
+			diffs = append(diffs, schemaDiffs("tool "+w.Name+": output schema", w.OutputSchema, got.OutputSchema)...)
+		}
+	}
+	if len(diffs) > 0 {
+		return &SurfaceError{Differences: diffs}
+	}
+	return nil
+}
+
+// schemaDiffs compares two JSON documents and describes each place where
+// they differ.
+func schemaDiffs(subject string, want, got []byte) []string {
+	var w, g any
+	if err := json.Unmarshal(want, &w); err != nil {
+		return []string{fmt.Sprintf("%s: the client's schema is not JSON: %v", subject, err)}
+	}
+	if err := json.Unmarshal(got, &g); err != nil {
+		return []string{fmt.Sprintf("%s: the server's schema is not JSON: %v", subject, err)}
+	}
+	var out []string
+	jsonDiff("", w, g, func(at, what string) {
+		if at == "" {
+			at = "/"
+		}
+		out = append(out, fmt.Sprintf("%s at %s: %s", subject, at, what))
+	})
+	return out
+}
+
+// jsonDiff walks two decoded JSON values and reports each difference.
+func jsonDiff(at string, want, got any, report func(at, what string)) {
+	wm, wok := want.(map[string]any)
+	gm, gok := got.(map[string]any)
+	if wok && gok {
+		keys := make([]string, 0, len(wm)+len(gm))
+		for k := range wm {
+			keys = append(keys, k)
+		}
+		for k := range gm {
+			if _, dup := wm[k]; !dup {
+				keys = append(keys, k)
+			}
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			if surfaceIgnored[k] && !strings.HasSuffix(at, "/properties") && !strings.HasSuffix(at, "/$defs") {
+				continue
+			}
+			p := at + "/" + strings.ReplaceAll(strings.ReplaceAll(k, "~", "~0"), "/", "~1")
+			wv, win := wm[k]
+			gv, gin := gm[k]
+			switch {
+			case !gin:
+				report(p, "the client has "+brief(wv)+", the server nothing")
+			case !win:
+				report(p, "the server has "+brief(gv)+", the client nothing")
+			default:
+				jsonDiff(p, wv, gv, report)
+			}
+		}
+		return
+	}
+	wa, wok := want.([]any)
+	ga, gok := got.([]any)
+	if wok && gok && len(wa) == len(ga) {
+		for i := range wa {
+			jsonDiff(at+"/"+strconv.Itoa(i), wa[i], ga[i], report)
+		}
+		return
+	}
+	if !reflect.DeepEqual(want, got) {
+		report(at, "the client has "+brief(want)+", the server "+brief(got))
+	}
+}
+
+// brief renders a JSON value for a difference line, cut when long.
+func brief(v any) string {
+	b, _ := json.Marshal(v)
+	if len(b) > 80 {
+		return string(b[:77]) + "..."
+	}
+	return string(b)
+}
