@@ -382,7 +382,7 @@ func (a *Auth) discover(ctx context.Context, server *url.URL, hint string) (*bin
 			return nil, nil, err
 		}
 		return &binding{key: TokenKey{Issuer: md.Issuer, Resource: prm.Resource}, md: md}, prm, nil
-	case errors.Is(err, errNotFound):
+	case errors.Is(err, errNotFound) && hint == "":
 		// A 2025-03-26 server: it is its own authorization server.
 		origin := s.Scheme + "://" + s.Host
 		md, err = a.discoverServer(ctx, origin)
@@ -531,7 +531,12 @@ func (a *Auth) refresh(ctx context.Context, b *binding, tok *oauth2.Token) (*oau
 	}
 	old := *tok
 	old.Expiry = time.Unix(1, 0) // make x/oauth2 refresh now
-	nt, err := a.oauth2Config(b, b.scopes).TokenSource(a.ctx(ctx), &old).Token()
+	// x/oauth2 sends no extra parameters with a refresh: the resource
+	// indicator (RFC 8707 section 2.2) is added on the way out.
+	hc := *a.hc
+	hc.Transport = resourceParam{next: transport(a.hc), tokenURL: b.md.TokenEndpoint, resource: b.key.Resource}
+	rctx := context.WithValue(ctx, oauth2.HTTPClient, &hc)
+	nt, err := a.oauth2Config(b, b.scopes).TokenSource(rctx, &old).Token()
 	if err != nil {
 		return nil, err
 	}
@@ -539,6 +544,42 @@ func (a *Auth) refresh(ctx context.Context, b *binding, tok *oauth2.Token) (*oau
 		return nil, err
 	}
 	return nt, nil
+}
+
+// resourceParam adds the resource parameter to the form of a POST to
+// the token endpoint.
+type resourceParam struct {
+	next               http.RoundTripper
+	tokenURL, resource string
+}
+
+func (rp resourceParam) RoundTrip(req *http.Request) (*http.Response, error) {
+	if req.Method != http.MethodPost || req.URL.String() != rp.tokenURL || req.Body == nil || rp.resource == "" {
+		return rp.next.RoundTrip(req)
+	}
+	b, err := io.ReadAll(io.LimitReader(req.Body, 64<<10))
+	req.Body.Close()
+	if err != nil {
+		return nil, err
+	}
+	form, err := url.ParseQuery(string(b))
+	if err != nil {
+		return nil, err
+	}
+	form.Set("resource", rp.resource)
+	body := form.Encode()
+	r := req.Clone(req.Context())
+	r.Body = io.NopCloser(strings.NewReader(body))
+	r.ContentLength = int64(len(body))
+	r.GetBody = nil
+	return rp.next.RoundTrip(r)
+}
+
+func transport(hc *http.Client) http.RoundTripper {
+	if hc.Transport != nil {
+		return hc.Transport
+	}
+	return http.DefaultTransport
 }
 
 // ctx hands the bounded HTTP client to x/oauth2.
