@@ -104,9 +104,9 @@ func (as *fakeAS) metadata(w http.ResponseWriter) {
 	}
 	base := as.issuer()
 	md := map[string]any{
-		"issuer":                 iss,
-		"authorization_endpoint": base + "/authorize",
-		"token_endpoint":         base + "/token",
+		"issuer":                   iss,
+		"authorization_endpoint":   base + "/authorize",
+		"token_endpoint":           base + "/token",
 		"response_types_supported": []string{"code"},
 	}
 	if !as.noDCR {
