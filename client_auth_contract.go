@@ -6,7 +6,7 @@ import (
 )
 
 // ClientAuth supplies credentials for the HTTP requests of a client's
-// [HTTPTransport] and reacts when the server refuses them. Package
+// HTTPTransport and reacts when the server refuses them. Package
 // oauthclient implements it with full MCP authorization (OAuth 2.1).
 //
 // This file carries only the interface, as fixed in the client API
