@@ -2,6 +2,7 @@ package mcpgen
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 
 	"github.com/mcpgen/mcpgen/internal/jsonrpc"
@@ -41,8 +42,31 @@ func WaitTasksTerminal(ctx context.Context, req *Request) error {
 // HandleForTest serves one decoded message as a transport would, for the
 // tests of package mcpgen_test: p is the caller, legacy the revision a
 // legacy transport negotiated ("" for none).
+// Like a transport, it is done with the answer once it has it encoded
+// (which gives back what the answer held against its caller's limits).
 func HandleForTest(ctx context.Context, s *Server, m *jsonrpc.Message, p Principal, legacy string) *jsonrpc.Message {
-	return s.handle(ctx, &inbound{Msg: m, Auth: p, LegacyVersion: legacy})
+	resp := s.handle(ctx, &inbound{Msg: m, Auth: p, LegacyVersion: legacy})
+	if resp == nil {
+		return nil
+	}
+	defer resp.Done()
+	b, err := jsonrpc.Encode(resp)
+	if err != nil {
+		panic(err)
+	}
+	var out jsonrpc.Message
+	if err := json.Unmarshal(b, &out); err != nil {
+		panic(err)
+	}
+	return &out
+}
+
+// PendingBytesForTest is what the answers of principal key (as
+// principalKey names it: "sub:alice") hold against its budget.
+func PendingBytesForTest(s *Server, key string) int64 {
+	s.pending.mu.Lock()
+	defer s.pending.mu.Unlock()
+	return s.pending.m[key]
 }
 
 // NewHTTPServerForTest and LimitConnsForTest are the http.Server and the

@@ -387,11 +387,15 @@ func TestHostileSlowBodies(t *testing.T) {
 	settled(t, base)
 }
 
-// TestHostileUnreadAnswers: 20 clients ask for a 4 MiB answer and never
-// read it. Each handler is released once WriteTimeout has passed, and
-// what it held goes with it.
+// TestHostileUnreadAnswers: 20 clients of one caller ask for a 16 MiB
+// answer and never read it. Answers made and not yet written count
+// against the caller's budget (64 MiB): four are made, the other sixteen
+// requests are refused with 429 at once; the caller's server/discover
+// is still answered, and another caller is served. Each handler is released once
+// WriteTimeout has passed, and what it held goes with it.
 func TestHostileUnreadAnswers(t *testing.T) {
-	const clients, size = 20, 4 << 20
+	const clients, size = 20, 16 << 20
+	held := int(mcpgen.DefaultMaxPendingBytesPerPrincipal / size)
 	big := strings.Repeat("x", size)
 	def := mcpgen.Definition{Name: "big", Version: "1.0.0", Tools: []mcpgen.Tool{{
 		Tool: mcpgen.ToolInfo{Name: "big", InputSchema: json.RawMessage(`{"type":"object"}`)},
@@ -399,7 +403,7 @@ func TestHostileUnreadAnswers(t *testing.T) {
 			return mcpgen.TextResult(big, nil)
 		},
 	}}}
-	h := serveHostile(t, mcpgen.New(def, mcpgen.Options{}), mcpgen.HTTPOptions{WriteTimeout: time.Second})
+	h := serveHostile(t, mcpgen.New(def, mcpgen.Options{}), mcpgen.HTTPOptions{WriteTimeout: 2 * time.Second})
 	base := measure()
 
 	body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"big","arguments":{},` + tasksMeta + `}}`
@@ -409,7 +413,7 @@ func TestHostileUnreadAnswers(t *testing.T) {
 			c.Close()
 		}
 	}()
-	for range clients {
+	for i := range clients {
 		c, err := net.Dial("tcp", h.addr)
 		if err != nil {
 			t.Fatal(err)
@@ -417,16 +421,41 @@ func TestHostileUnreadAnswers(t *testing.T) {
 		open = append(open, c)
 		_ = c.(*net.TCPConn).SetReadBuffer(4096)
 		fmt.Fprintf(c, "POST /mcp HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer mallory\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/call\r\nMcp-Name: big\r\nContent-Length: %d\r\n\r\n%s", len(body), body)
+		if i < held { // the budget is checked when a request arrives: let the answer be made first
+			waitFor(t, "the answer to be made", func() bool {
+				return mcpgen.PendingBytesForTest(h.srv, "sub:mallory") >= int64(i+1)*size
+			})
+		}
 	}
-	waitFor(t, "the calls to be served", func() bool { return h.inflight.Load() == clients })
+	for i, c := range open[held:] {
+		_ = c.SetReadDeadline(time.Now().Add(hostileWait))
+		resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+		if err != nil {
+			t.Fatalf("request %d past the budget: %v", held+i, err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusTooManyRequests || resp.Header.Get("Retry-After") == "" {
+			t.Fatalf("request %d past the budget: status %d, Retry-After %q; want 429 with Retry-After", held+i, resp.StatusCode, resp.Header.Get("Retry-After"))
+		}
+	}
+	waitFor(t, "the answers held to be the only calls", func() bool { return h.inflight.Load() == int64(held) })
 	// Per client: its connection's goroutines (as above) and the call's;
 	// per answer held: up to three copies of its size (the encoded result,
 	// the response's buffer, one in between; two were measured).
-	bound, heap := 3*clients+hostileSlack, uint64(hostileHeap+clients*3*size)
-	within(t, fmt.Sprintf("%d answers unread", clients), base, bound, heap)
+	bound, heap := 3*clients+hostileSlack, uint64(hostileHeap+held*3*size)
+	within(t, fmt.Sprintf("%d answers unread", held), base, bound, heap)
+	if status, a, err := send(fresh(), h.url, hcall{token: "mallory", method: "server/discover"}); err != nil || status != http.StatusOK || a.Error != nil {
+		t.Fatalf("server/discover from the caller over its budget: status %d, %+v, %v; want it answered", status, a.Error, err)
+	}
 	served(t, h, "while the answers are unread")
 	waitFor(t, "the handlers to give up on the unread answers", func() bool { return h.inflight.Load() == 0 })
+	if n := mcpgen.PendingBytesForTest(h.srv, "sub:mallory"); n != 0 {
+		t.Fatalf("%d bytes still counted against the caller once its answers were abandoned", n)
+	}
 	within(t, "after", base, bound, hostileHeap)
+	if status, a, err := send(fresh(), h.url, hcall{token: "mallory", method: "tools/list"}); err != nil || status != http.StatusOK || a.Error != nil {
+		t.Fatalf("tools/list from the caller once its answers were abandoned: status %d, %+v, %v", status, a.Error, err)
+	}
 	for _, c := range open {
 		c.Close()
 	}
@@ -676,4 +705,42 @@ func TestHostileJunkTokens(t *testing.T) {
 	sessionWorks(t, h, sid)
 	client.CloseIdleConnections()
 	settled(t, base)
+}
+
+// TestHostileUnreadAnswerHoldsConcurrencySlot: writing an answer is part
+// of the work, so a caller at its --max-concurrent limit whose answer is
+// not read gets 429 until the write deadline releases the slot.
+func TestHostileUnreadAnswerHoldsConcurrencySlot(t *testing.T) {
+	const size = 16 << 20
+	big := strings.Repeat("x", size)
+	def := mcpgen.Definition{Name: "big", Version: "1.0.0", Tools: []mcpgen.Tool{{
+		Tool: mcpgen.ToolInfo{Name: "big", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		Call: func(context.Context, *mcpgen.Request, json.RawMessage) (*mcpgen.CallToolResult, error) {
+			return mcpgen.TextResult(big, nil)
+		},
+	}}}
+	// A byte budget far above the answer: it only shows when the answer is made.
+	srv := mcpgen.New(def, mcpgen.Options{Limits: mcpgen.Limits{Concurrent: 1}, MaxPendingBytesPerPrincipal: 1 << 30})
+	h := serveHostile(t, srv, mcpgen.HTTPOptions{WriteTimeout: time.Second})
+
+	c, err := net.Dial("tcp", h.addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	_ = c.(*net.TCPConn).SetReadBuffer(4096)
+	body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"big","arguments":{},` + tasksMeta + `}}`
+	fmt.Fprintf(c, "POST /mcp HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer mallory\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/call\r\nMcp-Name: big\r\nContent-Length: %d\r\n\r\n%s", len(body), body)
+	waitFor(t, "the answer to be made", func() bool { return mcpgen.PendingBytesForTest(h.srv, "sub:mallory") >= size })
+	// The call is being written (its tool has returned): the caller's one
+	// slot is still taken.
+	status, a, err := send(fresh(), h.url, hcall{token: "mallory", method: "tools/list"})
+	if err != nil || status != http.StatusTooManyRequests || a.Error == nil || a.Error.Code != mcpgen.CodeTooManyRequests {
+		t.Fatalf("tools/list while the caller's answer is unread: status %d, %+v, %v; want 429 -31429", status, a.Error, err)
+	}
+	served(t, h, "while mallory's answer is unread")
+	waitFor(t, "the unread answer to be abandoned", func() bool { return h.inflight.Load() == 0 })
+	if status, a, err := send(fresh(), h.url, hcall{token: "mallory", method: "tools/list"}); err != nil || status != http.StatusOK || a.Error != nil {
+		t.Fatalf("tools/list once the answer was abandoned: status %d, %+v, %v", status, a.Error, err)
+	}
 }

@@ -94,6 +94,7 @@ func (h *handler) post(w http.ResponseWriter, r *http.Request, who Principal) {
 	}
 	resp := h.srv.handle(ctx, in)
 	if legacy && ctx.Err() != nil {
+		resp.Done()
 		st.abandon() // cancelled requests are not answered
 		return
 	}
@@ -294,6 +295,7 @@ func (h *handler) batch(w http.ResponseWriter, r *http.Request, who Principal, b
 			resp = h.srv.handle(rctx, in)
 			remove()
 			if rctx.Err() != nil {
+				resp.Done()
 				resp = nil // cancelled: not answered
 			}
 			cancel()

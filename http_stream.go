@@ -168,6 +168,7 @@ func (s *stream) closeLocked() {
 // body with status. sessionID, when set, goes out as Mcp-Session-Id (JSON
 // answers only: an SSE stream has sent its headers already).
 func (s *stream) finish(status int, sessionID string, resp *jsonrpc.Message) {
+	defer resp.Done() // written or dropped, it is done with
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
@@ -177,7 +178,6 @@ func (s *stream) finish(status int, sessionID string, resp *jsonrpc.Message) {
 	if s.ctx.Err() != nil {
 		return // the client is gone: nothing more goes out (a disconnect is a cancel)
 	}
-	defer resp.Done()
 	if s.sse {
 		s.finalEventLocked(resp)
 		return
@@ -200,6 +200,11 @@ func (s *stream) finish(status int, sessionID string, resp *jsonrpc.Message) {
 
 // finishBatch answers a batch: one SSE event per response, or a JSON array.
 func (s *stream) finishBatch(resps []*jsonrpc.Message) {
+	defer func() {
+		for _, m := range resps {
+			m.Done()
+		}
+	}()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
@@ -218,9 +223,6 @@ func (s *stream) finishBatch(resps []*jsonrpc.Message) {
 		return
 	}
 	b, err := json.Marshal(resps)
-	for _, m := range resps {
-		m.Done()
-	}
 	if err != nil {
 		s.log.Error("encode batch response", zap.Error(err))
 		b, _ = json.Marshal(jsonrpc.NewErrorResponse(nil, fmt.Errorf("%w: encode response", jsonrpc.ErrInternal)))

@@ -30,6 +30,10 @@ const (
 	// them first.
 	DefaultMaxTasks           = 10000
 	DefaultMaxTaskResultBytes = 64 << 20
+	// An answer is held in memory from when it is made until the client
+	// has read it; 64 MiB lets any one answer through, and a client that
+	// asks for more while not reading what it has is refused.
+	DefaultMaxPendingBytesPerPrincipal = 64 << 20
 )
 
 // CodeTooManyRequests is the JSON-RPC error code of a request refused by a
@@ -58,7 +62,7 @@ type Limits struct {
 
 // Event names of refusals, for the [Observer]. EventLimitRefused carries
 // the tag limit=rate|concurrency|sessions|message_size|client_info|
-// listen_streams|tasks (and method, when known); EventSessionEvicted
+// listen_streams|tasks|pending_bytes (and method, when known); EventSessionEvicted
 // carries reason=max_sessions|max_sessions_per_principal.
 const (
 	EventLimitRefused   = "mcp.limit.refused"
@@ -187,6 +191,55 @@ func (l *limiter) sweepLocked(now time.Time) {
 			continue
 		}
 		delete(l.m, k)
+	}
+}
+
+// pending counts, per principal, the bytes of answers made and not yet
+// written to the client (Options.MaxPendingBytesPerPrincipal): an answer
+// the client does not read stays in memory until the write deadline, so
+// a caller past the budget gets no new work until it reads.
+type pending struct {
+	max int64 // <= 0: no budget
+
+	mu sync.Mutex
+	m  map[string]int64
+}
+
+// admit refuses a request of key while its answers not yet written hold
+// max bytes or more. ping and server/discover are always admitted: they
+// cost nothing, and they are how a client tells a busy server from a
+// dead one.
+func (p *pending) admit(key, method string) *limitError {
+	if p.max <= 0 || method == "ping" || method == "server/discover" {
+		return nil
+	}
+	p.mu.Lock()
+	held := p.m[key]
+	p.mu.Unlock()
+	if held < p.max {
+		return nil
+	}
+	return &limitError{limit: "pending_bytes", retryAfter: time.Second,
+		msg: fmt.Sprintf("Too many unread answers: %s of this caller's answers are not yet read, the most allowed is %s; read them, then retry", sizeString(held), sizeString(p.max))}
+}
+
+// hold counts n bytes of an answer to key until the returned func runs.
+func (p *pending) hold(key string, n int64) (release func()) {
+	if p.max <= 0 || n == 0 {
+		return func() {}
+	}
+	p.mu.Lock()
+	if p.m == nil {
+		p.m = map[string]int64{}
+	}
+	p.m[key] += n
+	p.mu.Unlock()
+	return func() {
+		p.mu.Lock()
+		if p.m[key] -= n; p.m[key] <= 0 {
+			delete(p.m, key)
+		}
+		p.mu.Unlock()
 	}
 }
 

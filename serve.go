@@ -57,6 +57,7 @@ type Flags struct {
 	MaxActiveTasks          int     // --max-active-tasks-per-principal
 	MaxTasks                int     // --max-tasks: task records kept
 	MaxTaskResultBytes      int64   // --max-task-result-bytes: results of the task records kept
+	MaxPendingBytes         int64   // --max-pending-bytes-per-principal: answers made and not yet read
 
 	integrations []Integration // one instance of each registered integration
 	setup        *Setup        // made by ServerOptions, used by Run
@@ -90,6 +91,7 @@ func (f *Flags) Register(fs *flag.FlagSet) {
 	fs.IntVar(&f.MaxActiveTasks, "max-active-tasks-per-principal", DefaultMaxActiveTasksPerPrincipal, "tasks one principal may have running at once (-1: no cap)")
 	fs.IntVar(&f.MaxTasks, "max-tasks", DefaultMaxTasks, "task records kept; past it the oldest finished ones are forgotten (-1: no cap)")
 	fs.Int64Var(&f.MaxTaskResultBytes, "max-task-result-bytes", DefaultMaxTaskResultBytes, "results of the task records kept, in `bytes`; past it the oldest finished ones are forgotten (-1: no cap)")
+	fs.Int64Var(&f.MaxPendingBytes, "max-pending-bytes-per-principal", DefaultMaxPendingBytesPerPrincipal, "answers of one principal made and not yet read by it, in `bytes`; past it its new requests get 429 (-1: no cap)")
 	f.integrations = newIntegrations()
 	for _, in := range f.integrations {
 		in.Flags(fs)
@@ -114,6 +116,7 @@ func (f *Flags) ServerOptions(name string, log *zap.Logger) (Options, error) {
 		MaxActiveTasksPerPrincipal:   f.MaxActiveTasks,
 		MaxTasks:                     f.MaxTasks,
 		MaxTaskResultBytes:           f.MaxTaskResultBytes,
+		MaxPendingBytesPerPrincipal:  f.MaxPendingBytes,
 	}
 	opts.Observer = NewAccessLog(log)
 	f.setup = &Setup{Name: name, Logger: log, Options: &opts}

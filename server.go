@@ -93,6 +93,15 @@ type Options struct {
 	// (tasks/get then answers that it is not found), and when every one
 	// is still running a new task is refused with -31429.
 	MaxTasks int
+	// MaxPendingBytesPerPrincipal bounds the answers of one principal
+	// made and not yet written to it (default 64 MiB; negative: no cap):
+	// an answer stays in memory until the client reads it or the write
+	// deadline passes, so while a principal's unread answers hold this
+	// much, its new requests (ping and server/discover aside) are refused with -31429 (HTTP
+	// 429). It is checked when a request arrives, so one answer of any
+	// size goes through.
+	MaxPendingBytesPerPrincipal int64
+
 	// MaxTaskResultBytes caps the bytes of finished tasks' results this
 	// process keeps, all together (default 64 MiB; negative: no cap):
 	// past it the oldest finished tasks are forgotten. A task whose one
@@ -145,6 +154,7 @@ type Server struct {
 
 	sessions sessionTable
 	limits   *limiter // nil: no per-principal limits
+	pending  pending  // bytes of answers not yet written, per principal
 	tasks    *taskTable
 	cluster  *clusterState // nil without Options.Cluster
 	subs     subscribers
@@ -212,6 +222,7 @@ func build(def Definition, opts Options) (*Server, error) {
 	opts.MaxActiveTasksPerPrincipal = orDefault(opts.MaxActiveTasksPerPrincipal, DefaultMaxActiveTasksPerPrincipal)
 	opts.MaxTasks = orDefault(opts.MaxTasks, DefaultMaxTasks)
 	opts.MaxTaskResultBytes = orDefault(opts.MaxTaskResultBytes, DefaultMaxTaskResultBytes)
+	opts.MaxPendingBytesPerPrincipal = orDefault(opts.MaxPendingBytesPerPrincipal, DefaultMaxPendingBytesPerPrincipal)
 	if len(opts.Secret) == 0 {
 		opts.Secret = make([]byte, 32)
 		_, _ = rand.Read(opts.Secret)
@@ -234,6 +245,7 @@ func build(def Definition, opts Options) (*Server, error) {
 	}
 	s.sessions.init(opts.SessionIdle, opts.MaxSessions, opts.MaxSessionsPerPrincipal)
 	s.limits = newLimiter(opts.Limits)
+	s.pending.max = opts.MaxPendingBytesPerPrincipal
 	if err := s.buildSkills(&def, opts.Skills); err != nil {
 		return nil, err
 	}
@@ -414,7 +426,56 @@ func (m *requestMeta) UnmarshalJSON(b []byte) error {
 // handle serves one incoming message and returns the response to send, or
 // nil when there is none (notifications, responses to our own requests).
 // handle never panics on bad input; a panicking handler becomes -32603.
+//
+// A request's concurrency slot and the bytes of its answer stay counted
+// against its principal until the transport has written the answer (or
+// dropped it) and called Done: writing to a client that reads slowly, or
+// not at all, is part of the work.
 func (s *Server) handle(ctx context.Context, in *inbound) *jsonrpc.Message {
+	m := in.Msg
+	if !m.IsRequest() {
+		return s.respond(ctx, in)
+	}
+	key := in.principalKey()
+	if refused := s.pending.admit(key, m.Method); refused != nil {
+		return s.refuse(in, refused)
+	}
+	slot := func() {}
+	if s.limits != nil {
+		release, refused := s.limits.acquire(key, m.Method != "subscriptions/listen")
+		if refused != nil {
+			return s.refuse(in, refused)
+		}
+		slot = release
+	}
+	resp := s.respond(ctx, in)
+	if resp == nil {
+		slot()
+		return nil
+	}
+	bytes := s.pending.hold(key, answerSize(resp))
+	buffers := resp.Release
+	resp.Release = func() {
+		if buffers != nil {
+			buffers()
+		}
+		bytes()
+		slot()
+	}
+	return resp
+}
+
+// answerSize is about what an answer holds in memory until it is written.
+func answerSize(m *jsonrpc.Message) int64 {
+	n := int64(len(m.Result))
+	for _, p := range m.ResultParts {
+		n += int64(len(p))
+	}
+	return n
+}
+
+// respond is handle without the per-principal accounting.
+func (s *Server) respond(ctx context.Context, in *inbound) *jsonrpc.Message {
 	m := in.Msg
 	if m.IsResponse() {
 		if in.Session != nil && !in.Session.pending.deliver(m) && s.cluster != nil {
@@ -432,13 +493,6 @@ func (s *Server) handle(ctx context.Context, in *inbound) *jsonrpc.Message {
 		if s.robs != nil {
 			info = &RequestInfo{Method: m.Method, ID: m.ID, Headers: in.HTTPHeaders, Auth: in.Auth, Start: start}
 		}
-	}
-	if s.limits != nil && m.IsRequest() {
-		release, refused := s.limits.acquire(in.principalKey(), m.Method != "subscriptions/listen")
-		if refused != nil {
-			return s.refuse(in, refused)
-		}
-		defer release()
 	}
 	result, err := s.dispatch(ctx, in, info)
 	if s.obs != nil {
@@ -472,6 +526,7 @@ func (s *Server) handle(ctx context.Context, in *inbound) *jsonrpc.Message {
 // with the time to wait.
 func (s *Server) refuse(in *inbound, e *limitError) *jsonrpc.Message {
 	if s.obs != nil {
+		s.obs.Event(EventRequest, Tag{"method", in.Msg.Method})
 		s.obs.Event(EventLimitRefused, Tag{"limit", e.limit}, Tag{"method", in.Msg.Method})
 		s.obs.Event(EventRequestError, Tag{"method", in.Msg.Method})
 	}

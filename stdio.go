@@ -249,7 +249,11 @@ func (c *conn) run(ctx context.Context, m *jsonrpc.Message) {
 	// ended since (then the other calls still running are answered).
 	cancelled := errors.Is(context.Cause(rctx), errCancelledByClient)
 	cancel(nil)
-	if resp != nil && !cancelled {
+	switch {
+	case resp == nil:
+	case cancelled:
+		resp.Done()
+	default:
 		c.write(resp)
 	}
 }

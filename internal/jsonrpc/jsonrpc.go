@@ -226,8 +226,11 @@ func (m *Message) MarshalJSON() ([]byte, error) {
 }
 
 // Done tells that m has been written (or dropped) and its bytes are not
-// read any more: it runs m.Release, once.
+// read any more: it runs m.Release, once. A nil m is allowed.
 func (m *Message) Done() {
+	if m == nil {
+		return
+	}
 	if f := m.Release; f != nil {
 		m.Release = nil
 		f()
