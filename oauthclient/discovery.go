@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"slices"
@@ -266,12 +267,45 @@ func (a *Auth) discoverServer(ctx context.Context, issuer string) (*serverMetada
 		if md.AuthorizationEndpoint == "" && md.TokenEndpoint == "" {
 			return nil, fmt.Errorf("authorization server metadata at %s names no endpoints", u)
 		}
+		for _, e := range []string{md.AuthorizationEndpoint, md.TokenEndpoint, md.RegistrationEndpoint} {
+			if err := checkEndpoint(e); err != nil {
+				return nil, fmt.Errorf("authorization server metadata at %s: %w", u, err)
+			}
+		}
 		return &md, nil
 	}
 	if mismatch != nil {
 		return nil, mismatch
 	}
 	return nil, fmt.Errorf("authorization server metadata for %s: %w", issuer, last)
+}
+
+// checkEndpoint refuses an endpoint that credentials would travel to in
+// the clear: it must be https, or http on the loopback interface.
+func checkEndpoint(e string) error {
+	if e == "" {
+		return nil
+	}
+	u, err := url.Parse(e)
+	if err != nil || u.Host == "" {
+		return fmt.Errorf("endpoint %q is not an absolute URL", e)
+	}
+	switch {
+	case u.Scheme == "https":
+		return nil
+	case u.Scheme == "http" && isLoopback(u.Hostname()):
+		return nil
+	}
+	return fmt.Errorf("endpoint %q is neither https nor on the loopback interface", e)
+}
+
+// isLoopback reports whether host is localhost or a loopback address.
+func isLoopback(host string) bool {
+	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
 // fallbackMetadata is what the 2025-03-26 revision has a client assume of

@@ -472,7 +472,8 @@ func (a *Auth) authorizationCode(ctx context.Context, b *binding, scopes []strin
 	// RFC 9207 first: nothing of a response from the wrong issuer is acted on.
 	if iss, ok := q["iss"]; ok && !b.md.fallback {
 		if len(iss) != 1 || iss[0] != b.md.Issuer {
-			return nil, fmt.Errorf("%w: %w: the authorization response names issuer %q, not %q", ErrAuthorizationResponse, ErrIssuerMismatch, q.Get("iss"), b.md.Issuer)
+			return nil, refusal(fmt.Sprintf("oauthclient: the authorization response names issuer %q, not %q", q.Get("iss"), b.md.Issuer),
+				ErrAuthorizationResponse, ErrIssuerMismatch)
 		}
 	} else if b.md.IssParameterSupported {
 		return nil, fmt.Errorf("%w: no iss, though the authorization server states it sends one", ErrAuthorizationResponse)
@@ -682,6 +683,17 @@ func Headless(hc *http.Client) UserAgent {
 		return resp.Request.URL.Parse(loc)
 	}
 }
+
+// refusal is an error with its own message that matches each of kinds.
+func refusal(msg string, kinds ...error) error { return &kindError{msg, kinds} }
+
+type kindError struct {
+	msg   string
+	kinds []error
+}
+
+func (e *kindError) Error() string   { return e.msg }
+func (e *kindError) Unwrap() []error { return e.kinds }
 
 func randomState() string {
 	var b [16]byte

@@ -163,6 +163,20 @@ func TestMetadataIssuerMismatch(t *testing.T) {
 	}
 }
 
+// TestPlaintextEndpoint: metadata sending credentials over plain http
+// to another host is refused; loopback http (every other test) is not.
+func TestPlaintextEndpoint(t *testing.T) {
+	as := newAS(t, func(as *fakeAS) { as.tokenURL = "http://auth.example.com/token" })
+	rs := newRS(t, as, nil)
+	err := call(t, newAuth(t, oauthclient.Config{}), rs.url(), "list")
+	if err == nil || !strings.Contains(err.Error(), "neither https nor on the loopback") {
+		t.Fatalf("err = %v, want a refusal of the endpoint", err)
+	}
+	if authz, _, regs := as.record(); len(authz)+len(regs) > 0 {
+		t.Error("the metadata was used")
+	}
+}
+
 // TestIssParameter is RFC 9207 as MCP tables it: a present iss is compared
 // by simple string comparison whether advertised or not; an absent one is
 // refused only when advertised.

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/url"
 	"slices"
@@ -161,11 +160,7 @@ func applicationType(redirect string) string {
 	if err != nil {
 		return "native"
 	}
-	h := u.Hostname()
-	if h == "localhost" || (u.Scheme != "http" && u.Scheme != "https") {
-		return "native"
-	}
-	if ip := net.ParseIP(h); ip != nil && ip.IsLoopback() {
+	if u.Scheme != "http" && u.Scheme != "https" || isLoopback(u.Hostname()) {
 		return "native"
 	}
 	return "web"

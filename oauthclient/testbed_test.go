@@ -40,6 +40,7 @@ type fakeAS struct {
 	regSecret    string   // client_secret in registration answers
 	regMethod    string   // token_endpoint_auth_method in registration answers
 	jwtKey       *ecdsa.PublicKey
+	tokenURL     string   // token_endpoint stated; default the real one
 	deny         []string // scopes never granted
 	denyRefresh  bool     // refuse the refresh_token grant
 
@@ -111,6 +112,9 @@ func (as *fakeAS) metadata(w http.ResponseWriter) {
 	}
 	if !as.noDCR {
 		md["registration_endpoint"] = base + "/register"
+	}
+	if as.tokenURL != "" {
+		md["token_endpoint"] = as.tokenURL
 	}
 	if !as.noPKCE {
 		md["code_challenge_methods_supported"] = []string{"S256"}
