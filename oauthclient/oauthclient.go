@@ -122,6 +122,11 @@ const (
 	// client acting for itself: it needs ClientID and ClientSecret or
 	// PrivateKey.
 	GrantClientCredentials Grant = "client_credentials"
+	// GrantJWTBearer is the JWT bearer grant (RFC 7523 section 2.1) of
+	// workload identity federation: the client presents an assertion it
+	// was given (by its platform) instead of credentials of its own. It
+	// needs Assertion; ClientID is sent when set.
+	GrantJWTBearer Grant = "urn:ietf:params:oauth:grant-type:jwt-bearer"
 )
 
 // UserAgent performs the user-agent step of the authorization code grant:
@@ -149,6 +154,11 @@ type Config struct {
 	// ES256/ES384/ES512 by curve, RS256, or EdDSA.
 	PrivateKey       crypto.Signer
 	SigningAlgorithm string
+
+	// Assertion returns the JWT the GrantJWTBearer grant presents, e.g.
+	// a workload identity token whose audience is the authorization
+	// server's issuer, which it is given.
+	Assertion func(ctx context.Context, issuer string) (string, error)
 
 	// ClientMetadataURL is the https URL of this client's client ID
 	// metadata document, used as its client_id by authorization servers
@@ -219,6 +229,10 @@ func New(cfg Config) (*Auth, error) {
 	case GrantClientCredentials:
 		if cfg.ClientID == "" || (cfg.ClientSecret == "" && cfg.PrivateKey == nil) {
 			return nil, errors.New("oauthclient: the client credentials grant needs ClientID and ClientSecret or PrivateKey")
+		}
+	case GrantJWTBearer:
+		if cfg.Assertion == nil {
+			return nil, errors.New("oauthclient: the JWT bearer grant needs Assertion")
 		}
 	default:
 		return nil, fmt.Errorf("oauthclient: unknown grant %q", cfg.Grant)
@@ -412,9 +426,10 @@ func (a *Auth) obtain(ctx context.Context, b *binding, scopes []string, attempt 
 	}
 	var tok *oauth2.Token
 	var err error
-	if a.cfg.Grant == GrantClientCredentials {
+	switch a.cfg.Grant {
+	case GrantClientCredentials, GrantJWTBearer:
 		tok, err = a.clientCredentials(ctx, b, scopes)
-	} else {
+	default:
 		if !b.md.fallback && !slices.Contains(b.md.CodeChallengeMethodsSupported, "S256") {
 			return fmt.Errorf("oauthclient: authorization server %s does not state S256 PKCE support (code_challenge_methods_supported)", b.md.Issuer)
 		}
@@ -495,7 +510,8 @@ func (a *Auth) authorizationCode(ctx context.Context, b *binding, scopes []strin
 	return tok, nil
 }
 
-// clientCredentials runs the client credentials grant.
+// clientCredentials runs the client credentials grant, or the JWT bearer
+// grant, which differs only in its grant type and assertion.
 func (a *Auth) clientCredentials(ctx context.Context, b *binding, scopes []string) (*oauth2.Token, error) {
 	if b.md.TokenEndpoint == "" {
 		return nil, fmt.Errorf("oauthclient: authorization server %s has no token endpoint", b.md.Issuer)
@@ -505,6 +521,15 @@ func (a *Auth) clientCredentials(ctx context.Context, b *binding, scopes []strin
 		ClientID: oc.ClientID, ClientSecret: oc.ClientSecret, TokenURL: oc.Endpoint.TokenURL,
 		Scopes: scopes, AuthStyle: oc.Endpoint.AuthStyle,
 		EndpointParams: url.Values{"resource": {b.key.Resource}},
+	}
+	if a.cfg.Grant == GrantJWTBearer {
+		// x/oauth2's client credentials flow lets grant_type be replaced.
+		assertion, err := a.cfg.Assertion(ctx, b.md.Issuer)
+		if err != nil {
+			return nil, fmt.Errorf("oauthclient: assertion: %w", err)
+		}
+		cc.EndpointParams.Set("grant_type", string(GrantJWTBearer))
+		cc.EndpointParams.Set("assertion", assertion)
 	}
 	if b.client.method == AuthMethodPrivateKeyJWT {
 		aud := b.md.Issuer
@@ -527,8 +552,8 @@ func (a *Auth) clientCredentials(ctx context.Context, b *binding, scopes []strin
 
 // refresh renews tok with its refresh token and stores the result.
 func (a *Auth) refresh(ctx context.Context, b *binding, tok *oauth2.Token) (*oauth2.Token, error) {
-	if a.cfg.Grant == GrantClientCredentials {
-		return nil, errors.New("oauthclient: client credentials tokens are not refreshed")
+	if a.cfg.Grant != GrantAuthorizationCode {
+		return nil, errors.New("oauthclient: only authorization code tokens are refreshed")
 	}
 	old := *tok
 	old.Expiry = time.Unix(1, 0) // make x/oauth2 refresh now

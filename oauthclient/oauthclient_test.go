@@ -616,6 +616,28 @@ func TestClientCredentials(t *testing.T) {
 	})
 }
 
+// TestJWTBearer presents the assertion it is given, with the issuer to
+// mint it for; a refused assertion is returned, not retried.
+func TestJWTBearer(t *testing.T) {
+	for _, assertion := range []string{"workload-jwt", "expired-jwt"} {
+		t.Run(assertion, func(t *testing.T) {
+			as := newAS(t, func(as *fakeAS) { as.noDCR = true; as.methods = []string{"none"} })
+			rs := newRS(t, as, nil)
+			var audience string
+			a := newAuth(t, oauthclient.Config{Grant: oauthclient.GrantJWTBearer, ClientID: "wl",
+				Assertion: func(_ context.Context, issuer string) (string, error) { audience = issuer; return assertion, nil }})
+			err := call(t, a, rs.url(), "list")
+			_, tokens, _ := as.record()
+			if audience != as.issuer() || len(tokens) != 1 || tokens[0].form.Get("client_id") != "wl" || tokens[0].form.Get("resource") != rs.url() {
+				t.Errorf("asked for an assertion for %q; token requests %v", audience, tokens)
+			}
+			if ok := assertion == "workload-jwt"; (err == nil) != ok {
+				t.Errorf("err = %v", err)
+			}
+		})
+	}
+}
+
 // TestBounds: an oversized document and a redirect loop end in errors,
 // not in memory or time.
 func TestBounds(t *testing.T) {

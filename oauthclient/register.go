@@ -42,6 +42,9 @@ func (a *Auth) clientFor(ctx context.Context, md *serverMetadata) (*client, erro
 		}
 		return c, nil
 	}
+	if a.cfg.Grant == GrantJWTBearer {
+		return &client{method: AuthMethodNone}, nil // the assertion authorizes
+	}
 	if a.cfg.ClientMetadataURL != "" && md.ClientIDMetadataDocumentSupported {
 		return &client{id: a.cfg.ClientMetadataURL, method: AuthMethodNone}, nil
 	}

@@ -190,6 +190,12 @@ func (as *fakeAS) token(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		scopes = strings.Fields(as.authz[len(as.authz)-1].Get("scope"))
+	case "urn:ietf:params:oauth:grant-type:jwt-bearer":
+		if f.Get("assertion") != "workload-jwt" {
+			fail("invalid_grant")
+			return
+		}
+		scopes = strings.Fields(f.Get("scope"))
 	case "client_credentials":
 		if as.jwtKey != nil {
 			if err := as.checkAssertion(f); err != nil {

@@ -34,6 +34,7 @@ type authContext struct {
 	ClientSecret     string `json:"client_secret"`
 	PrivateKeyPEM    string `json:"private_key_pem"`
 	SigningAlgorithm string `json:"signing_algorithm"`
+	ValidJWT         string `json:"valid_jwt"` // auth/wif-jwt-bearer: the workload identity token
 }
 
 func init() {
@@ -56,7 +57,8 @@ func init() {
 	}
 	scenarios["auth/client-credentials-basic"] = clientCredentialsScenario
 	scenarios["auth/client-credentials-jwt"] = clientCredentialsScenario
-	for _, name := range []string{"auth/enterprise-managed-authorization", "auth/dpop", "auth/dpop-nonce", "auth/wif-jwt-bearer"} {
+	scenarios["auth/wif-jwt-bearer"] = jwtBearerScenario
+	for _, name := range []string{"auth/enterprise-managed-authorization", "auth/dpop", "auth/dpop-nonce"} {
 		scenarios[name] = unsupported(name)
 	}
 }
@@ -102,6 +104,26 @@ func clientCredentialsScenario(ctx context.Context, serverURL string, cctx json.
 		cfg.PrivateKey = key
 	}
 	auth, err := oauthclient.New(cfg)
+	if err != nil {
+		return err
+	}
+	return listAndCall(ctx, serverURL, auth)
+}
+
+// jwtBearerScenario presents the workload identity token of the context
+// with the JWT bearer grant.
+func jwtBearerScenario(ctx context.Context, serverURL string, cctx json.RawMessage) error {
+	var c authContext
+	if err := json.Unmarshal(cctx, &c); err != nil {
+		return fmt.Errorf("context: %w", err)
+	}
+	auth, err := oauthclient.New(oauthclient.Config{
+		Grant:    oauthclient.GrantJWTBearer,
+		ClientID: c.ClientID,
+		Assertion: func(context.Context, string) (string, error) {
+			return c.ValidJWT, nil
+		},
+	})
 	if err != nil {
 		return err
 	}
