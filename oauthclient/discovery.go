@@ -17,15 +17,15 @@ import (
 // client reads; a larger one is refused, not truncated.
 const maxDocument = 256 << 10
 
-// challenge is what a Bearer challenge in WWW-Authenticate says (RFC 6750
-// section 3, RFC 9728 section 5.1).
+// challenge is what a Bearer or DPoP challenge in WWW-Authenticate says
+// (RFC 6750 section 3, RFC 9728 section 5.1, RFC 9449 section 7.1).
 type challenge struct {
 	resourceMetadata string
 	scope            []string
 	err              string
 }
 
-// parseChallenge reads the Bearer challenge out of WWW-Authenticate header
+// parseChallenge reads the Bearer and DPoP challenges out of WWW-Authenticate header
 // values, which may hold several challenges of several schemes. Parameters
 // are token=token or token=quoted-string.
 func parseChallenge(values []string) (c challenge, found bool) {
@@ -46,14 +46,14 @@ func parseChallenge(values []string) (c challenge, found bool) {
 			rest := strings.TrimLeft(s, " \t")
 			if !strings.HasPrefix(rest, "=") {
 				scheme = tok // a new challenge begins
-				found = found || strings.EqualFold(scheme, "bearer")
+				found = found || isTokenScheme(scheme)
 				s = rest
 				continue
 			}
 			rest = strings.TrimLeft(rest[1:], " \t")
 			var val string
 			val, s = paramValue(rest)
-			if !strings.EqualFold(scheme, "bearer") {
+			if !isTokenScheme(scheme) {
 				continue
 			}
 			switch strings.ToLower(tok) {
@@ -67,6 +67,12 @@ func parseChallenge(values []string) (c challenge, found bool) {
 		}
 	}
 	return c, found
+}
+
+// isTokenScheme reports whether scheme is one access tokens are sent
+// with: Bearer (RFC 6750) or DPoP (RFC 9449).
+func isTokenScheme(scheme string) bool {
+	return strings.EqualFold(scheme, "bearer") || strings.EqualFold(scheme, "dpop")
 }
 
 // paramValue splits a token or quoted-string off the front of s.
@@ -118,6 +124,7 @@ type serverMetadata struct {
 	TokenEndpointAuthSigningAlgValuesSupported []string `json:"token_endpoint_auth_signing_alg_values_supported"`
 	ClientIDMetadataDocumentSupported          bool     `json:"client_id_metadata_document_supported"`
 	IssParameterSupported                      bool     `json:"authorization_response_iss_parameter_supported"`
+	DPoPSigningAlgValuesSupported              []string `json:"dpop_signing_alg_values_supported"`
 
 	// fallback is set for the 2025-03-26 default endpoints, used when an
 	// authorization server publishes no metadata at all.

@@ -174,6 +174,9 @@ type Config struct {
 	// NoRefresh stops the client from asking for offline_access and
 	// registering for the refresh_token grant.
 	NoRefresh bool
+	// NoDPoP stops the client from asking for DPoP-bound tokens (RFC
+	// 9449) from authorization servers that support them.
+	NoDPoP bool
 	// MaxAttempts bounds how many times in a row a renewed credential may
 	// be refused before the refusal is returned; default 3.
 	MaxAttempts int
@@ -198,6 +201,7 @@ type Auth struct {
 	mu         sync.Mutex
 	cur        *binding           // the resource and authorization server in use
 	registered map[string]*client // dynamic registrations by issuer
+	dpop       *dpop              // the DPoP key, made on first use
 }
 
 var _ mcpgen.ClientAuth = (*Auth)(nil)
@@ -211,6 +215,7 @@ type binding struct {
 	scopes   []string // scopes requested for the current token
 	uses     int      // requests the current token was put on
 	attempts int      // renewals in a row not followed by a second use
+	dpop     bool     // tokens are requested with DPoP proofs
 }
 
 // New checks cfg and returns an Auth.
@@ -300,7 +305,20 @@ func (a *Auth) Authorize(ctx context.Context, req *http.Request) error {
 	if tok.AccessToken == "" {
 		return nil
 	}
-	req.Header.Set("Authorization", "Bearer "+tok.AccessToken)
+	if strings.EqualFold(tok.Type(), "DPoP") {
+		d, err := a.dpopKey()
+		if err != nil {
+			return err
+		}
+		p, err := d.proof(req.Method, req.URL, tok.AccessToken)
+		if err != nil {
+			return fmt.Errorf("oauthclient: DPoP proof: %w", err)
+		}
+		req.Header.Set("Authorization", "DPoP "+tok.AccessToken)
+		req.Header.Set("DPoP", p)
+	} else {
+		req.Header.Set("Authorization", "Bearer "+tok.AccessToken)
+	}
 	a.mu.Lock()
 	b.uses++
 	a.mu.Unlock()
@@ -314,12 +332,15 @@ func (a *Auth) Refused(ctx context.Context, req *http.Request, resp *http.Respon
 	defer a.flow.Unlock()
 
 	a.mu.Lock()
-	prev := a.cur
+	prev, d := a.cur, a.dpop
 	a.mu.Unlock()
+	if d != nil && resp.StatusCode == http.StatusUnauthorized && ch.err == "use_dpop_nonce" && d.remember(req.URL, resp) {
+		return nil // send it again with the nonce (RFC 9449 section 9)
+	}
 	if prev != nil {
 		// Renewed since req went out: just send it again.
-		if tok, _ := a.cfg.Tokens.Token(ctx, prev.key); tok != nil && tok.AccessToken != "" &&
-			req.Header.Get("Authorization") != "Bearer "+tok.AccessToken {
+		_, sent, _ := strings.Cut(req.Header.Get("Authorization"), " ")
+		if tok, _ := a.cfg.Tokens.Token(ctx, prev.key); tok != nil && tok.AccessToken != "" && sent != tok.AccessToken {
 			return nil
 		}
 	}
@@ -424,6 +445,7 @@ func (a *Auth) obtain(ctx context.Context, b *binding, scopes []string, attempt 
 		}
 		b.client = c
 	}
+	b.dpop = !a.cfg.NoDPoP && dpopSupported(b.md)
 	var tok *oauth2.Token
 	var err error
 	switch a.cfg.Grant {
@@ -503,7 +525,7 @@ func (a *Auth) authorizationCode(ctx context.Context, b *binding, scopes []strin
 	if code == "" {
 		return nil, fmt.Errorf("%w: no code", ErrAuthorizationResponse)
 	}
-	tok, err := cfg.Exchange(a.ctx(ctx), code, oauth2.VerifierOption(verifier), resource)
+	tok, err := cfg.Exchange(a.tokenCtx(ctx, b), code, oauth2.VerifierOption(verifier), resource)
 	if err != nil {
 		return nil, fmt.Errorf("oauthclient: token request: %w", err)
 	}
@@ -543,7 +565,7 @@ func (a *Auth) clientCredentials(ctx context.Context, b *binding, scopes []strin
 		cc.EndpointParams.Set("client_assertion_type", "urn:ietf:params:oauth:client-assertion-type:jwt-bearer")
 		cc.EndpointParams.Set("client_assertion", assertion)
 	}
-	tok, err := cc.Token(a.ctx(ctx))
+	tok, err := cc.Token(a.tokenCtx(ctx, b))
 	if err != nil {
 		return nil, fmt.Errorf("oauthclient: token request: %w", err)
 	}
@@ -557,12 +579,7 @@ func (a *Auth) refresh(ctx context.Context, b *binding, tok *oauth2.Token) (*oau
 	}
 	old := *tok
 	old.Expiry = time.Unix(1, 0) // make x/oauth2 refresh now
-	// x/oauth2 sends no extra parameters with a refresh: the resource
-	// indicator (RFC 8707 section 2.2) is added on the way out.
-	hc := *a.hc
-	hc.Transport = resourceParam{next: transport(a.hc), tokenURL: b.md.TokenEndpoint, resource: b.key.Resource}
-	rctx := context.WithValue(ctx, oauth2.HTTPClient, &hc)
-	nt, err := a.oauth2Config(b, b.scopes).TokenSource(rctx, &old).Token()
+	nt, err := a.oauth2Config(b, b.scopes).TokenSource(a.tokenCtx(ctx, b), &old).Token()
 	if err != nil {
 		return nil, err
 	}
@@ -572,45 +589,23 @@ func (a *Auth) refresh(ctx context.Context, b *binding, tok *oauth2.Token) (*oau
 	return nt, nil
 }
 
-// resourceParam adds the resource parameter to the form of a POST to
-// the token endpoint.
-type resourceParam struct {
-	next               http.RoundTripper
-	tokenURL, resource string
-}
-
-func (rp resourceParam) RoundTrip(req *http.Request) (*http.Response, error) {
-	if req.Method != http.MethodPost || req.URL.String() != rp.tokenURL || req.Body == nil || rp.resource == "" {
-		return rp.next.RoundTrip(req)
+// tokenCtx hands x/oauth2 the bounded HTTP client, with the
+// tokenTransport for b's token endpoint.
+func (a *Auth) tokenCtx(ctx context.Context, b *binding) context.Context {
+	hc := *a.hc
+	next := hc.Transport
+	if next == nil {
+		next = http.DefaultTransport
 	}
-	b, err := io.ReadAll(io.LimitReader(req.Body, 64<<10))
-	req.Body.Close()
-	if err != nil {
-		return nil, err
+	tt := tokenTransport{next: next, tokenURL: b.md.TokenEndpoint, resource: b.key.Resource}
+	if b.dpop {
+		d, err := a.dpopKey()
+		if err == nil {
+			tt.dpop = d
+		}
 	}
-	form, err := url.ParseQuery(string(b))
-	if err != nil {
-		return nil, err
-	}
-	form.Set("resource", rp.resource)
-	body := form.Encode()
-	r := req.Clone(req.Context())
-	r.Body = io.NopCloser(strings.NewReader(body))
-	r.ContentLength = int64(len(body))
-	r.GetBody = nil
-	return rp.next.RoundTrip(r)
-}
-
-func transport(hc *http.Client) http.RoundTripper {
-	if hc.Transport != nil {
-		return hc.Transport
-	}
-	return http.DefaultTransport
-}
-
-// ctx hands the bounded HTTP client to x/oauth2.
-func (a *Auth) ctx(ctx context.Context) context.Context {
-	return context.WithValue(ctx, oauth2.HTTPClient, a.hc)
+	hc.Transport = tt
+	return context.WithValue(ctx, oauth2.HTTPClient, &hc)
 }
 
 // assertion is a private_key_jwt client assertion for audience aud

@@ -51,6 +51,7 @@ func init() {
 		"auth/iss-supported", "auth/iss-not-advertised", "auth/iss-supported-missing",
 		"auth/iss-wrong-issuer", "auth/iss-unexpected", "auth/iss-normalized",
 		"auth/metadata-issuer-mismatch",
+		"auth/dpop", "auth/dpop-nonce",
 	}
 	for _, name := range code {
 		scenarios[name] = authorizationCodeScenario
@@ -58,9 +59,7 @@ func init() {
 	scenarios["auth/client-credentials-basic"] = clientCredentialsScenario
 	scenarios["auth/client-credentials-jwt"] = clientCredentialsScenario
 	scenarios["auth/wif-jwt-bearer"] = jwtBearerScenario
-	for _, name := range []string{"auth/enterprise-managed-authorization", "auth/dpop", "auth/dpop-nonce"} {
-		scenarios[name] = unsupported(name)
-	}
+	scenarios["auth/enterprise-managed-authorization"] = unsupported("auth/enterprise-managed-authorization")
 }
 
 // authorizationCodeScenario authorizes with the authorization code grant:
