@@ -638,6 +638,47 @@ func TestJWTBearer(t *testing.T) {
 	}
 }
 
+// TestDPoP: with an authorization server that supports DPoP the token
+// is requested with a proof and presented with the DPoP scheme and a
+// fresh proof bound to it on each request, nonces of both servers are
+// used; with NoDPoP, or a server that does not support it, Bearer.
+func TestDPoP(t *testing.T) {
+	for _, nonce := range []string{"", "n-1"} {
+		t.Run("nonce="+nonce, func(t *testing.T) {
+			as := newAS(t, func(as *fakeAS) { as.dpop, as.dpopNonce, as.refresh = true, nonce, true })
+			rs := newRS(t, as, func(rs *fakeRS) { rs.dpopNonce = nonce })
+			a := newAuth(t, oauthclient.Config{})
+			mustCall(t, a, rs.url(), "list")
+			mustCall(t, a, rs.url(), "list")
+			as.revoke()
+			mustCall(t, a, rs.url(), "list") // refreshed with a proof
+			_, tokens, _ := as.record()
+			want := 2 // the code, the refresh
+			if nonce != "" {
+				want++ // the first is refused for want of the nonce
+			}
+			if len(tokens) != want {
+				t.Errorf("%d token requests, want %d", len(tokens), want)
+			}
+			if len(rs.dpopProofs) != 3 || rs.dpopProofs[0] == rs.dpopProofs[1] {
+				t.Errorf("proofs accepted: %d, want 3 different", len(rs.dpopProofs))
+			}
+		})
+	}
+	t.Run("NoDPoP", func(t *testing.T) {
+		as := newAS(t, func(as *fakeAS) { as.dpop = true })
+		rs := newRS(t, as, nil)
+		// The server refuses tokens without a proof: none is asked for.
+		err := call(t, newAuth(t, oauthclient.Config{NoDPoP: true}), rs.url(), "list")
+		if _, tokens, _ := as.record(); len(tokens) != 1 || tokens[0].form.Get("grant_type") != "authorization_code" {
+			t.Fatalf("token requests %v", tokens)
+		}
+		if err == nil {
+			t.Error("a token request without proof succeeded at a server that requires one")
+		}
+	})
+}
+
 // TestBounds: an oversized document and a redirect loop end in errors,
 // not in memory or time.
 func TestBounds(t *testing.T) {

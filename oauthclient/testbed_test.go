@@ -1,6 +1,7 @@
 package oauthclient_test
 
 import (
+	"crypto"
 	"crypto/ecdsa"
 	"crypto/sha256"
 	"encoding/base64"
@@ -41,6 +42,8 @@ type fakeAS struct {
 	regMethod    string   // token_endpoint_auth_method in registration answers
 	jwtKey       *ecdsa.PublicKey
 	tokenURL     string   // token_endpoint stated; default the real one
+	dpop         bool     // DPoP: advertise ES256, bind tokens to the proof key
+	dpopNonce    string   // DPoP: require this nonce in token request proofs
 	deny         []string // scopes never granted
 	denyRefresh  bool     // refuse the refresh_token grant
 
@@ -51,6 +54,7 @@ type fakeAS struct {
 	metaGets  []string
 	challenge string
 	issued    map[string][]string // access token -> scopes
+	bound     map[string]string   // DPoP access token -> key thumbprint
 	n         int
 }
 
@@ -61,7 +65,7 @@ type tokenReq struct {
 }
 
 func newAS(t *testing.T, setup func(*fakeAS)) *fakeAS {
-	as := &fakeAS{issued: map[string][]string{}}
+	as := &fakeAS{issued: map[string][]string{}, bound: map[string]string{}}
 	if setup != nil {
 		setup(as)
 	}
@@ -130,6 +134,9 @@ func (as *fakeAS) metadata(w http.ResponseWriter) {
 	}
 	if as.scopes != nil {
 		md["scopes_supported"] = as.scopes
+	}
+	if as.dpop {
+		md["dpop_signing_alg_values_supported"] = []string{"ES256"}
 	}
 	w.Header().Set("Content-Type", "application/json")
 	_ = json.NewEncoder(w).Encode(md)
@@ -209,10 +216,29 @@ func (as *fakeAS) token(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	scopes = slices.DeleteFunc(slices.Clone(scopes), func(s string) bool { return slices.Contains(as.deny, s) })
+	var jkt string
+	if as.dpop {
+		var nonce string
+		var err error
+		jkt, nonce, err = verifyProof(r.Header.Get("DPoP"), http.MethodPost, as.issuer()+"/token", "")
+		if err != nil {
+			fail("invalid_dpop_proof")
+			return
+		}
+		if as.dpopNonce != "" && nonce != as.dpopNonce {
+			w.Header().Set("DPoP-Nonce", as.dpopNonce)
+			fail("use_dpop_nonce")
+			return
+		}
+	}
 	as.n++
 	tok := fmt.Sprintf("token-%d", as.n)
 	as.issued[tok] = scopes
 	ans := map[string]any{"access_token": tok, "token_type": "Bearer", "expires_in": 3600}
+	if jkt != "" {
+		as.bound[tok] = jkt
+		ans["token_type"] = "DPoP"
+	}
 	if as.refresh {
 		ans["refresh_token"] = fmt.Sprintf("refresh-%d", as.n)
 	}
@@ -265,6 +291,52 @@ func (as *fakeAS) valid(tok string) ([]string, bool) {
 	return s, ok
 }
 
+// boundTo is the key thumbprint a DPoP token is bound to, or "".
+func (as *fakeAS) boundTo(tok string) string {
+	as.mu.Lock()
+	defer as.mu.Unlock()
+	return as.bound[tok]
+}
+
+// verifyProof checks a DPoP proof (RFC 9449 section 4.3) for method and
+// htu, bound to accessToken when that is set, and returns the thumbprint
+// of its key and its nonce.
+func verifyProof(proof, method, htu, accessToken string) (jkt, nonce string, err error) {
+	sig, err := jose.ParseSigned(proof, []jose.SignatureAlgorithm{jose.ES256})
+	if err != nil {
+		return "", "", err
+	}
+	h := sig.Signatures[0].Protected
+	if h.ExtraHeaders["typ"] != "dpop+jwt" || h.JSONWebKey == nil || !h.JSONWebKey.IsPublic() {
+		return "", "", fmt.Errorf("header %+v", h)
+	}
+	payload, err := sig.Verify(h.JSONWebKey)
+	if err != nil {
+		return "", "", err
+	}
+	var c struct {
+		JTI, HTM, HTU, Nonce, ATH string
+		IAT                       int64
+	}
+	if err := json.Unmarshal(payload, &c); err != nil {
+		return "", "", err
+	}
+	if c.JTI == "" || c.HTM != method || c.HTU != htu || c.IAT == 0 {
+		return "", "", fmt.Errorf("claims %+v", c)
+	}
+	if accessToken != "" {
+		sum := sha256.Sum256([]byte(accessToken))
+		if c.ATH != base64.RawURLEncoding.EncodeToString(sum[:]) {
+			return "", "", fmt.Errorf("ath %q", c.ATH)
+		}
+	}
+	tp, err := h.JSONWebKey.Thumbprint(crypto.SHA256)
+	if err != nil {
+		return "", "", err
+	}
+	return base64.RawURLEncoding.EncodeToString(tp), c.Nonce, nil
+}
+
 // revoke forgets every access token issued so far.
 func (as *fakeAS) revoke() {
 	as.mu.Lock()
@@ -291,6 +363,8 @@ type fakeRS struct {
 	scope       string  // scope in the 401 challenge
 	supported   []string
 	need        map[string][]string // op -> scopes; 403 insufficient_scope names the missing ones
+	dpopNonce   string              // DPoP: require this nonce in proofs
+	dpopProofs  []string            // DPoP: the jti of every proof accepted
 	prmRequests []string
 	mu          sync.Mutex
 }
@@ -348,8 +422,27 @@ func (rs *fakeRS) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if rs.prmPath != "" && !rs.noHint {
 		hint = fmt.Sprintf(`, resource_metadata="%s%s"`, rs.srv.URL, rs.prmPath)
 	}
-	tok, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+	scheme, tok, ok := strings.Cut(r.Header.Get("Authorization"), " ")
 	scopes, valid := as.valid(tok)
+	if jkt := as.boundTo(tok); valid && jkt != "" {
+		// A DPoP-bound token: the DPoP scheme and a proof by its key.
+		got, nonce, err := verifyProof(r.Header.Get("DPoP"), r.Method, rs.url(), tok)
+		if scheme != "DPoP" || err != nil || got != jkt {
+			w.WriteHeader(http.StatusBadRequest)
+			return
+		}
+		if rs.dpopNonce != "" && nonce != rs.dpopNonce {
+			w.Header().Set("DPoP-Nonce", rs.dpopNonce)
+			w.Header().Set("WWW-Authenticate", `DPoP error="use_dpop_nonce"`)
+			w.WriteHeader(http.StatusUnauthorized)
+			return
+		}
+		rs.mu.Lock()
+		rs.dpopProofs = append(rs.dpopProofs, r.Header.Get("DPoP"))
+		rs.mu.Unlock()
+	} else if scheme != "Bearer" {
+		valid = false
+	}
 	if !ok || !valid {
 		ch := `Bearer error="invalid_token"` + hint
 		if rs.scope != "" {
