@@ -155,10 +155,12 @@ type Config struct {
 	PrivateKey       crypto.Signer
 	SigningAlgorithm string
 
-	// Assertion returns the JWT the GrantJWTBearer grant presents, e.g.
-	// a workload identity token whose audience is the authorization
-	// server's issuer, which it is given.
-	Assertion func(ctx context.Context, issuer string) (string, error)
+	// Assertion returns the JWT the GrantJWTBearer grant presents to the
+	// authorization server issuer for a token for resource: a workload
+	// identity token the platform gives the client, or an identity
+	// assertion grant from the enterprise's identity provider
+	// ([IdentityAssertion.Assertion]).
+	Assertion func(ctx context.Context, issuer, resource string) (string, error)
 
 	// ClientMetadataURL is the https URL of this client's client ID
 	// metadata document, used as its client_id by authorization servers
@@ -546,7 +548,7 @@ func (a *Auth) clientCredentials(ctx context.Context, b *binding, scopes []strin
 	}
 	if a.cfg.Grant == GrantJWTBearer {
 		// x/oauth2's client credentials flow lets grant_type be replaced.
-		assertion, err := a.cfg.Assertion(ctx, b.md.Issuer)
+		assertion, err := a.cfg.Assertion(ctx, b.md.Issuer, b.key.Resource)
 		if err != nil {
 			return nil, fmt.Errorf("oauthclient: assertion: %w", err)
 		}

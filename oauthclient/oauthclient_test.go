@@ -625,7 +625,7 @@ func TestJWTBearer(t *testing.T) {
 			rs := newRS(t, as, nil)
 			var audience string
 			a := newAuth(t, oauthclient.Config{Grant: oauthclient.GrantJWTBearer, ClientID: "wl",
-				Assertion: func(_ context.Context, issuer string) (string, error) { audience = issuer; return assertion, nil }})
+				Assertion: func(_ context.Context, issuer, _ string) (string, error) { audience = issuer; return assertion, nil }})
 			err := call(t, a, rs.url(), "list")
 			_, tokens, _ := as.record()
 			if audience != as.issuer() || len(tokens) != 1 || tokens[0].form.Get("client_id") != "wl" || tokens[0].form.Get("resource") != rs.url() {
@@ -677,6 +677,40 @@ func TestDPoP(t *testing.T) {
 			t.Error("a token request without proof succeeded at a server that requires one")
 		}
 	})
+}
+
+// TestIdentityAssertion: enterprise-managed authorization exchanges the
+// ID token at the identity provider for an ID-JAG for the authorization
+// server and resource, and presents it with the JWT bearer grant and the
+// client's own credentials.
+func TestIdentityAssertion(t *testing.T) {
+	as := newAS(t, func(as *fakeAS) { as.noDCR = true; as.methods = []string{"client_secret_basic"} })
+	rs := newRS(t, as, nil)
+	var exchange url.Values
+	idp := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_ = r.ParseForm()
+		exchange = r.PostForm
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"access_token":"workload-jwt","issued_token_type":"urn:ietf:params:oauth:token-type:id-jag","token_type":"N_A"}`)
+	}))
+	defer idp.Close()
+	ia := &oauthclient.IdentityAssertion{TokenURL: idp.URL, ClientID: "idp-client",
+		IDToken: func(context.Context) (string, error) { return "the-id-token", nil }}
+	a := newAuth(t, oauthclient.Config{Grant: oauthclient.GrantJWTBearer, ClientID: "xaa", ClientSecret: "pw", Assertion: ia.Assertion})
+	mustCall(t, a, rs.url(), "list")
+	for k, want := range map[string]string{
+		"grant_type": "urn:ietf:params:oauth:grant-type:token-exchange", "subject_token": "the-id-token",
+		"subject_token_type":   "urn:ietf:params:oauth:token-type:id_token",
+		"requested_token_type": "urn:ietf:params:oauth:token-type:id-jag",
+		"audience":             as.issuer(), "resource": rs.url(), "client_id": "idp-client",
+	} {
+		if exchange.Get(k) != want {
+			t.Errorf("token exchange %s = %q, want %q", k, exchange.Get(k), want)
+		}
+	}
+	if _, tokens, _ := as.record(); tokens[0].basicID != "xaa" || tokens[0].basicPW != "pw" {
+		t.Errorf("JWT bearer request %+v, want client_secret_basic", tokens[0])
+	}
 }
 
 // TestBounds: an oversized document and a redirect loop end in errors,

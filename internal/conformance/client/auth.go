@@ -35,6 +35,11 @@ type authContext struct {
 	PrivateKeyPEM    string `json:"private_key_pem"`
 	SigningAlgorithm string `json:"signing_algorithm"`
 	ValidJWT         string `json:"valid_jwt"` // auth/wif-jwt-bearer: the workload identity token
+
+	// auth/enterprise-managed-authorization: the identity provider.
+	IdPClientID      string `json:"idp_client_id"`
+	IdPIDToken       string `json:"idp_id_token"`
+	IdPTokenEndpoint string `json:"idp_token_endpoint"`
 }
 
 func init() {
@@ -59,7 +64,7 @@ func init() {
 	scenarios["auth/client-credentials-basic"] = clientCredentialsScenario
 	scenarios["auth/client-credentials-jwt"] = clientCredentialsScenario
 	scenarios["auth/wif-jwt-bearer"] = jwtBearerScenario
-	scenarios["auth/enterprise-managed-authorization"] = unsupported("auth/enterprise-managed-authorization")
+	scenarios["auth/enterprise-managed-authorization"] = enterpriseScenario
 }
 
 // authorizationCodeScenario authorizes with the authorization code grant:
@@ -119,7 +124,7 @@ func jwtBearerScenario(ctx context.Context, serverURL string, cctx json.RawMessa
 	auth, err := oauthclient.New(oauthclient.Config{
 		Grant:    oauthclient.GrantJWTBearer,
 		ClientID: c.ClientID,
-		Assertion: func(context.Context, string) (string, error) {
+		Assertion: func(context.Context, string, string) (string, error) {
 			return c.ValidJWT, nil
 		},
 	})
@@ -129,11 +134,26 @@ func jwtBearerScenario(ctx context.Context, serverURL string, cctx json.RawMessa
 	return listAndCall(ctx, serverURL, auth)
 }
 
-// unsupported is a scenario of an extension oauthclient does not implement.
-func unsupported(name string) func(context.Context, string, json.RawMessage) error {
-	return func(context.Context, string, json.RawMessage) error {
-		return fmt.Errorf("%s: not supported by oauthclient", name)
+// enterpriseScenario exchanges the context's ID token at the identity
+// provider for an ID-JAG and presents it with the JWT bearer grant.
+func enterpriseScenario(ctx context.Context, serverURL string, cctx json.RawMessage) error {
+	var c authContext
+	if err := json.Unmarshal(cctx, &c); err != nil {
+		return fmt.Errorf("context: %w", err)
 	}
+	ia := &oauthclient.IdentityAssertion{
+		TokenURL: c.IdPTokenEndpoint, ClientID: c.IdPClientID,
+		IDToken: func(context.Context) (string, error) { return c.IdPIDToken, nil },
+	}
+	auth, err := oauthclient.New(oauthclient.Config{
+		Grant:    oauthclient.GrantJWTBearer,
+		ClientID: c.ClientID, ClientSecret: c.ClientSecret,
+		Assertion: ia.Assertion,
+	})
+	if err != nil {
+		return err
+	}
+	return listAndCall(ctx, serverURL, auth)
 }
 
 // listAndCall connects, lists the tools and calls test-tool.
