@@ -1,10 +1,36 @@
 // The auth/* client scenarios: each connects to the scenario's MCP server
 // with an oauthclient.Auth, lists the tools and calls test-tool.
 //
-// Results against @modelcontextprotocol/conformance 0.2.0-alpha.12 (run
-// each with `conformance client --command <this program> --scenario S`):
+// Results against @modelcontextprotocol/conformance 0.2.0-alpha.12, 2 Dec
+// 2026: every auth/* client scenario passes, each run alone
+// (`conformance client --command <this program> --scenario S`, at its
+// default wire and again with --spec-version 2026-07-28 --force; the two
+// 2025-03-26 ones also at --spec-version 2025-03-26) and in
+// `--requirements 2025-11-25` and `--requirements 2026-07-28`:
 //
-//	RESULTS-PLACEHOLDER
+//	auth/metadata-default, -var1, -var2, -var3    pass (challenge, path-suffixed and root PRM; RFC 8414 and OIDC, path insertion and appending)
+//	auth/basic-cimd                               pass (client_id https://conformance-test.local/client-metadata.json)
+//	auth/scope-from-www-authenticate              pass
+//	auth/scope-from-scopes-supported              pass
+//	auth/scope-omitted-when-undefined             pass
+//	auth/scope-step-up                            pass (incl. sep-2350 union at 2026-07-28)
+//	auth/scope-retry-limit                        pass (one authorization; the client exits 1 with ErrInsufficientScope, allowed)
+//	auth/token-endpoint-auth-basic, -post, -none  pass (resource on both requests)
+//	auth/pre-registration                         pass (client_id/secret from the context)
+//	auth/2025-03-26-oauth-metadata-backcompat     pass (no PRM: metadata at the server's origin)
+//	auth/2025-03-26-oauth-endpoint-fallback       pass (no metadata: /authorize /token /register)
+//	auth/resource-mismatch                        pass (refused before authorizing; exits 1, allowed)
+//	auth/offline-access-scope                     pass (offline_access asked for, refresh_token registered)
+//	auth/offline-access-not-supported             pass
+//	auth/authorization-server-migration           pass (registers anew at the second AS)
+//	auth/iss-supported, auth/iss-not-advertised   pass
+//	auth/iss-supported-missing, -wrong-issuer,
+//	auth/iss-unexpected, auth/iss-normalized      pass (refused before the token request; exit 1, allowed)
+//	auth/metadata-issuer-mismatch                 pass (metadata not used; exit 1, allowed)
+//	auth/client-credentials-basic, -jwt           pass (extension; private_key_jwt with the context's key)
+//	auth/wif-jwt-bearer                           pass (extension; JWT bearer grant with valid_jwt)
+//	auth/enterprise-managed-authorization         pass (extension; ID-JAG by token exchange, then JWT bearer)
+//	auth/dpop, auth/dpop-nonce                    pass (extension; DPoP proofs, AS and RS nonces)
 package main
 
 import (
