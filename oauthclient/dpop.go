@@ -170,7 +170,7 @@ func dpopSupported(md *serverMetadata) bool {
 	return false
 }
 
-var errNoDPoP = errors.New("oauthclient: DPoP key")
+var errNoDPoP = errors.New("oauthclient: cannot make a DPoP key")
 
 func (a *Auth) dpopKey() (*dpop, error) {
 	a.mu.Lock()

@@ -23,11 +23,17 @@
 //   - runs the authorization code grant with PKCE (S256), the resource
 //     indicator (RFC 8707) on both requests, a state, and the check of the
 //     iss parameter of the response (RFC 9207) against the recorded issuer
-//     by simple string comparison; or the client credentials grant, with a
-//     client secret or a private_key_jwt assertion (RFC 7523);
+//     by simple string comparison; or, for a client acting for itself,
+//     the client credentials grant with a client secret or a
+//     private_key_jwt assertion (RFC 7523), or the JWT bearer grant with
+//     an assertion it is given (workload identity federation, and
+//     enterprise-managed authorization through [IdentityAssertion]);
 //   - asks for the scopes of the challenge, else the scopes_supported of
 //     the resource metadata, else none, and offline_access when the
-//     authorization server lists it, so that it can refresh.
+//     authorization server lists it, so that it can refresh;
+//   - asks for a DPoP-bound token (RFC 9449) when the authorization server
+//     supports ES256 proofs, and then presents it with the DPoP scheme and
+//     a fresh proof on every request, using the nonces servers hand out.
 //
 // On a 403 with error="insufficient_scope" it re-authorizes with the
 // scopes it had plus the challenged ones (step-up), unless that asks for
@@ -44,8 +50,11 @@
 //
 // Everything an authorization server sends is bounded: documents and
 // answers at 256 KiB (token answers at 1 MiB, by golang.org/x/oauth2),
-// every request by the HTTP client's timeout, redirects at 3, and the
-// number of authorization attempts by MaxAttempts.
+// every request by the HTTP client's timeout, redirects at 3, DPoP nonce
+// retries at one per token request (the transport bounds the others),
+// and the number of authorization attempts
+// by MaxAttempts. Endpoints that would carry credentials over plain http
+// off the loopback interface are refused.
 //
 //	auth, err := oauthclient.New(oauthclient.Config{
 //		RedirectURL: "http://127.0.0.1:8765/callback",
@@ -55,8 +64,11 @@
 //	c, err := mcpgen.Connect(ctx, mcpgen.HTTPTransport(url), mcpgen.ClientOptions{Auth: auth})
 //
 // The OAuth protocol work is golang.org/x/oauth2 (authorization URL,
-// PKCE, code exchange, refresh, client credentials); JWT client
-// assertions are signed with github.com/go-jose/go-jose/v4.
+// PKCE, code exchange, refresh, client credentials, whose grant type it
+// lets the JWT bearer grant and token exchange replace); JWT client
+// assertions and DPoP proofs are signed with github.com/go-jose/go-jose/v4.
+// What x/oauth2 cannot send (the resource indicator on a refresh, DPoP
+// headers) is added by the RoundTripper of the token endpoint requests.
 package oauthclient
 
 import (
@@ -191,9 +203,10 @@ type Config struct {
 	HTTPClient *http.Client
 }
 
-// Auth is an [mcpgen.ClientAuth] doing MCP authorization. It is safe for
-// concurrent use: refusals are handled one at a time, and a request
-// refused with a token that has since been renewed is simply retried.
+// Auth is an [mcpgen.ClientAuth] doing MCP authorization for one MCP
+// server (use one Auth per server). It is safe for concurrent use:
+// refusals and refreshes are handled one at a time, and a request refused
+// with a token that has since been renewed is simply retried.
 type Auth struct {
 	cfg Config
 	hc  *http.Client
@@ -300,9 +313,17 @@ func (a *Auth) Authorize(ctx context.Context, req *http.Request) error {
 		return nil
 	}
 	if !tok.Valid() && tok.RefreshToken != "" {
-		if t, err := a.refresh(ctx, b, tok); err == nil {
+		// One refresh at a time: a refresh token may be good for one use.
+		a.flow.Lock()
+		if t, err := a.cfg.Tokens.Token(ctx, b.key); err == nil && t != nil {
 			tok = t
 		}
+		if !tok.Valid() && tok.RefreshToken != "" {
+			if t, err := a.refresh(ctx, b, tok); err == nil {
+				tok = t
+			}
+		}
+		a.flow.Unlock()
 	}
 	if tok.AccessToken == "" {
 		return nil
@@ -435,8 +456,13 @@ func (a *Auth) discover(ctx context.Context, server *url.URL, hint string) (*bin
 	}
 }
 
-// obtain gets a token for b with scopes and makes b current.
-func (a *Auth) obtain(ctx context.Context, b *binding, scopes []string, attempt int) error {
+// obtain gets a token for a copy of b0 with scopes and makes that
+// current. b0 itself is not changed: it may be the current binding.
+func (a *Auth) obtain(ctx context.Context, b0 *binding, scopes []string, attempt int) error {
+	a.mu.Lock()
+	nb := *b0 // uses and attempts change under mu
+	a.mu.Unlock()
+	b := &nb
 	if a.cfg.ClientIssuer != "" && b.md.Issuer != a.cfg.ClientIssuer {
 		return fmt.Errorf("%w: the client is registered with %s, the server uses %s", ErrIssuerMismatch, a.cfg.ClientIssuer, b.md.Issuer)
 	}
@@ -468,10 +494,9 @@ func (a *Auth) obtain(ctx context.Context, b *binding, scopes []string, attempt 
 	if err := a.cfg.Tokens.SetToken(ctx, b.key, tok); err != nil {
 		return fmt.Errorf("oauthclient: token store: %w", err)
 	}
-	nb := *b
-	nb.scopes, nb.uses, nb.attempts = scopes, 0, attempt
+	b.scopes, b.uses, b.attempts = scopes, 0, attempt
 	a.mu.Lock()
-	a.cur = &nb
+	a.cur = b
 	a.mu.Unlock()
 	return nil
 }
