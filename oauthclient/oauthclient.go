@@ -144,7 +144,9 @@ const (
 // UserAgent performs the user-agent step of the authorization code grant:
 // it lets the user authorize at authURL and returns the URL the
 // authorization server redirected to (the RedirectURL with code, state and
-// maybe iss or error in its query).
+// maybe iss or error in its query). It is called with the context of the
+// refused request, one call at a time; the requests that wait on it wait
+// until it returns, so it should honour ctx.
 type UserAgent func(ctx context.Context, authURL string) (redirect *url.URL, err error)
 
 // Config configures an [Auth]. The zero value of every field but
