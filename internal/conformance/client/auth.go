@@ -50,9 +50,9 @@ import (
 	"github.com/mcpgen/mcpgen/oauthclient"
 )
 
-// cimdURL is the client ID metadata document URL the suite's
+// authCIMDURL is the client ID metadata document URL the suite's
 // authorization servers expect (they do not fetch it).
-const cimdURL = "https://conformance-test.local/client-metadata.json"
+const authCIMDURL = "https://conformance-test.local/client-metadata.json"
 
 // authContext is the MCP_CONFORMANCE_CONTEXT of the auth scenarios.
 type authContext struct {
@@ -85,25 +85,25 @@ func init() {
 		"auth/dpop", "auth/dpop-nonce",
 	}
 	for _, name := range code {
-		scenarios[name] = authorizationCodeScenario
+		scenarios[name] = authCodeScenario
 	}
-	scenarios["auth/client-credentials-basic"] = clientCredentialsScenario
-	scenarios["auth/client-credentials-jwt"] = clientCredentialsScenario
-	scenarios["auth/wif-jwt-bearer"] = jwtBearerScenario
-	scenarios["auth/enterprise-managed-authorization"] = enterpriseScenario
+	scenarios["auth/client-credentials-basic"] = authClientCredentialsScenario
+	scenarios["auth/client-credentials-jwt"] = authClientCredentialsScenario
+	scenarios["auth/wif-jwt-bearer"] = authJWTBearerScenario
+	scenarios["auth/enterprise-managed-authorization"] = authEnterpriseScenario
 }
 
-// authorizationCodeScenario authorizes with the authorization code grant:
+// authCodeScenario authorizes with the authorization code grant:
 // pre-registered credentials when the context has them, else the suite's
 // client ID metadata document where supported, else dynamic registration.
-func authorizationCodeScenario(ctx context.Context, serverURL string, cctx json.RawMessage) error {
+func authCodeScenario(ctx context.Context, serverURL string, cctx json.RawMessage) error {
 	var c authContext
 	if err := json.Unmarshal(cctx, &c); err != nil {
 		return fmt.Errorf("context: %w", err)
 	}
 	auth, err := oauthclient.New(oauthclient.Config{
 		ClientID: c.ClientID, ClientSecret: c.ClientSecret,
-		ClientMetadataURL: cimdURL,
+		ClientMetadataURL: authCIMDURL,
 		ClientName:        "mcpgen-conformance-client",
 		RedirectURL:       "http://localhost:3000/callback",
 		UserAgent:         oauthclient.Headless(nil),
@@ -111,12 +111,12 @@ func authorizationCodeScenario(ctx context.Context, serverURL string, cctx json.
 	if err != nil {
 		return err
 	}
-	return listAndCall(ctx, serverURL, auth)
+	return authListAndCall(ctx, serverURL, auth)
 }
 
-// clientCredentialsScenario authorizes with the client credentials grant,
+// authClientCredentialsScenario authorizes with the client credentials grant,
 // with the secret or the private key of the context.
-func clientCredentialsScenario(ctx context.Context, serverURL string, cctx json.RawMessage) error {
+func authClientCredentialsScenario(ctx context.Context, serverURL string, cctx json.RawMessage) error {
 	var c authContext
 	if err := json.Unmarshal(cctx, &c); err != nil {
 		return fmt.Errorf("context: %w", err)
@@ -137,12 +137,12 @@ func clientCredentialsScenario(ctx context.Context, serverURL string, cctx json.
 	if err != nil {
 		return err
 	}
-	return listAndCall(ctx, serverURL, auth)
+	return authListAndCall(ctx, serverURL, auth)
 }
 
-// jwtBearerScenario presents the workload identity token of the context
+// authJWTBearerScenario presents the workload identity token of the context
 // with the JWT bearer grant.
-func jwtBearerScenario(ctx context.Context, serverURL string, cctx json.RawMessage) error {
+func authJWTBearerScenario(ctx context.Context, serverURL string, cctx json.RawMessage) error {
 	var c authContext
 	if err := json.Unmarshal(cctx, &c); err != nil {
 		return fmt.Errorf("context: %w", err)
@@ -157,12 +157,12 @@ func jwtBearerScenario(ctx context.Context, serverURL string, cctx json.RawMessa
 	if err != nil {
 		return err
 	}
-	return listAndCall(ctx, serverURL, auth)
+	return authListAndCall(ctx, serverURL, auth)
 }
 
-// enterpriseScenario exchanges the context's ID token at the identity
+// authEnterpriseScenario exchanges the context's ID token at the identity
 // provider for an ID-JAG and presents it with the JWT bearer grant.
-func enterpriseScenario(ctx context.Context, serverURL string, cctx json.RawMessage) error {
+func authEnterpriseScenario(ctx context.Context, serverURL string, cctx json.RawMessage) error {
 	var c authContext
 	if err := json.Unmarshal(cctx, &c); err != nil {
 		return fmt.Errorf("context: %w", err)
@@ -179,17 +179,19 @@ func enterpriseScenario(ctx context.Context, serverURL string, cctx json.RawMess
 	if err != nil {
 		return err
 	}
-	return listAndCall(ctx, serverURL, auth)
+	return authListAndCall(ctx, serverURL, auth)
 }
 
-// listAndCall connects, lists the tools and calls test-tool.
+// authListAndCall connects, lists the tools and calls test-tool.
 //
 // TEMPORARY: until the client runtime is merged this is a minimal
 // JSON-RPC caller of its own (below); at merge it becomes
-// mcpgen.Connect(ctx, mcpgen.HTTPTransport(serverURL), mcpgen.ClientOptions{Auth: auth})
-// followed by ListTools and CallTool.
-func listAndCall(ctx context.Context, serverURL string, auth mcpgen.ClientAuth) error {
-	s := &rpcSession{url: serverURL, auth: auth, version: os.Getenv("MCP_CONFORMANCE_PROTOCOL_VERSION"),
+// mcpgen.Connect(ctx, mcpgen.HTTPTransport(serverURL), mcpgen.ClientOptions{Auth: auth,
+// ProtocolVersion: os.Getenv("MCP_CONFORMANCE_PROTOCOL_VERSION")}) followed by ListTools
+// and CallTool("test-tool"), and authRPC goes. Its names are prefixed with
+// auth so that they cannot collide with the runtime branch's files.
+func authListAndCall(ctx context.Context, serverURL string, auth mcpgen.ClientAuth) error {
+	s := &authRPC{url: serverURL, auth: auth, version: os.Getenv("MCP_CONFORMANCE_PROTOCOL_VERSION"),
 		hc: &http.Client{Timeout: 30 * time.Second}}
 	if s.version == "" {
 		s.version = "2025-11-25"
@@ -204,19 +206,19 @@ func listAndCall(ctx context.Context, serverURL string, auth mcpgen.ClientAuth) 
 	return err
 }
 
-// rpcSession is a minimal Streamable HTTP JSON-RPC caller: the legacy
+// authRPC is a minimal Streamable HTTP JSON-RPC caller: the legacy
 // initialize handshake, or the stateless 2026-07-28 era with per-request
-// _meta. TEMPORARY, see listAndCall.
-type rpcSession struct {
+// _meta. TEMPORARY, see authListAndCall.
+type authRPC struct {
 	url, version, session string
 	auth                  mcpgen.ClientAuth
 	hc                    *http.Client
 	id                    int
 }
 
-func (s *rpcSession) stateless() bool { return s.version >= "2026" }
+func (s *authRPC) stateless() bool { return s.version >= "2026" }
 
-func (s *rpcSession) open(ctx context.Context) error {
+func (s *authRPC) open(ctx context.Context) error {
 	if s.stateless() {
 		_, err := s.call(ctx, "server/discover", map[string]any{})
 		return err
@@ -232,7 +234,7 @@ func (s *rpcSession) open(ctx context.Context) error {
 }
 
 // call sends a request and returns its result.
-func (s *rpcSession) call(ctx context.Context, method string, params map[string]any) (json.RawMessage, error) {
+func (s *authRPC) call(ctx context.Context, method string, params map[string]any) (json.RawMessage, error) {
 	s.id++
 	if s.stateless() {
 		params["_meta"] = map[string]any{
@@ -260,7 +262,7 @@ func (s *rpcSession) call(ctx context.Context, method string, params map[string]
 // send POSTs msg, authorizing it and retrying at most 3 times after a
 // refusal the ClientAuth says it renewed credentials for; out (nil for a
 // notification) receives the JSON-RPC response, from JSON or SSE.
-func (s *rpcSession) send(ctx context.Context, msg any, out any) error {
+func (s *authRPC) send(ctx context.Context, msg any, out any) error {
 	body, _ := json.Marshal(msg)
 	for try := 0; ; try++ {
 		req, err := http.NewRequestWithContext(ctx, http.MethodPost, s.url, bytes.NewReader(body))
@@ -304,14 +306,14 @@ func (s *rpcSession) send(ctx context.Context, msg any, out any) error {
 			return nil
 		}
 		if strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
-			return readSSE(resp.Body, out)
+			return authReadSSE(resp.Body, out)
 		}
 		return json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(out)
 	}
 }
 
-// readSSE decodes the first event carrying a JSON-RPC response.
-func readSSE(r io.Reader, out any) error {
+// authReadSSE decodes the first event carrying a JSON-RPC response.
+func authReadSSE(r io.Reader, out any) error {
 	sc := bufio.NewScanner(io.LimitReader(r, 1<<20))
 	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
 	var data strings.Builder
