@@ -94,16 +94,18 @@ func (d *dpop) remember(u *url.URL, resp *http.Response) bool {
 	return true
 }
 
-// tokenTransport is the RoundTripper of requests to a token endpoint:
-// it adds the resource indicator to refresh requests (x/oauth2 sends no
-// extra parameters with those) and, for a DPoP client, a proof, sending
-// the request once more when the server answers with a nonce to use
-// (RFC 9449 section 8).
+// tokenTransport is the RoundTripper of requests to a token endpoint.
+// It adds what x/oauth2 cannot send with every grant: the resource
+// indicator (a refresh has no extra parameters), a fresh private_key_jwt
+// client assertion (RFC 7523 section 2.2) and, for a DPoP client, a
+// proof, sending the request once more when the server answers with a
+// nonce to use (RFC 9449 section 8).
 type tokenTransport struct {
-	next     http.RoundTripper
-	tokenURL string
-	resource string // added when not in the form
-	dpop     *dpop  // nil: no proofs
+	next      http.RoundTripper
+	tokenURL  string
+	resource  string                 // added when not in the form
+	assertion func() (string, error) // nil: no client assertion
+	dpop      *dpop                  // nil: no proofs
 }
 
 func (tt tokenTransport) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -121,6 +123,14 @@ func (tt tokenTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	if tt.resource != "" && !form.Has("resource") {
 		form.Set("resource", tt.resource)
+	}
+	if tt.assertion != nil {
+		ca, err := tt.assertion()
+		if err != nil {
+			return nil, err
+		}
+		form.Set("client_assertion_type", "urn:ietf:params:oauth:client-assertion-type:jwt-bearer")
+		form.Set("client_assertion", ca)
 	}
 	body := form.Encode()
 	send := func() (*http.Response, error) {

@@ -582,18 +582,6 @@ func (a *Auth) clientCredentials(ctx context.Context, b *binding, scopes []strin
 		cc.EndpointParams.Set("grant_type", string(GrantJWTBearer))
 		cc.EndpointParams.Set("assertion", assertion)
 	}
-	if b.client.method == AuthMethodPrivateKeyJWT {
-		aud := b.md.Issuer
-		if aud == "" {
-			aud = b.md.TokenEndpoint
-		}
-		assertion, err := a.assertion(aud)
-		if err != nil {
-			return nil, err
-		}
-		cc.EndpointParams.Set("client_assertion_type", "urn:ietf:params:oauth:client-assertion-type:jwt-bearer")
-		cc.EndpointParams.Set("client_assertion", assertion)
-	}
 	tok, err := cc.Token(a.tokenCtx(ctx, b))
 	if err != nil {
 		return nil, fmt.Errorf("oauthclient: token request: %w", err)
@@ -627,6 +615,13 @@ func (a *Auth) tokenCtx(ctx context.Context, b *binding) context.Context {
 		next = http.DefaultTransport
 	}
 	tt := tokenTransport{next: next, tokenURL: b.md.TokenEndpoint, resource: b.key.Resource}
+	if b.client != nil && b.client.method == AuthMethodPrivateKeyJWT {
+		aud := b.md.Issuer
+		if aud == "" {
+			aud = b.md.TokenEndpoint
+		}
+		tt.assertion = func() (string, error) { return a.assertion(aud) }
+	}
 	if b.dpop {
 		d, err := a.dpopKey()
 		if err == nil {

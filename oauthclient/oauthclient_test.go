@@ -363,6 +363,15 @@ func TestRegistration(t *testing.T) {
 			t.Errorf("registrations %d, client_id %q, basic %v %q:%q", len(regs), authz[0].Get("client_id"), tokens[0].basic, tokens[0].basicID, tokens[0].basicPW)
 		}
 	})
+	t.Run("pre-registered with a key", func(t *testing.T) {
+		key, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+		as := newAS(t, func(as *fakeAS) { as.methods, as.jwtKey = []string{"private_key_jwt"}, &key.PublicKey })
+		rs := newRS(t, as, nil)
+		mustCall(t, newAuth(t, oauthclient.Config{ClientID: "svc", PrivateKey: key}), rs.url(), "list")
+		if _, tokens, _ := as.record(); len(tokens) != 1 || tokens[0].basic || tokens[0].form.Get("client_secret") != "" {
+			t.Errorf("token requests %+v", tokens)
+		}
+	})
 	t.Run("pre-registered elsewhere", func(t *testing.T) {
 		as := newAS(t, nil)
 		rs := newRS(t, as, nil)

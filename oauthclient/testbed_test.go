@@ -185,6 +185,12 @@ func (as *fakeAS) token(w http.ResponseWriter, r *http.Request) {
 	var scopes []string
 	switch f.Get("grant_type") {
 	case "authorization_code":
+		if as.jwtKey != nil {
+			if err := as.checkAssertion(f); err != nil {
+				fail("invalid_client")
+				return
+			}
+		}
 		sum := sha256.Sum256([]byte(f.Get("code_verifier")))
 		if f.Get("code") != "the-code" || base64.RawURLEncoding.EncodeToString(sum[:]) != as.challenge {
 			fail("invalid_grant")
