@@ -3,7 +3,8 @@
 # conformance client (internal/conformance/client, built on the public
 # client runtime): requirement set 2025-11-25, then 2026-07-28, then the
 # client scenarios of the extensions we serve (skills: sep-2640-client-*;
-# auth: client credentials), one by one. Installs what it needs (Node 22
+# auth: client credentials, JWT bearer, enterprise-managed authorization,
+# DPoP), one by one. Installs what it needs (Node 22
 # and the pinned suite, from the npm registry) under .tools/ on first use.
 #
 #   scripts/conformance-client.sh     run everything, fail on any scored failure
@@ -69,7 +70,8 @@ done
 # The extension scenarios, which no requirement set scores: every check
 # must be SUCCESS, none skipped or a warning.
 for s in sep-2640-client-no-prefetch sep-2640-client-verify-digest sep-2640-client-verify-size \
-         sep-2640-client-verify-frontmatter auth/client-credentials-jwt auth/client-credentials-basic; do
+         sep-2640-client-verify-frontmatter auth/client-credentials-jwt auth/client-credentials-basic \
+         auth/wif-jwt-bearer auth/enterprise-managed-authorization auth/dpop auth/dpop-nonce; do
   echo "=== conformance client scenario $s ==="
   out=$("$node" "$cli" client --command "$client" --scenario "$s" 2>&1) || true
   grep -E 'SUCCESS|FAILURE|WARNING|SKIPPED|Passed:|OVERALL' <<<"$out" || true
