@@ -439,3 +439,31 @@ func TestClusterUnreachableAtStart(t *testing.T) {
 		t.Fatalf("message:\n%s", s)
 	}
 }
+
+// TestClusterNotificationAcrossOutage: replica A loses the database; a
+// tool on A announces that the tool list changed; the client listening on
+// replica B hears of it once A reaches the database again, not never.
+func TestClusterNotificationAcrossOutage(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts two replicas on PostgreSQL")
+	}
+	clusterURL, _ := pgtest.URL(t, "notifyoutage")
+	cut := pgtest.NewCut(t)
+	bin := buildBinary(t)
+	a := startReplica(t, bin, cut.Rewrite(clusterURL))
+	b := startReplica(t, bin, clusterURL)
+	l := listen(t, "http://"+b.addr+"/mcp")
+
+	cut.Down()
+	// A stateless call needs no shared state: served during the outage.
+	if status, resp := modernCall(t, "http://"+a.addr+"/mcp", "tools/call", "test_trigger_tool_change", map[string]any{"name": "test_trigger_tool_change", "arguments": map[string]any{}}); status != 200 || resp["error"] != nil {
+		t.Fatalf("tools/call on the replica without its database: %d %v", status, resp)
+	}
+	select {
+	case m := <-l.methods:
+		t.Fatalf("%s reached the other replica while the database was down", m)
+	case <-time.After(500 * time.Millisecond):
+	}
+	cut.Up()
+	l.await(t, "notifications/tools/list_changed")
+}
