@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"os/exec"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -466,4 +467,191 @@ func TestClusterNotificationAcrossOutage(t *testing.T) {
 	}
 	cut.Up()
 	l.await(t, "notifications/tools/list_changed")
+}
+
+// legacyPost sends one legacy (2025-11-25) message in session sid and
+// returns the HTTP status and headers.
+func legacyPost(url, sid, body string) (int, http.Header) {
+	req, _ := http.NewRequest("POST", url, strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("MCP-Protocol-Version", "2025-11-25")
+	if sid != "" {
+		req.Header.Set("Mcp-Session-Id", sid)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return 0, nil
+	}
+	_, _ = io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	return resp.StatusCode, resp.Header
+}
+
+// TestClusterOutageUnderLoad cuts three replicas (behind a round-robin
+// proxy) from PostgreSQL during a mixed workload: stateless calls are
+// served throughout; calls that need shared state (task creation, legacy
+// subscriptions) get 503 with Retry-After, never another failure, and
+// succeed once the database is back; every task and subscription that was
+// acknowledged is still there afterwards; the replicas recover without a
+// restart.
+func TestClusterOutageUnderLoad(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts three replicas on PostgreSQL")
+	}
+	clusterURL, schema := pgtest.URL(t, "outageload")
+	cut := pgtest.NewCut(t)
+	bin := buildBinary(t)
+	var backends []string
+	for range 3 {
+		r := startReplica(t, bin, cut.Rewrite(clusterURL))
+		backends = append(backends, "http://"+r.addr)
+	}
+	proxy, err := rrproxy.Start(backends...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer proxy.Close()
+	url := proxy.URL() + "/mcp"
+
+	// A legacy session, opened and used on every replica before the cut.
+	req, _ := http.NewRequest("POST", url, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	sid := resp.Header.Get("Mcp-Session-Id")
+	for range 3 {
+		if status, _ := legacyPost(url, sid, `{"jsonrpc":"2.0","id":2,"method":"ping"}`); status != 200 {
+			t.Fatalf("ping before the outage: %d", status)
+		}
+	}
+
+	var (
+		mu            sync.Mutex
+		tasks         []string // acknowledged task ids
+		subscribed    []string // acknowledged subscriptions
+		refused       int      // 503s with Retry-After
+		statelessDone int
+		problems      []string
+	)
+	note := func(format string, args ...any) {
+		mu.Lock()
+		problems = append(problems, fmt.Sprintf(format, args...))
+		mu.Unlock()
+	}
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	worker := func(step func(n int)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for n := 0; ; n++ {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				step(n)
+				time.Sleep(20 * time.Millisecond)
+			}
+		}()
+	}
+	worker(func(n int) { // stateless: always served
+		status, resp := modernCall(t, url, "tools/call", "greet", map[string]any{"name": "greet", "arguments": map[string]any{"name": fmt.Sprint(n)}})
+		if status != 200 || resp["error"] != nil {
+			note("stateless greet: %d %v", status, resp)
+			return
+		}
+		mu.Lock()
+		statelessDone++
+		mu.Unlock()
+	})
+	worker(func(n int) { // tasks: acknowledged or refused with 503
+		status, resp := modernCall(t, url, "tools/call", "slow_compute", map[string]any{"name": "slow_compute", "arguments": map[string]any{"seconds": 1}})
+		res, _ := resp["result"].(map[string]any)
+		switch id, _ := res["taskId"].(string); {
+		case status == 200 && id != "":
+			mu.Lock()
+			tasks = append(tasks, id)
+			mu.Unlock()
+		case status == http.StatusServiceUnavailable:
+			mu.Lock()
+			refused++
+			mu.Unlock()
+		default:
+			note("task: %d %v", status, resp)
+		}
+	})
+	worker(func(n int) { // legacy subscriptions: acknowledged or refused with 503
+		uri := fmt.Sprintf("test://load/%d", n)
+		status, h := legacyPost(url, sid, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"resources/subscribe","params":{"uri":%q}}`, 100+n, uri))
+		switch {
+		case status == 200:
+			mu.Lock()
+			subscribed = append(subscribed, uri)
+			mu.Unlock()
+		case status == http.StatusServiceUnavailable && h.Get("Retry-After") != "":
+			mu.Lock()
+			refused++
+			mu.Unlock()
+		default:
+			note("subscribe: %d", status)
+		}
+	})
+
+	time.Sleep(500 * time.Millisecond)
+	cut.Down()
+	time.Sleep(2 * time.Second)
+	cut.Up()
+	time.Sleep(3 * time.Second) // recovered: shared-state calls succeed again
+	mu.Lock()
+	acked := len(tasks)
+	mu.Unlock()
+	time.Sleep(time.Second)
+	close(stop)
+	wg.Wait()
+	for _, p := range problems {
+		t.Error(p)
+	}
+	if refused == 0 {
+		t.Error("no call was refused during the outage: was the database cut?")
+	}
+	if len(tasks) <= acked {
+		t.Errorf("no task was created after the database came back (%d before, %d in all)", acked, len(tasks))
+	}
+	t.Logf("%d stateless calls, %d tasks and %d subscriptions acknowledged, %d refused with 503", statelessDone, len(tasks), len(subscribed), refused)
+
+	// Every acknowledged task is found and completes.
+	deadline := time.Now().Add(60 * time.Second)
+	for _, id := range tasks {
+		for {
+			status, resp := modernCall(t, url, "tasks/get", id, map[string]any{"taskId": id})
+			res, _ := resp["result"].(map[string]any)
+			if status != 200 || res == nil {
+				t.Fatalf("task %s lost: %d %v", id, status, resp)
+			}
+			if st, _ := res["status"].(string); st == "completed" {
+				break
+			} else if st != "working" || time.Now().After(deadline) {
+				t.Fatalf("task %s is %s: %v", id, st, res)
+			}
+			time.Sleep(250 * time.Millisecond)
+		}
+	}
+	// Every acknowledged subscription is stored.
+	var stored []string
+	conn := pgtest.Connect(t)
+	defer conn.Close(context.Background())
+	if err := conn.QueryRow(context.Background(), "SELECT subscribed FROM "+schema+".mcp_sessions WHERE id = $1", sid).Scan(&stored); err != nil {
+		t.Fatal(err)
+	}
+	for _, uri := range subscribed {
+		if !slices.Contains(stored, uri) {
+			t.Errorf("acknowledged subscription %s is not stored", uri)
+		}
+	}
 }
