@@ -63,6 +63,9 @@ func (h *handler) get(w http.ResponseWriter, r *http.Request, who Principal) {
 	case <-sess.doneChan():
 	case <-me.replaced:
 	}
+	if h.srv.shuttingDown() {
+		st.retryHint(shutdownRetry)
+	}
 
 	h.gets.mu.Lock()
 	if h.gets.m[id] == me {

@@ -127,6 +127,9 @@ func (h *handler) post(w http.ResponseWriter, r *http.Request, who Principal) {
 	if in.RetryAfter > 0 {
 		w.Header().Set("Retry-After", strconv.Itoa(int(in.RetryAfter/time.Second)))
 	}
+	if h.srv.shuttingDown() {
+		st.retryHint(shutdownRetry) // an SSE answer only: a listen stream ended by the shutdown
+	}
 	st.finish(status, sid, resp)
 }
 

@@ -270,6 +270,21 @@ func (s *stream) abandon() {
 	s.closeLocked()
 }
 
+// shutdownRetry is the reconnection delay a stream ended by a shutdown
+// announces: long enough for a load balancer to notice the replica is
+// gone, short enough that the client's next stream opens elsewhere soon.
+const shutdownRetry = time.Second
+
+// retryHint tells an SSE client, before the stream ends because the
+// server shuts down, when to reconnect (the SSE retry field).
+func (s *stream) retryHint(d time.Duration) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.sse && !s.closed && s.ctx.Err() == nil {
+		_ = s.writeLocked(fmt.Appendf(nil, "retry: %d\n\n", d.Milliseconds()))
+	}
+}
+
 // close ends a stream without a final message (GET streams).
 func (s *stream) close() {
 	s.mu.Lock()

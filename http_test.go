@@ -230,6 +230,7 @@ type sse struct {
 	t        testing.TB
 	r        *bufio.Reader
 	comments int
+	retry    string // the last retry field
 }
 
 func newSSE(t testing.TB, resp *http.Response) *sse {
@@ -271,6 +272,8 @@ func (s *sse) next() (msg, error) {
 		case strings.HasPrefix(line, "data: "):
 			data = append(data, strings.TrimPrefix(line, "data: "))
 		case line == "event: message":
+		case strings.HasPrefix(line, "retry: "):
+			s.retry = strings.TrimPrefix(line, "retry: ")
 		default:
 			s.t.Fatalf("unexpected SSE line %q", line)
 		}
@@ -898,6 +901,10 @@ func TestShutdown(t *testing.T) {
 	}
 	if m := listen.must(); string(m.ID) != `"l"` {
 		t.Fatalf("listen final %+v", m)
+	}
+	// Both tell the client when to reconnect (to another replica).
+	if get.retry != "1000" || listen.retry != "1000" {
+		t.Fatalf("retry hints: GET %q, listen %q; want 1000 ms each", get.retry, listen.retry)
 	}
 	wg.Wait()
 }

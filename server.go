@@ -183,6 +183,16 @@ func (s *Server) Close() {
 
 func (s *Server) closing() <-chan struct{} { return s.closed }
 
+// shuttingDown reports whether Close was called.
+func (s *Server) shuttingDown() bool {
+	select {
+	case <-s.closed:
+		return true
+	default:
+		return false
+	}
+}
+
 type compiledTool struct {
 	Tool
 	input        *jsonschema.Schema
