@@ -150,6 +150,7 @@ type Client struct {
 	caps         json.RawMessage // this client's capabilities, encoded once
 	metaInfo     json.RawMessage // clientInfo, encoded once
 
+	asking    chan struct{} // the server's requests being answered (legacy)
 	nextID    atomic.Int64
 	progress  sync.Map // progress token (string) -> func(Progress)
 	toolsMu   sync.Mutex
@@ -197,7 +198,7 @@ func Connect(ctx context.Context, t ClientTransport, opts ClientOptions) (*Clien
 	if v != "" && !supportedVersion(v) {
 		return nil, fmt.Errorf("mcp connect: protocol version %q is not one this client speaks (%v)", v, versions)
 	}
-	c := &Client{opts: opts, toolCache: map[string]json.RawMessage{}}
+	c := &Client{opts: opts, toolCache: map[string]json.RawMessage{}, asking: make(chan struct{}, maxServerRequests)}
 	c.metaInfo, _ = json.Marshal(opts.ClientInfo)
 	conn, err := t.dial(ctx, c)
 	if err != nil {

@@ -461,10 +461,14 @@ func (hc *httpConn) listen(ctx context.Context) {
 		} else {
 			ok := resp.StatusCode == http.StatusOK
 			if ok {
-				fails = 0
+				// A stream that carried no message counts as a failure:
+				// a server that ends every stream at once is not
+				// reconnected to forever.
+				fails++
 				hc.readSSE(resp.Body, st, func(data []byte) bool {
 					var m wireMessage
-					if json.Unmarshal(data, &m) == nil {
+					if json.Unmarshal(data, &m) == nil && (m.Method != "" || len(m.ID) > 0) {
+						fails = 0
 						hc.dispatch(ctx, &m)
 					}
 					return false
@@ -489,7 +493,7 @@ func (hc *httpConn) dispatch(ctx context.Context, m *wireMessage) {
 	switch {
 	case m.Method != "" && len(m.ID) > 0:
 		go func() {
-			v, err := hc.c.answer(ctx, m.Method, m.Params)
+			v, err := hc.c.serverRequest(ctx, m.Method, m.Params)
 			body, merr := json.Marshal(responseTo(m.ID, v, err))
 			if merr != nil {
 				return
