@@ -125,11 +125,13 @@ func StaticToken(token string) ClientAuth { return staticToken(token) }
 
 type staticToken string
 
+// Authorize sets the bearer token.
 func (t staticToken) Authorize(_ context.Context, req *http.Request) error {
 	req.Header.Set("Authorization", "Bearer "+string(t))
 	return nil
 }
 
+// Refused gives up: a fixed token cannot be renewed.
 func (t staticToken) Refused(_ context.Context, _ *http.Request, resp *http.Response) error {
 	return fmt.Errorf("the server refused the token: HTTP %s", resp.Status)
 }
