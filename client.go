@@ -259,9 +259,10 @@ func (c *Client) handshake(ctx context.Context, v string) error {
 	if errors.Is(err, errNotDiscover) && v == "" {
 		return c.initialize(ctx, latestLegacy)
 	}
-	if v != "" || isModernError(err) || ctx.Err() != nil {
-		// Asked for a modern revision, or a modern server refused the
-		// request for a reason of its own: no fallback.
+	if v != "" || isModernError(err) || refused(err) || ctx.Err() != nil {
+		// Asked for a modern revision, a modern server refused the
+		// request for a reason of its own, or the caller is not let in:
+		// no fallback.
 		return fmt.Errorf("server/discover: %w", err)
 	}
 	// Anything else says the server predates server/discover.

@@ -79,6 +79,21 @@ type httpConn struct {
 	renewMu  sync.Mutex
 }
 
+// authError is a refusal the ClientAuth could not overcome.
+type authError struct{ err error }
+
+func (e *authError) Error() string { return "authorization: " + e.err.Error() }
+func (e *authError) Unwrap() error { return e.err }
+
+// refused reports whether err is an authorization failure: the ClientAuth
+// gave up, or the server still answered 401 or 403. Connect does not fall
+// back to another era on it, which would only be refused again.
+func refused(err error) bool {
+	var ae *authError
+	var se *HTTPStatusError
+	return errors.As(err, &ae) || errors.As(err, &se) && (se.StatusCode == http.StatusUnauthorized || se.StatusCode == http.StatusForbidden)
+}
+
 // HTTPStatusError is an HTTP answer that carried no JSON-RPC message: the
 // status and the start of the body. A JSON-RPC error in the body comes
 // back as a [*ProtocolError] instead, wrapped with the status.
@@ -169,7 +184,7 @@ func (hc *httpConn) do(ctx context.Context, build func() (*http.Request, error))
 		rerr := a.Refused(ctx, req, resp)
 		if rerr != nil {
 			resp.Body.Close()
-			return nil, fmt.Errorf("authorization: %w", rerr)
+			return nil, &authError{rerr}
 		}
 		io.Copy(io.Discard, io.LimitReader(resp.Body, maxErrorBody))
 		resp.Body.Close()

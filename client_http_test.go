@@ -200,3 +200,32 @@ func TestClientRenewsSession(t *testing.T) {
 		t.Errorf("initialize %d, initialized %d, sessions %d; want 2 of each", inits, initialized, sessions)
 	}
 }
+
+// A server that refuses the credentials is not asked again in the other
+// era: the refusal comes back from Connect, and the ClientAuth is
+// consulted a bounded number of times.
+func TestClientAuthRefused(t *testing.T) {
+	var mu sync.Mutex
+	posts := 0
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		posts++
+		mu.Unlock()
+		if r.Header.Get("Authorization") != "Bearer good" {
+			w.Header().Set("WWW-Authenticate", `Bearer error="invalid_token"`)
+			http.Error(w, "unauthorized", http.StatusUnauthorized)
+			return
+		}
+		http.Error(w, "unexpected", http.StatusTeapot)
+	}))
+	defer hs.Close()
+	_, err := mcpgen.Connect(context.Background(), mcpgen.HTTPTransport(hs.URL), mcpgen.ClientOptions{Auth: mcpgen.StaticToken("bad")})
+	if err == nil || !strings.Contains(err.Error(), "refused the token") {
+		t.Fatalf("connect: %v, want the token's refusal", err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if posts != 1 {
+		t.Errorf("%d requests, want 1 (no retry with a fixed token, no fallback to initialize)", posts)
+	}
+}
