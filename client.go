@@ -125,11 +125,13 @@ func StaticToken(token string) ClientAuth { return staticToken(token) }
 
 type staticToken string
 
+// Authorize sets the bearer token.
 func (t staticToken) Authorize(_ context.Context, req *http.Request) error {
 	req.Header.Set("Authorization", "Bearer "+string(t))
 	return nil
 }
 
+// Refused gives up: a fixed token cannot be renewed.
 func (t staticToken) Refused(_ context.Context, _ *http.Request, resp *http.Response) error {
 	return fmt.Errorf("the server refused the token: HTTP %s", resp.Status)
 }
@@ -150,6 +152,7 @@ type Client struct {
 	caps         json.RawMessage // this client's capabilities, encoded once
 	metaInfo     json.RawMessage // clientInfo, encoded once
 
+	asking    chan struct{} // the server's requests being answered (legacy)
 	nextID    atomic.Int64
 	progress  sync.Map // progress token (string) -> func(Progress)
 	toolsMu   sync.Mutex
@@ -197,7 +200,7 @@ func Connect(ctx context.Context, t ClientTransport, opts ClientOptions) (*Clien
 	if v != "" && !supportedVersion(v) {
 		return nil, fmt.Errorf("mcp connect: protocol version %q is not one this client speaks (%v)", v, versions)
 	}
-	c := &Client{opts: opts, toolCache: map[string]json.RawMessage{}}
+	c := &Client{opts: opts, toolCache: map[string]json.RawMessage{}, asking: make(chan struct{}, maxServerRequests)}
 	c.metaInfo, _ = json.Marshal(opts.ClientInfo)
 	conn, err := t.dial(ctx, c)
 	if err != nil {
@@ -256,9 +259,10 @@ func (c *Client) handshake(ctx context.Context, v string) error {
 	if errors.Is(err, errNotDiscover) && v == "" {
 		return c.initialize(ctx, latestLegacy)
 	}
-	if v != "" || isModernError(err) || ctx.Err() != nil {
-		// Asked for a modern revision, or a modern server refused the
-		// request for a reason of its own: no fallback.
+	if v != "" || isModernError(err) || refused(err) || ctx.Err() != nil {
+		// Asked for a modern revision, a modern server refused the
+		// request for a reason of its own, or the caller is not let in:
+		// no fallback.
 		return fmt.Errorf("server/discover: %w", err)
 	}
 	// Anything else says the server predates server/discover.

@@ -3,7 +3,6 @@ package mcpgen
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 )
@@ -274,6 +273,3 @@ func (c *Client) Complete(ctx context.Context, ref CompletionRef, arg, value str
 	}
 	return &res.Completion, nil
 }
-
-// errNotSupported is wrapped by calls a server's era does not offer.
-var errNotSupported = errors.New("not supported by the server's protocol revision")

@@ -72,6 +72,26 @@ type httpConn struct {
 	// waiting holds the calls whose response may arrive on another
 	// stream (a legacy server may send it on the GET stream), by id.
 	waiting map[string]chan *wireMessage
+	// initBody is the initialize request, sent again to renew a legacy
+	// session the server ended; renewMu lets one call renew it.
+	initBody []byte
+	initID   int64
+	renewMu  sync.Mutex
+}
+
+// authError is a refusal the ClientAuth could not overcome.
+type authError struct{ err error }
+
+func (e *authError) Error() string { return "authorization: " + e.err.Error() }
+func (e *authError) Unwrap() error { return e.err }
+
+// refused reports whether err is an authorization failure: the ClientAuth
+// gave up, or the server still answered 401 or 403. Connect does not fall
+// back to another era on it, which would only be refused again.
+func refused(err error) bool {
+	var ae *authError
+	var se *HTTPStatusError
+	return errors.As(err, &ae) || errors.As(err, &se) && (se.StatusCode == http.StatusUnauthorized || se.StatusCode == http.StatusForbidden)
 }
 
 // HTTPStatusError is an HTTP answer that carried no JSON-RPC message: the
@@ -81,6 +101,8 @@ type HTTPStatusError struct {
 	StatusCode int
 	Body       string
 	Err        *ProtocolError // the JSON-RPC error of the body, if any
+
+	session string // the legacy session the request was sent in
 }
 
 // Error names the status and what the body said.
@@ -162,7 +184,7 @@ func (hc *httpConn) do(ctx context.Context, build func() (*http.Request, error))
 		rerr := a.Refused(ctx, req, resp)
 		if rerr != nil {
 			resp.Body.Close()
-			return nil, fmt.Errorf("authorization: %w", rerr)
+			return nil, &authError{rerr}
 		}
 		io.Copy(io.Discard, io.LimitReader(resp.Body, maxErrorBody))
 		resp.Body.Close()
@@ -195,8 +217,61 @@ func (hc *httpConn) call(ctx context.Context, o *outgoing) (json.RawMessage, err
 	if err != nil {
 		return nil, fmt.Errorf("encode request: %w", err)
 	}
+	if o.method == "initialize" {
+		hc.mu.Lock()
+		hc.initBody, hc.initID = body, o.id
+		hc.mu.Unlock()
+	}
+	res, err := hc.callOnce(ctx, o, body)
+	var se *HTTPStatusError
+	if errors.As(err, &se) && se.StatusCode == http.StatusNotFound && o.method != "initialize" {
+		// The legacy session ended on the server's side: a new one is
+		// due (2025-11-25), and the request is sent once more in it.
+		if rerr := hc.renew(ctx, se.session); rerr != nil {
+			return nil, fmt.Errorf("%w; starting a new session: %v", err, rerr)
+		}
+		if se.session != "" {
+			res, err = hc.callOnce(ctx, o, body)
+		}
+	}
+	return res, err
+}
+
+// renew starts a new legacy session after the server answered a request
+// of session old with 404: initialize again (the first initialize's
+// message), then notifications/initialized. Concurrent calls that saw
+// the same session end renew it once.
+func (hc *httpConn) renew(ctx context.Context, old string) error {
+	hc.renewMu.Lock()
+	defer hc.renewMu.Unlock()
+	hc.mu.Lock()
+	body, id, current := hc.initBody, hc.initID, hc.session
+	if old == "" || current != old || body == nil {
+		hc.mu.Unlock()
+		return nil // no session to renew, or renewed already
+	}
+	hc.session = ""
+	hc.mu.Unlock()
+	resp, err := hc.post(ctx, body, nil)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	sid := resp.Header.Get("Mcp-Session-Id")
+	if _, err := hc.answer(ctx, resp, id); err != nil {
+		return err
+	}
+	hc.mu.Lock()
+	hc.session = sid
+	hc.mu.Unlock()
+	return hc.notify(ctx, "notifications/initialized", nil)
+}
+
+// callOnce sends one request and reads its answer.
+func (hc *httpConn) callOnce(ctx context.Context, o *outgoing, body []byte) (json.RawMessage, error) {
 	hc.mu.Lock()
 	modern := !hc.legacy && hc.version != ""
+	session := hc.session
 	hc.mu.Unlock()
 	resp, err := hc.post(ctx, body, func(h http.Header) {
 		if !modern {
@@ -229,6 +304,10 @@ func (hc *httpConn) call(ctx context.Context, o *outgoing) (json.RawMessage, err
 	if err != nil && ctx.Err() != nil {
 		hc.cancelled(o.id, ctx)
 		return nil, ctx.Err()
+	}
+	var se *HTTPStatusError
+	if errors.As(err, &se) {
+		se.session = session
 	}
 	return res, err
 }
@@ -461,10 +540,14 @@ func (hc *httpConn) listen(ctx context.Context) {
 		} else {
 			ok := resp.StatusCode == http.StatusOK
 			if ok {
-				fails = 0
+				// A stream that carried no message counts as a failure:
+				// a server that ends every stream at once is not
+				// reconnected to forever.
+				fails++
 				hc.readSSE(resp.Body, st, func(data []byte) bool {
 					var m wireMessage
-					if json.Unmarshal(data, &m) == nil {
+					if json.Unmarshal(data, &m) == nil && (m.Method != "" || len(m.ID) > 0) {
+						fails = 0
 						hc.dispatch(ctx, &m)
 					}
 					return false
@@ -489,7 +572,7 @@ func (hc *httpConn) dispatch(ctx context.Context, m *wireMessage) {
 	switch {
 	case m.Method != "" && len(m.ID) > 0:
 		go func() {
-			v, err := hc.c.answer(ctx, m.Method, m.Params)
+			v, err := hc.c.serverRequest(ctx, m.Method, m.Params)
 			body, merr := json.Marshal(responseTo(m.ID, v, err))
 			if merr != nil {
 				return

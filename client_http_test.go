@@ -145,3 +145,87 @@ func TestClientBounds(t *testing.T) {
 		t.Errorf("endless pages: %v, want an error naming the bound", err)
 	}
 }
+
+// A legacy server that ended the session answers 404: the client starts a
+// new session and sends the request again in it.
+func TestClientRenewsSession(t *testing.T) {
+	var mu sync.Mutex
+	sessions, inits, initialized := 0, 0, 0
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		defer mu.Unlock()
+		if r.Method != http.MethodPost {
+			w.WriteHeader(http.StatusMethodNotAllowed)
+			return
+		}
+		var m struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+		}
+		_ = json.NewDecoder(r.Body).Decode(&m)
+		current := fmt.Sprintf("s%d", sessions)
+		w.Header().Set("Content-Type", "application/json")
+		switch m.Method {
+		case "initialize":
+			inits++
+			sessions++
+			w.Header().Set("Mcp-Session-Id", fmt.Sprintf("s%d", sessions))
+			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"x","version":"1"}}}`, m.ID)
+		case "notifications/initialized":
+			initialized++
+			w.WriteHeader(http.StatusAccepted)
+		case "ping":
+			if r.Header.Get("Mcp-Session-Id") != current || sessions == 1 && inits == 1 && initialized == 1 && r.Header.Get("X-Expire") == "1" {
+				http.Error(w, "Session not found", http.StatusNotFound)
+				return
+			}
+			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{}}`, m.ID)
+		default:
+			http.Error(w, "unknown", http.StatusBadRequest)
+		}
+	}))
+	defer hs.Close()
+	ctx := context.Background()
+	c, err := mcpgen.Connect(ctx, mcpgen.HTTPTransport(hs.URL), mcpgen.ClientOptions{ProtocolVersion: "2025-11-25", Header: http.Header{"X-Expire": {"1"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if err := c.Ping(ctx); err != nil {
+		t.Fatalf("ping across a renewal: %v", err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if inits != 2 || initialized != 2 || sessions != 2 {
+		t.Errorf("initialize %d, initialized %d, sessions %d; want 2 of each", inits, initialized, sessions)
+	}
+}
+
+// A server that refuses the credentials is not asked again in the other
+// era: the refusal comes back from Connect, and the ClientAuth is
+// consulted a bounded number of times.
+func TestClientAuthRefused(t *testing.T) {
+	var mu sync.Mutex
+	posts := 0
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		posts++
+		mu.Unlock()
+		if r.Header.Get("Authorization") != "Bearer good" {
+			w.Header().Set("WWW-Authenticate", `Bearer error="invalid_token"`)
+			http.Error(w, "unauthorized", http.StatusUnauthorized)
+			return
+		}
+		http.Error(w, "unexpected", http.StatusTeapot)
+	}))
+	defer hs.Close()
+	_, err := mcpgen.Connect(context.Background(), mcpgen.HTTPTransport(hs.URL), mcpgen.ClientOptions{Auth: mcpgen.StaticToken("bad")})
+	if err == nil || !strings.Contains(err.Error(), "refused the token") {
+		t.Fatalf("connect: %v, want the token's refusal", err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if posts != 1 {
+		t.Errorf("%d requests, want 1 (no retry with a fixed token, no fallback to initialize)", posts)
+	}
+}

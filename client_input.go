@@ -90,6 +90,23 @@ type Root struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// maxServerRequests bounds the server's requests a legacy connection
+// answers at once; more are refused until one is answered, so that a
+// server cannot make the client hold any number of them.
+const maxServerRequests = 16
+
+// serverRequest answers one request the server sent on the connection
+// (legacy era), refusing it when maxServerRequests are in progress.
+func (c *Client) serverRequest(ctx context.Context, method string, params json.RawMessage) (any, error) {
+	select {
+	case c.asking <- struct{}{}:
+		defer func() { <-c.asking }()
+	default:
+		return nil, Errorf(CodeInternalError, "the client is answering %d requests of the server already", maxServerRequests)
+	}
+	return c.answer(ctx, method, params)
+}
+
 // answer runs the handler for one server-to-client request and returns
 // its result.
 func (c *Client) answer(ctx context.Context, method string, params json.RawMessage) (any, error) {

@@ -78,8 +78,9 @@ func (c *Client) GetSkill(ctx context.Context, uri string) (*SkillInfo, error) {
 // and verifies it against the skill's entry before returning its bytes:
 // the size, then the digest, and for SKILL.md the frontmatter, field by
 // field. A file that fails is never returned; the error wraps
-// [ErrSkillVerification]. A file the entry does not list, or any file of
-// a dynamic skill, is returned unverified only for dynamic skills.
+// [ErrSkillVerification]. A static skill's entry lists every file, so
+// a URI it does not list is refused; a dynamic skill's files come with no
+// digests and are returned as read.
 func (c *Client) ReadSkillFile(ctx context.Context, skill *SkillInfo, uri string) ([]byte, error) {
 	files, static := skill.Files()
 	var want *SkillFileInfo

@@ -206,7 +206,7 @@ func (lc *lineConn) serve(m *wireMessage) {
 		case <-ctx.Done():
 		}
 	}()
-	v, err := lc.c.answer(ctx, m.Method, m.Params)
+	v, err := lc.c.serverRequest(ctx, m.Method, m.Params)
 	_ = lc.write(responseTo(m.ID, v, err))
 }
 
