@@ -8,7 +8,7 @@
 // [HTTPHandler] returns an ordinary [http.Handler] for one endpoint; it does not
 // look at the URL path, so mount it wherever you like. Several servers can
 // share one mux, each with its own Handler (use exactly one Handler per
-// [server.Server], since the Handler owns the session's GET stream):
+// [Server], since the Handler owns the session's GET stream):
 //
 //	mux := http.NewServeMux()
 //	mux.Handle("/mcp", HTTPHandler(notes, HTTPOptions{}))
@@ -20,13 +20,16 @@
 // # Shutdown
 //
 // [http.Server.Shutdown] waits for open responses, and SSE streams stay open
-// until the server ends them, so call [server.Server.Close] when shutting
-// down (RegisterOnShutdown as above, or just before Shutdown): it ends
+// until the server ends them, so call [Server.Close] when shutting down
+// (RegisterOnShutdown as above, or just before Shutdown): it ends
 // subscriptions/listen streams with their final result and ends legacy
-// sessions, which closes their GET streams and fails pending
+// sessions, which closes their GET streams (both with an SSE retry hint,
+// so clients reconnect elsewhere a second later) and fails pending
 // server-to-client requests. Streams also end when the client disconnects.
 // In-flight tool calls are not interrupted; bound them with Shutdown's
-// context.
+// context. Tasks run on after their call was answered: call
+// [Server.Drain] after Shutdown so that they finish (what Flags.Run does
+// within --shutdown-grace).
 //
 // # DNS rebinding, Host and Origin
 //

@@ -229,6 +229,9 @@ func (f *Flags) Run(srv *Server, log *zap.Logger) error {
 	if err := hs.Shutdown(sctx); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return fmt.Errorf("shutdown: %w", err)
 	}
+	if err := srv.Drain(sctx); err != nil {
+		log.Warn("shutdown grace over with tasks running; they fail", zap.Error(err))
+	}
 	return nil
 }
 

@@ -154,8 +154,9 @@ type Server struct {
 	signer     signer
 
 	sessions sessionTable
-	limits   *limiter // nil: no per-principal limits
-	pending  pending  // bytes of answers not yet written, per principal
+	running  sync.WaitGroup // tasks whose handlers run (Drain)
+	limits   *limiter       // nil: no per-principal limits
+	pending  pending        // bytes of answers not yet written, per principal
 	tasks    *taskTable
 	cluster  *clusterState // nil without Options.Cluster
 	subs     subscribers
@@ -182,6 +183,25 @@ func (s *Server) Close() {
 }
 
 func (s *Server) closing() <-chan struct{} { return s.closed }
+
+// Drain waits until the tasks this server runs have finished (their final
+// status stored), or ctx ends. A replica being replaced calls it once its
+// transports take no more requests, so that the tasks it acknowledged
+// complete rather than fail with it; Flags.Run does, within
+// --shutdown-grace.
+func (s *Server) Drain(ctx context.Context) error {
+	done := make(chan struct{})
+	go func() {
+		s.running.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("tasks still running: %w", ctx.Err())
+	}
+}
 
 // shuttingDown reports whether Close was called.
 func (s *Server) shuttingDown() bool {

@@ -283,7 +283,9 @@ func (s *Server) startTask(_ context.Context, req *Request, t *compiledTool, arg
 	treq := *req
 	treq.peer = nil // progress and logs are not sent for tasks
 	treq.task = tk
+	s.running.Add(1)
 	go func() {
+		defer s.running.Done() // last: after the final status is stored
 		defer cancel()
 		res, err := s.runTool(ctx, &treq, t, args)
 		tk.mu.Lock()

@@ -49,8 +49,15 @@ func (s *syncBuffer) String() string {
 
 func startReplica(t *testing.T, bin, clusterURL string) *replica {
 	t.Helper()
-	r := &replica{addr: freeAddr(t), stderr: &syncBuffer{}}
-	r.cmd = exec.Command(bin, "--http", r.addr, "--cluster", clusterURL, "--log-level", "info")
+	return startReplicaAt(t, bin, clusterURL, freeAddr(t))
+}
+
+// startReplicaAt starts a replica listening on addr (a restart keeps its
+// replica's address, as behind a balancer).
+func startReplicaAt(t *testing.T, bin, clusterURL, addr string) *replica {
+	t.Helper()
+	r := &replica{addr: addr, stderr: &syncBuffer{}}
+	r.cmd = exec.Command(bin, "--http", r.addr, "--cluster", clusterURL, "--log-level", "info", "--shutdown-grace", "5s")
 	r.cmd.Stderr = r.stderr
 	if err := r.cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -652,6 +659,158 @@ func TestClusterOutageUnderLoad(t *testing.T) {
 	for _, uri := range subscribed {
 		if !slices.Contains(stored, uri) {
 			t.Errorf("acknowledged subscription %s is not stored", uri)
+		}
+	}
+}
+
+// TestRollingRestart rolls three replicas behind a round-robin proxy
+// (SIGTERM, graceful drain, restart on the same address, one after
+// another) while clients work: stateless calls, legacy sessions and task
+// creation. Each replica exits cleanly within its grace; the legacy
+// sessions go on; every acknowledged task is still found afterwards and
+// has ended.
+func TestRollingRestart(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts and restarts three server processes")
+	}
+	clusterURL, _ := pgtest.URL(t, "roll")
+	bin := buildBinary(t)
+	var reps []*replica
+	var backends []string
+	for range 3 {
+		r := startReplica(t, bin, clusterURL)
+		reps = append(reps, r)
+		backends = append(backends, "http://"+r.addr)
+	}
+	proxy, err := rrproxy.Start(backends...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer proxy.Close()
+	url := proxy.URL() + "/mcp"
+
+	ctx := context.Background()
+	var sessions []*mcp.ClientSession
+	for i := range 2 {
+		c := mcp.NewClient(&mcp.Implementation{Name: fmt.Sprintf("legacy-%d", i), Version: "1"}, nil)
+		cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url, MaxRetries: 5}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+		if err != nil {
+			t.Fatalf("legacy connect: %v", err)
+		}
+		defer cs.Close()
+		sessions = append(sessions, cs)
+	}
+
+	var (
+		mu                       sync.Mutex
+		tasks                    []string
+		statelessOK, statelessKO int
+		legacyOK, legacyKO       int
+		failures                 []string
+	)
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	loop := func(step func(n int)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for n := 0; ; n++ {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				step(n)
+				time.Sleep(10 * time.Millisecond)
+			}
+		}()
+	}
+	loop(func(n int) {
+		status, resp := modernCall(t, url, "tools/call", "greet", map[string]any{"name": "greet", "arguments": map[string]any{"name": fmt.Sprint(n)}})
+		mu.Lock()
+		defer mu.Unlock()
+		if status == 200 && resp["error"] == nil {
+			statelessOK++
+		} else {
+			statelessKO++
+			failures = append(failures, fmt.Sprintf("stateless: %d %v", status, resp))
+		}
+	})
+	loop(func(n int) {
+		status, resp := modernCall(t, url, "tools/call", "slow_compute", map[string]any{"name": "slow_compute", "arguments": map[string]any{"seconds": 1}})
+		res, _ := resp["result"].(map[string]any)
+		if id, _ := res["taskId"].(string); status == 200 && id != "" {
+			mu.Lock()
+			tasks = append(tasks, id)
+			mu.Unlock()
+		}
+	})
+	for i, cs := range sessions {
+		loop(func(n int) {
+			res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "greet", Arguments: map[string]any{"name": fmt.Sprint(i)}})
+			mu.Lock()
+			defer mu.Unlock()
+			if err == nil && !res.IsError {
+				legacyOK++
+			} else {
+				legacyKO++
+				failures = append(failures, fmt.Sprintf("legacy session %d: %v", i, err))
+			}
+		})
+	}
+
+	time.Sleep(500 * time.Millisecond)
+	for i, r := range reps {
+		if err := r.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan error, 1)
+		go func() { done <- r.cmd.Wait() }()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatalf("replica %d did not exit cleanly on SIGTERM: %v\n%s", i, err, r.stderr.String())
+			}
+		case <-time.After(15 * time.Second):
+			t.Fatalf("replica %d still running 15 s after SIGTERM", i)
+		}
+		reps[i] = startReplicaAt(t, bin, clusterURL, r.addr)
+		time.Sleep(300 * time.Millisecond) // traffic reaches the new process
+	}
+	time.Sleep(500 * time.Millisecond)
+	close(stop)
+	wg.Wait()
+	t.Logf("stateless %d ok / %d failed, legacy %d ok / %d failed, %d tasks acknowledged", statelessOK, statelessKO, legacyOK, legacyKO, len(tasks))
+	for _, f := range failures {
+		t.Log(f)
+	}
+	if statelessKO > 0 {
+		t.Errorf("%d stateless calls failed during a graceful roll", statelessKO)
+	}
+	// The sessions go on after the roll.
+	for i, cs := range sessions {
+		if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "greet", Arguments: map[string]any{"name": "after"}}); err != nil {
+			t.Errorf("legacy session %d after the roll: %v", i, err)
+		}
+	}
+	// Every acknowledged task is found and completes: a replica that
+	// drains lets its running tasks finish within the grace.
+	deadline := time.Now().Add(90 * time.Second)
+	for _, id := range tasks {
+		for {
+			status, resp := modernCall(t, url, "tasks/get", id, map[string]any{"taskId": id})
+			res, _ := resp["result"].(map[string]any)
+			if status != 200 || res == nil {
+				t.Fatalf("task %s lost: %d %v", id, status, resp)
+			}
+			if st, _ := res["status"].(string); st == "completed" {
+				break
+			} else if st == "failed" {
+				t.Fatalf("task %s failed across a graceful roll: %v", id, res)
+			} else if time.Now().After(deadline) {
+				t.Fatalf("task %s still %s after the roll", id, st)
+			}
+			time.Sleep(250 * time.Millisecond)
 		}
 	}
 }
