@@ -106,7 +106,9 @@
 // mcpgen also writes generated/<server>/<server>client, a package with one
 // method per tool, resource, template and prompt taking and returning
 // copies of the components' types, and [CheckSurface] compares a server's
-// tools with the ones such a client was generated from (docs/clients.md). A tool that failed returns its result and a [*ToolCallError]; a
+// tools with the ones such a client was generated from (docs/clients.md).
+//
+// A tool that failed returns its result and a [*ToolCallError]; a
 // request the server refused returns a [*ProtocolError] (over HTTP, within
 // an [*HTTPStatusError]); tell them apart with errors.As. When the
 // caller's context ends, the call returns ctx.Err() and the server is
