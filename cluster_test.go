@@ -323,21 +323,7 @@ func TestClusterStaleSessionMessage(t *testing.T) {
 	t.Cleanup(func() { hs.Close(); srv.Close(); _ = b.Close() })
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	send := func(method, sid, body string) *http.Response {
-		t.Helper()
-		req, _ := http.NewRequestWithContext(ctx, method, hs.URL, strings.NewReader(body))
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Accept", "application/json, text/event-stream")
-		if sid != "" {
-			req.Header.Set("Mcp-Session-Id", sid)
-			req.Header.Set("MCP-Protocol-Version", "2025-11-25")
-		}
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return resp
-	}
+	send := legacySender(ctx, t, hs.URL)
 	resp := send("POST", "", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`)
 	resp.Body.Close()
 	sid := resp.Header.Get("Mcp-Session-Id")
@@ -484,6 +470,26 @@ func TestClusterConcurrentSessionChanges(t *testing.T) {
 	}
 }
 
+// legacySender returns a function that sends one legacy (2025-11-25)
+// HTTP request to url, in session sid when it is set.
+func legacySender(ctx context.Context, t *testing.T, url string) func(method, sid, body string) *http.Response {
+	return func(method, sid, body string) *http.Response {
+		t.Helper()
+		req, _ := http.NewRequestWithContext(ctx, method, url, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		if sid != "" {
+			req.Header.Set("Mcp-Session-Id", sid)
+			req.Header.Set("MCP-Protocol-Version", "2025-11-25")
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp
+	}
+}
+
 // flaky wraps a backend whose Publish fails while down is set, as when
 // the shared store cannot be reached.
 type flaky struct {
@@ -513,21 +519,7 @@ func TestClusterNotificationsSurviveOutage(t *testing.T) {
 	t.Cleanup(func() { hs.Close(); srvA.Close(); srvB.Close(); _ = a.Close(); _ = bb.Close() })
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	send := func(method, sid, body string) *http.Response {
-		t.Helper()
-		req, _ := http.NewRequestWithContext(ctx, method, hs.URL, strings.NewReader(body))
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Accept", "application/json, text/event-stream")
-		if sid != "" {
-			req.Header.Set("Mcp-Session-Id", sid)
-			req.Header.Set("MCP-Protocol-Version", "2025-11-25")
-		}
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return resp
-	}
+	send := legacySender(ctx, t, hs.URL)
 	resp := send("POST", "", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`)
 	resp.Body.Close()
 	sid := resp.Header.Get("Mcp-Session-Id")

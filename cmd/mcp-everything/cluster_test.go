@@ -192,6 +192,62 @@ func (l *listener) await(t *testing.T, method string) {
 	}
 }
 
+// startBehindProxy starts n replicas on clusterURL behind a round-robin
+// proxy (closed when the test ends) and returns them with the proxy's
+// MCP endpoint.
+func startBehindProxy(t *testing.T, bin, clusterURL string, n int) ([]*replica, *rrproxy.Proxy, string) {
+	t.Helper()
+	var reps []*replica
+	var backends []string
+	for range n {
+		r := startReplica(t, bin, clusterURL)
+		reps = append(reps, r)
+		backends = append(backends, "http://"+r.addr)
+	}
+	proxy, err := rrproxy.Start(backends...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(proxy.Close)
+	return reps, proxy, proxy.URL() + "/mcp"
+}
+
+// awaitTasks waits until every task in ids has ended, failing the test
+// when one is lost, still running after a minute and a half, or failed
+// while failedOK is false.
+func awaitTasks(t *testing.T, url string, ids []string, failedOK bool) (failed int) {
+	t.Helper()
+	deadline := time.Now().Add(90 * time.Second)
+	for _, id := range ids {
+		for {
+			status, resp := modernCall(t, url, "tasks/get", id, map[string]any{"taskId": id})
+			res, _ := resp["result"].(map[string]any)
+			if status != 200 || res == nil {
+				t.Fatalf("task %s lost: %d %v", id, status, resp)
+			}
+			st, _ := res["status"].(string)
+			if st == "completed" {
+				break
+			}
+			if st == "failed" {
+				if !failedOK {
+					t.Fatalf("task %s failed: %v", id, res)
+				}
+				if msg, _ := res["statusMessage"].(string); !strings.Contains(msg, "replica") {
+					t.Fatalf("task %s failed for another reason than its replica: %v", id, res)
+				}
+				failed++
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("task %s still %s", id, st)
+			}
+			time.Sleep(250 * time.Millisecond)
+		}
+	}
+	return failed
+}
+
 // TestReplicaKill runs three replicas on one PostgreSQL schema behind a
 // round-robin proxy, with legacy sessions, listen streams and tasks in
 // flight, and kills one replica with SIGKILL: legacy sessions continue on
@@ -203,20 +259,7 @@ func TestReplicaKill(t *testing.T) {
 		t.Skip("starts three server processes")
 	}
 	clusterURL, _ := pgtest.URL(t, "kill")
-	bin := buildBinary(t)
-	var reps []*replica
-	var backends []string
-	for i := 0; i < 3; i++ {
-		r := startReplica(t, bin, clusterURL)
-		reps = append(reps, r)
-		backends = append(backends, "http://"+r.addr)
-	}
-	proxy, err := rrproxy.Start(backends...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer proxy.Close()
-	url := proxy.URL() + "/mcp"
+	reps, proxy, url := startBehindProxy(t, buildBinary(t), clusterURL, 3)
 
 	// Round robin from the first backend: listener i is on replica i.
 	var listeners []*listener
@@ -328,32 +371,7 @@ func TestReplicaKill(t *testing.T) {
 	}
 
 	// Every acknowledged task is found and ends: none stays working.
-	deadline := time.Now().Add(60 * time.Second)
-	failed := 0
-	for _, id := range taskIDs {
-		for {
-			status, resp := modernCall(t, url, "tasks/get", id, map[string]any{"taskId": id})
-			res, _ := resp["result"].(map[string]any)
-			if status != 200 || res == nil {
-				t.Fatalf("task %s lost: %d %v", id, status, resp)
-			}
-			st, _ := res["status"].(string)
-			if st == "completed" {
-				break
-			}
-			if st == "failed" {
-				if msg, _ := res["statusMessage"].(string); !strings.Contains(msg, "replica") {
-					t.Fatalf("task %s failed for another reason: %v", id, res)
-				}
-				failed++
-				break
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("task %s still %s a minute after the kill", id, st)
-			}
-			time.Sleep(250 * time.Millisecond)
-		}
-	}
+	failed := awaitTasks(t, url, taskIDs, true)
 	if failed == 0 || failed == len(taskIDs) {
 		t.Fatalf("%d of %d tasks failed: want those of the killed replica only", failed, len(taskIDs))
 	}
@@ -509,17 +527,7 @@ func TestClusterOutageUnderLoad(t *testing.T) {
 	clusterURL, schema := pgtest.URL(t, "outageload")
 	cut := pgtest.NewCut(t)
 	bin := buildBinary(t)
-	var backends []string
-	for range 3 {
-		r := startReplica(t, bin, cut.Rewrite(clusterURL))
-		backends = append(backends, "http://"+r.addr)
-	}
-	proxy, err := rrproxy.Start(backends...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer proxy.Close()
-	url := proxy.URL() + "/mcp"
+	_, _, url := startBehindProxy(t, bin, cut.Rewrite(clusterURL), 3)
 
 	// A legacy session, opened and used on every replica before the cut.
 	req, _ := http.NewRequest("POST", url, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`))
@@ -633,22 +641,7 @@ func TestClusterOutageUnderLoad(t *testing.T) {
 	t.Logf("%d stateless calls, %d tasks and %d subscriptions acknowledged, %d refused with 503", statelessDone, len(tasks), len(subscribed), refused)
 
 	// Every acknowledged task is found and completes.
-	deadline := time.Now().Add(60 * time.Second)
-	for _, id := range tasks {
-		for {
-			status, resp := modernCall(t, url, "tasks/get", id, map[string]any{"taskId": id})
-			res, _ := resp["result"].(map[string]any)
-			if status != 200 || res == nil {
-				t.Fatalf("task %s lost: %d %v", id, status, resp)
-			}
-			if st, _ := res["status"].(string); st == "completed" {
-				break
-			} else if st != "working" || time.Now().After(deadline) {
-				t.Fatalf("task %s is %s: %v", id, st, res)
-			}
-			time.Sleep(250 * time.Millisecond)
-		}
-	}
+	awaitTasks(t, url, tasks, false)
 	// Every acknowledged subscription is stored.
 	var stored []string
 	conn := pgtest.Connect(t)
@@ -675,19 +668,7 @@ func TestRollingRestart(t *testing.T) {
 	}
 	clusterURL, _ := pgtest.URL(t, "roll")
 	bin := buildBinary(t)
-	var reps []*replica
-	var backends []string
-	for range 3 {
-		r := startReplica(t, bin, clusterURL)
-		reps = append(reps, r)
-		backends = append(backends, "http://"+r.addr)
-	}
-	proxy, err := rrproxy.Start(backends...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer proxy.Close()
-	url := proxy.URL() + "/mcp"
+	reps, _, url := startBehindProxy(t, bin, clusterURL, 3)
 
 	ctx := context.Background()
 	var sessions []*mcp.ClientSession
@@ -795,22 +776,5 @@ func TestRollingRestart(t *testing.T) {
 	}
 	// Every acknowledged task is found and completes: a replica that
 	// drains lets its running tasks finish within the grace.
-	deadline := time.Now().Add(90 * time.Second)
-	for _, id := range tasks {
-		for {
-			status, resp := modernCall(t, url, "tasks/get", id, map[string]any{"taskId": id})
-			res, _ := resp["result"].(map[string]any)
-			if status != 200 || res == nil {
-				t.Fatalf("task %s lost: %d %v", id, status, resp)
-			}
-			if st, _ := res["status"].(string); st == "completed" {
-				break
-			} else if st == "failed" {
-				t.Fatalf("task %s failed across a graceful roll: %v", id, res)
-			} else if time.Now().After(deadline) {
-				t.Fatalf("task %s still %s after the roll", id, st)
-			}
-			time.Sleep(250 * time.Millisecond)
-		}
-	}
+	awaitTasks(t, url, tasks, false)
 }
