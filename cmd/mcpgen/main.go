@@ -6,6 +6,7 @@
 //	mcpgen new server NAME [DIR]
 //	mcpgen new tool|resource|prompt NAME [DIR]
 //	mcpgen breaking -against REF [-v] [-allow RULE] [packages...]
+//	mcpgen bundle [-o FILE] [-platforms LIST] [-author NAME] ./cmd/SERVER
 //	mcpgen -version
 //
 // It scans the packages (default ./components/...) for //mcp: directives
@@ -29,6 +30,11 @@
 // in a file, and lists every change that breaks existing callers at its
 // place in today's source; it exits 1 when there is any. See `mcpgen
 // breaking -h` for the rules.
+//
+// mcpgen bundle builds an MCP Bundle (.mcpb) of a server's main package
+// for desktop clients: a manifest.json filled from the surface of the
+// generated server it imports, and the server cross-compiled for each
+// platform; see docs/publishing.md.
 //
 // mcpgen new scaffolds a server package (with a main and a generate.go) or
 // one more component in an existing package; see `mcpgen new -h`.
@@ -75,6 +81,11 @@ func run(args []string) int {
 		defer stop()
 		return runBreaking(ctx, args[1:], os.Stdout, os.Stderr)
 	}
+	if len(args) > 0 && args[0] == "bundle" {
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+		defer stop()
+		return runBundle(ctx, args[1:], os.Stdout, os.Stderr)
+	}
 	fs := flag.NewFlagSet("mcpgen", flag.ContinueOnError)
 	out := fs.String("out", "generated", "output `directory`, one package per server")
 	checkOnly := fs.Bool("check", false, "write nothing; exit 1 if the output directory is stale")
@@ -82,7 +93,8 @@ func run(args []string) int {
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "usage: mcpgen [-out DIR] [-check] [packages...]\n"+
 			"       mcpgen new server|tool|resource|prompt NAME [DIR]\n"+
-			"       mcpgen breaking -against REF [-v] [-allow RULE] [packages...]\n\n"+
+			"       mcpgen breaking -against REF [-v] [-allow RULE] [packages...]\n"+
+			"       mcpgen bundle [-o FILE] [-platforms LIST] [-author NAME] ./cmd/SERVER\n\n"+
 			"Generates MCP servers from //mcp: annotated structs (default packages ./components/...).\n"+
 			"The directives are documented in docs/annotations.md of the mcpgen module.\n\n")
 		fs.PrintDefaults()
