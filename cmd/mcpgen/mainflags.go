@@ -23,7 +23,7 @@ type mainFlag struct {
 // declare a flag: the kind of flag, and the positions of the name,
 // default and usage arguments (-1: none).
 var flagFuncs = map[string]struct {
-	kind                string
+	kind               string
 	name, value, usage int
 }{
 	"Bool": {"bool", 0, 1, 2}, "BoolVar": {"bool", 1, 2, 3},
