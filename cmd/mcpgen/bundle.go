@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"golang.org/x/tools/go/packages"
 
@@ -271,9 +272,14 @@ func crossBuild(ctx context.Context, dir, importPath string, p platform, bin str
 	return nil
 }
 
+// bundleTime is the modification time of every entry of a bundle: the
+// first a zip archive can hold, so that the same inputs give the same
+// bytes.
+var bundleTime = time.Date(1980, 1, 1, 0, 0, 0, 0, time.UTC)
+
 // writeBundle writes the zip archive at out: manifest.json, then the
-// launchers and binaries (executable) in path order. The entries carry no
-// time stamps, so the same inputs give the same bytes. It writes a
+// launchers and binaries (executable) in path order, all dated
+// bundleTime. It writes a
 // temporary file beside out and renames it, so that a failure leaves no
 // half bundle.
 func writeBundle(out string, manifestJSON []byte, launchers, binaries map[string]string) (err error) {
@@ -289,7 +295,7 @@ func writeBundle(out string, manifestJSON []byte, launchers, binaries map[string
 	}()
 	zw := zip.NewWriter(f)
 	add := func(name string, mode os.FileMode, r io.Reader) error {
-		h := &zip.FileHeader{Name: name, Method: zip.Deflate}
+		h := &zip.FileHeader{Name: name, Method: zip.Deflate, Modified: bundleTime}
 		h.SetMode(mode)
 		w, err := zw.CreateHeader(h)
 		if err != nil {

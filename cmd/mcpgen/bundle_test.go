@@ -293,13 +293,21 @@ func TestBundleMemory(t *testing.T) {
 			t.Errorf("the linux binary with -h: %v\n%s", err, h)
 		}
 	}
-	for _, args := range [][]string{{"validate", filepath.Join(dir, "x", "manifest.json")}, {"info", out}} {
+	unpacked := filepath.Join(dir, "unpacked")
+	for _, args := range [][]string{{"validate", filepath.Join(dir, "x", "manifest.json")}, {"info", out}, {"unpack", out, unpacked}} {
 		cmd := exec.Command(node, append([]string{mcpb}, args...)...)
 		res, err := cmd.CombinedOutput()
 		if err != nil || strings.Contains(string(res), "ERROR") {
 			t.Errorf("mcpb %s: %v\n%s", args[0], err, res)
 		} else {
 			t.Logf("mcpb %s:\n%s", args[0], res)
+		}
+	}
+	// The client unpacks with the same code as mcpb unpack: the binaries
+	// must come out executable.
+	for _, n := range wantNames[1:] {
+		if st, err := os.Stat(filepath.Join(unpacked, filepath.FromSlash(n))); err != nil || st.Mode()&0o111 == 0 {
+			t.Errorf("mcpb unpack: %s: %v, mode %v; want an executable", n, err, st.Mode())
 		}
 	}
 }
