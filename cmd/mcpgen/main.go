@@ -78,6 +78,11 @@ func run(args []string) int {
 		defer stop()
 		return runBreaking(ctx, args[1:], os.Stdout, os.Stderr)
 	}
+	if len(args) > 0 && args[0] == "bundle" {
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+		defer stop()
+		return runBundle(ctx, args[1:], os.Stdout, os.Stderr)
+	}
 	fs := flag.NewFlagSet("mcpgen", flag.ContinueOnError)
 	out := fs.String("out", "generated", "output `directory`, one package per server")
 	checkOnly := fs.Bool("check", false, "write nothing; exit 1 if the output directory is stale")
