@@ -4,7 +4,7 @@ GO        ?= go
 ADDR      ?= 127.0.0.1:8080
 DB        ?= memory.db
 
-.PHONY: help run generate check-generated vet test test-short test-go footprint conformance conformance-client conformance-telemetry conformance-cluster bench bench-memory-large bench-smoke bench-client build
+.PHONY: help run generate check-generated vet test test-short test-go footprint conformance conformance-client conformance-telemetry conformance-cluster bench bench-memory-large bench-smoke bench-client bundle-memory build
 
 help:
 	@echo "make run              start mcp-memory over Streamable HTTP on $(ADDR) (store: $(DB))"
@@ -19,6 +19,7 @@ help:
 	@echo "make conformance-cluster  the same against 3 replicas on PostgreSQL behind a round-robin proxy"
 	@echo "make bench            the bench suite, ~7 min (writes docs/bench/results.md and the chart)"
 	@echo "make bench-memory-large  mcp-memory vs the reference up to 1,000,000 entities, ~15 min (writes docs/bench/memory-large.md)"
+	@echo "make bundle-memory    mcpgen bundle ./cmd/mcp-memory (two platforms), validated by the mcpb tool"
 	@echo "make bench-smoke      the bench harness in seconds, every answer checked (part of make test)"
 	@echo "make bench-client     client CPU per call against the go-sdk client, side by side, ~1 min (prints; see docs/bench/log.md)"
 
@@ -77,6 +78,12 @@ bench:
 bench-memory-large:
 	BENCH_GEN=0 scripts/bench.sh -- -only memory -mem-sizes 1000,10000,100000,300000,1000000 -mem-obs 3 \
 		-ref-max-call 2s -ref-budget 20m -mem-budget 30m -out-name memory-large.md
+
+# mcpgen bundle ./cmd/mcp-memory for linux/amd64 and darwin/arm64, checked
+# with the mcpb tool (make test bundles a smaller server; cross-compiling
+# mcp-memory's dependencies takes many minutes on a cold cache).
+bundle-memory:
+	MCPGEN_TEST_BUNDLE_MEMORY=1 $(GO) test -count=1 -run '^TestBundleMemory$$' -v ./cmd/mcpgen
 
 # The bench harness end to end in seconds: every target, mode and workload
 # once, every answer checked; fails on a wrong answer.

@@ -6,6 +6,7 @@
 //	mcpgen new server NAME [DIR]
 //	mcpgen new tool|resource|prompt NAME [DIR]
 //	mcpgen breaking -against REF [-v] [-allow RULE] [packages...]
+//	mcpgen bundle [-o FILE] [-platforms LIST] [-author NAME] ./cmd/SERVER
 //	mcpgen -version
 //
 // It scans the packages (default ./components/...) for //mcp: directives
@@ -32,6 +33,10 @@
 // in a file, and lists every change that breaks existing callers at its
 // place in today's source; it exits 1 when there is any. See `mcpgen
 // breaking -h` for the rules.
+//
+// mcpgen bundle builds an MCP Bundle (.mcpb) of a server's main package
+// for desktop clients: its manifest from the server's surface and the
+// main's flags, its binaries cross-compiled. See `mcpgen bundle -h`.
 //
 // mcpgen new scaffolds a server package (with a main and a generate.go) or
 // one more component in an existing package; see `mcpgen new -h`.
@@ -90,7 +95,8 @@ func run(args []string) int {
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "usage: mcpgen [-out DIR] [-check] [packages...]\n"+
 			"       mcpgen new server|tool|resource|prompt NAME [DIR]\n"+
-			"       mcpgen breaking -against REF [-v] [-allow RULE] [packages...]\n\n"+
+			"       mcpgen breaking -against REF [-v] [-allow RULE] [packages...]\n"+
+			"       mcpgen bundle [-o FILE] [-platforms LIST] ./cmd/SERVER\n\n"+
 			"Generates MCP servers from //mcp: annotated structs (default packages ./components/...).\n"+
 			"The directives are documented in docs/annotations.md of the mcpgen module.\n\n")
 		fs.PrintDefaults()
