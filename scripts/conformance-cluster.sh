@@ -170,7 +170,7 @@ if [ "$balancer" != rrproxy ]; then
     if [ "$code" != 400 ]; then echo "$name: GET /mcp with Host mcp.example.com: $code, want 400"; cat "$work"/*.log; exit 1; fi
   done
   python3 -c 'import json,sys; sys.stdout.write(json.dumps({"jsonrpc":"2.0","id":1,"method":"ping","params":{"_meta":{"pad":"x"*(7<<20)}}}))' >"$work/big.json"
-  code=$(curl -s -o "$work/big.out" -w '%{http_code}' -H 'Content-Type: application/json' \
+  code=$(curl -s -o "$work/big.out" -w '%{http_code}' -H 'Content-Type: application/json' -H 'MCP-Protocol-Version: 2026-07-28' \
     -H 'Accept: application/json, text/event-stream' --data-binary "@$work/big.json" "$proxy/mcp")
   if [ "$code" = 413 ] || [ "$code" -ge 500 ] || ! grep -q jsonrpc "$work/big.out"; then
     echo "$name: a 7 MiB POST through $balancer: $code, not answered by the server:"; head -c 500 "$work/big.out"; echo; exit 1
