@@ -538,7 +538,9 @@ func (s *Server) respond(ctx context.Context, in *inbound) *jsonrpc.Message {
 	if err != nil {
 		s.event(EventRequestError, "method", m.Method)
 		w := jsonrpc.Wire(err)
-		if w.Code == jsonrpc.CodeInternalError && !errors.Is(err, context.Canceled) {
+		// An outage is logged once where it is found; its 503s are not
+		// errors of this request.
+		if w.Code == jsonrpc.CodeInternalError && !errors.Is(err, context.Canceled) && in.Status != 503 {
 			tags := []Tag{{"method", m.Method}}
 			if in.Auth.Subject != "" {
 				tags = append(tags, Tag{"subject", in.Auth.Subject})
