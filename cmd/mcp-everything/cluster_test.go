@@ -19,6 +19,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpgen/mcpgen/internal/testutil/balancer"
 	"github.com/mcpgen/mcpgen/internal/testutil/pgtest"
 	"github.com/mcpgen/mcpgen/internal/testutil/rrproxy"
 )
@@ -57,7 +58,9 @@ func startReplica(t *testing.T, bin, clusterURL string) *replica {
 func startReplicaAt(t *testing.T, bin, clusterURL, addr string) *replica {
 	t.Helper()
 	r := &replica{addr: addr, stderr: &syncBuffer{}}
-	r.cmd = exec.Command(bin, "--http", r.addr, "--cluster", clusterURL, "--log-level", "info", "--shutdown-grace", "5s")
+	// --max-conns-per-ip -1: behind a balancer every connection comes
+	// from its address (docs/deploy).
+	r.cmd = exec.Command(bin, "--http", r.addr, "--cluster", clusterURL, "--log-level", "info", "--shutdown-grace", "5s", "--max-conns-per-ip", "-1")
 	r.cmd.Stderr = r.stderr
 	if err := r.cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -657,19 +660,27 @@ func TestClusterOutageUnderLoad(t *testing.T) {
 	}
 }
 
-// TestRollingRestart rolls three replicas behind a round-robin proxy
-// (SIGTERM, graceful drain, restart on the same address, one after
-// another) while clients work: stateless calls, legacy sessions and task
-// creation. Each replica exits cleanly within its grace; the legacy
-// sessions go on; every acknowledged task is still found afterwards and
-// has ended.
+// TestRollingRestart runs a workload through nginx, started from
+// docs/deploy/nginx.conf, in front of three replicas: stateless calls,
+// legacy sessions and task creation. It rolls the replicas (SIGTERM,
+// graceful drain, restart on the same address, one after another), then
+// kills one with SIGKILL and restarts it. During the roll no call fails;
+// each replica exits cleanly within its grace; around the kill only the
+// calls in flight on the killed replica may fail; the legacy sessions go
+// on; every task acknowledged before the kill completes.
 func TestRollingRestart(t *testing.T) {
 	if testing.Short() {
-		t.Skip("starts and restarts three server processes")
+		t.Skip("starts and restarts three server processes behind nginx")
 	}
 	clusterURL, _ := pgtest.URL(t, "roll")
 	bin := buildBinary(t)
-	reps, _, url := startBehindProxy(t, bin, clusterURL, 3)
+	var reps []*replica
+	var addrs [3]string
+	for i := range 3 {
+		reps = append(reps, startReplica(t, bin, clusterURL))
+		addrs[i] = reps[i].addr
+	}
+	url := balancer.Start(t, "nginx", addrs) + "/mcp"
 
 	ctx := context.Background()
 	var sessions []*mcp.ClientSession
@@ -688,8 +699,20 @@ func TestRollingRestart(t *testing.T) {
 		tasks                    []string
 		statelessOK, statelessKO int
 		legacyOK, legacyKO       int
+		aroundKill               int // failures once the kill began
+		killing                  bool
 		failures                 []string
 	)
+	fail := func(what string) { // with mu held
+		if killing {
+			aroundKill++
+		} else if strings.HasPrefix(what, "stateless") {
+			statelessKO++
+		} else {
+			legacyKO++
+		}
+		failures = append(failures, what)
+	}
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
 	loop := func(step func(n int)) {
@@ -714,8 +737,7 @@ func TestRollingRestart(t *testing.T) {
 		if status == 200 && resp["error"] == nil {
 			statelessOK++
 		} else {
-			statelessKO++
-			failures = append(failures, fmt.Sprintf("stateless: %d %v", status, resp))
+			fail(fmt.Sprintf("stateless: %d %v", status, resp))
 		}
 	})
 	loop(func(n int) {
@@ -735,8 +757,7 @@ func TestRollingRestart(t *testing.T) {
 			if err == nil && !res.IsError {
 				legacyOK++
 			} else {
-				legacyKO++
-				failures = append(failures, fmt.Sprintf("legacy session %d: %v", i, err))
+				fail(fmt.Sprintf("legacy session %d: %v", i, err))
 			}
 		})
 	}
@@ -759,15 +780,36 @@ func TestRollingRestart(t *testing.T) {
 		reps[i] = startReplicaAt(t, bin, clusterURL, r.addr)
 		time.Sleep(300 * time.Millisecond) // traffic reaches the new process
 	}
+	// The tasks acknowledged during the roll end within a second; then
+	// one replica is killed outright and started again.
+	mu.Lock()
+	rolled := len(tasks)
+	mu.Unlock()
+	time.Sleep(1500 * time.Millisecond)
+	mu.Lock()
+	killing = true
+	mu.Unlock()
+	victim := reps[1]
+	if err := victim.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	_ = victim.cmd.Wait()
+	time.Sleep(300 * time.Millisecond)
+	reps[1] = startReplicaAt(t, bin, clusterURL, victim.addr)
 	time.Sleep(500 * time.Millisecond)
 	close(stop)
 	wg.Wait()
-	t.Logf("stateless %d ok / %d failed, legacy %d ok / %d failed, %d tasks acknowledged", statelessOK, statelessKO, legacyOK, legacyKO, len(tasks))
+	t.Logf("stateless %d ok, legacy %d ok; during the roll %d stateless and %d legacy calls failed, around the kill %d; %d tasks acknowledged", statelessOK, legacyOK, statelessKO, legacyKO, aroundKill, len(tasks))
 	for _, f := range failures {
 		t.Log(f)
 	}
-	if statelessKO > 0 {
-		t.Errorf("%d stateless calls failed during a graceful roll", statelessKO)
+	if statelessKO+legacyKO > 0 {
+		t.Errorf("%d stateless and %d legacy calls failed during a graceful roll", statelessKO, legacyKO)
+	}
+	// Three workers call one at a time: at most three calls were in
+	// flight on the killed replica.
+	if aroundKill > 3 {
+		t.Errorf("%d calls failed around the kill, more than were in flight on the killed replica", aroundKill)
 	}
 	// The sessions go on after the roll.
 	for i, cs := range sessions {
@@ -775,7 +817,10 @@ func TestRollingRestart(t *testing.T) {
 			t.Errorf("legacy session %d after the roll: %v", i, err)
 		}
 	}
-	// Every acknowledged task is found and completes: a replica that
-	// drains lets its running tasks finish within the grace.
-	awaitTasks(t, url, tasks, false)
+	// Every task acknowledged during the roll is found and completes: a
+	// replica that drains lets its running tasks finish within the grace.
+	// Those acknowledged later are found and end; the killed replica's
+	// fail.
+	awaitTasks(t, url, tasks[:rolled], false)
+	awaitTasks(t, url, tasks[rolled:], true)
 }
