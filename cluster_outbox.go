@@ -23,14 +23,26 @@ type outbox struct {
 	wake    chan struct{} // a notification was queued
 }
 
-// queue keeps n for later; it reports false when the outbox was empty
-// and n could be published now instead.
-func (o *outbox) queue(n notifyMsg, force bool) bool {
+// behind keeps n when others wait to be published, so that the order
+// holds; false when none does and n may be published now.
+func (o *outbox) behind(n notifyMsg) bool {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	if len(o.pending) == 0 && !force {
+	if len(o.pending) == 0 {
 		return false
 	}
+	o.addLocked(n)
+	return true
+}
+
+// add keeps n, which could not be published.
+func (o *outbox) add(n notifyMsg) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.addLocked(n)
+}
+
+func (o *outbox) addLocked(n notifyMsg) {
 	n.Delivered = true
 	if len(o.pending) == maxOutbox {
 		o.pending = o.pending[1:]
@@ -41,7 +53,6 @@ func (o *outbox) queue(n notifyMsg, force bool) bool {
 	case o.wake <- struct{}{}:
 	default:
 	}
-	return true
 }
 
 // drainOutbox publishes what the outbox holds whenever something was

@@ -182,13 +182,13 @@ func (s *Server) ownedTasks(ctx context.Context, req *Request, ids []string) []s
 func (s *Server) broadcast(method, key string, params map[string]any) {
 	if s.cluster != nil {
 		n := notifyMsg{Method: method, Key: key, Params: params}
-		if !s.cluster.outbox.queue(n, false) {
+		if !s.cluster.outbox.behind(n) {
 			err := s.publish(topicNotify, n)
 			if err == nil {
 				return
 			}
 			s.log.Warn("notification kept until the other replicas can be told", zap.String("method", method), zap.Error(err))
-			s.cluster.outbox.queue(n, true)
+			s.cluster.outbox.add(n)
 		}
 	}
 	s.deliver(method, key, params)
