@@ -1,14 +1,11 @@
 package mcpgen_test
 
 import (
-	"bufio"
 	"context"
 	"errors"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -22,6 +19,7 @@ import (
 	"github.com/mcpgen/mcpgen/generated/memory/memoryclient"
 	"github.com/mcpgen/mcpgen/generated/notes"
 	"github.com/mcpgen/mcpgen/generated/notes/notesclient"
+	"github.com/mcpgen/mcpgen/internal/testutil/serverproc"
 )
 
 // TestTypedClientInMemory drives the notes server through its generated
@@ -176,46 +174,12 @@ func TestTypedClientProgram(t *testing.T) {
 	t.Run("http", func(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
-		endpoint := startServer(ctx, t, server, "--http", "127.0.0.1:0", "--db", filepath.Join(t.TempDir(), "graph.db"))
+		endpoint := serverproc.HTTP(ctx, t, server, "--http", "127.0.0.1:0", "--db", filepath.Join(t.TempDir(), "graph.db"))
 		out, err := exec.CommandContext(ctx, client, "http", endpoint).CombinedOutput()
 		if err != nil || string(out) != want {
 			t.Errorf("memoryclient http: %v\n%s\nwant:\n%s", err, out, want)
 		}
 	})
-}
-
-// startServer runs bin with args, which make it serve HTTP on a free
-// loopback port, and returns the endpoint it logs.
-func startServer(ctx context.Context, t *testing.T, bin string, args ...string) string {
-	t.Helper()
-	cmd := exec.CommandContext(ctx, bin, args...)
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	urlRe := regexp.MustCompile(`http://127\.0\.0\.1:[0-9]+/mcp`)
-	found := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(stderr)
-		for sc.Scan() {
-			if u := urlRe.FindString(sc.Text()); u != "" {
-				found <- u
-				break
-			}
-		}
-		io.Copy(io.Discard, stderr)
-	}()
-	select {
-	case u := <-found:
-		return u
-	case <-time.After(time.Minute):
-		t.Fatalf("%s logged no URL within a minute", bin)
-	}
-	return ""
 }
 
 // TestReadmeTypedClientExample checks that the README's typed client

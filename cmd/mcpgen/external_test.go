@@ -1,12 +1,10 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -18,6 +16,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpgen/mcpgen/internal/testutil/serverproc"
 )
 
 // These tests use mcpgen as a team outside this repository would: in a
@@ -288,7 +288,7 @@ go build -o notes-server ./cmd/notes`, offlineEnv())
 			exerciseNotes(ctx, t, connectSDK(ctx, t, &mcp.CommandTransport{Command: exec.Command(bin)}, version))
 		})
 	}
-	endpoint := startHTTP(ctx, t, bin)
+	endpoint := serverproc.HTTP(ctx, t, bin, "--http", "127.0.0.1:0")
 	for _, version := range []string{"2025-11-25", "2026-07-28"} {
 		t.Run("http/"+version, func(t *testing.T) {
 			tr := &mcp.StreamableClientTransport{Endpoint: endpoint, MaxRetries: -1}
@@ -427,40 +427,6 @@ func exerciseNotes(ctx context.Context, t *testing.T, s *mcp.ClientSession) {
 	if len(prompt.Messages) != 1 || !strings.Contains(textOf([]mcp.Content{prompt.Messages[0].Content}), "eggs, flour") {
 		t.Errorf("summarize: %+v", prompt.Messages)
 	}
-}
-
-// startHTTP runs the binary on a free loopback port and returns its
-// endpoint, read from the URL it logs.
-func startHTTP(ctx context.Context, t *testing.T, bin string) string {
-	t.Helper()
-	cmd := exec.CommandContext(ctx, bin, "--http", "127.0.0.1:0")
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	urlRe := regexp.MustCompile(`http://127\.0\.0\.1:[0-9]+/mcp`)
-	found := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(stderr)
-		for sc.Scan() {
-			if u := urlRe.FindString(sc.Text()); u != "" {
-				found <- u
-				break
-			}
-		}
-		io.Copy(io.Discard, stderr)
-	}()
-	select {
-	case u := <-found:
-		return u
-	case <-time.After(time.Minute):
-		t.Fatal("the server logged no URL within a minute")
-	}
-	return ""
 }
 
 func connectSDK(ctx context.Context, t *testing.T, tr mcp.Transport, version string) *mcp.ClientSession {
