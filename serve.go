@@ -16,6 +16,7 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -213,7 +214,13 @@ func (f *Flags) Run(srv *Server, log *zap.Logger) error {
 		return fmt.Errorf("--http: %w", err)
 	}
 	ln = limitConns(ln, orDefault(f.MaxConnsPerIP, DefaultMaxConnsPerIP), orDefault(f.MaxConns, DefaultMaxConns), srv.observer())
-	hs := newHTTPServer(s.Mux, f.HTTPIdleTimeout)
+	var draining atomic.Bool
+	hs := newHTTPServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if draining.Load() {
+			w.Header().Set("Connection", "close") // the client's next request opens a connection elsewhere
+		}
+		s.Mux.ServeHTTP(w, r)
+	}), f.HTTPIdleTimeout)
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 	log.Info("serving Streamable HTTP", zap.String("server", srv.Name()), zap.String("url", "http://"+ln.Addr().String()+f.Path))
@@ -223,9 +230,20 @@ func (f *Flags) Run(srv *Server, log *zap.Logger) error {
 	case <-ctx.Done():
 	}
 	log.Info("shutting down; letting in-flight calls finish", zap.Duration("grace", f.ShutdownGrace))
-	srv.Close() // ends subscription streams so that Shutdown can complete
+	// Drain: no new connections (a balancer passes them to another
+	// replica); the kept-alive ones are served a moment longer, each answer
+	// closing its connection, so that the balancer stops using them before
+	// Shutdown closes the idle rest: a connection closed while a request
+	// is being sent on it is a 502 a balancer cannot retry.
+	draining.Store(true)
+	_ = ln.Close()
+	srv.Close() // ends subscription streams (with a retry hint) so that Shutdown can complete
 	sctx, cancel := context.WithTimeout(context.Background(), f.ShutdownGrace)
 	defer cancel()
+	select {
+	case <-time.After(drainDelay):
+	case <-sctx.Done():
+	}
 	if err := hs.Shutdown(sctx); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return fmt.Errorf("shutdown: %w", err)
 	}
@@ -234,6 +252,10 @@ func (f *Flags) Run(srv *Server, log *zap.Logger) error {
 	}
 	return nil
 }
+
+// drainDelay is how long a shutting-down server keeps serving the
+// connections a balancer holds open, closing each after its answer.
+const drainDelay = time.Second
 
 // DefaultIdleTimeout is the default of --http-idle-timeout: long enough
 // for a client between two calls of one task to reuse its connection,
