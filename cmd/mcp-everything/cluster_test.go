@@ -195,6 +195,41 @@ func (l *listener) await(t *testing.T, method string) {
 	}
 }
 
+// workers run test workloads: each step in a loop, with a pause between
+// rounds, until halt.
+type workers struct {
+	pause time.Duration
+	stop  chan struct{}
+	wg    sync.WaitGroup
+}
+
+func newWorkers(pause time.Duration) *workers {
+	return &workers{pause: pause, stop: make(chan struct{})}
+}
+
+// run calls step(0), step(1), ... on a goroutine of its own.
+func (w *workers) run(step func(n int)) {
+	w.wg.Add(1)
+	go func() {
+		defer w.wg.Done()
+		for n := 0; ; n++ {
+			select {
+			case <-w.stop:
+				return
+			default:
+			}
+			step(n)
+			time.Sleep(w.pause)
+		}
+	}()
+}
+
+// halt stops every loop and waits for the steps in progress.
+func (w *workers) halt() {
+	close(w.stop)
+	w.wg.Wait()
+}
+
 // startBehindProxy starts n replicas on clusterURL behind a round-robin
 // proxy (closed when the test ends) and returns them with the proxy's
 // MCP endpoint.
@@ -310,24 +345,14 @@ func TestReplicaKill(t *testing.T) {
 	}
 
 	// Concurrent legacy traffic while the replica dies.
-	stop := make(chan struct{})
-	var wg sync.WaitGroup
+	w := newWorkers(0)
 	var during atomic.Int64
 	for i, cs := range sessions {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for n := i * 1000; ; n++ {
-				select {
-				case <-stop:
-					return
-				default:
-				}
-				if greet(cs, n) == nil {
-					during.Add(1)
-				}
+		w.run(func(n int) {
+			if greet(cs, i*1000+n) == nil {
+				during.Add(1)
 			}
-		}()
+		})
 	}
 	time.Sleep(300 * time.Millisecond) // let traffic flow before the kill
 	victim := reps[1]
@@ -336,8 +361,7 @@ func TestReplicaKill(t *testing.T) {
 	}
 	_ = victim.cmd.Wait()
 	time.Sleep(300 * time.Millisecond)
-	close(stop)
-	wg.Wait()
+	w.halt()
 	if during.Load() == 0 {
 		t.Fatal("no legacy call succeeded around the kill")
 	}
@@ -561,24 +585,8 @@ func TestClusterOutageUnderLoad(t *testing.T) {
 		problems = append(problems, fmt.Sprintf(format, args...))
 		mu.Unlock()
 	}
-	stop := make(chan struct{})
-	var wg sync.WaitGroup
-	worker := func(step func(n int)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for n := 0; ; n++ {
-				select {
-				case <-stop:
-					return
-				default:
-				}
-				step(n)
-				time.Sleep(20 * time.Millisecond)
-			}
-		}()
-	}
-	worker(func(n int) { // stateless: always served
+	w := newWorkers(20 * time.Millisecond)
+	w.run(func(n int) { // stateless: always served
 		status, resp := modernCall(t, url, "tools/call", "greet", map[string]any{"name": "greet", "arguments": map[string]any{"name": fmt.Sprint(n)}})
 		if status != 200 || resp["error"] != nil {
 			note("stateless greet: %d %v", status, resp)
@@ -588,7 +596,7 @@ func TestClusterOutageUnderLoad(t *testing.T) {
 		statelessDone++
 		mu.Unlock()
 	})
-	worker(func(n int) { // tasks: acknowledged, or refused with 503 (or 429 past the running-task cap)
+	w.run(func(n int) { // tasks: acknowledged, or refused with 503 (or 429 past the running-task cap)
 		time.Sleep(80 * time.Millisecond) // a few running at once, not the cap's worth
 		status, resp := modernCall(t, url, "tools/call", "slow_compute", map[string]any{"name": "slow_compute", "arguments": map[string]any{"seconds": 1}})
 		res, _ := resp["result"].(map[string]any)
@@ -605,7 +613,7 @@ func TestClusterOutageUnderLoad(t *testing.T) {
 			note("task: %d %v", status, resp)
 		}
 	})
-	worker(func(n int) { // legacy subscriptions: acknowledged or refused with 503
+	w.run(func(n int) { // legacy subscriptions: acknowledged or refused with 503
 		uri := fmt.Sprintf("test://load/%d", n)
 		status, h := legacyPost(url, sid, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"resources/subscribe","params":{"uri":%q}}`, 100+n, uri))
 		switch {
@@ -631,8 +639,7 @@ func TestClusterOutageUnderLoad(t *testing.T) {
 	acked := len(tasks)
 	mu.Unlock()
 	time.Sleep(time.Second)
-	close(stop)
-	wg.Wait()
+	w.halt()
 	for _, p := range problems {
 		t.Error(p)
 	}
@@ -713,24 +720,8 @@ func TestRollingRestart(t *testing.T) {
 		}
 		failures = append(failures, what)
 	}
-	stop := make(chan struct{})
-	var wg sync.WaitGroup
-	loop := func(step func(n int)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for n := 0; ; n++ {
-				select {
-				case <-stop:
-					return
-				default:
-				}
-				step(n)
-				time.Sleep(10 * time.Millisecond)
-			}
-		}()
-	}
-	loop(func(n int) {
+	w := newWorkers(10 * time.Millisecond)
+	w.run(func(n int) {
 		status, resp := modernCall(t, url, "tools/call", "greet", map[string]any{"name": "greet", "arguments": map[string]any{"name": fmt.Sprint(n)}})
 		mu.Lock()
 		defer mu.Unlock()
@@ -740,7 +731,7 @@ func TestRollingRestart(t *testing.T) {
 			fail(fmt.Sprintf("stateless: %d %v", status, resp))
 		}
 	})
-	loop(func(n int) {
+	w.run(func(n int) {
 		status, resp := modernCall(t, url, "tools/call", "slow_compute", map[string]any{"name": "slow_compute", "arguments": map[string]any{"seconds": 1}})
 		res, _ := resp["result"].(map[string]any)
 		if id, _ := res["taskId"].(string); status == 200 && id != "" {
@@ -750,7 +741,7 @@ func TestRollingRestart(t *testing.T) {
 		}
 	})
 	for i, cs := range sessions {
-		loop(func(n int) {
+		w.run(func(n int) {
 			res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "greet", Arguments: map[string]any{"name": fmt.Sprint(i)}})
 			mu.Lock()
 			defer mu.Unlock()
@@ -797,8 +788,7 @@ func TestRollingRestart(t *testing.T) {
 	time.Sleep(300 * time.Millisecond)
 	reps[1] = startReplicaAt(t, bin, clusterURL, victim.addr)
 	time.Sleep(500 * time.Millisecond)
-	close(stop)
-	wg.Wait()
+	w.halt()
 	t.Logf("stateless %d ok, legacy %d ok; during the roll %d stateless and %d legacy calls failed, around the kill %d; %d tasks acknowledged", statelessOK, legacyOK, statelessKO, legacyKO, aroundKill, len(tasks))
 	for _, f := range failures {
 		t.Log(f)
