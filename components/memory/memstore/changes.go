@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 )
 
@@ -80,7 +81,7 @@ func (s *SQLite) Changes(ctx context.Context, since int64, limit int) ([]Change,
 		if since > 0 && (!oldest.Valid || since < oldest.Int64-1) {
 			return prunedError(since, oldest.Int64, head)
 		}
-		rows, err := tx.QueryContext(ctx, `SELECT seq, kind, subject, detail, rel_to, rel_type, task_id, at
+		rows, err := tx.QueryContext(ctx, `SELECT seq, kind, subject, detail, rel_to, rel_type, task_id, at, author
 			FROM changes WHERE seq > ? ORDER BY seq LIMIT ?`, since, limit)
 		if err != nil {
 			return fmt.Errorf("memstore: changes: %w", err)
@@ -92,7 +93,7 @@ func (s *SQLite) Changes(ctx context.Context, since int64, limit int) ([]Change,
 			var relTo, relType sql.NullString
 			var taskID sql.NullInt64
 			var at int64
-			if err := rows.Scan(&c.Seq, &kind, &c.Subject, &c.Detail, &relTo, &relType, &taskID, &at); err != nil {
+			if err := rows.Scan(&c.Seq, &kind, &c.Subject, &c.Detail, &relTo, &relType, &taskID, &at, &c.Author); err != nil {
 				return fmt.Errorf("memstore: changes: %w", err)
 			}
 			c.Kind = ChangeKind(kind)
@@ -120,4 +121,47 @@ func (s *SQLite) Changes(ctx context.Context, since int64, limit int) ([]Change,
 func prunedError(since, oldest, head int64) error {
 	return fmt.Errorf("%w: changes after %d were discarded; the oldest kept is %d (head %d): re-read the graph and continue from %d, or start over from 0",
 		ErrHistoryPruned, since, oldest, head, head)
+}
+
+// History implements Store.
+func (s *SQLite) History(ctx context.Context, name string, limit int) ([]Change, error) {
+	if err := checkName("name", name); err != nil {
+		return nil, err
+	}
+	limit = historyLimit(limit)
+	out := []Change{}
+	err := s.read(ctx, func(tx *txn) error {
+		rows, err := tx.QueryContext(ctx, `SELECT seq, kind, detail, rel_from, rel_to, rel_type, author, at
+			FROM history WHERE entity = ? ORDER BY id DESC LIMIT ?`, name, limit)
+		if err != nil {
+			return fmt.Errorf("memstore: history: %w", err)
+		}
+		defer rows.Close()
+		for rows.Next() {
+			c := Change{Subject: name}
+			var kind string
+			var relFrom, relTo, relType sql.NullString
+			var at int64
+			if err := rows.Scan(&c.Seq, &kind, &c.Detail, &relFrom, &relTo, &relType, &c.Author, &at); err != nil {
+				return fmt.Errorf("memstore: history: %w", err)
+			}
+			c.Kind, c.At = ChangeKind(kind), time.Unix(0, at).UTC()
+			if relFrom.Valid {
+				c.Subject = relFrom.String
+				c.Relation = &Relation{From: relFrom.String, To: relTo.String, RelationType: relType.String}
+			}
+			out = append(out, c)
+		}
+		return rows.Err()
+	})
+	slices.Reverse(out)
+	return out, err
+}
+
+// historyLimit is the number of history rows History returns for limit.
+func historyLimit(limit int) int {
+	if limit <= 0 || limit > MaxHistoryPage {
+		return MaxHistoryPage
+	}
+	return limit
 }

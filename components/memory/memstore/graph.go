@@ -470,22 +470,34 @@ func headerText(name, entityType string) string {
 	return pairText(jsLower(name), jsLower(entityType))
 }
 
-// logChange appends one row to the change feed. For relation changes the
-// subject is the relation's From.
+// logChange appends one row to the change feed, and to the history of
+// each entity it concerns, recorded as made by the call's author. For
+// relation changes the subject is the relation's From.
 func (w *writer) logChange(kind ChangeKind, subject, detail string, rel *Relation, taskID int64) error {
-	var relTo, relType, tid any
+	var relFrom, relTo, relType, tid any
 	if rel != nil {
-		subject, relTo, relType = rel.From, rel.To, rel.RelationType
+		subject, relFrom, relTo, relType = rel.From, rel.From, rel.To, rel.RelationType
 	}
 	if taskID != 0 {
 		tid = taskID
 	}
-	_, err := w.exec(`INSERT INTO changes(kind, subject, detail, rel_to, rel_type, task_id, at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-		string(kind), subject, truncate(detail, MaxChangeDetailBytes), relTo, relType, tid, w.now)
-	if err == nil {
-		w.changes++
+	if w.author == "" {
+		w.author = authorOf(w.ctx)
 	}
-	return err
+	detail = truncate(detail, MaxChangeDetailBytes)
+	seq, err := w.insert(`INSERT INTO changes(kind, subject, detail, rel_to, rel_type, task_id, at, author) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+		string(kind), subject, detail, relTo, relType, tid, w.now, w.author)
+	if err != nil {
+		return err
+	}
+	w.changes++
+	for _, e := range historyEntities(kind, subject, rel) {
+		if _, err := w.exec(`INSERT INTO history(entity, seq, kind, detail, rel_from, rel_to, rel_type, author, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			e, seq, string(kind), detail, relFrom, relTo, relType, w.author, w.now); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // truncate cuts s to at most n bytes at a character boundary, ending in "…"

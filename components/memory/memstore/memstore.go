@@ -207,6 +207,12 @@ type Store interface {
 	// Head returns the Seq of the newest change (0 when there is none), the
 	// cursor meaning "now".
 	Head(ctx context.Context) (int64, error)
+	// History returns the changes to the entity named name (its creation,
+	// observations, relations touching it, deletion), oldest first, with
+	// author and time: the newest limit of them (limit <= 0 or above
+	// MaxHistoryPage means MaxHistoryPage). It outlives the entity and the
+	// change feed's retention (see WithHistoryRetention).
+	History(ctx context.Context, name string, limit int) ([]Change, error)
 
 	// Import adds the contents of a reference memory.jsonl file.
 	Import(ctx context.Context, r io.Reader) (ImportStats, error)
@@ -239,6 +245,8 @@ const (
 	// MaxChangeDetailBytes bounds Change.Detail; longer details (typically
 	// observations) are cut at a character boundary and end in "…".
 	MaxChangeDetailBytes = 1 << 10
+	// MaxHistoryPage bounds the number of changes one History call returns.
+	MaxHistoryPage = 1_000
 )
 
 // Sentinel errors, to be tested with errors.Is.
@@ -361,7 +369,9 @@ const (
 )
 
 // Change is one entry of the change feed, which answers "what changed since
-// cursor X". Seq increases by one per change and is never reused.
+// cursor X", and of an entity's history. Seq increases by one per change
+// and is never reused. Author is who made it: the subject of the principal
+// that asked (see WithAuthor), or LocalAuthor.
 //
 // Subject is the entity name for entity and observation changes, the
 // relation's From for relation changes and the task title for task changes.
@@ -379,5 +389,6 @@ type Change struct {
 	Detail   string     `json:"detail,omitempty"`
 	Relation *Relation  `json:"relation,omitempty"`
 	TaskID   int64      `json:"taskId,omitempty"`
+	Author   string     `json:"author"`
 	At       time.Time  `json:"at"`
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -249,18 +250,18 @@ func (s *Postgres) Changes(ctx context.Context, since int64, limit int) ([]Chang
 			}
 			return prunedError(since, o, head)
 		}
-		err := pgEachRow(ctx, tx, `SELECT seq, kind, subject, detail, rel_to, rel_type, task_id, at
+		err := pgEachRow(ctx, tx, `SELECT seq, kind, subject, detail, rel_to, rel_type, task_id, at, author
 			FROM memory_changes WHERE seq > $1 ORDER BY seq LIMIT $2`, []any{since, limit}, func(r pgx.Rows) error {
 			var c Change
 			var kind string
 			var relTo, relType *string
 			var taskID *int64
 			var at int64
-			if err := r.Scan(&c.Seq, &kind, &c.Subject, &c.Detail, &relTo, &relType, &taskID, &at); err != nil {
+			if err := r.Scan(&c.Seq, &kind, &c.Subject, &c.Detail, &relTo, &relType, &taskID, &at, &c.Author); err != nil {
 				return err
 			}
 			c.Kind = ChangeKind(kind)
-			c.Subject, c.Detail = pgDec(c.Subject), pgDec(c.Detail)
+			c.Subject, c.Detail, c.Author = pgDec(c.Subject), pgDec(c.Detail), pgDec(c.Author)
 			if relTo != nil && relType != nil {
 				c.Relation = &Relation{From: c.Subject, To: pgDec(*relTo), RelationType: pgDec(*relType)}
 			}
@@ -281,4 +282,34 @@ func (s *Postgres) Changes(ctx context.Context, since int64, limit int) ([]Chang
 		return nil, since, err
 	}
 	return changes, next, nil
+}
+
+// History implements Store.
+func (s *Postgres) History(ctx context.Context, name string, limit int) ([]Change, error) {
+	if err := checkName("name", name); err != nil {
+		return nil, err
+	}
+	out := []Change{}
+	err := s.read(ctx, func(tx pgx.Tx) error {
+		return pgEachRow(ctx, tx, `SELECT seq, kind, detail, rel_from, rel_to, rel_type, author, at
+			FROM memory_history WHERE entity = $1 ORDER BY id DESC LIMIT $2`, []any{pgEnc(name), historyLimit(limit)}, func(r pgx.Rows) error {
+			c := Change{Subject: name}
+			var kind string
+			var relFrom, relTo, relType *string
+			var at int64
+			if err := r.Scan(&c.Seq, &kind, &c.Detail, &relFrom, &relTo, &relType, &c.Author, &at); err != nil {
+				return fmt.Errorf("memstore: history: %w", err)
+			}
+			c.Kind, c.At = ChangeKind(kind), time.Unix(0, at).UTC()
+			c.Detail, c.Author = pgDec(c.Detail), pgDec(c.Author)
+			if relFrom != nil && relTo != nil && relType != nil {
+				c.Subject = pgDec(*relFrom)
+				c.Relation = &Relation{From: c.Subject, To: pgDec(*relTo), RelationType: pgDec(*relType)}
+			}
+			out = append(out, c)
+			return nil
+		})
+	})
+	slices.Reverse(out)
+	return out, err
 }

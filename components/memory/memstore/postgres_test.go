@@ -88,6 +88,14 @@ func postgresTestURL(t testing.TB) string {
 			return
 		}
 		defer conn.Close(ctx)
+		// The schemas of the store's named graphs (Graphs) go too.
+		var graphs []string
+		_ = conn.QueryRow(ctx, "SELECT coalesce(array_agg(schema), '{}') FROM "+pgx.Identifier{schema, "memory_graphs"}.Sanitize()).Scan(&graphs)
+		for _, g := range graphs {
+			if _, err := conn.Exec(ctx, "DROP SCHEMA IF EXISTS "+pgx.Identifier{g}.Sanitize()+" CASCADE"); err != nil {
+				t.Errorf("drop schema %s: %v", g, err)
+			}
+		}
 		if _, err := conn.Exec(ctx, "DROP SCHEMA "+pgx.Identifier{schema}.Sanitize()+" CASCADE"); err != nil {
 			t.Errorf("drop schema %s: %v", schema, err)
 		}

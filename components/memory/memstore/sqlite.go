@@ -69,6 +69,7 @@ type SQLite struct {
 	w         *sql.DB // one connection, writes
 	r         *sql.DB // read-only connections
 	retention int64
+	history   int64 // history rows kept (WithHistoryRetention)
 	tailMax   int64 // the longest search tail a write leaves (tail.go)
 	bulkRows  int64 // rows a write indexes that make it merge segments (tail.go)
 
@@ -99,10 +100,20 @@ type options struct {
 	retention   int
 	syncNormal  bool
 	readConns   int
+
+	historyRetention int
+	maxGraphs        int
+	maxOpenGraphs    int
 }
 
 // Option configures Open.
 type Option func(*options)
+
+// defaultOptions are the options before any Option applies.
+func defaultOptions() options {
+	return options{busyTimeout: DefaultBusyTimeout, retention: DefaultChangeRetention,
+		historyRetention: DefaultHistoryRetention, maxGraphs: DefaultMaxGraphs, maxOpenGraphs: DefaultMaxOpenGraphs}
+}
 
 // WithBusyTimeout sets how long to wait for a lock held by another process.
 func WithBusyTimeout(d time.Duration) Option { return func(o *options) { o.busyTimeout = d } }
@@ -123,7 +134,8 @@ func WithReadConns(n int) Option { return func(o *options) { o.readConns = n } }
 // store. The path must name a file on a local file system (WAL needs shared
 // memory); ":memory:" and "file:" URIs are not supported.
 func Open(path string, opts ...Option) (*SQLite, error) {
-	o := options{busyTimeout: DefaultBusyTimeout, retention: DefaultChangeRetention, readConns: max(4, runtime.GOMAXPROCS(0))}
+	o := defaultOptions()
+	o.readConns = max(4, runtime.GOMAXPROCS(0))
 	for _, f := range opts {
 		f(&o)
 	}
@@ -160,7 +172,7 @@ func Open(path string, opts ...Option) (*SQLite, error) {
 	w.SetMaxIdleConns(1)
 	w.SetConnMaxLifetime(0)
 	w.SetConnMaxIdleTime(0)
-	s := &SQLite{w: w, retention: int64(o.retention), tailMax: defaultTailMax, bulkRows: bulkIndexRows}
+	s := &SQLite{w: w, retention: int64(o.retention), history: int64(max(o.historyRetention, 1)), tailMax: defaultTailMax, bulkRows: bulkIndexRows}
 
 	ctx := context.Background()
 	if s.wc, err = openConn(ctx, w); err != nil {
@@ -330,6 +342,33 @@ DELETE FROM meta WHERE key = 'fold_version';
 	`
 INSERT INTO meta(key, value) SELECT 'pairs_pending', names_upto FROM search_tail WHERE names_upto > 0;
 `,
+	// 6: the audit trail: who made each change, and every entity's
+	// history (kept far longer than the feed); the registry of the
+	// store's named graphs (used in the default graph's file only).
+	`
+ALTER TABLE changes ADD COLUMN author TEXT NOT NULL DEFAULT 'local';
+
+CREATE TABLE history (
+	id       INTEGER PRIMARY KEY AUTOINCREMENT,
+	entity   TEXT NOT NULL,
+	seq      INTEGER NOT NULL,  -- the change's Seq in the feed
+	kind     TEXT NOT NULL,
+	detail   TEXT NOT NULL,
+	rel_from TEXT,
+	rel_to   TEXT,
+	rel_type TEXT,
+	author   TEXT NOT NULL,
+	at       INTEGER NOT NULL   -- Unix nanoseconds
+);
+CREATE INDEX history_entity ON history(entity, id);
+
+CREATE TABLE graphs (
+	name       TEXT PRIMARY KEY,
+	file       TEXT NOT NULL UNIQUE, -- the graph's database, relative to the graphs directory
+	owner      TEXT NOT NULL,        -- the subject of a private graph, '' for a shared one
+	created_at INTEGER NOT NULL
+) WITHOUT ROWID;
+`,
 }
 
 // foldVersion identifies the lower-casing used for the search indexes; when it
@@ -382,6 +421,7 @@ type writer struct {
 	changes int
 	ops     []mirrorOp // row changes, for the mirror after the commit
 	ends    *tail      // where the search indexes end, once read (see indexed)
+	author  string     // whom the call's changes are recorded as (authorOf), once known
 }
 
 // writeJob is one write call waiting for its commit.
@@ -516,6 +556,11 @@ func (s *SQLite) commitBatch(batch []*writeJob) {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM changes WHERE seq <= (SELECT max(seq) FROM changes) - ?`, s.retention); err != nil {
 			_ = tx.Rollback()
 			fail(fmt.Errorf("memstore: prune changes: %w", err))
+			return
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM history WHERE id <= (SELECT max(id) FROM history) - ?`, s.history); err != nil {
+			_ = tx.Rollback()
+			fail(fmt.Errorf("memstore: prune history: %w", err))
 			return
 		}
 		if err := s.indexLongTail(ctx, tx); err != nil {

@@ -1,0 +1,173 @@
+package memstore
+
+import (
+	"errors"
+	"path/filepath"
+	"testing"
+
+	"github.com/mcpgen/mcpgen"
+)
+
+// openGraphsTest opens a fresh store of the backend under test with its
+// named graphs, closed at cleanup, and returns where it lives.
+func openGraphsTest(t *testing.T, opts ...Option) (*Graphs, string) {
+	t.Helper()
+	where := filepath.Join(t.TempDir(), "memory.db")
+	if testBackend == backendPostgres {
+		where = postgresTestURL(t)
+	}
+	g, err := OpenGraphs(bg, where, opts...)
+	if err != nil {
+		t.Fatalf("OpenGraphs: %v", err)
+	}
+	t.Cleanup(func() { g.Close() })
+	return g, where
+}
+
+// use returns the store of graph name, released at cleanup.
+func use(t *testing.T, g *Graphs, name string) Store {
+	t.Helper()
+	s, release, err := g.Use(bg, name)
+	if err != nil {
+		t.Fatalf("Use(%q): %v", name, err)
+	}
+	t.Cleanup(release)
+	return s
+}
+
+func TestGraphsShareNothing(t *testing.T) {
+	g, where := openGraphsTest(t)
+	names := []string{DefaultGraph, "team", PrivateGraph("alice"), PrivateGraph("bob@example.com")}
+	for i, name := range names {
+		s := use(t, g, name)
+		ents := []Entity{{Name: "shared-name", EntityType: name, Observations: []string{"secret of " + name}}}
+		for range i + 1 {
+			ents = append(ents, Entity{Name: name + string(rune('a'+len(ents))), EntityType: "t"})
+		}
+		must[[]Entity](t)(s.CreateEntities(bg, ents))
+		must[[]Relation](t)(s.CreateRelations(bg, []Relation{{From: "shared-name", To: name, RelationType: "in"}}))
+	}
+	for i, name := range names {
+		s := use(t, g, name)
+		gr := must[Graph](t)(s.ReadGraph(bg))
+		if len(gr.Entities) != i+2 || gr.Entities[0].EntityType != name || len(gr.Relations) != 1 || gr.Relations[0].To != name {
+			t.Errorf("graph %q holds %+v", name, gr)
+		}
+		found := must[Graph](t)(s.SearchNodes(bg, "secret of"))
+		if len(found.Entities) != 1 || found.Entities[0].Observations[0] != "secret of "+name {
+			t.Errorf("search in %q found %+v", name, found.Entities)
+		}
+		if n := must[[]string](t)(s.EntityNames(bg, "", 100)); len(n) != i+2 {
+			t.Errorf("completion in %q offers %q", name, n)
+		}
+		// Each graph has its own feed: 2 changes (entities) + 1 relation.
+		if head := must[int64](t)(s.Head(bg)); head != int64(i+2+1) {
+			t.Errorf("head of %q = %d, want %d", name, head, i+3)
+		}
+	}
+	list := must[[]GraphInfo](t)(g.List(bg))
+	if len(list) != 4 || list[0].Name != DefaultGraph || list[1].Name != PrivateGraph("alice") || list[1].Owner != "alice" ||
+		list[3].Name != "team" || list[3].Owner != "" || list[3].Entities != 3 || list[3].Relations != 1 || list[3].Observations != 1 {
+		t.Errorf("List = %+v", list)
+	}
+	// Reopened, the graphs are where they were.
+	g.Close()
+	g2, err := OpenGraphs(bg, where)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g2.Close()
+	s := use(t, g2, "team")
+	if gr := must[Graph](t)(s.ReadGraph(bg)); len(gr.Entities) != 3 {
+		t.Errorf("team after reopening: %+v", gr)
+	}
+}
+
+func TestGraphNames(t *testing.T) {
+	g, _ := openGraphsTest(t)
+	for _, bad := range []string{"", "a b", "memory:x", "-x", "x/y", "@", "@a\x00b", string(make([]byte, 65))} {
+		if _, _, err := g.Use(bg, bad); !errors.Is(err, ErrInvalid) {
+			t.Errorf("Use(%q) = %v, want ErrInvalid", bad, err)
+		}
+	}
+	for _, good := range []string{"Team.A_1-b", PrivateGraph("auth0|123 456")} {
+		use(t, g, good)
+	}
+}
+
+func TestGraphsBounds(t *testing.T) {
+	g, _ := openGraphsTest(t, WithMaxGraphs(2), WithMaxOpenGraphs(1))
+	a := use(t, g, "a")
+	must[[]Entity](t)(a.CreateEntities(bg, []Entity{{Name: "in-a", EntityType: "t"}}))
+	// a is in use: b cannot open until it is released.
+	if _, _, err := g.Use(bg, "b"); !errors.Is(err, mcpgen.ErrUnavailable) {
+		t.Fatalf("Use(b) with a in use = %v, want ErrUnavailable", err)
+	}
+	g.mu.Lock()
+	for _, og := range g.open {
+		og.refs = 0 // what a's release does
+	}
+	g.mu.Unlock()
+	b := use(t, g, "b") // closes a, the idle one
+	if gr := must[Graph](t)(b.ReadGraph(bg)); len(gr.Entities) != 0 {
+		t.Errorf("b holds %+v", gr)
+	}
+	if _, _, err := g.Use(bg, "c"); !errors.Is(err, ErrLimit) {
+		t.Errorf("a third graph with WithMaxGraphs(2): %v, want ErrLimit", err)
+	}
+	if _, _, err := g.Use(bg, DefaultGraph); err != nil {
+		t.Errorf("the default graph is not counted: %v", err)
+	}
+}
+
+func TestAuthorAndHistory(t *testing.T) {
+	s, _ := openTest(t)
+	alice, bob := WithAuthor(bg, "alice"), WithAuthor(bg, "bob")
+	must[[]Entity](t)(s.CreateEntities(alice, []Entity{{Name: "X", EntityType: "t", Observations: []string{"o1"}}, {Name: "Y", EntityType: "t"}}))
+	must[[]AddedObservations](t)(s.AddObservations(bob, []ObservationAdd{{EntityName: "X", Contents: []string{"o2"}}}))
+	must[[]Relation](t)(s.CreateRelations(bob, []Relation{{From: "Y", To: "X", RelationType: "knows"}}))
+	mustNil(t, s.DeleteObservations(alice, []ObservationDelete{{EntityName: "X", Observations: []string{"o1"}}}))
+	mustNil(t, s.DeleteEntities(bg, []string{"X"}))
+
+	h := must[[]Change](t)(s.History(bg, "X", 0))
+	want := []struct {
+		kind   ChangeKind
+		author string
+	}{{ChangeEntityCreated, "alice"}, {ChangeObservationAdded, "bob"}, {ChangeRelationCreated, "bob"},
+		{ChangeObservationDeleted, "alice"}, {ChangeEntityDeleted, LocalAuthor}, {ChangeRelationDeleted, LocalAuthor}}
+	if len(h) != len(want) {
+		t.Fatalf("history of X: %+v", h)
+	}
+	for i, w := range want {
+		if h[i].Kind != w.kind || h[i].Author != w.author || h[i].At.IsZero() || (i > 0 && h[i].Seq <= h[i-1].Seq) {
+			t.Errorf("history[%d] = %+v, want %s by %s", i, h[i], w.kind, w.author)
+		}
+	}
+	if h[2].Relation == nil || h[2].Relation.From != "Y" || h[1].Detail != "o2" {
+		t.Errorf("history details: %+v %+v", h[1], h[2])
+	}
+	// The relation is in Y's history too; the newest one only, by limit.
+	if hy := must[[]Change](t)(s.History(bg, "Y", 1)); len(hy) != 1 || hy[0].Kind != ChangeRelationDeleted {
+		t.Errorf("newest of Y's history: %+v", hy)
+	}
+	feed, _, err := s.Changes(bg, 0, 0)
+	mustNil(t, err)
+	if feed[0].Author != "alice" || feed[2].Author != "bob" {
+		t.Errorf("feed authors: %+v", feed)
+	}
+}
+
+func TestHistoryRetention(t *testing.T) {
+	s, _ := openTest(t, WithHistoryRetention(3))
+	for _, o := range []string{"a", "b", "c", "d", "e"} {
+		must[[]Entity](t)(s.CreateEntities(bg, []Entity{{Name: o, EntityType: "t"}}))
+		must[[]AddedObservations](t)(s.AddObservations(bg, []ObservationAdd{{EntityName: o, Contents: []string{"x"}}}))
+	}
+	var total int
+	for _, o := range []string{"a", "b", "c", "d", "e"} {
+		total += len(must[[]Change](t)(s.History(bg, o, 0)))
+	}
+	if total != 3 {
+		t.Errorf("%d history rows kept, want 3 (WithHistoryRetention)", total)
+	}
+}
