@@ -141,7 +141,7 @@ func (s *Server) onMessage(m cluster.Message) {
 	case topicNotify:
 		var n notifyMsg
 		if err = json.Unmarshal(m.Payload, &n); err == nil && !(n.Delivered && m.Origin == s.cluster.b.ID()) {
-			s.deliver(n.Method, n.Key, n.Params)
+			s.deliver(n)
 		}
 	case topicResync:
 		if m.Origin != s.cluster.b.ID() {
@@ -208,7 +208,20 @@ type notifyMsg struct {
 	// Delivered is set when the publishing replica has delivered it to
 	// its own clients already (it was kept in the outbox during an outage).
 	Delivered bool `json:"delivered,omitempty"`
+	// Partition is the partition whose clients are told (see
+	// [Request.Partition]), unless Everywhere.
+	Partition  string `json:"partition,omitempty"`
+	Everywhere bool   `json:"everywhere,omitempty"`
 }
+
+// in addresses n to partition p's clients.
+func (n notifyMsg) in(p string) notifyMsg { n.Partition = p; return n }
+
+// everywhere addresses n to the clients of every partition.
+func (n notifyMsg) everywhere() notifyMsg { n.Everywhere = true; return n }
+
+// reaches reports whether n is for the clients of partition p.
+func (n notifyMsg) reaches(p string) bool { return n.Everywhere || n.Partition == p }
 
 type responseMsg struct {
 	Session string          `json:"session"`
@@ -262,7 +275,7 @@ func (sess *Session) record(idle time.Duration) cluster.Session {
 	sess.mu.Lock()
 	defer sess.mu.Unlock()
 	rec := cluster.Session{
-		ID: sess.ID, Subject: sess.owner, Version: sess.Version, Client: client, ClientCaps: sess.ClientCaps,
+		ID: sess.ID, Subject: ownerKey(sess.owner, sess.partition), Version: sess.Version, Client: client, ClientCaps: sess.ClientCaps,
 		LogLevel: sess.logLevel, Initialized: sess.initialized, Created: sess.started, Expires: expiry(sess.lastSeen, idle),
 	}
 	for uri := range sess.subscribed {
@@ -294,12 +307,13 @@ func (s *Server) sessionFromRecord(rec cluster.Session) *Session {
 	var client Implementation
 	_ = json.Unmarshal(rec.Client, &client)
 	sess := &Session{
-		ID: rec.ID, owner: rec.Subject, Version: rec.Version, Client: client, ClientCaps: rec.ClientCaps,
+		ID: rec.ID, Version: rec.Version, Client: client, ClientCaps: rec.ClientCaps,
 		started: rec.Created, lastSeen: time.Now(), sharedTouch: time.Now(), done: make(chan struct{}),
 	}
+	sess.owner, sess.partition = splitOwnerKey(rec.Subject)
 	sess.pending.prefix = "srv-" + s.cluster.b.ID() + "-"
-	if rec.Subject != "" { // the limit key of its principal (anonymous: by address, unknown here)
-		sess.key = "sub:" + rec.Subject
+	if sess.owner != "" { // the limit key of its principal (anonymous: by address, unknown here)
+		sess.key = "sub:" + sess.owner
 	}
 	sess.apply(rec)
 	return sess

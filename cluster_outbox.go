@@ -130,9 +130,9 @@ func (s *Server) resyncClients() {
 	s.subs.mu.Unlock()
 	s.log.Info("notifications may have been lost: clients told to read again", zap.Int("resources", len(uris)))
 	for uri := range uris {
-		s.deliver("notifications/resources/updated", uri, map[string]any{"uri": uri})
+		s.deliver(resourceUpdated(uri).everywhere())
 	}
 	for _, kind := range []string{"tools", "prompts", "resources"} {
-		s.deliver("notifications/"+kind+"/list_changed", "", map[string]any{})
+		s.deliver(listChanged(kind).everywhere())
 	}
 }

@@ -111,13 +111,16 @@
 package mcpgen
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"mime"
 	"net/http"
 	"strings"
 	"sync"
 	"time"
+	"unicode"
 
 	"go.uber.org/zap"
 
@@ -201,6 +204,22 @@ type HTTPOptions struct {
 	// otherwise with a JSON-RPC error. The oauth package provides an OAuth
 	// 2.1 resource server to use here.
 	Auth Authenticator
+	// Partition, when set, puts each request in a partition of the
+	// server ([Request.Partition]) once Auth has established its caller:
+	// a tenant named by the URL path (mount the handler on a pattern such
+	// as "/graphs/{name}/mcp" and read r.PathValue), or the caller's own.
+	// A partition must hold no control character. An error refuses the
+	// request: an [*AuthError] chooses the status and headers, any other
+	// error is 403.
+	Partition func(r *http.Request, p Principal) (string, error)
+}
+
+type partitionKey struct{}
+
+// partitionOf returns the partition ServeHTTP put r in.
+func partitionOf(r *http.Request) string {
+	p, _ := r.Context().Value(partitionKey{}).(string)
+	return p
 }
 
 // Authenticator establishes the [Principal] of an HTTP request
@@ -336,6 +355,17 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		who = p
 	}
+	if h.opts.Partition != nil {
+		p, err := h.opts.Partition(r, who)
+		if err == nil && strings.IndexFunc(p, unicode.IsControl) >= 0 {
+			err = fmt.Errorf("partition %q holds a control character", p)
+		}
+		if err != nil {
+			h.refuse(w, h.partitionRefusal(who, err))
+			return
+		}
+		r = r.WithContext(context.WithValue(r.Context(), partitionKey{}, p))
+	}
 	switch r.Method {
 	case http.MethodPost:
 		h.post(w, r, who)
@@ -344,6 +374,24 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	default:
 		h.delete(w, r, who)
 	}
+}
+
+// partitionRefusal is the answer to a request whose partition
+// HTTPOptions.Partition refused with err: an [*AuthError] as it is, a
+// missing scope ([*InsufficientScopeError]) as Auth's step-up challenge
+// when it has one, anything else 403.
+func (h *handler) partitionRefusal(who Principal, err error) error {
+	var ae *AuthError
+	if errors.As(err, &ae) {
+		return ae
+	}
+	var ise *InsufficientScopeError
+	if sc, ok := h.opts.Auth.(ScopeChallenger); ok && errors.As(err, &ise) {
+		if refusal := sc.InsufficientScope(who, ise.Scope); refusal != nil {
+			return refusal
+		}
+	}
+	return &AuthError{Status: http.StatusForbidden, Reason: "partition", Description: "Forbidden: " + err.Error(), Err: err}
 }
 
 // refuse answers a refused authentication: its status and headers (a

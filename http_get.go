@@ -28,7 +28,7 @@ func (h *handler) get(w http.ResponseWriter, r *http.Request, who Principal) {
 		writeError(w, http.StatusBadRequest, nil, jsonrpc.Errorf(jsonrpc.CodeInvalidRequest, "Bad Request: GET needs an Mcp-Session-Id header"))
 		return
 	}
-	sess, status, err := h.session(r.Context(), id, r.Header.Get(hdrProtocolVersion), who)
+	sess, status, err := h.session(r, id, r.Header.Get(hdrProtocolVersion), who)
 	if err != nil {
 		writeError(w, status, nil, err)
 		return
@@ -88,7 +88,7 @@ func (h *handler) delete(w http.ResponseWriter, r *http.Request, who Principal) 
 		writeError(w, http.StatusBadRequest, nil, jsonrpc.Errorf(jsonrpc.CodeInvalidRequest, "Bad Request: DELETE needs an Mcp-Session-Id header"))
 		return
 	}
-	sess, status, err := h.session(r.Context(), id, "", who)
+	sess, status, err := h.session(r, id, "", who)
 	if err != nil {
 		writeError(w, status, nil, err)
 		return

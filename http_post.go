@@ -63,7 +63,7 @@ func (h *handler) post(w http.ResponseWriter, r *http.Request, who Principal) {
 	// HTTPHeaders is set on every message: the core reads it only on the
 	// stateless path, where it also catches a modern body sent without the
 	// MCP-Protocol-Version header.
-	in := &inbound{Msg: m, Auth: who, HTTPHeaders: r.Header, RemoteAddr: r.RemoteAddr}
+	in := &inbound{Msg: m, Auth: who, Partition: partitionOf(r), HTTPHeaders: r.Header, RemoteAddr: r.RemoteAddr}
 	if !modern && m.Method != "initialize" {
 		sess, status, err := h.legacySession(r, version, who)
 		if err != nil {
@@ -192,13 +192,14 @@ func (h *handler) legacySession(r *http.Request, version string, who Principal) 
 		}
 		return nil, http.StatusBadRequest, jsonrpc.Errorf(jsonrpc.CodeInvalidRequest, "Bad Request: Mcp-Session-Id header required: send initialize first and repeat the session id it returns on every later request")
 	}
-	return h.session(r.Context(), id, version, who)
+	return h.session(r, id, version, who)
 }
 
 // session checks the MCP-Protocol-Version of a legacy request and finds
 // its session: 400 for a revision this server does not speak, 404 for an
-// unknown session or one another principal opened.
-func (h *handler) session(ctx context.Context, id, version string, who Principal) (*Session, int, error) {
+// unknown session or one another principal, or another partition, opened.
+func (h *handler) session(r *http.Request, id, version string, who Principal) (*Session, int, error) {
+	ctx := r.Context()
 	if version != "" && !supportedVersion(version) {
 		return nil, http.StatusBadRequest, unsupportedHeader(version)
 	}
@@ -207,7 +208,7 @@ func (h *handler) session(ctx context.Context, id, version string, who Principal
 		h.event(EventTransportRefused, "reason", "unavailable")
 		return nil, http.StatusServiceUnavailable, errUnavailable
 	}
-	if sess == nil || !sess.OwnedBy(who) {
+	if sess == nil || !sess.OwnedBy(who) || sess.partition != partitionOf(r) {
 		return nil, http.StatusNotFound, errNoSession
 	}
 	return sess, 0, nil
@@ -282,7 +283,7 @@ func (h *handler) batch(w http.ResponseWriter, r *http.Request, who Principal, b
 			out = append(out, jsonrpc.NewErrorResponse(m.ID, jsonrpc.Errorf(jsonrpc.CodeInvalidRequest, "initialize must not be part of a batch")))
 			continue
 		}
-		in := &inbound{Msg: m, Session: sess, peer: st, Auth: who, HTTPHeaders: r.Header, RemoteAddr: r.RemoteAddr}
+		in := &inbound{Msg: m, Session: sess, peer: st, Auth: who, Partition: partitionOf(r), HTTPHeaders: r.Header, RemoteAddr: r.RemoteAddr}
 		if m.Method == "notifications/cancelled" {
 			var p struct {
 				RequestID json.RawMessage `json:"requestId"`

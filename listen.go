@@ -29,8 +29,11 @@ type listener struct {
 	filter listenFilter
 	peer   streamPeer
 	key    string // the limit key of its principal
-	ctx    context.Context
-	ready  chan struct{} // closed once the acknowledgement was sent
+	// partition is the partition of the request that opened it, the only
+	// one whose notifications it carries.
+	partition string
+	ctx       context.Context
+	ready     chan struct{} // closed once the acknowledgement was sent
 }
 
 func (l *listener) wants(method string, uri string) bool {
@@ -76,6 +79,11 @@ func (s *Server) listen(ctx context.Context, req *Request, _ *params, raw json.R
 	if len(p.Notifications.TaskIDs) > 0 && !req.wantsTask() {
 		return nil, missingTasksCapability()
 	}
+	for _, uri := range p.Notifications.ResourceSubscriptions {
+		if err := s.permit(ctx, req, s.resourceScope(uri)); err != nil {
+			return nil, err
+		}
+	}
 	f := p.Notifications
 	if !hasTools(s) {
 		f.ToolsListChanged = false
@@ -93,7 +101,7 @@ func (s *Server) listen(ctx context.Context, req *Request, _ *params, raw json.R
 	id := req.incoming.Msg.ID
 	// Register before acknowledging, so that no change between the two is
 	// lost; deliveries wait for the acknowledgement, which must come first.
-	l := &listener{id: id, filter: f, peer: req.peer, key: req.principalKey(), ctx: ctx, ready: make(chan struct{})}
+	l := &listener{id: id, filter: f, peer: req.peer, key: req.principalKey(), partition: req.Partition, ctx: ctx, ready: make(chan struct{})}
 	s.subs.mu.Lock()
 	if refused := s.listenCapLocked(l.key); refused != nil {
 		s.subs.mu.Unlock()
@@ -179,28 +187,30 @@ func (s *Server) ownedTasks(ctx context.Context, req *Request, ids []string) []s
 // When the notification cannot be published, it is delivered here at once
 // and kept in the outbox, to be published (in order, after any kept
 // before it) once the shared store is back.
-func (s *Server) broadcast(method, key string, params map[string]any) {
+func (s *Server) broadcast(n notifyMsg) {
 	if s.cluster != nil {
-		n := notifyMsg{Method: method, Key: key, Params: params}
 		if !s.cluster.outbox.behind(n) {
 			err := s.publish(topicNotify, n)
 			if err == nil {
 				return
 			}
-			s.log.Warn("notification kept until the other replicas can be told", zap.String("method", method), zap.Error(err))
+			s.log.Warn("notification kept until the other replicas can be told", zap.String("method", n.Method), zap.Error(err))
 			s.cluster.outbox.add(n)
 		}
 	}
-	s.deliver(method, key, params)
+	s.deliver(n)
 }
 
 // deliver sends a notification to this replica's sessions and listen
 // streams that asked for it.
-func (s *Server) deliver(method, key string, params map[string]any) {
+func (s *Server) deliver(n notifyMsg) {
+	method, key, params := n.Method, n.Key, n.Params
 	s.sessions.mu.Lock()
 	sessions := make([]*Session, 0, len(s.sessions.byID))
 	for _, sess := range s.sessions.byID {
-		sessions = append(sessions, sess)
+		if n.reaches(sess.partition) {
+			sessions = append(sessions, sess)
+		}
 	}
 	s.sessions.mu.Unlock()
 	for _, sess := range sessions {
@@ -217,7 +227,7 @@ func (s *Server) deliver(method, key string, params map[string]any) {
 	for l := range s.subs.listeners {
 		// A cancelled stream stays registered until its handler returns;
 		// nothing more may be sent for it meanwhile.
-		if l.ctx.Err() == nil && l.wants(method, key) {
+		if l.ctx.Err() == nil && n.reaches(l.partition) && l.wants(method, key) {
 			targets = append(targets, l)
 		}
 	}
@@ -237,15 +247,20 @@ func (s *Server) deliver(method, key string, params map[string]any) {
 	}
 }
 
-// ResourceUpdated tells subscribers that the resource at uri changed.
-func (s *Server) ResourceUpdated(uri string) {
-	s.broadcast("notifications/resources/updated", uri, map[string]any{"uri": uri})
-}
+// ResourceUpdated tells subscribers that the resource at uri changed, in
+// every partition (see [Request.Partition]).
+func (s *Server) ResourceUpdated(uri string) { s.broadcast(resourceUpdated(uri).everywhere()) }
 
 // ListChanged tells clients that the list of kind ("tools", "prompts" or
-// "resources") changed.
-func (s *Server) ListChanged(kind string) {
-	s.broadcast("notifications/"+kind+"/list_changed", "", map[string]any{})
+// "resources") changed, in every partition.
+func (s *Server) ListChanged(kind string) { s.broadcast(listChanged(kind).everywhere()) }
+
+func resourceUpdated(uri string) notifyMsg {
+	return notifyMsg{Method: "notifications/resources/updated", Key: uri, Params: map[string]any{"uri": uri}}
+}
+
+func listChanged(kind string) notifyMsg {
+	return notifyMsg{Method: "notifications/" + kind + "/list_changed", Params: map[string]any{}}
 }
 
 func (s *Server) notifyTask(t *task) {
@@ -254,9 +269,11 @@ func (s *Server) notifyTask(t *task) {
 	var params map[string]any
 	_ = json.Unmarshal(b, &params)
 	delete(params, "resultType")
-	s.broadcast("notifications/tasks", t.id, params)
+	s.broadcast(notifyMsg{Method: "notifications/tasks", Key: t.id, Params: params, Everywhere: true})
 }
 
-// ResourceUpdated tells subscribers that the resource at uri changed; a
-// component calls it after a write.
-func (r *Request) ResourceUpdated(uri string) { r.server.ResourceUpdated(uri) }
+// ResourceUpdated tells the subscribers in the request's partition that
+// the resource at uri changed; a component calls it after a write.
+func (r *Request) ResourceUpdated(uri string) {
+	r.server.broadcast(resourceUpdated(uri).in(r.Partition))
+}

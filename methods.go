@@ -161,7 +161,7 @@ func (s *Server) initialize(ctx context.Context, req *Request, _ *params, raw js
 	if req.incoming != nil {
 		key = req.incoming.principalKey()
 	}
-	sess, evicted, refused := s.sessions.open(version, ip.ClientInfo, ip.Capabilities, req.Auth.Subject, key)
+	sess, evicted, refused := s.sessions.open(version, ip.ClientInfo, ip.Capabilities, req.Auth.Subject, req.Partition, key)
 	for _, reason := range evicted {
 		s.event(EventSessionEvicted, "reason", reason)
 	}
@@ -291,7 +291,7 @@ func (s *Server) runTool(ctx context.Context, req *Request, t *compiledTool, arg
 			res, err = nil, fmt.Errorf("%w: tool %s failed unexpectedly", jsonrpc.ErrInternal, t.Tool.Tool.Name)
 		}
 	}()
-	res, err = t.Call(ctx, req, args)
+	res, err = t.Call(withRequest(ctx, req), req, args) // a task's request, on its own goroutine
 	if err != nil {
 		s.event(EventToolFailed, "tool", t.Tool.Tool.Name)
 		return nil, err
@@ -438,17 +438,18 @@ func (s *Server) complete(ctx context.Context, req *Request, _ *params, raw json
 		return nil, err
 	}
 	var h CompleteHandler
+	scope := "" // completing needs what using the prompt or resource needs
 	switch cp.Ref.Type {
 	case "ref/prompt":
 		pr, ok := s.prompts[cp.Ref.Name]
 		if !ok {
 			return nil, fmt.Errorf("%w: unknown prompt %q", jsonrpc.ErrInvalidParams, cp.Ref.Name)
 		}
-		h = pr.Complete
+		h, scope = pr.Complete, pr.Scope
 	case "ref/resource":
 		for _, t := range s.templates {
 			if t.Template.Template.URITemplate == cp.Ref.URI {
-				h = t.Complete
+				h, scope = t.Complete, t.Scope
 			}
 		}
 		if h == nil {
@@ -458,6 +459,9 @@ func (s *Server) complete(ctx context.Context, req *Request, _ *params, raw json
 		}
 	default:
 		return nil, fmt.Errorf("%w: ref.type must be ref/prompt or ref/resource", jsonrpc.ErrInvalidParams)
+	}
+	if err := s.permit(ctx, req, scope); err != nil {
+		return nil, err
 	}
 	values := []string{}
 	if h != nil {
@@ -487,7 +491,22 @@ func (s *Server) subscribe(ctx context.Context, req *Request, p *params, _ json.
 	if p.URI == "" {
 		return nil, fmt.Errorf("%w: uri is required", jsonrpc.ErrInvalidParams)
 	}
+	if err := s.permit(ctx, req, s.resourceScope(p.URI)); err != nil {
+		return nil, err
+	}
 	return json.RawMessage(`{}`), s.changeSession(ctx, req.incoming, req.Session, cluster.SessionUpdate{Subscribe: p.URI})
+}
+
+// resourceScope is the scope reading uri needs: its resource's, else
+// that of the template it matches; "" for none or an unknown URI.
+func (s *Server) resourceScope(uri string) string {
+	if r, ok := s.resources[uri]; ok {
+		return r.Scope
+	}
+	if t, _ := s.matchTemplate(uri); t != nil {
+		return t.Scope
+	}
+	return ""
 }
 
 func (s *Server) unsubscribe(ctx context.Context, req *Request, p *params, _ json.RawMessage) (any, error) {

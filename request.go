@@ -33,6 +33,16 @@ type Request struct {
 	ClientCaps json.RawMessage
 	Session    *Session // nil for stateless (2026-07-28) requests
 	Auth       Principal
+	// Partition is the part of the server the request belongs to, as the
+	// transport decided it ([HTTPOptions].Partition; "" when there are no
+	// partitions, and on stdio). Partitions share nothing a client can
+	// see: a legacy session, a listen stream and a task belong to the
+	// partition of the request that opened them, are not found from
+	// another, and the notifications a request sends
+	// ([Request.ResourceUpdated], [Request.ListChanged]) reach its own
+	// partition only. What a partition means to handlers (a tenant, a
+	// named graph) is theirs to decide.
+	Partition string
 
 	server         *Server
 	incoming       *inbound
@@ -98,7 +108,7 @@ func (r *Request) Log(ctx context.Context, level, logger string, data any) error
 
 // ListChanged tells clients that the list of kind ("tools", "prompts" or
 // "resources") changed.
-func (r *Request) ListChanged(kind string) { r.server.ListChanged(kind) }
+func (r *Request) ListChanged(kind string) { r.server.broadcast(listChanged(kind).in(r.Partition)) }
 
 // Ask obtains the client's answer to a server-to-client request
 // (elicitation/create, sampling/createMessage, roots/list). In a legacy
@@ -198,4 +208,21 @@ func logRank(level string) int {
 		return r
 	}
 	return 0
+}
+
+type requestKey struct{}
+
+// withRequest returns ctx carrying req, for RequestFrom.
+func withRequest(ctx context.Context, req *Request) context.Context {
+	return context.WithValue(ctx, requestKey{}, req)
+}
+
+// RequestFrom returns the request the runtime is serving with ctx, from
+// a component's handler down to what it calls, or nil outside one. It is
+// for a dependency that sees only the context, such as a store that
+// picks the data of the request's [Request.Partition]; handlers declare
+// the *Request parameter instead.
+func RequestFrom(ctx context.Context) *Request {
+	r, _ := ctx.Value(requestKey{}).(*Request)
+	return r
 }

@@ -60,6 +60,12 @@ type Flags struct {
 	MaxTaskResultBytes      int64   // --max-task-result-bytes: results of the task records kept
 	MaxPendingBytes         int64   // --max-pending-bytes-per-principal: answers made and not yet read
 
+	// Set by a main before Run, not by flags: more HTTP path patterns the
+	// endpoint is served at beside --path (e.g. "/graphs/{name}/mcp"), and
+	// the endpoint's [HTTPOptions].Partition.
+	Paths     []string
+	Partition func(r *http.Request, p Principal) (string, error)
+
 	integrations []Integration // one instance of each registered integration
 	setup        *Setup        // made by ServerOptions, used by Run
 	stdin        io.Reader     // stdio: nil is os.Stdin
@@ -192,7 +198,7 @@ func (f *Flags) Run(srv *Server, log *zap.Logger) error {
 	if f.HTTP != "" {
 		s.Mux = http.NewServeMux()
 		s.HTTP = &HTTPOptions{AllowedOrigins: split(f.AllowOrigins), AllowedHosts: split(f.AllowHosts), Logger: log,
-			ReadTimeout: f.HTTPReadTimeout, WriteTimeout: f.HTTPWriteTimeout}
+			ReadTimeout: f.HTTPReadTimeout, WriteTimeout: f.HTTPWriteTimeout, Partition: f.Partition}
 	}
 	for _, in := range f.integrations {
 		if err := in.Serve(ctx, s); err != nil {
@@ -208,7 +214,10 @@ func (f *Flags) Run(srv *Server, log *zap.Logger) error {
 		}
 		return ServeStdio(ctx, srv, in, out)
 	}
-	s.Mux.Handle(f.Path, HTTPHandler(srv, *s.HTTP))
+	endpoint := HTTPHandler(srv, *s.HTTP)
+	for _, p := range append([]string{f.Path}, f.Paths...) {
+		s.Mux.Handle(p, endpoint)
+	}
 	ln, err := net.Listen("tcp", f.HTTP)
 	if err != nil {
 		return fmt.Errorf("--http: %w", err)

@@ -374,6 +374,9 @@ type inbound struct {
 	peer streamPeer
 	// Auth is the caller as authenticated by the transport.
 	Auth Principal
+	// Partition is the partition the transport put the message in
+	// ([Request.Partition]).
+	Partition string
 	// HTTPHeaders, when set, are checked against the body for stateless
 	// requests (Mcp-Method, Mcp-Name, Mcp-Param-*). Nil on stdio.
 	HTTPHeaders HeaderGetter
@@ -622,7 +625,7 @@ func (s *Server) dispatch(ctx context.Context, in *inbound, info *RequestInfo) (
 			return answer{}, err
 		}
 	}
-	v, err := r.handle(s, ctx, req, &p, m.Params)
+	v, err := r.handle(s, withRequest(ctx, req), req, &p, m.Params)
 	if err != nil && errors.Is(err, cluster.ErrUnavailable) {
 		return answer{}, unavailableError(in, err)
 	}
@@ -639,7 +642,7 @@ func (s *Server) dispatch(ctx context.Context, in *inbound, info *RequestInfo) (
 // classify decides the era of a request and builds its [Request].
 func (s *Server) classify(in *inbound, p *params) (*Request, error) {
 	m := in.Msg
-	req := &Request{Method: m.Method, server: s, incoming: in, peer: in.peer, meta: p.Meta.Raw, Auth: in.Auth}
+	req := &Request{Method: m.Method, server: s, incoming: in, peer: in.peer, meta: p.Meta.Raw, Auth: in.Auth, Partition: in.Partition}
 	switch t := p.Meta.ProgressToken; {
 	case t == nil || string(t) == "null": // null: as if absent
 	case !jsonrpc.ValidID(t):

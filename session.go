@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"github.com/mcpgen/mcpgen/internal/cluster"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -25,6 +26,7 @@ type Session struct {
 	started     time.Time
 	sharedTouch time.Time // last push of the shared expiry (cluster)
 	owner       string    // the subject of the principal that opened it
+	partition   string    // the partition of its initialize (Request.Partition)
 	key         string    // that principal's limit key
 	// inflight counts the session's requests in progress: a busy session
 	// is never ended to make room under the session caps.
@@ -58,6 +60,24 @@ func newSession(version string, client Implementation, caps json.RawMessage) *Se
 // (the same subject, or both anonymous) whose initialize opened it.
 // Transports answer anyone else as if the session did not exist.
 func (s *Session) OwnedBy(p Principal) bool { return s.owner == p.Subject }
+
+// ownerKey is who owns a session or a task in a partition, as one string
+// for the shared store: the subject alone outside partitions. A
+// partition holds no control character (see [HTTPOptions].Partition).
+func ownerKey(subject, partition string) string {
+	if partition == "" {
+		return subject
+	}
+	return partition + "\x1f" + subject
+}
+
+// splitOwnerKey is the inverse of ownerKey.
+func splitOwnerKey(k string) (subject, partition string) {
+	if p, sub, ok := strings.Cut(k, "\x1f"); ok {
+		return sub, p
+	}
+	return k, ""
+}
 
 // Started is when the client's initialize opened the session.
 func (s *Session) Started() time.Time { return s.started }

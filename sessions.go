@@ -51,9 +51,9 @@ func (t *sessionTable) init(idle time.Duration, max, maxPerKey int) {
 }
 
 // open adds a session for the principal (owner is its subject, key its
-// limit key), making room under the caps first. evicted reports the
+// limit key) in partition, making room under the caps first. evicted reports the
 // sessions it ended for that, so that the caller can tell the observer.
-func (t *sessionTable) open(version string, client Implementation, caps json.RawMessage, owner, key string) (s *Session, evicted []string, err *limitError) {
+func (t *sessionTable) open(version string, client Implementation, caps json.RawMessage, owner, partition, key string) (s *Session, evicted []string, err *limitError) {
 	var gone []string // the sessions evicted, to delete from a shared store
 	t.mu.Lock()
 	defer func() {
@@ -89,7 +89,7 @@ func (t *sessionTable) open(version string, client Implementation, caps json.Raw
 		gone = append(gone, victim.ID)
 	}
 	s = newSession(version, client, caps)
-	s.owner, s.key = owner, key
+	s.owner, s.partition, s.key = owner, partition, key
 	s.pending.prefix = t.pendingPrefix
 	t.addLocked(s)
 	return s, evicted, nil

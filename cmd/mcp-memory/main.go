@@ -5,13 +5,22 @@
 // Usage:
 //
 //	mcp-memory [flags]               serve (stdio by default, --http ADDR for Streamable HTTP)
-//	mcp-memory [flags] import FILE   load a reference server memory.jsonl file into the store
-//	mcp-memory [flags] export [FILE] write the store as a reference memory.jsonl file (stdout by default)
+//	mcp-memory [flags] import FILE   load a reference server memory.jsonl file into a graph
+//	mcp-memory [flags] export [FILE] write a graph as a reference memory.jsonl file (stdout by default)
+//	mcp-memory [flags] graphs        list the store's graphs with their sizes
 //
 // The store is one SQLite file (--db, or $MCP_MEMORY_DB; default memory.db
 // in the current directory), created on first run, or, when --db is a
 // postgres:// URL, a PostgreSQL database that several replicas can share
 // (tables memory_* in the URL's search_path schema, migrated on start).
+//
+// One store holds any number of named graphs that share nothing. Which
+// one a request works on is the server's decision, never a tool
+// argument's: --graph NAME for the whole process (default "default", the
+// store as it was before graphs); with --graph-per-subject and OAuth, each
+// caller's private graph; and over HTTP, the shared graph NAME at
+// /graphs/NAME/mcp, for callers holding scope memory:NAME:read (reading)
+// or memory:NAME:write (writing too).
 package main
 
 import (
@@ -26,6 +35,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/mcpgen/mcpgen"
+	component "github.com/mcpgen/mcpgen/components/memory"
 	"github.com/mcpgen/mcpgen/components/memory/memstore"
 	"github.com/mcpgen/mcpgen/generated/memory"
 	_ "github.com/mcpgen/mcpgen/metrics"   // --metrics
@@ -56,14 +66,29 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		defaultDB = "memory.db"
 	}
 	db := fs.String("db", defaultDB, "store: SQLite file `path` or postgres:// URL (env MCP_MEMORY_DB), created on first run")
+	graph := fs.String("graph", memstore.DefaultGraph, "the `name` of the graph this process works on (HTTP: at --path), created on first use")
+	perSubject := fs.Bool("graph-per-subject", false, "HTTP with OAuth: each caller works at --path in a private graph of its own, created on first use; anonymous callers are refused")
+	maxGraphs := fs.Int("max-graphs", memstore.DefaultMaxGraphs, "named graphs the store may hold; creating one more fails")
+	maxOpen := fs.Int("max-open-graphs", memstore.DefaultMaxOpenGraphs, "graphs open at once; the least recently used idle one is closed to open another")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), `usage: mcp-memory [flags]               serve MCP (stdio by default)
-       mcp-memory [flags] import FILE   load a reference server memory.jsonl file
-       mcp-memory [flags] export [FILE] write the store as memory.jsonl (stdout by default)
+       mcp-memory [flags] import [--graph NAME] FILE
+                                        load a reference server memory.jsonl file
+       mcp-memory [flags] export [--graph NAME] [--with-history] [FILE]
+                                        write a graph as memory.jsonl (stdout by default),
+                                        with its audit trail as "history" lines
+       mcp-memory [flags] graphs [--json] list the store's graphs with their sizes
 
 A knowledge-graph memory server for agents, a drop-in for
 @modelcontextprotocol/server-memory, on an embedded SQLite store or, with
 --db postgres://..., on PostgreSQL shared by any number of replicas.
+
+One store holds any number of graphs sharing nothing: --graph picks the
+process's; over HTTP, /graphs/NAME/mcp serves the shared graph NAME to
+callers holding scope memory:NAME:read (or memory:NAME:write to change it),
+and --graph-per-subject gives each OAuth caller a private graph at --path.
+Every change records its author (the caller's subject; "local" on stdio):
+read memory://entities/{name}/history.
 
 `)
 		fs.PrintDefaults()
@@ -84,14 +109,27 @@ A knowledge-graph memory server for agents, a drop-in for
 	// Opening may take a while: migrations run, and a store whose search
 	// text was lower-cased with other Unicode tables rebuilds its indexes
 	// (seconds per 100,000 entities).
+	if err := memstore.CheckGraphName(*graph); err != nil {
+		fmt.Fprintln(stderr, "mcp-memory: --graph:", err)
+		return 2
+	}
+	if *perSubject && (f.HTTP == "" || fs.Lookup("auth-issuer").Value.String() == "") {
+		fmt.Fprintln(stderr, "mcp-memory: --graph-per-subject needs --http and --auth-issuer: a private graph belongs to an authenticated caller")
+		return 2
+	}
 	log.Info("opening store")
 	opened := time.Now()
-	store, where, err := openStore(ctx, *db)
+	graphs, where, err := openStore(ctx, *db, memstore.WithMaxGraphs(*maxGraphs), memstore.WithMaxOpenGraphs(*maxOpen))
 	if err != nil {
 		fmt.Fprintln(stderr, "mcp-memory:", err)
 		return 1
 	}
-	defer store.Close()
+	defer graphs.Close()
+	anonymous := "anonymous" // an HTTP caller without a subject
+	if f.HTTP == "" {
+		anonymous = memstore.LocalAuthor
+	}
+	store := &component.Routed{Graphs: graphs, Graph: *graph, Anonymous: anonymous}
 	// --db postgres://... implies --cluster on the same database unless
 	// --cluster (MCP_CLUSTER_URL) is given.
 	if err := fs.Set("cluster", clusterURL(*db, fs.Lookup("cluster").Value.String())); err != nil {
@@ -106,6 +144,8 @@ A knowledge-graph memory server for agents, a drop-in for
 			fmt.Fprintln(stderr, "mcp-memory: cannot start:", err)
 			return mcpgen.ExitCode(err)
 		}
+		opts.Permission = component.Permission
+		f.Paths, f.Partition = []string{component.SharedPath}, component.Partition(*perSubject)
 		srv := memory.New(store, opts)
 		log.Info("store ready", zap.String("db", where), zap.Duration("opened_in", time.Since(opened)))
 		if err := f.Run(srv, log); err != nil {
@@ -113,42 +153,10 @@ A knowledge-graph memory server for agents, a drop-in for
 			return mcpgen.ExitCode(err)
 		}
 		return 0
-	case "import":
-		if fs.NArg() != 2 {
-			fmt.Fprintln(stderr, "usage: mcp-memory import FILE")
-			return 2
-		}
-		in, err := os.Open(fs.Arg(1))
-		if err != nil {
-			fmt.Fprintln(stderr, "mcp-memory:", err)
-			return 1
-		}
-		defer in.Close()
-		stats, err := store.Import(ctx, in)
-		if err != nil {
-			fmt.Fprintf(stderr, "mcp-memory: import %s: %v\n", fs.Arg(1), err)
-			return 1
-		}
-		fmt.Fprintf(stderr, "imported %s: %+v\n", fs.Arg(1), stats)
-		return 0
-	case "export":
-		out := stdout
-		if fs.NArg() == 2 {
-			file, err := os.Create(fs.Arg(1))
-			if err != nil {
-				fmt.Fprintln(stderr, "mcp-memory:", err)
-				return 1
-			}
-			defer file.Close()
-			out = file
-		}
-		if err := store.Export(ctx, out); err != nil {
-			fmt.Fprintln(stderr, "mcp-memory: export:", err)
-			return 1
-		}
-		return 0
+	case "import", "export", "graphs":
+		return command(ctx, cmd, fs.Args()[1:], graphs, *graph, stdout, stderr)
 	default:
-		fmt.Fprintf(stderr, "mcp-memory: unknown command %q (want import or export)\n", cmd)
+		fmt.Fprintf(stderr, "mcp-memory: unknown command %q (want import, export or graphs)\n", cmd)
 		fs.Usage()
 		return 2
 	}
@@ -157,25 +165,25 @@ A knowledge-graph memory server for agents, a drop-in for
 // openTimeout bounds connecting to PostgreSQL and migrating at start.
 const openTimeout = 30 * time.Second
 
-// openStore opens the store db names: a PostgreSQL database for a
-// postgres:// URL, else a SQLite file. where is db as it may be shown
-// (a URL without its password); errors name it too.
-func openStore(ctx context.Context, db string) (store memstore.Store, where string, err error) {
+// openStore opens the store db names with its graphs: a PostgreSQL
+// database for a postgres:// URL, else a SQLite file. where is db as it
+// may be shown (a URL without its password); errors name it too.
+func openStore(ctx context.Context, db string, opts ...memstore.Option) (graphs *memstore.Graphs, where string, err error) {
 	if !memstore.IsPostgresURL(db) {
-		s, err := memstore.Open(db)
+		g, err := memstore.OpenGraphs(ctx, db, opts...)
 		if err != nil {
 			return nil, db, fmt.Errorf("open store %s: %w", db, err)
 		}
-		return s, db, nil
+		return g, db, nil
 	}
 	where = memstore.RedactURL(db)
 	ctx, cancel := context.WithTimeout(ctx, openTimeout)
 	defer cancel()
-	s, err := memstore.OpenPostgres(ctx, db) // its errors name the redacted URL
+	g, err := memstore.OpenGraphs(ctx, db, opts...) // its errors name the redacted URL
 	if err != nil {
 		return nil, where, err
 	}
-	return s, where, nil
+	return g, where, nil
 }
 
 // clusterURL is the runtime cluster backend mcp-memory should run with:

@@ -16,7 +16,7 @@ var debtTerms = []string{"debt", "todo", "fixme", "hack", "workaround", "depreca
 
 // Review what the knowledge graph records as technical debt (observations mentioning debt, TODO, FIXME, hacks, workarounds, deprecations), optionally scoped to one entity and its neighbours, and propose what to pay down first.
 //
-//mcp:prompt name=analyze_tech_debt title="Analyze technical debt"
+//mcp:prompt name=analyze_tech_debt title="Analyze technical debt" scope=memory:read
 type AnalyzeTechDebt struct {
 	// Limit the review to this entity and the entities related to it.
 	Entity *string `json:"entity,omitempty"`
@@ -85,7 +85,7 @@ func (AnalyzeTechDebt) Complete(ctx context.Context, c mcpgen.CompleteRequest, s
 
 // Draft a hand-off note for whoever picks up the work next, from the active tasks and the most recent changes to the knowledge graph.
 //
-//mcp:prompt name=handoff_routine title="Hand-off routine"
+//mcp:prompt name=handoff_routine title="Hand-off routine" scope=memory:read
 type HandoffRoutine struct {
 	// Focus the hand-off on tasks linked to this entity.
 	Focus *string `json:"focus,omitempty"`

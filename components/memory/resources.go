@@ -13,7 +13,7 @@ import (
 
 // The whole knowledge graph as JSON, as the reference server offers it.
 //
-//mcp:resource uri=memory://knowledge-graph name=knowledge-graph title="Knowledge Graph" mime=application/json
+//mcp:resource uri=memory://knowledge-graph name=knowledge-graph title="Knowledge Graph" mime=application/json scope=memory:read
 type KnowledgeGraph struct{}
 
 // Read returns every entity and relation.
@@ -23,7 +23,7 @@ func (KnowledgeGraph) Read(ctx context.Context, store memstore.Store) (memstore.
 
 // The entities of the graph, with their types and observations, without relations.
 //
-//mcp:resource uri=memory://graph/entities name=graph-entities title="Graph entities" mime=application/json
+//mcp:resource uri=memory://graph/entities name=graph-entities title="Graph entities" mime=application/json scope=memory:read
 type GraphEntities struct{}
 
 // Read returns the entities.
@@ -34,7 +34,7 @@ func (GraphEntities) Read(ctx context.Context, store memstore.Store) (Entities, 
 
 // The tasks that are not done yet, newest first.
 //
-//mcp:resource uri=memory://tasks/active name=active-tasks title="Active tasks" mime=application/json
+//mcp:resource uri=memory://tasks/active name=active-tasks title="Active tasks" mime=application/json scope=memory:read
 type ActiveTasks struct{}
 
 // Read returns the active tasks.
@@ -48,7 +48,7 @@ func (ActiveTasks) Read(ctx context.Context, store memstore.Store) (TaskList, er
 
 // One entity with its observations and the relations touching it.
 //
-//mcp:resource uri=memory://entities/{name} name=entity title="Entity" mime=application/json
+//mcp:resource uri=memory://entities/{name} name=entity title="Entity" mime=application/json scope=memory:read
 type Entity struct {
 	Name string `json:"name"`
 }
@@ -79,6 +79,51 @@ func (Entity) Complete(ctx context.Context, c mcpgen.CompleteRequest, store mems
 	return completeEntity(ctx, store, c.Value)
 }
 
+// History is the audit trail of one entity.
+type History struct {
+	// Entity is the entity's name.
+	Entity string `json:"entity"`
+	// Changes are its changes, oldest first, each with its author and time.
+	Changes []memstore.Change `json:"changes"`
+	// Note says when older changes are left out.
+	Note string `json:"note,omitempty"`
+}
+
+// The changes to one entity, oldest first, each with who made it and when: its creation, observations, relations touching it, deletion. It stays readable after the entity is deleted.
+//
+//mcp:resource uri=memory://entities/{name}/history name=entity-history title="Entity history" mime=application/json scope=memory:read
+type EntityHistory struct {
+	Name string `json:"name"`
+}
+
+// Read returns the entity's history, or not-found when it has none.
+func (e EntityHistory) Read(ctx context.Context, store memstore.Store) (History, error) {
+	if len(e.Name) > memstore.MaxNameBytes {
+		return History{}, fmt.Errorf("%w: memory://entities/{name}/history: the name is %d bytes; entity names are at most %d bytes (memstore.MaxNameBytes)",
+			mcpgen.ErrInvalidParams, len(e.Name), memstore.MaxNameBytes)
+	}
+	changes, err := store.History(ctx, e.Name, memstore.MaxHistoryPage)
+	if errors.Is(err, memstore.ErrInvalid) || errors.Is(err, memstore.ErrLimit) {
+		return History{}, fmt.Errorf("%w: memory://entities/{name}/history: %v", mcpgen.ErrInvalidParams, err)
+	}
+	if err != nil {
+		return History{}, err
+	}
+	if len(changes) == 0 {
+		return History{}, mcpgen.ErrResourceNotFound
+	}
+	h := History{Entity: e.Name, Changes: changes}
+	if len(changes) == memstore.MaxHistoryPage {
+		h.Note = fmt.Sprintf("the newest %d changes; older ones are left out", memstore.MaxHistoryPage)
+	}
+	return h, nil
+}
+
+// Complete offers entity names for {name}.
+func (EntityHistory) Complete(ctx context.Context, c mcpgen.CompleteRequest, store memstore.Store) ([]string, error) {
+	return completeEntity(ctx, store, c.Value)
+}
+
 // Delta is a page of the change feed.
 type Delta struct {
 	// Since is the cursor the page starts after.
@@ -98,7 +143,7 @@ type Delta struct {
 // stateless (2026-07-28) clients get the current cursor here and then read
 // memory://changes/{cursor} to follow the feed.
 //
-//mcp:resource uri=memory://session/delta name=session-delta title="Changes this session" mime=application/json
+//mcp:resource uri=memory://session/delta name=session-delta title="Changes this session" mime=application/json scope=memory:read
 type SessionDelta struct{}
 
 // Read returns the changes since the session started.
@@ -135,7 +180,7 @@ func (SessionDelta) Read(ctx context.Context, req *mcpgen.Request, store memstor
 // the "next" value of memory://session/delta (or 0 for the oldest kept) and
 // pass each page's "next" on.
 //
-//mcp:resource uri=memory://changes/{since} name=changes title="Changes since a cursor" mime=application/json
+//mcp:resource uri=memory://changes/{since} name=changes title="Changes since a cursor" mime=application/json scope=memory:read
 type Changes struct {
 	Since string `json:"since"`
 }

@@ -9,7 +9,7 @@ import (
 
 // Create a task (a unit of work to track), optionally linked to entities of the graph. Its status starts as open unless given.
 //
-//mcp:tool name=create_task title="Create Task" destructive=false
+//mcp:tool name=create_task title="Create Task" destructive=false scope=memory:write
 type CreateTask struct {
 	// What is to be done.
 	Title string `json:"title" jsonschema:"minLength=1"`
@@ -38,7 +38,7 @@ func (in CreateTask) Call(ctx context.Context, req *mcpgen.Request, store memsto
 
 // Update a task: change its title, status (open, in_progress, blocked, done), notes or linked entities. Fields left out stay as they are.
 //
-//mcp:tool name=update_task title="Update Task" destructive=false idempotent
+//mcp:tool name=update_task title="Update Task" destructive=false idempotent scope=memory:write
 type UpdateTask struct {
 	// The task's id, as create_task or list_tasks gave it.
 	ID int64 `json:"id" jsonschema:"minimum=1"`
@@ -69,7 +69,7 @@ func (in UpdateTask) Call(ctx context.Context, req *mcpgen.Request, store memsto
 
 // List tasks, newest first: by default the active ones (not done); filter by status or by a linked entity.
 //
-//mcp:tool name=list_tasks title="List Tasks" readonly
+//mcp:tool name=list_tasks title="List Tasks" readonly scope=memory:read
 type ListTasks struct {
 	// Only tasks with this status.
 	Status string `json:"status,omitempty" jsonschema:"enum=open,enum=in_progress,enum=blocked,enum=done"`

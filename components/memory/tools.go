@@ -10,7 +10,7 @@ import (
 
 // Create multiple new entities in the knowledge graph
 //
-//mcp:tool name=create_entities title="Create Entities" destructive=false
+//mcp:tool name=create_entities title="Create Entities" destructive=false scope=memory:write
 type CreateEntities struct {
 	Entities []memstore.Entity `json:"entities" jsonschema:"nullable=false"`
 }
@@ -35,7 +35,7 @@ func (in CreateEntities) Call(ctx context.Context, req *mcpgen.Request, store me
 
 // Create multiple new relations between entities in the knowledge graph. Relations should be in active voice
 //
-//mcp:tool name=create_relations title="Create Relations" destructive=false
+//mcp:tool name=create_relations title="Create Relations" destructive=false scope=memory:write
 type CreateRelations struct {
 	Relations []memstore.Relation `json:"relations" jsonschema:"nullable=false"`
 }
@@ -60,7 +60,7 @@ func (in CreateRelations) Call(ctx context.Context, req *mcpgen.Request, store m
 
 // Add new observations to existing entities in the knowledge graph
 //
-//mcp:tool name=add_observations title="Add Observations" destructive=false
+//mcp:tool name=add_observations title="Add Observations" destructive=false scope=memory:write
 type AddObservations struct {
 	Observations []memstore.ObservationAdd `json:"observations" jsonschema:"nullable=false"`
 }
@@ -85,7 +85,7 @@ func (in AddObservations) Call(ctx context.Context, req *mcpgen.Request, store m
 
 // Delete multiple entities and their associated relations from the knowledge graph
 //
-//mcp:tool name=delete_entities title="Delete Entities" destructive idempotent
+//mcp:tool name=delete_entities title="Delete Entities" destructive idempotent scope=memory:write
 type DeleteEntities struct {
 	// An array of entity names to delete
 	EntityNames []string `json:"entityNames" jsonschema:"nullable=false"`
@@ -102,7 +102,7 @@ func (in DeleteEntities) Call(ctx context.Context, req *mcpgen.Request, store me
 
 // Delete specific observations from entities in the knowledge graph
 //
-//mcp:tool name=delete_observations title="Delete Observations" destructive idempotent
+//mcp:tool name=delete_observations title="Delete Observations" destructive idempotent scope=memory:write
 type DeleteObservations struct {
 	Deletions []memstore.ObservationDelete `json:"deletions" jsonschema:"nullable=false"`
 }
@@ -118,7 +118,7 @@ func (in DeleteObservations) Call(ctx context.Context, req *mcpgen.Request, stor
 
 // Delete multiple relations from the knowledge graph
 //
-//mcp:tool name=delete_relations title="Delete Relations" destructive idempotent
+//mcp:tool name=delete_relations title="Delete Relations" destructive idempotent scope=memory:write
 type DeleteRelations struct {
 	// An array of relations to delete
 	Relations []memstore.Relation `json:"relations" jsonschema:"nullable=false"`
@@ -135,7 +135,7 @@ func (in DeleteRelations) Call(ctx context.Context, req *mcpgen.Request, store m
 
 // Read the entire knowledge graph
 //
-//mcp:tool name=read_graph title="Read Graph" readonly
+//mcp:tool name=read_graph title="Read Graph" readonly scope=memory:read
 type ReadGraph struct{}
 
 // Call returns every entity and relation, rendered as they are read.
@@ -173,7 +173,7 @@ var lastGraphJSON atomic.Int64
 
 // Search for nodes in the knowledge graph based on a query
 //
-//mcp:tool name=search_nodes title="Search Nodes" readonly
+//mcp:tool name=search_nodes title="Search Nodes" readonly scope=memory:read
 type SearchNodes struct {
 	// The search query to match against entity names, types, and observation content
 	Query string `json:"query"`
@@ -190,7 +190,7 @@ func (in SearchNodes) Call(ctx context.Context, store memstore.Store) (Graph, er
 
 // Open specific nodes in the knowledge graph by their names
 //
-//mcp:tool name=open_nodes title="Open Nodes" readonly
+//mcp:tool name=open_nodes title="Open Nodes" readonly scope=memory:read
 type OpenNodes struct {
 	// An array of entity names to retrieve
 	Names []string `json:"names" jsonschema:"nullable=false"`

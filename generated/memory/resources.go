@@ -19,6 +19,7 @@ func (h *handlers) resources() []mcpgen.Resource {
 				Description: "The tasks that are not done yet, newest first.",
 				MimeType:    "application/json",
 			},
+			Scope: "memory:read",
 			Cache: mcpgen.Cache{TTLMs: int64(0)},
 			Read:  h.readActiveTasks,
 		},
@@ -30,6 +31,7 @@ func (h *handlers) resources() []mcpgen.Resource {
 				Description: "The entities of the graph, with their types and observations, without relations.",
 				MimeType:    "application/json",
 			},
+			Scope: "memory:read",
 			Cache: mcpgen.Cache{TTLMs: int64(0)},
 			Read:  h.readGraphEntities,
 		},
@@ -41,6 +43,7 @@ func (h *handlers) resources() []mcpgen.Resource {
 				Description: "The whole knowledge graph as JSON, as the reference server offers it.",
 				MimeType:    "application/json",
 			},
+			Scope: "memory:read",
 			Cache: mcpgen.Cache{TTLMs: int64(0)},
 			Read:  h.readKnowledgeGraph,
 		},
@@ -52,6 +55,7 @@ func (h *handlers) resources() []mcpgen.Resource {
 				Description: "What changed in the graph and the tasks since this client's session\nbegan. Sessions exist for clients that use the initialize handshake;\nstateless (2026-07-28) clients get the current cursor here and then read\nmemory://changes/{cursor} to follow the feed.",
 				MimeType:    "application/json",
 			},
+			Scope: "memory:read",
 			Cache: mcpgen.Cache{TTLMs: int64(0)},
 			Read:  h.readSessionDelta,
 		},
@@ -97,6 +101,7 @@ func (h *handlers) templates() []mcpgen.Template {
 				Description: "The changes after a cursor, oldest first, at most one page. Start from\nthe \"next\" value of memory://session/delta (or 0 for the oldest kept) and\npass each page's \"next\" on.",
 				MimeType:    "application/json",
 			},
+			Scope: "memory:read",
 			Cache: mcpgen.Cache{TTLMs: int64(0)},
 			Read:  h.readChanges,
 		},
@@ -108,9 +113,23 @@ func (h *handlers) templates() []mcpgen.Template {
 				Description: "One entity with its observations and the relations touching it.",
 				MimeType:    "application/json",
 			},
+			Scope:    "memory:read",
 			Cache:    mcpgen.Cache{TTLMs: int64(0)},
 			Read:     h.readEntity,
 			Complete: h.completeEntity,
+		},
+		{
+			Template: mcpgen.TemplateInfo{
+				URITemplate: "memory://entities/{name}/history",
+				Name:        "entity-history",
+				Title:       "Entity history",
+				Description: "The changes to one entity, oldest first, each with who made it and when: its creation, observations, relations touching it, deletion. It stays readable after the entity is deleted.",
+				MimeType:    "application/json",
+			},
+			Scope:    "memory:read",
+			Cache:    mcpgen.Cache{TTLMs: int64(0)},
+			Read:     h.readEntityHistory,
+			Complete: h.completeEntityHistory,
 		},
 	}
 }
@@ -134,5 +153,19 @@ func (h *handlers) readEntity(ctx context.Context, req *mcpgen.Request, uri stri
 // completeEntity offers completions for entity's arguments.
 func (h *handlers) completeEntity(ctx context.Context, req *mcpgen.Request, c mcpgen.CompleteRequest) ([]string, error) {
 	var in component.Entity
+	return in.Complete(ctx, c, h.store)
+}
+
+// readEntityHistory serves URIs matching memory://entities/{name}/history.
+func (h *handlers) readEntityHistory(ctx context.Context, req *mcpgen.Request, uri string, vars map[string]string) (*mcpgen.ReadResourceResult, error) {
+	var in component.EntityHistory
+	in.Name = vars["name"]
+	out, err := in.Read(ctx, h.store)
+	return mcpgen.ResourceJSON(uri, "application/json", out, err)
+}
+
+// completeEntityHistory offers completions for entity-history's arguments.
+func (h *handlers) completeEntityHistory(ctx context.Context, req *mcpgen.Request, c mcpgen.CompleteRequest) ([]string, error) {
+	var in component.EntityHistory
 	return in.Complete(ctx, c, h.store)
 }

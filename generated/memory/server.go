@@ -31,6 +31,7 @@ func New(store memstore.Store, opts mcpgen.Options) *mcpgen.Server {
 		Templates:    h.templates(),
 		Prompts:      h.prompts(),
 		Skills:       h.skills(),
+		Scopes:       []string{"memory:read", "memory:write"},
 	}, opts)
 }
 
@@ -98,6 +99,12 @@ var (
 	_ interface {
 		Complete(context.Context, mcpgen.CompleteRequest, memstore.Store) ([]string, error)
 	} = stale("memory.Entity.Complete changed after mcpgen ran: run go generate ./...", (*component.Entity)(nil))
+	_ interface {
+		Read(context.Context, memstore.Store) (component.History, error)
+	} = stale("memory.EntityHistory.Read changed after mcpgen ran: run go generate ./...", (*component.EntityHistory)(nil))
+	_ interface {
+		Complete(context.Context, mcpgen.CompleteRequest, memstore.Store) ([]string, error)
+	} = stale("memory.EntityHistory.Complete changed after mcpgen ran: run go generate ./...", (*component.EntityHistory)(nil))
 	_ interface {
 		Read(context.Context, memstore.Store) (component.Entities, error)
 	} = stale("memory.GraphEntities.Read changed after mcpgen ran: run go generate ./...", (*component.GraphEntities)(nil))
@@ -187,6 +194,9 @@ var (
 	_ struct {
 		Name string `json:"name"`
 	} = stale("memory.Entity changed after mcpgen ran: run go generate ./...", component.Entity{})
+	_ struct {
+		Name string `json:"name"`
+	} = stale("memory.EntityHistory changed after mcpgen ran: run go generate ./...", component.EntityHistory{})
 	_ struct{} = stale("memory.GraphEntities changed after mcpgen ran: run go generate ./...", component.GraphEntities{})
 	_ struct{} = stale("memory.KnowledgeGraph changed after mcpgen ran: run go generate ./...", component.KnowledgeGraph{})
 	_ struct{} = stale("memory.SessionDelta changed after mcpgen ran: run go generate ./...", component.SessionDelta{})

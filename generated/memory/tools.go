@@ -99,7 +99,8 @@ func (h *handlers) tools() []mcpgen.Tool {
 					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
-			Call: h.callAddObservations,
+			Scope: "memory:write",
+			Call:  h.callAddObservations,
 		},
 		{
 			Tool: mcpgen.ToolInfo{
@@ -115,7 +116,8 @@ func (h *handlers) tools() []mcpgen.Tool {
 					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
-			Call: h.callCreateEntities,
+			Scope: "memory:write",
+			Call:  h.callCreateEntities,
 		},
 		{
 			Tool: mcpgen.ToolInfo{
@@ -131,7 +133,8 @@ func (h *handlers) tools() []mcpgen.Tool {
 					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
-			Call: h.callCreateRelations,
+			Scope: "memory:write",
+			Call:  h.callCreateRelations,
 		},
 		{
 			Tool: mcpgen.ToolInfo{
@@ -147,7 +150,8 @@ func (h *handlers) tools() []mcpgen.Tool {
 					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
-			Call: h.callCreateTask,
+			Scope: "memory:write",
+			Call:  h.callCreateTask,
 		},
 		{
 			Tool: mcpgen.ToolInfo{
@@ -163,6 +167,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
+			Scope:         "memory:write",
 			Call:          h.callDeleteEntities,
 			OutputTrusted: true,
 		},
@@ -180,6 +185,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
+			Scope:         "memory:write",
 			Call:          h.callDeleteObservations,
 			OutputTrusted: true,
 		},
@@ -197,6 +203,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
+			Scope:         "memory:write",
 			Call:          h.callDeleteRelations,
 			OutputTrusted: true,
 		},
@@ -214,7 +221,8 @@ func (h *handlers) tools() []mcpgen.Tool {
 					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
-			Call: h.callListTasks,
+			Scope: "memory:read",
+			Call:  h.callListTasks,
 		},
 		{
 			Tool: mcpgen.ToolInfo{
@@ -230,7 +238,8 @@ func (h *handlers) tools() []mcpgen.Tool {
 					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
-			Call: h.callOpenNodes,
+			Scope: "memory:read",
+			Call:  h.callOpenNodes,
 		},
 		{
 			Tool: mcpgen.ToolInfo{
@@ -246,7 +255,8 @@ func (h *handlers) tools() []mcpgen.Tool {
 					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
-			Call: h.callReadGraph,
+			Scope: "memory:read",
+			Call:  h.callReadGraph,
 		},
 		{
 			Tool: mcpgen.ToolInfo{
@@ -262,7 +272,8 @@ func (h *handlers) tools() []mcpgen.Tool {
 					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
-			Call: h.callSearchNodes,
+			Scope: "memory:read",
+			Call:  h.callSearchNodes,
 		},
 		{
 			Tool: mcpgen.ToolInfo{
@@ -278,7 +289,8 @@ func (h *handlers) tools() []mcpgen.Tool {
 					OpenWorldHint:   mcpgen.Bool(false),
 				},
 			},
-			Call: h.callUpdateTask,
+			Scope: "memory:write",
+			Call:  h.callUpdateTask,
 		},
 	}
 }

@@ -128,34 +128,53 @@ func (s *SQLite) History(ctx context.Context, name string, limit int) ([]Change,
 	if err := checkName("name", name); err != nil {
 		return nil, err
 	}
-	limit = historyLimit(limit)
 	out := []Change{}
 	err := s.read(ctx, func(tx *txn) error {
-		rows, err := tx.QueryContext(ctx, `SELECT seq, kind, detail, rel_from, rel_to, rel_type, author, at
-			FROM history WHERE entity = ? ORDER BY id DESC LIMIT ?`, name, limit)
-		if err != nil {
-			return fmt.Errorf("memstore: history: %w", err)
-		}
-		defer rows.Close()
-		for rows.Next() {
-			c := Change{Subject: name}
-			var kind string
-			var relFrom, relTo, relType sql.NullString
-			var at int64
-			if err := rows.Scan(&c.Seq, &kind, &c.Detail, &relFrom, &relTo, &relType, &c.Author, &at); err != nil {
-				return fmt.Errorf("memstore: history: %w", err)
-			}
-			c.Kind, c.At = ChangeKind(kind), time.Unix(0, at).UTC()
-			if relFrom.Valid {
-				c.Subject = relFrom.String
-				c.Relation = &Relation{From: relFrom.String, To: relTo.String, RelationType: relType.String}
-			}
+		return scanHistory(ctx, tx, `SELECT entity, seq, kind, detail, rel_from, rel_to, rel_type, author, at
+			FROM history WHERE entity = ? ORDER BY id DESC LIMIT ?`, []any{name, historyLimit(limit)}, func(_ string, c Change) error {
 			out = append(out, c)
-		}
-		return rows.Err()
+			return nil
+		})
 	})
 	slices.Reverse(out)
 	return out, err
+}
+
+// WalkHistory implements Store.
+func (s *SQLite) WalkHistory(ctx context.Context, fn func(entity string, c Change) error) error {
+	return s.read(ctx, func(tx *txn) error {
+		return scanHistory(ctx, tx, `SELECT entity, seq, kind, detail, rel_from, rel_to, rel_type, author, at FROM history ORDER BY id`, nil, fn)
+	})
+}
+
+// scanHistory runs a query of history rows and hands each to fn.
+func scanHistory(ctx context.Context, tx *txn, query string, args []any, fn func(entity string, c Change) error) error {
+	rows, err := tx.QueryContext(ctx, query, args...)
+	if err != nil {
+		return fmt.Errorf("memstore: history: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var c Change
+		var entity, kind string
+		var relFrom, relTo, relType sql.NullString
+		var at int64
+		if err := rows.Scan(&entity, &c.Seq, &kind, &c.Detail, &relFrom, &relTo, &relType, &c.Author, &at); err != nil {
+			return fmt.Errorf("memstore: history: %w", err)
+		}
+		c.Subject, c.Kind, c.At = entity, ChangeKind(kind), time.Unix(0, at).UTC()
+		if relFrom.Valid {
+			c.Subject = relFrom.String
+			c.Relation = &Relation{From: relFrom.String, To: relTo.String, RelationType: relType.String}
+		}
+		if err := fn(entity, c); err != nil {
+			return err
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("memstore: history: %w", err)
+	}
+	return nil
 }
 
 // historyLimit is the number of history rows History returns for limit.

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"time"
 	"unicode"
 )
 
@@ -305,4 +306,61 @@ func appendJSString(buf []byte, s string) []byte {
 	}
 	buf = append(buf, s[start:]...)
 	return append(buf, '"')
+}
+
+// historyLine is a line of an export with history: an entity's change.
+// The reference's loader ignores lines of other types than entity and
+// relation, so such a file still loads there.
+type historyLine struct {
+	Type     string     `json:"type"` // "history"
+	Entity   string     `json:"entity"`
+	Seq      int64      `json:"seq"`
+	Kind     ChangeKind `json:"kind"`
+	Detail   string     `json:"detail,omitempty"`
+	Relation *Relation  `json:"relation,omitempty"`
+	Author   string     `json:"author"`
+	At       time.Time  `json:"at"`
+}
+
+// ExportWithHistory writes what Export writes, then the audit trail: one
+// line {"type":"history","entity":…,"seq":…,"kind":…,"author":…,"at":…}
+// per history row of s, oldest first.
+func ExportWithHistory(ctx context.Context, s Store, w io.Writer) error {
+	graph := &countWriter{w: w}
+	if err := s.Export(ctx, graph); err != nil {
+		return err
+	}
+	first := graph.n == 0
+	bw := bufio.NewWriterSize(w, 64<<10)
+	var line bytes.Buffer
+	enc := json.NewEncoder(&line)
+	enc.SetEscapeHTML(false)
+	err := s.WalkHistory(ctx, func(entity string, c Change) error {
+		line.Reset()
+		if !first {
+			line.WriteByte('\n') // lines are joined by newlines, as Export's
+		}
+		first = false
+		if err := enc.Encode(historyLine{Type: "history", Entity: entity, Seq: c.Seq, Kind: c.Kind, Detail: c.Detail, Relation: c.Relation, Author: c.Author, At: c.At}); err != nil {
+			return err
+		}
+		_, err := bw.Write(bytes.TrimSuffix(line.Bytes(), []byte("\n")))
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	return bw.Flush()
+}
+
+// countWriter counts the bytes written through it.
+type countWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
 }

@@ -213,6 +213,9 @@ type Store interface {
 	// MaxHistoryPage means MaxHistoryPage). It outlives the entity and the
 	// change feed's retention (see WithHistoryRetention).
 	History(ctx context.Context, name string, limit int) ([]Change, error)
+	// WalkHistory hands every kept history row to fn, oldest first, with
+	// the entity whose history it is: the way to export the audit trail.
+	WalkHistory(ctx context.Context, fn func(entity string, c Change) error) error
 
 	// Import adds the contents of a reference memory.jsonl file.
 	Import(ctx context.Context, r io.Reader) (ImportStats, error)

@@ -291,25 +291,44 @@ func (s *Postgres) History(ctx context.Context, name string, limit int) ([]Chang
 	}
 	out := []Change{}
 	err := s.read(ctx, func(tx pgx.Tx) error {
-		return pgEachRow(ctx, tx, `SELECT seq, kind, detail, rel_from, rel_to, rel_type, author, at
-			FROM memory_history WHERE entity = $1 ORDER BY id DESC LIMIT $2`, []any{pgEnc(name), historyLimit(limit)}, func(r pgx.Rows) error {
-			c := Change{Subject: name}
-			var kind string
-			var relFrom, relTo, relType *string
-			var at int64
-			if err := r.Scan(&c.Seq, &kind, &c.Detail, &relFrom, &relTo, &relType, &c.Author, &at); err != nil {
-				return fmt.Errorf("memstore: history: %w", err)
-			}
-			c.Kind, c.At = ChangeKind(kind), time.Unix(0, at).UTC()
-			c.Detail, c.Author = pgDec(c.Detail), pgDec(c.Author)
-			if relFrom != nil && relTo != nil && relType != nil {
-				c.Subject = pgDec(*relFrom)
-				c.Relation = &Relation{From: c.Subject, To: pgDec(*relTo), RelationType: pgDec(*relType)}
-			}
+		return pgScanHistory(ctx, tx, `SELECT entity, seq, kind, detail, rel_from, rel_to, rel_type, author, at
+			FROM memory_history WHERE entity = $1 ORDER BY id DESC LIMIT $2`, []any{pgEnc(name), historyLimit(limit)}, func(_ string, c Change) error {
 			out = append(out, c)
 			return nil
 		})
 	})
 	slices.Reverse(out)
 	return out, err
+}
+
+// WalkHistory implements Store.
+func (s *Postgres) WalkHistory(ctx context.Context, fn func(entity string, c Change) error) error {
+	return s.read(ctx, func(tx pgx.Tx) error {
+		return pgScanHistory(ctx, tx, `SELECT entity, seq, kind, detail, rel_from, rel_to, rel_type, author, at FROM memory_history ORDER BY id`, nil, fn)
+	})
+}
+
+// pgScanHistory runs a query of history rows and hands each to fn.
+func pgScanHistory(ctx context.Context, tx pgx.Tx, query string, args []any, fn func(entity string, c Change) error) error {
+	err := pgEachRow(ctx, tx, query, args, func(r pgx.Rows) error {
+		var c Change
+		var entity, kind string
+		var relFrom, relTo, relType *string
+		var at int64
+		if err := r.Scan(&entity, &c.Seq, &kind, &c.Detail, &relFrom, &relTo, &relType, &c.Author, &at); err != nil {
+			return err
+		}
+		entity = pgDec(entity)
+		c.Subject, c.Kind, c.At = entity, ChangeKind(kind), time.Unix(0, at).UTC()
+		c.Detail, c.Author = pgDec(c.Detail), pgDec(c.Author)
+		if relFrom != nil && relTo != nil && relType != nil {
+			c.Subject = pgDec(*relFrom)
+			c.Relation = &Relation{From: c.Subject, To: pgDec(*relTo), RelationType: pgDec(*relType)}
+		}
+		return fn(entity, c)
+	})
+	if err != nil {
+		return fmt.Errorf("memstore: history: %w", err)
+	}
+	return nil
 }

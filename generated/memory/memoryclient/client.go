@@ -42,6 +42,7 @@
 //   - resource memory://tasks/active: [Client.ReadActiveTasks]
 //   - resource template memory://changes/{since}: [Client.ReadChanges]
 //   - resource template memory://entities/{name}: [Client.ReadEntity]
+//   - resource template memory://entities/{name}/history: [Client.ReadEntityHistory]
 //   - resource memory://graph/entities: [Client.ReadGraphEntities]
 //   - resource memory://knowledge-graph: [Client.ReadKnowledgeGraph]
 //   - resource memory://session/delta: [Client.ReadSessionDelta]

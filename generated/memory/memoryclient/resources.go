@@ -36,6 +36,15 @@ func (c *Client) ReadEntity(ctx context.Context, name string) (MemstoreGraph, er
 	return mcpgen.ReadResourceAs[MemstoreGraph](ctx, c.c, mcpgen.ExpandTemplate("memory://entities/{name}", map[string]string{"name": name}))
 }
 
+// ReadEntityHistory reads the resource template entity-history: memory://entities/{name}/history, with {name} from name.
+//
+// The changes to one entity, oldest first, each with who made it and when: its creation, observations, relations touching it, deletion. It stays readable after the entity is deleted.
+//
+// It returns the resource's JSON decoded into History.
+func (c *Client) ReadEntityHistory(ctx context.Context, name string) (History, error) {
+	return mcpgen.ReadResourceAs[History](ctx, c.c, mcpgen.ExpandTemplate("memory://entities/{name}/history", map[string]string{"name": name}))
+}
+
 // ReadGraphEntities reads the resource graph-entities: memory://graph/entities.
 //
 // The entities of the graph, with their types and observations, without relations.

@@ -40,7 +40,9 @@ type AnalyzeTechDebt struct {
 }
 
 // Change is one entry of the change feed, which answers "what changed since
-// cursor X". Seq increases by one per change and is never reused.
+// cursor X", and of an entity's history. Seq increases by one per change
+// and is never reused. Author is who made it: the subject of the principal
+// that asked (see WithAuthor), or LocalAuthor.
 //
 // Subject is the entity name for entity and observation changes, the
 // relation's From for relation changes and the task title for task changes.
@@ -61,6 +63,7 @@ type Change struct {
 	Detail   string     `json:"detail,omitempty"`
 	Relation *Relation  `json:"relation,omitempty"`
 	TaskID   int64      `json:"taskId,omitempty"`
+	Author   string     `json:"author"`
 	At       time.Time  `json:"at"`
 }
 
@@ -204,6 +207,19 @@ type Graph struct {
 type HandoffRoutine struct {
 	// Focus the hand-off on tasks linked to this entity.
 	Focus *string `json:"focus,omitempty"`
+}
+
+// History is the audit trail of one entity.
+//
+// It is a copy of memory.History, of package
+// github.com/mcpgen/mcpgen/components/memory, with the same JSON form.
+type History struct {
+	// Entity is the entity's name.
+	Entity string `json:"entity"`
+	// Changes are its changes, oldest first, each with its author and time.
+	Changes []Change `json:"changes"`
+	// Note says when older changes are left out.
+	Note string `json:"note,omitempty"`
 }
 
 // List tasks, newest first: by default the active ones (not done); filter by status or by a linked entity.

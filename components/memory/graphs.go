@@ -1,0 +1,260 @@
+package memory
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"strings"
+
+	"github.com/mcpgen/mcpgen"
+	"github.com/mcpgen/mcpgen/components/memory/memstore"
+)
+
+// The scopes the components declare: reading the graph and changing it.
+// They are markers that Permission maps to what a request's graph asks
+// for (memory:{name}:read and memory:{name}:write on a shared graph).
+const (
+	ScopeRead  = "memory:read"
+	ScopeWrite = "memory:write"
+)
+
+// Routed is the memstore.Store of a server that serves several graphs of
+// one store: each call goes to the graph named by its request's partition
+// (mcpgen.Request.Partition), or to Graph outside any partition, and its
+// changes are recorded as made by the request's principal (its subject),
+// or by Anonymous for callers without one. The server decides the
+// partition, never a tool's arguments, so the tools stay the reference's.
+type Routed struct {
+	Graphs    *memstore.Graphs
+	Graph     string // the graph of requests outside any partition (--graph)
+	Anonymous string // the author of changes by callers without a subject
+}
+
+var _ memstore.Store = (*Routed)(nil)
+
+// GraphOf is the graph a request works on: its partition's, else
+// fallback's.
+func GraphOf(req *mcpgen.Request, fallback string) string {
+	if req != nil && req.Partition != "" {
+		return req.Partition
+	}
+	return fallback
+}
+
+// use returns the store of ctx's graph, ctx carrying the author, and the
+// release of the store.
+// use implements memstore.Store on the request's graph.
+func (r *Routed) use(ctx context.Context) (memstore.Store, context.Context, func(), error) {
+	req := mcpgen.RequestFrom(ctx)
+	author := r.Anonymous
+	if req != nil && req.Auth.Subject != "" {
+		author = req.Auth.Subject
+	}
+	s, release, err := r.Graphs.Use(ctx, GraphOf(req, r.Graph))
+	if err != nil {
+		return nil, ctx, nil, err
+	}
+	return s, memstore.WithAuthor(ctx, author), release, nil
+}
+
+// routed runs f on the store of ctx's graph.
+func routed[T any](ctx context.Context, r *Routed, f func(memstore.Store, context.Context) (T, error)) (T, error) {
+	s, ctx, release, err := r.use(ctx)
+	if err != nil {
+		var zero T
+		return zero, err
+	}
+	defer release()
+	return f(s, ctx)
+}
+
+// routedErr runs f, which returns only an error, on the store of ctx's graph.
+func routedErr(ctx context.Context, r *Routed, f func(memstore.Store, context.Context) error) error {
+	_, err := routed(ctx, r, func(s memstore.Store, ctx context.Context) (struct{}, error) { return struct{}{}, f(s, ctx) })
+	return err
+}
+
+// CreateEntities implements memstore.Store on the request's graph.
+func (r *Routed) CreateEntities(ctx context.Context, es []memstore.Entity) ([]memstore.Entity, error) {
+	return routed(ctx, r, func(s memstore.Store, ctx context.Context) ([]memstore.Entity, error) {
+		return s.CreateEntities(ctx, es)
+	})
+}
+
+// CreateRelations implements memstore.Store on the request's graph.
+func (r *Routed) CreateRelations(ctx context.Context, rs []memstore.Relation) ([]memstore.Relation, error) {
+	return routed(ctx, r, func(s memstore.Store, ctx context.Context) ([]memstore.Relation, error) {
+		return s.CreateRelations(ctx, rs)
+	})
+}
+
+// AddObservations implements memstore.Store on the request's graph.
+func (r *Routed) AddObservations(ctx context.Context, adds []memstore.ObservationAdd) ([]memstore.AddedObservations, error) {
+	return routed(ctx, r, func(s memstore.Store, ctx context.Context) ([]memstore.AddedObservations, error) {
+		return s.AddObservations(ctx, adds)
+	})
+}
+
+// DeleteEntities implements memstore.Store on the request's graph.
+func (r *Routed) DeleteEntities(ctx context.Context, names []string) error {
+	return routedErr(ctx, r, func(s memstore.Store, ctx context.Context) error { return s.DeleteEntities(ctx, names) })
+}
+
+// DeleteObservations implements memstore.Store on the request's graph.
+func (r *Routed) DeleteObservations(ctx context.Context, ds []memstore.ObservationDelete) error {
+	return routedErr(ctx, r, func(s memstore.Store, ctx context.Context) error { return s.DeleteObservations(ctx, ds) })
+}
+
+// DeleteRelations implements memstore.Store on the request's graph.
+func (r *Routed) DeleteRelations(ctx context.Context, rs []memstore.Relation) error {
+	return routedErr(ctx, r, func(s memstore.Store, ctx context.Context) error { return s.DeleteRelations(ctx, rs) })
+}
+
+// ReadGraph implements memstore.Store on the request's graph.
+func (r *Routed) ReadGraph(ctx context.Context) (memstore.Graph, error) {
+	return routed(ctx, r, func(s memstore.Store, ctx context.Context) (memstore.Graph, error) { return s.ReadGraph(ctx) })
+}
+
+// WalkGraph implements memstore.Store on the request's graph.
+func (r *Routed) WalkGraph(ctx context.Context, entity func(memstore.Entity) error, relation func(memstore.Relation) error) error {
+	return routedErr(ctx, r, func(s memstore.Store, ctx context.Context) error { return s.WalkGraph(ctx, entity, relation) })
+}
+
+// SearchNodes implements memstore.Store on the request's graph.
+func (r *Routed) SearchNodes(ctx context.Context, query string) (memstore.Graph, error) {
+	return routed(ctx, r, func(s memstore.Store, ctx context.Context) (memstore.Graph, error) { return s.SearchNodes(ctx, query) })
+}
+
+// OpenNodes implements memstore.Store on the request's graph.
+func (r *Routed) OpenNodes(ctx context.Context, names []string) (memstore.Graph, error) {
+	return routed(ctx, r, func(s memstore.Store, ctx context.Context) (memstore.Graph, error) { return s.OpenNodes(ctx, names) })
+}
+
+// EntityNames implements memstore.Store on the request's graph.
+func (r *Routed) EntityNames(ctx context.Context, prefix string, limit int) ([]string, error) {
+	return routed(ctx, r, func(s memstore.Store, ctx context.Context) ([]string, error) {
+		return s.EntityNames(ctx, prefix, limit)
+	})
+}
+
+// CreateTask implements memstore.Store on the request's graph.
+func (r *Routed) CreateTask(ctx context.Context, t memstore.NewTask) (memstore.Task, error) {
+	return routed(ctx, r, func(s memstore.Store, ctx context.Context) (memstore.Task, error) { return s.CreateTask(ctx, t) })
+}
+
+// UpdateTask implements memstore.Store on the request's graph.
+func (r *Routed) UpdateTask(ctx context.Context, id int64, u memstore.TaskUpdate) (memstore.Task, error) {
+	return routed(ctx, r, func(s memstore.Store, ctx context.Context) (memstore.Task, error) { return s.UpdateTask(ctx, id, u) })
+}
+
+// GetTask implements memstore.Store on the request's graph.
+func (r *Routed) GetTask(ctx context.Context, id int64) (memstore.Task, error) {
+	return routed(ctx, r, func(s memstore.Store, ctx context.Context) (memstore.Task, error) { return s.GetTask(ctx, id) })
+}
+
+// ListTasks implements memstore.Store on the request's graph.
+func (r *Routed) ListTasks(ctx context.Context, f memstore.TaskFilter) ([]memstore.Task, error) {
+	return routed(ctx, r, func(s memstore.Store, ctx context.Context) ([]memstore.Task, error) { return s.ListTasks(ctx, f) })
+}
+
+// Changes implements memstore.Store on the request's graph.
+func (r *Routed) Changes(ctx context.Context, since int64, limit int) ([]memstore.Change, int64, error) {
+	var next int64
+	page, err := routed(ctx, r, func(s memstore.Store, ctx context.Context) (page []memstore.Change, err error) {
+		page, next, err = s.Changes(ctx, since, limit)
+		return page, err
+	})
+	if err != nil {
+		return nil, since, err
+	}
+	return page, next, nil
+}
+
+// Head implements memstore.Store on the request's graph.
+func (r *Routed) Head(ctx context.Context) (int64, error) {
+	return routed(ctx, r, func(s memstore.Store, ctx context.Context) (int64, error) { return s.Head(ctx) })
+}
+
+// History implements memstore.Store on the request's graph.
+func (r *Routed) History(ctx context.Context, name string, limit int) ([]memstore.Change, error) {
+	return routed(ctx, r, func(s memstore.Store, ctx context.Context) ([]memstore.Change, error) {
+		return s.History(ctx, name, limit)
+	})
+}
+
+// WalkHistory implements memstore.Store on the request's graph.
+func (r *Routed) WalkHistory(ctx context.Context, fn func(string, memstore.Change) error) error {
+	return routedErr(ctx, r, func(s memstore.Store, ctx context.Context) error { return s.WalkHistory(ctx, fn) })
+}
+
+// Import implements memstore.Store on the request's graph.
+func (r *Routed) Import(ctx context.Context, in io.Reader) (memstore.ImportStats, error) {
+	return routed(ctx, r, func(s memstore.Store, ctx context.Context) (memstore.ImportStats, error) { return s.Import(ctx, in) })
+}
+
+// Export implements memstore.Store on the request's graph.
+func (r *Routed) Export(ctx context.Context, w io.Writer) error {
+	return routedErr(ctx, r, func(s memstore.Store, ctx context.Context) error { return s.Export(ctx, w) })
+}
+
+// Close closes every graph of the store.
+func (r *Routed) Close() error { return r.Graphs.Close() }
+
+// Permission is the mcpgen.Permission of a server serving graphs. On a
+// shared graph (a request's partition that is not a private graph) an
+// authenticated caller needs memory:{name}:read to read it and
+// memory:{name}:write to change it (write implies read); step-up asks for
+// the one missing. In its own private graph, or the process's graph, a
+// caller needs nothing more than to be let in.
+func Permission(_ context.Context, req *mcpgen.Request, scope string) error {
+	name := req.Partition
+	if name == "" || strings.HasPrefix(name, "@") || req.Auth.Anonymous() {
+		return nil
+	}
+	read, write := SharedScopes(name)
+	if req.Auth.HasScope(write) || (scope != ScopeWrite && req.Auth.HasScope(read)) {
+		return nil
+	}
+	if scope == ScopeWrite {
+		return &mcpgen.InsufficientScopeError{Scope: write}
+	}
+	return &mcpgen.InsufficientScopeError{Scope: read}
+}
+
+// SharedScopes are the scopes that let a caller read and change the
+// shared graph name.
+func SharedScopes(name string) (read, write string) {
+	return "memory:" + name + ":read", "memory:" + name + ":write"
+}
+
+// SharedPath is the HTTP path pattern of the shared graphs' endpoint.
+const SharedPath = "/graphs/{name}/mcp"
+
+// Partition is the mcpgen.HTTPOptions.Partition of a server serving
+// graphs: a request to SharedPath works on the shared graph it names,
+// which an authenticated caller must hold one of its SharedScopes for;
+// with perSubject any other request works on its caller's private graph
+// (anonymous callers are refused), else outside any partition.
+func Partition(perSubject bool) func(r *http.Request, p mcpgen.Principal) (string, error) {
+	return func(r *http.Request, p mcpgen.Principal) (string, error) {
+		if name := r.PathValue("name"); name != "" {
+			if err := memstore.CheckGraphName(name); err != nil {
+				return "", &mcpgen.AuthError{Status: http.StatusNotFound, Reason: "graph_name", Description: "Not Found: no graph can have this name", Err: err}
+			}
+			read, write := SharedScopes(name)
+			if !p.Anonymous() && !p.HasScope(read) && !p.HasScope(write) {
+				return "", &mcpgen.InsufficientScopeError{Scope: read}
+			}
+			return name, nil
+		}
+		if !perSubject {
+			return "", nil
+		}
+		if p.Subject == "" {
+			return "", &mcpgen.AuthError{Status: http.StatusUnauthorized, Reason: "anonymous",
+				Description: "Unauthorized: each caller works in a private graph of its own here; authenticate", Err: errors.New("anonymous caller")}
+		}
+		return memstore.PrivateGraph(p.Subject), nil
+	}
+}
