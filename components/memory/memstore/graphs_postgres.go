@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"time"
+	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
 )
@@ -17,7 +18,16 @@ type pgGraphs struct {
 	main *Postgres
 }
 
-func (b *pgGraphs) key(name string) string { return graphKey("memory_g_", b.main.schema, name) }
+// key is "<schema>_g_<hash>", the default graph's schema (cut to keep
+// within PostgreSQL's 63 bytes) naming its graphs' schemas.
+func (b *pgGraphs) key(name string) string {
+	base := b.main.schema
+	for len(base) > 36 {
+		_, size := utf8.DecodeLastRuneInString(base)
+		base = base[:len(base)-size]
+	}
+	return graphKey(base+"_g_", b.main.schema, name)
+}
 
 func (b *pgGraphs) register(ctx context.Context, rec graphRecord, limit int) (graphRecord, error) {
 	out := rec

@@ -31,6 +31,9 @@ func TestPairsAddedInTheBackground(t *testing.T) {
 				return err
 			}
 		}
+		if _, err := w.tx.Tx.ExecContext(bg, undoMigration6); err != nil {
+			return err
+		}
 		_, err := w.exec(`PRAGMA user_version = 4`)
 		return err
 	}))

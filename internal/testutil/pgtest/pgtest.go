@@ -61,6 +61,13 @@ func newSchema(t testing.TB, prefix string, create bool) string {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
 		_, _ = conn.Exec(ctx, "DROP SCHEMA IF EXISTS "+pgx.Identifier{schema}.Sanitize()+" CASCADE")
+		// The schemas named after it go too: a memory store's named
+		// graphs (memstore.Graphs) live in schemas "<schema>_g_…".
+		var more []string
+		_ = conn.QueryRow(ctx, `SELECT coalesce(array_agg(nspname::text), '{}') FROM pg_namespace WHERE starts_with(nspname, $1)`, schema+"_g_").Scan(&more)
+		for _, m := range more {
+			_, _ = conn.Exec(ctx, "DROP SCHEMA IF EXISTS "+pgx.Identifier{m}.Sanitize()+" CASCADE")
+		}
 		conn.Close(ctx)
 	})
 	if create {
