@@ -104,7 +104,16 @@ func (b *pgGraphs) open(ctx context.Context, rec graphRecord) (Store, error) {
 	s := &Postgres{pool: m.pool, retention: m.retention, history: m.history, schema: rec.key, searchPath: path,
 		beginWrite: "BEGIN; SET LOCAL search_path TO " + path,
 		beginRead:  "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; SET LOCAL search_path TO " + path}
-	if _, err := m.pool.Exec(ctx, `CREATE SCHEMA IF NOT EXISTS `+pgx.Identifier{rec.key}.Sanitize()); err != nil {
+	// Under a lock: replicas creating the same schema at once would
+	// otherwise collide in the catalog despite IF NOT EXISTS.
+	err := pgx.BeginFunc(ctx, m.pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtextextended('mcp-memory schema ' || $1::text, 0))`, rec.key); err != nil {
+			return err
+		}
+		_, err := tx.Exec(ctx, `CREATE SCHEMA IF NOT EXISTS `+pgx.Identifier{rec.key}.Sanitize())
+		return err
+	})
+	if err != nil {
 		return nil, pgUnreachable(ctx, err)
 	}
 	if err := m.pool.QueryRow(ctx, `SELECT hashtextextended('mcp-memory write ' || $1::text, 0)`, rec.key).Scan(&s.writeLock); err != nil {

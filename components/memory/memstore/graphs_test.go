@@ -2,8 +2,11 @@ package memstore
 
 import (
 	"errors"
+	"fmt"
 	"path/filepath"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/mcpgen/mcpgen"
 )
@@ -169,5 +172,56 @@ func TestHistoryRetention(t *testing.T) {
 	}
 	if total != 3 {
 		t.Errorf("%d history rows kept, want 3 (WithHistoryRetention)", total)
+	}
+}
+
+// TestGraphsConcurrentUse: many callers on more graphs than may be open
+// at once; a graph in use is never closed under its caller (every call
+// succeeds or is told to retry), and every write is kept.
+func TestGraphsConcurrentUse(t *testing.T) {
+	g, _ := openGraphsTest(t, WithMaxOpenGraphs(3))
+	const workers, rounds, graphs = 6, 10, 5
+	var wg sync.WaitGroup
+	errs := make(chan error, workers*rounds)
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for r := range rounds {
+				name := fmt.Sprintf("g%d", (w+r)%graphs)
+				for {
+					s, release, err := g.Use(bg, name)
+					if errors.Is(err, mcpgen.ErrUnavailable) {
+						time.Sleep(time.Millisecond)
+						continue
+					}
+					if err != nil {
+						errs <- err
+						break
+					}
+					_, err = s.CreateEntities(bg, []Entity{{Name: fmt.Sprintf("w%d-r%d", w, r), EntityType: "t"}})
+					release()
+					if err != nil {
+						errs <- fmt.Errorf("%s: %w", name, err)
+					}
+					break
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	total := 0
+	for i := range graphs {
+		s, release, err := g.Use(bg, fmt.Sprintf("g%d", i))
+		mustNil(t, err)
+		total += len(must[Graph](t)(s.ReadGraph(bg)).Entities)
+		release()
+	}
+	if total != workers*rounds {
+		t.Errorf("%d entities kept, want %d", total, workers*rounds)
 	}
 }
