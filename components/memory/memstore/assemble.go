@@ -52,6 +52,20 @@ func relationTouches(names map[string]bool, r Relation) bool {
 	return names == nil || names[r.From] || names[r.To]
 }
 
+// openNodesNames checks open_nodes' names and returns them without
+// repeats, in order.
+func openNodesNames(names []string) ([]string, error) {
+	if err := validateNames("names", names); err != nil {
+		return nil, err
+	}
+	return dedupe(names), nil
+}
+
+// scanRelationsCheaper reports whether reading every relation (one step
+// each; maxID bounds their number) costs less than looking up the
+// relations touching names names (two index probes each).
+func scanRelationsCheaper(names int, maxID int64) bool { return int64(names)*8 > maxID }
+
 // entityNamesLimit checks EntityNames' prefix and returns the number of
 // names to return: limit, DefaultEntityNamesLimit when limit <= 0, at most
 // MaxBatch.

@@ -6,6 +6,15 @@ import "strings"
 // only find candidates, and every candidate is checked here, so that
 // search_nodes answers exactly as the reference does.
 
+// searchQuery checks search_nodes' query and returns it lower-cased as the
+// reference lower-cases it: what entityMatches looks for.
+func searchQuery(query string) (string, error) {
+	if err := checkObservation("query", query); err != nil {
+		return "", err
+	}
+	return jsLower(query), nil
+}
+
 // matchingEntities returns the entities of cands that entityMatches
 // accepts for the lower-cased query q, in their order; never nil.
 func matchingEntities(cands []Entity, q string) []Entity {

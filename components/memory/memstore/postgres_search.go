@@ -34,12 +34,12 @@ func (s *Postgres) ReadGraph(ctx context.Context) (Graph, error) {
 // candidates (pg_trgm serves it for queries of three or more characters);
 // entityMatches, the reference's predicate, decides.
 func (s *Postgres) SearchNodes(ctx context.Context, query string) (Graph, error) {
-	if err := checkObservation("query", query); err != nil {
+	q, err := searchQuery(query)
+	if err != nil {
 		return Graph{}, err
 	}
-	q := jsLower(query)
 	var g Graph
-	err := s.read(ctx, func(tx pgx.Tx) error {
+	err = s.read(ctx, func(tx pgx.Tx) error {
 		var cands []Entity
 		var err error
 		if q == "" {
@@ -78,16 +78,16 @@ func (s *Postgres) SearchNodes(ctx context.Context, query string) (Graph, error)
 
 // OpenNodes implements Store.
 func (s *Postgres) OpenNodes(ctx context.Context, names []string) (Graph, error) {
-	if err := validateNames("names", names); err != nil {
+	names, err := openNodesNames(names)
+	if err != nil {
 		return Graph{}, err
 	}
-	names = dedupe(names)
 	keys := make([][]byte, len(names))
 	for i, n := range names {
 		keys[i] = nameKey(n)
 	}
 	var g Graph
-	err := s.read(ctx, func(tx pgx.Tx) error {
+	err = s.read(ctx, func(tx pgx.Tx) error {
 		var ids []int64
 		err := pgEachRow(ctx, tx, `SELECT id FROM memory_entities WHERE name_key = ANY($1) ORDER BY id`, []any{keys}, func(r pgx.Rows) error {
 			var id int64
@@ -212,7 +212,7 @@ func pgRelationsOf(ctx context.Context, tx pgx.Tx, ents []Entity) ([]Relation, e
 	if err := tx.QueryRow(ctx, `SELECT coalesce(max(id), 0) FROM memory_relations`).Scan(&maxID); err != nil {
 		return nil, fmt.Errorf("memstore: read relations: %w", err)
 	}
-	if int64(len(list))*8 > maxID {
+	if scanRelationsCheaper(len(list), maxID) {
 		return pgScanRelations(ctx, tx, names)
 	}
 	rels := []Relation{}

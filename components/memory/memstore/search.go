@@ -38,12 +38,12 @@ func (s *SQLite) ReadGraph(ctx context.Context) (Graph, error) {
 
 // SearchNodes implements Store.
 func (s *SQLite) SearchNodes(ctx context.Context, query string) (Graph, error) {
-	if err := checkObservation("query", query); err != nil {
+	q, err := searchQuery(query)
+	if err != nil {
 		return Graph{}, err
 	}
-	q := jsLower(query)
 	var g Graph
-	err := s.read(ctx, func(tx *txn) error {
+	err = s.read(ctx, func(tx *txn) error {
 		m, done, err := s.mirrorAt(ctx, tx)
 		defer done()
 		if err != nil {
@@ -146,12 +146,12 @@ func addMatches(ctx context.Context, tx *txn, query string, args []any, q string
 
 // OpenNodes implements Store.
 func (s *SQLite) OpenNodes(ctx context.Context, names []string) (Graph, error) {
-	if err := validateNames("names", names); err != nil {
+	names, err := openNodesNames(names)
+	if err != nil {
 		return Graph{}, err
 	}
-	names = dedupe(names)
 	var g Graph
-	err := s.read(ctx, func(tx *txn) error {
+	err = s.read(ctx, func(tx *txn) error {
 		m, done, err := s.mirrorAt(ctx, tx)
 		defer done()
 		if err != nil {
@@ -331,7 +331,7 @@ func relationsOf(ctx context.Context, tx *txn, m *mirrorData, ents []Entity) ([]
 	if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(id), 0) FROM relations`).Scan(&maxID); err != nil {
 		return nil, fmt.Errorf("memstore: read relations: %w", err)
 	}
-	if int64(len(names))*8 > maxID {
+	if scanRelationsCheaper(len(names), maxID) {
 		return scanRelations(ctx, tx, names)
 	}
 	list := make([]string, 0, len(names))
