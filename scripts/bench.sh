@@ -3,8 +3,13 @@
 # docs/bench/cpu-per-request.png): server CPU per request, throughput and
 # latency of mcp-bench against the go-sdk and mcp-go peers and a raw
 # JSON-RPC handler (modern HTTP, legacy HTTP, stdio; echo, ingest, list;
-# c=1 and c=32), mcp-memory against @modelcontextprotocol/server-memory at
-# 1,000 / 10,000 / 100,000 entities, and the generator (scripts/bench-gen.sh).
+# c=1 and c=32), mcp-memory on SQLite and on PostgreSQL against
+# @modelcontextprotocol/server-memory at 1,000 / 10,000 / 100,000 entities,
+# 16 concurrent agents on each store, the cluster suite, and the generator
+# (scripts/bench-gen.sh). PostgreSQL is $MCP_TEST_POSTGRES (default
+# postgres://postgres@127.0.0.1:5432/test), a fresh schema per store,
+# dropped afterwards; unreachable, those parts say "skipped" (fail under
+# CI=true).
 # The load generator and harness live in bench/, a module of its own.
 #
 #   scripts/bench.sh              everything, about 7 minutes; writes docs/bench/

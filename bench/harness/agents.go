@@ -20,9 +20,11 @@ import (
 // Duration, each mixing writes to its own entities with reads; afterwards
 // the acknowledged writes are replayed one at a time, in the order they
 // were acknowledged, into a fresh mcp-memory over stdio, and both graphs
-// must be equal.
+// must be equal. The store is SQLite, or PostgreSQL when Postgres is set
+// (each mcp-memory then on a fresh schema, dropped afterwards).
 type AgentsConfig struct {
 	McpMemory string
+	Postgres  string // PostgreSQL server; empty: SQLite
 	Clients   int
 	Duration  time.Duration
 	Cores     Cores
@@ -32,6 +34,7 @@ type AgentsConfig struct {
 // AgentsResult is what the workload measured.
 type AgentsResult struct {
 	Config    AgentsConfig
+	Store     string // StoreSQLite or StorePostgres
 	Ops       int
 	Elapsed   time.Duration
 	Latency   map[string][]time.Duration `json:"-"`
@@ -167,13 +170,40 @@ func (a *agent) expect(name string) func([]byte) error {
 
 // RunAgents runs the workload.
 func RunAgents(ctx context.Context, cfg AgentsConfig) (*AgentsResult, error) {
-	res := &AgentsResult{Config: cfg, Latency: map[string][]time.Duration{}, Summary: map[string]OpSummary{}}
+	res := &AgentsResult{Config: cfg, Store: StoreSQLite, Latency: map[string][]time.Duration{}, Summary: map[string]OpSummary{}}
 	tmp, err := os.MkdirTemp("", "mcpbench-agents-")
 	if err != nil {
 		return nil, err
 	}
 	defer os.RemoveAll(tmp)
-	srv, err := Start(ctx, Spec{Name: "mcp-memory", Bin: cfg.McpMemory, Args: []string{"--db", filepath.Join(tmp, "live.db"), "--log-level", "error"}}, cfg.Cores, true)
+	// newDB returns a fresh store for mcp-memory's --db: a file, or a
+	// schema dropped when RunAgents returns (after the servers stopped:
+	// deferred earlier, it runs later).
+	newDB := func(name string) (string, error) { return filepath.Join(tmp, name+".db"), nil }
+	if cfg.Postgres != "" {
+		res.Store = StorePostgres
+		var schemas []*memorySchema
+		defer func() {
+			for _, s := range schemas {
+				_ = s.Drop()
+			}
+		}()
+		newDB = func(name string) (string, error) {
+			// Not ctx: the replay's schema is made after the workload's
+			// timeout ended it.
+			s, err := newMemorySchema(context.Background(), cfg.Postgres, "agents_"+name)
+			if err != nil {
+				return "", err
+			}
+			schemas = append(schemas, s)
+			return s.URL, nil
+		}
+	}
+	liveDB, err := newDB("live")
+	if err != nil {
+		return nil, err
+	}
+	srv, err := Start(ctx, Spec{Name: "mcp-memory", Bin: cfg.McpMemory, Args: []string{"--db", liveDB, "--log-level", "error"}}, cfg.Cores, true)
 	if err != nil {
 		return nil, err
 	}
@@ -251,7 +281,11 @@ func RunAgents(ctx context.Context, cfg AgentsConfig) (*AgentsResult, error) {
 	// agent's in its own order; agents touch disjoint entities).
 	sort.SliceStable(acked, func(i, j int) bool { return acked[i].at.Before(acked[j].at) })
 	res.Acked = len(acked)
-	rsrv, err := Start(context.Background(), Spec{Name: "replay", Bin: cfg.McpMemory, Args: []string{"--db", filepath.Join(tmp, "replay.db"), "--log-level", "error"}}, Cores{}, false)
+	replayDB, err := newDB("replay")
+	if err != nil {
+		return nil, err
+	}
+	rsrv, err := Start(context.Background(), Spec{Name: "replay", Bin: cfg.McpMemory, Args: []string{"--db", replayDB, "--log-level", "error"}}, Cores{}, false)
 	if err != nil {
 		return nil, err
 	}
@@ -360,28 +394,58 @@ func firstDiff(a, b []string) string {
 	return ""
 }
 
-// AgentsMarkdown renders the workload's result.
-func AgentsMarkdown(r *AgentsResult) string {
+// AgentsMarkdown renders the workload's results, one per store, side by
+// side; skipped says why a store did not run, if one did not.
+func AgentsMarkdown(rs []*AgentsResult, skipped string) string {
 	var b strings.Builder
 	p := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
+	if len(rs) == 0 {
+		return ""
+	}
+	cfg := rs[0].Config
 	p("## Concurrent agents over HTTP\n\n")
-	p("%d clients share one mcp-memory over Streamable HTTP (2026-07-28, no session) for %s, the server pinned to one core: each writes only its own entities (create_entities 30%%, add_observations 20%%, create_relations 10%%, delete_observations 5%%, delete_entities 3%%) and reads (search_nodes 16%%, open_nodes 15%%, both checked against what the agent last wrote; read_graph 1%%). ", r.Config.Clients, r.Config.Duration)
-	p("Afterwards the acknowledged writes are replayed one at a time, in acknowledgement order, into a fresh mcp-memory, and the two graphs are compared.\n\n")
-	p("%d operations in %s: **%.0f ops/s**, %d errors. %d acknowledged writes replayed; the graph (%d entities) %s. Peak RSS %.0f MB.\n\n",
-		r.Ops, r.Elapsed.Round(time.Millisecond), float64(r.Ops)/r.Elapsed.Seconds(), len(r.Errors), r.Acked, r.Entities,
-		map[bool]string{true: "**equals the serial replay**", false: "**differs from the serial replay**: " + r.Diff}[r.Equal], r.PeakRSSMB)
-	p("| op | calls | p50 | p99 |\n|---|---:|---:|---:|\n")
-	ops := make([]string, 0, len(r.Summary))
-	for op := range r.Summary {
-		ops = append(ops, op)
+	p("%d clients share one mcp-memory over Streamable HTTP (2026-07-28, no session) for %s, the server pinned to one core: each writes only its own entities (create_entities 30%%, add_observations 20%%, create_relations 10%%, delete_observations 5%%, delete_entities 3%%) and reads (search_nodes 16%%, open_nodes 15%%, both checked against what the agent last wrote; read_graph 1%%). ", cfg.Clients, cfg.Duration)
+	p("Afterwards the acknowledged writes are replayed one at a time, in acknowledgement order, into a fresh mcp-memory on the same kind of store, and the two graphs are compared. ")
+	p("The workload runs once per store: SQLite (a file on the local disk) and PostgreSQL (a fresh schema on the local server, whose processes are not pinned and use the other core too).\n\n")
+	for _, r := range rs {
+		p("- **%s**: %d operations in %s: **%.0f ops/s**, %d errors. %d acknowledged writes replayed; the graph (%d entities) %s. Peak RSS of mcp-memory %.0f MB.\n",
+			r.Store, r.Ops, r.Elapsed.Round(time.Millisecond), float64(r.Ops)/r.Elapsed.Seconds(), len(r.Errors), r.Acked, r.Entities,
+			map[bool]string{true: "**equals the serial replay**", false: "**differs from the serial replay**: " + r.Diff}[r.Equal], r.PeakRSSMB)
+	}
+	if skipped != "" {
+		p("- **%s**: not run: %s.\n", StorePostgres, skipped)
+	}
+	p("\n| op |")
+	for _, r := range rs {
+		p(" %s calls | p50 | p99 |", r.Store)
+	}
+	p("\n|---|%s\n", strings.Repeat("---:|---:|---:|", len(rs)))
+	seen := map[string]bool{}
+	var ops []string
+	for _, r := range rs {
+		for op := range r.Summary {
+			if !seen[op] {
+				seen[op] = true
+				ops = append(ops, op)
+			}
+		}
 	}
 	sort.Strings(ops)
 	for _, op := range ops {
-		s := r.Summary[op]
-		p("| %s | %d | %s | %s |\n", op, s.N, fmtDur(s.P50), fmtDur(s.P99))
+		p("| %s |", op)
+		for _, r := range rs {
+			if s, ok := r.Summary[op]; ok {
+				p(" %d | %s | %s |", s.N, fmtDur(s.P50), fmtDur(s.P99))
+			} else {
+				p(" – | – | – |")
+			}
+		}
+		p("\n")
 	}
-	for _, e := range r.Errors {
-		p("\n**Error**: %s\n", e)
+	for _, r := range rs {
+		for _, e := range r.Errors {
+			p("\n**Error** (%s): %s\n", r.Store, e)
+		}
 	}
 	return b.String()
 }

@@ -13,11 +13,15 @@ import (
 	"time"
 )
 
-// MemoryConfig is the memory workload: mcp-memory and the reference
-// @modelcontextprotocol/server-memory over stdio, the graph grown to each
-// size in batches, then each operation timed several times.
+// MemoryConfig is the memory workload: mcp-memory on SQLite, mcp-memory
+// on PostgreSQL and the reference @modelcontextprotocol/server-memory over
+// stdio, the graph grown to each size in batches, then each operation
+// timed several times.
 type MemoryConfig struct {
-	McpMemory  string // mcp-memory binary
+	McpMemory string // mcp-memory binary
+	// Postgres is the PostgreSQL server mcp-memory also runs on (a fresh
+	// schema, dropped afterwards); empty: SQLite only.
+	Postgres   string
 	Node       string // Node 22; empty: the reference is skipped
 	Reference  string // the reference's dist/index.js
 	RefVersion string
@@ -42,7 +46,8 @@ var MemoryOps = []string{"create_entities", "add_observations", "search_nodes", 
 
 // Memory target names.
 const (
-	MemMcpMemory = "mcp-memory"
+	MemMcpMemory = "mcp-memory"            // on SQLite
+	MemPostgres  = "mcp-memory PostgreSQL" // on PostgreSQL
 	MemReference = "reference"
 )
 
@@ -72,26 +77,53 @@ func RunMemory(ctx context.Context, cfg MemoryConfig) (*MemoryResult, error) {
 		return nil, err
 	}
 	defer os.RemoveAll(tmp)
-	specs := []Spec{{Name: MemMcpMemory, Bin: cfg.McpMemory, Args: []string{"--db", filepath.Join(tmp, "memory.db"), "--log-level", "error"}}}
-	files := map[string][]string{
-		MemMcpMemory: {filepath.Join(tmp, "memory.db"), filepath.Join(tmp, "memory.db-wal")},
-		MemReference: {filepath.Join(tmp, "memory.jsonl")},
+	sqliteFiles := []string{filepath.Join(tmp, "memory.db"), filepath.Join(tmp, "memory.db-wal")}
+	targets := []memoryTarget{{
+		spec:     Spec{Name: MemMcpMemory, Bin: cfg.McpMemory, Args: []string{"--db", sqliteFiles[0], "--log-level", "error"}},
+		size:     func() int64 { return filesSize(sqliteFiles) },
+		fsyncDir: tmp,
+	}}
+	if cfg.Postgres != "" {
+		schema, err := newMemorySchema(ctx, cfg.Postgres, "memory")
+		if err != nil {
+			res.Errors = append(res.Errors, fmt.Sprintf("memory %s: %v", MemPostgres, err))
+		} else {
+			defer schema.Drop()
+			targets = append(targets, memoryTarget{
+				spec: Spec{Name: MemPostgres, Bin: cfg.McpMemory, Args: []string{"--db", schema.URL, "--log-level", "error"}},
+				size: schema.Size,
+			})
+		}
 	}
 	if cfg.Node != "" && cfg.Reference != "" {
-		specs = append(specs, Spec{Name: MemReference, Bin: cfg.Node, Args: []string{cfg.Reference}, Env: []string{"MEMORY_FILE_PATH=" + filepath.Join(tmp, "memory.jsonl")}})
+		refFile := filepath.Join(tmp, "memory.jsonl")
+		targets = append(targets, memoryTarget{
+			spec: Spec{Name: MemReference, Bin: cfg.Node, Args: []string{cfg.Reference}, Env: []string{"MEMORY_FILE_PATH=" + refFile}},
+			size: func() int64 { return filesSize([]string{refFile}) },
+		})
 	} else {
 		res.Notes = append(res.Notes, "The reference server was not run (no Node 22 or no @modelcontextprotocol/server-memory given).")
 	}
-	for _, spec := range specs {
-		res.Targets = append(res.Targets, spec.Name)
-		if err := runMemoryTarget(ctx, cfg, spec, files[spec.Name], res); err != nil {
-			res.Errors = append(res.Errors, fmt.Sprintf("memory %s: %v", spec.Name, err))
+	for _, t := range targets {
+		res.Targets = append(res.Targets, t.spec.Name)
+		if err := runMemoryTarget(ctx, cfg, t, res); err != nil {
+			res.Errors = append(res.Errors, fmt.Sprintf("memory %s: %v", t.spec.Name, err))
 		}
 	}
 	if len(res.Fsync) > 0 {
 		res.Notes = append(res.Notes, fsyncNote(cfg.Sizes, res.Fsync))
 	}
 	return res, nil
+}
+
+// memoryTarget is one server of the memory workload and how to measure
+// the size of its store.
+type memoryTarget struct {
+	spec Spec
+	size func() int64 // bytes of the store
+	// fsyncDir, when set, is where the disk's fsync latency is probed
+	// after each size's timings (the SQLite store's directory).
+	fsyncDir string
 }
 
 // memClient is a stdio connection with the memory tools on top.
@@ -178,10 +210,11 @@ func filesSize(paths []string) int64 {
 	return n
 }
 
-func runMemoryTarget(ctx context.Context, cfg MemoryConfig, spec Spec, files []string, res *MemoryResult) error {
+func runMemoryTarget(ctx context.Context, cfg MemoryConfig, t memoryTarget, res *MemoryResult) error {
+	spec := t.spec
 	logf := func(format string, args ...any) {
 		if cfg.Log != nil {
-			fmt.Fprintf(cfg.Log, "memory %-10s "+format+"\n", append([]any{spec.Name}, args...)...)
+			fmt.Fprintf(cfg.Log, "memory %-21s "+format+"\n", append([]any{spec.Name}, args...)...)
 		}
 	}
 	start := time.Now()
@@ -245,7 +278,7 @@ func runMemoryTarget(ctx context.Context, cfg MemoryConfig, spec Spec, files []s
 			have += n
 		}
 		res.Grow[spec.Name][size] = time.Since(g0)
-		res.Files[spec.Name][size] = filesSize(files)
+		res.Files[spec.Name][size] = t.size()
 		logf("%7d entities after %.1fs", size, time.Since(g0).Seconds())
 		lat := map[string][]time.Duration{}
 		for rep := range cfg.Reps {
@@ -330,8 +363,8 @@ func runMemoryTarget(ctx context.Context, cfg MemoryConfig, spec Spec, files []s
 		if rss, err := srv.PeakRSS(); err == nil {
 			res.PeakAt[spec.Name][size] = rss
 		}
-		if spec.Name == MemMcpMemory {
-			if p50, p90, err := fsyncProbe(filepath.Dir(files[0]), 50); err == nil {
+		if t.fsyncDir != "" {
+			if p50, p90, err := fsyncProbe(t.fsyncDir, 50); err == nil {
 				res.Fsync[size] = [2]time.Duration{p50, p90}
 			}
 		}

@@ -134,8 +134,8 @@ func Markdown(meta Meta, rep *Report, o Options) string {
 	if m := rep.Memory; m != nil {
 		p("%s\n", MemoryMarkdown(m))
 	}
-	if a := rep.Agents; a != nil {
-		p("%s\n", AgentsMarkdown(a))
+	if len(rep.Agents) > 0 {
+		p("%s\n", AgentsMarkdown(rep.Agents, rep.PostgresSkipped))
 	}
 	if o.GenFile != "" {
 		if out, err := os.ReadFile(o.GenFile); err == nil {
@@ -217,14 +217,23 @@ func MemoryMarkdown(m *MemoryResult) string {
 	p := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
 	cfg := m.Config
 	p("## Memory workload\n\n")
-	p("mcp-memory (SQLite) against the reference `@modelcontextprotocol/server-memory` (one JSONL file, read whole on every call), both over stdio, pinned like the servers above. ")
+	p("mcp-memory on SQLite (column *mcp-memory*) and on PostgreSQL (*%s*: the local server, a fresh schema, the same binary with `--db postgres://...`) against the reference `@modelcontextprotocol/server-memory` (one JSONL file, read whole on every call), all over stdio, pinned like the servers above (PostgreSQL's own processes are not pinned: they share the load generator's core and the other's). ", MemPostgres)
 	p("The graph is grown in batches of %d entities (%d observations each, and a relation to the previous entity); at each size every operation is timed %d times (read_graph %d times) and the median latency is reported, from sending the request until the client has read the whole answer line (before it decodes it). ", cfg.Batch, cfg.Observations, cfg.Reps, cfg.ReadGraphReps)
 	p("create_entities adds 10 new entities, add_observations one observation to each of 5 entities, search_nodes looks for one entity's name, open_nodes opens 5 names, read_graph returns everything.\n\n")
 	p("| op | size |")
 	for _, t := range m.Targets {
 		p(" %s |", t)
 	}
-	p(" reference / mcp-memory |\n|---|---:|%s---:|\n", strings.Repeat("---:|", len(m.Targets)))
+	_, havePG := m.Latency[MemPostgres]
+	p(" reference / mcp-memory |")
+	if havePG {
+		p(" reference / PostgreSQL | PostgreSQL / SQLite |")
+	}
+	p("\n|---|---:|%s---:|", strings.Repeat("---:|", len(m.Targets)))
+	if havePG {
+		p("---:|---:|")
+	}
+	p("\n")
 	for _, op := range MemoryOps {
 		for _, size := range cfg.Sizes {
 			p("| %s | %d |", op, size)
@@ -235,13 +244,21 @@ func MemoryMarkdown(m *MemoryResult) string {
 					p(" – |")
 				}
 			}
-			ours, ok1 := m.Latency[MemMcpMemory][size][op]
-			ref, ok2 := m.Latency[MemReference][size][op]
-			if ok1 && ok2 && ours > 0 {
-				p(" %s |\n", fmtRatio(float64(ref)/float64(ours)))
-			} else {
-				p(" – |\n")
+			ratio := func(num, den string) {
+				n, ok1 := m.Latency[num][size][op]
+				d, ok2 := m.Latency[den][size][op]
+				if ok1 && ok2 && d > 0 {
+					p(" %s |", fmtRatio(float64(n)/float64(d)))
+				} else {
+					p(" – |")
+				}
 			}
+			ratio(MemReference, MemMcpMemory)
+			if havePG {
+				ratio(MemReference, MemPostgres)
+				ratio(MemPostgres, MemMcpMemory)
+			}
+			p("\n")
 		}
 	}
 	if len(cfg.Sizes) >= 2 {
@@ -250,7 +267,7 @@ func MemoryMarkdown(m *MemoryResult) string {
 			a, b := m.Latency[MemMcpMemory][size][op], m.Latency[MemReference][size][op]
 			return float64(b) / float64(a), a > 0 && b > 0
 		}
-		p("\nGoals: reference / mcp-memory at least 3x at 1,000 entities and 30x at 10,000 for every operation but read_graph, which must be 3x at 1,000, 5x at 10,000 and 3x at 100,000; mcp-memory's latency at %d entities at most %.0fx its latency at %d (read_graph, which returns the whole graph, excepted).\n\n", large, goalMemory, small)
+		p("\nGoals: reference / mcp-memory at least 3x at 1,000 entities and 30x at 10,000 for every operation but read_graph, which must be 3x at 1,000, 5x at 10,000 and 3x at 100,000; mcp-memory's latency at %d entities at most %.0fx its latency at %d (read_graph, which returns the whole graph, excepted). The goals are the SQLite store's; PostgreSQL is shown beside it without goals.\n\n", large, goalMemory, small)
 		p("| op | vs reference at 1000 | at 10000 | at 100000 | mcp-memory %d / %d |\n|---|---:|---:|---:|---:|\n", large, small)
 		for _, op := range MemoryOps {
 			p("| %s |", op)

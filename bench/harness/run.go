@@ -54,7 +54,12 @@ type Options struct {
 	// ClusterDB is the PostgreSQL server of the cluster suite (a fresh
 	// schema per topology); unreachable: the suite is skipped, with a note.
 	ClusterDB string
-	Log       io.Writer
+	// Postgres is the PostgreSQL server mcp-memory runs on in the memory
+	// and agents workloads, beside SQLite (a fresh schema per store,
+	// dropped afterwards); empty or unreachable: SQLite only, with a
+	// visible "skipped" line (under CI=true, a failure).
+	Postgres string
+	Log      io.Writer
 }
 
 // Report is what Run produced.
@@ -65,7 +70,10 @@ type Report struct {
 	Suite        *SuiteResult
 	Memory       *MemoryResult
 	Cluster      *ClusterResult
-	Agents       *AgentsResult
+	Agents       []*AgentsResult // one per store: SQLite, then PostgreSQL
+	// PostgresSkipped says why the memory and agents workloads did not run
+	// on PostgreSQL ("" when they did or were not asked for).
+	PostgresSkipped string
 }
 
 // Targets returns the throughput targets found in binDir.
@@ -140,8 +148,23 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 			}
 		}
 	}
+	var postgres string // mcp-memory's PostgreSQL server, when reachable
+	if (want("memory") || want("agents")) && ctx.Err() == nil {
+		if why := postgresUnreachable(ctx, o.Postgres); why != "" {
+			rep.PostgresSkipped = why
+			if o.Log != nil {
+				fmt.Fprintf(o.Log, "SKIPPED mcp-memory on PostgreSQL (memory and agents workloads on SQLite only): %s\n", why)
+			}
+			if os.Getenv("CI") == "true" {
+				rep.Failures++
+				rep.FailureNotes = append(rep.FailureNotes, "mcp-memory on PostgreSQL skipped under CI=true: "+why)
+			}
+		} else {
+			postgres = o.Postgres
+		}
+	}
 	if want("memory") && ctx.Err() == nil {
-		mcfg := MemoryConfig{
+		mcfg := MemoryConfig{Postgres: postgres,
 			McpMemory: filepath.Join(o.BinDir, "mcp-memory"), Node: o.Node, Reference: o.RefMemory, RefVersion: o.RefVersion,
 			Reps: 15, ReadGraphReps: 5, Batch: 5000, Observations: o.MemObs, RefBudget: o.RefBudget, Budget: o.MemBudget,
 			RefMaxCall: o.RefMaxCall, Cores: cores, Log: o.Log,
@@ -161,6 +184,9 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 			return nil, err
 		}
 		rep.Memory = m
+		if rep.PostgresSkipped != "" {
+			m.Notes = append(m.Notes, fmt.Sprintf("mcp-memory on PostgreSQL was not run: %s.", rep.PostgresSkipped))
+		}
 		rep.Failures += len(m.Errors)
 		rep.FailureNotes = append(rep.FailureNotes, m.Errors...)
 	}
@@ -200,16 +226,28 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 		if o.Smoke {
 			acfg.Duration = time.Second
 		}
-		a, err := RunAgents(ctx, acfg)
-		if err != nil {
-			return nil, fmt.Errorf("agents: %w", err)
+		dbs := []string{""}
+		if postgres != "" {
+			dbs = append(dbs, postgres)
 		}
-		rep.Agents = a
-		rep.Failures += len(a.Errors)
-		rep.FailureNotes = append(rep.FailureNotes, a.Errors...)
-		if !a.Equal {
-			rep.Failures++
-			rep.FailureNotes = append(rep.FailureNotes, "agents: the graph differs from the serial replay: "+a.Diff)
+		for _, db := range dbs {
+			if ctx.Err() != nil {
+				break
+			}
+			acfg.Postgres = db
+			a, err := RunAgents(ctx, acfg)
+			if err != nil {
+				return nil, fmt.Errorf("agents on %s: %w", map[bool]string{true: StorePostgres, false: StoreSQLite}[db != ""], err)
+			}
+			rep.Agents = append(rep.Agents, a)
+			rep.Failures += len(a.Errors)
+			for _, e := range a.Errors {
+				rep.FailureNotes = append(rep.FailureNotes, "agents on "+a.Store+": "+e)
+			}
+			if !a.Equal {
+				rep.Failures++
+				rep.FailureNotes = append(rep.FailureNotes, "agents on "+a.Store+": the graph differs from the serial replay: "+a.Diff)
+			}
 		}
 	}
 	if ctx.Err() != nil {
@@ -274,7 +312,7 @@ func writeRaw(dir string, rep *Report) error {
 			}
 		}
 	}
-	b, err := json.MarshalIndent(map[string]any{"suite": rows, "memory": rep.Memory}, "", " ")
+	b, err := json.MarshalIndent(map[string]any{"suite": rows, "memory": rep.Memory, "agents": rep.Agents}, "", " ")
 	if err != nil {
 		return err
 	}

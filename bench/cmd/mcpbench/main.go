@@ -1,8 +1,10 @@
 // Command mcpbench runs the benchmarks of docs/bench: the throughput suite
 // (mcp-bench, the go-sdk and mcp-go peers and the raw JSON-RPC limit, over
-// modern HTTP, legacy HTTP and stdio), the memory workload (mcp-memory
-// against @modelcontextprotocol/server-memory) and the report. scripts/bench.sh
-// builds the binaries and calls it; see there for the usual invocations.
+// modern HTTP, legacy HTTP and stdio), the memory workload (mcp-memory on
+// SQLite and on PostgreSQL against @modelcontextprotocol/server-memory),
+// the concurrent-agents workload (on both stores), the cluster suite and
+// the report. scripts/bench.sh builds the binaries and calls it; see there
+// for the usual invocations.
 package main
 
 import (
@@ -28,7 +30,8 @@ func main() {
 	flag.DurationVar(&o.Window, "window", 800*time.Millisecond, "measured time per cell")
 	flag.DurationVar(&o.Warmup, "warmup", 200*time.Millisecond, "warm-up per cell")
 	flag.StringVar(&o.Only, "only", "", "comma-separated parts to run: throughput, memory, agents, cluster (default all)")
-	flag.StringVar(&o.ClusterDB, "cluster-db", clusterDB(), "PostgreSQL `URL` for the cluster suite (env MCP_TEST_POSTGRES)")
+	flag.StringVar(&o.Postgres, "postgres", postgresURL(), "PostgreSQL `URL` mcp-memory also runs on in the memory and agents workloads, a fresh schema each (env MCP_TEST_POSTGRES; empty: SQLite only)")
+	flag.StringVar(&o.ClusterDB, "cluster-db", "", "PostgreSQL `URL` for the cluster suite (default: -postgres)")
 	flag.StringVar(&o.Targets, "targets", "", "comma-separated throughput targets (default all)")
 	flag.StringVar(&o.ModesFlag, "modes", "", "comma-separated modes: modern-http, legacy-http, stdio (default all)")
 	flag.StringVar(&o.Node, "node", "", "Node 22 binary for the reference memory server")
@@ -45,6 +48,9 @@ func main() {
 	flag.StringVar(&o.Extra, "extra", "", "more throughput targets, `name=path,...`: other builds of mcp-bench to compare")
 	flag.StringVar(&o.GenFile, "gen", "", "output of scripts/bench-gen.sh to include in the report")
 	flag.Parse()
+	if o.ClusterDB == "" {
+		o.ClusterDB = o.Postgres
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	o.Log = os.Stderr
@@ -63,9 +69,9 @@ func main() {
 	}
 }
 
-// clusterDB is the default PostgreSQL of the cluster suite: the one tests
-// use.
-func clusterDB() string {
+// postgresURL is the default PostgreSQL of the cluster suite and of
+// mcp-memory's PostgreSQL store: the one tests use.
+func postgresURL() string {
 	if u := os.Getenv("MCP_TEST_POSTGRES"); u != "" {
 		return u
 	}

@@ -1,8 +1,10 @@
 package memstore
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -18,7 +20,7 @@ func (s *SQLite) CreateEntities(ctx context.Context, entities []Entity) ([]Entit
 		for _, e := range entities {
 			// Names already stored, including earlier in this batch, are
 			// skipped by the insert itself.
-			stored := Entity{Name: e.Name, EntityType: e.EntityType, Observations: dedupe(e.Observations)}
+			stored := entityToStore(e)
 			inserted, err := w.insertEntity(stored)
 			if err != nil {
 				return err
@@ -46,29 +48,22 @@ func (s *SQLite) CreateRelations(ctx context.Context, relations []Relation) ([]R
 	}
 	created := make([]Relation, 0, len(relations))
 	err := s.write(ctx, func(w *writer) error {
-		created = created[:0]
-		seen := make(map[Relation]bool, len(relations))
-		for _, r := range relations {
-			if seen[r] {
-				continue
-			}
-			seen[r] = true
+		var err error
+		created, err = newRelations(relations, func(r Relation) (bool, error) {
 			var one int
-			exists, err := w.queryRow(`SELECT 1 FROM relations WHERE from_name = ? AND to_name = ? AND relation_type = ? LIMIT 1`,
+			return w.queryRow(`SELECT 1 FROM relations WHERE from_name = ? AND to_name = ? AND relation_type = ? LIMIT 1`,
 				[]any{r.From, r.To, r.RelationType}, &one)
-			if err != nil {
-				return err
-			}
-			if exists {
-				continue
-			}
+		})
+		if err != nil {
+			return err
+		}
+		for _, r := range created {
 			if err := w.insertRelation(r); err != nil {
 				return err
 			}
 			if err := w.logChange(ChangeRelationCreated, r.From, "", &r, 0); err != nil {
 				return err
 			}
-			created = append(created, r)
 		}
 		return nil
 	})
@@ -86,49 +81,32 @@ func (s *SQLite) AddObservations(ctx context.Context, adds []ObservationAdd) ([]
 	if err != nil {
 		return nil, err
 	}
-	results := make([]AddedObservations, 0, len(adds))
+	var results []AddedObservations
 	err = s.write(ctx, func(w *writer) error {
-		results = results[:0]
-		type state struct {
-			id       int64
-			existing map[string]bool
+		var fresh []newObservation
+		var err error
+		results, fresh, err = planObservationAdds(adds, func(name string) (int64, []storedObservation, bool, error) {
+			id, ok, err := w.entityID(name)
+			if err != nil || !ok {
+				return 0, nil, false, err
+			}
+			obs, err := w.observations(id)
+			return id, obs, true, err
+		})
+		if err != nil {
+			return err
 		}
-		states := map[string]*state{}
-		for _, a := range adds {
-			st := states[a.EntityName]
-			if st == nil {
-				id, ok, err := w.entityID(a.EntityName)
-				if err != nil {
-					return err
-				}
-				if !ok {
-					return &EntityNotFoundError{Name: a.EntityName}
-				}
-				obs, err := w.observations(id)
-				if err != nil {
-					return err
-				}
-				st = &state{id: id, existing: make(map[string]bool, len(obs))}
-				for _, o := range obs {
-					st.existing[o.content] = true
-				}
-				states[a.EntityName] = st
+		for _, o := range fresh {
+			if err := w.insertObservation(o.entityID, o.content); err != nil {
+				return err
 			}
-			added := []string{}
-			for _, c := range a.Contents {
-				if st.existing[c] {
-					continue
-				}
-				st.existing[c] = true
-				if err := w.insertObservation(st.id, c); err != nil {
+		}
+		for _, r := range results {
+			for _, c := range r.AddedObservations {
+				if err := w.logChange(ChangeObservationAdded, r.EntityName, c, nil, 0); err != nil {
 					return err
 				}
-				if err := w.logChange(ChangeObservationAdded, a.EntityName, c, nil, 0); err != nil {
-					return err
-				}
-				added = append(added, c)
 			}
-			results = append(results, AddedObservations{EntityName: a.EntityName, AddedObservations: added})
 		}
 		return nil
 	})
@@ -143,34 +121,42 @@ func (s *SQLite) DeleteEntities(ctx context.Context, names []string) error {
 	if err := validateNames("entityNames", names); err != nil {
 		return err
 	}
+	names = dedupe(names)
 	return s.write(ctx, func(w *writer) error {
-		done := make(map[string]bool, len(names))
+		ents := make(map[string]storedEntity, len(names))
+		byID := map[int64]storedRelation{}
 		for _, name := range names {
-			if done[name] {
-				continue
-			}
-			done[name] = true
-			var id int64
-			var etype string
-			found, err := w.queryRow(`SELECT id, entity_type FROM entities WHERE name = ?`, []any{name}, &id, &etype)
+			var e storedEntity
+			found, err := w.queryRow(`SELECT id, entity_type FROM entities WHERE name = ?`, []any{name}, &e.id, &e.entityType)
 			if err != nil {
 				return err
 			}
 			if found {
-				if err := w.deleteEntity(id); err != nil {
-					return err
-				}
-				if err := w.logChange(ChangeEntityDeleted, name, etype, nil, 0); err != nil {
-					return err
-				}
+				ents[name] = e
 			}
-			// Like the reference, relations touching the name go even when
-			// no entity has that name (dangling relations).
 			rels, err := w.relationsTouching(name)
 			if err != nil {
 				return err
 			}
 			for _, r := range rels {
+				byID[r.id] = r
+			}
+		}
+		rels := make([]storedRelation, 0, len(byID))
+		for _, r := range byID {
+			rels = append(rels, r)
+		}
+		slices.SortFunc(rels, func(a, b storedRelation) int { return cmp.Compare(a.id, b.id) })
+		for _, d := range planEntityDeletes(names, ents, rels) {
+			if d.found {
+				if err := w.deleteEntity(d.entity.id); err != nil {
+					return err
+				}
+				if err := w.logChange(ChangeEntityDeleted, d.name, d.entity.entityType, nil, 0); err != nil {
+					return err
+				}
+			}
+			for _, r := range d.relations {
 				if _, err := w.exec(`DELETE FROM relations WHERE id = ?`, r.id); err != nil {
 					return err
 				}
@@ -201,10 +187,6 @@ func (s *SQLite) DeleteObservations(ctx context.Context, deletions []Observation
 			if !ok || len(d.Observations) == 0 {
 				continue
 			}
-			doomed := make(map[string]bool, len(d.Observations))
-			for _, o := range d.Observations {
-				doomed[o] = true
-			}
 			obs, err := w.observations(id)
 			if err != nil {
 				return err
@@ -213,11 +195,8 @@ func (s *SQLite) DeleteObservations(ctx context.Context, deletions []Observation
 			if err != nil {
 				return err
 			}
-			removed := map[string]bool{}
-			for _, o := range obs {
-				if !doomed[o.content] {
-					continue
-				}
+			gone, _, deleted := observationsToDelete(obs, d.Observations)
+			for _, o := range gone {
 				if o.id <= ends.obsUpto {
 					if _, err := w.exec(`DELETE FROM search_obs WHERE rowid = ?`, o.id); err != nil {
 						return err
@@ -227,13 +206,10 @@ func (s *SQLite) DeleteObservations(ctx context.Context, deletions []Observation
 					return err
 				}
 				w.ops = append(w.ops, mirrorOp{kind: opDelObs, owner: id, a: o.content})
-				removed[o.content] = true
 			}
-			for _, o := range dedupe(d.Observations) {
-				if removed[o] {
-					if err := w.logChange(ChangeObservationDeleted, d.EntityName, o, nil, 0); err != nil {
-						return err
-					}
+			for _, o := range deleted {
+				if err := w.logChange(ChangeObservationDeleted, d.EntityName, o, nil, 0); err != nil {
+					return err
 				}
 			}
 		}
@@ -284,12 +260,6 @@ func (s *SQLite) DeleteRelations(ctx context.Context, relations []Relation) erro
 func (w *writer) entityID(name string) (id int64, found bool, err error) {
 	found, err = w.queryRow(`SELECT id FROM entities WHERE name = ?`, []any{name}, &id)
 	return id, found, err
-}
-
-// storedObservation is one row of the observations table.
-type storedObservation struct {
-	id      int64
-	content string
 }
 
 // observations returns the observations of entity id in insertion order.
@@ -392,12 +362,6 @@ func (w *writer) insertRelation(r Relation) error {
 	}
 	w.ops = append(w.ops, mirrorOp{kind: opAddRel, id: id, a: r.From, b: r.To, c: r.RelationType})
 	return nil
-}
-
-// storedRelation is a relation with its row id.
-type storedRelation struct {
-	id int64
-	Relation
 }
 
 // relationsTouching returns the relations whose from or to is name, in

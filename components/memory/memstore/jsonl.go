@@ -46,48 +46,41 @@ func (s *SQLite) Import(ctx context.Context, r io.Reader) (ImportStats, error) {
 		return stats, err
 	}
 	err = s.write(ctx, func(w *writer) error {
-		stats = ImportStats{IgnoredLines: ignored}
 		var preMax int64
 		if _, err := w.queryRow(`SELECT coalesce(max(id), 0) FROM relations`, nil, &preMax); err != nil {
 			return err
 		}
-		for _, it := range items {
-			switch {
-			case it.entity != nil:
-				e := *it.entity
-				inserted, err := w.insertEntity(e)
-				if err != nil {
+		accepted, st, err := planImport(items, ignored, func(name string) (bool, error) {
+			_, found, err := w.entityID(name)
+			return found, err
+		}, func(r Relation) (bool, error) {
+			if preMax == 0 { // nothing was there before the import
+				return false, nil
+			}
+			var one int
+			return w.queryRow(`SELECT 1 FROM relations WHERE from_name = ? AND to_name = ? AND relation_type = ? AND id <= ? LIMIT 1`,
+				[]any{r.From, r.To, r.RelationType, preMax}, &one)
+		})
+		if err != nil {
+			return err
+		}
+		stats = st
+		for _, it := range accepted {
+			if e := it.entity; e != nil {
+				if _, err := w.insertEntity(*e); err != nil {
 					return err
-				}
-				if !inserted {
-					stats.SkippedEntities++
-					continue
 				}
 				if err := w.logChange(ChangeEntityCreated, e.Name, e.EntityType, nil, 0); err != nil {
 					return err
 				}
-				stats.Entities++
-			case it.relation != nil:
-				r := *it.relation
-				if preMax > 0 { // else there was nothing before the import
-					var one int
-					exists, err := w.queryRow(`SELECT 1 FROM relations WHERE from_name = ? AND to_name = ? AND relation_type = ? AND id <= ? LIMIT 1`,
-						[]any{r.From, r.To, r.RelationType, preMax}, &one)
-					if err != nil {
-						return err
-					}
-					if exists {
-						stats.SkippedRelations++
-						continue
-					}
-				}
-				if err := w.insertRelation(r); err != nil {
-					return err
-				}
-				if err := w.logChange(ChangeRelationCreated, r.From, "", &r, 0); err != nil {
-					return err
-				}
-				stats.Relations++
+				continue
+			}
+			r := *it.relation
+			if err := w.insertRelation(r); err != nil {
+				return err
+			}
+			if err := w.logChange(ChangeRelationCreated, r.From, "", &r, 0); err != nil {
+				return err
 			}
 		}
 		return nil
@@ -209,8 +202,12 @@ func jsBlank(line []byte) bool {
 }
 
 // Export implements Store. It writes one consistent snapshot.
-func (s *SQLite) Export(ctx context.Context, w io.Writer) error {
-	g, err := s.ReadGraph(ctx) // one read transaction: a consistent snapshot
+func (s *SQLite) Export(ctx context.Context, w io.Writer) error { return exportGraph(ctx, s, w) }
+
+// exportGraph is Export for every store: the graph of one read (a
+// consistent snapshot) written as WriteJSONL writes it.
+func exportGraph(ctx context.Context, s Store, w io.Writer) error {
+	g, err := s.ReadGraph(ctx)
 	if err != nil {
 		return err
 	}

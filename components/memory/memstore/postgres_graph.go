@@ -24,15 +24,10 @@ func (s *Postgres) CreateEntities(ctx context.Context, entities []Entity) ([]Ent
 		if err != nil {
 			return err
 		}
-		created = make([]Entity, 0, len(entities))
-		seen := make(map[string]bool, len(entities))
-		for _, e := range entities {
-			if _, ok := existing[e.Name]; ok || seen[e.Name] {
-				continue
-			}
-			seen[e.Name] = true
-			created = append(created, Entity{Name: e.Name, EntityType: e.EntityType, Observations: dedupe(e.Observations)})
-		}
+		created = newEntities(entities, func(name string) bool {
+			_, ok := existing[name]
+			return ok
+		})
 		if err := w.insertEntities(created); err != nil {
 			return err
 		}
@@ -58,15 +53,7 @@ func (s *Postgres) CreateRelations(ctx context.Context, relations []Relation) ([
 		if err != nil {
 			return err
 		}
-		created = make([]Relation, 0, len(relations))
-		seen := make(map[Relation]bool, len(relations))
-		for _, r := range relations {
-			if seen[r] || len(existing[r]) > 0 {
-				continue
-			}
-			seen[r] = true
-			created = append(created, r)
-		}
+		created, _ = newRelations(relations, func(r Relation) (bool, error) { return len(existing[r]) > 0, nil })
 		if err := w.insertRelations(created); err != nil {
 			return err
 		}
@@ -99,42 +86,17 @@ func (s *Postgres) AddObservations(ctx context.Context, adds []ObservationAdd) (
 		if err != nil {
 			return err
 		}
-		for _, a := range adds {
-			if _, ok := ents[a.EntityName]; !ok {
-				return &EntityNotFoundError{Name: a.EntityName}
-			}
-		}
 		obs, err := w.observationsOf(ents)
 		if err != nil {
 			return err
 		}
-		existing := make(map[int64]map[string]bool, len(ents))
-		for id, list := range obs {
-			set := make(map[string]bool, len(list))
-			for _, o := range list {
-				set[o.content] = true
-			}
-			existing[id] = set
-		}
-		results = make([]AddedObservations, 0, len(adds))
 		var fresh []newObservation
-		for _, a := range adds {
-			id := ents[a.EntityName].id
-			set := existing[id]
-			if set == nil {
-				set = map[string]bool{}
-				existing[id] = set
-			}
-			added := []string{}
-			for _, c := range a.Contents {
-				if set[c] {
-					continue
-				}
-				set[c] = true
-				fresh = append(fresh, newObservation{entityID: id, content: c})
-				added = append(added, c)
-			}
-			results = append(results, AddedObservations{EntityName: a.EntityName, AddedObservations: added})
+		results, fresh, err = planObservationAdds(adds, func(name string) (int64, []storedObservation, bool, error) {
+			e, ok := ents[name]
+			return e.id, obs[e.id], ok, nil
+		})
+		if err != nil {
+			return err
 		}
 		if err := w.insertObservations(fresh); err != nil {
 			return err
@@ -167,29 +129,15 @@ func (s *Postgres) DeleteEntities(ctx context.Context, names []string) error {
 		if err != nil {
 			return err
 		}
-		touching := map[string][]int{} // name -> indexes into rels, ascending id
-		for i, r := range rels {
-			touching[r.From] = append(touching[r.From], i)
-			if r.To != r.From {
-				touching[r.To] = append(touching[r.To], i)
-			}
-		}
-		gone := make([]bool, len(rels))
-		for _, name := range names {
-			if e, ok := ents[name]; ok {
+		for _, d := range planEntityDeletes(names, ents, rels) {
+			if d.found {
 				// Observations go with the entity (ON DELETE CASCADE).
-				w.queue(`DELETE FROM memory_entities WHERE id = $1`, e.id)
-				w.logChange(ChangeEntityDeleted, name, e.entityType, nil, 0)
+				w.queue(`DELETE FROM memory_entities WHERE id = $1`, d.entity.id)
+				w.logChange(ChangeEntityDeleted, d.name, d.entity.entityType, nil, 0)
 			}
-			// Like the reference, relations touching the name go even when
-			// no entity has that name (dangling relations).
-			for _, i := range touching[name] {
-				if gone[i] {
-					continue
-				}
-				gone[i] = true
-				w.queue(`DELETE FROM memory_relations WHERE id = $1`, rels[i].id)
-				w.logChange(ChangeRelationDeleted, rels[i].From, "", &rels[i].Relation, 0)
+			for _, r := range d.relations {
+				w.queue(`DELETE FROM memory_relations WHERE id = $1`, r.id)
+				w.logChange(ChangeRelationDeleted, r.From, "", &r.Relation, 0)
 			}
 		}
 		return nil
@@ -222,25 +170,13 @@ func (s *Postgres) DeleteObservations(ctx context.Context, deletions []Observati
 			if !ok || len(d.Observations) == 0 {
 				continue
 			}
-			doomed := make(map[string]bool, len(d.Observations))
-			for _, o := range d.Observations {
-				doomed[o] = true
-			}
-			removed := map[string]bool{}
-			var kept []pgObservation
-			for _, o := range obs[e.id] {
-				if !doomed[o.content] {
-					kept = append(kept, o)
-					continue
-				}
+			gone, kept, deleted := observationsToDelete(obs[e.id], d.Observations)
+			for _, o := range gone {
 				w.queue(`DELETE FROM memory_observations WHERE id = $1`, o.id)
-				removed[o.content] = true
 			}
 			obs[e.id] = kept
-			for _, o := range dedupe(d.Observations) {
-				if removed[o] {
-					w.logChange(ChangeObservationDeleted, d.EntityName, o, nil, 0)
-				}
+			for _, o := range deleted {
+				w.logChange(ChangeObservationDeleted, d.EntityName, o, nil, 0)
 			}
 		}
 		return nil
@@ -278,7 +214,6 @@ func (s *Postgres) Import(ctx context.Context, r io.Reader) (ImportStats, error)
 		return stats, err
 	}
 	err = s.write(ctx, func(w *pgWriter) error {
-		stats = ImportStats{IgnoredLines: ignored}
 		var preMax int64
 		if err := w.queryRow(`SELECT coalesce(max(id), 0) FROM memory_relations`, nil, &preMax); err != nil {
 			return err
@@ -302,30 +237,21 @@ func (s *Postgres) Import(ctx context.Context, r io.Reader) (ImportStats, error)
 				return err
 			}
 		}
+		accepted, st, err := planImport(items, ignored, func(name string) (bool, error) {
+			_, ok := existingEnts[name]
+			return ok, nil
+		}, func(r Relation) (bool, error) { return len(existingRels[r]) > 0, nil })
+		if err != nil {
+			return err
+		}
+		stats = st
 		var ents []Entity
 		var newRels []Relation
-		var accepted []jsonlItem
-		seen := map[string]bool{}
-		for _, it := range items {
-			switch {
-			case it.entity != nil:
-				e := *it.entity
-				if _, ok := existingEnts[e.Name]; ok || seen[e.Name] {
-					stats.SkippedEntities++
-					continue
-				}
-				seen[e.Name] = true
-				ents = append(ents, e)
-				accepted = append(accepted, it)
-				stats.Entities++
-			case it.relation != nil:
-				if len(existingRels[*it.relation]) > 0 {
-					stats.SkippedRelations++
-					continue
-				}
+		for _, it := range accepted {
+			if it.entity != nil {
+				ents = append(ents, *it.entity)
+			} else {
 				newRels = append(newRels, *it.relation)
-				accepted = append(accepted, it)
-				stats.Relations++
 			}
 		}
 		if err := w.insertEntities(ents); err != nil {
@@ -351,19 +277,7 @@ func (s *Postgres) Import(ctx context.Context, r io.Reader) (ImportStats, error)
 }
 
 // Export implements Store. It writes one consistent snapshot.
-func (s *Postgres) Export(ctx context.Context, w io.Writer) error {
-	g, err := s.ReadGraph(ctx)
-	if err != nil {
-		return err
-	}
-	return WriteJSONL(w, g)
-}
-
-// pgEntity is what writes need to know about a stored entity.
-type pgEntity struct {
-	id         int64
-	entityType string
-}
+func (s *Postgres) Export(ctx context.Context, w io.Writer) error { return exportGraph(ctx, s, w) }
 
 // entityNames returns the names of es.
 func entityNames(es []Entity) []string {
@@ -375,8 +289,8 @@ func entityNames(es []Entity) []string {
 }
 
 // entitiesNamed returns the stored entities among names, by name.
-func (w *pgWriter) entitiesNamed(names []string) (map[string]pgEntity, error) {
-	out := make(map[string]pgEntity, len(names))
+func (w *pgWriter) entitiesNamed(names []string) (map[string]storedEntity, error) {
+	out := make(map[string]storedEntity, len(names))
 	if len(names) == 0 {
 		return out, nil
 	}
@@ -385,7 +299,7 @@ func (w *pgWriter) entitiesNamed(names []string) (map[string]pgEntity, error) {
 		keys[i] = nameKey(n)
 	}
 	err := w.query(`SELECT id, name, entity_type FROM memory_entities WHERE name_key = ANY($1)`, []any{keys}, func(r pgx.Rows) error {
-		var e pgEntity
+		var e storedEntity
 		var name string
 		if err := r.Scan(&e.id, &name, &e.entityType); err != nil {
 			return err
@@ -399,8 +313,8 @@ func (w *pgWriter) entitiesNamed(names []string) (map[string]pgEntity, error) {
 
 // observationsOf returns the observations of ents by entity id, each list
 // in insertion order.
-func (w *pgWriter) observationsOf(ents map[string]pgEntity) (map[int64][]pgObservation, error) {
-	out := make(map[int64][]pgObservation, len(ents))
+func (w *pgWriter) observationsOf(ents map[string]storedEntity) (map[int64][]storedObservation, error) {
+	out := make(map[int64][]storedObservation, len(ents))
 	if len(ents) == 0 {
 		return out, nil
 	}
@@ -409,7 +323,7 @@ func (w *pgWriter) observationsOf(ents map[string]pgEntity) (map[int64][]pgObser
 		ids = append(ids, e.id)
 	}
 	err := w.query(`SELECT id, entity_id, content FROM memory_observations WHERE entity_id = ANY($1) ORDER BY entity_id, id`, []any{ids}, func(r pgx.Rows) error {
-		var o pgObservation
+		var o storedObservation
 		var eid int64
 		if err := r.Scan(&o.id, &eid, &o.content); err != nil {
 			return err
@@ -453,15 +367,15 @@ func (w *pgWriter) relationsWithKeys(rels []Relation, maxID int64) (map[Relation
 
 // relationsTouching returns the relations whose from or to is among
 // names, in insertion order.
-func (w *pgWriter) relationsTouching(names []string) ([]pgRelation, error) {
-	var out []pgRelation
+func (w *pgWriter) relationsTouching(names []string) ([]storedRelation, error) {
+	var out []storedRelation
 	if len(names) == 0 {
 		return out, nil
 	}
 	enc := encodeAll(names)
 	err := w.query(`SELECT id, from_name, to_name, relation_type FROM memory_relations WHERE from_name = ANY($1) OR to_name = ANY($1) ORDER BY id`,
 		[]any{enc}, func(r pgx.Rows) error {
-			var sr pgRelation
+			var sr storedRelation
 			if err := r.Scan(&sr.id, &sr.From, &sr.To, &sr.RelationType); err != nil {
 				return err
 			}
@@ -470,12 +384,6 @@ func (w *pgWriter) relationsTouching(names []string) ([]pgRelation, error) {
 			return nil
 		})
 	return out, err
-}
-
-// newObservation is an observation to insert.
-type newObservation struct {
-	entityID int64
-	content  string
 }
 
 // insertEntities queues the insertion of es, which must all be new, with
@@ -538,18 +446,6 @@ func encodeAll(list []string) []string {
 		out[i] = pgEnc(s)
 	}
 	return out
-}
-
-// pgObservation is one row of memory_observations, decoded.
-type pgObservation struct {
-	id      int64
-	content string
-}
-
-// pgRelation is a relation with its row id, decoded.
-type pgRelation struct {
-	id int64
-	Relation
 }
 
 // pgHeaderText is the text memory_entities.search holds for an entity,

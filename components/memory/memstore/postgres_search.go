@@ -34,12 +34,12 @@ func (s *Postgres) ReadGraph(ctx context.Context) (Graph, error) {
 // candidates (pg_trgm serves it for queries of three or more characters);
 // entityMatches, the reference's predicate, decides.
 func (s *Postgres) SearchNodes(ctx context.Context, query string) (Graph, error) {
-	if err := checkObservation("query", query); err != nil {
+	q, err := searchQuery(query)
+	if err != nil {
 		return Graph{}, err
 	}
-	q := jsLower(query)
 	var g Graph
-	err := s.read(ctx, func(tx pgx.Tx) error {
+	err = s.read(ctx, func(tx pgx.Tx) error {
 		var cands []Entity
 		var err error
 		if q == "" {
@@ -65,12 +65,7 @@ func (s *Postgres) SearchNodes(ctx context.Context, query string) (Graph, error)
 		if err != nil {
 			return err
 		}
-		ents := make([]Entity, 0, len(cands))
-		for _, e := range cands {
-			if entityMatches(e, q) {
-				ents = append(ents, e)
-			}
-		}
+		ents := matchingEntities(cands, q)
 		rels, err := pgRelationsOf(ctx, tx, ents)
 		if err != nil {
 			return err
@@ -83,16 +78,16 @@ func (s *Postgres) SearchNodes(ctx context.Context, query string) (Graph, error)
 
 // OpenNodes implements Store.
 func (s *Postgres) OpenNodes(ctx context.Context, names []string) (Graph, error) {
-	if err := validateNames("names", names); err != nil {
+	names, err := openNodesNames(names)
+	if err != nil {
 		return Graph{}, err
 	}
-	names = dedupe(names)
 	keys := make([][]byte, len(names))
 	for i, n := range names {
 		keys[i] = nameKey(n)
 	}
 	var g Graph
-	err := s.read(ctx, func(tx pgx.Tx) error {
+	err = s.read(ctx, func(tx pgx.Tx) error {
 		var ids []int64
 		err := pgEachRow(ctx, tx, `SELECT id FROM memory_entities WHERE name_key = ANY($1) ORDER BY id`, []any{keys}, func(r pgx.Rows) error {
 			var id int64
@@ -121,16 +116,13 @@ func (s *Postgres) OpenNodes(ctx context.Context, names []string) (Graph, error)
 // The index holds the first 100 characters of name_fold; ordering by them
 // and then by the whole value is the same as ordering by the whole value.
 func (s *Postgres) EntityNames(ctx context.Context, prefix string, limit int) ([]string, error) {
-	if err := checkName("prefix", prefix); err != nil {
+	limit, err := entityNamesLimit(prefix, limit)
+	if err != nil {
 		return nil, err
 	}
-	if limit <= 0 {
-		limit = DefaultEntityNamesLimit
-	}
-	limit = min(limit, MaxBatch)
 	fold := pgEnc(strings.ToLower(prefix))
 	names := []string{}
-	err := s.read(ctx, func(tx pgx.Tx) error {
+	err = s.read(ctx, func(tx pgx.Tx) error {
 		err := pgEachRow(ctx, tx, `SELECT name, name_fold FROM memory_entities
 			WHERE left(name_fold, 100) >= left($1, 100) AND name_fold >= $1
 			ORDER BY left(name_fold, 100), name_fold, name LIMIT $2`, []any{fold, limit}, func(r pgx.Rows) error {
@@ -172,24 +164,21 @@ func pgLoadEntitiesByID(ctx context.Context, tx pgx.Tx, ids []int64) ([]Entity, 
 // pgLoadEntities reads the entities that entWhere selects and then the
 // observations that obsWhere selects (both "" for all), in insertion order.
 func pgLoadEntities(ctx context.Context, tx pgx.Tx, entWhere, obsWhere string, args []any) ([]Entity, error) {
-	ents := []Entity{}
-	pos := map[int64]int{}
+	l := newEntityList(0)
 	err := pgEachRow(ctx, tx, `SELECT id, name, entity_type FROM memory_entities `+entWhere+` ORDER BY id`, args, func(r pgx.Rows) error {
 		var id int64
-		var e Entity
-		if err := r.Scan(&id, &e.Name, &e.EntityType); err != nil {
+		var name, etype string
+		if err := r.Scan(&id, &name, &etype); err != nil {
 			return err
 		}
-		e.Name, e.EntityType, e.Observations = pgDec(e.Name), pgDec(e.EntityType), []string{}
-		pos[id] = len(ents)
-		ents = append(ents, e)
+		l.addEntity(id, pgDec(name), pgDec(etype))
 		return nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("memstore: read entities: %w", err)
 	}
-	if len(ents) == 0 {
-		return ents, nil
+	if len(l.entities()) == 0 {
+		return l.entities(), nil
 	}
 	err = pgEachRow(ctx, tx, `SELECT entity_id, content FROM memory_observations `+obsWhere+` ORDER BY entity_id, id`, args, func(r pgx.Rows) error {
 		var id int64
@@ -197,15 +186,13 @@ func pgLoadEntities(ctx context.Context, tx pgx.Tx, entWhere, obsWhere string, a
 		if err := r.Scan(&id, &c); err != nil {
 			return err
 		}
-		if i, ok := pos[id]; ok {
-			ents[i].Observations = append(ents[i].Observations, pgDec(c))
-		}
+		l.addObservation(id, pgDec(c))
 		return nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("memstore: read observations: %w", err)
 	}
-	return ents, nil
+	return l.entities(), nil
 }
 
 // pgRelationsOf returns, in insertion order, the relations with at least
@@ -214,13 +201,10 @@ func pgRelationsOf(ctx context.Context, tx pgx.Tx, ents []Entity) ([]Relation, e
 	if len(ents) == 0 {
 		return []Relation{}, nil
 	}
-	names := make(map[string]bool, len(ents))
-	list := make([]string, 0, len(ents))
-	for _, e := range ents {
-		if !names[e.Name] {
-			names[e.Name] = true
-			list = append(list, pgEnc(e.Name))
-		}
+	names := entityNameSet(ents)
+	list := make([]string, 0, len(names))
+	for n := range names {
+		list = append(list, pgEnc(n))
 	}
 	// Each name costs two index probes; scanning costs one step per
 	// relation (ids come from a sequence, so max(id) bounds the count).
@@ -228,7 +212,7 @@ func pgRelationsOf(ctx context.Context, tx pgx.Tx, ents []Entity) ([]Relation, e
 	if err := tx.QueryRow(ctx, `SELECT coalesce(max(id), 0) FROM memory_relations`).Scan(&maxID); err != nil {
 		return nil, fmt.Errorf("memstore: read relations: %w", err)
 	}
-	if int64(len(list))*8 > maxID {
+	if scanRelationsCheaper(len(list), maxID) {
 		return pgScanRelations(ctx, tx, names)
 	}
 	rels := []Relation{}
@@ -255,7 +239,7 @@ func pgScanRelations(ctx context.Context, tx pgx.Tx, names map[string]bool) ([]R
 			return err
 		}
 		rel = decodeRelation(rel)
-		if names == nil || names[rel.From] || names[rel.To] {
+		if relationTouches(names, rel) {
 			rels = append(rels, rel)
 		}
 		return nil

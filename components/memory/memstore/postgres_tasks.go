@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -16,23 +15,19 @@ import (
 
 // CreateTask implements Store.
 func (s *Postgres) CreateTask(ctx context.Context, nt NewTask) (Task, error) {
-	if nt.Status == "" {
-		nt.Status = TaskOpen
-	}
-	if err := validateNewTask(nt); err != nil {
+	nt, err := prepareNewTask(nt)
+	if err != nil {
 		return Task{}, err
 	}
 	var t Task
-	err := s.write(ctx, func(w *pgWriter) error {
+	err = s.write(ctx, func(w *pgWriter) error {
 		var id int64
 		if err := w.queryRow(`INSERT INTO memory_tasks (title, status, notes, created_at, updated_at) VALUES ($1, $2, $3, $4, $4) RETURNING id`,
 			[]any{pgEnc(nt.Title), string(nt.Status), pgEnc(nt.Notes), w.now}, &id); err != nil {
 			return err
 		}
-		ents := dedupe(nt.Entities)
-		w.setTaskEntities(id, ents)
-		at := time.Unix(0, w.now).UTC()
-		t = Task{ID: id, Title: nt.Title, Status: nt.Status, Notes: nt.Notes, Entities: ents, CreatedAt: at, UpdatedAt: at}
+		t = createdTask(id, nt, w.now)
+		w.setTaskEntities(id, t.Entities)
 		w.logChange(ChangeTaskCreated, nt.Title, string(nt.Status), nil, id)
 		return nil
 	})
@@ -57,12 +52,11 @@ func (s *Postgres) UpdateTask(ctx context.Context, id int64, u TaskUpdate) (Task
 		if err != nil {
 			return err
 		}
-		next, what, entsChanged := applyTaskUpdate(cur, u)
-		if len(what) == 0 {
+		next, detail, entsChanged := applyTaskUpdate(cur, u, w.now)
+		if detail == "" {
 			t = cur
 			return nil
 		}
-		next.UpdatedAt = time.Unix(0, w.now).UTC()
 		w.queue(`UPDATE memory_tasks SET title = $1, status = $2, notes = $3, updated_at = $4 WHERE id = $5`,
 			pgEnc(next.Title), string(next.Status), pgEnc(next.Notes), w.now, id)
 		if entsChanged {
@@ -70,7 +64,7 @@ func (s *Postgres) UpdateTask(ctx context.Context, id int64, u TaskUpdate) (Task
 			w.setTaskEntities(id, next.Entities)
 		}
 		t = next
-		w.logChange(ChangeTaskUpdated, next.Title, strings.Join(what, "; "), nil, id)
+		w.logChange(ChangeTaskUpdated, next.Title, detail, nil, id)
 		return nil
 	})
 	if err != nil {
@@ -95,33 +89,18 @@ func (s *Postgres) ListTasks(ctx context.Context, f TaskFilter) ([]Task, error) 
 	if err := validateTaskFilter(f); err != nil {
 		return nil, err
 	}
-	q := `SELECT id, title, status, notes, created_at, updated_at FROM memory_tasks WHERE true`
 	var args []any
-	if f.ActiveOnly {
-		q += ` AND status <> 'done'`
-	}
-	if f.Status != "" {
-		args = append(args, string(f.Status))
-		q += fmt.Sprintf(` AND status = $%d`, len(args))
-	}
-	if f.Entity != "" {
-		args = append(args, pgEnc(f.Entity))
-		q += fmt.Sprintf(` AND id IN (SELECT task_id FROM memory_task_entities WHERE entity_name = $%d)`, len(args))
-	}
-	q += ` ORDER BY id`
-	if f.Limit > 0 {
-		args = append(args, f.Limit)
-		q += fmt.Sprintf(` LIMIT $%d`, len(args))
-	}
+	q := taskListQuery(f, "memory_tasks", "memory_task_entities", func(v any) string {
+		args = append(args, v)
+		return fmt.Sprintf("$%d", len(args))
+	}, pgEnc)
 	tasks := []Task{}
 	err := s.read(ctx, func(tx pgx.Tx) error {
-		pos := map[int64]int{}
 		err := pgEachRow(ctx, tx, q, args, func(r pgx.Rows) error {
 			t, err := pgScanTask(r)
 			if err != nil {
 				return err
 			}
-			pos[t.ID] = len(tasks)
 			tasks = append(tasks, t)
 			return nil
 		})
@@ -135,14 +114,14 @@ func (s *Postgres) ListTasks(ctx context.Context, f TaskFilter) ([]Task, error) 
 		for i, t := range tasks {
 			ids[i] = t.ID
 		}
+		link := taskLinks(tasks)
 		err = pgEachRow(ctx, tx, `SELECT task_id, entity_name FROM memory_task_entities WHERE task_id = ANY($1) ORDER BY task_id, pos`, []any{ids}, func(r pgx.Rows) error {
 			var id int64
 			var name string
 			if err := r.Scan(&id, &name); err != nil {
 				return err
 			}
-			i := pos[id]
-			tasks[i].Entities = append(tasks[i].Entities, pgDec(name))
+			link(id, pgDec(name))
 			return nil
 		})
 		if err != nil {
@@ -166,23 +145,17 @@ func (w *pgWriter) setTaskEntities(id int64, names []string) {
 // pgScanTask reads the columns id, title, status, notes, created_at,
 // updated_at; Entities is left empty.
 func pgScanTask(r pgx.Row) (Task, error) {
-	var t Task
-	var status string
-	var created, updated int64
-	if err := r.Scan(&t.ID, &t.Title, &status, &t.Notes, &created, &updated); err != nil {
+	var id, created, updated int64
+	var title, status, notes string
+	if err := r.Scan(&id, &title, &status, &notes, &created, &updated); err != nil {
 		return Task{}, err
 	}
-	t.Title, t.Notes = pgDec(t.Title), pgDec(t.Notes)
-	t.Status = TaskStatus(status)
-	t.CreatedAt = time.Unix(0, created).UTC()
-	t.UpdatedAt = time.Unix(0, updated).UTC()
-	t.Entities = []string{}
-	return t, nil
+	return taskFromColumns(id, pgDec(title), status, pgDec(notes), created, updated), nil
 }
 
 // pgLoadTask reads task id with its linked entities.
 func pgLoadTask(ctx context.Context, tx pgx.Tx, id int64) (Task, error) {
-	t, err := pgScanTask(tx.QueryRow(ctx, `SELECT id, title, status, notes, created_at, updated_at FROM memory_tasks WHERE id = $1`, id))
+	t, err := pgScanTask(tx.QueryRow(ctx, `SELECT `+taskColumns+` FROM memory_tasks WHERE id = $1`, id))
 	if errors.Is(err, pgx.ErrNoRows) {
 		return Task{}, fmt.Errorf("%w: task %d", ErrNotFound, id)
 	}

@@ -38,12 +38,12 @@ func (s *SQLite) ReadGraph(ctx context.Context) (Graph, error) {
 
 // SearchNodes implements Store.
 func (s *SQLite) SearchNodes(ctx context.Context, query string) (Graph, error) {
-	if err := checkObservation("query", query); err != nil {
+	q, err := searchQuery(query)
+	if err != nil {
 		return Graph{}, err
 	}
-	q := jsLower(query)
 	var g Graph
-	err := s.read(ctx, func(tx *txn) error {
+	err = s.read(ctx, func(tx *txn) error {
 		m, done, err := s.mirrorAt(ctx, tx)
 		defer done()
 		if err != nil {
@@ -64,12 +64,7 @@ func (s *SQLite) SearchNodes(ctx context.Context, query string) (Graph, error) {
 		if err != nil {
 			return err
 		}
-		ents := make([]Entity, 0, len(cands))
-		for _, e := range cands {
-			if entityMatches(e, q) {
-				ents = append(ents, e)
-			}
-		}
+		ents := matchingEntities(cands, q)
 		rels, err := relationsOf(ctx, tx, m, ents)
 		if err != nil {
 			return err
@@ -78,26 +73,6 @@ func (s *SQLite) SearchNodes(ctx context.Context, query string) (Graph, error) {
 		return nil
 	})
 	return g, err
-}
-
-// entityMatches is the reference's predicate: q (already lower-cased) is a
-// substring of the lower-cased name, type or one of the observations. An
-// empty q matches everything, as "x".includes("") is true.
-func entityMatches(e Entity, q string) bool {
-	if eitherContains(e.Name, e.EntityType, q) {
-		return true
-	}
-	for _, o := range e.Observations {
-		if strings.Contains(jsLower(o), q) {
-			return true
-		}
-	}
-	return false
-}
-
-// eitherContains reports whether the lower-cased a or b contains q.
-func eitherContains(a, b, q string) bool {
-	return strings.Contains(jsLower(a), q) || strings.Contains(jsLower(b), q)
 }
 
 // searchCandidates returns, sorted, the ids of the entities whose name,
@@ -171,12 +146,12 @@ func addMatches(ctx context.Context, tx *txn, query string, args []any, q string
 
 // OpenNodes implements Store.
 func (s *SQLite) OpenNodes(ctx context.Context, names []string) (Graph, error) {
-	if err := validateNames("names", names); err != nil {
+	names, err := openNodesNames(names)
+	if err != nil {
 		return Graph{}, err
 	}
-	names = dedupe(names)
 	var g Graph
-	err := s.read(ctx, func(tx *txn) error {
+	err = s.read(ctx, func(tx *txn) error {
 		m, done, err := s.mirrorAt(ctx, tx)
 		defer done()
 		if err != nil {
@@ -217,16 +192,13 @@ func (s *SQLite) OpenNodes(ctx context.Context, names []string) (Graph, error) {
 // EntityNames implements Store. limit <= 0 means DefaultEntityNamesLimit;
 // limit is capped at MaxBatch. Matching folds case with strings.ToLower.
 func (s *SQLite) EntityNames(ctx context.Context, prefix string, limit int) ([]string, error) {
-	if err := checkName("prefix", prefix); err != nil {
+	limit, err := entityNamesLimit(prefix, limit)
+	if err != nil {
 		return nil, err
 	}
-	if limit <= 0 {
-		limit = DefaultEntityNamesLimit
-	}
-	limit = min(limit, MaxBatch)
 	fold := strings.ToLower(prefix)
 	names := []string{}
-	err := s.read(ctx, func(tx *txn) error {
+	err = s.read(ctx, func(tx *txn) error {
 		rows, err := tx.QueryContext(ctx, `SELECT name, name_fold FROM entities WHERE name_fold >= ? ORDER BY name_fold, name`, fold)
 		if err != nil {
 			return fmt.Errorf("memstore: entity names: %w", err)
@@ -256,43 +228,35 @@ func (s *SQLite) EntityNames(ctx context.Context, prefix string, limit int) ([]s
 // loadAllEntities reads every entity with its observations in insertion
 // order; when keep is non-nil only ids in keep are returned.
 func loadAllEntities(ctx context.Context, tx *txn, keep map[int64]bool) ([]Entity, error) {
-	var ents []Entity
-	pos := map[int64]int{}
+	l := newEntityList(len(keep))
 	err := eachRow(ctx, tx, `SELECT id, name, entity_type FROM entities ORDER BY id`, nil, func(rows *sql.Rows) error {
 		var id int64
-		var e Entity
-		if err := rows.Scan(&id, &e.Name, &e.EntityType); err != nil {
+		var name, etype string
+		if err := rows.Scan(&id, &name, &etype); err != nil {
 			return err
 		}
-		if keep != nil && !keep[id] {
-			return nil
+		if keep == nil || keep[id] {
+			l.addEntity(id, name, etype)
 		}
-		e.Observations = []string{}
-		pos[id] = len(ents)
-		ents = append(ents, e)
 		return nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("memstore: read entities: %w", err)
 	}
-	if len(ents) == 0 {
-		return []Entity{}, nil
+	if len(l.entities()) == 0 {
+		return l.entities(), nil
 	}
 	err = eachRow(ctx, tx, `SELECT entity_id, content FROM observations ORDER BY id`, nil, func(rows *sql.Rows) error {
 		var id int64
 		var c string
-		if err := rows.Scan(&id, &c); err != nil {
-			return err
-		}
-		if i, ok := pos[id]; ok {
-			ents[i].Observations = append(ents[i].Observations, c)
-		}
-		return nil
+		err := rows.Scan(&id, &c)
+		l.addObservation(id, c)
+		return err
 	})
 	if err != nil {
 		return nil, fmt.Errorf("memstore: read observations: %w", err)
 	}
-	return ents, nil
+	return l.entities(), nil
 }
 
 // loadEntitiesByID reads the entities with the given ascending ids, with
@@ -322,19 +286,15 @@ func loadEntitiesByID(ctx context.Context, tx *txn, m *mirrorData, ids []int64) 
 		}
 		return loadAllEntities(ctx, tx, keep)
 	}
-	ents := make([]Entity, 0, len(ids))
+	l := newEntityList(len(ids))
 	for chunk := range slices.Chunk(ids, inChunk) {
 		ph, args := inList(chunk)
-		pos := map[int64]int{}
 		err := eachRow(ctx, tx, `SELECT id, name, entity_type FROM entities WHERE id IN (`+ph+`) ORDER BY id`, args, func(rows *sql.Rows) error {
 			var id int64
-			e := Entity{Observations: []string{}}
-			if err := rows.Scan(&id, &e.Name, &e.EntityType); err != nil {
-				return err
-			}
-			pos[id] = len(ents)
-			ents = append(ents, e)
-			return nil
+			var name, etype string
+			err := rows.Scan(&id, &name, &etype)
+			l.addEntity(id, name, etype)
+			return err
 		})
 		if err != nil {
 			return nil, fmt.Errorf("memstore: read entities: %w", err)
@@ -342,19 +302,15 @@ func loadEntitiesByID(ctx context.Context, tx *txn, m *mirrorData, ids []int64) 
 		err = eachRow(ctx, tx, `SELECT entity_id, content FROM observations WHERE entity_id IN (`+ph+`) ORDER BY entity_id, id`, args, func(rows *sql.Rows) error {
 			var id int64
 			var c string
-			if err := rows.Scan(&id, &c); err != nil {
-				return err
-			}
-			if i, ok := pos[id]; ok {
-				ents[i].Observations = append(ents[i].Observations, c)
-			}
-			return nil
+			err := rows.Scan(&id, &c)
+			l.addObservation(id, c)
+			return err
 		})
 		if err != nil {
 			return nil, fmt.Errorf("memstore: read observations: %w", err)
 		}
 	}
-	return ents, nil
+	return l.entities(), nil
 }
 
 // relationsOf returns, in insertion order, the relations with at least one
@@ -368,17 +324,14 @@ func relationsOf(ctx context.Context, tx *txn, m *mirrorData, ents []Entity) ([]
 	if len(ents) == 0 {
 		return []Relation{}, nil
 	}
-	names := make(map[string]bool, len(ents))
-	for _, e := range ents {
-		names[e.Name] = true
-	}
+	names := entityNameSet(ents)
 	// Each name costs two index probes; scanning costs one step per
 	// relation.
 	var maxID int64
 	if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(id), 0) FROM relations`).Scan(&maxID); err != nil {
 		return nil, fmt.Errorf("memstore: read relations: %w", err)
 	}
-	if int64(len(names))*8 > maxID {
+	if scanRelationsCheaper(len(names), maxID) {
 		return scanRelations(ctx, tx, names)
 	}
 	list := make([]string, 0, len(names))
@@ -430,7 +383,7 @@ func scanRelations(ctx context.Context, tx *txn, names map[string]bool) ([]Relat
 		if err := rows.Scan(&r.From, &r.To, &r.RelationType); err != nil {
 			return nil, fmt.Errorf("memstore: read relations: %w", err)
 		}
-		if names == nil || names[r.From] || names[r.To] {
+		if relationTouches(names, r) {
 			rels = append(rels, r)
 		}
 	}
