@@ -19,7 +19,7 @@ func command(ctx context.Context, name string, args []string, graphs *memstore.G
 	fs := flag.NewFlagSet("mcp-memory "+name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.StringVar(&graph, "graph", graph, "the `name` of the graph to "+name)
-	withHistory := fs.Bool("with-history", false, `export: add the graph's audit trail, one {"type":"history",...} line per change (the reference ignores such lines)`)
+	withHistory := fs.Bool("with-history", false, `export: add the graph's audit trail, one {"type":"history",...} line per change (the reference ignores such lines; import restores them)`)
 	asJSON := fs.Bool("json", false, "graphs: print JSON, one object per graph")
 	if err := fs.Parse(args); err != nil {
 		if err == flag.ErrHelp {

@@ -333,6 +333,14 @@ func TestGraphCommands(t *testing.T) {
 		if err := json.Unmarshal([]byte(lines[2]), &h); err != nil || h.Type != "history" || h.Entity != "A" || h.Kind != "entity_created" || h.Author != "local" {
 			t.Errorf("first history line %s: %+v %v", lines[2], h, err)
 		}
+		// The audit trail moves with an export with history.
+		hist := filepath.Join(dir, "ops.jsonl")
+		if err := os.WriteFile(hist, []byte(out), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if _, msg := run("import", "--graph", "moved", hist); !strings.Contains(msg, "History:3") {
+			t.Errorf("import of an export with history: %s", msg)
+		}
 		list, _ := run("graphs", "--json")
 		var got []string
 		for _, l := range strings.Split(strings.TrimSpace(list), "\n") {
@@ -344,11 +352,11 @@ func TestGraphCommands(t *testing.T) {
 				t.Fatalf("graphs --json line %q: %v", l, err)
 			}
 			got = append(got, l)
-			if (gi.Name == "team" || gi.Name == "ops") && (gi.Entities != 1 || gi.Relations != 1 || gi.Observations != 1) {
+			if gi.Name != "default" && (gi.Entities != 1 || gi.Relations != 1 || gi.Observations != 1) {
 				t.Errorf("graphs: %s", l)
 			}
 		}
-		if len(got) != 3 || !strings.Contains(got[0], `"name":"default"`) || !strings.Contains(got[1], `"name":"ops"`) {
+		if len(got) != 4 || !strings.Contains(got[0], `"name":"default"`) || !strings.Contains(got[1], `"name":"moved"`) || !strings.Contains(got[2], `"name":"ops"`) {
 			t.Errorf("graphs --json:\n%s", list)
 		}
 		if table, _ := run("graphs"); !strings.Contains(table, "GRAPH") || !strings.Contains(table, "team") {

@@ -1,9 +1,11 @@
 package memstore
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -223,5 +225,44 @@ func TestGraphsConcurrentUse(t *testing.T) {
 	}
 	if total != workers*rounds {
 		t.Errorf("%d entities kept, want %d", total, workers*rounds)
+	}
+}
+
+// TestHistoryRoundTrip: an export with history imported into another
+// store brings the audit trail along, older than the import's own
+// changes; a malformed history line fails the import and changes nothing.
+func TestHistoryRoundTrip(t *testing.T) {
+	src, _ := openTest(t)
+	alice := WithAuthor(bg, "alice")
+	must[[]Entity](t)(src.CreateEntities(alice, []Entity{{Name: "X", EntityType: "t", Observations: []string{"o"}}}))
+	must[[]Relation](t)(src.CreateRelations(WithAuthor(bg, "bob"), []Relation{{From: "X", To: "Y", RelationType: "r"}}))
+	var file bytes.Buffer
+	mustNil(t, ExportWithHistory(bg, src, &file))
+
+	dst, _ := openTest(t)
+	stats := must[ImportStats](t)(dst.Import(bg, bytes.NewReader(file.Bytes())))
+	if stats.Entities != 1 || stats.Relations != 1 || stats.History != 3 {
+		t.Errorf("import stats %+v", stats)
+	}
+	h := must[[]Change](t)(dst.History(bg, "X", 0))
+	var got []string
+	for _, c := range h {
+		got = append(got, string(c.Kind)+" by "+c.Author)
+	}
+	want := "[entity_created by alice relation_created by bob entity_created by local relation_created by local]"
+	if fmt.Sprint(got) != want {
+		t.Errorf("history of X after the import: %v, want %s", got, want)
+	}
+	var again bytes.Buffer
+	mustNil(t, dst.Export(bg, &again))
+	if !strings.HasPrefix(file.String(), again.String()) {
+		t.Errorf("the graph did not round-trip:\n%s\nvs\n%s", again.String(), file.String())
+	}
+	bad := `{"type":"entity","name":"Z","entityType":"t","observations":[]}` + "\n" + `{"type":"history","entity":"Z","seq":1,"kind":"task_created","author":"a","at":"2026-01-01T00:00:00Z"}`
+	if _, err := dst.Import(bg, strings.NewReader(bad)); !errors.Is(err, ErrInvalid) {
+		t.Errorf("a history line of a task change: %v, want ErrInvalid", err)
+	}
+	if g := must[Graph](t)(dst.OpenNodes(bg, []string{"Z"})); len(g.Entities) != 0 {
+		t.Errorf("a failed import stored %+v", g.Entities)
 	}
 }

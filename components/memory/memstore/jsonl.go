@@ -25,6 +25,7 @@ import (
 type jsonlItem struct {
 	entity   *Entity
 	relation *Relation
+	history  *historyLine // a line of ExportWithHistory
 }
 
 // Import implements Store. It parses the whole input first, then adds
@@ -33,7 +34,9 @@ type jsonlItem struct {
 // nothing.
 //
 // Like the reference's loader it skips blank lines and ignores objects whose
-// "type" is neither "entity" nor "relation". Entities whose name already
+// "type" is neither "entity" nor "relation", except the "history" lines of
+// ExportWithHistory, which join the audit trail (older than the import's
+// own changes). Entities whose name already
 // exists, in the store or earlier in the file, are skipped. Relations already
 // in the store before the import are skipped, but repeats within the file
 // and repeated observations are kept as they are, so that importing a file
@@ -41,11 +44,22 @@ type jsonlItem struct {
 // the file byte for byte.
 func (s *SQLite) Import(ctx context.Context, r io.Reader) (ImportStats, error) {
 	var stats ImportStats
-	items, ignored, err := parseJSONL(r)
+	items, history, ignored, err := parseJSONL(r)
 	if err != nil {
 		return stats, err
 	}
 	err = s.write(ctx, func(w *writer) error {
+		// The file's history first: it is older than what the import does.
+		for _, h := range history {
+			var from, to, typ any
+			if h.Relation != nil {
+				from, to, typ = h.Relation.From, h.Relation.To, h.Relation.RelationType
+			}
+			if _, err := w.exec(`INSERT INTO history(entity, seq, kind, detail, rel_from, rel_to, rel_type, author, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+				h.Entity, h.Seq, string(h.Kind), h.Detail, from, to, typ, h.Author, h.At.UnixNano()); err != nil {
+				return err
+			}
+		}
 		var preMax int64
 		if _, err := w.queryRow(`SELECT coalesce(max(id), 0) FROM relations`, nil, &preMax); err != nil {
 			return err
@@ -65,6 +79,7 @@ func (s *SQLite) Import(ctx context.Context, r io.Reader) (ImportStats, error) {
 			return err
 		}
 		stats = st
+		stats.History = len(history)
 		for _, it := range accepted {
 			if e := it.entity; e != nil {
 				if _, err := w.insertEntity(*e); err != nil {
@@ -92,28 +107,32 @@ func (s *SQLite) Import(ctx context.Context, r io.Reader) (ImportStats, error) {
 }
 
 // parseJSONL parses a memory file into entities and relations, in file
-// order, and counts ignored lines.
-func parseJSONL(r io.Reader) (items []jsonlItem, ignored int, err error) {
+// order, and the history lines of an export with history, and counts
+// ignored lines.
+func parseJSONL(r io.Reader) (items []jsonlItem, history []historyLine, ignored int, err error) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	for lineNo := 1; ; lineNo++ {
 		line, rerr := br.ReadBytes('\n')
 		if rerr != nil && !errors.Is(rerr, io.EOF) {
-			return nil, 0, fmt.Errorf("memstore: import: read: %w", rerr)
+			return nil, nil, 0, fmt.Errorf("memstore: import: read: %w", rerr)
 		}
 		line = bytes.TrimSuffix(line, []byte("\n"))
 		if !jsBlank(line) {
 			it, ok, err := parseJSONLLine(line, lineNo)
 			if err != nil {
-				return nil, 0, err
+				return nil, nil, 0, err
 			}
-			if ok {
+			switch {
+			case ok && it.history != nil:
+				history = append(history, *it.history)
+			case ok:
 				items = append(items, it)
-			} else {
+			default:
 				ignored++
 			}
 		}
 		if rerr != nil { // io.EOF
-			return items, ignored, nil
+			return items, history, ignored, nil
 		}
 	}
 }
@@ -167,6 +186,16 @@ func parseJSONLLine(line []byte, lineNo int) (it jsonlItem, ok bool, err error) 
 			return it, false, err
 		}
 		return jsonlItem{entity: &e}, true, nil
+	case "history":
+		var h historyLine
+		if err := json.Unmarshal(line, &h); err != nil {
+			return it, false, bad("history: %v", err)
+		}
+		if err := checkHistoryLine(field, h); err != nil {
+			return it, false, err
+		}
+		h.Detail = truncate(h.Detail, MaxChangeDetailBytes)
+		return jsonlItem{history: &h}, true, nil
 	case "relation":
 		var r Relation
 		if r.From, err = str("from"); err != nil {
@@ -317,6 +346,31 @@ type historyLine struct {
 	Relation *Relation  `json:"relation,omitempty"`
 	Author   string     `json:"author"`
 	At       time.Time  `json:"at"`
+}
+
+// checkHistoryLine validates a history line of an import.
+func checkHistoryLine(field string, h historyLine) error {
+	switch h.Kind {
+	case ChangeEntityCreated, ChangeEntityDeleted, ChangeObservationAdded, ChangeObservationDeleted, ChangeRelationCreated, ChangeRelationDeleted:
+	default:
+		return fmt.Errorf("%w: %s: history kind %q is not an entity's change", ErrInvalid, field, h.Kind)
+	}
+	if h.Seq < 0 || h.At.IsZero() {
+		return fmt.Errorf("%w: %s: history needs a seq of at least 0 and a time", ErrInvalid, field)
+	}
+	if err := checkName(field+".entity", h.Entity); err != nil {
+		return err
+	}
+	if err := checkName(field+".author", h.Author); err != nil {
+		return err
+	}
+	if err := checkObservation(field+".detail", h.Detail); err != nil {
+		return err
+	}
+	if h.Relation != nil {
+		return validateRelation(field+".relation", *h.Relation)
+	}
+	return nil
 }
 
 // ExportWithHistory writes what Export writes, then the audit trail: one

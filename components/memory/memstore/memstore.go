@@ -143,6 +143,7 @@ type ImportStats struct {
 	SkippedEntities  int `json:"skippedEntities"`  // entity lines whose name already existed
 	SkippedRelations int `json:"skippedRelations"` // relation lines already in the store before the import
 	IgnoredLines     int `json:"ignoredLines"`     // object lines of another "type", ignored like the reference does
+	History          int `json:"history"`          // history lines (of an export with history) added to the audit trail
 }
 
 // Store is the storage contract of the memory server. Every mutating method
