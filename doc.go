@@ -83,6 +83,18 @@
 // [ErrorHandler] for monitoring and a [Permission] check for components
 // that declare a scope; all are optional and cost nothing when absent.
 //
+// One server can serve tenants that must not see each other (a team's
+// shared graphs, each user's own): [HTTPOptions].Partition puts every
+// request in a partition, from its path or its caller, which handlers
+// read as [Request.Partition] (and a dependency that sees only the
+// context, with [RequestFrom]). Legacy sessions, listen streams, tasks
+// and the notifications a request sends stay in its partition; a session
+// used from another partition is not found:
+//
+//	mux.Handle("/teams/{team}/mcp", mcpgen.HTTPHandler(srv, mcpgen.HTTPOptions{
+//		Partition: func(r *http.Request, _ mcpgen.Principal) (string, error) { return r.PathValue("team"), nil },
+//	}))
+//
 // # Clients
 //
 // The same package is a client. [Connect] reaches a server through a
