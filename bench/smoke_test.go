@@ -37,7 +37,7 @@ func TestSmoke(t *testing.T) {
 		}
 	}
 	build(root, "./cmd/mcp-bench", "./cmd/mcp-memory", "./cmd/mcp-everything")
-	build(filepath.Join(root, "bench"), "./cmd/peer-gosdk", "./cmd/peer-mcpgo", "./cmd/peer-raw")
+	build(filepath.Join(root, "bench"), "./cmd/peer-gosdk", "./cmd/peer-mcpgo", "./cmd/peer-raw", "./cmd/agents-inproc")
 
 	checkRawList(t, bin)
 
@@ -86,6 +86,11 @@ func TestSmoke(t *testing.T) {
 				}
 			}
 		}
+	}
+	if a := rep.Agents; a == nil || a.Ops == 0 || a.InProcess == nil || a.InProcess.Ops == 0 {
+		t.Errorf("agents: no operation answered over HTTP or in process: %+v", a)
+	} else if !strings.Contains(rep.Markdown, "HTTP / in process = ") {
+		t.Errorf("report lacks the agents' HTTP / in-process ratio")
 	}
 	if !strings.Contains(rep.Markdown, "| mode | workload | mcpgen |") {
 		t.Errorf("report lacks the headline table:\n%s", rep.Markdown)

@@ -23,6 +23,10 @@ import (
 // must be equal.
 type AgentsConfig struct {
 	McpMemory string
+	// InProcess is cmd/agents-inproc: when set, the same mix is first run
+	// by as many goroutines calling the store in a process pinned to the
+	// server's core (RunAgentsInProcess), and reported beside.
+	InProcess string
 	Clients   int
 	Duration  time.Duration
 	Cores     Cores
@@ -42,6 +46,16 @@ type AgentsResult struct {
 	Equal     bool   // the graph equals the serial replay's
 	Diff      string // first difference when not
 	PeakRSSMB float64
+	// ServerCPU and LoadCPU are the CPU time the server and this process
+	// (the load generator) used during the run: whether the server's core
+	// was the limit.
+	ServerCPU, LoadCPU time.Duration
+	// FsyncP50 and FsyncP90 are the disk's fsync latency (32 KiB) in the
+	// stores' directory, measured before the runs: what a group commit
+	// waits for.
+	FsyncP50, FsyncP90 time.Duration
+	// InProcess is the in-process baseline (nil when not run).
+	InProcess *InProcessResult
 }
 
 // OpSummary is the count and latency percentiles of one operation.
@@ -82,87 +96,102 @@ func (a *agent) someEntity() string {
 	return names[a.rng.IntN(len(names))]
 }
 
-// step picks the next call: the tool, its arguments, whether it writes,
-// and how to check the answer's text and update the agent's model once
-// acknowledged.
-func (a *agent) step() (tool, args string, write bool, check func(text []byte) error) {
-	a.seq++
-	obs := fmt.Sprintf("observation %d of agent %d", a.seq, a.id)
-	own := a.someEntity()
-	switch r := a.rng.IntN(100); {
-	case r < 30 || own == "":
-		n := 1 + a.rng.IntN(3)
-		var ents []memEntity
-		for range n {
-			ents = append(ents, memEntity{Name: a.name(a.next), EntityType: "note", Observations: []string{obs}})
-			a.next++
-		}
-		b, _ := json.Marshal(map[string]any{"entities": ents})
-		return "create_entities", string(b), true, func(text []byte) error {
-			if err := countIs(text, "entities", n); err != nil {
-				return err
-			}
-			for _, e := range ents {
-				a.ents[e.Name] = []string{obs}
-			}
-			return nil
-		}
-	case r < 50:
-		b, _ := json.Marshal(map[string]any{"observations": []map[string]any{{"entityName": own, "contents": []string{obs}}}})
-		return "add_observations", string(b), true, func([]byte) error {
-			a.ents[own] = append(a.ents[own], obs)
-			return nil
-		}
-	case r < 60:
-		other := a.someEntity()
-		b, _ := json.Marshal(map[string]any{"relations": []memRelation{{From: own, To: other, RelationType: fmt.Sprintf("rel%d", a.seq%5)}}})
-		return "create_relations", string(b), true, func([]byte) error { return nil }
-	case r < 65 && len(a.ents[own]) > 0:
-		o := a.ents[own][0]
-		b, _ := json.Marshal(map[string]any{"deletions": []map[string]any{{"entityName": own, "observations": []string{o}}}})
-		return "delete_observations", string(b), true, func([]byte) error {
-			a.ents[own] = slices.DeleteFunc(a.ents[own], func(s string) bool { return s == o })
-			return nil
-		}
-	case r < 68:
-		b, _ := json.Marshal(map[string]any{"entityNames": []string{own}})
-		return "delete_entities", string(b), true, func([]byte) error {
-			delete(a.ents, own)
-			return nil
-		}
-	case r < 84:
-		b, _ := json.Marshal(map[string]any{"query": own})
-		return "search_nodes", string(b), false, a.expect(own)
-	case r < 99:
-		b, _ := json.Marshal(map[string]any{"names": []string{own}})
-		return "open_nodes", string(b), false, a.expect(own)
-	default:
-		return "read_graph", `{}`, false, func(text []byte) error {
-			var g memGraph
-			return json.Unmarshal(text, &g)
-		}
-	}
+// agentCall is one call an agent makes: the tool, its arguments as JSON
+// (for HTTP) and typed (for the store, agents_inproc.go), and what its
+// answer must show.
+type agentCall struct {
+	tool  string
+	args  string
+	write bool
+	ents  []memEntity // create_entities
+	own   string      // the agent's entity the call is about
+	other string      // create_relations: the other end
+	obs   string      // add_observations, delete_observations
+	rel   string      // create_relations: the type
+	want  []string    // search_nodes, open_nodes: own's observations as last acknowledged
+	acked func()      // updates the agent's model once acknowledged
 }
 
-// expect checks that a read shows the agent's entity name exactly as the
-// agent last wrote it (read-your-writes).
-func (a *agent) expect(name string) func([]byte) error {
-	want := slices.Clone(a.ents[name])
-	return func(text []byte) error {
+// checkText checks the text block of a call's answer over MCP.
+func (c *agentCall) checkText(text []byte) error {
+	switch c.tool {
+	case "create_entities":
+		return countIs(text, "entities", len(c.ents))
+	case "search_nodes", "open_nodes", "read_graph":
 		var g memGraph
 		if err := json.Unmarshal(text, &g); err != nil {
 			return err
 		}
-		for _, e := range g.Entities {
-			if e.Name == name {
-				if !slices.Equal(e.Observations, want) {
-					return fmt.Errorf("%s has observations %q, want %q", name, e.Observations, want)
-				}
-				return nil
+		return c.checkGraph(g)
+	}
+	return nil
+}
+
+// checkGraph checks a read's graph: own must be there with the
+// observations the agent last wrote (read-your-writes).
+func (c *agentCall) checkGraph(g memGraph) error {
+	if c.tool == "read_graph" {
+		return nil
+	}
+	for _, e := range g.Entities {
+		if e.Name == c.own {
+			if !slices.Equal(e.Observations, c.want) {
+				return fmt.Errorf("%s has observations %q, want %q", c.own, e.Observations, c.want)
+			}
+			return nil
+		}
+	}
+	return fmt.Errorf("%s missing", c.own)
+}
+
+// step picks the next call.
+func (a *agent) step() *agentCall {
+	a.seq++
+	obs := fmt.Sprintf("observation %d of agent %d", a.seq, a.id)
+	own := a.someEntity()
+	c := &agentCall{own: own, obs: obs, acked: func() {}}
+	switch r := a.rng.IntN(100); {
+	case r < 30 || own == "":
+		n := 1 + a.rng.IntN(3)
+		for range n {
+			c.ents = append(c.ents, memEntity{Name: a.name(a.next), EntityType: "note", Observations: []string{obs}})
+			a.next++
+		}
+		b, _ := json.Marshal(map[string]any{"entities": c.ents})
+		c.tool, c.args, c.write = "create_entities", string(b), true
+		c.acked = func() {
+			for _, e := range c.ents {
+				a.ents[e.Name] = []string{obs}
 			}
 		}
-		return fmt.Errorf("%s missing", name)
+	case r < 50:
+		b, _ := json.Marshal(map[string]any{"observations": []map[string]any{{"entityName": own, "contents": []string{obs}}}})
+		c.tool, c.args, c.write = "add_observations", string(b), true
+		c.acked = func() { a.ents[own] = append(a.ents[own], obs) }
+	case r < 60:
+		c.other, c.rel = a.someEntity(), fmt.Sprintf("rel%d", a.seq%5)
+		b, _ := json.Marshal(map[string]any{"relations": []memRelation{{From: own, To: c.other, RelationType: c.rel}}})
+		c.tool, c.args, c.write = "create_relations", string(b), true
+	case r < 65 && len(a.ents[own]) > 0:
+		o := a.ents[own][0]
+		c.obs = o
+		b, _ := json.Marshal(map[string]any{"deletions": []map[string]any{{"entityName": own, "observations": []string{o}}}})
+		c.tool, c.args, c.write = "delete_observations", string(b), true
+		c.acked = func() { a.ents[own] = slices.DeleteFunc(a.ents[own], func(s string) bool { return s == o }) }
+	case r < 68:
+		b, _ := json.Marshal(map[string]any{"entityNames": []string{own}})
+		c.tool, c.args, c.write = "delete_entities", string(b), true
+		c.acked = func() { delete(a.ents, own) }
+	case r < 84:
+		b, _ := json.Marshal(map[string]any{"query": own})
+		c.tool, c.args, c.want = "search_nodes", string(b), slices.Clone(a.ents[own])
+	case r < 99:
+		b, _ := json.Marshal(map[string]any{"names": []string{own}})
+		c.tool, c.args, c.want = "open_nodes", string(b), slices.Clone(a.ents[own])
+	default:
+		c.tool, c.args = "read_graph", `{}`
 	}
+	return c
 }
 
 // RunAgents runs the workload.
@@ -173,6 +202,12 @@ func RunAgents(ctx context.Context, cfg AgentsConfig) (*AgentsResult, error) {
 		return nil, err
 	}
 	defer os.RemoveAll(tmp)
+	res.FsyncP50, res.FsyncP90, _ = fsyncProbe(tmp, 30)
+	if cfg.InProcess != "" {
+		if res.InProcess, err = runAgentsInProcess(ctx, cfg, tmp); err != nil {
+			return nil, fmt.Errorf("in-process baseline: %w", err)
+		}
+	}
 	srv, err := Start(ctx, Spec{Name: "mcp-memory", Bin: cfg.McpMemory, Args: []string{"--db", filepath.Join(tmp, "live.db"), "--log-level", "error"}}, cfg.Cores, true)
 	if err != nil {
 		return nil, err
@@ -187,6 +222,8 @@ func RunAgents(ctx context.Context, cfg AgentsConfig) (*AgentsResult, error) {
 	)
 	ctx, cancel := context.WithTimeout(ctx, cfg.Duration)
 	defer cancel()
+	cpu0, _ := srv.CPU()
+	self0 := selfCPU()
 	start := time.Now()
 	var wg sync.WaitGroup
 	for i := range cfg.Clients {
@@ -199,27 +236,28 @@ func RunAgents(ctx context.Context, cfg AgentsConfig) (*AgentsResult, error) {
 			var errs []string
 			var mine []agentOp
 			for id := int64(1); ctx.Err() == nil; id++ {
-				tool, args, write, check := a.step()
-				body := fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":%q,"arguments":%s,%s}}`, id, tool, args, modernMeta)
+				c := a.step()
+				body := fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":%q,"arguments":%s,%s}}`, id, c.tool, c.args, modernMeta)
 				t0 := time.Now()
-				raw, err := caller.Call(context.WithoutCancel(ctx), "tools/call", tool, id, body)
+				raw, err := caller.Call(context.WithoutCancel(ctx), "tools/call", c.tool, id, body)
 				d := time.Since(t0)
 				if err == nil {
 					var text []byte
 					if text, err = toolText(raw, id); err == nil {
-						err = check(text)
+						err = c.checkText(text)
 					}
 				}
 				if err != nil {
-					errs = append(errs, fmt.Sprintf("agent %d %s %s: %v", i, tool, snippet([]byte(args)), err))
+					errs = append(errs, fmt.Sprintf("agent %d %s %s: %v", i, c.tool, snippet([]byte(c.args)), err))
 					if len(errs) > 5 {
 						break
 					}
 					continue
 				}
-				lat[tool] = append(lat[tool], d)
-				if write {
-					mine = append(mine, agentOp{at: time.Now(), tool: tool, args: args})
+				c.acked()
+				lat[c.tool] = append(lat[c.tool], d)
+				if c.write {
+					mine = append(mine, agentOp{at: time.Now(), tool: c.tool, args: c.args})
 				}
 			}
 			mu.Lock()
@@ -233,11 +271,11 @@ func RunAgents(ctx context.Context, cfg AgentsConfig) (*AgentsResult, error) {
 	}
 	wg.Wait()
 	res.Elapsed = time.Since(start)
-	for t, ds := range res.Latency {
-		slices.Sort(ds)
-		res.Summary[t] = OpSummary{N: len(ds), P50: ds[len(ds)/2], P99: ds[min(len(ds)-1, len(ds)*99/100)]}
-		res.Ops += len(ds)
+	if cpu1, err := srv.CPU(); err == nil {
+		res.ServerCPU = cpu1 - cpu0
 	}
+	res.LoadCPU = selfCPU() - self0
+	res.Ops, res.Summary = summarize(res.Latency)
 	if rss, err := srv.PeakRSS(); err == nil {
 		res.PeakRSSMB = float64(rss) / (1 << 20)
 	}
@@ -370,7 +408,21 @@ func AgentsMarkdown(r *AgentsResult) string {
 	p("%d operations in %s: **%.0f ops/s**, %d errors. %d acknowledged writes replayed; the graph (%d entities) %s. Peak RSS %.0f MB.\n\n",
 		r.Ops, r.Elapsed.Round(time.Millisecond), float64(r.Ops)/r.Elapsed.Seconds(), len(r.Errors), r.Acked, r.Entities,
 		map[bool]string{true: "**equals the serial replay**", false: "**differs from the serial replay**: " + r.Diff}[r.Equal], r.PeakRSSMB)
-	p("| op | calls | p50 | p99 |\n|---|---:|---:|---:|\n")
+	if r.Elapsed > 0 {
+		p("CPU during the run: the server %.0f%% of its core (%s per operation), the load generator %.0f%% of its own. fsync of 32 KiB on the stores' disk before the runs: %s p50, %s p90 (each group commit waits for one).\n\n",
+			100*r.ServerCPU.Seconds()/r.Elapsed.Seconds(), fmtDur(r.ServerCPU/time.Duration(max(r.Ops, 1))), 100*r.LoadCPU.Seconds()/r.Elapsed.Seconds(), fmtDur(r.FsyncP50), fmtDur(r.FsyncP90))
+	}
+	in := r.InProcess
+	if in != nil && in.Elapsed > 0 && in.Ops > 0 {
+		httpRate, inRate := float64(r.Ops)/r.Elapsed.Seconds(), float64(in.Ops)/in.Elapsed.Seconds()
+		p("**In process**, the same mix made by %d goroutines calling the store (memstore.SQLite, the same durability: one fsync per group commit) in one process pinned to the same core (GOMAXPROCS %d) for %s: %d operations, **%.0f ops/s**, %d errors; CPU %.0f%% of the core (%s per operation). ",
+			r.Config.Clients, in.Procs, in.Elapsed.Round(time.Millisecond), in.Ops, inRate, len(in.Errors),
+			100*in.CPU.Seconds()/in.Elapsed.Seconds(), fmtDur(in.CPU/time.Duration(in.Ops)))
+		p("**HTTP / in process = %.2f**.\n\n", httpRate/inRate)
+		p("| op | calls | p50 | p99 | in process: calls | p50 | p99 |\n|---|---:|---:|---:|---:|---:|---:|\n")
+	} else {
+		p("| op | calls | p50 | p99 |\n|---|---:|---:|---:|\n")
+	}
 	ops := make([]string, 0, len(r.Summary))
 	for op := range r.Summary {
 		ops = append(ops, op)
@@ -378,7 +430,17 @@ func AgentsMarkdown(r *AgentsResult) string {
 	sort.Strings(ops)
 	for _, op := range ops {
 		s := r.Summary[op]
-		p("| %s | %d | %s | %s |\n", op, s.N, fmtDur(s.P50), fmtDur(s.P99))
+		p("| %s | %d | %s | %s |", op, s.N, fmtDur(s.P50), fmtDur(s.P99))
+		if in != nil {
+			t := in.Summary[op]
+			p(" %d | %s | %s |", t.N, fmtDur(t.P50), fmtDur(t.P99))
+		}
+		p("\n")
+	}
+	if in != nil {
+		for _, e := range in.Errors {
+			p("\n**Error** (in process): %s\n", e)
+		}
 	}
 	for _, e := range r.Errors {
 		p("\n**Error**: %s\n", e)

@@ -307,3 +307,12 @@ func absPath(dir, p string) string {
 	}
 	return filepath.Join(dir, p)
 }
+
+// selfCPU is this process's user+system CPU time so far.
+func selfCPU() time.Duration {
+	var ru unix.Rusage
+	if err := unix.Getrusage(unix.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}

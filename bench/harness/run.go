@@ -190,7 +190,7 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 		}
 	}
 	if want("agents") && ctx.Err() == nil {
-		acfg := AgentsConfig{McpMemory: filepath.Join(o.BinDir, "mcp-memory"), Clients: o.AgentsClients, Duration: o.AgentsDuration, Cores: cores, Log: o.Log}
+		acfg := AgentsConfig{McpMemory: filepath.Join(o.BinDir, "mcp-memory"), InProcess: filepath.Join(o.BinDir, "agents-inproc"), Clients: o.AgentsClients, Duration: o.AgentsDuration, Cores: cores, Log: o.Log}
 		if acfg.Clients <= 0 {
 			acfg.Clients = 16
 		}
@@ -207,6 +207,14 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 		rep.Agents = a
 		rep.Failures += len(a.Errors)
 		rep.FailureNotes = append(rep.FailureNotes, a.Errors...)
+		if a.InProcess != nil {
+			rep.Failures += len(a.InProcess.Errors)
+			rep.FailureNotes = append(rep.FailureNotes, a.InProcess.Errors...)
+			if a.InProcess.Ops == 0 {
+				rep.Failures++
+				rep.FailureNotes = append(rep.FailureNotes, "agents in process: no operation answered")
+			}
+		}
 		if !a.Equal {
 			rep.Failures++
 			rep.FailureNotes = append(rep.FailureNotes, "agents: the graph differs from the serial replay: "+a.Diff)

@@ -1,0 +1,65 @@
+//go:build profile
+
+package main
+
+import (
+	"os"
+	"runtime"
+	"runtime/pprof"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Built with -tags profile, mcp-memory writes a CPU profile of its first
+// MCP_MEMORY_CPUPROFILE_SECONDS seconds (default 10) to the file
+// MCP_MEMORY_CPUPROFILE names, and with MCP_MEMORY_MUTEXPROFILE and
+// MCP_MEMORY_BLOCKPROFILE the mutex and block profiles of the same
+// seconds: how docs/bench/log.md profiles the server under the bench's
+// load (item 49). "%p" in a file name stands for the process id (the
+// bench starts more than one server). Release builds have none of it.
+func init() {
+	secs, _ := strconv.Atoi(os.Getenv("MCP_MEMORY_CPUPROFILE_SECONDS"))
+	if secs <= 0 {
+		secs = 10
+	}
+	pid := strconv.Itoa(os.Getpid())
+	cpu := strings.ReplaceAll(os.Getenv("MCP_MEMORY_CPUPROFILE"), "%p", pid)
+	mutex := strings.ReplaceAll(os.Getenv("MCP_MEMORY_MUTEXPROFILE"), "%p", pid)
+	block := strings.ReplaceAll(os.Getenv("MCP_MEMORY_BLOCKPROFILE"), "%p", pid)
+	if cpu == "" && mutex == "" && block == "" {
+		return
+	}
+	var f *os.File
+	if cpu != "" {
+		var err error
+		if f, err = os.Create(cpu); err != nil {
+			panic(err)
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			panic(err)
+		}
+	}
+	if mutex != "" {
+		runtime.SetMutexProfileFraction(1)
+	}
+	if block != "" {
+		runtime.SetBlockProfileRate(int(time.Microsecond))
+	}
+	go func() {
+		time.Sleep(time.Duration(secs) * time.Second)
+		if f != nil {
+			pprof.StopCPUProfile()
+			f.Close()
+		}
+		for name, path := range map[string]string{"mutex": mutex, "block": block} {
+			if path == "" {
+				continue
+			}
+			if out, err := os.Create(path); err == nil {
+				pprof.Lookup(name).WriteTo(out, 0)
+				out.Close()
+			}
+		}
+	}()
+}
