@@ -23,9 +23,12 @@ import (
 // must be equal.
 type AgentsConfig struct {
 	McpMemory string
-	// InProcess is cmd/agents-inproc: when set, the same mix is first run
+	// InProcess is cmd/agents-inproc: when set, the same mix is also run
 	// by as many goroutines calling the store in a process pinned to the
-	// server's core (RunAgentsInProcess), and reported beside.
+	// server's core (RunAgentsInProcess), for half of Duration before the
+	// HTTP run and half after, on one store, and reported beside: the
+	// disk's fsync latency drifts on a shared machine, and bracketing
+	// the HTTP run keeps the ratio fair.
 	InProcess string
 	Clients   int
 	Duration  time.Duration
@@ -50,6 +53,10 @@ type AgentsResult struct {
 	// (the load generator) used during the run: whether the server's core
 	// was the limit.
 	ServerCPU, LoadCPU time.Duration
+	// ServerWait and LoadWait are how long their threads waited, ready
+	// to run, for a CPU during the run (other processes, or another of
+	// their threads, held it): /proc/PID/task/*/schedstat.
+	ServerWait, LoadWait time.Duration
 	// FsyncP50 and FsyncP90 are the disk's fsync latency (32 KiB) in the
 	// stores' directory, measured before the runs: what a group commit
 	// waits for.
@@ -203,10 +210,13 @@ func RunAgents(ctx context.Context, cfg AgentsConfig) (*AgentsResult, error) {
 	}
 	defer os.RemoveAll(tmp)
 	res.FsyncP50, res.FsyncP90, _ = fsyncProbe(tmp, 30)
+	var inproc []*InProcessResult
 	if cfg.InProcess != "" {
-		if res.InProcess, err = runAgentsInProcess(ctx, cfg, tmp); err != nil {
+		first, err := runAgentsInProcess(ctx, cfg, tmp, 0, cfg.Duration/2)
+		if err != nil {
 			return nil, fmt.Errorf("in-process baseline: %w", err)
 		}
+		inproc = append(inproc, first)
 	}
 	srv, err := Start(ctx, Spec{Name: "mcp-memory", Bin: cfg.McpMemory, Args: []string{"--db", filepath.Join(tmp, "live.db"), "--log-level", "error"}}, cfg.Cores, true)
 	if err != nil {
@@ -224,6 +234,7 @@ func RunAgents(ctx context.Context, cfg AgentsConfig) (*AgentsResult, error) {
 	defer cancel()
 	cpu0, _ := srv.CPU()
 	self0 := selfCPU()
+	wait0, lwait0 := procWait(srv.Pid()), procWait(os.Getpid())
 	start := time.Now()
 	var wg sync.WaitGroup
 	for i := range cfg.Clients {
@@ -275,6 +286,16 @@ func RunAgents(ctx context.Context, cfg AgentsConfig) (*AgentsResult, error) {
 		res.ServerCPU = cpu1 - cpu0
 	}
 	res.LoadCPU = selfCPU() - self0
+	res.ServerWait, res.LoadWait = procWait(srv.Pid())-wait0, procWait(os.Getpid())-lwait0
+	if cfg.InProcess != "" {
+		// The second half: other agents (their own entities) on the same
+		// store, so that its graph has grown as the HTTP run's has.
+		second, err := runAgentsInProcess(ctx, cfg, tmp, cfg.Clients, cfg.Duration-cfg.Duration/2)
+		if err != nil {
+			return nil, fmt.Errorf("in-process baseline: %w", err)
+		}
+		res.InProcess = mergeInProcess(append(inproc, second))
+	}
 	res.Ops, res.Summary = summarize(res.Latency)
 	if rss, err := srv.PeakRSS(); err == nil {
 		res.PeakRSSMB = float64(rss) / (1 << 20)
@@ -409,13 +430,15 @@ func AgentsMarkdown(r *AgentsResult) string {
 		r.Ops, r.Elapsed.Round(time.Millisecond), float64(r.Ops)/r.Elapsed.Seconds(), len(r.Errors), r.Acked, r.Entities,
 		map[bool]string{true: "**equals the serial replay**", false: "**differs from the serial replay**: " + r.Diff}[r.Equal], r.PeakRSSMB)
 	if r.Elapsed > 0 {
-		p("CPU during the run: the server %.0f%% of its core (%s per operation), the load generator %.0f%% of its own. fsync of 32 KiB on the stores' disk before the runs: %s p50, %s p90 (each group commit waits for one).\n\n",
-			100*r.ServerCPU.Seconds()/r.Elapsed.Seconds(), fmtDur(r.ServerCPU/time.Duration(max(r.Ops, 1))), 100*r.LoadCPU.Seconds()/r.Elapsed.Seconds(), fmtDur(r.FsyncP50), fmtDur(r.FsyncP90))
+		el := r.Elapsed.Seconds()
+		p("CPU during the run: the server %.0f%% of its core (%s per operation), the load generator %.0f%% of its own; their threads waited, ready to run, for their core %.0f%% and %.0f%% of the run (summed over threads: other processes, or another of their own threads, held it). fsync of 32 KiB on the stores' disk before the runs: %s p50, %s p90 (each group commit waits for one).\n\n",
+			100*r.ServerCPU.Seconds()/el, fmtDur(r.ServerCPU/time.Duration(max(r.Ops, 1))), 100*r.LoadCPU.Seconds()/el,
+			100*r.ServerWait.Seconds()/el, 100*r.LoadWait.Seconds()/el, fmtDur(r.FsyncP50), fmtDur(r.FsyncP90))
 	}
 	in := r.InProcess
 	if in != nil && in.Elapsed > 0 && in.Ops > 0 {
 		httpRate, inRate := float64(r.Ops)/r.Elapsed.Seconds(), float64(in.Ops)/in.Elapsed.Seconds()
-		p("**In process**, the same mix made by %d goroutines calling the store (memstore.SQLite, the same durability: one fsync per group commit) in one process pinned to the same core (GOMAXPROCS %d) for %s: %d operations, **%.0f ops/s**, %d errors; CPU %.0f%% of the core (%s per operation). ",
+		p("**In process**, the same mix made by %d goroutines calling the store (memstore.SQLite, the same durability: one fsync per group commit) in one process pinned to the same core (GOMAXPROCS %d, as mcp-memory sets it there), half before the HTTP run and half after on the same store, for %s in all: %d operations, **%.0f ops/s**, %d errors; CPU %.0f%% of the core (%s per operation). ",
 			r.Config.Clients, in.Procs, in.Elapsed.Round(time.Millisecond), in.Ops, inRate, len(in.Errors),
 			100*in.CPU.Seconds()/in.Elapsed.Seconds(), fmtDur(in.CPU/time.Duration(in.Ops)))
 		p("**HTTP / in process = %.2f**.\n\n", httpRate/inRate)

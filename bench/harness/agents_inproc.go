@@ -21,10 +21,28 @@ import (
 type InProcessResult struct {
 	Ops     int
 	Elapsed time.Duration
-	Summary map[string]OpSummary
+	Latency map[string][]time.Duration
+	Summary map[string]OpSummary `json:"-"`
 	Errors  []string
 	CPU     time.Duration // the process's CPU time during the run
 	Procs   int           // GOMAXPROCS
+	Runs    int           // runs merged (mergeInProcess)
+}
+
+// mergeInProcess adds up runs as one.
+func mergeInProcess(runs []*InProcessResult) *InProcessResult {
+	m := &InProcessResult{Latency: map[string][]time.Duration{}, Runs: len(runs)}
+	for _, r := range runs {
+		m.Elapsed += r.Elapsed
+		m.CPU += r.CPU
+		m.Errors = append(m.Errors, r.Errors...)
+		m.Procs = r.Procs
+		for t, ds := range r.Latency {
+			m.Latency[t] = append(m.Latency[t], ds...)
+		}
+	}
+	m.Ops, m.Summary = summarize(m.Latency)
+	return m
 }
 
 // RunAgentsInProcess runs the concurrent-agents workload against store
@@ -33,8 +51,11 @@ type InProcessResult struct {
 // checks) as method calls on store, for d. read_graph is a WalkGraph, as
 // the component does it. cmd/agents-inproc runs it pinned to the server's
 // core, which is how RunAgents reports it beside the HTTP figure.
-func RunAgentsInProcess(ctx context.Context, store memstore.Store, clients int, d time.Duration) *InProcessResult {
-	res := &InProcessResult{Summary: map[string]OpSummary{}, Procs: runtime.GOMAXPROCS(0)}
+//
+// Agents are numbered from first: a second run on the same store with
+// other numbers writes other entities.
+func RunAgentsInProcess(ctx context.Context, store memstore.Store, first, clients int, d time.Duration) *InProcessResult {
+	res := &InProcessResult{Procs: runtime.GOMAXPROCS(0), Runs: 1}
 	lats := map[string][]time.Duration{}
 	var mu sync.Mutex
 	ctx, cancel := context.WithTimeout(ctx, d)
@@ -42,7 +63,7 @@ func RunAgentsInProcess(ctx context.Context, store memstore.Store, clients int, 
 	cpu0 := selfCPU()
 	start := time.Now()
 	var wg sync.WaitGroup
-	for i := range clients {
+	for i := first; i < first+clients; i++ {
 		wg.Go(func() {
 			a := &agent{id: i, rng: rand.New(rand.NewPCG(uint64(i), 42)), ents: map[string][]string{}}
 			lat := map[string][]time.Duration{}
@@ -73,6 +94,7 @@ func RunAgentsInProcess(ctx context.Context, store memstore.Store, clients int, 
 	wg.Wait()
 	res.Elapsed = time.Since(start)
 	res.CPU = selfCPU() - cpu0
+	res.Latency = lats
 	res.Ops, res.Summary = summarize(lats)
 	return res
 }
@@ -134,35 +156,37 @@ func (c *agentCall) callStore(ctx context.Context, store memstore.Store) error {
 	return c.checkGraph(mg)
 }
 
-// runAgentsInProcess runs cmd/agents-inproc (cfg.InProcess) on a fresh
-// store, pinned to the server's core, and returns what it measured.
-func runAgentsInProcess(ctx context.Context, cfg AgentsConfig, dir string) (*InProcessResult, error) {
+// runAgentsInProcess runs cmd/agents-inproc (cfg.InProcess) for d on the
+// store inproc.db in dir, agents numbered from first, pinned to the
+// server's core, and returns what it measured.
+func runAgentsInProcess(ctx context.Context, cfg AgentsConfig, dir string, first int, d time.Duration) (*InProcessResult, error) {
 	srv, err := Start(ctx, Spec{Name: "agents-inproc", Bin: cfg.InProcess, Args: []string{
-		"-db", filepath.Join(dir, "inproc.db"), "-clients", strconv.Itoa(cfg.Clients), "-duration", cfg.Duration.String(),
+		"-db", filepath.Join(dir, "inproc.db"), "-first", strconv.Itoa(first), "-clients", strconv.Itoa(cfg.Clients), "-duration", d.String(),
 	}}, cfg.Cores, false)
 	if err != nil {
 		return nil, err
 	}
 	defer srv.Stop()
-	out, err := io.ReadAll(srv.Stdout)
+	out, err := srv.Stdout.ReadBytes('\n')
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("agents-inproc: %v; stderr: %s", err, srv.Stderr())
 	}
 	var res InProcessResult
 	if err := json.Unmarshal(out, &res); err != nil {
 		return nil, fmt.Errorf("agents-inproc: %v; it wrote %s; stderr: %s", err, snippet(out), srv.Stderr())
 	}
+	res.Ops, res.Summary = summarize(res.Latency)
 	return &res, nil
 }
 
 // ServeAgentsInProcess is cmd/agents-inproc: it opens the SQLite store at
 // path, runs RunAgentsInProcess and writes the result as JSON to w.
-func ServeAgentsInProcess(ctx context.Context, path string, clients int, d time.Duration, w io.Writer) error {
+func ServeAgentsInProcess(ctx context.Context, path string, first, clients int, d time.Duration, w io.Writer) error {
 	store, err := memstore.Open(path)
 	if err != nil {
 		return err
 	}
-	res := RunAgentsInProcess(ctx, store, clients, d)
+	res := RunAgentsInProcess(ctx, store, first, clients, d)
 	if err := store.Close(); err != nil {
 		res.Errors = append(res.Errors, "close: "+err.Error())
 	}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/pprof"
+	"runtime/trace"
 	"strconv"
 	"strings"
 	"time"
@@ -15,7 +16,7 @@ import (
 // MCP_MEMORY_CPUPROFILE_SECONDS seconds (default 10) to the file
 // MCP_MEMORY_CPUPROFILE names, and with MCP_MEMORY_MUTEXPROFILE and
 // MCP_MEMORY_BLOCKPROFILE the mutex and block profiles of the same
-// seconds: how docs/bench/log.md profiles the server under the bench's
+// seconds, with MCP_MEMORY_TRACE an execution trace of them: how docs/bench/log.md profiles the server under the bench's
 // load (item 49). "%p" in a file name stands for the process id (the
 // bench starts more than one server). Release builds have none of it.
 func init() {
@@ -27,8 +28,19 @@ func init() {
 	cpu := strings.ReplaceAll(os.Getenv("MCP_MEMORY_CPUPROFILE"), "%p", pid)
 	mutex := strings.ReplaceAll(os.Getenv("MCP_MEMORY_MUTEXPROFILE"), "%p", pid)
 	block := strings.ReplaceAll(os.Getenv("MCP_MEMORY_BLOCKPROFILE"), "%p", pid)
-	if cpu == "" && mutex == "" && block == "" {
+	tr := strings.ReplaceAll(os.Getenv("MCP_MEMORY_TRACE"), "%p", pid)
+	if cpu == "" && mutex == "" && block == "" && tr == "" {
 		return
+	}
+	var tf *os.File
+	if tr != "" {
+		var err error
+		if tf, err = os.Create(tr); err != nil {
+			panic(err)
+		}
+		if err := trace.Start(tf); err != nil {
+			panic(err)
+		}
 	}
 	var f *os.File
 	if cpu != "" {
@@ -48,6 +60,10 @@ func init() {
 	}
 	go func() {
 		time.Sleep(time.Duration(secs) * time.Second)
+		if tf != nil {
+			trace.Stop()
+			tf.Close()
+		}
 		if f != nil {
 			pprof.StopCPUProfile()
 			f.Close()
