@@ -85,6 +85,11 @@ type agent struct {
 	rng  *rand.Rand
 	next int                 // next entity number
 	ents map[string][]string // own entity -> observations, in order
+	// names are ents' keys, sorted: someEntity picks among them.
+	// Sorting the map's keys at every pick cost 0.09 ms at 300 entities
+	// and 0.4 ms at 1,000 (one or two picks a call; an agent has ~1,000
+	// after 30 s), as much CPU as the server spends on a call.
+	names []string
 	seq  int
 }
 
@@ -92,15 +97,28 @@ func (a *agent) name(n int) string { return fmt.Sprintf("agent%02d-entity%05d", 
 
 // someEntity returns one of the agent's entities, or "" when it has none.
 func (a *agent) someEntity() string {
-	if len(a.ents) == 0 {
+	if len(a.names) == 0 {
 		return ""
 	}
-	names := make([]string, 0, len(a.ents))
-	for n := range a.ents {
-		names = append(names, n)
+	return a.names[a.rng.IntN(len(a.names))]
+}
+
+// created records a new entity of the agent's. Names grow with a.next
+// (zero-padded), so appending keeps names sorted.
+func (a *agent) created(name string, obs []string) {
+	if _, ok := a.ents[name]; !ok {
+		i, _ := slices.BinarySearch(a.names, name)
+		a.names = slices.Insert(a.names, i, name)
 	}
-	sort.Strings(names)
-	return names[a.rng.IntN(len(names))]
+	a.ents[name] = obs
+}
+
+// deleted forgets one of the agent's entities.
+func (a *agent) deleted(name string) {
+	delete(a.ents, name)
+	if i, ok := slices.BinarySearch(a.names, name); ok {
+		a.names = slices.Delete(a.names, i, i+1)
+	}
 }
 
 // agentCall is one call an agent makes: the tool, its arguments as JSON
@@ -168,7 +186,7 @@ func (a *agent) step() *agentCall {
 		c.tool, c.args, c.write = "create_entities", string(b), true
 		c.acked = func() {
 			for _, e := range c.ents {
-				a.ents[e.Name] = []string{obs}
+				a.created(e.Name, []string{obs})
 			}
 		}
 	case r < 50:
@@ -188,7 +206,7 @@ func (a *agent) step() *agentCall {
 	case r < 68:
 		b, _ := json.Marshal(map[string]any{"entityNames": []string{own}})
 		c.tool, c.args, c.write = "delete_entities", string(b), true
-		c.acked = func() { delete(a.ents, own) }
+		c.acked = func() { a.deleted(own) }
 	case r < 84:
 		b, _ := json.Marshal(map[string]any{"query": own})
 		c.tool, c.args, c.want = "search_nodes", string(b), slices.Clone(a.ents[own])

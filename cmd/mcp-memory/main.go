@@ -54,7 +54,7 @@ func main() {
 		// commit under way and the next commit carried one or two writes
 		// instead of the half dozen queued in process (the execution
 		// trace: 537 of 668 fsyncs in 4 s held the only P, 65% of the
-		// time; docs/bench/log.md item 49). A second P lets the server
+		// time; docs/bench/log.md, "An fsync held the only P"). A second P lets the server
 		// go on parsing and queueing while one thread waits on the disk;
 		// it costs nothing while no thread blocks. GOMAXPROCS still
 		// overrides it.

@@ -17,7 +17,7 @@ import (
 // MCP_MEMORY_CPUPROFILE names, and with MCP_MEMORY_MUTEXPROFILE and
 // MCP_MEMORY_BLOCKPROFILE the mutex and block profiles of the same
 // seconds, with MCP_MEMORY_TRACE an execution trace of them: how docs/bench/log.md profiles the server under the bench's
-// load (item 49). "%p" in a file name stands for the process id (the
+// load ("An fsync held the only P"). "%p" in a file name stands for the process id (the
 // bench starts more than one server). Release builds have none of it.
 func init() {
 	secs, _ := strconv.Atoi(os.Getenv("MCP_MEMORY_CPUPROFILE_SECONDS"))
