@@ -90,7 +90,7 @@ type agent struct {
 	// and 0.4 ms at 1,000 (one or two picks a call; an agent has ~1,000
 	// after 30 s), as much CPU as the server spends on a call.
 	names []string
-	seq  int
+	seq   int
 }
 
 func (a *agent) name(n int) string { return fmt.Sprintf("agent%02d-entity%05d", a.id, n) }
