@@ -14,11 +14,17 @@ import (
 
 // Built with -tags profile, mcp-memory writes a CPU profile of its first
 // MCP_MEMORY_CPUPROFILE_SECONDS seconds (default 10) to the file
-// MCP_MEMORY_CPUPROFILE names, and with MCP_MEMORY_MUTEXPROFILE and
-// MCP_MEMORY_BLOCKPROFILE the mutex and block profiles of the same
-// seconds, with MCP_MEMORY_TRACE an execution trace of them: how docs/bench/log.md profiles the server under the bench's
-// load ("An fsync held the only P"). "%p" in a file name stands for the process id (the
-// bench starts more than one server). Release builds have none of it.
+// MCP_MEMORY_CPUPROFILE names; MCP_MEMORY_MUTEXPROFILE and
+// MCP_MEMORY_BLOCKPROFILE name files for the mutex and block profiles of
+// the same seconds, MCP_MEMORY_TRACE one for their execution trace. "%p"
+// in a name stands for the process id (the bench starts more than one
+// server). This is how the server was profiled under the bench's load
+// (docs/bench/log.md, "an fsync held the only P"):
+//
+//	go build -tags profile -o bin/ ./cmd/mcp-memory
+//	MCP_MEMORY_CPUPROFILE=/tmp/cpu-%p.pprof mcpbench -bin bin -only agents
+//
+// Release builds have none of it.
 func init() {
 	secs, _ := strconv.Atoi(os.Getenv("MCP_MEMORY_CPUPROFILE_SECONDS"))
 	if secs <= 0 {
