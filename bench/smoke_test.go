@@ -37,7 +37,7 @@ func TestSmoke(t *testing.T) {
 		}
 	}
 	build(root, "./cmd/mcp-bench", "./cmd/mcp-memory", "./cmd/mcp-everything")
-	build(filepath.Join(root, "bench"), "./cmd/peer-gosdk", "./cmd/peer-mcpgo", "./cmd/peer-raw")
+	build(filepath.Join(root, "bench"), "./cmd/peer-gosdk", "./cmd/peer-mcpgo", "./cmd/peer-raw", "./cmd/agents-inproc")
 
 	checkRawList(t, bin)
 
@@ -110,6 +110,12 @@ func TestSmoke(t *testing.T) {
 		if a.Ops == 0 || a.Acked == 0 {
 			t.Errorf("agents workload on %s: %d operations, %d acknowledged writes", a.Store, a.Ops, a.Acked)
 		}
+		if a.Store == harness.StoreSQLite && (a.InProcess == nil || a.InProcess.Ops == 0) {
+			t.Errorf("agents workload: the in-process baseline answered nothing: %+v", a.InProcess)
+		}
+	}
+	if !strings.Contains(rep.Markdown, "HTTP / in process = ") {
+		t.Errorf("report lacks the agents' HTTP / in-process ratio")
 	}
 	if !strings.Contains(rep.Markdown, "| mode | workload | mcpgen |") {
 		t.Errorf("report lacks the headline table:\n%s", rep.Markdown)

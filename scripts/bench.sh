@@ -47,7 +47,7 @@ fi
 
 mkdir -p "$bin"
 go build -o "$bin/" ./cmd/mcp-bench ./cmd/mcp-memory ./cmd/mcp-everything
-(cd bench && go build -o "$bin/" ./cmd/mcpbench ./cmd/peer-gosdk ./cmd/peer-mcpgo ./cmd/peer-raw)
+(cd bench && go build -o "$bin/" ./cmd/mcpbench ./cmd/peer-gosdk ./cmd/peer-mcpgo ./cmd/peer-raw ./cmd/agents-inproc)
 # Write the build's output to disk now, not while mcp-memory's writes
 # (one fsync each) are being timed.
 sync

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -25,6 +26,14 @@ import (
 type AgentsConfig struct {
 	McpMemory string
 	Postgres  string // PostgreSQL server; empty: SQLite
+	// InProcess is cmd/agents-inproc: when set, the same mix is also run
+	// by as many goroutines calling the store in a process pinned to the
+	// server's core (RunAgentsInProcess), for half of Duration before the
+	// HTTP run and half after, on one store, and reported beside: the
+	// disk's fsync latency drifts on a shared machine, and bracketing
+	// the HTTP run keeps the ratio fair.
+	// It runs on SQLite only (memstore.SQLite in the process).
+	InProcess string
 	Clients   int
 	Duration  time.Duration
 	Cores     Cores
@@ -45,6 +54,20 @@ type AgentsResult struct {
 	Equal     bool   // the graph equals the serial replay's
 	Diff      string // first difference when not
 	PeakRSSMB float64
+	// ServerCPU and LoadCPU are the CPU time the server and this process
+	// (the load generator) used during the run: whether the server's core
+	// was the limit.
+	ServerCPU, LoadCPU time.Duration
+	// ServerWait and LoadWait are how long their threads waited, ready
+	// to run, for a CPU during the run (other processes, or another of
+	// their threads, held it): /proc/PID/task/*/schedstat.
+	ServerWait, LoadWait time.Duration
+	// FsyncP50 and FsyncP90 are the disk's fsync latency (32 KiB) in the
+	// stores' directory, measured before the runs: what a group commit
+	// waits for.
+	FsyncP50, FsyncP90 time.Duration
+	// InProcess is the in-process baseline (nil when not run).
+	InProcess *InProcessResult
 }
 
 // OpSummary is the count and latency percentiles of one operation.
@@ -67,105 +90,142 @@ type agent struct {
 	rng  *rand.Rand
 	next int                 // next entity number
 	ents map[string][]string // own entity -> observations, in order
-	seq  int
+	// names are ents' keys, sorted: someEntity picks among them.
+	// Sorting the map's keys at every pick cost 0.09 ms at 300 entities
+	// and 0.4 ms at 1,000 (one or two picks a call; an agent has ~1,000
+	// after 30 s), as much CPU as the server spends on a call.
+	names []string
+	seq   int
 }
 
 func (a *agent) name(n int) string { return fmt.Sprintf("agent%02d-entity%05d", a.id, n) }
 
 // someEntity returns one of the agent's entities, or "" when it has none.
 func (a *agent) someEntity() string {
-	if len(a.ents) == 0 {
+	if len(a.names) == 0 {
 		return ""
 	}
-	names := make([]string, 0, len(a.ents))
-	for n := range a.ents {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names[a.rng.IntN(len(names))]
+	return a.names[a.rng.IntN(len(a.names))]
 }
 
-// step picks the next call: the tool, its arguments, whether it writes,
-// and how to check the answer's text and update the agent's model once
-// acknowledged.
-func (a *agent) step() (tool, args string, write bool, check func(text []byte) error) {
-	a.seq++
-	obs := fmt.Sprintf("observation %d of agent %d", a.seq, a.id)
-	own := a.someEntity()
-	switch r := a.rng.IntN(100); {
-	case r < 30 || own == "":
-		n := 1 + a.rng.IntN(3)
-		var ents []memEntity
-		for range n {
-			ents = append(ents, memEntity{Name: a.name(a.next), EntityType: "note", Observations: []string{obs}})
-			a.next++
-		}
-		b, _ := json.Marshal(map[string]any{"entities": ents})
-		return "create_entities", string(b), true, func(text []byte) error {
-			if err := countIs(text, "entities", n); err != nil {
-				return err
-			}
-			for _, e := range ents {
-				a.ents[e.Name] = []string{obs}
-			}
-			return nil
-		}
-	case r < 50:
-		b, _ := json.Marshal(map[string]any{"observations": []map[string]any{{"entityName": own, "contents": []string{obs}}}})
-		return "add_observations", string(b), true, func([]byte) error {
-			a.ents[own] = append(a.ents[own], obs)
-			return nil
-		}
-	case r < 60:
-		other := a.someEntity()
-		b, _ := json.Marshal(map[string]any{"relations": []memRelation{{From: own, To: other, RelationType: fmt.Sprintf("rel%d", a.seq%5)}}})
-		return "create_relations", string(b), true, func([]byte) error { return nil }
-	case r < 65 && len(a.ents[own]) > 0:
-		o := a.ents[own][0]
-		b, _ := json.Marshal(map[string]any{"deletions": []map[string]any{{"entityName": own, "observations": []string{o}}}})
-		return "delete_observations", string(b), true, func([]byte) error {
-			a.ents[own] = slices.DeleteFunc(a.ents[own], func(s string) bool { return s == o })
-			return nil
-		}
-	case r < 68:
-		b, _ := json.Marshal(map[string]any{"entityNames": []string{own}})
-		return "delete_entities", string(b), true, func([]byte) error {
-			delete(a.ents, own)
-			return nil
-		}
-	case r < 84:
-		b, _ := json.Marshal(map[string]any{"query": own})
-		return "search_nodes", string(b), false, a.expect(own)
-	case r < 99:
-		b, _ := json.Marshal(map[string]any{"names": []string{own}})
-		return "open_nodes", string(b), false, a.expect(own)
-	default:
-		return "read_graph", `{}`, false, func(text []byte) error {
-			var g memGraph
-			return json.Unmarshal(text, &g)
-		}
+// created records a new entity of the agent's. Names grow with a.next
+// (zero-padded), so appending keeps names sorted.
+func (a *agent) created(name string, obs []string) {
+	if _, ok := a.ents[name]; !ok {
+		i, _ := slices.BinarySearch(a.names, name)
+		a.names = slices.Insert(a.names, i, name)
+	}
+	a.ents[name] = obs
+}
+
+// deleted forgets one of the agent's entities.
+func (a *agent) deleted(name string) {
+	delete(a.ents, name)
+	if i, ok := slices.BinarySearch(a.names, name); ok {
+		a.names = slices.Delete(a.names, i, i+1)
 	}
 }
 
-// expect checks that a read shows the agent's entity name exactly as the
-// agent last wrote it (read-your-writes).
-func (a *agent) expect(name string) func([]byte) error {
-	want := slices.Clone(a.ents[name])
-	return func(text []byte) error {
+// agentCall is one call an agent makes: the tool, its arguments as JSON
+// (for HTTP) and typed (for the store, agents_inproc.go), and what its
+// answer must show.
+type agentCall struct {
+	tool  string
+	args  string
+	write bool
+	ents  []memEntity // create_entities
+	own   string      // the agent's entity the call is about
+	other string      // create_relations: the other end
+	obs   string      // add_observations, delete_observations
+	rel   string      // create_relations: the type
+	want  []string    // search_nodes, open_nodes: own's observations as last acknowledged
+	acked func()      // updates the agent's model once acknowledged
+}
+
+// checkText checks the text block of a call's answer over MCP.
+func (c *agentCall) checkText(text []byte) error {
+	switch c.tool {
+	case "create_entities":
+		return countIs(text, "entities", len(c.ents))
+	case "read_graph":
+		if !json.Valid(text) {
+			return fmt.Errorf("read_graph: invalid JSON %s", snippet(text))
+		}
+	case "search_nodes", "open_nodes":
 		var g memGraph
 		if err := json.Unmarshal(text, &g); err != nil {
 			return err
 		}
-		for _, e := range g.Entities {
-			if e.Name == name {
-				if !slices.Equal(e.Observations, want) {
-					return fmt.Errorf("%s has observations %q, want %q", name, e.Observations, want)
-				}
-				return nil
+		return c.checkGraph(g)
+	}
+	return nil
+}
+
+// checkGraph checks a read's graph: own must be there with the
+// observations the agent last wrote (read-your-writes).
+func (c *agentCall) checkGraph(g memGraph) error {
+	if c.tool == "read_graph" {
+		return nil
+	}
+	for _, e := range g.Entities {
+		if e.Name == c.own {
+			if !slices.Equal(e.Observations, c.want) {
+				return fmt.Errorf("%s has observations %q, want %q", c.own, e.Observations, c.want)
+			}
+			return nil
+		}
+	}
+	return fmt.Errorf("%s missing", c.own)
+}
+
+// step picks the next call.
+func (a *agent) step() *agentCall {
+	a.seq++
+	obs := fmt.Sprintf("observation %d of agent %d", a.seq, a.id)
+	own := a.someEntity()
+	c := &agentCall{own: own, obs: obs, acked: func() {}}
+	switch r := a.rng.IntN(100); {
+	case r < 30 || own == "":
+		n := 1 + a.rng.IntN(3)
+		for range n {
+			c.ents = append(c.ents, memEntity{Name: a.name(a.next), EntityType: "note", Observations: []string{obs}})
+			a.next++
+		}
+		b, _ := json.Marshal(map[string]any{"entities": c.ents})
+		c.tool, c.args, c.write = "create_entities", string(b), true
+		c.acked = func() {
+			for _, e := range c.ents {
+				a.created(e.Name, []string{obs})
 			}
 		}
-		return fmt.Errorf("%s missing", name)
+	case r < 50:
+		b, _ := json.Marshal(map[string]any{"observations": []map[string]any{{"entityName": own, "contents": []string{obs}}}})
+		c.tool, c.args, c.write = "add_observations", string(b), true
+		c.acked = func() { a.ents[own] = append(a.ents[own], obs) }
+	case r < 60:
+		c.other, c.rel = a.someEntity(), fmt.Sprintf("rel%d", a.seq%5)
+		b, _ := json.Marshal(map[string]any{"relations": []memRelation{{From: own, To: c.other, RelationType: c.rel}}})
+		c.tool, c.args, c.write = "create_relations", string(b), true
+	case r < 65 && len(a.ents[own]) > 0:
+		o := a.ents[own][0]
+		c.obs = o
+		b, _ := json.Marshal(map[string]any{"deletions": []map[string]any{{"entityName": own, "observations": []string{o}}}})
+		c.tool, c.args, c.write = "delete_observations", string(b), true
+		c.acked = func() { a.ents[own] = slices.DeleteFunc(a.ents[own], func(s string) bool { return s == o }) }
+	case r < 68:
+		b, _ := json.Marshal(map[string]any{"entityNames": []string{own}})
+		c.tool, c.args, c.write = "delete_entities", string(b), true
+		c.acked = func() { a.deleted(own) }
+	case r < 84:
+		b, _ := json.Marshal(map[string]any{"query": own})
+		c.tool, c.args, c.want = "search_nodes", string(b), slices.Clone(a.ents[own])
+	case r < 99:
+		b, _ := json.Marshal(map[string]any{"names": []string{own}})
+		c.tool, c.args, c.want = "open_nodes", string(b), slices.Clone(a.ents[own])
+	default:
+		c.tool, c.args = "read_graph", `{}`
 	}
+	return c
 }
 
 // RunAgents runs the workload.
@@ -199,6 +259,18 @@ func RunAgents(ctx context.Context, cfg AgentsConfig) (*AgentsResult, error) {
 			return s.URL, nil
 		}
 	}
+	res.FsyncP50, res.FsyncP90, _ = fsyncProbe(tmp, 30)
+	if cfg.Postgres != "" {
+		cfg.InProcess = "" // the baseline calls memstore.SQLite
+	}
+	var inproc []*InProcessResult
+	if cfg.InProcess != "" {
+		first, err := runAgentsInProcess(ctx, cfg, tmp, 0, cfg.Duration/2)
+		if err != nil {
+			return nil, fmt.Errorf("in-process baseline: %w", err)
+		}
+		inproc = append(inproc, first)
+	}
 	liveDB, err := newDB("live")
 	if err != nil {
 		return nil, err
@@ -217,6 +289,9 @@ func RunAgents(ctx context.Context, cfg AgentsConfig) (*AgentsResult, error) {
 	)
 	ctx, cancel := context.WithTimeout(ctx, cfg.Duration)
 	defer cancel()
+	cpu0, _ := srv.CPU()
+	self0 := selfCPU()
+	wait0, lwait0 := procWait(srv.Pid()), procWait(os.Getpid())
 	start := time.Now()
 	var wg sync.WaitGroup
 	for i := range cfg.Clients {
@@ -229,27 +304,28 @@ func RunAgents(ctx context.Context, cfg AgentsConfig) (*AgentsResult, error) {
 			var errs []string
 			var mine []agentOp
 			for id := int64(1); ctx.Err() == nil; id++ {
-				tool, args, write, check := a.step()
-				body := fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":%q,"arguments":%s,%s}}`, id, tool, args, modernMeta)
+				c := a.step()
+				body := fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":%q,"arguments":%s,%s}}`, id, c.tool, c.args, modernMeta)
 				t0 := time.Now()
-				raw, err := caller.Call(context.WithoutCancel(ctx), "tools/call", tool, id, body)
+				raw, err := caller.Call(context.WithoutCancel(ctx), "tools/call", c.tool, id, body)
 				d := time.Since(t0)
 				if err == nil {
 					var text []byte
 					if text, err = toolText(raw, id); err == nil {
-						err = check(text)
+						err = c.checkText(text)
 					}
 				}
 				if err != nil {
-					errs = append(errs, fmt.Sprintf("agent %d %s %s: %v", i, tool, snippet([]byte(args)), err))
+					errs = append(errs, fmt.Sprintf("agent %d %s %s: %v", i, c.tool, snippet([]byte(c.args)), err))
 					if len(errs) > 5 {
 						break
 					}
 					continue
 				}
-				lat[tool] = append(lat[tool], d)
-				if write {
-					mine = append(mine, agentOp{at: time.Now(), tool: tool, args: args})
+				c.acked()
+				lat[c.tool] = append(lat[c.tool], d)
+				if c.write {
+					mine = append(mine, agentOp{at: time.Now(), tool: c.tool, args: c.args})
 				}
 			}
 			mu.Lock()
@@ -263,11 +339,21 @@ func RunAgents(ctx context.Context, cfg AgentsConfig) (*AgentsResult, error) {
 	}
 	wg.Wait()
 	res.Elapsed = time.Since(start)
-	for t, ds := range res.Latency {
-		slices.Sort(ds)
-		res.Summary[t] = OpSummary{N: len(ds), P50: ds[len(ds)/2], P99: ds[min(len(ds)-1, len(ds)*99/100)]}
-		res.Ops += len(ds)
+	if cpu1, err := srv.CPU(); err == nil {
+		res.ServerCPU = cpu1 - cpu0
 	}
+	res.LoadCPU = selfCPU() - self0
+	res.ServerWait, res.LoadWait = procWait(srv.Pid())-wait0, procWait(os.Getpid())-lwait0
+	if cfg.InProcess != "" {
+		// The second half: other agents (their own entities) on the same
+		// store, so that its graph has grown as the HTTP run's has.
+		second, err := runAgentsInProcess(ctx, cfg, tmp, cfg.Clients, cfg.Duration-cfg.Duration/2)
+		if err != nil {
+			return nil, fmt.Errorf("in-process baseline: %w", err)
+		}
+		res.InProcess = mergeInProcess(append(inproc, second))
+	}
+	res.Ops, res.Summary = summarize(res.Latency)
 	if rss, err := srv.PeakRSS(); err == nil {
 		res.PeakRSSMB = float64(rss) / (1 << 20)
 	}
@@ -308,20 +394,40 @@ func RunAgents(ctx context.Context, cfg AgentsConfig) (*AgentsResult, error) {
 	return res, nil
 }
 
-// toolText returns the text block of a successful tools/call answer.
+// toolText returns the text block of a successful tools/call answer. It
+// decodes the envelope and the result in one pass and skips
+// structuredContent: a read_graph answer holds the whole graph twice, and
+// decoding it three times (envelope, result, text) was most of the load
+// generator's CPU.
 func toolText(raw []byte, id int64) ([]byte, error) {
-	res, err := openEnvelope(raw, id)
-	if err != nil {
-		return nil, err
+	var e struct {
+		JSONRPC string          `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Result  *struct {
+			Content []textBlock `json:"content"`
+			IsError bool        `json:"isError"`
+		} `json:"result"`
+		Error *struct {
+			Code    int    `json:"code"`
+			Message string `json:"message"`
+		} `json:"error"`
 	}
-	var r callResult
-	if err := json.Unmarshal(res, &r); err != nil {
-		return nil, err
+	if err := json.Unmarshal(raw, &e); err != nil {
+		return nil, fmt.Errorf("undecodable response %s: %v", snippet(raw), err)
 	}
-	if r.IsError || len(r.Content) == 0 {
-		return nil, fmt.Errorf("tool error: %s", snippet(res))
+	if got, err := strconv.ParseInt(string(e.ID), 10, 64); err != nil || got != id {
+		return nil, fmt.Errorf("response id %s, want %d", e.ID, id)
 	}
-	return []byte(r.Content[0].Text), nil
+	if e.Error != nil {
+		return nil, fmt.Errorf("error %d: %s", e.Error.Code, e.Error.Message)
+	}
+	if e.JSONRPC != "2.0" || e.Result == nil {
+		return nil, fmt.Errorf("not a result: %s", snippet(raw))
+	}
+	if e.Result.IsError || len(e.Result.Content) == 0 || e.Result.Content[0].Type != "text" {
+		return nil, fmt.Errorf("tool error: %s", snippet(raw))
+	}
+	return []byte(e.Result.Content[0].Text), nil
 }
 
 type graphReader interface {
@@ -415,11 +521,33 @@ func AgentsMarkdown(rs []*AgentsResult, skipped string) string {
 	if skipped != "" {
 		p("- **%s**: not run: %s.\n", StorePostgres, skipped)
 	}
+	var in *InProcessResult // the in-process baseline, beside the SQLite run
+	for _, r := range rs {
+		if r.Elapsed > 0 {
+			el := r.Elapsed.Seconds()
+			p("\nCPU during the %s run: the server %.0f%% of its core (%s per operation), the load generator %.0f%% of its own; their threads waited, ready to run, for their core %.0f%% and %.0f%% of the run (summed over threads: other processes, or another of their own threads, held it). fsync of 32 KiB on the stores' disk before the runs: %s p50, %s p90 (each SQLite group commit waits for one).\n",
+				r.Store, 100*r.ServerCPU.Seconds()/el, fmtDur(r.ServerCPU/time.Duration(max(r.Ops, 1))), 100*r.LoadCPU.Seconds()/el,
+				100*r.ServerWait.Seconds()/el, 100*r.LoadWait.Seconds()/el, fmtDur(r.FsyncP50), fmtDur(r.FsyncP90))
+		}
+		if x := r.InProcess; x != nil && x.Elapsed > 0 && x.Ops > 0 && r.Elapsed > 0 {
+			in = x
+			httpRate, inRate := float64(r.Ops)/r.Elapsed.Seconds(), float64(x.Ops)/x.Elapsed.Seconds()
+			p("\n**In process**, the same mix made by %d goroutines calling the store (memstore.SQLite, the same durability: one fsync per group commit) in one process pinned to the same core (GOMAXPROCS %d, as mcp-memory sets it there), half before the %s HTTP run and half after on the same store, for %s in all: %d operations, **%.0f ops/s**, %d errors; CPU %.0f%% of the core (%s per operation). ",
+				cfg.Clients, x.Procs, r.Store, x.Elapsed.Round(time.Millisecond), x.Ops, inRate, len(x.Errors),
+				100*x.CPU.Seconds()/x.Elapsed.Seconds(), fmtDur(x.CPU/time.Duration(x.Ops)))
+			p("**HTTP / in process = %.2f** (%s).\n", httpRate/inRate, r.Store)
+		}
+	}
 	p("\n| op |")
 	for _, r := range rs {
 		p(" %s calls | p50 | p99 |", r.Store)
 	}
-	p("\n|---|%s\n", strings.Repeat("---:|---:|---:|", len(rs)))
+	cols := len(rs)
+	if in != nil {
+		p(" in process calls | p50 | p99 |")
+		cols++
+	}
+	p("\n|---|%s\n", strings.Repeat("---:|---:|---:|", cols))
 	seen := map[string]bool{}
 	var ops []string
 	for _, r := range rs {
@@ -440,7 +568,16 @@ func AgentsMarkdown(rs []*AgentsResult, skipped string) string {
 				p(" – | – | – |")
 			}
 		}
+		if in != nil {
+			t := in.Summary[op]
+			p(" %d | %s | %s |", t.N, fmtDur(t.P50), fmtDur(t.P99))
+		}
 		p("\n")
+	}
+	if in != nil {
+		for _, e := range in.Errors {
+			p("\n**Error** (in process): %s\n", e)
+		}
 	}
 	for _, r := range rs {
 		for _, e := range r.Errors {

@@ -216,7 +216,7 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 		}
 	}
 	if want("agents") && ctx.Err() == nil {
-		acfg := AgentsConfig{McpMemory: filepath.Join(o.BinDir, "mcp-memory"), Clients: o.AgentsClients, Duration: o.AgentsDuration, Cores: cores, Log: o.Log}
+		acfg := AgentsConfig{McpMemory: filepath.Join(o.BinDir, "mcp-memory"), InProcess: filepath.Join(o.BinDir, "agents-inproc"), Clients: o.AgentsClients, Duration: o.AgentsDuration, Cores: cores, Log: o.Log}
 		if acfg.Clients <= 0 {
 			acfg.Clients = 16
 		}
@@ -243,6 +243,16 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 			rep.Failures += len(a.Errors)
 			for _, e := range a.Errors {
 				rep.FailureNotes = append(rep.FailureNotes, "agents on "+a.Store+": "+e)
+			}
+			if in := a.InProcess; in != nil {
+				rep.Failures += len(in.Errors)
+				for _, e := range in.Errors {
+					rep.FailureNotes = append(rep.FailureNotes, "agents in process: "+e)
+				}
+				if in.Ops == 0 {
+					rep.Failures++
+					rep.FailureNotes = append(rep.FailureNotes, "agents in process: no operation answered")
+				}
 			}
 			if !a.Equal {
 				rep.Failures++

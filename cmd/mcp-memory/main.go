@@ -29,6 +29,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"runtime/debug"
 	"time"
 
@@ -52,6 +53,25 @@ func main() {
 		// keeps the resident size near what is live (at 100,000 entities,
 		// peak RSS ~195 -> ~165 MB). GOGC still overrides it.
 		debug.SetGCPercent(50)
+	}
+	if os.Getenv("GOMAXPROCS") == "" && runtime.GOMAXPROCS(0) < 2 {
+		// Every SQLite commit waits for an fsync (0.3-7 ms here), and
+		// the thread in it keeps its P until sysmon takes it back, which
+		// on a loaded core takes milliseconds or never happens before
+		// the fsync ends. With one P (one CPU in the affinity mask, as
+		// the bench pins it, or a CPU limit of one in a container) the
+		// whole server stood still meanwhile: nothing read the next
+		// requests, so they missed the group commit under way and the
+		// next commit carried one or two writes instead of the half
+		// dozen queued in process (the execution trace: 537 of 668
+		// fsyncs in 4 s held the only P, 65% of the time;
+		// docs/bench/log.md, "an fsync held the only P"). A
+		// second P lets the server go on parsing and queueing while one
+		// thread waits on the disk; it costs nothing while no thread
+		// blocks. GOMAXPROCS still overrides it. (Setting it stops the
+		// runtime from following later changes of the CPU limit; with
+		// more than one CPU at start nothing is set.)
+		runtime.GOMAXPROCS(2)
 	}
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }

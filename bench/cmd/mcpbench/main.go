@@ -14,6 +14,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime/pprof"
 	"strings"
 	"syscall"
 	"time"
@@ -47,9 +48,19 @@ func main() {
 	flag.DurationVar(&o.AgentsDuration, "agents-duration", 30*time.Second, "length of the concurrent-agents workload")
 	flag.StringVar(&o.Extra, "extra", "", "more throughput targets, `name=path,...`: other builds of mcp-bench to compare")
 	flag.StringVar(&o.GenFile, "gen", "", "output of scripts/bench-gen.sh to include in the report")
+	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the load generator to `file`")
 	flag.Parse()
 	if o.ClusterDB == "" {
 		o.ClusterDB = o.Postgres
+	}
+	if *cpuprofile != "" {
+		f, err := os.Create(*cpuprofile)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "mcpbench:", err)
+			os.Exit(2)
+		}
+		pprof.StartCPUProfile(f)
+		defer func() { pprof.StopCPUProfile(); f.Close() }()
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
