@@ -138,15 +138,22 @@ func (in DeleteRelations) Call(ctx context.Context, req *mcpgen.Request, store m
 //mcp:tool name=read_graph title="Read Graph" readonly
 type ReadGraph struct{}
 
-// Call returns every entity and relation, rendered as they are read.
+// Call returns every entity and relation, rendered as they are read into
+// spills (memory, then a temporary file) that the runtime streams the
+// answer from: the graph is never held whole. One walk renders both
+// forms, so they show the same snapshot; a store that fails mid-walk
+// fails the call before anything is sent.
 func (ReadGraph) Call(ctx context.Context, store memstore.Store) (Graph, error) {
-	jsonSize, textSize := graphSizeHint(ctx, store)
-	r := newGraphRender(jsonSize, textSize)
-	if err := store.WalkGraph(ctx, r.entity, r.relation); err != nil {
+	r := newStreamedRender(false)
+	err := store.WalkGraph(ctx, r.entity, r.relation)
+	if err == nil {
+		err = r.end()
+	}
+	if err != nil {
+		r.close()
 		return Graph{}, err
 	}
-	r.finish()
-	lastGraphJSON.Store(int64(len(r.js)))
+	lastGraphJSON.Store(r.jsOut.Len())
 	return Graph{r: r}, nil
 }
 
