@@ -18,20 +18,17 @@ import (
 //     so that the runtime copies it instead of escaping megabytes again;
 //   - js, structuredContent (compact JSON).
 //
-// Nothing else holds the graph, and the transport writes a large answer
-// from these two buffers, so read_graph's peak memory is the two
-// renderings. The buffers are reused (renders): the runtime releases the
-// result (Graph.Release) once the answer has been written from them, so a
-// read_graph of tens of MB allocates and faults in no new memory. Each
-// method appends to local copies of the
-// buffers and stores them back once: appending to a heap field directly
-// costs a GC write barrier per append while a collection runs, and
-// read_graph's own allocations keep collections running.
-//
-// A streamed rendering (newStreamedRender: read_graph and the graph
-// resource) moves the buffers' bytes to spills (textOut, jsOut) whenever
-// they hold spillChunk bytes, so the whole graph is never in memory: the
-// runtime writes the answer from the spills (mcpgen.StreamedText).
+// A rendering held in memory (renderGraph: search_nodes, open_nodes) is
+// sent from these two buffers; they are reused (renders): the runtime
+// releases the result (Graph.Release) once the answer has been written
+// from them. A streamed rendering (newStreamedRender: read_graph and the
+// graph resource) moves the buffers' bytes to spills (textOut, jsOut)
+// whenever they hold spillChunk bytes, so the whole graph is never in
+// memory: the runtime writes the answer from the spills
+// (mcpgen.StreamedText, mcpgen.StreamedJSON). Each method appends to
+// local copies of the buffers and stores them back once: appending to a
+// heap field directly costs a GC write barrier per append while a
+// collection runs.
 type graphRender struct {
 	text, js   []byte
 	nEnt, nRel int
@@ -75,21 +72,6 @@ func encodedText(s string) string {
 
 // renders holds released renderings, for their buffers.
 var renders = sync.Pool{New: func() any { return new(graphRender) }}
-
-// renderSize is the size of a graph's structuredContent and text block with
-// the given counts, a little more where strings need escapes.
-func renderSize(st memstore.GraphStats) (jsonSize, textSize int) {
-	const quoted = len(`\"`) * 2 // a string's quotes in the text block
-	perEnt := 1 + len(tEntity) + quoted + len(tEntityType) + quoted + len(tObs) + 2 + len(tObsClose) + len(tItemClose)
-	perObs := 1 + len(tObsItem) + quoted
-	perRel := 1 + len(tFrom) + len(tTo) + len(tRelType) + 3*quoted + len(tItemClose)
-	slack := st.Bytes/32 + 64
-	jsonSize = st.Bytes + slack + len(`,{"name":"","entityType":"","observations":[]}`)*st.Entities +
-		3*st.Observations + len(`,{"from":"","to":"","relationType":""}`)*st.Relations
-	textSize = st.Bytes + slack + len(tOpen) + len(tRelations) + len(tClose) + perEnt*st.Entities +
-		perObs*st.Observations + perRel*st.Relations
-	return jsonSize, textSize
-}
 
 // newGraphRender starts a rendering whose structuredContent and text are
 // expected to be about jsonSize and textSize bytes.

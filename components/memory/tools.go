@@ -2,7 +2,6 @@ package memory
 
 import (
 	"context"
-	"sync/atomic"
 
 	"github.com/mcpgen/mcpgen"
 	"github.com/mcpgen/mcpgen/components/memory/memstore"
@@ -153,30 +152,8 @@ func (ReadGraph) Call(ctx context.Context, store memstore.Store) (Graph, error) 
 		r.close()
 		return Graph{}, err
 	}
-	lastGraphJSON.Store(r.jsOut.Len())
 	return Graph{r: r}, nil
 }
-
-// graphSizeHint estimates the lengths of the whole graph's
-// structuredContent and text block, to allocate them once: growing a
-// buffer of tens of MB by appending copies it again and again and leaves
-// the copies for the GC. The store's counts give it when the store has
-// them (memstore.SQLite's GraphStats); otherwise the last read_graph's
-// size does, since a graph grows slowly.
-func graphSizeHint(ctx context.Context, store memstore.Store) (jsonSize, textSize int) {
-	if s, ok := store.(interface {
-		GraphStats(context.Context) (memstore.GraphStats, error)
-	}); ok {
-		if st, err := s.GraphStats(ctx); err == nil {
-			return renderSize(st)
-		}
-	}
-	n := int(lastGraphJSON.Load()) * 9 / 8
-	return n, n + n/2
-}
-
-// lastGraphJSON is the size of the last read_graph's structuredContent.
-var lastGraphJSON atomic.Int64
 
 // Search for nodes in the knowledge graph based on a query
 //
