@@ -349,3 +349,88 @@ func TestStreamedResultChecked(t *testing.T) {
 		t.Fatalf("%d spills closed, want 2", closed.Load())
 	}
 }
+
+// textOnly is a resource value streamed from a body.
+type textOnly struct{ b Body }
+
+func (v textOnly) StreamedText() Body { return v.b }
+
+// TestStreamedResourceSameBytes: a resource whose text is streamed from a
+// spill (a file) is answered byte for byte as the same text held in
+// memory, in both eras (the stateless one adds resultType and cache
+// hints around it), and its spill is closed once written.
+func TestStreamedResourceSameBytes(t *testing.T) {
+	text, _ := bigResult()
+	var plain string
+	if err := json.Unmarshal(text, &plain); err != nil {
+		t.Fatal(err)
+	}
+	closed := new(atomic.Int32)
+	serve := func(streamed bool) *Server {
+		read := func(context.Context, *Request) (*ReadResourceResult, error) {
+			if streamed {
+				return ResourceJSON("test://big", "text/plain", textOnly{countClose{spillOf(t, text), closed}}, nil)
+			}
+			return ResourceText("test://big", "text/plain", plain, nil)
+		}
+		srv := New(Definition{Name: "test", Version: "1.0.0", Resources: []Resource{{
+			Resource: ResourceInfo{URI: "test://big", Name: "big", MimeType: "text/plain"},
+			Cache:    Cache{TTLMs: 5000},
+			Read:     read,
+		}}}, Options{})
+		t.Cleanup(srv.Close)
+		return srv
+	}
+	initialize := `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
+	legacy := `{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"test://big"}}`
+	modern := modernBody(2, "resources/read", map[string]any{"uri": "test://big"})
+	answers := func(streamed bool) []string {
+		var out bytes.Buffer
+		in := modern + "\n" + initialize + "\n" + legacy + "\n"
+		if err := ServeStdio(context.Background(), serve(streamed), strings.NewReader(in), &out); err != nil {
+			t.Fatal(err)
+		}
+		// Requests run concurrently: order the answers by id.
+		lines := make([]string, 3)
+		for _, line := range strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n") {
+			var m msg
+			if err := json.Unmarshal([]byte(line), &m); err != nil {
+				t.Fatalf("%v: %.300s", err, line)
+			}
+			switch string(m.ID) {
+			case "2":
+				lines[0] = line
+			case "0":
+				lines[1] = line
+			case "1":
+				lines[2] = line
+			}
+		}
+		return lines
+	}
+	got, want := answers(true), answers(false)
+	if len(got) != 3 || len(want) != 3 {
+		t.Fatalf("%d and %d answers, want 3", len(got), len(want))
+	}
+	for i := range got {
+		if got[i] != want[i] {
+			t.Fatalf("answer %d: the streamed resource differs from the held one:\n%.300s\n%.300s", i, got[i], want[i])
+		}
+	}
+	for _, i := range []int{0, 2} {
+		var m struct {
+			Result struct {
+				Contents []struct{ Text string } `json:"contents"`
+			} `json:"result"`
+		}
+		if err := json.Unmarshal([]byte(got[i]), &m); err != nil || len(m.Result.Contents) != 1 || m.Result.Contents[0].Text != plain {
+			t.Fatalf("answer %d does not carry the text: %.300s (%v)", i, got[i], err)
+		}
+	}
+	if !strings.Contains(got[0], `"ttlMs":5000`) {
+		t.Fatalf("the stateless answer lacks its cache hints: %.300s", got[0])
+	}
+	if n := closed.Load(); n != 2 {
+		t.Fatalf("%d spills closed after 2 streamed answers, want 2", n)
+	}
+}
