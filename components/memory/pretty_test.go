@@ -219,4 +219,3 @@ func FuzzAppendJSString(f *testing.F) {
 		}
 	})
 }
-
