@@ -262,7 +262,7 @@ func (m *Message) MarshalJSON() ([]byte, error) {
 
 // withStreamRead is a copy of m whose streamed result is read into
 // Result: for encodings that need the message in one buffer (a batch's
-// array, a task's stored result).
+// array of answers).
 func (m *Message) withStreamRead() (*Message, error) {
 	var b bytes.Buffer
 	b.Grow(int(m.ResultStream.Len()))
