@@ -11,6 +11,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -432,5 +433,63 @@ func TestStreamedResourceSameBytes(t *testing.T) {
 	}
 	if n := closed.Load(); n != 2 {
 		t.Fatalf("%d spills closed after 2 streamed answers, want 2", n)
+	}
+}
+
+// TestStreamedResultAsTask: a streamed tool run as a task stores its
+// result read into memory (the same text and structuredContent) and
+// closes its spills.
+func TestStreamedResultAsTask(t *testing.T) {
+	text, js := bigResult()
+	closed := new(atomic.Int32)
+	s := New(Definition{Name: "test", Version: "1.0.0", Tools: []Tool{{
+		Tool: ToolInfo{Name: "streamed", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		Task: "optional",
+		Call: func(context.Context, *Request, json.RawMessage) (*CallToolResult, error) {
+			return StructuredResult(spilled{countClose{spillOf(t, text), closed}, countClose{spillOf(t, js), closed}}, nil)
+		},
+	}}}, Options{Tasks: true})
+	t.Cleanup(s.Close)
+	created := result(t, handle(t, s, nil, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"streamed","arguments":{},`+modernMeta+`}}`))
+	id, _ := created["taskId"].(string)
+	if created["resultType"] != "task" || id == "" {
+		t.Fatalf("tools/call: %v", created)
+	}
+	get := `{"jsonrpc":"2.0","id":2,"method":"tasks/get","params":{"taskId":"` + id + `",` + modernMeta + `}}`
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		resp := handle(t, s, nil, get)
+		var v struct {
+			Status string `json:"status"`
+			Result struct {
+				Content []struct {
+					Text json.RawMessage `json:"text"`
+				} `json:"content"`
+				StructuredContent json.RawMessage `json:"structuredContent"`
+			} `json:"result"`
+		}
+		if err := json.Unmarshal(resp.Result, &v); err != nil {
+			t.Fatalf("tasks/get: %v in %.300s", err, resp.Result)
+		}
+		if v.Status == "completed" {
+			// Stored as json.Marshal encodes it (HTML-escaped), held
+			// results alike: compare the values.
+			var gotText, wantText string
+			var gotJS, wantJS any
+			_ = json.Unmarshal(text, &wantText)
+			_ = json.Unmarshal(js, &wantJS)
+			if len(v.Result.Content) != 1 || json.Unmarshal(v.Result.Content[0].Text, &gotText) != nil || gotText != wantText ||
+				json.Unmarshal(v.Result.StructuredContent, &gotJS) != nil || !reflect.DeepEqual(gotJS, wantJS) {
+				t.Fatalf("the task's result is not the streamed one: %.300s", resp.Result)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("task still %q: %.300s", v.Status, resp.Result)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if n := closed.Load(); n != 2 {
+		t.Fatalf("%d spills closed once the task stored its result, want 2", n)
 	}
 }
