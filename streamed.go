@@ -52,6 +52,17 @@ import (
 // outside its strings. WriteTo writes those bytes, from the start, each
 // time it is called; calls are never concurrent. The runtime calls Close
 // once the answer is written or dropped; Close must allow a second call.
+//
+// Render the body completely before the handler returns: a failure of the
+// data source is then an ordinary error of the call, and nothing of the
+// answer has been sent. If writing the body fails once the answer has
+// begun, the answer is cut short, never completed: stdio closes its
+// output, HTTP aborts the response (a JSON answer carries Content-Length).
+// A streamed answer's whole length counts against its caller's pending
+// bytes (Options.MaxPendingBytesPerPrincipal) and its concurrency slot
+// stays taken until it is written or dropped; a task reads it into memory
+// to store it. A streamed structuredContent over 4 MiB is not read back to
+// be checked against the output schema: the result type vouches for it.
 type Body interface {
 	Len() int64
 	WriteTo(w io.Writer) (int64, error)
