@@ -48,6 +48,12 @@
 // prompts (Get) follow the same pattern; a Complete method adds argument
 // completion.
 //
+// A result too large to hold in memory (a whole knowledge graph) is
+// streamed: its type renders its text and structuredContent into a
+// [Body], typically a [Spill], while it reads its data ([StreamedText],
+// [StreamedJSON]), and the transport writes the answer from there, over
+// stdio and HTTP alike; see [Body] for how errors and limits apply.
+//
 // # Errors
 //
 // An ordinary error from a component is a failed tool call: the client

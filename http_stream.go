@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
+	"strconv"
 	"sync"
 	"time"
 
@@ -182,11 +184,15 @@ func (s *stream) finish(status int, sessionID string, resp *jsonrpc.Message) {
 		s.finalEventLocked(resp)
 		return
 	}
-	if resp.ResultParts != nil {
-		// A large result in pieces: written from where they lie.
+	if resp.ResultParts != nil || resp.ResultStream != nil {
+		// A large result in pieces, or streamed: written from where they
+		// lie. Content-Length lets the client tell a cut answer.
+		if n := jsonrpc.WrittenLen(resp); n >= 0 {
+			s.w.Header().Set("Content-Length", strconv.FormatInt(n, 10))
+		}
 		s.setJSONHeaders(status, sessionID)
 		if err := jsonrpc.Write(s.w, resp); err != nil {
-			s.log.Debug("write response", zap.Error(err))
+			s.writeFailed(err)
 		}
 		return
 	}
@@ -231,12 +237,43 @@ func (s *stream) finishBatch(resps []*jsonrpc.Message) {
 }
 
 func (s *stream) finalEventLocked(m *jsonrpc.Message) bool {
+	if m.ResultStream != nil {
+		return s.streamEventLocked(m)
+	}
 	b, err := jsonrpc.Encode(m)
 	if err != nil {
 		s.log.Error("encode response", zap.Error(err))
 		b, _ = json.Marshal(jsonrpc.NewErrorResponse(m.ID, fmt.Errorf("%w: encode response", jsonrpc.ErrInternal)))
 	}
 	return s.eventLocked(b) == nil
+}
+
+// streamEventLocked writes a streamed answer as one SSE event, from where
+// its result lies, under one write deadline as a JSON answer is.
+func (s *stream) streamEventLocked(m *jsonrpc.Message) bool {
+	s.deadlineLocked()
+	if _, err := io.WriteString(s.w, "event: message\ndata: "); err != nil {
+		return false
+	}
+	if err := jsonrpc.Write(s.w, m); err != nil {
+		s.writeFailed(err)
+		return false
+	}
+	if _, err := io.WriteString(s.w, "\n\n"); err != nil {
+		return false
+	}
+	return s.flushLocked() == nil
+}
+
+// writeFailed handles an answer written in part: one whose streamed
+// result failed part-way is cut off by aborting the response (net/http
+// closes the connection, or resets the HTTP/2 stream), so that the client
+// sees it fail instead of reading more after it or waiting for its end.
+func (s *stream) writeFailed(err error) {
+	s.log.Debug("write response", zap.Error(err))
+	if errors.Is(err, jsonrpc.ErrIncomplete) {
+		panic(http.ErrAbortHandler)
+	}
 }
 
 func (s *stream) writeJSONLocked(status int, sessionID string, b []byte) {

@@ -282,6 +282,14 @@ func argumentError(err error) string {
 	return err.Error()
 }
 
+// validJSON is the check of a structuredContent without an output schema.
+func validJSON(b []byte) error {
+	if !json.Valid(b) {
+		return errors.New("not JSON")
+	}
+	return nil
+}
+
 // runTool calls the tool's adapter and checks its structured output.
 func (s *Server) runTool(ctx context.Context, req *Request, t *compiledTool, args json.RawMessage) (res *CallToolResult, err error) {
 	defer func() {
@@ -300,7 +308,18 @@ func (s *Server) runTool(ctx context.Context, req *Request, t *compiledTool, arg
 		s.event(EventToolFailed, "tool", t.Tool.Tool.Name)
 		return res, nil
 	}
-	if t.output == nil {
+	if res.streamed != nil {
+		// Written from its bodies later; checked when small (see
+		// "Streamed results").
+		check := validJSON
+		if t.output != nil && !t.Tool.OutputTrusted {
+			check = t.output.Validate
+		}
+		if err := checkStreamed(res, check); err != nil {
+			res.Release()
+			return nil, fmt.Errorf("%w: tool %s returned a streamed structuredContent that fails its check: %v", jsonrpc.ErrInternal, t.Tool.Tool.Name, err)
+		}
+	} else if t.output == nil {
 		if len(res.StructuredContent) > 0 && !json.Valid(res.StructuredContent) {
 			return nil, fmt.Errorf("%w: tool %s returned structuredContent that is not JSON", jsonrpc.ErrInternal, t.Tool.Tool.Name)
 		}

@@ -161,6 +161,8 @@ type ResourceContents struct {
 	Text     *string         `json:"text,omitempty"`
 	Blob     string          `json:"blob,omitempty"`
 	Meta     json.RawMessage `json:"_meta,omitempty"`
+
+	body Body // a streamed text (ResourceJSON): Text is nil until written
 }
 
 // CallToolResult answers tools/call.
@@ -171,7 +173,8 @@ type CallToolResult struct {
 	IsError           bool            `json:"isError,omitempty"`
 	Meta              json.RawMessage `json:"_meta,omitempty"`
 
-	release []func() // see OnRelease
+	release  []func()    // see OnRelease
+	streamed *toolBodies // see StructuredResult: text and structuredContent as bodies
 }
 
 // OnRelease registers f to run once the runtime has encoded the result

@@ -149,10 +149,15 @@ func marshalResult[T any](out T) ([]byte, error) {
 
 // StructuredResult encodes a typed result as structuredContent, with the same
 // JSON as a text block for clients that predate structured output (or the
-// result's EncodedText).
+// result's EncodedText). A result that gives its text and structuredContent
+// as bodies (StreamedText and StreamedJSON) is streamed to the client from
+// them (see "Streamed results" in streamed.go).
 func StructuredResult[T any](out T, err error) (*CallToolResult, error) {
 	if err != nil {
 		return ToolError(err)
+	}
+	if text, structured := streamedBodies(out); text != nil {
+		return streamedResult(out, text, structured), nil
 	}
 	b, err := marshalResult(out)
 	if err != nil {
@@ -203,10 +208,17 @@ func ResourceBlob(uri, mimeType string, out []byte, err error) (*ReadResourceRes
 	return &ReadResourceResult{Contents: []ResourceContents{{URI: uri, MimeType: mimeType, Blob: base64.StdEncoding.EncodeToString(out)}}}, nil
 }
 
-// ResourceJSON encodes a typed value read from a resource as JSON text.
+// ResourceJSON encodes a typed value read from a resource as JSON text; a
+// value that gives its text as a body (StreamedText) is streamed to the
+// client from it instead (see "Streamed results" in streamed.go).
 func ResourceJSON[T any](uri, mimeType string, out T, err error) (*ReadResourceResult, error) {
 	if err != nil {
 		return nil, err
+	}
+	if s, ok := any(out).(StreamedText); ok {
+		if body := s.StreamedText(); body != nil {
+			return &ReadResourceResult{Contents: []ResourceContents{{URI: uri, MimeType: mimeType, body: body}}}, nil
+		}
 	}
 	b, err := json.Marshal(out)
 	if err != nil {

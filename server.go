@@ -499,9 +499,14 @@ func (s *Server) handle(ctx context.Context, in *inbound) *jsonrpc.Message {
 	return resp
 }
 
-// answerSize is about what an answer holds in memory until it is written.
+// answerSize is about what an answer holds until it is written: in
+// memory, or, streamed, in a file (counted alike: an unread answer must not
+// fill the disk either).
 func answerSize(m *jsonrpc.Message) int64 {
 	n := int64(len(m.Result))
+	if m.ResultStream != nil {
+		n += m.ResultStream.Len()
+	}
 	for _, p := range m.ResultParts {
 		n += int64(len(p))
 	}
@@ -554,7 +559,7 @@ func (s *Server) respond(ctx context.Context, in *inbound) *jsonrpc.Message {
 	}
 	s.event(EventRequestSuccess, "method", m.Method)
 	resp := jsonrpc.NewResponse(m.ID, result.b)
-	resp.ResultParts, resp.Release = result.parts, result.release
+	resp.ResultParts, resp.ResultStream, resp.Release = result.parts, result.stream, result.release
 	return resp
 }
 
@@ -790,6 +795,7 @@ func validLogLevel(l string) bool { _, ok := logLevels[l]; return ok }
 type answer struct {
 	b       json.RawMessage
 	parts   [][]byte
+	stream  jsonrpc.Stream // a streamed result (see "Streamed results")
 	release func()
 }
 
@@ -803,6 +809,9 @@ func (s *Server) encodeResult(req *Request, v any) (answer, error) {
 	case []byte:
 		b = v
 	case *CallToolResult:
+		if st := toolResultStream(req.Modern(), v); st != nil {
+			return answer{stream: st, release: v.Release}, nil
+		}
 		if parts := toolResultParts(req.Modern(), v); parts != nil {
 			return answer{parts: parts, release: v.Release}, nil
 		}
@@ -813,11 +822,33 @@ func (s *Server) encodeResult(req *Request, v any) (answer, error) {
 		v.Release()
 		return answer{b: b}, nil
 	default:
-		var err error
-		if b, err = json.Marshal(v); err != nil {
+		st, done, err := resourceStream(v, func(v any) ([]byte, error) { return s.marshalResult(req, v) })
+		if st != nil {
+			return answer{stream: st, release: done}, nil
+		}
+		if err == nil {
+			b, err = json.Marshal(v)
+		}
+		if err != nil {
 			return answer{}, fmt.Errorf("%w: encode result: %v", jsonrpc.ErrInternal, err)
 		}
 	}
+	return answer{b: s.withResultType(req, b)}, nil
+}
+
+// marshalResult is json.Marshal with the resultType of a stateless
+// request's result.
+func (s *Server) marshalResult(req *Request, v any) ([]byte, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	return s.withResultType(req, b), nil
+}
+
+// withResultType adds `"resultType":"complete"` to the encoded result b of
+// a stateless (2026-07-28) request that lacks it.
+func (s *Server) withResultType(req *Request, b []byte) []byte {
 	if req.Modern() && !bytes.HasPrefix(b, []byte(`{"resultType"`)) {
 		out := make([]byte, 0, len(b)+len(`"resultType":"complete",`))
 		out = append(out, `{"resultType":"complete"`...)
@@ -825,9 +856,9 @@ func (s *Server) encodeResult(req *Request, v any) (answer, error) {
 			out = append(out, ',')
 		}
 		out = append(out, b[1:]...)
-		return answer{b: out}, nil
+		return out
 	}
-	return answer{b: b}, nil
+	return b
 }
 
 // permit runs the permission check for a component scope.

@@ -26,15 +26,20 @@ import (
 	"sync/atomic"
 	"time"
 
+	"go.uber.org/zap"
+
 	"github.com/mcpgen/mcpgen/internal/jsonrpc"
 )
 
 // Serve reads messages from r until EOF or ctx ends, answering on w. It
 // waits for handlers in flight before returning. A clean EOF returns nil.
+// An answer that fails part-way (a streamed result, see "Streamed
+// results") ends the connection: w is closed if it is an io.Closer.
 func ServeStdio(ctx context.Context, srv *Server, r io.Reader, w io.Writer) error {
 	growPipe(w)
-	c := &conn{srv: srv, out: bufio.NewWriter(w), inflight: map[string]context.CancelCauseFunc{}, wake: make(chan struct{}, 1)}
+	c := &conn{srv: srv, w: w, out: bufio.NewWriter(w), inflight: map[string]context.CancelCauseFunc{}, wake: make(chan struct{}, 1)}
 	ctx, cancel := context.WithCancel(ctx)
+	c.stop = cancel
 	defer func() {
 		// The client is gone: cancel what still runs (listen streams and
 		// questions to the client would otherwise wait forever), then wait.
@@ -101,8 +106,10 @@ type conn struct {
 	srv *Server
 
 	wmu     sync.Mutex
+	w       io.Writer // under out
 	out     *bufio.Writer
-	waiting atomic.Int32 // writers waiting for wmu
+	waiting atomic.Int32       // writers waiting for wmu
+	stop    context.CancelFunc // ends the connection (see cut)
 
 	mu       sync.Mutex
 	sess     *Session
@@ -133,6 +140,10 @@ func (c *conn) write(m *jsonrpc.Message) error {
 	c.waiting.Add(-1)
 	err := jsonrpc.WriteLine(c.out, m) // copies what it does not write
 	m.Done()
+	if errors.Is(err, jsonrpc.ErrIncomplete) {
+		c.cut(err)
+		return err
+	}
 	if c.waiting.Load() == 0 {
 		if ferr := c.out.Flush(); err == nil {
 			err = ferr
@@ -140,6 +151,25 @@ func (c *conn) write(m *jsonrpc.Message) error {
 	}
 	return err
 }
+
+// cut ends a connection on which a message was written in part (a
+// streamed result whose body failed, see "Streamed results"): nothing
+// more may follow a broken line, so the output is closed, when it can be,
+// and nothing is written to it again; the client sees the stream end.
+// c.wmu is held.
+func (c *conn) cut(err error) {
+	c.srv.log.Warn("stdio: an answer failed part-way; closing the connection", zap.Error(err))
+	c.out = bufio.NewWriterSize(failWriter{err}, 16)
+	if cl, ok := c.w.(io.Closer); ok {
+		_ = cl.Close()
+	}
+	c.stop()
+}
+
+// failWriter fails every write with err.
+type failWriter struct{ err error }
+
+func (f failWriter) Write([]byte) (int, error) { return 0, f.err }
 
 func (c *conn) handleLine(ctx context.Context, line []byte) {
 	if jsonrpc.IsBatch(line) {

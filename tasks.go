@@ -288,6 +288,9 @@ func (s *Server) startTask(_ context.Context, req *Request, t *compiledTool, arg
 		defer s.running.Done() // last: after the final status is stored
 		defer cancel()
 		res, err := s.runTool(ctx, &treq, t, args)
+		if err == nil {
+			err = res.readStreams(s.tasks.maxResultBytes) // the result is stored
+		}
 		tk.mu.Lock()
 		if err == nil {
 			tk.result, _ = json.Marshal(res)

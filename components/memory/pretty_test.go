@@ -219,38 +219,3 @@ func FuzzAppendJSString(f *testing.F) {
 		}
 	})
 }
-
-// TestRenderSizeCoversTheRendering checks that read_graph's buffers are
-// sized from the store's counts without growing, and not much larger.
-func TestRenderSizeCoversTheRendering(t *testing.T) {
-	for _, n := range []int{0, 1, 10, 1000} {
-		var g memstore.Graph
-		var st memstore.GraphStats
-		for i := range n {
-			e := memstore.Entity{Name: "entity-" + itoa(i), EntityType: "person", Observations: []string{"created as number " + itoa(i), "tag"}}
-			if i%3 == 0 {
-				e.Observations = nil
-			}
-			g.Entities = append(g.Entities, e)
-			st.Bytes += len(e.Name) + len(e.EntityType)
-			for _, o := range e.Observations {
-				st.Bytes += len(o)
-			}
-			st.Observations += len(e.Observations)
-			if i > 0 {
-				r := memstore.Relation{From: e.Name, To: g.Entities[i-1].Name, RelationType: "follows"}
-				g.Relations = append(g.Relations, r)
-				st.Bytes += len(r.From) + len(r.To) + len(r.RelationType)
-			}
-		}
-		st.Entities, st.Relations = len(g.Entities), len(g.Relations)
-		jsonSize, textSize := renderSize(st)
-		r := renderGraph(g).r
-		if len(r.js) > jsonSize || len(r.text) > textSize {
-			t.Fatalf("%d entities: rendered %d+%d bytes, sized for %d+%d", n, len(r.js), len(r.text), jsonSize, textSize)
-		}
-		if n >= 1000 && (jsonSize > len(r.js)*11/10 || textSize > len(r.text)*11/10) {
-			t.Fatalf("%d entities: rendered %d+%d bytes, sized for %d+%d: over 10%% more", n, len(r.js), len(r.text), jsonSize, textSize)
-		}
-	}
-}

@@ -1,10 +1,12 @@
 package memory
 
 import (
+	"bytes"
 	"encoding/json"
 	"slices"
 	"sync"
 
+	"github.com/mcpgen/mcpgen"
 	"github.com/mcpgen/mcpgen/components/memory/memstore"
 )
 
@@ -16,20 +18,33 @@ import (
 //     so that the runtime copies it instead of escaping megabytes again;
 //   - js, structuredContent (compact JSON).
 //
-// Nothing else holds the graph, and the transport writes a large answer
-// from these two buffers, so read_graph's peak memory is the two
-// renderings. The buffers are reused (renders): the runtime releases the
-// result (Graph.Release) once the answer has been written from them, so a
-// read_graph of tens of MB allocates and faults in no new memory. Each
-// method appends to local copies of the
-// buffers and stores them back once: appending to a heap field directly
-// costs a GC write barrier per append while a collection runs, and
-// read_graph's own allocations keep collections running.
+// A rendering held in memory (renderGraph: search_nodes, open_nodes) is
+// sent from these two buffers; they are reused (renders): the runtime
+// releases the result (Graph.Release) once the answer has been written
+// from them. A streamed rendering (newStreamedRender: read_graph and the
+// graph resource) moves the buffers' bytes to spills (textOut, jsOut)
+// whenever they hold spillChunk bytes, so the whole graph is never in
+// memory: the runtime writes the answer from the spills
+// (mcpgen.StreamedText, mcpgen.StreamedJSON). Each method appends to
+// local copies of the buffers and stores them back once: appending to a
+// heap field directly costs a GC write barrier per append while a
+// collection runs.
 type graphRender struct {
 	text, js   []byte
 	nEnt, nRel int
 	relations  bool // the entities list is closed
+
+	textOut, jsOut *mcpgen.Spill // streamed: where the renderings go
+	textOnly       bool          // streamed text alone (the resource): js is not kept
 }
+
+// A streamed rendering moves its bytes to its spills in chunks of
+// spillChunk; a spill keeps up to spillMemory bytes in memory before it
+// moves to a temporary file, so that a small graph costs no file.
+const (
+	spillChunk  = 256 << 10
+	spillMemory = 1 << 20
+)
 
 // The fixed parts of the text block, escaped once: the layout of
 // JSON.stringify(graph, null, 2), with entities and relations at depth 2.
@@ -58,21 +73,6 @@ func encodedText(s string) string {
 // renders holds released renderings, for their buffers.
 var renders = sync.Pool{New: func() any { return new(graphRender) }}
 
-// renderSize is the size of a graph's structuredContent and text block with
-// the given counts, a little more where strings need escapes.
-func renderSize(st memstore.GraphStats) (jsonSize, textSize int) {
-	const quoted = len(`\"`) * 2 // a string's quotes in the text block
-	perEnt := 1 + len(tEntity) + quoted + len(tEntityType) + quoted + len(tObs) + 2 + len(tObsClose) + len(tItemClose)
-	perObs := 1 + len(tObsItem) + quoted
-	perRel := 1 + len(tFrom) + len(tTo) + len(tRelType) + 3*quoted + len(tItemClose)
-	slack := st.Bytes/32 + 64
-	jsonSize = st.Bytes + slack + len(`,{"name":"","entityType":"","observations":[]}`)*st.Entities +
-		3*st.Observations + len(`,{"from":"","to":"","relationType":""}`)*st.Relations
-	textSize = st.Bytes + slack + len(tOpen) + len(tRelations) + len(tClose) + perEnt*st.Entities +
-		perObs*st.Observations + perRel*st.Relations
-	return jsonSize, textSize
-}
-
 // newGraphRender starts a rendering whose structuredContent and text are
 // expected to be about jsonSize and textSize bytes.
 func newGraphRender(jsonSize, textSize int) *graphRender {
@@ -84,6 +84,64 @@ func newGraphRender(jsonSize, textSize int) *graphRender {
 	r.text = append(append(r.text, '"'), tOpen...)
 	r.js = append(r.js, `{"entities":[`...)
 	return r
+}
+
+// newStreamedRender starts a rendering into spills: of both forms, or of
+// the text alone when textOnly is set.
+func newStreamedRender(textOnly bool) *graphRender {
+	r := &graphRender{
+		text:     make([]byte, 0, spillChunk+8<<10),
+		textOut:  mcpgen.NewSpill(spillMemory),
+		textOnly: textOnly,
+	}
+	if !textOnly {
+		r.js = make([]byte, 0, spillChunk+8<<10)
+		r.jsOut = mcpgen.NewSpill(spillMemory)
+	}
+	r.text = append(append(r.text, '"'), tOpen...)
+	r.js = append(r.js, `{"entities":[`...)
+	return r
+}
+
+// spillSome moves a streamed rendering's buffers to its spills once they
+// hold spillChunk bytes.
+func (r *graphRender) spillSome() error {
+	if r.textOut == nil || len(r.text)+len(r.js) < spillChunk {
+		return nil
+	}
+	return r.spillAll()
+}
+
+// spillAll moves the buffers' bytes to the spills (a text-only
+// rendering's js is dropped).
+func (r *graphRender) spillAll() error {
+	if _, err := r.textOut.Write(r.text); err != nil {
+		return err
+	}
+	if r.jsOut != nil {
+		if _, err := r.jsOut.Write(r.js); err != nil {
+			return err
+		}
+	}
+	r.text, r.js = r.text[:0], r.js[:0]
+	return nil
+}
+
+// end finishes a streamed rendering: the rest goes to the spills, and
+// the buffers are let go.
+func (r *graphRender) end() error {
+	r.finish()
+	err := r.spillAll()
+	r.text, r.js = nil, nil
+	return err
+}
+
+// close gives a streamed rendering's spills back (idempotent).
+func (r *graphRender) close() {
+	r.textOut.Close()
+	if r.jsOut != nil {
+		r.jsOut.Close()
+	}
 }
 
 // textString appends s as JSON.stringify writes it, encoded once more as
@@ -134,6 +192,10 @@ func (r *graphRender) entity(e memstore.Entity) error {
 		t = append(t, tObsClose...)
 	}
 	t = append(t, tItemClose...)
+	if r.textOnly {
+		r.text, r.js = t, j[:0]
+		return r.spillSome()
+	}
 
 	j = append(j, `{"name":`...)
 	j = appendJSString(j, e.Name)
@@ -148,7 +210,7 @@ func (r *graphRender) entity(e memstore.Entity) error {
 	}
 	j = append(j, "]}"...)
 	r.text, r.js = t, j
-	return nil
+	return r.spillSome()
 }
 
 // closeEntities ends the entities list and opens the relations list.
@@ -173,6 +235,10 @@ func (r *graphRender) relation(rel memstore.Relation) error {
 	t = append(t, tRelType...)
 	t = textString(t, rel.RelationType)
 	t = append(t, tItemClose...)
+	if r.textOnly {
+		r.text, r.js = t, j[:0]
+		return r.spillSome()
+	}
 
 	j = append(j, `{"from":`...)
 	j = appendJSString(j, rel.From)
@@ -182,7 +248,7 @@ func (r *graphRender) relation(rel memstore.Relation) error {
 	j = appendJSString(j, rel.RelationType)
 	j = append(j, '}')
 	r.text, r.js = t, j
-	return nil
+	return r.spillSome()
 }
 
 // finish closes both renderings.
@@ -214,12 +280,47 @@ type Graph struct {
 	r *graphRender
 }
 
-// rendered is g's rendering, made now for a Graph built from values.
+// rendered is g's rendering, made now for a Graph built from values, or
+// read back from its spills.
 func (g Graph) rendered() *graphRender {
-	if g.r == nil {
+	switch {
+	case g.r == nil:
 		return renderGraph(g.Graph).r
+	case g.r.textOut != nil:
+		text, _ := g.r.textOut.Bytes()
+		if g.r.jsOut != nil {
+			js, _ := g.r.jsOut.Bytes()
+			return &graphRender{text: text, js: js}
+		}
+		// Text only (the resource): the JSON is the text, decoded and
+		// compacted.
+		var s string
+		var js bytes.Buffer
+		if json.Unmarshal(text, &s) != nil || json.Compact(&js, []byte(s)) != nil {
+			return renderGraph(memstore.Graph{}).r
+		}
+		return &graphRender{text: text, js: js.Bytes()}
 	}
 	return g.r
+}
+
+// StreamedText is the text block of a streamed Graph (read_graph, and the
+// text of memory://knowledge-graph), for the runtime to send from where
+// it lies; nil for any other Graph.
+func (g Graph) StreamedText() mcpgen.Body {
+	if g.r == nil || g.r.textOut == nil {
+		return nil
+	}
+	return g.r.textOut
+}
+
+// StreamedJSON is the structuredContent of a streamed Graph; nil for any
+// other Graph, and for the resource's, which is text alone.
+func (g Graph) StreamedJSON() mcpgen.Body {
+	if g.r == nil || g.r.jsOut == nil {
+		return nil
+	}
+	return g.r.jsOut
 }
 
 // EncodedText is the text block the reference gives, the graph as
@@ -236,7 +337,11 @@ func (g Graph) MarshalJSON() ([]byte, error) { return g.EncodedJSON(), nil }
 // Release gives the rendering's buffers back for reuse; the runtime calls
 // it once the answer has been written from them. g must not be used after.
 func (g Graph) Release() {
-	if g.r != nil {
+	switch {
+	case g.r == nil:
+	case g.r.textOut != nil:
+		g.r.close()
+	default:
 		renders.Put(g.r)
 	}
 }

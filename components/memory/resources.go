@@ -16,9 +16,20 @@ import (
 //mcp:resource uri=memory://knowledge-graph name=knowledge-graph title="Knowledge Graph" mime=application/json scope=memory:read
 type KnowledgeGraph struct{}
 
-// Read returns every entity and relation.
-func (KnowledgeGraph) Read(ctx context.Context, store memstore.Store) (memstore.Graph, error) {
-	return store.ReadGraph(ctx)
+// Read returns every entity and relation, as the reference's text
+// (JSON.stringify(graph, null, 2)), rendered as they are read into a
+// spill that the runtime streams the answer from.
+func (KnowledgeGraph) Read(ctx context.Context, store memstore.Store) (Graph, error) {
+	r := newStreamedRender(true)
+	err := store.WalkGraph(ctx, r.entity, r.relation)
+	if err == nil {
+		err = r.end()
+	}
+	if err != nil {
+		r.close()
+		return Graph{}, err
+	}
+	return Graph{r: r}, nil
 }
 
 // The entities of the graph, with their types and observations, without relations.

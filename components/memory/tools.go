@@ -2,7 +2,6 @@ package memory
 
 import (
 	"context"
-	"sync/atomic"
 
 	"github.com/mcpgen/mcpgen"
 	"github.com/mcpgen/mcpgen/components/memory/memstore"
@@ -138,38 +137,23 @@ func (in DeleteRelations) Call(ctx context.Context, req *mcpgen.Request, store m
 //mcp:tool name=read_graph title="Read Graph" readonly scope=memory:read
 type ReadGraph struct{}
 
-// Call returns every entity and relation, rendered as they are read.
+// Call returns every entity and relation, rendered as they are read into
+// spills (memory, then a temporary file) that the runtime streams the
+// answer from: the graph is never held whole. One walk renders both
+// forms, so they show the same snapshot; a store that fails mid-walk
+// fails the call before anything is sent.
 func (ReadGraph) Call(ctx context.Context, store memstore.Store) (Graph, error) {
-	jsonSize, textSize := graphSizeHint(ctx, store)
-	r := newGraphRender(jsonSize, textSize)
-	if err := store.WalkGraph(ctx, r.entity, r.relation); err != nil {
+	r := newStreamedRender(false)
+	err := store.WalkGraph(ctx, r.entity, r.relation)
+	if err == nil {
+		err = r.end()
+	}
+	if err != nil {
+		r.close()
 		return Graph{}, err
 	}
-	r.finish()
-	lastGraphJSON.Store(int64(len(r.js)))
 	return Graph{r: r}, nil
 }
-
-// graphSizeHint estimates the lengths of the whole graph's
-// structuredContent and text block, to allocate them once: growing a
-// buffer of tens of MB by appending copies it again and again and leaves
-// the copies for the GC. The store's counts give it when the store has
-// them (memstore.SQLite's GraphStats); otherwise the last read_graph's
-// size does, since a graph grows slowly.
-func graphSizeHint(ctx context.Context, store memstore.Store) (jsonSize, textSize int) {
-	if s, ok := store.(interface {
-		GraphStats(context.Context) (memstore.GraphStats, error)
-	}); ok {
-		if st, err := s.GraphStats(ctx); err == nil {
-			return renderSize(st)
-		}
-	}
-	n := int(lastGraphJSON.Load()) * 9 / 8
-	return n, n + n/2
-}
-
-// lastGraphJSON is the size of the last read_graph's structuredContent.
-var lastGraphJSON atomic.Int64
 
 // Search for nodes in the knowledge graph based on a query
 //

@@ -109,7 +109,7 @@ var (
 		Read(context.Context, memstore.Store) (component.Entities, error)
 	} = stale("memory.GraphEntities.Read changed after mcpgen ran: run go generate ./...", (*component.GraphEntities)(nil))
 	_ interface {
-		Read(context.Context, memstore.Store) (memstore.Graph, error)
+		Read(context.Context, memstore.Store) (component.Graph, error)
 	} = stale("memory.KnowledgeGraph.Read changed after mcpgen ran: run go generate ./...", (*component.KnowledgeGraph)(nil))
 	_ interface {
 		Read(context.Context, *mcpgen.Request, memstore.Store) (component.Delta, error)

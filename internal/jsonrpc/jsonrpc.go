@@ -49,11 +49,32 @@ type Message struct {
 	// a component rendered is sent from its buffers without being copied
 	// into one. Encode, Write, WriteLine and MarshalJSON handle it.
 	ResultParts [][]byte `json:"-"`
+	// ResultStream, when set, writes a success response's result itself,
+	// instead of Result and ResultParts: a result too large to hold in
+	// memory, rendered outside it (see Stream). Write and WriteLine
+	// stream it; Encode and MarshalJSON read it into memory.
+	ResultStream Stream `json:"-"`
 	// Release, when set, gives back the buffers the message refers to;
 	// whoever sends the message calls Done once it is written or dropped.
 	// A message never released just leaves them to the garbage collector.
 	Release func() `json:"-"`
 }
+
+// Stream is a result held outside memory (in a file, say) and written by
+// the transport from there. WriteTo writes exactly Len bytes: one compact
+// JSON value with no line break, each time it is called (from the start);
+// calls are not concurrent. Its bytes are not checked on the way out.
+type Stream interface {
+	Len() int64
+	WriteTo(w io.Writer) (int64, error)
+}
+
+// ErrIncomplete is returned by Write and WriteLine when a streamed result
+// failed part-way (its source or the destination): the bytes written are
+// not a whole message, and the transport must not write anything after
+// them on the same stream of messages. The stdio transport closes its
+// output then; HTTP aborts the response.
+var ErrIncomplete = errors.New("jsonrpc: the message was written in part")
 
 // IsRequest reports whether m expects a response.
 func (m *Message) IsRequest() bool { return m.Method != "" && len(m.ID) > 0 }
@@ -188,6 +209,13 @@ func IsBatch(data []byte) bool {
 // anything else, or a result holding a line break, goes through
 // json.Marshal, which compacts.
 func Encode(m *Message) ([]byte, error) {
+	if m.ResultStream != nil {
+		flat, err := m.withStreamRead()
+		if err != nil {
+			return nil, err
+		}
+		m = flat
+	}
 	if plainResponse(m) {
 		n := len(m.ID) + len(`{"jsonrpc":"2.0","id":,"result":}`)
 		for _, part := range m.resultParts() {
@@ -217,12 +245,51 @@ func (m *Message) resultParts() [][]byte {
 // held in ResultParts joined into one.
 func (m *Message) MarshalJSON() ([]byte, error) {
 	type plain Message
+	if m.ResultStream != nil {
+		flat, err := m.withStreamRead()
+		if err != nil {
+			return nil, err
+		}
+		m = flat
+	}
 	if m.ResultParts == nil {
 		return json.Marshal((*plain)(m))
 	}
 	c := *m
 	c.Result, c.ResultParts = bytes.Join(m.ResultParts, nil), nil
 	return json.Marshal((*plain)(&c))
+}
+
+// withStreamRead is a copy of m whose streamed result is read into
+// Result: for encodings that need the message in one buffer (a batch's
+// array of answers).
+func (m *Message) withStreamRead() (*Message, error) {
+	var b bytes.Buffer
+	b.Grow(int(m.ResultStream.Len()))
+	if n, err := m.ResultStream.WriteTo(&b); err != nil || n != m.ResultStream.Len() {
+		return nil, fmt.Errorf("read streamed result: %d of %d bytes: %v", n, m.ResultStream.Len(), err)
+	}
+	c := *m
+	c.Result, c.ResultParts, c.ResultStream = b.Bytes(), nil, nil
+	return &c, nil
+}
+
+// WrittenLen is the number of bytes Write writes for m, when m is a
+// success response written as it is (plain, see Encode), else -1: an
+// HTTP answer sends it as Content-Length, so that a client can tell a
+// cut answer from a whole one.
+func WrittenLen(m *Message) int64 {
+	if !plainResponse(m) {
+		return -1
+	}
+	n := int64(len(m.ID) + len(`{"jsonrpc":"2.0","id":,"result":}`))
+	if m.ResultStream != nil {
+		return n + m.ResultStream.Len()
+	}
+	for _, part := range m.resultParts() {
+		n += int64(len(part))
+	}
+	return n
 }
 
 // Done tells that m has been written (or dropped) and its bytes are not
@@ -241,8 +308,11 @@ func (m *Message) Done() {
 // sent as it is: no line break in it (two IndexByte scans, which are
 // vectorized, unlike IndexAny).
 func plainResponse(m *Message) bool {
-	if m.Error != nil || m.Method != "" || len(m.ID) == 0 || len(m.Result) == 0 && m.ResultParts == nil {
+	if m.Error != nil || m.Method != "" || len(m.ID) == 0 || len(m.Result) == 0 && m.ResultParts == nil && m.ResultStream == nil {
 		return false
+	}
+	if m.ResultStream != nil {
+		return true // no line break, by Stream's contract
 	}
 	for _, part := range m.resultParts() {
 		if bytes.IndexByte(part, '\n') >= 0 || bytes.IndexByte(part, '\r') >= 0 {
@@ -278,6 +348,9 @@ func write(w io.Writer, m *Message, tail string) error {
 	if _, err := w.Write(head); err != nil {
 		return err
 	}
+	if m.ResultStream != nil {
+		return writeStream(w, m.ResultStream, tail)
+	}
 	for _, part := range m.resultParts() {
 		if _, err := w.Write(part); err != nil {
 			return err
@@ -285,4 +358,20 @@ func write(w io.Writer, m *Message, tail string) error {
 	}
 	_, err := io.WriteString(w, tail)
 	return err
+}
+
+// writeStream writes a streamed result and the envelope's tail; any
+// failure is ErrIncomplete, since the envelope's head is out already.
+func writeStream(w io.Writer, s Stream, tail string) error {
+	n, err := s.WriteTo(w)
+	if err == nil && n != s.Len() {
+		err = fmt.Errorf("the stream wrote %d bytes of %d", n, s.Len())
+	}
+	if err == nil {
+		_, err = io.WriteString(w, tail)
+	}
+	if err != nil {
+		return fmt.Errorf("%w: %v", ErrIncomplete, err)
+	}
+	return nil
 }

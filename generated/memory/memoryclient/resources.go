@@ -58,9 +58,9 @@ func (c *Client) ReadGraphEntities(ctx context.Context) (Entities, error) {
 //
 // The whole knowledge graph as JSON, as the reference server offers it.
 //
-// It returns the resource's JSON decoded into MemstoreGraph.
-func (c *Client) ReadKnowledgeGraph(ctx context.Context) (MemstoreGraph, error) {
-	return mcpgen.ReadResourceAs[MemstoreGraph](ctx, c.c, "memory://knowledge-graph")
+// It returns the resource's JSON decoded into Graph.
+func (c *Client) ReadKnowledgeGraph(ctx context.Context) (Graph, error) {
+	return mcpgen.ReadResourceAs[Graph](ctx, c.c, "memory://knowledge-graph")
 }
 
 // ReadSessionDelta reads the resource session-delta: memory://session/delta.

@@ -1,0 +1,124 @@
+package mcpgen
+
+import (
+	"errors"
+	"io"
+	"os"
+)
+
+// Spill is a [Body] a component renders a large result into (see
+// "Streamed results"): its first bytes are held in memory and, past a
+// limit, all of them in an unlinked temporary file, so that an answer of
+// hundreds of megabytes costs the process a few buffers, not the answer
+// (the file's pages are the kernel's page cache, not the process's
+// memory). It collects bytes with Write and gives them back, as often as
+// needed, with WriteTo or Bytes. It is not safe for concurrent use, and
+// must not be written to once read. Close removes its file.
+type Spill struct {
+	limit int
+	mem   []byte
+	f     *os.File
+	name  string // the file's name while it could not be removed at once
+	n     int64  // bytes in f
+	err   error  // the first write error: every later write fails alike
+}
+
+// NewSpill returns a spill that keeps up to limit bytes in memory before
+// it moves them to a temporary file (in os.TempDir).
+func NewSpill(limit int) *Spill { return &Spill{limit: limit} }
+
+// Write appends p. It fails only when the temporary file cannot be
+// created or written (a full disk); the spill is then unusable.
+func (b *Spill) Write(p []byte) (int, error) {
+	if b.err != nil {
+		return 0, b.err
+	}
+	if b.f == nil {
+		if len(b.mem)+len(p) <= b.limit {
+			b.mem = append(b.mem, p...)
+			return len(p), nil
+		}
+		if err := b.open(); err != nil {
+			b.err = err
+			return 0, err
+		}
+	}
+	n, err := b.f.Write(p)
+	b.n += int64(n)
+	if err != nil {
+		b.err = err
+	}
+	return n, err
+}
+
+// open moves what is held in memory to a new temporary file, removed at
+// once where the system allows it (then nothing is left behind by a
+// crash).
+func (b *Spill) open() error {
+	f, err := os.CreateTemp("", "mcpgen-spill-*")
+	if err != nil {
+		return err
+	}
+	if os.Remove(f.Name()) != nil {
+		b.name = f.Name() // removed by Close instead (Windows)
+	}
+	b.f = f
+	n, err := f.Write(b.mem)
+	b.n, b.mem = int64(n), nil
+	return err
+}
+
+// Len is the number of bytes written.
+func (b *Spill) Len() int64 { return int64(len(b.mem)) + b.n }
+
+// Spilled reports whether the bytes are in a file rather than in memory.
+func (b *Spill) Spilled() bool { return b.f != nil }
+
+// WriteTo writes every byte written so far to w, from the start; it may
+// be called more than once.
+func (b *Spill) WriteTo(w io.Writer) (int64, error) {
+	if b.err != nil {
+		return 0, b.err
+	}
+	if b.f == nil {
+		n, err := w.Write(b.mem)
+		return int64(n), err
+	}
+	return io.Copy(w, io.NewSectionReader(b.f, 0, b.n))
+}
+
+// Bytes returns the bytes written, read back into memory from the file if
+// they were spilled.
+func (b *Spill) Bytes() ([]byte, error) {
+	if b.err != nil {
+		return nil, b.err
+	}
+	if b.f == nil {
+		return b.mem, nil
+	}
+	out := make([]byte, b.n)
+	n, err := b.f.ReadAt(out, 0)
+	if n == len(out) {
+		return out, nil // ReadAt may say io.EOF with the last byte
+	}
+	if errors.Is(err, io.EOF) {
+		err = io.ErrUnexpectedEOF
+	}
+	return nil, err
+}
+
+// Close gives the memory and the file back; the spill is empty after.
+// A second Close does nothing.
+func (b *Spill) Close() error {
+	var err error
+	if b.f != nil {
+		err = b.f.Close()
+		if b.name != "" {
+			if rerr := os.Remove(b.name); err == nil {
+				err = rerr
+			}
+		}
+	}
+	*b = Spill{limit: b.limit}
+	return err
+}
