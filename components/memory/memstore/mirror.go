@@ -3,7 +3,7 @@ package memstore
 import (
 	"context"
 	"database/sql"
-	"fmt"
+	"errors"
 	"sync"
 	"unsafe"
 )
@@ -31,11 +31,48 @@ import (
 // structs made every GC cycle walk hundreds of MB); strings handed out are
 // read-only views of the arena, whose bytes never change once written.
 // Deleted records and their bytes are reclaimed by compact.
+//
+// Budget: the mirror holds the whole graph, so it is held only while it
+// takes at most budget bytes (WithMirrorBytes). A graph that outgrows it
+// (while loading, or by writes) is dropped from memory and read from the
+// tables from then on, until the store is opened again: reads of a large
+// graph cost more CPU, but what the graph can make the process hold
+// stays bounded.
 type mirror struct {
 	mu      sync.RWMutex
 	valid   bool
 	version int64
+	budget  int  // bytes the mirror may take; negative: no bound
+	over    bool // the graph outgrew budget: the mirror is not loaded again
 	mirrorData
+}
+
+// DefaultMirrorBytes is how much memory a SQLite store's in-memory mirror
+// of the graph may take unless WithMirrorBytes says otherwise: about
+// 80,000 entities with three observations each.
+const DefaultMirrorBytes = 64 << 20
+
+// WithMirrorBytes bounds the memory the in-memory mirror of the graph may
+// take (SQLite; see DefaultMirrorBytes); a larger graph is read from the
+// tables. Negative: no bound.
+func WithMirrorBytes(n int) Option { return func(o *options) { o.mirrorBytes = n } }
+
+// size estimates the memory the records take: the arena, the record
+// arrays and the indexes.
+func (m *mirrorData) size() int {
+	const mapEntry = 24 // key, value and a map's overhead per entry, roughly
+	return cap(m.arena) + cap(m.ents)*int(unsafe.Sizeof(mEntity{})) + cap(m.obs)*int(unsafe.Sizeof(mObs{})) +
+		cap(m.rels)*int(unsafe.Sizeof(mRelation{})) +
+		(len(m.entPos)+len(m.relPos)+len(m.byName)+len(m.relFrom)+len(m.relTo))*mapEntry
+}
+
+// overBudget reports whether the records take more than the budget.
+func (m *mirror) overBudget() bool { return m.budget >= 0 && m.size() > m.budget }
+
+// giveUp drops the mirror for good: the graph outgrew the budget.
+func (m *mirror) giveUp() {
+	m.drop()
+	m.over = true
 }
 
 // mirrorData is the mirror's records.
@@ -163,7 +200,11 @@ func feedSeq(ctx context.Context, q queryRower) (int64, error) {
 func (m *mirror) walk(ctx context.Context, tx *txn, seq int64, entity func(Entity) error, relation func(Relation) error) (ok bool, err error) {
 	m.mu.RLock()
 	if !m.valid {
+		over := m.over
 		m.mu.RUnlock()
+		if over {
+			return false, nil
+		}
 		if err := m.load(ctx, tx, seq); err != nil {
 			return false, err
 		}
@@ -204,13 +245,23 @@ func (m *mirror) walk(ctx context.Context, tx *txn, seq int64, entity func(Entit
 func (m *mirror) load(ctx context.Context, tx *txn, seq int64) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if m.valid {
+	if m.valid || m.over {
 		return nil
 	}
 	m.reset()
+	n := 0 // rows read
+	checkBudget := func() error {
+		if n++; n%4096 == 0 && m.overBudget() {
+			return errOverBudget
+		}
+		return nil
+	}
 	var cur *mEntity
 	err := eachRow(ctx, tx, `SELECT e.id, e.name, e.entity_type, o.content
 		FROM entities AS e LEFT JOIN observations AS o ON o.entity_id = e.id ORDER BY e.id, o.id`, nil, func(rows *sql.Rows) error {
+		if err := checkBudget(); err != nil {
+			return err
+		}
 		var id int64
 		var name, kind sql.RawBytes
 		var content sql.NullString
@@ -226,26 +277,38 @@ func (m *mirror) load(ctx context.Context, tx *txn, seq int64) error {
 		}
 		return nil
 	})
-	if err != nil {
-		m.drop()
-		return err
+	if err == nil {
+		err = eachRow(ctx, tx, `SELECT id, from_name, to_name, relation_type FROM relations ORDER BY id`, nil, func(rows *sql.Rows) error {
+			if err := checkBudget(); err != nil {
+				return err
+			}
+			var id int64
+			var from, to, typ sql.RawBytes
+			if err := rows.Scan(&id, &from, &to, &typ); err != nil {
+				return err
+			}
+			m.addRelation(id, string(from), string(to), string(typ))
+			return nil
+		})
 	}
-	err = eachRow(ctx, tx, `SELECT id, from_name, to_name, relation_type FROM relations ORDER BY id`, nil, func(rows *sql.Rows) error {
-		var id int64
-		var from, to, typ sql.RawBytes
-		if err := rows.Scan(&id, &from, &to, &typ); err != nil {
-			return err
-		}
-		m.addRelation(id, string(from), string(to), string(typ))
+	if err == nil && m.overBudget() {
+		err = errOverBudget
+	}
+	switch {
+	case errors.Is(err, errOverBudget):
+		m.giveUp() // the caller reads the tables
 		return nil
-	})
-	if err != nil {
+	case err != nil:
 		m.drop()
 		return err
 	}
 	m.valid, m.version = true, seq
 	return nil
 }
+
+// errOverBudget stops loading a mirror that would take more than its
+// budget.
+var errOverBudget = errors.New("memstore: the graph is larger than the mirror's budget")
 
 // apply brings the mirror from version from to version to with the row
 // changes of a committed write batch. A mirror at another version than
@@ -298,6 +361,10 @@ func (m *mirror) apply(from, to int64, ops []mirrorOp) {
 		}
 	}
 	m.version = to
+	if m.overBudget() {
+		m.giveUp()
+		return
+	}
 	if m.deadB > 1<<20 && m.deadB > len(m.arena)/2 || m.deadEnt > 1024 && m.deadEnt > len(m.ents)/2 ||
 		m.deadObs > 1024 && m.deadObs > len(m.obs)/2 || m.deadRel > 1024 && m.deadRel > len(m.rels)/2 {
 		m.compact()
@@ -368,42 +435,3 @@ func (m *mirror) drop() {
 	m.reset()
 }
 
-// GraphStats counts what the in-memory mirror of the graph holds: a cheap
-// way to size a rendering of the whole graph before walking it.
-type GraphStats struct {
-	Entities, Observations, Relations int
-	// Bytes is the total length of all names, types, observations and
-	// relation fields.
-	Bytes int
-}
-
-// GraphStats returns the mirror's counts, loading the mirror first when it
-// is not (before the first WalkGraph, or after another process wrote), as
-// the WalkGraph that follows would. The counts may be a write behind or
-// ahead of that walk.
-func (s *SQLite) GraphStats(ctx context.Context) (GraphStats, error) {
-	m := &s.mirror
-	m.mu.RLock()
-	valid := m.valid
-	m.mu.RUnlock()
-	if !valid {
-		err := s.read(ctx, func(tx *txn) error {
-			seq, err := feedSeq(ctx, tx)
-			if err != nil {
-				return err
-			}
-			return m.load(ctx, tx, seq)
-		})
-		if err != nil {
-			return GraphStats{}, fmt.Errorf("memstore: graph stats: %w", err)
-		}
-	}
-	m.mu.RLock()
-	defer m.mu.RUnlock()
-	return GraphStats{
-		Entities:     len(m.ents) - m.deadEnt,
-		Observations: len(m.obs) - m.deadObs,
-		Relations:    len(m.rels) - m.deadRel,
-		Bytes:        len(m.arena) - m.deadB,
-	}, nil
-}

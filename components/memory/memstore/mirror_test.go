@@ -208,3 +208,47 @@ func TestMirrorPointReads(t *testing.T) {
 		})
 	}
 }
+
+// TestMirrorBudget: a graph larger than the mirror's budget is never
+// held in memory, whether it was that large when first read or grew past
+// the budget by writes, and reads answer the same from the tables.
+func TestMirrorBudget(t *testing.T) {
+	ents := func(from, n int) []Entity {
+		var out []Entity
+		for i := range n {
+			out = append(out, Entity{fmt.Sprintf("e%05d", from+i), "t", []string{strings.Repeat("o", 100), fmt.Sprint(i)}})
+		}
+		return out
+	}
+	held := func(s *SQLite) (valid, over bool, size int) {
+		s.mirror.mu.RLock()
+		defer s.mirror.mu.RUnlock()
+		return s.mirror.valid, s.mirror.over, s.mirror.size()
+	}
+
+	// Too large when first read: 10,000 entities take well over 256 KiB.
+	s, _ := openSQLiteTest(t, WithSyncNormal(), WithMirrorBytes(256<<10))
+	must[[]Entity](t)(s.CreateEntities(bg, ents(0, 10_000)))
+	got := readGraph(t, s)
+	if valid, over, size := held(s); valid || !over || size > 0 {
+		t.Errorf("after reading a graph over budget: valid %v, over %v, %d bytes held", valid, over, size)
+	}
+	assertGraph(t, "over budget", got, readTables(t, s))
+	must[[]Entity](t)(s.CreateEntities(bg, ents(10_000, 10)))
+	assertGraph(t, "over budget, after a write", readGraph(t, s), readTables(t, s))
+
+	// Growing past the budget by writes.
+	s2, _ := openSQLiteTest(t, WithSyncNormal(), WithMirrorBytes(256<<10))
+	must[[]Entity](t)(s2.CreateEntities(bg, ents(0, 10)))
+	readGraph(t, s2)
+	if valid, over, _ := held(s2); !valid || over {
+		t.Fatalf("a small graph is not mirrored: valid %v, over %v", valid, over)
+	}
+	for i := range 10 {
+		must[[]Entity](t)(s2.CreateEntities(bg, ents(10+i*1000, 1000)))
+	}
+	if valid, over, size := held(s2); valid || !over || size > 0 {
+		t.Errorf("after growing past the budget: valid %v, over %v, %d bytes held", valid, over, size)
+	}
+	assertGraph(t, "grown over budget", readGraph(t, s2), readTables(t, s2))
+}

@@ -104,6 +104,7 @@ type options struct {
 	historyRetention int
 	maxGraphs        int
 	maxOpenGraphs    int
+	mirrorBytes      int
 }
 
 // Option configures Open.
@@ -112,7 +113,8 @@ type Option func(*options)
 // defaultOptions are the options before any Option applies.
 func defaultOptions() options {
 	return options{busyTimeout: DefaultBusyTimeout, retention: DefaultChangeRetention,
-		historyRetention: DefaultHistoryRetention, maxGraphs: DefaultMaxGraphs, maxOpenGraphs: DefaultMaxOpenGraphs}
+		historyRetention: DefaultHistoryRetention, maxGraphs: DefaultMaxGraphs, maxOpenGraphs: DefaultMaxOpenGraphs,
+		mirrorBytes: DefaultMirrorBytes}
 }
 
 // WithBusyTimeout sets how long to wait for a lock held by another process.
@@ -173,6 +175,7 @@ func Open(path string, opts ...Option) (*SQLite, error) {
 	w.SetConnMaxLifetime(0)
 	w.SetConnMaxIdleTime(0)
 	s := &SQLite{w: w, retention: int64(o.retention), history: int64(max(o.historyRetention, 1)), tailMax: defaultTailMax, bulkRows: bulkIndexRows}
+	s.mirror.budget = o.mirrorBytes
 
 	ctx := context.Background()
 	if s.wc, err = openConn(ctx, w); err != nil {
