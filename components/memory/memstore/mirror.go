@@ -434,4 +434,3 @@ func (m *mirror) drop() {
 	m.valid = false
 	m.reset()
 }
-
