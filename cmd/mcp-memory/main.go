@@ -48,7 +48,7 @@ import (
 func main() {
 	if os.Getenv("GOGC") == "" {
 		// Most of the heap is long-lived (the graph's in-memory mirror,
-		// read_graph's reused buffers) and a call leaves little garbage,
+		// within its budget) and a call leaves little garbage,
 		// so collecting at +50% instead of +100% costs little CPU and
 		// keeps the resident size near what is live (at 100,000 entities,
 		// peak RSS ~195 -> ~165 MB). GOGC still overrides it.
