@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"sync"
 	"unsafe"
 )
@@ -248,6 +249,17 @@ func (m *mirror) load(ctx context.Context, tx *txn, seq int64) error {
 	if m.valid || m.over {
 		return nil
 	}
+	if m.budget >= 0 {
+		// Not part-way either: the peak RSS would keep what was loaded.
+		est, err := estimateMirror(ctx, tx)
+		if err != nil {
+			return err
+		}
+		if est > m.budget {
+			m.giveUp()
+			return nil
+		}
+	}
 	m.reset()
 	n := 0 // rows read
 	checkBudget := func() error {
@@ -304,6 +316,31 @@ func (m *mirror) load(ctx context.Context, tx *txn, seq int64) error {
 	}
 	m.valid, m.version = true, seq
 	return nil
+}
+
+// estimateMirror guesses the bytes a mirror of tx's graph would take,
+// from the tables' highest ids (at least their row counts) and the
+// average lengths of their newest rows, without reading the graph.
+func estimateMirror(ctx context.Context, tx *txn) (int, error) {
+	var ents, obs, rels int64
+	var entBytes, obsBytes, relBytes float64
+	err := tx.QueryRowContext(ctx, `SELECT
+		coalesce((SELECT max(id) FROM entities), 0),
+		coalesce((SELECT max(id) FROM observations), 0),
+		coalesce((SELECT max(id) FROM relations), 0),
+		coalesce((SELECT avg(length(CAST(name AS BLOB)) + length(CAST(entity_type AS BLOB))) FROM (SELECT name, entity_type FROM entities ORDER BY id DESC LIMIT 100)), 0),
+		coalesce((SELECT avg(length(CAST(content AS BLOB))) FROM (SELECT content FROM observations ORDER BY id DESC LIMIT 100)), 0),
+		coalesce((SELECT avg(length(CAST(from_name AS BLOB)) + length(CAST(to_name AS BLOB)) + length(CAST(relation_type AS BLOB))) FROM (SELECT from_name, to_name, relation_type FROM relations ORDER BY id DESC LIMIT 100)), 0)`).
+		Scan(&ents, &obs, &rels, &entBytes, &obsBytes, &relBytes)
+	if err != nil {
+		return 0, fmt.Errorf("memstore: size the mirror: %w", err)
+	}
+	const mapEntry = 24 // as in size
+	per := func(n int64, record uintptr, indexes int, bytes float64) int {
+		return int(n) * (int(record) + indexes*mapEntry + int(bytes))
+	}
+	return per(ents, unsafe.Sizeof(mEntity{}), 2, entBytes) + per(obs, unsafe.Sizeof(mObs{}), 0, obsBytes) +
+		per(rels, unsafe.Sizeof(mRelation{}), 3, relBytes), nil
 }
 
 // errOverBudget stops loading a mirror that would take more than its
