@@ -50,8 +50,9 @@ type mirror struct {
 
 // DefaultMirrorBytes is how much memory a SQLite store's in-memory mirror
 // of the graph may take unless WithMirrorBytes says otherwise: about
-// 80,000 entities with three observations each.
-const DefaultMirrorBytes = 64 << 20
+// 40,000 entities with three observations each. At 100,000 such entities
+// a mirror took ~76 MB of a 140 MB peak RSS (docs/bench/log.md).
+const DefaultMirrorBytes = 32 << 20
 
 // WithMirrorBytes bounds the memory the in-memory mirror of the graph may
 // take (SQLite; see DefaultMirrorBytes); a larger graph is read from the
