@@ -18,7 +18,9 @@ import (
 func partitionDefinition() Definition {
 	d := unitDefinition()
 	d.Resources = []Resource{{Resource: ResourceInfo{URI: "test://r", Name: "r"},
-		Read: func(context.Context, *Request) (*ReadResourceResult, error) { return ResourceText("test://r", "", "r", nil) }}}
+		Read: func(context.Context, *Request) (*ReadResourceResult, error) {
+			return ResourceText("test://r", "", "r", nil)
+		}}}
 	d.Templates = []Template{{Template: TemplateInfo{URITemplate: "test://t/{x}", Name: "t"}, Scope: "t:read",
 		Read: func(_ context.Context, _ *Request, uri string, _ map[string]string) (*ReadResourceResult, error) {
 			return ResourceText(uri, "", "t", nil)
