@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 	"unicode/utf8"
 )
 
@@ -438,9 +439,9 @@ func headerText(name, entityType string) string {
 // each entity it concerns, recorded as made by the call's author. For
 // relation changes the subject is the relation's From.
 func (w *writer) logChange(kind ChangeKind, subject, detail string, rel *Relation, taskID int64) error {
-	var relFrom, relTo, relType, tid any
+	var relTo, relType, tid any
 	if rel != nil {
-		subject, relFrom, relTo, relType = rel.From, rel.From, rel.To, rel.RelationType
+		subject, relTo, relType = rel.From, rel.To, rel.RelationType
 	}
 	if taskID != 0 {
 		tid = taskID
@@ -456,12 +457,22 @@ func (w *writer) logChange(kind ChangeKind, subject, detail string, rel *Relatio
 	}
 	w.changes++
 	for _, e := range historyEntities(kind, subject, rel) {
-		if _, err := w.exec(`INSERT INTO history(entity, seq, kind, detail, rel_from, rel_to, rel_type, author, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			e, seq, string(kind), detail, relFrom, relTo, relType, w.author, w.now); err != nil {
+		if err := w.addHistory(historyLine{Entity: e, Seq: seq, Kind: kind, Detail: detail, Relation: rel, Author: w.author, At: time.Unix(0, w.now)}); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// addHistory appends a row to an entity's history.
+func (w *writer) addHistory(h historyLine) error {
+	var from, to, typ any
+	if r := h.Relation; r != nil {
+		from, to, typ = r.From, r.To, r.RelationType
+	}
+	_, err := w.exec(`INSERT INTO history(entity, seq, kind, detail, rel_from, rel_to, rel_type, author, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		h.Entity, h.Seq, string(h.Kind), h.Detail, from, to, typ, h.Author, h.At.UnixNano())
+	return err
 }
 
 // truncate cuts s to at most n bytes at a character boundary, ending in "…"

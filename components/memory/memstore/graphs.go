@@ -95,7 +95,7 @@ type graphBackend interface {
 	register(ctx context.Context, rec graphRecord, max int) (graphRecord, error)
 	// lookup returns the registered record of name, if any.
 	lookup(ctx context.Context, name string) (graphRecord, bool, error)
-	// records returns the registry, by name.
+	// records returns the registry, in any order.
 	records(ctx context.Context) ([]graphRecord, error)
 	// open opens the store of a registered graph, creating its tables.
 	open(ctx context.Context, rec graphRecord) (Store, error)
@@ -267,6 +267,7 @@ func (g *Graphs) List(ctx context.Context) ([]GraphInfo, error) {
 		return nil, err
 	}
 	main.Name = DefaultGraph
+	slices.SortFunc(recs, func(a, b graphRecord) int { return strings.Compare(a.name, b.name) })
 	out := []GraphInfo{main}
 	for _, rec := range recs {
 		info, err := g.info(ctx, rec)
@@ -316,9 +317,4 @@ func (g *Graphs) Close() error {
 func graphKey(prefix, salt, name string) string {
 	sum := sha256.Sum256([]byte(salt + "\x00" + name))
 	return prefix + hex.EncodeToString(sum[:12])
-}
-
-// sortRecords orders records by name.
-func sortRecords(recs []graphRecord) {
-	slices.SortFunc(recs, func(a, b graphRecord) int { return strings.Compare(a.name, b.name) })
 }

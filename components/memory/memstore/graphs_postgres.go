@@ -93,7 +93,6 @@ func (b *pgGraphs) records(ctx context.Context) ([]graphRecord, error) {
 	if err != nil {
 		return nil, fmt.Errorf("memstore: graph registry: %w", err)
 	}
-	sortRecords(recs)
 	return recs, nil
 }
 

@@ -67,7 +67,7 @@ func (b *sqliteGraphs) lookup(ctx context.Context, name string) (graphRecord, bo
 func (b *sqliteGraphs) records(ctx context.Context) ([]graphRecord, error) {
 	var recs []graphRecord
 	err := b.main.read(ctx, func(tx *txn) error {
-		rows, err := tx.QueryContext(ctx, `SELECT name, file, owner, created_at FROM graphs ORDER BY name`)
+		rows, err := tx.QueryContext(ctx, `SELECT name, file, owner, created_at FROM graphs`)
 		if err != nil {
 			return err
 		}
@@ -86,7 +86,6 @@ func (b *sqliteGraphs) records(ctx context.Context) ([]graphRecord, error) {
 	if err != nil {
 		return nil, fmt.Errorf("memstore: graph registry: %w", err)
 	}
-	sortRecords(recs)
 	return recs, nil
 }
 

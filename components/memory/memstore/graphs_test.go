@@ -102,17 +102,14 @@ func TestGraphNames(t *testing.T) {
 
 func TestGraphsBounds(t *testing.T) {
 	g, _ := openGraphsTest(t, WithMaxGraphs(2), WithMaxOpenGraphs(1))
-	a := use(t, g, "a")
+	a, releaseA, err := g.Use(bg, "a")
+	mustNil(t, err)
 	must[[]Entity](t)(a.CreateEntities(bg, []Entity{{Name: "in-a", EntityType: "t"}}))
 	// a is in use: b cannot open until it is released.
 	if _, _, err := g.Use(bg, "b"); !errors.Is(err, mcpgen.ErrUnavailable) {
 		t.Fatalf("Use(b) with a in use = %v, want ErrUnavailable", err)
 	}
-	g.mu.Lock()
-	for _, og := range g.open {
-		og.refs = 0 // what a's release does
-	}
-	g.mu.Unlock()
+	releaseA()
 	b := use(t, g, "b") // closes a, the idle one
 	if gr := must[Graph](t)(b.ReadGraph(bg)); len(gr.Entities) != 0 {
 		t.Errorf("b holds %+v", gr)

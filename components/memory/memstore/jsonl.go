@@ -51,12 +51,7 @@ func (s *SQLite) Import(ctx context.Context, r io.Reader) (ImportStats, error) {
 	err = s.write(ctx, func(w *writer) error {
 		// The file's history first: it is older than what the import does.
 		for _, h := range history {
-			var from, to, typ any
-			if h.Relation != nil {
-				from, to, typ = h.Relation.From, h.Relation.To, h.Relation.RelationType
-			}
-			if _, err := w.exec(`INSERT INTO history(entity, seq, kind, detail, rel_from, rel_to, rel_type, author, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-				h.Entity, h.Seq, string(h.Kind), h.Detail, from, to, typ, h.Author, h.At.UnixNano()); err != nil {
+			if err := w.addHistory(h); err != nil {
 				return err
 			}
 		}

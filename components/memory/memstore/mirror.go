@@ -59,10 +59,13 @@ const DefaultMirrorBytes = 32 << 20
 // tables. Negative: no bound.
 func WithMirrorBytes(n int) Option { return func(o *options) { o.mirrorBytes = n } }
 
+// mapEntry is roughly what one entry of the mirror's maps takes: key,
+// value and the map's overhead.
+const mapEntry = 24
+
 // size estimates the memory the records take: the arena, the record
 // arrays and the indexes.
 func (m *mirrorData) size() int {
-	const mapEntry = 24 // key, value and a map's overhead per entry, roughly
 	return cap(m.arena) + cap(m.ents)*int(unsafe.Sizeof(mEntity{})) + cap(m.obs)*int(unsafe.Sizeof(mObs{})) +
 		cap(m.rels)*int(unsafe.Sizeof(mRelation{})) +
 		(len(m.entPos)+len(m.relPos)+len(m.byName)+len(m.relFrom)+len(m.relTo))*mapEntry
@@ -336,7 +339,6 @@ func estimateMirror(ctx context.Context, tx *txn) (int, error) {
 	if err != nil {
 		return 0, fmt.Errorf("memstore: size the mirror: %w", err)
 	}
-	const mapEntry = 24 // as in size
 	per := func(n int64, record uintptr, indexes int, bytes float64) int {
 		return int(n) * (int(record) + indexes*mapEntry + int(bytes))
 	}

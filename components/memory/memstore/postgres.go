@@ -405,7 +405,7 @@ type pgWriter struct {
 	head    int64      // seq of the newest change, including this call's
 	changes [][]any    // rows for memory_changes, written at the end
 	history [][]any    // rows for memory_history, written at the end
-	author  string     // whom the call's changes are recorded as (authorOf)
+	author  string     // whom the call's changes are recorded as (authorOf), not encoded
 	err     error      // first failure of a flush made by queue, reported by the next flush
 }
 
@@ -426,7 +426,7 @@ func (s *Postgres) write(ctx context.Context, fn func(w *pgWriter) error) (err e
 			_ = tx.Rollback(context.WithoutCancel(ctx))
 		}
 	}()
-	w := &pgWriter{ctx: ctx, tx: tx, now: time.Now().UnixNano(), batch: &pgx.Batch{}, author: pgEnc(authorOf(ctx))}
+	w := &pgWriter{ctx: ctx, tx: tx, now: time.Now().UnixNano(), batch: &pgx.Batch{}, author: authorOf(ctx)}
 	// Two statements: in READ COMMITTED each statement reads a snapshot
 	// taken when it starts, so the head must be read after the lock is
 	// held, by a later statement (pipelined in one round trip).
@@ -562,21 +562,32 @@ func (w *pgWriter) allocIDs(seq string, n int) ([]int64, error) {
 // of each entity it concerns, written by write at the end of the call. For
 // relation changes the subject is the relation's From.
 func (w *pgWriter) logChange(kind ChangeKind, subject, detail string, rel *Relation, taskID int64) {
-	var relFrom, relTo, relType *string
+	var relTo, relType *string
 	var tid *int64
 	if rel != nil {
-		from, to, typ := pgEnc(rel.From), pgEnc(rel.To), pgEnc(rel.RelationType)
-		subject, relFrom, relTo, relType = rel.From, &from, &to, &typ
+		to, typ := pgEnc(rel.To), pgEnc(rel.RelationType)
+		subject, relTo, relType = rel.From, &to, &typ
 	}
 	if taskID != 0 {
 		tid = &taskID
 	}
 	w.head++
-	detail = pgEnc(truncate(detail, MaxChangeDetailBytes))
-	w.changes = append(w.changes, []any{w.head, string(kind), pgEnc(subject), detail, relTo, relType, tid, w.now, w.author})
+	detail = truncate(detail, MaxChangeDetailBytes)
+	w.changes = append(w.changes, []any{w.head, string(kind), pgEnc(subject), pgEnc(detail), relTo, relType, tid, w.now, pgEnc(w.author)})
 	for _, e := range historyEntities(kind, subject, rel) {
-		w.history = append(w.history, []any{pgEnc(e), w.head, string(kind), detail, relFrom, relTo, relType, w.author, w.now})
+		w.addHistory(historyLine{Entity: e, Seq: w.head, Kind: kind, Detail: detail, Relation: rel, Author: w.author, At: time.Unix(0, w.now)})
 	}
+}
+
+// addHistory queues a row of an entity's history, written by write at
+// the end of the call.
+func (w *pgWriter) addHistory(h historyLine) {
+	var from, to, typ *string
+	if r := h.Relation; r != nil {
+		f, t, ty := pgEnc(r.From), pgEnc(r.To), pgEnc(r.RelationType)
+		from, to, typ = &f, &t, &ty
+	}
+	w.history = append(w.history, []any{pgEnc(h.Entity), h.Seq, string(h.Kind), pgEnc(h.Detail), from, to, typ, pgEnc(h.Author), h.At.UnixNano()})
 }
 
 // read runs fn in one REPEATABLE READ, READ ONLY transaction: one

@@ -216,12 +216,7 @@ func (s *Postgres) Import(ctx context.Context, r io.Reader) (ImportStats, error)
 	err = s.write(ctx, func(w *pgWriter) error {
 		// The file's history first: it is older than what the import does.
 		for _, h := range history {
-			var from, to, typ *string
-			if h.Relation != nil {
-				f, t, ty := pgEnc(h.Relation.From), pgEnc(h.Relation.To), pgEnc(h.Relation.RelationType)
-				from, to, typ = &f, &t, &ty
-			}
-			w.history = append(w.history, []any{pgEnc(h.Entity), h.Seq, string(h.Kind), pgEnc(h.Detail), from, to, typ, pgEnc(h.Author), h.At.UnixNano()})
+			w.addHistory(h)
 		}
 		var preMax int64
 		if err := w.queryRow(`SELECT coalesce(max(id), 0) FROM memory_relations`, nil, &preMax); err != nil {
