@@ -33,9 +33,9 @@ type Routed struct {
 
 var _ memstore.Store = (*Routed)(nil)
 
-// GraphOf is the graph a request works on: its partition's, else
+// graphOf is the graph a request works on: its partition's, else
 // fallback's.
-func GraphOf(req *mcpgen.Request, fallback string) string {
+func graphOf(req *mcpgen.Request, fallback string) string {
 	if req != nil && req.Partition != "" {
 		return req.Partition
 	}
@@ -51,7 +51,7 @@ func (r *Routed) use(ctx context.Context) (memstore.Store, context.Context, func
 	if req != nil && req.Auth.Subject != "" {
 		author = req.Auth.Subject
 	}
-	s, release, err := r.Graphs.Use(ctx, GraphOf(req, r.Graph))
+	s, release, err := r.Graphs.Use(ctx, graphOf(req, r.Graph))
 	if err != nil {
 		return nil, ctx, nil, err
 	}
