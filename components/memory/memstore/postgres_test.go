@@ -1,6 +1,7 @@
 package memstore
 
 import (
+	"context"
 	crand "crypto/rand"
 	"encoding/hex"
 	"errors"
@@ -9,14 +10,14 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5"
-
-	"github.com/mcpgen/mcpgen/internal/testutil/pgtest"
 )
 
 // The store suite runs on both backends: on SQLite in the test process,
@@ -34,6 +35,7 @@ import (
 const (
 	backendEnv      = "MEMSTORE_TEST_BACKEND"
 	backendPostgres = "postgres"
+	defaultTestPG   = "postgres://postgres@127.0.0.1:5432/test?sslmode=disable"
 )
 
 // testBackend is the backend openTest opens: "postgres" or "" (SQLite).
@@ -52,12 +54,60 @@ func sqliteOnly(t *testing.T, pgTest string) {
 }
 
 // postgresTestURL creates a fresh schema in the test database, dropped at
-// cleanup with the schemas of its named graphs, and returns a URL whose
-// search_path selects it. It skips the test (fails it under CI=true) when
-// PostgreSQL is unreachable.
+// cleanup, and returns a URL whose search_path selects it. It skips the
+// test (fails it under CI=true) when PostgreSQL is unreachable.
 func postgresTestURL(t testing.TB) string {
 	t.Helper()
-	return pgtest.SearchPathURL(t, "memstore")
+	base := os.Getenv("MCP_TEST_POSTGRES")
+	if base == "" {
+		base = defaultTestPG
+	}
+	ctx, cancel := context.WithTimeout(bg, 10*time.Second)
+	defer cancel()
+	conn, err := pgx.Connect(ctx, base)
+	if err != nil {
+		if inCI() {
+			t.Fatalf("PostgreSQL is required under CI=true but %s is unreachable: %v", RedactURL(base), err)
+		}
+		t.Skipf("PostgreSQL at %s unreachable (set MCP_TEST_POSTGRES): %v", RedactURL(base), err)
+	}
+	defer conn.Close(ctx)
+	var b [6]byte
+	crand.Read(b[:])
+	name := strings.ToLower(regexp.MustCompile(`[^A-Za-z0-9]+`).ReplaceAllString(t.Name(), "_"))
+	schema := fmt.Sprintf("memstore_%.30s_%s", name, hex.EncodeToString(b[:]))
+	if _, err := conn.Exec(ctx, "CREATE SCHEMA "+pgx.Identifier{schema}.Sanitize()); err != nil {
+		t.Fatalf("create schema: %v", err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(bg, 30*time.Second)
+		defer cancel()
+		conn, err := pgx.Connect(ctx, base)
+		if err != nil {
+			t.Errorf("drop schema %s: %v", schema, err)
+			return
+		}
+		defer conn.Close(ctx)
+		// The schemas of the store's named graphs (Graphs) go too.
+		var graphs []string
+		_ = conn.QueryRow(ctx, "SELECT coalesce(array_agg(schema), '{}') FROM "+pgx.Identifier{schema, "memory_graphs"}.Sanitize()).Scan(&graphs)
+		for _, g := range graphs {
+			if _, err := conn.Exec(ctx, "DROP SCHEMA IF EXISTS "+pgx.Identifier{g}.Sanitize()+" CASCADE"); err != nil {
+				t.Errorf("drop schema %s: %v", g, err)
+			}
+		}
+		if _, err := conn.Exec(ctx, "DROP SCHEMA "+pgx.Identifier{schema}.Sanitize()+" CASCADE"); err != nil {
+			t.Errorf("drop schema %s: %v", schema, err)
+		}
+	})
+	u, err := url.Parse(base)
+	if err != nil {
+		t.Fatalf("MCP_TEST_POSTGRES: %v", err)
+	}
+	q := u.Query()
+	q.Set("search_path", schema)
+	u.RawQuery = q.Encode()
+	return u.String()
 }
 
 // TestSuiteOnPostgres runs this package's tests again, in a child process,
