@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 	"os"
+	"sync"
 )
 
 // Spill is a [Body] a component renders a large result into (see
@@ -27,6 +28,29 @@ type Spill struct {
 // it moves them to a temporary file (in os.TempDir).
 func NewSpill(limit int) *Spill { return &Spill{limit: limit} }
 
+// spillMem holds the memory of closed spills for the next ones (each a
+// *[]byte of capacity spillPooled): a spill that grew its own would
+// allocate, copy and leave to the collector about twice its limit every
+// time, which for a server streaming a graph of a few megabytes many times
+// a second was most of what it allocated. A spill whose limit is larger
+// grows its memory as it needs it.
+var spillMem sync.Pool
+
+// spillPooled is the capacity of the pooled memory.
+const spillPooled = 1 << 20
+
+// pooled reports whether b's memory comes from spillMem.
+func (b *Spill) pooled() bool { return b.limit <= spillPooled }
+
+// release gives b's memory back to spillMem.
+func (b *Spill) release() {
+	if b.mem != nil && b.pooled() {
+		m := b.mem[:0]
+		spillMem.Put(&m)
+	}
+	b.mem = nil
+}
+
 // Write appends p. It fails only when the temporary file cannot be
 // created or written (a full disk); the spill is then unusable.
 func (b *Spill) Write(p []byte) (int, error) {
@@ -35,6 +59,13 @@ func (b *Spill) Write(p []byte) (int, error) {
 	}
 	if b.f == nil {
 		if len(b.mem)+len(p) <= b.limit {
+			if b.mem == nil && b.pooled() {
+				if m, ok := spillMem.Get().(*[]byte); ok {
+					b.mem = *m
+				} else {
+					b.mem = make([]byte, 0, spillPooled)
+				}
+			}
 			b.mem = append(b.mem, p...)
 			return len(p), nil
 		}
@@ -64,7 +95,8 @@ func (b *Spill) open() error {
 	}
 	b.f = f
 	n, err := f.Write(b.mem)
-	b.n, b.mem = int64(n), nil
+	b.n = int64(n)
+	b.release()
 	return err
 }
 
@@ -88,7 +120,7 @@ func (b *Spill) WriteTo(w io.Writer) (int64, error) {
 }
 
 // Bytes returns the bytes written, read back into memory from the file if
-// they were spilled.
+// they were spilled. They are the spill's own until Close.
 func (b *Spill) Bytes() ([]byte, error) {
 	if b.err != nil {
 		return nil, b.err
@@ -119,6 +151,7 @@ func (b *Spill) Close() error {
 			}
 		}
 	}
+	b.release()
 	*b = Spill{limit: b.limit}
 	return err
 }

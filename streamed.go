@@ -166,10 +166,17 @@ func (r *CallToolResult) readStreams(max int64) error {
 // validity); a larger one is the result type's word (see "Streamed
 // results").
 func checkStreamed(r *CallToolResult, check func([]byte) error) error {
-	if r.streamed.structured.Len() > maxCheckedStream {
+	body := r.streamed.structured
+	if body.Len() > maxCheckedStream {
 		return nil
 	}
-	b, err := bodyBytes(r.streamed.structured)
+	var b []byte
+	var err error
+	if m, ok := body.(interface{ Bytes() ([]byte, error) }); ok {
+		b, err = m.Bytes() // a Spill's own bytes, not a copy, while in memory
+	} else {
+		b, err = bodyBytes(body)
+	}
 	if err != nil {
 		return err
 	}

@@ -25,7 +25,8 @@ import (
 // graph resource) moves the buffers' bytes to spills (textOut, jsOut)
 // whenever they hold spillChunk bytes, so the whole graph is never in
 // memory: the runtime writes the answer from the spills
-// (mcpgen.StreamedText, mcpgen.StreamedJSON). Each method appends to
+// (mcpgen.StreamedText, mcpgen.StreamedJSON), then releases the result,
+// and the buffers are reused alike. Each method appends to
 // local copies of the buffers and stores them back once: appending to a
 // heap field directly costs a GC write barrier per append while a
 // collection runs.
@@ -89,13 +90,15 @@ func newGraphRender(jsonSize, textSize int) *graphRender {
 // newStreamedRender starts a rendering into spills: of both forms, or of
 // the text alone when textOnly is set.
 func newStreamedRender(textOnly bool) *graphRender {
-	r := &graphRender{
-		text:     make([]byte, 0, spillChunk+8<<10),
+	r := renders.Get().(*graphRender)
+	*r = graphRender{
+		text:     slices.Grow(r.text[:0], spillChunk+8<<10),
+		js:       r.js[:0],
 		textOut:  mcpgen.NewSpill(spillMemory),
 		textOnly: textOnly,
 	}
 	if !textOnly {
-		r.js = make([]byte, 0, spillChunk+8<<10)
+		r.js = slices.Grow(r.js, spillChunk+8<<10)
 		r.jsOut = mcpgen.NewSpill(spillMemory)
 	}
 	r.text = append(append(r.text, '"'), tOpen...)
@@ -127,13 +130,10 @@ func (r *graphRender) spillAll() error {
 	return nil
 }
 
-// end finishes a streamed rendering: the rest goes to the spills, and
-// the buffers are let go.
+// end finishes a streamed rendering: the rest goes to the spills.
 func (r *graphRender) end() error {
 	r.finish()
-	err := r.spillAll()
-	r.text, r.js = nil, nil
-	return err
+	return r.spillAll()
 }
 
 // close gives a streamed rendering's spills back (idempotent).
@@ -341,6 +341,8 @@ func (g Graph) Release() {
 	case g.r == nil:
 	case g.r.textOut != nil:
 		g.r.close()
+		g.r.textOut, g.r.jsOut = nil, nil
+		renders.Put(g.r)
 	default:
 		renders.Put(g.r)
 	}
