@@ -16,7 +16,9 @@ import (
 // MCP_MEMORY_CPUPROFILE_SECONDS seconds (default 10) to the file
 // MCP_MEMORY_CPUPROFILE names; MCP_MEMORY_MUTEXPROFILE and
 // MCP_MEMORY_BLOCKPROFILE name files for the mutex and block profiles of
-// the same seconds, MCP_MEMORY_TRACE one for their execution trace. "%p"
+// the same seconds, MCP_MEMORY_ALLOCPROFILE one for the allocations since
+// the start (go tool pprof -sample_index=alloc_space), MCP_MEMORY_TRACE
+// one for their execution trace. "%p"
 // in a name stands for the process id (the bench starts more than one
 // server). This is how the server was profiled under the bench's load
 // (docs/bench/log.md, "an fsync held the only P"):
@@ -35,7 +37,8 @@ func init() {
 	mutex := strings.ReplaceAll(os.Getenv("MCP_MEMORY_MUTEXPROFILE"), "%p", pid)
 	block := strings.ReplaceAll(os.Getenv("MCP_MEMORY_BLOCKPROFILE"), "%p", pid)
 	tr := strings.ReplaceAll(os.Getenv("MCP_MEMORY_TRACE"), "%p", pid)
-	if cpu == "" && mutex == "" && block == "" && tr == "" {
+	allocs := strings.ReplaceAll(os.Getenv("MCP_MEMORY_ALLOCPROFILE"), "%p", pid)
+	if cpu == "" && mutex == "" && block == "" && tr == "" && allocs == "" {
 		return
 	}
 	var tf *os.File
@@ -74,7 +77,7 @@ func init() {
 			pprof.StopCPUProfile()
 			f.Close()
 		}
-		for name, path := range map[string]string{"mutex": mutex, "block": block} {
+		for name, path := range map[string]string{"mutex": mutex, "block": block, "allocs": allocs} {
 			if path == "" {
 				continue
 			}

@@ -16,6 +16,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
+	"runtime/pprof"
 	"time"
 
 	"github.com/mcpgen/mcpgen/bench/harness"
@@ -32,10 +33,23 @@ func main() {
 	first := flag.Int("first", 0, "number of the first agent (a run on a store another run wrote gives its agents other numbers)")
 	clients := flag.Int("clients", 16, "goroutines, one per agent")
 	d := flag.Duration("duration", 30*time.Second, "length of the run")
+	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the run to `file`")
 	flag.Parse()
 	if *db == "" {
 		fmt.Fprintln(os.Stderr, "agents-inproc: -db is required")
 		os.Exit(2)
+	}
+	if *cpuprofile != "" {
+		f, err := os.Create(*cpuprofile)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "agents-inproc:", err)
+			os.Exit(1)
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			fmt.Fprintln(os.Stderr, "agents-inproc:", err)
+			os.Exit(1)
+		}
+		defer pprof.StopCPUProfile()
 	}
 	if err := harness.ServeAgentsInProcess(context.Background(), *db, *first, *clients, *d, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "agents-inproc:", err)
