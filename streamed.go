@@ -61,7 +61,7 @@ import (
 // A streamed answer's whole length counts against its caller's pending
 // bytes (Options.MaxPendingBytesPerPrincipal) and its concurrency slot
 // stays taken until it is written or dropped; a task reads it into memory
-// to store it. A streamed structuredContent over 4 MiB is not read back to
+// to store it. A streamed structuredContent over 1 MiB is not read back to
 // be checked against the output schema: the result type vouches for it.
 type Body interface {
 	Len() int64
@@ -86,8 +86,12 @@ type StreamedJSON interface {
 }
 
 // maxCheckedStream is the largest streamed structuredContent read back to
-// be checked against its output schema.
-const maxCheckedStream = 4 << 20
+// be checked against its output schema: what a Spill of 1 MiB holds in
+// memory, checked without a copy. Reading back and checking a larger one
+// cost about as much as rendering it (read_graph of a 14,000-entity graph,
+// docs/bench/log.md item 54), and a body that large is rendered from typed
+// values by code whose tests check it against the schema.
+const maxCheckedStream = 1 << 20
 
 // toolBodies are the streamed parts of a tool result: its one text block
 // and its structuredContent.

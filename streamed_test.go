@@ -324,30 +324,47 @@ func TestStreamedResultCountedUntilWritten(t *testing.T) {
 }
 
 // TestStreamedResultChecked: a small streamed structuredContent is still
-// checked against the tool's output schema.
+// checked against the tool's output schema, whether its spill moved to a
+// file or holds its bytes in memory (read without a copy, so it is passed
+// bare, not counted by a wrapper, and seen closed by its length).
 func TestStreamedResultChecked(t *testing.T) {
-	closed := new(atomic.Int32)
-	def := Definition{Name: "test", Version: "1.0.0", Tools: []Tool{{
-		Tool: ToolInfo{Name: "wrong", InputSchema: json.RawMessage(`{"type":"object"}`),
-			OutputSchema: json.RawMessage(`{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]}`)},
-		Call: func(context.Context, *Request, json.RawMessage) (*CallToolResult, error) {
-			return StructuredResult(spilled{countClose{spillOf(t, []byte(`"`+strings.Repeat("t", 2000)+`"`)), closed},
-				countClose{spillOf(t, []byte(`{"n":"`+strings.Repeat("x", 2000)+`"}`)), closed}}, nil)
-		},
-	}}}
-	srv := New(def, Options{})
-	t.Cleanup(srv.Close)
-	var out bytes.Buffer
-	in := modernBody(1, "tools/call", map[string]any{"name": "wrong", "arguments": map[string]any{}}) + "\n"
-	if err := ServeStdio(context.Background(), srv, strings.NewReader(in), &out); err != nil {
-		t.Fatal(err)
-	}
-	var m msg
-	if err := json.Unmarshal(out.Bytes(), &m); err != nil || m.Error == nil || m.Error.Code != -32603 {
-		t.Fatalf("answer %s (%v): want -32603 for structuredContent that breaks the schema", out.Bytes(), err)
-	}
-	if closed.Load() != 2 {
-		t.Fatalf("%d spills closed, want 2", closed.Load())
+	for _, inMemory := range []bool{false, true} {
+		closed := new(atomic.Int32)
+		wrongJS := []byte(`{"n":"` + strings.Repeat("x", 2000) + `"}`)
+		var js Body = countClose{spillOf(t, wrongJS), closed}
+		bare := NewSpill(1 << 20)
+		if inMemory {
+			bare.Write(wrongJS)
+			js = bare
+		}
+		def := Definition{Name: "test", Version: "1.0.0", Tools: []Tool{{
+			Tool: ToolInfo{Name: "wrong", InputSchema: json.RawMessage(`{"type":"object"}`),
+				OutputSchema: json.RawMessage(`{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]}`)},
+			Call: func(context.Context, *Request, json.RawMessage) (*CallToolResult, error) {
+				return StructuredResult(spilled{countClose{spillOf(t, []byte(`"`+strings.Repeat("t", 2000)+`"`)), closed}, js}, nil)
+			},
+		}}}
+		srv := New(def, Options{})
+		t.Cleanup(srv.Close)
+		var out bytes.Buffer
+		in := modernBody(1, "tools/call", map[string]any{"name": "wrong", "arguments": map[string]any{}}) + "\n"
+		if err := ServeStdio(context.Background(), srv, strings.NewReader(in), &out); err != nil {
+			t.Fatal(err)
+		}
+		var m msg
+		if err := json.Unmarshal(out.Bytes(), &m); err != nil || m.Error == nil || m.Error.Code != -32603 {
+			t.Fatalf("in memory %v: answer %s (%v): want -32603 for structuredContent that breaks the schema", inMemory, out.Bytes(), err)
+		}
+		want := int32(2)
+		if inMemory {
+			want = 1
+			if bare.Len() != 0 {
+				t.Fatalf("the in-memory spill holds %d bytes after the answer; want it closed", bare.Len())
+			}
+		}
+		if closed.Load() != want {
+			t.Fatalf("in memory %v: %d spills closed, want %d", inMemory, closed.Load(), want)
+		}
 	}
 }
 
