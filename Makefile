@@ -43,6 +43,7 @@ vet:
 
 test-go:
 	$(GO) test -count=1 ./...
+	cd bench && $(GO) test -count=1 ./harness/
 
 # The everyday loop: the Go tests without the slowest end-to-end ones
 # (those that skip under -short); no vet, conformance or bench smoke.
