@@ -32,19 +32,21 @@ func NewSpill(limit int) *Spill { return &Spill{limit: limit} }
 // *[]byte of capacity spillPooled): a spill that grew its own would
 // allocate, copy and leave to the collector about twice its limit every
 // time, which for a server streaming a graph of a few megabytes many times
-// a second was most of what it allocated. A spill whose limit is larger
-// grows its memory as it needs it.
+// a second was most of what it allocated. A spill takes pooled memory
+// only once it holds more than spillSmall bytes (a small answer costs
+// what it holds, not a megabyte), and only when its limit fits in it.
 var spillMem sync.Pool
 
-// spillPooled is the capacity of the pooled memory.
-const spillPooled = 1 << 20
+// spillPooled is the capacity of the pooled memory; spillSmall the most a
+// spill holds in memory of its own.
+const (
+	spillPooled = 1 << 20
+	spillSmall  = 64 << 10
+)
 
-// pooled reports whether b's memory comes from spillMem.
-func (b *Spill) pooled() bool { return b.limit <= spillPooled }
-
-// release gives b's memory back to spillMem.
+// release gives b's memory back to spillMem when it came from there.
 func (b *Spill) release() {
-	if b.mem != nil && b.pooled() {
+	if cap(b.mem) == spillPooled {
 		m := b.mem[:0]
 		spillMem.Put(&m)
 	}
@@ -58,13 +60,16 @@ func (b *Spill) Write(p []byte) (int, error) {
 		return 0, b.err
 	}
 	if b.f == nil {
-		if len(b.mem)+len(p) <= b.limit {
-			if b.mem == nil && b.pooled() {
+		n := len(b.mem) + len(p)
+		if n <= b.limit {
+			if n > cap(b.mem) && n > spillSmall && b.limit <= spillPooled {
+				var mem []byte
 				if m, ok := spillMem.Get().(*[]byte); ok {
-					b.mem = *m
+					mem = *m
 				} else {
-					b.mem = make([]byte, 0, spillPooled)
+					mem = make([]byte, 0, spillPooled)
 				}
+				b.mem = append(mem, b.mem...)
 			}
 			b.mem = append(b.mem, p...)
 			return len(p), nil

@@ -71,8 +71,13 @@ func encodedText(s string) string {
 	return string(b[1 : len(b)-1])
 }
 
-// renders holds released renderings, for their buffers.
-var renders = sync.Pool{New: func() any { return new(graphRender) }}
+// renders holds released renderings, for their buffers; streamedRenders
+// the streamed ones, apart, so that their chunk buffers (spillChunk) are
+// not held by the small renderings of search_nodes and open_nodes.
+var (
+	renders         = sync.Pool{New: func() any { return new(graphRender) }}
+	streamedRenders = sync.Pool{New: func() any { return new(graphRender) }}
+)
 
 // newGraphRender starts a rendering whose structuredContent and text are
 // expected to be about jsonSize and textSize bytes.
@@ -90,7 +95,7 @@ func newGraphRender(jsonSize, textSize int) *graphRender {
 // newStreamedRender starts a rendering into spills: of both forms, or of
 // the text alone when textOnly is set.
 func newStreamedRender(textOnly bool) *graphRender {
-	r := renders.Get().(*graphRender)
+	r := streamedRenders.Get().(*graphRender)
 	*r = graphRender{
 		text:     slices.Grow(r.text[:0], spillChunk+8<<10),
 		js:       r.js[:0],
@@ -342,7 +347,7 @@ func (g Graph) Release() {
 	case g.r.textOut != nil:
 		g.r.close()
 		g.r.textOut, g.r.jsOut = nil, nil
-		renders.Put(g.r)
+		streamedRenders.Put(g.r)
 	default:
 		renders.Put(g.r)
 	}
