@@ -490,13 +490,28 @@ func (g *instGen) gen(s map[string]any, depth int) (any, error) {
 		if depth <= 3 && hi > lo {
 			n += g.r.Intn(hi - lo + 1)
 		}
+		// uniqueItems: an item equal to an earlier one is made again (the
+		// generator draws strings from a small set, so two of two often
+		// coincide).
+		unique, _ := s["uniqueItems"].(bool)
+		seen := map[string]bool{}
 		arr := []any{}
 		for i := 0; i < n; i++ {
-			v, err := g.gen(items, depth+1)
-			if err != nil {
-				return nil, err
+			for try := 0; ; try++ {
+				v, err := g.gen(items, depth+1)
+				if err != nil {
+					return nil, err
+				}
+				b, _ := json.Marshal(v)
+				if !unique || !seen[string(b)] {
+					seen[string(b)] = true
+					arr = append(arr, v)
+					break
+				}
+				if try == 50 {
+					return nil, fmt.Errorf("no item unlike the %d before it in 50 tries", len(arr))
+				}
 			}
-			arr = append(arr, v)
 		}
 		return arr, nil
 	case "object":
