@@ -76,7 +76,7 @@ func importFile(ctx context.Context, graphs *memstore.Graphs, graph, path string
 }
 
 func exportFile(ctx context.Context, graphs *memstore.Graphs, graph, path string, withHistory bool, stdout, stderr io.Writer) int {
-	store, release, err := graphs.Use(ctx, graph)
+	store, release, err := graphs.UseExisting(ctx, graph) // exporting a graph does not create it
 	if err != nil {
 		fmt.Fprintf(stderr, "mcp-memory: graph %s: %v\n", graph, err)
 		return 1

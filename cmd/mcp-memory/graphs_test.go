@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
 	"os"
 	"os/exec"
@@ -235,7 +236,8 @@ func checkGraphIsolation(ctx context.Context, t *testing.T, g *graphServer, vers
 // naming the scope to step up to), a session used on another graph's
 // path, and a graph name no graph can have.
 func TestSharedGraphRefusals(t *testing.T) {
-	g := startGraphServer(t, filepath.Join(t.TempDir(), "m.db"), map[string][]string{
+	db := filepath.Join(t.TempDir(), "m.db")
+	g := startGraphServer(t, db, map[string][]string{
 		"alice": nil, "reader": {"memory:team:read"}, "writer": {"memory:team:write"}})
 	post := func(path, token, session, body string) *http.Response {
 		t.Helper()
@@ -277,6 +279,15 @@ func TestSharedGraphRefusals(t *testing.T) {
 		t.Fatalf("reader's initialize: %d", resp.StatusCode)
 	}
 	post("/graphs/team/mcp", reader, session, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	// The team graph does not exist yet: the reader reads it empty, and
+	// reading does not create it (mcp-memory graphs does not list it).
+	resp = post("/graphs/team/mcp", reader, session, `{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"read_graph","arguments":{}}}`)
+	if body, _ := io.ReadAll(resp.Body); resp.StatusCode != http.StatusOK || !strings.Contains(string(body), `"structuredContent":{"entities":[],"relations":[]}`) {
+		t.Errorf("reader's read_graph of a graph no one wrote: %d %s", resp.StatusCode, body)
+	}
+	if out, err := exec.Command(sharedBinary(t), "--db", db, "graphs").CombinedOutput(); err != nil || strings.Contains(string(out), "team") {
+		t.Errorf("graphs after a read of team: %s (%v); want no team", out, err)
+	}
 	if resp := post("/graphs/team/mcp", reader, session, write); resp.StatusCode != http.StatusForbidden ||
 		!strings.Contains(resp.Header.Get("WWW-Authenticate"), `memory:team:write`) {
 		t.Errorf("reader writing: %d %q, want 403 naming memory:team:write", resp.StatusCode, resp.Header.Get("WWW-Authenticate"))
@@ -340,6 +351,11 @@ func TestGraphCommands(t *testing.T) {
 		}
 		if _, msg := run("import", "--graph", "moved", hist); !strings.Contains(msg, "History:3") {
 			t.Errorf("import of an export with history: %s", msg)
+		}
+		// Exporting a graph that does not exist exports an empty graph and
+		// does not create it (the list below holds four graphs).
+		if out, _ := run("export", "--graph", "nosuch"); out != "" {
+			t.Errorf("export --graph nosuch: %q", out)
 		}
 		list, _ := run("graphs", "--json")
 		var got []string

@@ -86,7 +86,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		defaultDB = "memory.db"
 	}
 	db := fs.String("db", defaultDB, "store: SQLite file `path` or postgres:// URL (env MCP_MEMORY_DB), created on first run")
-	graph := fs.String("graph", memstore.DefaultGraph, "the `name` of the graph this process works on (HTTP: at --path), created on first use")
+	graph := fs.String("graph", memstore.DefaultGraph, "the `name` of the graph this process works on (HTTP: at --path), created by its first write")
 	perSubject := fs.Bool("graph-per-subject", false, "HTTP with OAuth: each caller works at --path in a private graph of its own, created on first use; anonymous callers are refused")
 	maxGraphs := fs.Int("max-graphs", memstore.DefaultMaxGraphs, "named graphs the store may hold; creating one more fails")
 	maxOpen := fs.Int("max-open-graphs", memstore.DefaultMaxOpenGraphs, "graphs open at once; the least recently used idle one is closed to open another")

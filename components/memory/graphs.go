@@ -43,24 +43,31 @@ func graphOf(req *mcpgen.Request, fallback string) string {
 }
 
 // use returns the store of ctx's graph, ctx carrying the author, and the
-// release of the store.
-// use implements memstore.Store on the request's graph.
-func (r *Routed) use(ctx context.Context) (memstore.Store, context.Context, func(), error) {
+// release of the store. Unless create is set (a write), a shared graph
+// that does not exist yet is read as an empty one and not created
+// (memstore.Graphs.UseExisting): a principal allowed only to read cannot
+// make the store hold graphs. A private graph is created on first use.
+func (r *Routed) use(ctx context.Context, create bool) (memstore.Store, context.Context, func(), error) {
 	req := mcpgen.RequestFrom(ctx)
 	author := r.Anonymous
 	if req != nil && req.Auth.Subject != "" {
 		author = req.Auth.Subject
 	}
-	s, release, err := r.Graphs.Use(ctx, graphOf(req, r.Graph))
+	name := graphOf(req, r.Graph)
+	use := r.Graphs.Use
+	if !create && !strings.HasPrefix(name, "@") {
+		use = r.Graphs.UseExisting
+	}
+	s, release, err := use(ctx, name)
 	if err != nil {
 		return nil, ctx, nil, err
 	}
 	return s, memstore.WithAuthor(ctx, author), release, nil
 }
 
-// routed runs f on the store of ctx's graph.
-func routed[T any](ctx context.Context, r *Routed, f func(memstore.Store, context.Context) (T, error)) (T, error) {
-	s, ctx, release, err := r.use(ctx)
+// onGraph runs f on the store of ctx's graph (see use).
+func onGraph[T any](ctx context.Context, r *Routed, create bool, f func(memstore.Store, context.Context) (T, error)) (T, error) {
+	s, ctx, release, err := r.use(ctx, create)
 	if err != nil {
 		var zero T
 		return zero, err
@@ -69,9 +76,23 @@ func routed[T any](ctx context.Context, r *Routed, f func(memstore.Store, contex
 	return f(s, ctx)
 }
 
-// routedErr runs f, which returns only an error, on the store of ctx's graph.
+// routed runs f, a write, on the store of ctx's graph; read runs a read.
+func routed[T any](ctx context.Context, r *Routed, f func(memstore.Store, context.Context) (T, error)) (T, error) {
+	return onGraph(ctx, r, true, f)
+}
+
+func read[T any](ctx context.Context, r *Routed, f func(memstore.Store, context.Context) (T, error)) (T, error) {
+	return onGraph(ctx, r, false, f)
+}
+
+// routedErr and readErr are routed and read for f returning only an error.
 func routedErr(ctx context.Context, r *Routed, f func(memstore.Store, context.Context) error) error {
 	_, err := routed(ctx, r, func(s memstore.Store, ctx context.Context) (struct{}, error) { return struct{}{}, f(s, ctx) })
+	return err
+}
+
+func readErr(ctx context.Context, r *Routed, f func(memstore.Store, context.Context) error) error {
+	_, err := read(ctx, r, func(s memstore.Store, ctx context.Context) (struct{}, error) { return struct{}{}, f(s, ctx) })
 	return err
 }
 
@@ -113,27 +134,27 @@ func (r *Routed) DeleteRelations(ctx context.Context, rs []memstore.Relation) er
 
 // ReadGraph implements memstore.Store on the request's graph.
 func (r *Routed) ReadGraph(ctx context.Context) (memstore.Graph, error) {
-	return routed(ctx, r, func(s memstore.Store, ctx context.Context) (memstore.Graph, error) { return s.ReadGraph(ctx) })
+	return read(ctx, r, func(s memstore.Store, ctx context.Context) (memstore.Graph, error) { return s.ReadGraph(ctx) })
 }
 
 // WalkGraph implements memstore.Store on the request's graph.
 func (r *Routed) WalkGraph(ctx context.Context, entity func(memstore.Entity) error, relation func(memstore.Relation) error) error {
-	return routedErr(ctx, r, func(s memstore.Store, ctx context.Context) error { return s.WalkGraph(ctx, entity, relation) })
+	return readErr(ctx, r, func(s memstore.Store, ctx context.Context) error { return s.WalkGraph(ctx, entity, relation) })
 }
 
 // SearchNodes implements memstore.Store on the request's graph.
 func (r *Routed) SearchNodes(ctx context.Context, query string) (memstore.Graph, error) {
-	return routed(ctx, r, func(s memstore.Store, ctx context.Context) (memstore.Graph, error) { return s.SearchNodes(ctx, query) })
+	return read(ctx, r, func(s memstore.Store, ctx context.Context) (memstore.Graph, error) { return s.SearchNodes(ctx, query) })
 }
 
 // OpenNodes implements memstore.Store on the request's graph.
 func (r *Routed) OpenNodes(ctx context.Context, names []string) (memstore.Graph, error) {
-	return routed(ctx, r, func(s memstore.Store, ctx context.Context) (memstore.Graph, error) { return s.OpenNodes(ctx, names) })
+	return read(ctx, r, func(s memstore.Store, ctx context.Context) (memstore.Graph, error) { return s.OpenNodes(ctx, names) })
 }
 
 // EntityNames implements memstore.Store on the request's graph.
 func (r *Routed) EntityNames(ctx context.Context, prefix string, limit int) ([]string, error) {
-	return routed(ctx, r, func(s memstore.Store, ctx context.Context) ([]string, error) {
+	return read(ctx, r, func(s memstore.Store, ctx context.Context) ([]string, error) {
 		return s.EntityNames(ctx, prefix, limit)
 	})
 }
@@ -150,18 +171,18 @@ func (r *Routed) UpdateTask(ctx context.Context, id int64, u memstore.TaskUpdate
 
 // GetTask implements memstore.Store on the request's graph.
 func (r *Routed) GetTask(ctx context.Context, id int64) (memstore.Task, error) {
-	return routed(ctx, r, func(s memstore.Store, ctx context.Context) (memstore.Task, error) { return s.GetTask(ctx, id) })
+	return read(ctx, r, func(s memstore.Store, ctx context.Context) (memstore.Task, error) { return s.GetTask(ctx, id) })
 }
 
 // ListTasks implements memstore.Store on the request's graph.
 func (r *Routed) ListTasks(ctx context.Context, f memstore.TaskFilter) ([]memstore.Task, error) {
-	return routed(ctx, r, func(s memstore.Store, ctx context.Context) ([]memstore.Task, error) { return s.ListTasks(ctx, f) })
+	return read(ctx, r, func(s memstore.Store, ctx context.Context) ([]memstore.Task, error) { return s.ListTasks(ctx, f) })
 }
 
 // Changes implements memstore.Store on the request's graph.
 func (r *Routed) Changes(ctx context.Context, since int64, limit int) ([]memstore.Change, int64, error) {
 	var next int64
-	page, err := routed(ctx, r, func(s memstore.Store, ctx context.Context) (page []memstore.Change, err error) {
+	page, err := read(ctx, r, func(s memstore.Store, ctx context.Context) (page []memstore.Change, err error) {
 		page, next, err = s.Changes(ctx, since, limit)
 		return page, err
 	})
@@ -173,19 +194,19 @@ func (r *Routed) Changes(ctx context.Context, since int64, limit int) ([]memstor
 
 // Head implements memstore.Store on the request's graph.
 func (r *Routed) Head(ctx context.Context) (int64, error) {
-	return routed(ctx, r, func(s memstore.Store, ctx context.Context) (int64, error) { return s.Head(ctx) })
+	return read(ctx, r, func(s memstore.Store, ctx context.Context) (int64, error) { return s.Head(ctx) })
 }
 
 // History implements memstore.Store on the request's graph.
 func (r *Routed) History(ctx context.Context, name string, limit int) ([]memstore.Change, error) {
-	return routed(ctx, r, func(s memstore.Store, ctx context.Context) ([]memstore.Change, error) {
+	return read(ctx, r, func(s memstore.Store, ctx context.Context) ([]memstore.Change, error) {
 		return s.History(ctx, name, limit)
 	})
 }
 
 // WalkHistory implements memstore.Store on the request's graph.
 func (r *Routed) WalkHistory(ctx context.Context, fn func(string, memstore.Change) error) error {
-	return routedErr(ctx, r, func(s memstore.Store, ctx context.Context) error { return s.WalkHistory(ctx, fn) })
+	return readErr(ctx, r, func(s memstore.Store, ctx context.Context) error { return s.WalkHistory(ctx, fn) })
 }
 
 // Import implements memstore.Store on the request's graph.
@@ -195,7 +216,7 @@ func (r *Routed) Import(ctx context.Context, in io.Reader) (memstore.ImportStats
 
 // Export implements memstore.Store on the request's graph.
 func (r *Routed) Export(ctx context.Context, w io.Writer) error {
-	return routedErr(ctx, r, func(s memstore.Store, ctx context.Context) error { return s.Export(ctx, w) })
+	return readErr(ctx, r, func(s memstore.Store, ctx context.Context) error { return s.Export(ctx, w) })
 }
 
 // Close closes every graph of the store.

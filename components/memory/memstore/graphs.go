@@ -164,6 +164,20 @@ func OpenGraphs(ctx context.Context, db string, opts ...Option) (*Graphs, error)
 // or a PrivateGraph), creating the graph on first use, and release, which
 // the caller must call once done with it. The store stays open until then.
 func (g *Graphs) Use(ctx context.Context, name string) (Store, func(), error) {
+	return g.use(ctx, name, true)
+}
+
+// UseExisting is Use without creating the graph: a graph that does not
+// exist yet is read as an empty one (a read-only Store that answers as an
+// empty graph does, checking its arguments alike, and refuses writes).
+// Reads use it, so that only a write brings a graph (a file or a schema,
+// and one of WithMaxGraphs) into being.
+func (g *Graphs) UseExisting(ctx context.Context, name string) (Store, func(), error) {
+	return g.use(ctx, name, false)
+}
+
+// use is Use, or UseExisting unless create is set.
+func (g *Graphs) use(ctx context.Context, name string, create bool) (Store, func(), error) {
 	if name == DefaultGraph {
 		return g.main, func() {}, nil
 	}
@@ -181,6 +195,9 @@ func (g *Graphs) Use(ctx context.Context, name string) (Store, func(), error) {
 	rec, found, err := g.backend.lookup(ctx, name)
 	if err != nil {
 		return nil, nil, err
+	}
+	if !found && !create {
+		return emptyGraph{name}, func() {}, nil
 	}
 	if !found {
 		owner, _ := strings.CutPrefix(name, "@")

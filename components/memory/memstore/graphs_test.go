@@ -122,6 +122,82 @@ func TestGraphsBounds(t *testing.T) {
 	}
 }
 
+// TestGraphsUseExisting: a graph that does not exist yet reads as a real
+// empty graph does (each read's answer and each bad argument's error
+// kind compared with a graph created empty), refuses writes, is not
+// created by reading (List, WithMaxGraphs), and once a write has created
+// it UseExisting gives the real graph.
+func TestGraphsUseExisting(t *testing.T) {
+	g, _ := openGraphsTest(t, WithMaxGraphs(1))
+	real := use(t, g, "created") // the one graph WithMaxGraphs(1) allows
+	absent, release, err := g.UseExisting(bg, "absent")
+	mustNil(t, err)
+	defer release()
+	reads := map[string]func(Store) (any, error){
+		"ReadGraph":        func(s Store) (any, error) { return s.ReadGraph(bg) },
+		"SearchNodes":      func(s Store) (any, error) { return s.SearchNodes(bg, "x") },
+		"SearchNodes bad":  func(s Store) (any, error) { return s.SearchNodes(bg, strings.Repeat("x", MaxObservationBytes+1)) },
+		"OpenNodes":        func(s Store) (any, error) { return s.OpenNodes(bg, []string{"x"}) },
+		"OpenNodes bad":    func(s Store) (any, error) { return s.OpenNodes(bg, []string{"\xff"}) },
+		"EntityNames":      func(s Store) (any, error) { return s.EntityNames(bg, "x", 10) },
+		"GetTask":          func(s Store) (any, error) { return s.GetTask(bg, 7) },
+		"ListTasks":        func(s Store) (any, error) { return s.ListTasks(bg, TaskFilter{}) },
+		"ListTasks bad":    func(s Store) (any, error) { return s.ListTasks(bg, TaskFilter{Status: "sideways"}) },
+		"Changes":          func(s Store) (any, error) { p, n, err := s.Changes(bg, 0, 10); return fmt.Sprint(p, n), err },
+		"Changes ahead":    func(s Store) (any, error) { p, n, err := s.Changes(bg, 3, 10); return fmt.Sprint(p, n), err },
+		"Changes negative": func(s Store) (any, error) { p, n, err := s.Changes(bg, -1, 10); return fmt.Sprint(p, n), err },
+		"Head":             func(s Store) (any, error) { return s.Head(bg) },
+		"History":          func(s Store) (any, error) { return s.History(bg, "x", 10) },
+		"History bad":      func(s Store) (any, error) { return s.History(bg, strings.Repeat("x", MaxNameBytes+1), 10) },
+		"Export": func(s Store) (any, error) {
+			var b bytes.Buffer
+			err := s.Export(bg, &b)
+			return b.String(), err
+		},
+		"WalkGraph": func(s Store) (any, error) {
+			n := 0
+			err := s.WalkGraph(bg, func(Entity) error { n++; return nil }, func(Relation) error { n++; return nil })
+			return n, err
+		},
+	}
+	kinds := []error{ErrInvalid, ErrLimit, ErrNotFound}
+	kind := func(err error) error {
+		for _, k := range kinds {
+			if errors.Is(err, k) {
+				return k
+			}
+		}
+		return err
+	}
+	for name, read := range reads {
+		want, wantErr := read(real)
+		got, gotErr := read(absent)
+		if fmt.Sprint(got) != fmt.Sprint(want) || kind(gotErr) != kind(wantErr) {
+			t.Errorf("%s: absent graph gives %v, %v; an empty graph %v, %v", name, got, gotErr, want, wantErr)
+		}
+		if bad := strings.Contains(name, " ") || name == "GetTask"; bad != (wantErr != nil) {
+			t.Errorf("%s: an empty graph answers %v; the case expects an error: %v", name, wantErr, bad)
+		}
+	}
+	if _, err := absent.CreateEntities(bg, []Entity{{Name: "e", EntityType: "t"}}); !errors.Is(err, ErrInvalid) {
+		t.Errorf("a write to a graph that does not exist: %v, want ErrInvalid", err)
+	}
+	if list := must[[]GraphInfo](t)(g.List(bg)); len(list) != 2 || list[1].Name != "created" {
+		t.Errorf("after reading an absent graph, List = %+v; want default and created", list)
+	}
+	// Reading did not count against WithMaxGraphs(1), writing does.
+	if _, _, err := g.Use(bg, "absent"); !errors.Is(err, ErrLimit) {
+		t.Fatalf("Use(absent) past WithMaxGraphs(1): %v, want ErrLimit", err)
+	}
+	must[[]Entity](t)(real.CreateEntities(bg, []Entity{{Name: "e", EntityType: "t"}}))
+	again, release2, err := g.UseExisting(bg, "created")
+	mustNil(t, err)
+	defer release2()
+	if gr := must[Graph](t)(again.ReadGraph(bg)); len(gr.Entities) != 1 {
+		t.Errorf("UseExisting of a graph that exists reads %+v", gr)
+	}
+}
+
 func TestAuthorAndHistory(t *testing.T) {
 	s, _ := openTest(t)
 	alice, bob := WithAuthor(bg, "alice"), WithAuthor(bg, "bob")
