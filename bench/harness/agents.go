@@ -157,11 +157,10 @@ func (c *agentCall) checkText(encoded json.RawMessage) error {
 		}
 		return nil
 	}
-	var s string
-	if err := fastjson.Unmarshal(encoded, &s); err != nil {
-		return fmt.Errorf("undecodable text %s: %v", snippet(encoded), err)
+	text, err := unquote(encoded)
+	if err != nil {
+		return err
 	}
-	text := []byte(s)
 	switch c.tool {
 	case "create_entities":
 		return countIs(text, "entities", len(c.ents))
@@ -456,8 +455,13 @@ func toolText(raw []byte, id int64) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	return unquote(encoded)
+}
+
+// unquote decodes a text block as toolAnswer returns it.
+func unquote(encoded json.RawMessage) ([]byte, error) {
 	var s string
-	if err := json.Unmarshal(encoded, &s); err != nil {
+	if err := fastjson.Unmarshal(encoded, &s); err != nil {
 		return nil, fmt.Errorf("undecodable text %s: %v", snippet(encoded), err)
 	}
 	return []byte(s), nil
