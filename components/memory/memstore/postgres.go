@@ -439,6 +439,10 @@ func (s *Postgres) write(ctx context.Context, fn func(w *pgWriter) error) (err e
 	if err = fn(w); err != nil {
 		return err
 	}
+	// The prunes bound their range on both sides (the lower bound always
+	// holds): with one side only, the planner of a prepared statement
+	// guesses a third of the table and scans all of it, 30 ms a write at
+	// 300,000 history rows; a two-sided range is an index scan.
 	if len(w.changes) > 0 {
 		// Changes the retention would prune at once are not written.
 		keep := w.changes[max(0, int64(len(w.changes))-s.retention):]
@@ -446,13 +450,13 @@ func (s *Postgres) write(ctx context.Context, fn func(w *pgWriter) error) (err e
 			return err
 		}
 		w.queue(`UPDATE memory_feed SET head = $1`, w.head)
-		w.queue(`DELETE FROM memory_changes WHERE seq <= $1`, w.head-s.retention)
+		w.queue(`DELETE FROM memory_changes WHERE seq >= (SELECT min(seq) FROM memory_changes) AND seq <= $1`, w.head-s.retention)
 	}
 	if len(w.history) > 0 {
 		if err = w.insertRows("memory_history", []string{"entity", "seq", "kind", "detail", "rel_from", "rel_to", "rel_type", "author", "at"}, w.history); err != nil {
 			return err
 		}
-		w.queue(`DELETE FROM memory_history WHERE id <= (SELECT max(id) FROM memory_history) - $1`, s.history)
+		w.queue(`DELETE FROM memory_history WHERE id >= (SELECT min(id) FROM memory_history) AND id <= (SELECT max(id) FROM memory_history) - $1`, s.history)
 	}
 	if err = w.flush(); err != nil {
 		return err
