@@ -10,6 +10,7 @@ import (
 	"net"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -70,6 +71,10 @@ type Postgres struct {
 	// named graph (see Graphs) they put its schema first in the
 	// search_path; empty for the URL's own schema.
 	beginWrite, beginRead string
+
+	// Rows written since the tables were last analyzed, and the rows
+	// analyzed then (see analyzeIfGrown).
+	grown, analyzed atomic.Int64
 }
 
 var _ Store = (*Postgres)(nil)
@@ -398,15 +403,16 @@ func refold(ctx context.Context, tx pgx.Tx) error {
 
 // pgWriter is the state of one write transaction.
 type pgWriter struct {
-	ctx     context.Context
-	tx      pgx.Tx
-	now     int64      // Unix nanoseconds, the same for all changes of the call
-	batch   *pgx.Batch // queued statements whose results are not needed
-	head    int64      // seq of the newest change, including this call's
-	changes [][]any    // rows for memory_changes, written at the end
-	history [][]any    // rows for memory_history, written at the end
-	author  string     // whom the call's changes are recorded as (authorOf), not encoded
-	err     error      // first failure of a flush made by queue, reported by the next flush
+	ctx      context.Context
+	tx       pgx.Tx
+	now      int64      // Unix nanoseconds, the same for all changes of the call
+	batch    *pgx.Batch // queued statements whose results are not needed
+	head     int64      // seq of the newest change, including this call's
+	changes  [][]any    // rows for memory_changes, written at the end
+	history  [][]any    // rows for memory_history, written at the end
+	author   string     // whom the call's changes are recorded as (authorOf), not encoded
+	inserted int        // rows inserted (insertRows), for analyzeIfGrown
+	err      error      // first failure of a flush made by queue, reported by the next flush
 }
 
 // maxQueued is the number of queued statements sent in one round trip.
@@ -464,7 +470,40 @@ func (s *Postgres) write(ctx context.Context, fn func(w *pgWriter) error) (err e
 	if err = tx.Commit(ctx); err != nil {
 		return fmt.Errorf("memstore: commit: %w", err)
 	}
+	s.analyzeIfGrown(ctx, w.inserted)
 	return nil
+}
+
+// analyzeMinRows is the growth (rows written) that makes a store analyze
+// its tables, and then at least their number at the last analysis.
+const analyzeMinRows = 1000
+
+// analyzeIfGrown analyzes the tables once the rows written since the last
+// analysis (inserted more now) reach the number analyzed then, or
+// analyzeMinRows: each time they have about doubled. A statement's plan
+// is cached (pgx prepares them) from the table's size when it was first
+// planned, and autovacuum analyzes a table a minute or more after it
+// grew: an empty store filled by large writes (an import, the bench's
+// batches of 5,000) kept planning sequential scans of entities and
+// relations for lookups by name, 30 to 80 ms a small call at 100,000
+// entities and seconds a batch while growing. ANALYZE updates the
+// statistics and makes PostgreSQL plan those statements again. It runs
+// after the write's commit, in a transaction of its own (it locks no
+// writer out); a failure only leaves the statistics as they were.
+func (s *Postgres) analyzeIfGrown(ctx context.Context, inserted int) {
+	grown := s.grown.Add(int64(inserted))
+	if grown < max(analyzeMinRows, s.analyzed.Load()) || !s.grown.CompareAndSwap(grown, 0) {
+		return
+	}
+	s.analyzed.Add(grown)
+	tx, err := s.pool.BeginTx(ctx, pgx.TxOptions{BeginQuery: s.beginWrite})
+	if err != nil {
+		return
+	}
+	defer tx.Rollback(context.WithoutCancel(ctx))
+	if _, err := tx.Exec(ctx, `ANALYZE memory_entities, memory_observations, memory_relations, memory_history`); err == nil {
+		_ = tx.Commit(ctx)
+	}
 }
 
 // queue adds a statement to the pipeline; it is sent before the next query
@@ -496,6 +535,7 @@ const copyThreshold = 64
 // insertRows inserts rows into table: by COPY when there are many, else
 // as queued INSERTs.
 func (w *pgWriter) insertRows(table string, columns []string, rows [][]any) error {
+	w.inserted += len(rows)
 	if len(rows) >= copyThreshold {
 		if err := w.flush(); err != nil {
 			return err

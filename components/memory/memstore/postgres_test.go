@@ -415,3 +415,47 @@ func TestPostgresInstallsTrgm(t *testing.T) {
 		})
 	}
 }
+
+// TestPostgresAnalyzesAsItGrows: large writes to a new store analyze its
+// tables (a named graph's too, in its own schema), so that statements
+// prepared while the tables were empty are planned again for their size;
+// small writes afterwards do not, until the tables have grown as much
+// again.
+func TestPostgresAnalyzesAsItGrows(t *testing.T) {
+	g, err := OpenGraphs(bg, postgresTestURL(t))
+	mustNil(t, err)
+	t.Cleanup(func() { g.Close() })
+	for _, name := range []string{DefaultGraph, "team"} {
+		s := use(t, g, name).(*Postgres)
+		analyses := func() (n int64) {
+			t.Helper()
+			tx, err := s.pool.BeginTx(bg, pgx.TxOptions{BeginQuery: s.beginRead})
+			mustNil(t, err)
+			defer tx.Rollback(bg)
+			mustNil(t, tx.QueryRow(bg, `SELECT analyze_count FROM pg_stat_user_tables
+				WHERE relid = 'memory_entities'::regclass`).Scan(&n))
+			return n
+		}
+		before := analyses()
+		ents := make([]Entity, 2000)
+		for i := range ents {
+			ents[i] = Entity{Name: fmt.Sprintf("e%05d", i), EntityType: "t"}
+		}
+		must[[]Entity](t)(s.CreateEntities(bg, ents))
+		// The statistics collector reports with a delay.
+		var after int64
+		for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+			if after = analyses(); after > before {
+				break
+			}
+		}
+		if after != before+1 {
+			t.Fatalf("%s: entities analyzed %d times after a write of 2,000, want %d", name, after, before+1)
+		}
+		must[[]Entity](t)(s.CreateEntities(bg, []Entity{{Name: "one more", EntityType: "t"}}))
+		time.Sleep(200 * time.Millisecond)
+		if n := analyses(); n != after {
+			t.Errorf("%s: a small write analyzed again (%d times)", name, n)
+		}
+	}
+}
