@@ -479,8 +479,10 @@ func (s *Postgres) write(ctx context.Context, fn func(w *pgWriter) error) (err e
 const analyzeMinRows = 1000
 
 // analyzeIfGrown analyzes the tables once the rows written since the last
-// analysis (inserted more now) reach the number analyzed then, or
-// analyzeMinRows: each time they have about doubled. A statement's plan
+// analysis (inserted more now) reach the rows written before it, or
+// analyzeMinRows: each time a store filled by this process has about
+// doubled (one reopened large analyzes a few more times, the first
+// thousands of rows apart, and then rarely). A statement's plan
 // is cached (pgx prepares them) from the table's size when it was first
 // planned, and autovacuum analyzes a table a minute or more after it
 // grew: an empty store filled by large writes (an import, the bench's
