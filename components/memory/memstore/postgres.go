@@ -72,8 +72,8 @@ type Postgres struct {
 	// search_path; empty for the URL's own schema.
 	beginWrite, beginRead string
 
-	// Rows written since the tables were last analyzed, and the rows
-	// analyzed then (see analyzeIfGrown).
+	// Rows this process wrote since it last analyzed the tables, and
+	// before (see analyzeIfGrown).
 	grown, analyzed atomic.Int64
 }
 
