@@ -2,6 +2,7 @@ package memory
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"slices"
 	"sync"
@@ -109,6 +110,23 @@ func newStreamedRender(textOnly bool) *graphRender {
 	r.text = append(append(r.text, '"'), tOpen...)
 	r.js = append(r.js, `{"entities":[`...)
 	return r
+}
+
+// streamGraph renders the whole graph of store in one walk into spills
+// (both forms, or the text alone when textOnly is set), for the runtime
+// to stream the answer from; a store failing mid-walk fails the call
+// before anything is sent.
+func streamGraph(ctx context.Context, store memstore.Store, textOnly bool) (Graph, error) {
+	r := newStreamedRender(textOnly)
+	err := store.WalkGraph(ctx, r.entity, r.relation)
+	if err == nil {
+		err = r.end()
+	}
+	if err != nil {
+		r.close()
+		return Graph{}, err
+	}
+	return Graph{r: r}, nil
 }
 
 // spillSome moves a streamed rendering's buffers to its spills once they

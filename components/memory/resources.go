@@ -20,16 +20,7 @@ type KnowledgeGraph struct{}
 // (JSON.stringify(graph, null, 2)), rendered as they are read into a
 // spill that the runtime streams the answer from.
 func (KnowledgeGraph) Read(ctx context.Context, store memstore.Store) (Graph, error) {
-	r := newStreamedRender(true)
-	err := store.WalkGraph(ctx, r.entity, r.relation)
-	if err == nil {
-		err = r.end()
-	}
-	if err != nil {
-		r.close()
-		return Graph{}, err
-	}
-	return Graph{r: r}, nil
+	return streamGraph(ctx, store, true)
 }
 
 // The entities of the graph, with their types and observations, without relations.

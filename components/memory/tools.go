@@ -143,16 +143,7 @@ type ReadGraph struct{}
 // forms, so they show the same snapshot; a store that fails mid-walk
 // fails the call before anything is sent.
 func (ReadGraph) Call(ctx context.Context, store memstore.Store) (Graph, error) {
-	r := newStreamedRender(false)
-	err := store.WalkGraph(ctx, r.entity, r.relation)
-	if err == nil {
-		err = r.end()
-	}
-	if err != nil {
-		r.close()
-		return Graph{}, err
-	}
-	return Graph{r: r}, nil
+	return streamGraph(ctx, store, false)
 }
 
 // Search for nodes in the knowledge graph based on a query
