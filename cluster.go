@@ -312,9 +312,7 @@ func (s *Server) sessionFromRecord(rec cluster.Session) *Session {
 	}
 	sess.owner, sess.partition = splitOwnerKey(rec.Subject)
 	sess.pending.prefix = "srv-" + s.cluster.b.ID() + "-"
-	if sess.owner != "" { // the limit key of its principal (anonymous: by address, unknown here)
-		sess.key = "sub:" + sess.owner
-	}
+	sess.key = sess.owner // the limit key of its principal (anonymous: by address, unknown here)
 	sess.apply(rec)
 	return sess
 }
@@ -573,7 +571,7 @@ func (s *Server) localTask(id string) *task {
 // task value that only describes it.
 func (s *Server) sharedTask(ctx context.Context, req *Request, id string) (*task, error) {
 	rec, err := s.cluster.b.LoadTask(ctx, id)
-	if errors.Is(err, cluster.ErrNotFound) || err == nil && rec.Subject != req.Auth.Subject {
+	if errors.Is(err, cluster.ErrNotFound) || err == nil && rec.Subject != ownerKey(req.Auth.ID(), req.Partition) {
 		return nil, fmt.Errorf("%w: Failed to retrieve task: Task not found", jsonrpc.ErrInvalidParams)
 	}
 	if err != nil {

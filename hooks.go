@@ -54,14 +54,49 @@ func (z ZapErrors) LogError(_ context.Context, msg string, err error, tags ...Ta
 // Principal is who is calling, as established by the transport (a bearer
 // token's subject, scopes and client, say). The zero value is an anonymous
 // caller. It never holds the credential itself.
+//
+// A user and a client are different principals even when they share a
+// name: a token naming the subject alice and one naming only the client
+// alice have different [Principal.ID]s, so they share no session, task,
+// limit or private data.
 type Principal struct {
-	Subject  string
-	Scopes   []string
-	ClientID string // the OAuth client the token was issued to, if known
+	// Subject is whom the token speaks for (OAuth's sub: a user, or the
+	// subject the authorization server gave a client acting for itself);
+	// empty when the token names only a client.
+	Subject string
+	Scopes  []string
+	// ClientID is the OAuth client the token was issued to, if known.
+	ClientID string
+	// Issuer is the authorization server that vouched for Subject and
+	// ClientID (its issuer identifier); empty when the transport's
+	// authentication does not say.
+	Issuer string
 }
 
 // Anonymous reports whether p names nobody (no transport authentication).
 func (p Principal) Anonymous() bool { return p.Subject == "" && p.ClientID == "" }
+
+// ID is p's identity as one string, the key under which the runtime keeps
+// what p owns: "sub:" and the subject, or "client:" and the client ID for
+// a token that names only a client, preceded by the issuer and "#" when
+// it is known (an issuer identifier holds no "#"); "" for an anonymous
+// caller. Two principals are the same caller exactly when their IDs are
+// equal.
+func (p Principal) ID() string {
+	var id string
+	switch {
+	case p.Subject != "":
+		id = "sub:" + p.Subject
+	case p.ClientID != "":
+		id = "client:" + p.ClientID
+	default:
+		return ""
+	}
+	if p.Issuer != "" {
+		return p.Issuer + "#" + id
+	}
+	return id
+}
 
 // HasScope reports whether p holds scope.
 func (p Principal) HasScope(scope string) bool {
@@ -73,12 +108,24 @@ func (p Principal) HasScope(scope string) bool {
 	return false
 }
 
-// Permission decides whether a request may use a component that requires
-// scope (non-empty). It runs before the handler; a non-nil error refuses the
-// call with that error. When [Options.Permission] is nil, anonymous callers
-// may use every component and authenticated ones need the scope
-// ([RequireScopes]).
+// Permission adds conditions to a component's declared scope (non-empty):
+// it runs before the handler, once the caller has been found to hold the
+// scope or one of its [Grants], and a non-nil error refuses the call with
+// that error (an [*InsufficientScopeError] for a scope to ask for). It can
+// refuse a call the declared scope would allow, never allow one it would
+// refuse: the declared scope is enforced whatever it returns.
 type Permission func(ctx context.Context, req *Request, scope string) error
+
+// Grants names the scopes that stand for a component's declared scope on
+// one request: a caller holding any of them may use the component, as if
+// it held scope. A shared graph's own scope standing for memory:write on
+// that graph alone is the example: the server grants a narrower right, in
+// the request's terms. A nil or empty answer means the declared scope
+// itself, so a Grants function can narrow or rename what a call needs,
+// never waive it; list the declared scope among the answers to keep it
+// sufficient. The first answer is the one a refusal asks for
+// ([InsufficientScopeError]).
+type Grants func(req *Request, scope string) []string
 
 type nopObserver struct{}
 

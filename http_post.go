@@ -63,7 +63,7 @@ func (h *handler) post(w http.ResponseWriter, r *http.Request, who Principal) {
 	// HTTPHeaders is set on every message: the core reads it only on the
 	// stateless path, where it also catches a modern body sent without the
 	// MCP-Protocol-Version header.
-	in := &inbound{Msg: m, Auth: who, Partition: partitionOf(r), HTTPHeaders: r.Header, RemoteAddr: r.RemoteAddr}
+	in := &inbound{Msg: m, Auth: who, Authenticated: h.opts.Auth != nil, Partition: partitionOf(r), HTTPHeaders: r.Header, RemoteAddr: r.RemoteAddr}
 	if !modern && m.Method != "initialize" {
 		sess, status, err := h.legacySession(r, version, who)
 		if err != nil {
@@ -283,7 +283,7 @@ func (h *handler) batch(w http.ResponseWriter, r *http.Request, who Principal, b
 			out = append(out, jsonrpc.NewErrorResponse(m.ID, jsonrpc.Errorf(jsonrpc.CodeInvalidRequest, "initialize must not be part of a batch")))
 			continue
 		}
-		in := &inbound{Msg: m, Session: sess, peer: st, Auth: who, Partition: partitionOf(r), HTTPHeaders: r.Header, RemoteAddr: r.RemoteAddr}
+		in := &inbound{Msg: m, Session: sess, peer: st, Auth: who, Authenticated: h.opts.Auth != nil, Partition: partitionOf(r), HTTPHeaders: r.Header, RemoteAddr: r.RemoteAddr}
 		if m.Method == "notifications/cancelled" {
 			var p struct {
 				RequestID json.RawMessage `json:"requestId"`

@@ -56,7 +56,7 @@ func (r *Request) restoreInput(s *Server, p *params) error {
 		switch {
 		case st.Method != r.Method || st.Target != target || st.Digest != digest:
 			return fmt.Errorf("%w: requestState belongs to another request", jsonrpc.ErrInvalidParams)
-		case st.Subject != r.Auth.Subject:
+		case st.Subject != r.Auth.ID():
 			return fmt.Errorf("%w: requestState belongs to another caller", jsonrpc.ErrInvalidParams)
 		case time.Now().Unix() > st.Expires:
 			return fmt.Errorf("%w: requestState has expired; send the request again without it", jsonrpc.ErrInvalidParams)
@@ -102,7 +102,7 @@ func (s *Server) inputRequired(req *Request, p *params, err error) (any, error) 
 	}
 	target, digest := stateTarget(p)
 	st := requestState{
-		Method: req.Method, Target: target, Digest: digest, Subject: req.Auth.Subject,
+		Method: req.Method, Target: target, Digest: digest, Subject: req.Auth.ID(),
 		Expires: time.Now().Add(requestStateTTL).Unix(), Responses: req.inputResponses,
 	}
 	payload, _ := json.Marshal(st)

@@ -102,10 +102,7 @@ func (r *Request) principalKey() string {
 	if r.incoming != nil {
 		return r.incoming.principalKey()
 	}
-	if r.Auth.Subject != "" {
-		return "sub:" + r.Auth.Subject
-	}
-	return ""
+	return r.Auth.ID()
 }
 
 // limiter enforces [Limits] per principal key.
@@ -255,11 +252,11 @@ func roundUp(d time.Duration) time.Duration {
 }
 
 // principalKey names the caller of a message for per-principal limits:
-// the authenticated subject, else the remote IP address, else "" (the one
+// the authenticated principal ([Principal.ID]), else the remote IP address, else "" (the one
 // anonymous stdio client).
 func (in *inbound) principalKey() string {
-	if in.Auth.Subject != "" {
-		return "sub:" + in.Auth.Subject
+	if id := in.Auth.ID(); id != "" {
+		return id
 	}
 	if in.RemoteAddr != "" {
 		host, _, err := net.SplitHostPort(in.RemoteAddr)

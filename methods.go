@@ -161,7 +161,7 @@ func (s *Server) initialize(ctx context.Context, req *Request, _ *params, raw js
 	if req.incoming != nil {
 		key = req.incoming.principalKey()
 	}
-	sess, evicted, refused := s.sessions.open(version, ip.ClientInfo, ip.Capabilities, req.Auth.Subject, req.Partition, key)
+	sess, evicted, refused := s.sessions.open(version, ip.ClientInfo, ip.Capabilities, req.Auth.ID(), req.Partition, key)
 	for _, reason := range evicted {
 		s.event(EventSessionEvicted, "reason", reason)
 	}

@@ -152,13 +152,20 @@ func (e *InsufficientScopeError) Error() string {
 	return fmt.Sprintf("insufficient scope: this needs scope %q", e.Scope)
 }
 
-// RequireScopes is the default [Permission] for authenticated callers: the
-// caller must hold the component's scope.
-func RequireScopes(_ context.Context, req *Request, scope string) error {
-	if req.Auth.HasScope(scope) {
+// RequireScopes refuses p unless it holds one of scopes (a component's
+// declared scope, or what [Grants] says stands for it), asking for the
+// first; it is the check the server makes, for use where a request is
+// refused before it reaches a component ([HTTPOptions].Partition).
+func RequireScopes(p Principal, scopes ...string) error {
+	for _, s := range scopes {
+		if p.HasScope(s) {
+			return nil
+		}
+	}
+	if len(scopes) == 0 {
 		return nil
 	}
-	return &InsufficientScopeError{Scope: scope}
+	return &InsufficientScopeError{Scope: scopes[0]}
 }
 
 // missingScope records on the incoming message that err refused a call for

@@ -56,6 +56,13 @@ type Request struct {
 	sessionFresh   bool  // the session's shared state was re-read (cluster)
 }
 
+// authenticated reports whether the transport authenticated the caller,
+// so that components' declared scopes apply to it: a named principal
+// always, an anonymous one where authentication is on.
+func (r *Request) authenticated() bool {
+	return !r.Auth.Anonymous() || r.incoming != nil && r.incoming.Authenticated
+}
+
 // Modern reports whether the request uses the stateless 2026-07-28 era.
 func (r *Request) Modern() bool { return modernVersion(r.Version) }
 

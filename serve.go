@@ -36,6 +36,10 @@ type Flags struct {
 	AllowOrigins  string        // --allow-origin: extra Origins, comma-separated
 	AllowHosts    string        // --allow-host: extra Host values, comma-separated
 	ShutdownGrace time.Duration // --shutdown-grace: how long in-flight HTTP calls may run after a signal
+	// AllowUnauthenticated (--allow-unauthenticated) lets --http serve
+	// callers without authentication on an address other hosts can reach;
+	// without it Run refuses to, since every declared scope is then void.
+	AllowUnauthenticated bool
 
 	// The HTTP server's defences against slow and hoarding clients
 	// (docs/operations.md): 0 is the default, negative turns one off.
@@ -81,6 +85,7 @@ func (f *Flags) Register(fs *flag.FlagSet) {
 	fs.StringVar(&f.AllowOrigins, "allow-origin", "", "comma-separated extra `origins` allowed to call the HTTP endpoint (localhost is always allowed)")
 	fs.StringVar(&f.AllowHosts, "allow-host", "", "comma-separated extra `hosts` accepted in the Host header (localhost is always accepted)")
 	fs.DurationVar(&f.ShutdownGrace, "shutdown-grace", 10*time.Second, "how long in-flight HTTP calls may run after a shutdown signal")
+	fs.BoolVar(&f.AllowUnauthenticated, "allow-unauthenticated", false, "serve --http without authentication on an address other hosts can reach (not loopback): anyone who reaches it may call every tool, whatever scope it declares")
 	fs.DurationVar(&f.HTTPReadTimeout, "http-read-timeout", DefaultReadTimeout, "how long a client may take to send a request body; a slower one gets 408 (-1s: no limit)")
 	fs.DurationVar(&f.HTTPWriteTimeout, "http-write-timeout", DefaultWriteTimeout, "how long one write of a response may block on a client that does not read; then the connection is closed (-1s: no limit)")
 	fs.DurationVar(&f.HTTPIdleTimeout, "http-idle-timeout", DefaultIdleTimeout, "how long a kept-alive HTTP connection may wait for its next request (-1s: no limit)")
@@ -222,6 +227,12 @@ func (f *Flags) Run(srv *Server, log *zap.Logger) error {
 	if err != nil {
 		return fmt.Errorf("--http: %w", err)
 	}
+	if s.HTTP.Auth == nil {
+		if err := f.checkUnauthenticated(ln.Addr(), srv, log); err != nil {
+			_ = ln.Close()
+			return err
+		}
+	}
 	ln = limitConns(ln, orDefault(f.MaxConnsPerIP, DefaultMaxConnsPerIP), orDefault(f.MaxConns, DefaultMaxConns), srv.observer())
 	var draining atomic.Bool
 	hs := newHTTPServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -258,6 +269,29 @@ func (f *Flags) Run(srv *Server, log *zap.Logger) error {
 	}
 	if err := srv.Drain(sctx); err != nil {
 		log.Warn("shutdown grace over with tasks running; they fail", zap.Error(err))
+	}
+	return nil
+}
+
+// checkUnauthenticated decides whether an HTTP endpoint without
+// authentication may serve on addr: on loopback it may; on an address
+// other hosts can reach only with --allow-unauthenticated, since then
+// anyone may call every component. Either way, when the server's
+// components declare scopes, one line says they are not enforced.
+func (f *Flags) checkUnauthenticated(addr net.Addr, srv *Server, log *zap.Logger) error {
+	tcp, _ := addr.(*net.TCPAddr)
+	public := tcp == nil || !tcp.IP.IsLoopback()
+	if public && !f.AllowUnauthenticated {
+		return UsageError(fmt.Errorf("--http %s: serving without authentication on an address other hosts can reach lets anyone call every tool: "+
+			"configure authentication (--auth-issuer), listen on loopback (127.0.0.1), or pass --allow-unauthenticated to serve anyone", f.HTTP))
+	}
+	if scopes := srv.Scopes(); len(scopes) > 0 {
+		say := log.Info // on loopback: this machine's own callers
+		if public {
+			say = log.Warn
+		}
+		say("authentication is off: declared scopes are not enforced; every caller may use every component",
+			zap.String("url", "http://"+addr.String()+f.Path), zap.Strings("scopes", scopes))
 	}
 	return nil
 }

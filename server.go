@@ -36,7 +36,15 @@ type Options struct {
 	Logger     *zap.Logger  // nil: no logs
 	Observer   Observer     // nil: no events
 	Errors     ErrorHandler // nil: errors are not logged
-	Permission Permission   // nil: every scope is granted
+	// Grants says which scopes stand for a component's declared scope on
+	// a request (nil: the declared scope alone); Permission adds
+	// conditions of its own (nil: none). Declared scopes are enforced
+	// wherever the transport authenticates callers (HTTP with
+	// [HTTPOptions].Auth); without authentication (stdio, HTTP without
+	// Auth) every caller may use every component, and [Flags.Run] says so
+	// when it starts.
+	Grants     Grants
+	Permission Permission
 
 	// PageSize is the number of items per list page (default 100).
 	PageSize int
@@ -387,6 +395,10 @@ type inbound struct {
 	// RemoteAddr), which tells anonymous callers apart for the
 	// per-principal limits; empty on stdio.
 	RemoteAddr string
+	// Authenticated is set by a transport that authenticated the caller
+	// (HTTP with [HTTPOptions].Auth): components' declared scopes are
+	// enforced, an anonymous caller holding none of them.
+	Authenticated bool
 
 	// MissingScope is set by Handle when the call was refused because the
 	// caller lacks this scope ([InsufficientScopeError]); HTTP with OAuth
@@ -861,19 +873,27 @@ func (s *Server) withResultType(req *Request, b []byte) []byte {
 	return b
 }
 
-// permit runs the permission check for a component scope.
+// permit checks that the caller may use a component declaring scope: on
+// an authenticated request it must hold the scope or one of its grants,
+// and the server's Permission, if any, must agree.
 func (s *Server) permit(ctx context.Context, req *Request, scope string) error {
 	if scope == "" {
 		return nil
 	}
-	check := s.opts.Permission
-	if check == nil {
-		if req.Auth.Anonymous() {
-			return nil
+	var err error
+	if req.authenticated() {
+		grants := []string{scope}
+		if s.opts.Grants != nil {
+			if g := s.opts.Grants(req, scope); len(g) > 0 {
+				grants = g
+			}
 		}
-		check = RequireScopes
+		err = RequireScopes(req.Auth, grants...)
 	}
-	if err := check(ctx, req, scope); err != nil {
+	if err == nil && s.opts.Permission != nil {
+		err = s.opts.Permission(ctx, req, scope)
+	}
+	if err != nil {
 		missingScope(req, err)
 		var coded *jsonrpc.Error
 		if errors.As(err, &coded) {

@@ -57,12 +57,13 @@ func newSession(version string, client Implementation, caps json.RawMessage) *Se
 }
 
 // OwnedBy reports whether p may use the session: it is the principal
-// (the same subject, or both anonymous) whose initialize opened it.
+// (the same [Principal.ID], or both anonymous) whose initialize opened it.
 // Transports answer anyone else as if the session did not exist.
-func (s *Session) OwnedBy(p Principal) bool { return s.owner == p.Subject }
+func (s *Session) OwnedBy(p Principal) bool { return s.owner == p.ID() }
 
 // ownerKey is who owns a session or a task in a partition, as one string
-// for the shared store: the subject alone outside partitions. A
+// for the shared store: the owner's [Principal.ID] alone outside
+// partitions. A
 // partition holds no control character (see [HTTPOptions].Partition).
 func ownerKey(subject, partition string) string {
 	if partition == "" {

@@ -50,7 +50,7 @@ func (t *sessionTable) init(idle time.Duration, max, maxPerKey int) {
 	t.max, t.maxPerKey = max, maxPerKey
 }
 
-// open adds a session for the principal (owner is its subject, key its
+// open adds a session for the principal (owner is its [Principal.ID], key its
 // limit key) in partition, making room under the caps first. evicted reports the
 // sessions it ended for that, so that the caller can tell the observer.
 func (t *sessionTable) open(version string, client Implementation, caps json.RawMessage, owner, partition, key string) (s *Session, evicted []string, err *limitError) {

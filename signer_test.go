@@ -162,7 +162,7 @@ func TestRequestState(t *testing.T) {
 	if err := json.Unmarshal([]byte(payload), &st); err != nil {
 		t.Fatal(err)
 	}
-	if st.Method != "tools/call" || st.Target != "ask" || st.Subject != "alice" || string(st.Responses["first"]) == "" {
+	if st.Method != "tools/call" || st.Target != "ask" || st.Subject != "sub:alice" || string(st.Responses["first"]) == "" {
 		t.Fatalf("requestState payload: %+v", st)
 	}
 	reseal := func(f func(*requestState)) string {

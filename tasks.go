@@ -254,7 +254,7 @@ func (s *Server) startTask(_ context.Context, req *Request, t *compiledTool, arg
 	_, _ = rand.Read(b[:])
 	now := time.Now()
 	tk := &task{
-		id: hex.EncodeToString(b[:]), subject: ownerKey(req.Auth.Subject, req.Partition), key: req.principalKey(), status: "working", created: now, updated: now,
+		id: hex.EncodeToString(b[:]), subject: ownerKey(req.Auth.ID(), req.Partition), key: req.principalKey(), status: "working", created: now, updated: now,
 		asks: map[string]InputRequest{}, answers: map[string]json.RawMessage{}, answered: make(chan struct{}),
 		listeners: s.notifyTask,
 	}
@@ -382,7 +382,7 @@ func (tt *taskTable) owned(req *Request, id string) *task {
 	tt.mu.Lock()
 	tk := tt.tasks[id]
 	tt.mu.Unlock()
-	if tk == nil || tk.subject != ownerKey(req.Auth.Subject, req.Partition) {
+	if tk == nil || tk.subject != ownerKey(req.Auth.ID(), req.Partition) {
 		return nil
 	}
 	return tk

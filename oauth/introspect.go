@@ -208,14 +208,12 @@ func (rs *ResourceServer) introspect(ctx context.Context, token string) (mcpgen.
 	case r.NotBef != 0 && now.Add(rs.cfg.Leeway).Before(time.Unix(r.NotBef, 0)):
 		return mcpgen.Principal{}, time.Time{}, "not_yet_valid", errors.New("introspection: not valid yet")
 	}
-	p := mcpgen.Principal{Subject: r.Subject, ClientID: r.ClientID, Scopes: scopes(r.Scope, nil)}
-	if p.Subject == "" {
-		// A client acting for itself (client credentials) is known by its
-		// client_id; a token with neither names nobody.
-		if p.ClientID == "" {
-			return mcpgen.Principal{}, time.Time{}, "no_subject", errors.New("introspection: neither sub nor client_id")
-		}
-		p.Subject = p.ClientID
+	// A client acting for itself (client credentials) may be known by its
+	// client_id alone: it stays a client (Principal.ID "client:..."), never
+	// the user of the same name. A token with neither names nobody.
+	p := mcpgen.Principal{Subject: r.Subject, ClientID: r.ClientID, Scopes: scopes(r.Scope, nil), Issuer: rs.cfg.Issuer}
+	if p.Anonymous() {
+		return mcpgen.Principal{}, time.Time{}, "no_subject", errors.New("introspection: neither sub nor client_id")
 	}
 	var exp time.Time
 	if r.Expiry != 0 {

@@ -87,7 +87,7 @@ func (rs *ResourceServer) verifyJWT(ctx context.Context, token string) (mcpgen.P
 		// such caller.
 		return mcpgen.Principal{}, "no_subject", errors.New("no sub claim")
 	}
-	p := mcpgen.Principal{Subject: std.Subject, ClientID: extra.ClientID, Scopes: scopes(extra.Scope, extra.Scp)}
+	p := mcpgen.Principal{Subject: std.Subject, ClientID: extra.ClientID, Scopes: scopes(extra.Scope, extra.Scp), Issuer: std.Issuer}
 	if p.ClientID == "" {
 		p.ClientID = extra.Azp
 	}

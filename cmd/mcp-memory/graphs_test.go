@@ -55,6 +55,10 @@ func (g *graphServer) token(t *testing.T, id string, scopes ...string) string {
 	return g.as.Token(t, id, "s3cret", scopes...)
 }
 
+// author is the history author of the token subject sub: the
+// principal's ID, naming the issuer that vouched for it.
+func (g *graphServer) author(sub string) string { return g.as.Issuer + "#sub:" + sub }
+
 // connect opens a typed client as principal id at path ("/mcp" or
 // "/graphs/NAME/mcp") in the protocol revision version ("" the newest).
 func (g *graphServer) connect(t *testing.T, id, path, version string, scopes ...string) *memoryclient.Client {
@@ -88,7 +92,7 @@ func entityNames(es []memoryclient.Entity) []string {
 func TestGraphsUnderOAuth(t *testing.T) {
 	eachStore(t, func(t *testing.T, newDB newDBFunc) {
 		g := startGraphServer(t, newDB(t, "graphs"), map[string][]string{
-			"alice": nil, "bob": nil,
+			"alice": {"memory:read", "memory:write"}, "bob": {"memory:read", "memory:write"},
 			"reader":  {"memory:team:read"},
 			"writer":  {"memory:team:read", "memory:team:write"},
 			"writer2": {"memory:team:write"},
@@ -108,8 +112,8 @@ func TestGraphsUnderOAuth(t *testing.T) {
 
 func checkGraphIsolation(ctx context.Context, t *testing.T, g *graphServer, version string) {
 	suffix := "-" + strings.ReplaceAll(version, "-", "")
-	alice := g.connect(t, "alice", "/mcp", version)
-	bob := g.connect(t, "bob", "/mcp", version)
+	alice := g.connect(t, "alice", "/mcp", version, "memory:read", "memory:write")
+	bob := g.connect(t, "bob", "/mcp", version, "memory:read", "memory:write")
 	mustCall := func(what string, err error) {
 		t.Helper()
 		if err != nil {
@@ -175,7 +179,7 @@ func checkGraphIsolation(ctx context.Context, t *testing.T, g *graphServer, vers
 	feed, err := alice.ReadChanges(ctx, "0")
 	mustCall("memory://changes/0", err)
 	for _, c := range feed.Changes {
-		if c.Subject == bobsSecret || c.Subject == "task of bob" || c.Author != "svc-alice" {
+		if c.Subject == bobsSecret || c.Subject == "task of bob" || c.Author != g.author("svc-alice") {
 			t.Errorf("alice's change feed has %+v", c)
 		}
 	}
@@ -214,14 +218,14 @@ func checkGraphIsolation(ctx context.Context, t *testing.T, g *graphServer, vers
 	}
 	h, err := reader.ReadEntityHistory(ctx, plan)
 	mustCall("memory://entities/{name}/history", err)
-	if len(h.Changes) != 2 || h.Changes[0].Kind != "entity_created" || h.Changes[0].Author != "svc-writer" ||
-		h.Changes[1].Kind != "observation_added" || h.Changes[1].Author != "svc-writer2" || h.Changes[1].Detail != "v2" {
+	if len(h.Changes) != 2 || h.Changes[0].Kind != "entity_created" || h.Changes[0].Author != g.author("svc-writer") ||
+		h.Changes[1].Kind != "observation_added" || h.Changes[1].Author != g.author("svc-writer2") || h.Changes[1].Detail != "v2" {
 		t.Errorf("history of %s: %+v", plan, h.Changes)
 	}
 	teamFeed, err := reader.ReadChanges(ctx, "0")
 	mustCall("the shared graph's feed", err)
 	for _, c := range teamFeed.Changes {
-		if c.Author != "svc-writer" && c.Author != "svc-writer2" {
+		if c.Author != g.author("svc-writer") && c.Author != g.author("svc-writer2") {
 			t.Errorf("shared feed change by %q: %+v", c.Author, c)
 		}
 	}

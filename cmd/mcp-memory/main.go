@@ -149,7 +149,7 @@ read memory://entities/{name}/history.
 	if f.HTTP == "" {
 		anonymous = memstore.LocalAuthor
 	}
-	store := &component.Routed{Graphs: graphs, Graph: *graph, Anonymous: anonymous}
+	store := &component.Routed{Graphs: graphs, Graph: *graph, Anonymous: anonymous, PerSubject: *perSubject}
 	// --db postgres://... implies --cluster on the same database unless
 	// --cluster (MCP_CLUSTER_URL) is given.
 	if err := fs.Set("cluster", clusterURL(*db, fs.Lookup("cluster").Value.String())); err != nil {
@@ -164,8 +164,8 @@ read memory://entities/{name}/history.
 			fmt.Fprintln(stderr, "mcp-memory: cannot start:", err)
 			return mcpgen.ExitCode(err)
 		}
-		opts.Permission = component.Permission
-		f.Paths, f.Partition = []string{component.SharedPath}, component.Partition(*perSubject)
+		opts.Grants = store.Grants
+		f.Paths, f.Partition = []string{component.SharedPath}, store.Partition
 		srv := memory.New(store, opts)
 		log.Info("store ready", zap.String("db", where), zap.Duration("opened_in", time.Since(opened)))
 		if err := f.Run(srv, log); err != nil {

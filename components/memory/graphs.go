@@ -12,8 +12,9 @@ import (
 )
 
 // The scopes the components declare: reading the graph and changing it.
-// They are markers that Permission maps to what a request's graph asks
-// for (memory:{name}:read and memory:{name}:write on a shared graph).
+// They are what a caller needs on the process's graph and in its private
+// graph; on a shared graph, the graph's own scopes stand for them
+// (Routed.Grants).
 const (
 	ScopeRead  = "memory:read"
 	ScopeWrite = "memory:write"
@@ -22,13 +23,20 @@ const (
 // Routed is the memstore.Store of a server that serves several graphs of
 // one store: each call goes to the graph named by its request's partition
 // (mcpgen.Request.Partition), or to Graph outside any partition, and its
-// changes are recorded as made by the request's principal (its subject),
-// or by Anonymous for callers without one. The server decides the
-// partition, never a tool's arguments, so the tools stay the reference's.
+// changes are recorded as made by the request's principal, or by
+// Anonymous for callers without one. The server decides the partition,
+// never a tool's arguments, so the tools stay the reference's. Its
+// Partition and Grants methods are the server's mcpgen.HTTPOptions.Partition
+// and mcpgen.Options.Grants: which graph a request works on, and which
+// scopes let its caller do so.
 type Routed struct {
 	Graphs    *memstore.Graphs
-	Graph     string // the graph of requests outside any partition (--graph)
-	Anonymous string // the author of changes by callers without a subject
+	Graph     string // the process's graph: that of requests outside any partition (--graph)
+	Anonymous string // the author of changes by callers without a principal
+	// PerSubject puts each caller of the main path in a private graph of
+	// its own (--graph-per-subject): the process's graph is then served
+	// at no path but its shared one, where it is a shared graph like any.
+	PerSubject bool
 }
 
 var _ memstore.Store = (*Routed)(nil)
@@ -43,19 +51,21 @@ func graphOf(req *mcpgen.Request, fallback string) string {
 }
 
 // use returns the store of ctx's graph, ctx carrying the author, and the
-// release of the store. Unless create is set (a write), a shared graph
-// that does not exist yet is read as an empty one and not created
-// (memstore.Graphs.UseExisting): a principal allowed only to read cannot
-// make the store hold graphs. A private graph is created on first use.
+// release of the store. Unless create is set (a write), a graph that does
+// not exist yet, shared or private, is read as an empty one and not
+// created (memstore.Graphs.UseExisting): reading cannot make the store
+// hold graphs, nor take one of its --max-graphs.
 func (r *Routed) use(ctx context.Context, create bool) (memstore.Store, context.Context, func(), error) {
 	req := mcpgen.RequestFrom(ctx)
 	author := r.Anonymous
-	if req != nil && req.Auth.Subject != "" {
-		author = req.Auth.Subject
+	if req != nil && !req.Auth.Anonymous() {
+		// "sub:alice" or "client:bot", behind the issuer that vouched for
+		// it: never one of the built-in authors ("local", "anonymous").
+		author = req.Auth.ID()
 	}
 	name := graphOf(req, r.Graph)
 	use := r.Graphs.Use
-	if !create && !strings.HasPrefix(name, "@") {
+	if !create {
 		use = r.Graphs.UseExisting
 	}
 	s, release, err := use(ctx, name)
@@ -222,25 +232,46 @@ func (r *Routed) Export(ctx context.Context, w io.Writer) error {
 // Close closes every graph of the store.
 func (r *Routed) Close() error { return r.Graphs.Close() }
 
-// Permission is the mcpgen.Permission of a server serving graphs. On a
-// shared graph (a request's partition that is not a private graph) an
-// authenticated caller needs memory:{name}:read to read it and
-// memory:{name}:write to change it (write implies read); step-up asks for
-// the one missing. In its own private graph, or the process's graph, a
-// caller needs nothing more than to be let in.
-func Permission(_ context.Context, req *mcpgen.Request, scope string) error {
-	name := req.Partition
-	if name == "" || strings.HasPrefix(name, "@") || req.Auth.Anonymous() {
-		return nil
+// Grants says which scopes let the caller of req use a component that
+// declares scope (ScopeRead or ScopeWrite) on the request's graph, the
+// first being the one to ask for; it is the server's mcpgen.Options.Grants.
+// One graph has one rule, whatever the path that reaches it:
+//
+//   - a shared graph NAME: memory:NAME:write, or for reading
+//     memory:NAME:read too, stand for the declared scopes on that graph
+//     alone; the declared scopes do not reach it...
+//   - ...unless it is the process's graph (--graph, served at --path),
+//     where the declared scopes serve as well as its own;
+//   - a caller's private graph: the declared scopes.
+//
+// Write implies read throughout.
+func (r *Routed) Grants(req *mcpgen.Request, scope string) []string {
+	return r.grants(graphOf(req, r.Graph), scope)
+}
+
+// grants is Grants for the graph name.
+func (r *Routed) grants(name, scope string) []string {
+	var declared []string
+	switch scope {
+	case ScopeRead:
+		declared = []string{ScopeRead, ScopeWrite}
+	case ScopeWrite:
+		declared = []string{ScopeWrite}
+	default:
+		return nil // a scope of some other component: itself alone
+	}
+	if strings.HasPrefix(name, "@") {
+		return declared
 	}
 	read, write := SharedScopes(name)
-	if req.Auth.HasScope(write) || (scope != ScopeWrite && req.Auth.HasScope(read)) {
-		return nil
+	own := []string{write}
+	if scope == ScopeRead {
+		own = []string{read, write}
 	}
-	if scope == ScopeWrite {
-		return &mcpgen.InsufficientScopeError{Scope: write}
+	if name == r.Graph && !r.PerSubject {
+		return append(declared, own...)
 	}
-	return &mcpgen.InsufficientScopeError{Scope: read}
+	return own
 }
 
 // SharedScopes are the scopes that let a caller read and change the
@@ -254,28 +285,34 @@ const SharedPath = "/graphs/{name}/mcp"
 
 // Partition is the mcpgen.HTTPOptions.Partition of a server serving
 // graphs: a request to SharedPath works on the shared graph it names,
-// which an authenticated caller must hold one of its SharedScopes for;
-// with perSubject any other request works on its caller's private graph
-// (anonymous callers are refused), else outside any partition.
-func Partition(perSubject bool) func(r *http.Request, p mcpgen.Principal) (string, error) {
-	return func(r *http.Request, p mcpgen.Principal) (string, error) {
-		if name := r.PathValue("name"); name != "" {
-			if err := memstore.CheckGraphName(name); err != nil {
-				return "", &mcpgen.AuthError{Status: http.StatusNotFound, Reason: "graph_name", Description: "Not Found: no graph can have this name", Err: err}
+// which an authenticated caller must be allowed to read (Grants); with
+// PerSubject any other request works on its caller's private graph
+// (callers with no subject are refused), else on the process's graph,
+// outside any partition.
+func (r *Routed) Partition(hr *http.Request, p mcpgen.Principal) (string, error) {
+	if name := hr.PathValue("name"); name != "" {
+		if err := memstore.CheckGraphName(name); err != nil {
+			return "", &mcpgen.AuthError{Status: http.StatusNotFound, Reason: "graph_name", Description: "Not Found: no graph can have this name", Err: err}
+		}
+		if !p.Anonymous() {
+			if err := mcpgen.RequireScopes(p, r.grants(name, ScopeRead)...); err != nil {
+				return "", err
 			}
-			read, write := SharedScopes(name)
-			if !p.Anonymous() && !p.HasScope(read) && !p.HasScope(write) {
-				return "", &mcpgen.InsufficientScopeError{Scope: read}
-			}
-			return name, nil
 		}
-		if !perSubject {
-			return "", nil
-		}
-		if p.Subject == "" {
-			return "", &mcpgen.AuthError{Status: http.StatusUnauthorized, Reason: "anonymous",
-				Description: "Unauthorized: each caller works in a private graph of its own here; authenticate", Err: errors.New("anonymous caller")}
-		}
-		return memstore.PrivateGraph(p.Subject), nil
+		return name, nil
 	}
+	if !r.PerSubject {
+		return "", nil
+	}
+	switch {
+	case p.Anonymous():
+		return "", &mcpgen.AuthError{Status: http.StatusUnauthorized, Reason: "anonymous",
+			Description: "Unauthorized: each caller works in a private graph of its own here; authenticate", Err: errors.New("anonymous caller")}
+	case p.Subject == "":
+		// A token naming only a client is not the user of that name, and
+		// its graph would be: private graphs belong to subjects.
+		return "", &mcpgen.AuthError{Status: http.StatusForbidden, Reason: "no_subject",
+			Description: "Forbidden: private graphs belong to users, and this token names only a client; use a shared graph at /graphs/{name}/mcp", Err: errors.New("token without a subject")}
+	}
+	return memstore.PrivateGraph(p.Subject), nil
 }

@@ -78,6 +78,13 @@ type GraphInfo struct {
 	Created      time.Time `json:"created,omitzero"` // zero for the default graph
 }
 
+// tooManyGraphs is the refusal to create graph name in a store that holds
+// n graphs, its WithMaxGraphs: only creating is refused.
+func tooManyGraphs(name string, n int) error {
+	return fmt.Errorf("%w: cannot create graph %q: the store holds %d graphs, the most it may (raise the limit on graphs); "+
+		"the graphs it holds can still be read and changed, and reading a graph that does not exist still answers as an empty one", ErrLimit, name, n)
+}
+
 // graphRecord is a named graph in the store's registry.
 type graphRecord struct {
 	name    string

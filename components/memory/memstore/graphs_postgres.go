@@ -50,7 +50,7 @@ func (b *pgGraphs) register(ctx context.Context, rec graphRecord, limit int) (gr
 			return err
 		}
 		if n >= limit {
-			return fmt.Errorf("%w: the store holds %d graphs, the most it may (raise the limit on graphs to add %q)", ErrLimit, n, rec.name)
+			return tooManyGraphs(rec.name, n)
 		}
 		_, err = tx.Exec(ctx, `INSERT INTO memory_graphs (name, schema, owner, created_at) VALUES ($1, $2, $3, $4)`,
 			pgEnc(rec.name), rec.key, pgEnc(rec.owner), rec.created.UnixNano())

@@ -38,7 +38,7 @@ func (b *sqliteGraphs) register(ctx context.Context, rec graphRecord, limit int)
 			return err
 		}
 		if n >= limit {
-			return fmt.Errorf("%w: the store holds %d graphs, the most it may (raise the limit on graphs to add %q)", ErrLimit, n, rec.name)
+			return tooManyGraphs(rec.name, n)
 		}
 		_, err = w.exec(`INSERT INTO graphs(name, file, owner, created_at) VALUES (?, ?, ?, ?)`, rec.name, rec.key, rec.owner, rec.created.UnixNano())
 		return err
