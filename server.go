@@ -33,9 +33,9 @@ import (
 // Options tune a server. The zero value is ready to use: no logging, no
 // observer, no permission checks, a random signing key.
 type Options struct {
-	Logger     *zap.Logger  // nil: no logs
-	Observer   Observer     // nil: no events
-	Errors     ErrorHandler // nil: errors are not logged
+	Logger   *zap.Logger  // nil: no logs
+	Observer Observer     // nil: no events
+	Errors   ErrorHandler // nil: errors are not logged
 	// Grants says which scopes stand for a component's declared scope on
 	// a request (nil: the declared scope alone); Permission adds
 	// conditions of its own (nil: none). Declared scopes are enforced
