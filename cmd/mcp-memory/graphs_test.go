@@ -32,15 +32,28 @@ type graphServer struct {
 // server; their subjects are "svc-" + id.
 func startGraphServer(t *testing.T, db string, principals map[string][]string) *graphServer {
 	t.Helper()
+	clients := map[string]authtest.Client{}
+	for id, scopes := range principals {
+		clients[id] = authtest.Client{Scopes: scopes}
+	}
+	return startAuthServer(t, db, clients, "--graph-per-subject")
+}
+
+// startAuthServer starts the binary on db with OAuth and the flags args,
+// and registers clients (their secret "s3cret", their audience the
+// endpoint) with the authorization server.
+func startAuthServer(t *testing.T, db string, clients map[string]authtest.Client, args ...string) *graphServer {
+	t.Helper()
 	bin := sharedBinary(t)
 	as := authtest.Start(t)
 	addr := freeAddr(t)
 	g := &graphServer{base: "http://" + addr, as: as, endpoint: "http://" + addr + "/mcp"}
-	for id, scopes := range principals {
-		as.AddClient(id, authtest.Client{Secret: "s3cret", Audience: []string{g.endpoint}, Scopes: scopes})
+	for id, c := range clients {
+		c.Secret, c.Audience = "s3cret", []string{g.endpoint}
+		as.AddClient(id, c)
 	}
-	srv := exec.Command(bin, "--db", db, "--http", addr, "--log-level", "warn", "--graph-per-subject", "--auth-audience", g.endpoint)
-	srv.Env = append(os.Environ(), "MCP_AUTH_ISSUER="+as.Issuer)
+	srv := exec.Command(bin, append([]string{"--db", db, "--http", addr, "--log-level", "warn", "--auth-audience", g.endpoint}, args...)...)
+	srv.Env = append(os.Environ(), "MCP_AUTH_ISSUER="+as.Issuer, "MCP_AUTH_CLIENT_ID="+authtest.IntrospectorID, "MCP_AUTH_CLIENT_SECRET="+authtest.IntrospectorSecret)
 	srv.Stderr = os.Stderr
 	if err := srv.Start(); err != nil {
 		t.Fatal(err)

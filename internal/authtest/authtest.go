@@ -42,6 +42,10 @@ type Client struct {
 	Lifetime time.Duration // access token lifetime (default 5 min); negative issues expired tokens
 	Opaque   bool          // opaque (introspected) instead of JWT access tokens
 
+	// Subject is the sub of its tokens (default "svc-" and its id), to
+	// test subjects a server might confuse with its own labels.
+	Subject string
+
 	// Tokens that leave out what RFC 9068 and RFC 8707 ask for, to test
 	// that the resource server refuses them: no sub claim, no client_id
 	// in introspection, no aud in introspection.
@@ -182,6 +186,9 @@ func (s *asStorage) ClientCredentialsTokenRequest(_ context.Context, id string, 
 		}
 	}
 	subject := "svc-" + id
+	if c.Subject != "" {
+		subject = c.Subject
+	}
 	if c.NoSubject {
 		subject = ""
 	}
