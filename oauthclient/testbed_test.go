@@ -362,11 +362,12 @@ func (as *fakeAS) record() (authz []url.Values, tokens []tokenReq, regs []map[st
 type fakeRS struct {
 	srv *httptest.Server
 
-	as          *fakeAS // the authorization server it names (may be swapped)
-	prmPath     string  // "" none; default set by newRS
-	resource    string  // resource stated; default the endpoint (or origin for root metadata)
-	noHint      bool    // leave resource_metadata out of the challenge
-	scope       string  // scope in the 401 challenge
+	as          *fakeAS  // the authorization server it names (may be swapped)
+	before      []string // issuers named in authorization_servers before as's
+	prmPath     string   // "" none; default set by newRS
+	resource    string   // resource stated; default the endpoint (or origin for root metadata)
+	noHint      bool     // leave resource_metadata out of the challenge
+	scope       string   // scope in the 401 challenge
 	supported   []string
 	need        map[string][]string // op -> scopes; 403 insufficient_scope names the missing ones
 	dpopNonce   string              // DPoP: require this nonce in proofs
@@ -412,7 +413,7 @@ func (rs *fakeRS) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				res = rs.srv.URL
 			}
 		}
-		doc := map[string]any{"resource": res, "authorization_servers": []string{as.issuer()}}
+		doc := map[string]any{"resource": res, "authorization_servers": append(slices.Clone(rs.before), as.issuer())}
 		if rs.supported != nil {
 			doc["scopes_supported"] = rs.supported
 		}
