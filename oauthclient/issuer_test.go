@@ -168,3 +168,26 @@ func TestTokenRequestsFollowNoRedirect(t *testing.T) {
 		t.Errorf("credentials were sent on to the redirect's target: %q", leaked)
 	}
 }
+
+// TestRegistrationsWithoutMetadataStayApart: two 2025-03-26 servers
+// without metadata have no issuer to tell them apart, yet the client
+// registered (and given a secret) at the first must register anew at
+// the second, not send it the first one's client ID and secret.
+func TestRegistrationsWithoutMetadataStayApart(t *testing.T) {
+	as1 := newAS(t, func(as *fakeAS) { as.noMetadata, as.issMode, as.regSecret = true, "omit", "secret-1" })
+	as2 := newAS(t, func(as *fakeAS) { as.noMetadata, as.issMode, as.regSecret = true, "omit", "secret-2" })
+	hs1, hs2 := legacyServer(t, as1), legacyServer(t, as2)
+	a := newAuth(t, oauthclient.Config{})
+	mustCall(t, a, hs1.URL+"/mcp", "list")
+	mustCall(t, a, hs2.URL+"/mcp", "list")
+	_, _, regs1 := as1.record()
+	_, tokens2, regs2 := as2.record()
+	if len(regs1) != 1 || len(regs2) != 1 {
+		t.Errorf("registrations %d and %d, want 1 at each server", len(regs1), len(regs2))
+	}
+	for _, tr := range tokens2 {
+		if tr.basicPW == "secret-1" || tr.form.Get("client_secret") == "secret-1" {
+			t.Errorf("the first server's client secret was sent to the second: %+v", tr)
+		}
+	}
+}

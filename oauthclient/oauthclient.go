@@ -233,7 +233,7 @@ type Auth struct {
 
 	mu         sync.Mutex
 	cur        *binding           // the resource and authorization server in use
-	registered map[string]*client // dynamic registrations by issuer
+	registered map[string]*client // dynamic registrations by registrationKey
 	dpop       *dpop              // the DPoP key, made on first use
 }
 

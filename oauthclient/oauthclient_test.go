@@ -563,21 +563,7 @@ func TestLegacyServer(t *testing.T) {
 	for _, meta := range []bool{true, false} {
 		t.Run(fmt.Sprintf("metadata=%v", meta), func(t *testing.T) {
 			as := newAS(t, func(as *fakeAS) { as.noMetadata = !meta; as.issMode = "omit" })
-			hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				if r.URL.Path != "/mcp" {
-					as.ServeHTTP(w, r)
-					return
-				}
-				if _, ok := as.valid(strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")); !ok {
-					w.Header().Set("WWW-Authenticate", "Bearer")
-					w.WriteHeader(http.StatusUnauthorized)
-					return
-				}
-				fmt.Fprint(w, "ok")
-			}))
-			defer hs.Close()
-			as.srv.Close()
-			as.srv = hs // the AS's issuer is now the server's origin
+			hs := legacyServer(t, as) // the AS's issuer is now the server's origin
 			mustCall(t, newAuth(t, oauthclient.Config{}), hs.URL+"/mcp", "list")
 			authz, tokens, regs := as.record()
 			if len(authz) != 1 || len(tokens) != 1 || len(regs) != 1 {

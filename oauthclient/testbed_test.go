@@ -472,3 +472,25 @@ func (rs *fakeRS) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	fmt.Fprint(w, "ok")
 }
+
+// legacyServer is a 2025-03-26 MCP server at /mcp that is its own
+// authorization server, as: without metadata its default endpoints
+// /authorize, /token and /register are as's.
+func legacyServer(t *testing.T, as *fakeAS) *httptest.Server {
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/mcp" {
+			as.ServeHTTP(w, r)
+			return
+		}
+		if _, ok := as.valid(strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")); !ok {
+			w.Header().Set("WWW-Authenticate", "Bearer")
+			w.WriteHeader(http.StatusUnauthorized)
+			return
+		}
+		fmt.Fprint(w, "ok")
+	}))
+	t.Cleanup(hs.Close)
+	as.srv.Close()
+	as.srv = hs
+	return hs
+}
