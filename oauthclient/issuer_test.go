@@ -191,3 +191,18 @@ func TestRegistrationsWithoutMetadataStayApart(t *testing.T) {
 		}
 	}
 }
+
+// TestTokenEndpointOnAnotherHost: the configured issuer's metadata may
+// name a token endpoint on another origin (RFC 8414 allows it; what is
+// checked is the issuer), and the secret goes there.
+func TestTokenEndpointOnAnotherHost(t *testing.T) {
+	as := newAS(t, func(as *fakeAS) { as.methods = []string{"client_secret_basic"} })
+	elsewhere := httptest.NewServer(as)
+	defer elsewhere.Close()
+	as.tokenURL = elsewhere.URL + "/token"
+	rs := newRS(t, as, nil)
+	mustCall(t, newAuth(t, oauthclient.Config{Grant: oauthclient.GrantClientCredentials, ClientID: "svc", ClientSecret: "pw", ClientIssuer: as.issuer()}), rs.url(), "list")
+	if _, tokens, _ := as.record(); len(tokens) != 1 || tokens[0].basicPW != "pw" {
+		t.Errorf("token requests at %s: %+v, want one with the secret", as.tokenURL, tokens)
+	}
+}
