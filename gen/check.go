@@ -744,6 +744,11 @@ func (c *checker) checkPrompt(s *Server, comp Component, d directive, st *types.
 		if skip {
 			continue
 		}
+		if strings.ContainsAny(name, "${}") {
+			c.at(f.Pos(), p.TypeName+"."+f.Name(), "rename it with its json tag: an argument's name is written into a ${arguments.NAME} placeholder of the prompt's text in an MCP Bundle (mcpgen bundle)",
+				"prompt argument name %q holds $, { or }", name)
+			continue
+		}
 		arg := PromptArg{Name: name, Field: f.Name(), Description: docs[f.Name()]}
 		switch {
 		case isBasic(f.Type(), types.String):

@@ -40,9 +40,10 @@ func ExampleNew_clientCredentials() {
 		panic(err)
 	}
 	auth, err := oauthclient.New(oauthclient.Config{
-		Grant:      oauthclient.GrantClientCredentials,
-		ClientID:   "billing-service",
-		PrivateKey: key,
+		Grant:        oauthclient.GrantClientCredentials,
+		ClientID:     "billing-service",
+		PrivateKey:   key,
+		ClientIssuer: "https://auth.example.com", // the key is presented there only
 	})
 	if err != nil {
 		panic(err)

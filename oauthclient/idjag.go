@@ -26,8 +26,8 @@ const (
 // there (RFC 8693) for an ID-JAG naming the MCP server's authorization
 // server and resource, which the client then presents with the JWT
 // bearer grant. Use its Assertion method as [Config.Assertion], with
-// GrantJWTBearer and the client's credentials at the authorization
-// server in ClientID and ClientSecret.
+// GrantJWTBearer, the authorization server's issuer in ClientIssuer and
+// the client's credentials there in ClientID and ClientSecret.
 type IdentityAssertion struct {
 	// TokenURL is the identity provider's token endpoint.
 	TokenURL string
@@ -37,6 +37,7 @@ type IdentityAssertion struct {
 	// IDToken returns the user's ID token from the identity provider.
 	IDToken func(ctx context.Context) (string, error)
 	// HTTPClient makes the request; default one with a 30 second timeout.
+	// Either way the request follows no redirect.
 	HTTPClient *http.Client
 }
 
@@ -66,10 +67,12 @@ func (ia *IdentityAssertion) Assertion(ctx context.Context, issuer, resource str
 			"resource":             {resource},
 		},
 	}
-	hc := ia.HTTPClient
-	if hc == nil {
-		hc = &http.Client{Timeout: 30 * time.Second}
+	hc := &http.Client{Timeout: 30 * time.Second}
+	if ia.HTTPClient != nil {
+		c := *ia.HTTPClient
+		hc = &c
 	}
+	hc.CheckRedirect = refuseRedirect // the ID token and secret go to TokenURL only
 	tok, err := cc.Token(context.WithValue(ctx, oauth2.HTTPClient, hc))
 	if err != nil {
 		return "", fmt.Errorf("oauthclient: token exchange at the identity provider: %w", err)

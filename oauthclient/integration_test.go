@@ -57,7 +57,7 @@ func TestAgainstOurResourceServer(t *testing.T) {
 	defer hs.Close()
 
 	as.AddClient("svc", authtest.Client{Secret: "pw", Audience: []string{endpoint}, Scopes: []string{"notes:read", "notes:write"}})
-	a, err := oauthclient.New(oauthclient.Config{Grant: oauthclient.GrantClientCredentials, ClientID: "svc", ClientSecret: "pw"})
+	a, err := oauthclient.New(oauthclient.Config{Grant: oauthclient.GrantClientCredentials, ClientID: "svc", ClientSecret: "pw", ClientIssuer: as.Issuer})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +69,7 @@ func TestAgainstOurResourceServer(t *testing.T) {
 	}
 
 	// A client the provider does not know gets the provider's refusal.
-	b, _ := oauthclient.New(oauthclient.Config{Grant: oauthclient.GrantClientCredentials, ClientID: "svc", ClientSecret: "wrong"})
+	b, _ := oauthclient.New(oauthclient.Config{Grant: oauthclient.GrantClientCredentials, ClientID: "svc", ClientSecret: "wrong", ClientIssuer: as.Issuer})
 	if err := call(t, b, endpoint, "list"); err == nil {
 		t.Error("a wrong secret was accepted")
 	}

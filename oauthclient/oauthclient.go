@@ -56,6 +56,14 @@
 // by MaxAttempts. Endpoints that would carry credentials over plain http
 // off the loopback interface are refused.
 //
+// A credential the client holds (a client secret, the assertions of a
+// private key, a JWT bearer assertion) goes only to the authorization
+// server of [Config.ClientIssuer], which such a configuration must name:
+// an MCP server whose metadata names another one is refused
+// ([ErrIssuerMismatch]) before that one is contacted, and token requests
+// follow no redirects. A refresh token goes back only to the token
+// endpoint of the issuer that issued it.
+//
 //	auth, err := oauthclient.New(oauthclient.Config{
 //		RedirectURL: "http://127.0.0.1:8765/callback",
 //		UserAgent:   openBrowserAndWait, // yours
@@ -106,7 +114,8 @@ var (
 	// another resource than the server the client talks to.
 	ErrResourceMismatch = errors.New("oauthclient: protected resource metadata is for another resource")
 	// ErrIssuerMismatch: authorization server metadata, or the iss of an
-	// authorization response, names another issuer than expected.
+	// authorization response, names another issuer than expected; or the
+	// MCP server uses another authorization server than ClientIssuer.
 	ErrIssuerMismatch = errors.New("oauthclient: issuer mismatch")
 	// ErrInsufficientScope: the server wants scopes the client already
 	// asked for, or re-authorizing did not help.
@@ -156,9 +165,16 @@ type Config struct {
 	// Grant is how tokens are obtained; default GrantAuthorizationCode.
 	Grant Grant
 
-	// ClientID and ClientSecret are pre-registered credentials. Those
-	// are specific to one authorization server: set ClientIssuer to
-	// refuse any other.
+	// ClientID and ClientSecret are pre-registered credentials, and
+	// ClientIssuer is the issuer identifier of the authorization server
+	// they are for, exactly as its metadata states it
+	// (https://auth.example.com). A client that holds a credential
+	// (ClientSecret, PrivateKey, or the Assertion of GrantJWTBearer)
+	// must set ClientIssuer: the credential is presented to that
+	// authorization server only, and an MCP server whose metadata names
+	// another one is refused with [ErrIssuerMismatch] before anything is
+	// sent to it. Without a credential, ClientIssuer restricts a
+	// ClientID to that server the same way.
 	ClientID, ClientSecret string
 	ClientIssuer           string
 	// PrivateKey, with ClientID, authenticates the client with a signed
@@ -217,7 +233,7 @@ type Auth struct {
 
 	mu         sync.Mutex
 	cur        *binding           // the resource and authorization server in use
-	registered map[string]*client // dynamic registrations by issuer
+	registered map[string]*client // dynamic registrations by registrationKey
 	dpop       *dpop              // the DPoP key, made on first use
 }
 
@@ -259,6 +275,9 @@ func New(cfg Config) (*Auth, error) {
 	default:
 		return nil, fmt.Errorf("oauthclient: unknown grant %q", cfg.Grant)
 	}
+	if err := checkClientIssuer(cfg); err != nil {
+		return nil, err
+	}
 	if cfg.ClientMetadataURL != "" {
 		u, err := url.Parse(cfg.ClientMetadataURL)
 		if err != nil || u.Scheme != "https" || strings.Trim(u.Path, "/") == "" {
@@ -295,6 +314,32 @@ func New(cfg Config) (*Auth, error) {
 		return nil
 	}
 	return &Auth{cfg: cfg, hc: hc, registered: map[string]*client{}}, nil
+}
+
+// checkClientIssuer refuses a configuration that holds a credential
+// but names no authorization server to present it to, and a ClientIssuer
+// that credentials could not safely go to: it must be an https URL (http
+// only on the loopback interface) without query or fragment.
+func checkClientIssuer(cfg Config) error {
+	if cfg.ClientIssuer == "" {
+		held := ""
+		switch {
+		case cfg.ClientSecret != "":
+			held = "ClientSecret is"
+		case cfg.PrivateKey != nil:
+			held = "PrivateKey signs client assertions"
+		case cfg.Grant == GrantJWTBearer:
+			held = "the JWT bearer grant's assertion is"
+		default:
+			return nil
+		}
+		return fmt.Errorf("oauthclient: %s presented only to the authorization server it is for: set ClientIssuer to that server's issuer identifier, exactly as its metadata states it (e.g. https://auth.example.com)", held)
+	}
+	u, err := url.Parse(cfg.ClientIssuer)
+	if err != nil || u.Host == "" || u.User != nil || u.RawQuery != "" || u.Fragment != "" || checkEndpoint(cfg.ClientIssuer) != nil {
+		return fmt.Errorf("oauthclient: ClientIssuer %q: set it to the authorization server's issuer identifier, an https URL (http only on the loopback interface) without query or fragment", cfg.ClientIssuer)
+	}
+	return nil
 }
 
 // Authorize implements [mcpgen.ClientAuth]: it puts the current access
@@ -437,7 +482,11 @@ func (a *Auth) discover(ctx context.Context, server *url.URL, hint string) (*bin
 	var md *serverMetadata
 	switch {
 	case err == nil:
-		md, err = a.discoverServer(ctx, prm.AuthorizationServers[0])
+		issuer, err := a.chooseIssuer(&s, prm)
+		if err != nil {
+			return nil, nil, err
+		}
+		md, err = a.discoverServer(ctx, issuer)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -458,6 +507,32 @@ func (a *Auth) discover(ctx context.Context, server *url.URL, hint string) (*bin
 	}
 }
 
+// chooseIssuer picks the authorization server of server's resource
+// metadata prm: the configured ClientIssuer, which must be one of those
+// prm names (compared exactly, as issuer identifiers are), else the
+// first. A server naming only others is refused before any of them is
+// contacted.
+func (a *Auth) chooseIssuer(server *url.URL, prm *resourceMetadata) (string, error) {
+	want := a.cfg.ClientIssuer
+	if want == "" {
+		return prm.AuthorizationServers[0], nil
+	}
+	if slices.Contains(prm.AuthorizationServers, want) {
+		return want, nil
+	}
+	return "", fmt.Errorf("%w: the MCP server %s names the authorization server %s, and the client is configured for ClientIssuer %q only; its credentials go to no other",
+		ErrIssuerMismatch, server.Redacted(), quoteAll(prm.AuthorizationServers), want)
+}
+
+// quoteAll is ss quoted and joined with commas.
+func quoteAll(ss []string) string {
+	q := make([]string, len(ss))
+	for i, s := range ss {
+		q[i] = fmt.Sprintf("%q", s)
+	}
+	return strings.Join(q, ", ")
+}
+
 // obtain gets a token for a copy of b0 with scopes and makes that
 // current. b0 itself is not changed: it may be the current binding.
 func (a *Auth) obtain(ctx context.Context, b0 *binding, scopes []string, attempt int) error {
@@ -466,7 +541,11 @@ func (a *Auth) obtain(ctx context.Context, b0 *binding, scopes []string, attempt
 	a.mu.Unlock()
 	b := &nb
 	if a.cfg.ClientIssuer != "" && b.md.Issuer != a.cfg.ClientIssuer {
-		return fmt.Errorf("%w: the client is registered with %s, the server uses %s", ErrIssuerMismatch, a.cfg.ClientIssuer, b.md.Issuer)
+		uses := fmt.Sprintf("%q", b.md.Issuer)
+		if b.md.Issuer == "" {
+			uses = "the default endpoints of a 2025-03-26 server without metadata"
+		}
+		return fmt.Errorf("%w: the client is configured for ClientIssuer %q, the MCP server uses %s", ErrIssuerMismatch, a.cfg.ClientIssuer, uses)
 	}
 	if b.client == nil {
 		c, err := a.clientFor(ctx, b.md)
@@ -629,7 +708,15 @@ func (a *Auth) tokenCtx(ctx context.Context, b *binding) context.Context {
 		}
 	}
 	hc.Transport = tt
+	hc.CheckRedirect = refuseRedirect
 	return context.WithValue(ctx, oauth2.HTTPClient, &hc)
+}
+
+// refuseRedirect is the CheckRedirect of requests that carry credentials
+// in their body (token requests): a 307 or 308 would send the body, client
+// secret or assertion included, to wherever the Location names.
+func refuseRedirect(req *http.Request, _ []*http.Request) error {
+	return fmt.Errorf("oauthclient: the token endpoint redirected to %s: token requests follow no redirects, so that credentials reach no other server", req.URL.Redacted())
 }
 
 // assertion is a private_key_jwt client assertion for audience aud

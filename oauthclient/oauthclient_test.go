@@ -357,7 +357,7 @@ func TestRegistration(t *testing.T) {
 	t.Run("pre-registered", func(t *testing.T) {
 		as := newAS(t, func(as *fakeAS) { as.cimd = true; as.methods = []string{"client_secret_basic"} })
 		rs := newRS(t, as, nil)
-		mustCall(t, newAuth(t, oauthclient.Config{ClientID: "pre", ClientSecret: "s3cret", ClientMetadataURL: "https://app.example/client.json"}), rs.url(), "list")
+		mustCall(t, newAuth(t, oauthclient.Config{ClientID: "pre", ClientSecret: "s3cret", ClientIssuer: as.issuer(), ClientMetadataURL: "https://app.example/client.json"}), rs.url(), "list")
 		authz, tokens, regs := as.record()
 		if len(regs) != 0 || authz[0].Get("client_id") != "pre" || !tokens[0].basic || tokens[0].basicID != "pre" || tokens[0].basicPW != "s3cret" {
 			t.Errorf("registrations %d, client_id %q, basic %v %q:%q", len(regs), authz[0].Get("client_id"), tokens[0].basic, tokens[0].basicID, tokens[0].basicPW)
@@ -367,7 +367,7 @@ func TestRegistration(t *testing.T) {
 		key, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 		as := newAS(t, func(as *fakeAS) { as.methods, as.jwtKey = []string{"private_key_jwt"}, &key.PublicKey })
 		rs := newRS(t, as, nil)
-		mustCall(t, newAuth(t, oauthclient.Config{ClientID: "svc", PrivateKey: key}), rs.url(), "list")
+		mustCall(t, newAuth(t, oauthclient.Config{ClientID: "svc", PrivateKey: key, ClientIssuer: as.issuer()}), rs.url(), "list")
 		if _, tokens, _ := as.record(); len(tokens) != 1 || tokens[0].basic || tokens[0].form.Get("client_secret") != "" {
 			t.Errorf("token requests %+v", tokens)
 		}
@@ -563,21 +563,7 @@ func TestLegacyServer(t *testing.T) {
 	for _, meta := range []bool{true, false} {
 		t.Run(fmt.Sprintf("metadata=%v", meta), func(t *testing.T) {
 			as := newAS(t, func(as *fakeAS) { as.noMetadata = !meta; as.issMode = "omit" })
-			hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				if r.URL.Path != "/mcp" {
-					as.ServeHTTP(w, r)
-					return
-				}
-				if _, ok := as.valid(strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")); !ok {
-					w.Header().Set("WWW-Authenticate", "Bearer")
-					w.WriteHeader(http.StatusUnauthorized)
-					return
-				}
-				fmt.Fprint(w, "ok")
-			}))
-			defer hs.Close()
-			as.srv.Close()
-			as.srv = hs // the AS's issuer is now the server's origin
+			hs := legacyServer(t, as) // the AS's issuer is now the server's origin
 			mustCall(t, newAuth(t, oauthclient.Config{}), hs.URL+"/mcp", "list")
 			authz, tokens, regs := as.record()
 			if len(authz) != 1 || len(tokens) != 1 || len(regs) != 1 {
@@ -593,7 +579,7 @@ func TestClientCredentials(t *testing.T) {
 	t.Run("secret", func(t *testing.T) {
 		as := newAS(t, func(as *fakeAS) { as.methods = []string{"client_secret_basic"} })
 		rs := newRS(t, as, func(rs *fakeRS) { rs.supported = []string{"svc"} })
-		a := newAuth(t, oauthclient.Config{Grant: oauthclient.GrantClientCredentials, ClientID: "svc", ClientSecret: "pw"})
+		a := newAuth(t, oauthclient.Config{Grant: oauthclient.GrantClientCredentials, ClientID: "svc", ClientSecret: "pw", ClientIssuer: as.issuer()})
 		mustCall(t, a, rs.url(), "list")
 		_, tokens, regs := as.record()
 		tr := tokens[0]
@@ -611,14 +597,14 @@ func TestClientCredentials(t *testing.T) {
 		}
 		as := newAS(t, func(as *fakeAS) { as.methods, as.jwtKey = []string{"private_key_jwt"}, &key.PublicKey })
 		rs := newRS(t, as, nil)
-		a := newAuth(t, oauthclient.Config{Grant: oauthclient.GrantClientCredentials, ClientID: "svc", PrivateKey: parsed})
+		a := newAuth(t, oauthclient.Config{Grant: oauthclient.GrantClientCredentials, ClientID: "svc", PrivateKey: parsed, ClientIssuer: as.issuer()})
 		mustCall(t, a, rs.url(), "list")
 		if _, tokens, _ := as.record(); tokens[0].basic || tokens[0].form.Get("client_secret") != "" {
 			t.Errorf("a secret was sent: %+v", tokens[0])
 		}
 		// The wrong key is refused by the server, and the refusal returned.
 		other, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-		bad := newAuth(t, oauthclient.Config{Grant: oauthclient.GrantClientCredentials, ClientID: "svc", PrivateKey: other})
+		bad := newAuth(t, oauthclient.Config{Grant: oauthclient.GrantClientCredentials, ClientID: "svc", PrivateKey: other, ClientIssuer: as.issuer()})
 		if err := call(t, bad, rs.url(), "list"); err == nil || !strings.Contains(err.Error(), "invalid_client") {
 			t.Errorf("err = %v, want invalid_client", err)
 		}
@@ -633,7 +619,7 @@ func TestJWTBearer(t *testing.T) {
 			as := newAS(t, func(as *fakeAS) { as.noDCR = true; as.methods = []string{"none"} })
 			rs := newRS(t, as, nil)
 			var audience string
-			a := newAuth(t, oauthclient.Config{Grant: oauthclient.GrantJWTBearer, ClientID: "wl",
+			a := newAuth(t, oauthclient.Config{Grant: oauthclient.GrantJWTBearer, ClientID: "wl", ClientIssuer: as.issuer(),
 				Assertion: func(_ context.Context, issuer, _ string) (string, error) { audience = issuer; return assertion, nil }})
 			err := call(t, a, rs.url(), "list")
 			_, tokens, _ := as.record()
@@ -705,7 +691,7 @@ func TestIdentityAssertion(t *testing.T) {
 	defer idp.Close()
 	ia := &oauthclient.IdentityAssertion{TokenURL: idp.URL, ClientID: "idp-client",
 		IDToken: func(context.Context) (string, error) { return "the-id-token", nil }}
-	a := newAuth(t, oauthclient.Config{Grant: oauthclient.GrantJWTBearer, ClientID: "xaa", ClientSecret: "pw", Assertion: ia.Assertion})
+	a := newAuth(t, oauthclient.Config{Grant: oauthclient.GrantJWTBearer, ClientID: "xaa", ClientSecret: "pw", ClientIssuer: as.issuer(), Assertion: ia.Assertion})
 	mustCall(t, a, rs.url(), "list")
 	for k, want := range map[string]string{
 		"grant_type": "urn:ietf:params:oauth:grant-type:token-exchange", "subject_token": "the-id-token",

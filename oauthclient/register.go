@@ -29,8 +29,8 @@ type client struct {
 // clientFor returns the client identity to use with the authorization
 // server md, in the order MCP recommends: pre-registered credentials,
 // a client ID metadata document when the server supports them, dynamic
-// registration (RFC 7591). Dynamic registrations are kept per issuer and
-// never shown to another authorization server.
+// registration (RFC 7591). Dynamic registrations are kept per issuer (see
+// registrationKey) and never shown to another authorization server.
 func (a *Auth) clientFor(ctx context.Context, md *serverMetadata) (*client, error) {
 	if a.cfg.ClientID != "" {
 		c := &client{id: a.cfg.ClientID, secret: a.cfg.ClientSecret}
@@ -49,7 +49,7 @@ func (a *Auth) clientFor(ctx context.Context, md *serverMetadata) (*client, erro
 		return &client{id: a.cfg.ClientMetadataURL, method: AuthMethodNone}, nil
 	}
 	a.mu.Lock()
-	c := a.registered[md.Issuer]
+	c := a.registered[registrationKey(md)]
 	a.mu.Unlock()
 	if c != nil {
 		return c, nil
@@ -62,9 +62,20 @@ func (a *Auth) clientFor(ctx context.Context, md *serverMetadata) (*client, erro
 		return nil, err
 	}
 	a.mu.Lock()
-	a.registered[md.Issuer] = c
+	a.registered[registrationKey(md)] = c
 	a.mu.Unlock()
 	return c, nil
+}
+
+// registrationKey is what a dynamic registration at md is kept by: its
+// issuer, or for a 2025-03-26 server without metadata, which has none,
+// its token endpoint, so that one such server's client is never shown
+// to another.
+func registrationKey(md *serverMetadata) string {
+	if md.fallback {
+		return "no metadata: " + md.TokenEndpoint
+	}
+	return md.Issuer
 }
 
 // registration is the client metadata sent to a registration endpoint

@@ -362,11 +362,12 @@ func (as *fakeAS) record() (authz []url.Values, tokens []tokenReq, regs []map[st
 type fakeRS struct {
 	srv *httptest.Server
 
-	as          *fakeAS // the authorization server it names (may be swapped)
-	prmPath     string  // "" none; default set by newRS
-	resource    string  // resource stated; default the endpoint (or origin for root metadata)
-	noHint      bool    // leave resource_metadata out of the challenge
-	scope       string  // scope in the 401 challenge
+	as          *fakeAS  // the authorization server it names (may be swapped)
+	before      []string // issuers named in authorization_servers before as's
+	prmPath     string   // "" none; default set by newRS
+	resource    string   // resource stated; default the endpoint (or origin for root metadata)
+	noHint      bool     // leave resource_metadata out of the challenge
+	scope       string   // scope in the 401 challenge
 	supported   []string
 	need        map[string][]string // op -> scopes; 403 insufficient_scope names the missing ones
 	dpopNonce   string              // DPoP: require this nonce in proofs
@@ -412,7 +413,7 @@ func (rs *fakeRS) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				res = rs.srv.URL
 			}
 		}
-		doc := map[string]any{"resource": res, "authorization_servers": []string{as.issuer()}}
+		doc := map[string]any{"resource": res, "authorization_servers": append(slices.Clone(rs.before), as.issuer())}
 		if rs.supported != nil {
 			doc["scopes_supported"] = rs.supported
 		}
@@ -470,4 +471,26 @@ func (rs *fakeRS) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	fmt.Fprint(w, "ok")
+}
+
+// legacyServer is a 2025-03-26 MCP server at /mcp that is its own
+// authorization server, as: without metadata its default endpoints
+// /authorize, /token and /register are as's.
+func legacyServer(t *testing.T, as *fakeAS) *httptest.Server {
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/mcp" {
+			as.ServeHTTP(w, r)
+			return
+		}
+		if _, ok := as.valid(strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")); !ok {
+			w.Header().Set("WWW-Authenticate", "Bearer")
+			w.WriteHeader(http.StatusUnauthorized)
+			return
+		}
+		fmt.Fprint(w, "ok")
+	}))
+	t.Cleanup(hs.Close)
+	as.srv.Close()
+	as.srv = hs
+	return hs
 }

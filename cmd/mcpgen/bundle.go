@@ -89,13 +89,13 @@ func bundle(ctx context.Context, o bundleOptions) error {
 	if err != nil {
 		return err
 	}
-	s, reg, err := importedServer(ctx, o.Dir, pkg)
+	s, reg, surfaceFile, err := importedServer(ctx, o.Dir, pkg)
 	if err != nil {
 		return err
 	}
 	command := path.Base(pkg.PkgPath)
 	m, launchers, err := buildManifest(bundleInput{
-		Command: command, Surface: s, Registry: reg, Author: o.Author,
+		Command: command, Surface: s, SurfaceFile: surfaceFile, Registry: reg, Author: o.Author,
 		Flags: mainFlags(pkg), Platforms: platforms,
 	})
 	if err != nil {
@@ -200,15 +200,15 @@ func loadMain(ctx context.Context, dir, pattern string) (*packages.Package, erro
 // importedServer reads the surface.json (and server.json, when there is
 // one) of the generated server the main package imports, directly or not:
 // the one package among its dependencies whose directory holds a
-// surface.json.
-func importedServer(ctx context.Context, dir string, pkg *packages.Package) (*surface.Surface, *registryEntry, error) {
+// surface.json. It returns the surface.json's path too, for messages.
+func importedServer(ctx context.Context, dir string, pkg *packages.Package) (*surface.Surface, *registryEntry, string, error) {
 	cmd := exec.CommandContext(ctx, "go", "list", "-deps", "-f", "{{if not .Standard}}{{.ImportPath}}\t{{.Dir}}{{end}}", pkg.PkgPath)
 	cmd.Dir = dir
 	var errb bytes.Buffer
 	cmd.Stderr = &errb
 	b, err := cmd.Output()
 	if err != nil {
-		return nil, nil, fmt.Errorf("go list -deps %s: %v: %s", pkg.PkgPath, err, strings.TrimSpace(errb.String()))
+		return nil, nil, "", fmt.Errorf("go list -deps %s: %v: %s", pkg.PkgPath, err, strings.TrimSpace(errb.String()))
 	}
 	type found struct {
 		path string
@@ -227,33 +227,33 @@ func importedServer(ctx context.Context, dir string, pkg *packages.Package) (*su
 		}
 		s, err := surface.Parse(data)
 		if err != nil {
-			return nil, nil, fmt.Errorf("%s: %w", filepath.Join(d, "surface.json"), err)
+			return nil, nil, "", fmt.Errorf("%s: %w", filepath.Join(d, "surface.json"), err)
 		}
 		servers = append(servers, found{ip, s, d})
 	}
 	switch len(servers) {
 	case 0:
-		return nil, nil, usageError{fmt.Errorf("%s imports no generated server (no package among its dependencies has a surface.json; run mcpgen first?)", pkg.PkgPath)}
+		return nil, nil, "", usageError{fmt.Errorf("%s imports no generated server (no package among its dependencies has a surface.json; run mcpgen first?)", pkg.PkgPath)}
 	case 1:
 	default:
 		var names []string
 		for _, f := range servers {
 			names = append(names, f.path)
 		}
-		return nil, nil, usageError{fmt.Errorf("%s imports %d generated servers (%s); a bundle describes one", pkg.PkgPath, len(servers), strings.Join(names, ", "))}
+		return nil, nil, "", usageError{fmt.Errorf("%s imports %d generated servers (%s); a bundle describes one", pkg.PkgPath, len(servers), strings.Join(names, ", "))}
 	}
 	srv := servers[0]
 	data, err := os.ReadFile(filepath.Join(srv.dir, "server.json"))
 	if errors.Is(err, os.ErrNotExist) {
-		return srv.s, nil, nil
+		return srv.s, nil, filepath.Join(srv.dir, "surface.json"), nil
 	} else if err != nil {
-		return nil, nil, err
+		return nil, nil, "", err
 	}
 	var reg registryEntry
 	if err := json.Unmarshal(data, &reg); err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", filepath.Join(srv.dir, "server.json"), err)
+		return nil, nil, "", fmt.Errorf("%s: %w", filepath.Join(srv.dir, "server.json"), err)
 	}
-	return srv.s, &reg, nil
+	return srv.s, &reg, filepath.Join(srv.dir, "surface.json"), nil
 }
 
 // crossBuild builds the main package importPath for p into bin: static

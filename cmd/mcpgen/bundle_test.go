@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"go/token"
 	"io"
 	"os"
 	"os/exec"
@@ -195,6 +196,12 @@ func TestMainFlags(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := mainFlags(pkg)
+	if p := got[1]; filepath.Base(p.NamePos.Filename) != "main.go" || p.NamePos.Line != 17 || p.DefaultPos.Line != 17 || p.DefaultPos.Column <= p.NamePos.Column {
+		t.Errorf("flag root: name at %s, default at %s; want both on main.go:17, the default after the name", p.NamePos, p.DefaultPos)
+	}
+	for i := range got {
+		got[i].NamePos, got[i].DefaultPos = token.Position{}, token.Position{}
+	}
 	want := []mainFlag{
 		{Name: "db", Kind: "string", Usage: "store `path`"},
 		{Name: "root", Kind: "string", Usage: "serve files under `dir`", Default: "data"},

@@ -3,6 +3,7 @@ package main
 import (
 	"go/ast"
 	"go/constant"
+	"go/token"
 	"go/types"
 	"time"
 
@@ -12,11 +13,15 @@ import (
 // mainFlag is one flag a main package declares with the flag package.
 // Default is its constant default (string, bool, int64, float64, or a
 // duration as a string like "30s"), nil when the code computes it.
+// NamePos and DefaultPos are where the name and the default are written,
+// for messages.
 type mainFlag struct {
 	Name    string
 	Kind    string // bool, int, uint, int64, uint64, float64, string, duration, or func for the rest
 	Usage   string
 	Default any
+
+	NamePos, DefaultPos token.Position
 }
 
 // flagFuncs are the functions and FlagSet methods of package flag that
@@ -71,9 +76,10 @@ func mainFlags(pkg *packages.Package) []mainFlag {
 				return true
 			}
 			usage, _ := constString(pkg, call.Args[spec.usage])
-			mf := mainFlag{Name: name, Kind: spec.kind, Usage: usage}
+			mf := mainFlag{Name: name, Kind: spec.kind, Usage: usage, NamePos: pkg.Fset.Position(call.Args[spec.name].Pos())}
 			if spec.value >= 0 {
 				mf.Default = constDefault(pkg, call.Args[spec.value], spec.kind)
+				mf.DefaultPos = pkg.Fset.Position(call.Args[spec.value].Pos())
 			}
 			flags = append(flags, mf)
 			return true

@@ -1,10 +1,13 @@
 package main
 
 import (
+	"encoding/json"
+	"errors"
 	"fmt"
 	"net/url"
 	"path"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/mcpgen/mcpgen/gen/surface"
@@ -130,12 +133,13 @@ func launcherPath(command, goos string) string {
 
 // bundleInput is everything a manifest is made of.
 type bundleInput struct {
-	Command   string // the main package's binary name, mcp-memory
-	Surface   *surface.Surface
-	Registry  *registryEntry // nil when the server has no server.json
-	Author    string         // -author, or "" to derive it from the repository
-	Flags     []mainFlag     // the flags the main package declares, in order
-	Platforms []platform     // sorted by OS, then architecture
+	Command     string // the main package's binary name, mcp-memory
+	Surface     *surface.Surface
+	SurfaceFile string         // where Surface was read, for messages
+	Registry    *registryEntry // nil when the server has no server.json
+	Author      string         // -author, or "" to derive it from the repository
+	Flags       []mainFlag     // the flags the main package declares, in order
+	Platforms   []platform     // sorted by OS, then architecture
 }
 
 // buildManifest fills the manifest of a bundle of in's server, and
@@ -152,13 +156,31 @@ type bundleInput struct {
 //
 // Every flag of the main package becomes a user_config entry passed as
 // --name=${user_config.name}: see flagOption for how each is typed.
+//
+// Hosts substitute placeholders in the manifest (see literal), so no text
+// from the server's source becomes one: prose keeps its words with each
+// "${" broken, names and flag defaults holding one are refused (every
+// such mistake in one error), and checkPlaceholders verifies that the
+// only placeholders left are mcpgen's own.
 func buildManifest(in bundleInput) (*manifest, map[string]string, error) {
 	s := in.Surface
+	from := in.SurfaceFile
+	if from == "" {
+		from = "surface.json"
+	}
+	var refused []string
+	checkName := func(what, name, fix string) string {
+		if strings.ContainsAny(name, "${}") {
+			refused = append(refused, fmt.Sprintf("%s: %s %q: a name in a bundle cannot hold $, { or }, which MCP Bundle hosts read as (part of) a ${...} placeholder and substitute\n\t%s", from, what, name, fix))
+		}
+		return name
+	}
+	rerun := "rename it in the server's source and run mcpgen again"
 	m := &manifest{
 		ManifestVersion: manifestVersion,
-		Name:            s.Server.Name,
-		DisplayName:     s.Server.Title,
-		Version:         s.Server.Version,
+		Name:            checkName("server", s.Server.Name, rerun),
+		DisplayName:     literal(s.Server.Title),
+		Version:         checkName("server version", s.Server.Version, "change //mcp:server version= and run mcpgen again"),
 		Server:          manifestServer{Type: "binary"},
 	}
 	if m.Version == "" {
@@ -169,7 +191,7 @@ func buildManifest(in bundleInput) (*manifest, map[string]string, error) {
 		m.Description = r.Description
 		repo = r.Repository.URL
 		if r.Version != "" && s.Server.Version == "" {
-			m.Version = r.Version
+			m.Version = checkName("server version", r.Version, "change //mcp:server version= and run mcpgen again")
 		}
 	}
 	if m.Description == "" {
@@ -178,24 +200,30 @@ func buildManifest(in bundleInput) (*manifest, map[string]string, error) {
 	if m.Description == "" {
 		m.Description = "The " + s.Server.Name + " MCP server"
 	}
+	m.Description = literal(m.Description)
 	if repo != "" {
-		m.Repository = &manifestRepository{Type: "git", URL: repo}
+		m.Repository = &manifestRepository{Type: "git", URL: literalURL(repo)}
 	}
-	m.Author.Name = in.Author
+	m.Author.Name = literal(in.Author)
 	if m.Author.Name == "" {
-		name, home, ok := repositoryOwner(repo)
+		owner, home, ok := repositoryOwner(repo)
 		if !ok {
 			return nil, nil, fmt.Errorf("no author: server %s names no repository (//mcp:server repository=) to take the owner from; pass -author NAME", s.Server.Name)
 		}
-		m.Author = manifestAuthor{Name: name, URL: home}
+		m.Author = manifestAuthor{Name: literal(owner), URL: literalURL(home)}
 	}
 
 	for _, t := range s.Tools {
-		m.Tools = append(m.Tools, manifestTool{Name: t.Name, Description: t.Description})
+		m.Tools = append(m.Tools, manifestTool{Name: checkName("tool", t.Name, rerun), Description: literal(t.Description)})
 	}
 	for _, p := range s.Prompts {
+		checkName("prompt", p.Name, rerun)
+		for _, a := range p.Arguments {
+			checkName("prompt "+p.Name+": argument", a.Name, "rename it with its json tag and run mcpgen again")
+		}
 		m.Prompts = append(m.Prompts, promptEntry(p))
 	}
+	checkName("command", in.Command, "rename the main package's directory")
 
 	launchers := map[string]string{}
 	byOS := map[string][]platform{}
@@ -245,13 +273,124 @@ func buildManifest(in bundleInput) (*manifest, map[string]string, error) {
 		if !ok {
 			continue
 		}
+		if strings.ContainsAny(f.Name, "${}") {
+			refused = append(refused, fmt.Sprintf("%s: flag -%s: its name holds $, { or }, and the manifest passes it as --%s=${user_config.%s}, a placeholder MCP Bundle hosts substitute\n\trename the flag", f.NamePos, f.Name, f.Name, f.Name))
+			continue
+		}
+		if d, ok := f.Default.(string); ok && strings.Contains(d, "${") {
+			refused = append(refused, fmt.Sprintf("%s: flag -%s: its default %q holds \"${\", which MCP Bundle hosts would substitute where the manifest passes the default (${user_config.KEY} is one of the user's settings, maybe a secret)\n\tdefault to text without \"${\" (a relative file or directory default is taken in ${HOME}), or compute the default in code", f.DefaultPos, f.Name, d))
+			continue
+		}
 		if m.UserConfig == nil {
 			m.UserConfig = map[string]userOption{}
 		}
 		m.UserConfig[f.Name] = opt
 		m.Server.MCPConfig.Args = append(m.Server.MCPConfig.Args, "--"+f.Name+"=${user_config."+f.Name+"}")
 	}
+	if len(refused) > 0 {
+		return nil, nil, errors.New(strings.Join(refused, "\n"))
+	}
+	if err := checkPlaceholders(m); err != nil {
+		return nil, nil, err
+	}
 	return m, launchers, nil
+}
+
+// literal is prose from the server's source (a description, a title, a
+// flag's usage) made safe to put in a manifest. MCP Bundle hosts replace
+// ${__dirname}, ${HOME}, ${user_config.KEY} and the like in mcp_config,
+// and ${arguments.NAME} in a prompt's text; the format has no escape, and
+// a host may substitute in other fields too. So every "${" is broken into
+// "$ {": the words stay readable, and none of them can become a
+// placeholder (a description saying ${user_config.token} must not be
+// filled with a user's token).
+func literal(s string) string { return strings.ReplaceAll(s, "${", "$ {") }
+
+// literalURL is a URL from the server's source made safe the same way,
+// with the brace percent-encoded so that it stays the same URL.
+func literalURL(s string) string { return strings.ReplaceAll(s, "${", "$%7B") }
+
+// checkPlaceholders verifies that every "${" in m, in any string or key
+// of its JSON, begins a placeholder mcpgen wrote on purpose: ${__dirname}
+// in a command, ${user_config.KEY} of a declared KEY in the arguments,
+// ${HOME} in a default, ${arguments.NAME} of the prompt's own arguments
+// in its text. Anything else is a field that missed literal.
+func checkPlaceholders(m *manifest) error {
+	b, err := json.Marshal(m)
+	if err != nil {
+		return fmt.Errorf("internal error: manifest: %v; please report", err)
+	}
+	var doc any
+	if err := json.Unmarshal(b, &doc); err != nil {
+		return fmt.Errorf("internal error: manifest: %v; please report", err)
+	}
+	var bad []string
+	var walk func(at []string, v any)
+	walk = func(at []string, v any) {
+		switch v := v.(type) {
+		case string:
+			rest := v
+			for _, p := range ownPlaceholders(m, at) {
+				rest = strings.ReplaceAll(rest, p, "")
+			}
+			if strings.Contains(rest, "${") {
+				bad = append(bad, fmt.Sprintf("%s %q", strings.Join(at, "."), v))
+			}
+		case []any:
+			for i, e := range v {
+				walk(append(slices.Clip(at), strconv.Itoa(i)), e)
+			}
+		case map[string]any:
+			for k, e := range v {
+				if strings.Contains(k, "${") {
+					bad = append(bad, fmt.Sprintf("%s key %q", strings.Join(at, "."), k))
+				}
+				walk(append(slices.Clip(at), k), e)
+			}
+		}
+	}
+	walk(nil, doc)
+	if len(bad) > 0 {
+		slices.Sort(bad)
+		return fmt.Errorf("internal error: the manifest would have hosts substitute text of the server's: %s; please report", strings.Join(bad, ", "))
+	}
+	return nil
+}
+
+// ownPlaceholders are the placeholders mcpgen writes at the JSON path at
+// of m.
+func ownPlaceholders(m *manifest, at []string) []string {
+	is := func(want ...string) bool {
+		if len(at) != len(want) {
+			return false
+		}
+		for i, w := range want {
+			if w != "*" && w != at[i] {
+				return false
+			}
+		}
+		return true
+	}
+	switch {
+	case is("server", "mcp_config", "command"), is("server", "mcp_config", "platform_overrides", "*", "command"):
+		return []string{"${__dirname}"}
+	case is("server", "mcp_config", "args", "*"):
+		var ps []string
+		for k := range m.UserConfig {
+			ps = append(ps, "${user_config."+k+"}")
+		}
+		return ps
+	case is("user_config", "*", "default"):
+		return []string{"${HOME}"}
+	case is("prompts", "*", "text"):
+		i, _ := strconv.Atoi(at[1])
+		var ps []string
+		for _, a := range m.Prompts[i].Arguments {
+			ps = append(ps, "${arguments."+a+"}")
+		}
+		return ps
+	}
+	return nil
 }
 
 // promptEntry is p in the manifest. The format requires a prompt's text;
@@ -260,10 +399,10 @@ func buildManifest(in bundleInput) (*manifest, map[string]string, error) {
 // placeholder: a summary for the client's listing, not what the server
 // returns.
 func promptEntry(p surface.Prompt) manifestPrompt {
-	e := manifestPrompt{Name: p.Name, Description: p.Description}
-	text := p.Description
+	e := manifestPrompt{Name: p.Name, Description: literal(p.Description)}
+	text := e.Description
 	if text == "" {
-		text = p.Title
+		text = literal(p.Title)
 	}
 	if text == "" {
 		text = p.Name
@@ -339,7 +478,7 @@ func joinPlatforms(ps []platform) string {
 //   - Func, BoolFunc, Var and TextVar flags are left out: their values are
 //     parsed by code mcpgen cannot see.
 func flagOption(f mainFlag) (userOption, bool) {
-	opt := userOption{Title: "--" + f.Name, Description: strings.ReplaceAll(f.Usage, "`", "")}
+	opt := userOption{Title: "--" + f.Name, Description: literal(strings.ReplaceAll(f.Usage, "`", ""))}
 	if opt.Description == "" {
 		opt.Description = "The --" + f.Name + " flag"
 	}
@@ -366,7 +505,7 @@ func flagOption(f mainFlag) (userOption, bool) {
 		return opt, true
 	}
 	opt.Default = f.Default
-	if s, ok := f.Default.(string); ok && (opt.Type == "file" || opt.Type == "directory") && s != "" && !path.IsAbs(s) && !strings.Contains(s, "://") && !strings.HasPrefix(s, "${") {
+	if s, ok := f.Default.(string); ok && (opt.Type == "file" || opt.Type == "directory") && s != "" && !path.IsAbs(s) && !strings.Contains(s, "://") {
 		opt.Default = "${HOME}/" + s
 	}
 	if s, ok := f.Default.(string); ok && s == "" {

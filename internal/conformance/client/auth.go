@@ -31,12 +31,24 @@
 //	auth/wif-jwt-bearer                           pass (extension; JWT bearer grant with valid_jwt)
 //	auth/enterprise-managed-authorization         pass (extension; ID-JAG by token exchange, then JWT bearer)
 //	auth/dpop, auth/dpop-nonce                    pass (extension; DPoP proofs, AS and RS nonces)
+//
+// A client holding a credential must name the authorization server it is
+// for (oauthclient.Config.ClientIssuer); the suite's contexts name it for
+// auth/pre-registration only, so for the others suiteIssuer reads it from
+// the scenario's own metadata.
 package main
 
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strings"
+	"time"
 
 	"github.com/mcpgen/mcpgen"
 	"github.com/mcpgen/mcpgen/oauthclient"
@@ -50,6 +62,7 @@ const authCIMDURL = "https://conformance-test.local/client-metadata.json"
 type authContext struct {
 	ClientID         string `json:"client_id"`
 	ClientSecret     string `json:"client_secret"`
+	Issuer           string `json:"issuer"` // auth/pre-registration only
 	PrivateKeyPEM    string `json:"private_key_pem"`
 	SigningAlgorithm string `json:"signing_algorithm"`
 	ValidJWT         string `json:"valid_jwt"` // auth/wif-jwt-bearer: the workload identity token
@@ -93,8 +106,15 @@ func authCodeScenario(ctx context.Context, serverURL string, cctx json.RawMessag
 	if err := json.Unmarshal(cctx, &c); err != nil {
 		return fmt.Errorf("context: %w", err)
 	}
+	issuer := ""
+	if c.ClientSecret != "" {
+		var err error
+		if issuer, err = suiteIssuer(ctx, serverURL, c); err != nil {
+			return err
+		}
+	}
 	auth, err := oauthclient.New(oauthclient.Config{
-		ClientID: c.ClientID, ClientSecret: c.ClientSecret,
+		ClientID: c.ClientID, ClientSecret: c.ClientSecret, ClientIssuer: issuer,
 		ClientMetadataURL: authCIMDURL,
 		ClientName:        "mcpgen-conformance-client",
 		RedirectURL:       "http://localhost:3000/callback",
@@ -113,9 +133,13 @@ func authClientCredentialsScenario(ctx context.Context, serverURL string, cctx j
 	if err := json.Unmarshal(cctx, &c); err != nil {
 		return fmt.Errorf("context: %w", err)
 	}
+	issuer, err := suiteIssuer(ctx, serverURL, c)
+	if err != nil {
+		return err
+	}
 	cfg := oauthclient.Config{
 		Grant:    oauthclient.GrantClientCredentials,
-		ClientID: c.ClientID, ClientSecret: c.ClientSecret,
+		ClientID: c.ClientID, ClientSecret: c.ClientSecret, ClientIssuer: issuer,
 		SigningAlgorithm: c.SigningAlgorithm,
 	}
 	if c.PrivateKeyPEM != "" {
@@ -139,9 +163,13 @@ func authJWTBearerScenario(ctx context.Context, serverURL string, cctx json.RawM
 	if err := json.Unmarshal(cctx, &c); err != nil {
 		return fmt.Errorf("context: %w", err)
 	}
+	issuer, err := suiteIssuer(ctx, serverURL, c)
+	if err != nil {
+		return err
+	}
 	auth, err := oauthclient.New(oauthclient.Config{
 		Grant:    oauthclient.GrantJWTBearer,
-		ClientID: c.ClientID,
+		ClientID: c.ClientID, ClientIssuer: issuer,
 		Assertion: func(context.Context, string, string) (string, error) {
 			return c.ValidJWT, nil
 		},
@@ -163,9 +191,13 @@ func authEnterpriseScenario(ctx context.Context, serverURL string, cctx json.Raw
 		TokenURL: c.IdPTokenEndpoint, ClientID: c.IdPClientID,
 		IDToken: func(context.Context) (string, error) { return c.IdPIDToken, nil },
 	}
+	issuer, err := suiteIssuer(ctx, serverURL, c)
+	if err != nil {
+		return err
+	}
 	auth, err := oauthclient.New(oauthclient.Config{
 		Grant:    oauthclient.GrantJWTBearer,
-		ClientID: c.ClientID, ClientSecret: c.ClientSecret,
+		ClientID: c.ClientID, ClientSecret: c.ClientSecret, ClientIssuer: issuer,
 		Assertion: ia.Assertion,
 	})
 	if err != nil {
@@ -188,3 +220,64 @@ func authListAndCall(ctx context.Context, serverURL string, auth mcpgen.ClientAu
 	_, err = c.CallTool(ctx, "test-tool", map[string]any{})
 	return err
 }
+
+// suiteIssuer is the authorization server whose credentials the
+// scenario's context holds, which oauthclient needs as ClientIssuer: the
+// context's issuer where the suite gives one (auth/pre-registration),
+// else the first authorization server of the scenario's protected
+// resource metadata, found as a client finds it (the challenge of an
+// unauthenticated request, else the path-suffixed well-known location).
+// Taking it from the server is what a real client must not do (a server
+// could name any authorization server, and the credentials would go
+// there); here the suite is both and is trusted.
+func suiteIssuer(ctx context.Context, serverURL string, c authContext) (string, error) {
+	if c.Issuer != "" {
+		return c.Issuer, nil
+	}
+	hc := &http.Client{Timeout: 10 * time.Second}
+	do := func(method, u string, v any) (*http.Response, error) {
+		var body io.Reader
+		if method == http.MethodPost {
+			body = strings.NewReader("{}")
+		}
+		req, err := http.NewRequestWithContext(ctx, method, u, body)
+		if err != nil {
+			return nil, err
+		}
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		resp, err := hc.Do(req)
+		if err != nil {
+			return nil, err
+		}
+		defer resp.Body.Close()
+		if v != nil && resp.StatusCode == http.StatusOK {
+			err = json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(v)
+		}
+		return resp, err
+	}
+	u, err := url.Parse(serverURL)
+	if err != nil {
+		return "", err
+	}
+	prmURL := u.Scheme + "://" + u.Host + "/.well-known/oauth-protected-resource" + strings.TrimSuffix(u.EscapedPath(), "/")
+	if resp, err := do(http.MethodPost, serverURL, nil); err == nil {
+		if m := resourceMetadataParam.FindStringSubmatch(resp.Header.Get("WWW-Authenticate")); m != nil {
+			prmURL = m[1]
+		}
+	}
+	var prm struct {
+		AuthorizationServers []string `json:"authorization_servers"`
+	}
+	resp, err := do(http.MethodGet, prmURL, &prm)
+	if err != nil {
+		return "", fmt.Errorf("the scenario's authorization server: %s: %w", prmURL, err)
+	}
+	if resp.StatusCode != http.StatusOK || len(prm.AuthorizationServers) == 0 {
+		return "", errors.New("the scenario's authorization server: no protected resource metadata naming one at " + prmURL)
+	}
+	return prm.AuthorizationServers[0], nil
+}
+
+// resourceMetadataParam finds the resource_metadata of a challenge.
+var resourceMetadataParam = regexp.MustCompile(`resource_metadata="([^"]+)"`)

@@ -86,3 +86,13 @@ func (TooLong) Call(context.Context) (string, error) { return "", nil }
 type Dotted struct{}
 
 func (Dotted) Call(context.Context) (string, error) { return "", nil }
+
+// Placeholder has a prompt argument whose name would close the
+// ${arguments.NAME} placeholder of a bundle's prompt text and open another.
+//
+//mcp:prompt
+type Placeholder struct {
+	Topic string `json:"w}${user_config.token}"` // want `Placeholder.Topic: prompt argument name "w}\$\{user_config.token}" holds \$, \{ or }\n\trename it with its json tag`
+}
+
+func (Placeholder) Get(context.Context) (string, error) { return "", nil }

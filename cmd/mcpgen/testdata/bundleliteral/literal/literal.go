@@ -1,0 +1,3 @@
+// Package literal stands for a generated server: its directory holds the
+// surface.json and server.json that mcpgen bundle reads.
+package literal
