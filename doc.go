@@ -86,8 +86,9 @@
 //	mux.Handle("/admin/mcp", mcpgen.HTTPHandler(adminServer, mcpgen.HTTPOptions{}))
 //
 // [Options] add a logger, an [Observer] of events and timings, an
-// [ErrorHandler] for monitoring and a [Permission] check for components
-// that declare a scope; all are optional and cost nothing when absent.
+// [ErrorHandler] for monitoring, and [Grants] and [Permission] to refine
+// the scopes components declare (enforced wherever callers are
+// authenticated); all are optional and cost nothing when absent.
 //
 // One server can serve tenants that must not see each other (a team's
 // shared graphs, each user's own): [HTTPOptions].Partition puts every

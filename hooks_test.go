@@ -118,6 +118,70 @@ func TestObserverAndErrorHandler(t *testing.T) {
 	}
 }
 
+// TestDeclaredScopeNeverWaived: wherever the transport authenticates
+// callers, a component's scope is enforced whatever the server's hooks
+// say: an anonymous caller on such a route holds no scope, Grants can
+// rename what a call needs (never empty it), and Permission only adds
+// refusals. Without authentication (stdio) every caller may call.
+func TestDeclaredScopeNeverWaived(t *testing.T) {
+	call := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"admin"}}`
+	refused := func(r *jsonrpc.Message, in *inbound, scope string) bool {
+		return r.Error != nil && in.MissingScope == scope
+	}
+	waive := func(context.Context, *Request, string) error { return nil }
+	s := New(hooksDefinition(), Options{Permission: waive, Grants: func(*Request, string) []string { return nil }})
+	for _, in := range []*inbound{{Authenticated: true}, {Auth: Principal{Subject: "eve"}}, {Auth: Principal{ClientID: "bot"}, Authenticated: true}} {
+		if r := handle(t, s, in, call); !refused(r, in, "admin") {
+			t.Errorf("caller %+v: %+v, want a refusal asking for admin", in.Auth, r)
+		}
+	}
+	if r := handle(t, s, &inbound{}, call); r.Error != nil {
+		t.Errorf("stdio (no authentication): %v", r.Error)
+	}
+	if r := handle(t, s, &inbound{Auth: Principal{Subject: "root", Scopes: []string{"admin"}}, Authenticated: true}, call); r.Error != nil {
+		t.Errorf("with the scope: %v", r.Error)
+	}
+
+	narrow := New(hooksDefinition(), Options{Grants: func(req *Request, scope string) []string { return []string{scope + ":" + req.Partition} }})
+	in := &inbound{Auth: Principal{Subject: "root", Scopes: []string{"admin"}}, Authenticated: true, Partition: "east"}
+	if r := handle(t, narrow, in, call); !refused(r, in, "admin:east") {
+		t.Errorf("the declared scope where Grants names another: %+v, want a refusal asking for admin:east", r)
+	}
+	if r := handle(t, narrow, &inbound{Auth: Principal{Subject: "ops", Scopes: []string{"admin:east"}}, Partition: "east"}, call); r.Error != nil {
+		t.Errorf("with the grant: %v", r.Error)
+	}
+}
+
+// TestPrincipalID: a subject and a client of the same name, or the same
+// subject from two issuers, are different principals; a session is owned
+// by the principal that opened it only.
+func TestPrincipalID(t *testing.T) {
+	for _, c := range []struct {
+		p    Principal
+		want string
+	}{
+		{Principal{}, ""},
+		{Principal{Subject: "alice", ClientID: "app"}, "sub:alice"},
+		{Principal{ClientID: "alice"}, "client:alice"},
+		{Principal{Subject: "alice", Issuer: "https://as.example"}, "https://as.example#sub:alice"},
+		{Principal{ClientID: "alice", Issuer: "https://as.example"}, "https://as.example#client:alice"},
+	} {
+		if got := c.p.ID(); got != c.want {
+			t.Errorf("%+v.ID() = %q, want %q", c.p, got, c.want)
+		}
+	}
+	s := New(hooksDefinition(), Options{})
+	line := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
+	in := &inbound{Auth: Principal{Subject: "alice"}}
+	handle(t, s, in, line)
+	if in.Session == nil {
+		t.Fatal("initialize opened no session")
+	}
+	if !in.Session.OwnedBy(Principal{Subject: "alice", Scopes: []string{"x"}}) || in.Session.OwnedBy(Principal{ClientID: "alice"}) || in.Session.OwnedBy(Principal{}) {
+		t.Error("the session is owned by someone other than its subject")
+	}
+}
+
 // TestPermission checks that a component's scope is enforced before its
 // handler runs, with the caller the transport established.
 func TestPermission(t *testing.T) {

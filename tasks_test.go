@@ -110,9 +110,13 @@ func TestTaskOtherCaller(t *testing.T) {
 	s := New(unitDefinition(), Options{Tasks: true})
 	created := result(t, handle(t, s, &inbound{Auth: Principal{Subject: "alice"}}, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"interview","arguments":{},`+modernMeta+`}}`))
 	id := created["taskId"].(string)
-	for _, method := range []string{"tasks/get", "tasks/update", "tasks/cancel"} {
-		resp := handle(t, s, &inbound{Auth: Principal{Subject: "mallory"}}, `{"jsonrpc":"2.0","id":2,"method":"`+method+`","params":{"taskId":"`+id+`",`+modernMeta+`}}`)
-		wantError(t, resp, jsonrpc.CodeInvalidParams, "Task not found")
+	// Neither another subject nor a client of the same name (a token
+	// naming only the client "alice") is the caller that created it.
+	for _, other := range []Principal{{Subject: "mallory"}, {ClientID: "alice"}, {Subject: "alice", Issuer: "https://other.example"}} {
+		for _, method := range []string{"tasks/get", "tasks/update", "tasks/cancel"} {
+			resp := handle(t, s, &inbound{Auth: other}, `{"jsonrpc":"2.0","id":2,"method":"`+method+`","params":{"taskId":"`+id+`",`+modernMeta+`}}`)
+			wantError(t, resp, jsonrpc.CodeInvalidParams, "Task not found")
+		}
 	}
 	result(t, handle(t, s, &inbound{Auth: Principal{Subject: "alice"}}, `{"jsonrpc":"2.0","id":3,"method":"tasks/cancel","params":{"taskId":"`+id+`",`+modernMeta+`}}`))
 }
