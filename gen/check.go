@@ -533,7 +533,7 @@ func (c *checker) checkTool(s *Server, comp Component, d directive, st *types.St
 	}
 	c.unique("tool", t.Name, t.Pos)
 	c.needDescription("tool", &t.Component)
-	c.jsonFields(t.TypeName, t.Type, map[types.Type]bool{})
+	c.jsonFields(t.TypeName, token.Position{}, t.Type)
 	t.Handler = c.handler(&t.Component, "Call", "tool")
 	if t.Handler != nil {
 		t.Handler.Kind = c.toolResult(t)
@@ -553,7 +553,7 @@ func (c *checker) toolResult(t *Tool) ResultKind {
 		return ResultContent
 	}
 	before := len(c.diags)
-	c.jsonTypeAt(t.Handler.Pos, t.TypeName+".Call result", r, map[types.Type]bool{})
+	c.jsonFields(t.TypeName+".Call result", t.Handler.Pos, r)
 	if len(c.diags) > before {
 		return ResultStructured // one mistake, one diagnostic
 	}
@@ -636,7 +636,7 @@ func (c *checker) checkResource(s *Server, comp Component, d directive, st *type
 			r.Handler.Kind = ResultRaw
 		default:
 			r.Handler.Kind = ResultJSON
-			c.jsonTypeAt(r.Handler.Pos, r.TypeName+".Read result", res, map[types.Type]bool{})
+			c.jsonFields(r.TypeName+".Read result", r.Handler.Pos, res)
 			if r.MimeType == "" {
 				r.MimeType = "application/json"
 			}
@@ -885,56 +885,33 @@ func (c *checker) method(comp *Component, name string, required bool, hint strin
 	return &Method{Name: name, PtrRecv: ptr, Sig: sig, Pos: c.fset.Position(fn.Pos())}
 }
 
-// unnameable returns the first type in sig's parameters or results that
-// generated code cannot spell: an unexported named type (or an
-// instantiation with one as a type argument), or a struct type with
-// unexported fields, which belong to the package that declared them.
-func unnameable(sig *types.Signature) types.Type {
-	var walk func(t types.Type) types.Type
-	walk = func(t types.Type) types.Type {
-		switch u := types.Unalias(t).(type) {
+// unnameable returns the first type inside t that generated code cannot
+// spell: an unexported named type (an instance with one as a type argument
+// is reported whole), or a struct type with unexported fields, which
+// belong to the package that declared them.
+func unnameable(t types.Type) types.Type {
+	stop := (&typeWalk{spelled: true, visit: func(n *typeNode) walkAction {
+		switch u := n.typ.(type) {
 		case *types.Named:
 			if u.Obj().Pkg() != nil && !u.Obj().Exported() {
-				return u
+				return walkStop
 			}
-			for i := 0; i < u.TypeArgs().Len(); i++ {
-				if a := walk(u.TypeArgs().At(i)); a != nil {
-					return u
-				}
-			}
-		case *types.Pointer:
-			return walk(u.Elem())
-		case *types.Slice:
-			return walk(u.Elem())
-		case *types.Array:
-			return walk(u.Elem())
-		case *types.Chan:
-			return walk(u.Elem())
-		case *types.Map:
-			if k := walk(u.Key()); k != nil {
-				return k
-			}
-			return walk(u.Elem())
 		case *types.Struct:
-			for i := 0; i < u.NumFields(); i++ {
+			for i := range u.NumFields() {
 				if !u.Field(i).Exported() {
-					return u
-				}
-				if ft := walk(u.Field(i).Type()); ft != nil {
-					return ft
+					return walkStop
 				}
 			}
 		}
+		return walkInto
+	}}).walk(t)
+	if stop == nil {
 		return nil
 	}
-	for _, tuple := range []*types.Tuple{sig.Params(), sig.Results()} {
-		for i := 0; i < tuple.Len(); i++ {
-			if t := walk(tuple.At(i).Type()); t != nil {
-				return t
-			}
-		}
+	for stop.step == stepTypeArg {
+		stop = stop.parent
 	}
-	return nil
+	return stop.typ
 }
 
 // param classifies one handler parameter after the context.
@@ -993,66 +970,66 @@ func (c *checker) depName(typeName string) string {
 	}
 }
 
-// jsonFields reports types JSON cannot carry anywhere inside t.
-func (c *checker) jsonFields(subject string, t types.Type, seen map[types.Type]bool) {
-	t = types.Unalias(t)
-	// Recursive types are described through $ref; each named type is
-	// looked at once, so that one bad field is one diagnostic.
-	if _, named := t.(*types.Named); named {
-		if seen[t] {
-			return
+// jsonFields reports types JSON cannot carry anywhere inside t. subject
+// names t in messages (each field on the way is added to it), and a
+// problem is reported at the field it is in, or at pos when t itself has
+// it (a handler's result).
+func (c *checker) jsonFields(subject string, pos token.Position, t types.Type) {
+	walkType(t, func(n *typeNode) walkAction {
+		if n.step == stepKey {
+			return walkOver // checked with its map
 		}
-		seen[t] = true
-	}
-	if n, ok := t.(*types.Named); ok && n.Obj().Pkg() != nil {
-		switch n.Obj().Pkg().Path() + "." + n.Obj().Name() {
-		case "time.Time", "encoding/json.Number":
-			return
-		case "encoding/json.RawMessage":
-			// Positioned by the caller, at the field or component: the
-			// type's own declaration is in the standard library.
-			c.diags = append(c.diags, Diagnostic{Subject: subject, Problem: "json.RawMessage has no schema", Hint: "use a concrete type"})
-			return
+		sub, at := subject+n.fieldPath(), pos
+		if f := n.nearestField(); f != nil {
+			at = c.fset.Position(f.field.Pos())
 		}
-	}
-	if ownJSON(t) {
-		return // its methods decide its JSON; the schema stage checks them
-	}
-	switch u := t.Underlying().(type) {
-	case *types.Basic:
-		switch {
-		case u.Info()&types.IsComplex != 0:
-			c.badType(subject, t, "complex numbers")
-		case u.Kind() == types.UnsafePointer:
-			c.badType(subject, t, "pointers")
-		}
-	case *types.Chan:
-		c.badType(subject, t, "channels")
-	case *types.Signature:
-		c.badType(subject, t, "functions")
-	case *types.Interface:
-		c.badType(subject, t, "interfaces (any)")
-	case *types.Pointer:
-		c.jsonFields(subject, u.Elem(), seen)
-	case *types.Slice:
-		c.jsonFields(subject, u.Elem(), seen)
-	case *types.Array:
-		c.jsonFields(subject, u.Elem(), seen)
-	case *types.Map:
-		if !jsonKey(u.Key()) {
-			c.badType(subject, t, "maps with keys other than strings, integers and text marshalers")
-		}
-		c.jsonFields(subject, u.Elem(), seen)
-	case *types.Struct:
-		for i := 0; i < u.NumFields(); i++ {
-			f := u.Field(i)
-			c.unexportedTag(f, u.Tag(i), subject+"."+f.Name(), "encoding/json ignores it and its tag")
-			if _, _, skip := jsonName(f, u.Tag(i)); skip {
-				continue
+		if n.step == stepField {
+			c.unexportedTag(n.field, n.tag, sub, "encoding/json ignores it and its tag")
+			if _, _, skip := jsonName(n.field, n.tag); skip {
+				return walkOver
 			}
-			c.jsonFieldsAt(f, subject+"."+f.Name(), f.Type(), seen)
 		}
-	}
+		// Recursive types are described through $ref; each named type is
+		// looked at once, so that one bad field is one diagnostic.
+		if n.repeat {
+			return walkOver
+		}
+		t := n.typ
+		if n, ok := t.(*types.Named); ok && n.Obj().Pkg() != nil {
+			switch n.Obj().Pkg().Path() + "." + n.Obj().Name() {
+			case "time.Time", "encoding/json.Number":
+				return walkOver
+			case "encoding/json.RawMessage":
+				c.atPosition(at, sub, "use a concrete type", "json.RawMessage has no schema")
+				return walkOver
+			}
+		}
+		if ownJSON(t) {
+			return walkOver // its methods decide its JSON; the schema stage checks them
+		}
+		switch u := t.Underlying().(type) {
+		case *types.Basic:
+			switch {
+			case u.Info()&types.IsComplex != 0:
+				c.badType(at, sub, t, "complex numbers")
+			case u.Kind() == types.UnsafePointer:
+				c.badType(at, sub, t, "pointers")
+			}
+		case *types.Chan:
+			c.badType(at, sub, t, "channels")
+			return walkOver
+		case *types.Signature:
+			c.badType(at, sub, t, "functions")
+			return walkOver
+		case *types.Interface:
+			c.badType(at, sub, t, "interfaces (any)")
+		case *types.Map:
+			if !jsonKey(u.Key()) {
+				c.badType(at, sub, t, "maps with keys other than strings, integers and text marshalers")
+			}
+		}
+		return walkInto
+	})
 }
 
 // unexportedTag reports an unexported field of the user's module that
@@ -1087,26 +1064,9 @@ func (c *checker) inModule(pkg *types.Package) bool {
 	return pkg.Path() == mod || strings.HasPrefix(pkg.Path(), mod+"/")
 }
 
-func (c *checker) jsonFieldsAt(f *types.Var, subject string, t types.Type, seen map[types.Type]bool) {
-	c.jsonTypeAt(c.fset.Position(f.Pos()), subject, t, seen)
-}
-
-// jsonTypeAt is jsonFields for a type that is not a field (a handler's
-// result): what no field of it claimed is reported at pos.
-func (c *checker) jsonTypeAt(pos token.Position, subject string, t types.Type, seen map[types.Type]bool) {
-	before := len(c.diags)
-	c.jsonFields(subject, t, seen)
-	for i := before; i < len(c.diags); i++ {
-		if !c.diags[i].Pos.IsValid() {
-			c.diags[i].Pos = pos
-		}
-	}
-}
-
-func (c *checker) badType(subject string, t types.Type, what string) {
-	c.diags = append(c.diags, Diagnostic{Subject: subject,
-		Problem: fmt.Sprintf("type %s cannot be carried in JSON: %s have no JSON form", short(t), what),
-		Hint:    "use a concrete JSON-friendly type (string, number, bool, struct, slice, map[string]T), or tag the field json:\"-\""})
+func (c *checker) badType(pos token.Position, subject string, t types.Type, what string) {
+	c.atPosition(pos, subject, "use a concrete JSON-friendly type (string, number, bool, struct, slice, map[string]T), or tag the field json:\"-\"",
+		"type %s cannot be carried in JSON: %s have no JSON form", short(t), what)
 }
 
 // ownJSON reports whether t (or *t) has a method that decides its JSON

@@ -9,7 +9,6 @@ import (
 	"go/types"
 	"path"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
@@ -576,19 +575,20 @@ func newClientTypes(s *Server) *clientTypes {
 // name in front (memstore.Graph beside memory.Graph becomes MemstoreGraph).
 func (ct *clientTypes) collect() {
 	s := ct.s
+	w := &typeWalk{visit: ct.need}
 	for _, t := range s.Tools {
-		ct.need(t.Type)
+		w.walk(t.Type)
 		if t.Handler != nil && t.Handler.Kind == ResultStructured {
-			ct.need(t.Handler.Result)
+			w.walk(t.Handler.Result)
 		}
 	}
 	for _, r := range s.Resources {
 		if r.Handler != nil && r.Handler.Kind == ResultJSON {
-			ct.need(r.Handler.Result)
+			w.walk(r.Handler.Result)
 		}
 	}
 	for _, p := range s.Prompts {
-		ct.need(p.Type)
+		w.walk(p.Type)
 	}
 	// Component types keep their names; then the others, in a stable order.
 	sort.SliceStable(ct.list, func(i, j int) bool {
@@ -672,36 +672,32 @@ func (ct *clientTypes) copies(n *types.Named) bool {
 	return strings.Contains(first, ".")
 }
 
-func (ct *clientTypes) need(t types.Type) {
-	switch u := types.Unalias(t).(type) {
-	case *types.Pointer:
-		ct.need(u.Elem())
-	case *types.Slice:
-		ct.need(u.Elem())
-	case *types.Array:
-		ct.need(u.Elem())
-	case *types.Map:
-		ct.need(u.Key())
-		ct.need(u.Elem())
-	case *types.Struct:
-		for _, i := range copiedFields(u) {
-			ct.need(u.Field(i).Type())
-		}
+// need is the visitor that collects the types to copy: it goes through
+// the fields encoding/json sees and into the named types copied with
+// their layout.
+func (ct *clientTypes) need(n *typeNode) walkAction {
+	if n.step == stepField && !copiedField(n.field, n.tag) {
+		return walkOver
+	}
+	switch u := n.typ.(type) {
 	case *types.Named:
-		if !ct.copies(u) {
-			return
+		if n.repeat || !ct.copies(u) {
+			return walkOver
 		}
 		key := types.TypeString(u, nil)
 		if ct.byKey[key] != nil {
-			return
+			return walkOver
 		}
 		c := &copiedType{named: u, form: formOf(u)}
 		ct.byKey[key] = c
 		ct.list = append(ct.list, c)
-		if c.form == formLayout {
-			ct.need(u.Underlying())
+		if c.form != formLayout {
+			return walkOver
 		}
+	case *types.Chan, *types.Signature:
+		return walkOver
 	}
+	return walkInto
 }
 
 // formOf decides how n is copied from the methods that decide its JSON,
@@ -731,27 +727,35 @@ func formOf(n *types.Named) copyForm {
 	return formLayout
 }
 
-// copiedFields are the indices of the fields encoding/json sees: exported
-// ones not tagged json:"-", and embedded structs whose fields it promotes.
+// copiedFields are the indices of the fields encoding/json sees (see
+// copiedField).
 func copiedFields(st *types.Struct) []int {
 	var out []int
 	for i := 0; i < st.NumFields(); i++ {
-		f := st.Field(i)
-		if jsontag.Parse(st.Tag(i)).Skip {
-			continue
+		if copiedField(st.Field(i), st.Tag(i)) {
+			out = append(out, i)
 		}
-		if !f.Exported() {
-			t := types.Unalias(f.Type())
-			if p, ok := t.(*types.Pointer); ok {
-				t = p.Elem()
-			}
-			if _, isStruct := t.Underlying().(*types.Struct); !f.Embedded() || !isStruct {
-				continue
-			}
-		}
-		out = append(out, i)
 	}
 	return out
+}
+
+// copiedField reports whether encoding/json sees the field f with tag:
+// an exported one not tagged json:"-", or an embedded struct whose fields
+// it promotes.
+func copiedField(f *types.Var, tag string) bool {
+	if jsontag.Parse(tag).Skip {
+		return false
+	}
+	if !f.Exported() {
+		t := types.Unalias(f.Type())
+		if p, ok := t.(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		if _, isStruct := t.Underlying().(*types.Struct); !f.Embedded() || !isStruct {
+			return false
+		}
+	}
+	return true
 }
 
 // nameOf is the client's name for a copied named type.
@@ -762,26 +766,18 @@ func (ct *clientTypes) nameOf(t types.Type) string {
 	panic(internalError("type %s was not collected for the client", t))
 }
 
-// code spells t in the client package.
+// code spells t in the client package: the copies by their names, and
+// struct types with the fields encoding/json sees.
 func (ct *clientTypes) code(t types.Type) *jen.Statement {
-	switch u := types.Unalias(t).(type) {
-	case *types.Named:
-		if c := ct.byKey[types.TypeString(u, nil)]; c != nil {
-			return jen.Id(c.name)
-		}
-		return typeCode(u)
-	case *types.Struct:
-		return ct.structCode(u, nil)
-	case *types.Pointer:
-		return jen.Op("*").Add(ct.code(u.Elem()))
-	case *types.Slice:
-		return jen.Index().Add(ct.code(u.Elem()))
-	case *types.Array:
-		return jen.Index(jen.Lit(int(u.Len()))).Add(ct.code(u.Elem()))
-	case *types.Map:
-		return jen.Map(ct.code(u.Key())).Add(ct.code(u.Elem()))
-	}
-	return typeCode(t)
+	return typeSpeller{
+		named: func(n *types.Named) *jen.Statement {
+			if c := ct.byKey[types.TypeString(n, nil)]; c != nil {
+				return jen.Id(c.name)
+			}
+			return nil
+		},
+		structType: func(st *types.Struct) *jen.Statement { return ct.structCode(st, nil) },
+	}.code(t)
 }
 
 // spell renders t as the client package writes it, for doc comments.
@@ -807,11 +803,7 @@ func (ct *clientTypes) structCode(st *types.Struct, named *types.Named) *jen.Sta
 			c = jen.Id(f.Name()).Add(ct.code(f.Type()))
 		}
 		if tag := st.Tag(i); tag != "" {
-			lit := "`" + tag + "`"
-			if strings.Contains(tag, "`") {
-				lit = strconv.Quote(tag)
-			}
-			c = c.Op(lit)
+			c = c.Op(tagLiteral(tag))
 		}
 		fs = append(fs, c)
 	}

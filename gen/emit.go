@@ -212,50 +212,32 @@ const (
 // nameable types), so that an identical struct type can be written.
 func guardedStructs(s *Server) []*types.Named {
 	var out []*types.Named
-	seen := map[types.Type]bool{}
 	mod := s.Module
-	var walk func(t types.Type)
-	walk = func(t types.Type) {
-		t = types.Unalias(t)
-		if seen[t] {
-			return
-		}
-		seen[t] = true
-		switch u := t.(type) {
-		case *types.Pointer:
-			walk(u.Elem())
-		case *types.Slice:
-			walk(u.Elem())
-		case *types.Array:
-			walk(u.Elem())
-		case *types.Map:
-			walk(u.Key())
-			walk(u.Elem())
-		case *types.Struct:
-			for i := 0; i < u.NumFields(); i++ {
-				walk(u.Field(i).Type())
-			}
+	w := &typeWalk{visit: func(n *typeNode) walkAction {
+		switch u := n.typ.(type) {
 		case *types.Named:
 			st, ok := u.Underlying().(*types.Struct)
-			if !ok || u.Obj().Pkg() == nil {
-				return
+			if n.repeat || !ok || u.Obj().Pkg() == nil {
+				return walkOver
 			}
 			p := u.Obj().Pkg().Path()
 			if mod == "" || (p != mod && !strings.HasPrefix(p, mod+"/")) {
-				return
+				return walkOver
 			}
-			if spellable(st) && u.Obj().Exported() && !mentionsInternal(u) && !vetRepeatsTag(st) {
+			if unnameable(st) == nil && u.Obj().Exported() && !mentionsInternal(u) && !vetRepeatsTag(st) {
 				out = append(out, u)
 			}
-			walk(st)
+		case *types.Chan, *types.Signature:
+			return walkOver
 		}
-	}
+		return walkInto
+	}}
 	for _, c := range s.components() {
-		walk(c.Type)
+		w.walk(c.Type)
 	}
 	for _, t := range s.Tools {
 		if t.Handler != nil && t.Handler.Kind == ResultStructured {
-			walk(t.Handler.Result)
+			w.walk(t.Handler.Result)
 		}
 	}
 	return out
@@ -265,45 +247,18 @@ func guardedStructs(s *Server) []*types.Named {
 // import a package under an internal directory, which the generated
 // package may be unable to import (it is written elsewhere).
 func mentionsInternal(named *types.Named) bool {
-	seen := map[types.Type]bool{}
-	var walk func(t types.Type) bool
-	walk = func(t types.Type) bool {
-		t = types.Unalias(t)
-		if seen[t] {
-			return false
-		}
-		seen[t] = true
-		switch u := t.(type) {
-		case *types.Named:
-			if u.Obj().Pkg() != nil && strings.Contains("/"+u.Obj().Pkg().Path()+"/", "/internal/") {
-				return true
-			}
-			for i := 0; i < u.TypeArgs().Len(); i++ {
-				if walk(u.TypeArgs().At(i)) {
-					return true
-				}
-			}
-		case *types.Pointer:
-			return walk(u.Elem())
-		case *types.Slice:
-			return walk(u.Elem())
-		case *types.Array:
-			return walk(u.Elem())
-		case *types.Map:
-			return walk(u.Key()) || walk(u.Elem())
-		case *types.Struct:
-			for i := 0; i < u.NumFields(); i++ {
-				if walk(u.Field(i).Type()) {
-					return true
-				}
-			}
-		}
-		return false
+	internal := func(n *types.Named) bool {
+		return n.Obj().Pkg() != nil && strings.Contains("/"+n.Obj().Pkg().Path()+"/", "/internal/")
 	}
-	if named.Obj().Pkg() != nil && strings.Contains("/"+named.Obj().Pkg().Path()+"/", "/internal/") {
+	if internal(named) {
 		return true
 	}
-	return walk(named.Underlying())
+	return (&typeWalk{spelled: true, visit: func(n *typeNode) walkAction {
+		if u, ok := n.typ.(*types.Named); ok && internal(u) {
+			return walkStop
+		}
+		return walkInto
+	}}).walk(named.Underlying()) != nil
 }
 
 // vetRepeatsTag reports whether writing t would write a struct type
@@ -313,34 +268,12 @@ func mentionsInternal(named *types.Named) bool {
 // fails vet the same way). Named types are written by name; the struct
 // types written out are t itself and the unnamed ones inside it.
 func vetRepeatsTag(t types.Type) bool {
-	switch u := types.Unalias(t).(type) {
-	case *types.Struct:
-		if repeatsTag(u, "json") || repeatsTag(u, "xml") {
-			return true
+	return (&typeWalk{spelled: true, visit: func(n *typeNode) walkAction {
+		if st, ok := n.typ.(*types.Struct); ok && (repeatsTag(st, "json") || repeatsTag(st, "xml")) {
+			return walkStop
 		}
-		for i := 0; i < u.NumFields(); i++ {
-			if vetRepeatsTag(u.Field(i).Type()) {
-				return true
-			}
-		}
-	case *types.Pointer:
-		return vetRepeatsTag(u.Elem())
-	case *types.Slice:
-		return vetRepeatsTag(u.Elem())
-	case *types.Array:
-		return vetRepeatsTag(u.Elem())
-	case *types.Map:
-		return vetRepeatsTag(u.Key()) || vetRepeatsTag(u.Elem())
-	case *types.Signature:
-		for _, tuple := range []*types.Tuple{u.Params(), u.Results()} {
-			for i := 0; i < tuple.Len(); i++ {
-				if vetRepeatsTag(tuple.At(i).Type()) {
-					return true
-				}
-			}
-		}
-	}
-	return false
+		return walkInto
+	}}).walk(t) != nil
 }
 
 // repeatsTag is vet's duplicate check of one tag key over st's fields
@@ -349,44 +282,41 @@ func vetRepeatsTag(t types.Type) bool {
 // own tag names nothing, and over their exported fields.
 func repeatsTag(st *types.Struct, key string) bool {
 	seen := map[string]bool{}
-	var walk func(st *types.Struct, depth int) bool
-	walk = func(st *types.Struct, depth int) bool {
-		for i := 0; i < st.NumFields(); i++ {
-			f := st.Field(i)
-			if depth > 1 && !f.Exported() {
-				continue
-			}
-			val := reflect.StructTag(st.Tag(i)).Get(key)
-			switch {
-			case val == "-":
-				continue
-			case val == "" || val[0] == ',':
-				if inner, ok := f.Type().Underlying().(*types.Struct); ok && f.Anonymous() && walk(inner, depth+1) {
-					return true
-				}
-				continue
-			case key == "xml" && f.Name() == "XMLName":
-				continue
-			}
-			name, opts, _ := strings.Cut(val, ",")
-			if key == "xml" && slices.Contains(strings.Split(opts, ","), "attr") {
-				name = "attr " + name // attributes are a namespace of their own
-			}
-			k := fmt.Sprint(depth, " ", name)
-			if seen[k] {
-				return true
-			}
-			seen[k] = true
+	return (&typeWalk{everyPath: true, visit: func(n *typeNode) walkAction {
+		switch n.step {
+		case stepRoot:
+			return walkInto
+		case stepField:
+		default:
+			return walkOver // an embedded struct's type arguments, say
 		}
-		return false
-	}
-	return walk(st, 1)
-}
-
-// spellable reports whether generated code can write st's type literal.
-func spellable(st *types.Struct) bool {
-	sig := types.NewSignatureType(nil, nil, nil, types.NewTuple(types.NewParam(0, nil, "", st)), nil, false)
-	return unnameable(sig) == nil
+		f, depth := n.field, n.fieldDepth()
+		if depth > 1 && !f.Exported() {
+			return walkOver
+		}
+		val := reflect.StructTag(n.tag).Get(key)
+		switch {
+		case val == "-":
+			return walkOver
+		case val == "" || val[0] == ',':
+			if _, ok := n.typ.Underlying().(*types.Struct); ok && f.Anonymous() {
+				return walkInto
+			}
+			return walkOver
+		case key == "xml" && f.Name() == "XMLName":
+			return walkOver
+		}
+		name, opts, _ := strings.Cut(val, ",")
+		if key == "xml" && slices.Contains(strings.Split(opts, ","), "attr") {
+			name = "attr " + name // attributes are a namespace of their own
+		}
+		k := fmt.Sprint(depth, " ", name)
+		if seen[k] {
+			return walkStop
+		}
+		seen[k] = true
+		return walkOver
+	}}).walk(st) != nil
 }
 
 func (e *emitter) depParams() []jen.Code {
@@ -780,10 +710,27 @@ func (s *Server) components() []*Component {
 // imports instead of anything under internal/.
 func rt(name string) *jen.Statement { return jen.Qual(runtimeModule, name) }
 
-// typeCode renders a Go type with qualified package references.
-func typeCode(t types.Type) *jen.Statement {
+// typeCode renders a Go type with qualified package references, struct
+// types with every field and tag as declared.
+func typeCode(t types.Type) *jen.Statement { return typeSpeller{}.code(t) }
+
+// typeSpeller writes types as generated code spells them. Its hooks, when
+// set, spell a named type (a nil result: the qualified name, with its type
+// arguments) or a struct type their own way; every other kind is written
+// the same whatever the hooks, with its parts through them.
+type typeSpeller struct {
+	named      func(*types.Named) *jen.Statement
+	structType func(*types.Struct) *jen.Statement
+}
+
+func (sp typeSpeller) code(t types.Type) *jen.Statement {
 	switch u := t.(type) {
 	case *types.Named:
+		if sp.named != nil {
+			if c := sp.named(u); c != nil {
+				return c
+			}
+		}
 		if u.Obj().Pkg() == nil {
 			return jen.Id(u.Obj().Name())
 		}
@@ -791,42 +738,41 @@ func typeCode(t types.Type) *jen.Statement {
 		if args := u.TypeArgs(); args.Len() > 0 {
 			var cs []jen.Code
 			for i := 0; i < args.Len(); i++ {
-				cs = append(cs, typeCode(args.At(i)))
+				cs = append(cs, sp.code(args.At(i)))
 			}
 			s = s.Types(cs...)
 		}
 		return s
 	case *types.Struct:
+		if sp.structType != nil {
+			return sp.structType(u)
+		}
 		// Tags are part of a struct type's identity: keep them verbatim.
 		var fs []jen.Code
 		for i := 0; i < u.NumFields(); i++ {
 			f := u.Field(i)
 			var c *jen.Statement
 			if f.Embedded() {
-				c = typeCode(f.Type())
+				c = sp.code(f.Type())
 			} else {
-				c = jen.Id(f.Name()).Add(typeCode(f.Type()))
+				c = jen.Id(f.Name()).Add(sp.code(f.Type()))
 			}
 			if tag := u.Tag(i); tag != "" {
-				lit := "`" + tag + "`"
-				if strings.Contains(tag, "`") {
-					lit = strconv.Quote(tag)
-				}
-				c = c.Op(lit)
+				c = c.Op(tagLiteral(tag))
 			}
 			fs = append(fs, c)
 		}
 		return jen.Struct(fs...)
 	case *types.Alias:
-		return typeCode(types.Unalias(u))
+		return sp.code(types.Unalias(u))
 	case *types.Pointer:
-		return jen.Op("*").Add(typeCode(u.Elem()))
+		return jen.Op("*").Add(sp.code(u.Elem()))
 	case *types.Slice:
-		return jen.Index().Add(typeCode(u.Elem()))
+		return jen.Index().Add(sp.code(u.Elem()))
 	case *types.Array:
-		return jen.Index(jen.Lit(int(u.Len()))).Add(typeCode(u.Elem()))
+		return jen.Index(jen.Lit(int(u.Len()))).Add(sp.code(u.Elem()))
 	case *types.Map:
-		return jen.Map(typeCode(u.Key())).Add(typeCode(u.Elem()))
+		return jen.Map(sp.code(u.Key())).Add(sp.code(u.Elem()))
 	case *types.Basic:
 		return jen.Id(u.Name())
 	case *types.Interface:
@@ -835,6 +781,15 @@ func typeCode(t types.Type) *jen.Statement {
 		}
 	}
 	return jen.Id(types.TypeString(t, nil))
+}
+
+// tagLiteral writes a struct tag as a raw string, or quoted when it holds
+// a backquote.
+func tagLiteral(tag string) string {
+	if strings.Contains(tag, "`") {
+		return strconv.Quote(tag)
+	}
+	return "`" + tag + "`"
 }
 
 // signatureCode renders a method's parameters and results, as an

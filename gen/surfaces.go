@@ -90,7 +90,7 @@ func propertyPos(t types.Type, path string, goName bool) token.Pos {
 	var pos token.Pos
 	for _, seg := range strings.Split(path, ".") {
 		name, items := strings.CutSuffix(seg, "[]")
-		f := jsonField(t, name, goName, 0)
+		f := jsonField(t, name, goName)
 		if f == nil {
 			return token.NoPos
 		}
@@ -118,39 +118,36 @@ func elem(t types.Type) types.Type {
 	}
 }
 
-// jsonField is the field of struct type t encoded under name, looking
-// into embedded structs as encoding/json does.
-func jsonField(t types.Type, name string, goName bool, depth int) *types.Var {
-	for {
-		p, ok := t.Underlying().(*types.Pointer)
-		if !ok {
-			break
-		}
-		t = p.Elem()
-	}
-	st, ok := t.Underlying().(*types.Struct)
-	if !ok || depth > 8 {
-		return nil
-	}
-	for i := range st.NumFields() {
-		f := st.Field(i)
-		tag := jsontag.Parse(st.Tag(i))
-		if tag.Skip {
-			continue
-		}
-		if f.Embedded() && tag.Name == "" {
-			if g := jsonField(f.Type(), name, goName, depth+1); g != nil {
-				return g
+// jsonField is the field of struct type t (or a pointer to one) encoded
+// under name, looking into embedded structs as encoding/json does.
+func jsonField(t types.Type, name string, goName bool) *types.Var {
+	found := walkType(t, func(n *typeNode) walkAction {
+		if n.step != stepField {
+			// Through pointers to the struct, whose parts are its fields.
+			switch n.typ.Underlying().(type) {
+			case *types.Pointer, *types.Struct:
+				return walkInto
 			}
-			continue
+			return walkOver
+		}
+		tag := jsontag.Parse(n.tag)
+		if tag.Skip {
+			return walkOver
+		}
+		if n.field.Embedded() && tag.Name == "" {
+			return walkInto
 		}
 		key := tag.Name
 		if key == "" || goName {
-			key = f.Name()
+			key = n.field.Name()
 		}
 		if key == name {
-			return f
+			return walkStop
 		}
+		return walkOver
+	})
+	if found == nil {
+		return nil
 	}
-	return nil
+	return found.field
 }
