@@ -31,17 +31,17 @@ import (
 var clientMethods = []string{"CheckSurface", "Untyped"}
 
 // clientPackage is the name (and directory) of s's typed client.
-func clientPackage(s *Server) string { return s.Name + "client" }
+func clientPackage(s *server) string { return s.Name + "client" }
 
 // clientMethod is the name of the typed client's method for c.
-func (s *Server) clientMethod(c *Component) string {
+func (s *server) clientMethod(c *component) string {
 	for _, r := range s.Resources {
-		if &r.Component == c {
+		if &r.component == c {
 			return "Read" + c.TypeName
 		}
 	}
 	for _, p := range s.Prompts {
-		if &p.Component == c {
+		if &p.component == c {
 			return "Get" + c.TypeName
 		}
 	}
@@ -50,12 +50,12 @@ func (s *Server) clientMethod(c *Component) string {
 
 // clientEmitter renders one server's typed client.
 type clientEmitter struct {
-	s     *Server
+	s     *server
 	pkg   string
 	types *clientTypes
 }
 
-func emitClient(s *Server) ([]File, error) {
+func emitClient(s *server) ([]File, error) {
 	ce := &clientEmitter{s: s, pkg: clientPackage(s), types: newClientTypes(s)}
 	ce.types.collect()
 	dir := path.Join(s.Name, ce.pkg)
@@ -134,17 +134,17 @@ func (ce *clientEmitter) clientFile() *jen.File {
 		"methods.\n\n")
 	var index []string
 	for _, t := range s.Tools {
-		index = append(index, fmt.Sprintf("  - tool %s: [Client.%s]", t.Name, s.clientMethod(&t.Component)))
+		index = append(index, fmt.Sprintf("  - tool %s: [Client.%s]", t.Name, s.clientMethod(&t.component)))
 	}
 	for _, r := range s.Resources {
 		kind := "resource"
 		if r.Template {
 			kind = "resource template"
 		}
-		index = append(index, fmt.Sprintf("  - %s %s: [Client.%s]", kind, r.URI, s.clientMethod(&r.Component)))
+		index = append(index, fmt.Sprintf("  - %s %s: [Client.%s]", kind, r.URI, s.clientMethod(&r.component)))
 	}
 	for _, p := range s.Prompts {
-		index = append(index, fmt.Sprintf("  - prompt %s: [Client.%s]", p.Name, s.clientMethod(&p.Component)))
+		index = append(index, fmt.Sprintf("  - prompt %s: [Client.%s]", p.Name, s.clientMethod(&p.component)))
 	}
 	if len(index) > 0 {
 		fmt.Fprintf(&doc, "The server's components and their methods:\n\n%s\n\n", strings.Join(index, "\n"))
@@ -257,13 +257,13 @@ func (ce *clientEmitter) toolsFile() *jen.File {
 		var result jen.Code
 		var call *jen.Statement
 		switch m.Kind {
-		case ResultText:
+		case resultText:
 			result = jen.String()
 			call = rt("CallToolAs").Types(jen.String())
-		case ResultContent:
+		case resultContent:
 			result = jen.Index().Add(rt("Content"))
 			call = rt("CallToolAs").Types(jen.Index().Add(rt("Content")))
-		case ResultRaw:
+		case resultRaw:
 			result = jen.Op("*").Add(rt("CallToolResult"))
 		default:
 			result = ce.types.code(m.Result)
@@ -286,11 +286,11 @@ func (ce *clientEmitter) toolsFile() *jen.File {
 		}
 		f.Comment("//")
 		switch m.Kind {
-		case ResultText:
+		case resultText:
 			f.Comment("It returns the text of the result.")
-		case ResultContent:
+		case resultContent:
 			f.Comment("It returns the result's content blocks.")
-		case ResultRaw:
+		case resultRaw:
 			f.Comment("It returns the result as the server sent it.")
 		default:
 			f.Commentf("It returns the structured result, decoded into %s.", ce.types.spell(m.Result))
@@ -305,7 +305,7 @@ func (ce *clientEmitter) toolsFile() *jen.File {
 }
 
 // hintSentence says what the tool's annotations declare.
-func hintSentence(t *Tool) string {
+func hintSentence(t *tool) string {
 	var hints []string
 	switch {
 	case t.ReadOnly:
@@ -336,11 +336,11 @@ func (ce *clientEmitter) resourcesFile() *jen.File {
 			return rt("ReadResourceAs").Types(result).Call(jen.Id("ctx"), jen.Id("c").Dot("c"), uri)
 		}
 		switch m.Kind {
-		case ResultText:
+		case resultText:
 			result = jen.String()
-		case ResultBlob:
+		case resultBlob:
 			result = jen.Index().Byte()
-		case ResultRaw:
+		case resultRaw:
 			result = jen.Op("*").Add(rt("ReadResourceResult"))
 			read = func(uri jen.Code) jen.Code {
 				return jen.Id("c").Dot("c").Dot("ReadResource").Call(jen.Id("ctx"), uri)
@@ -361,7 +361,7 @@ func (ce *clientEmitter) resourcesFile() *jen.File {
 			}
 			uri = rt("ExpandTemplate").Call(jen.Lit(r.URI), jen.Map(jen.String()).String().Values(vars))
 		}
-		name := ce.s.clientMethod(&r.Component)
+		name := ce.s.clientMethod(&r.component)
 		if r.Template {
 			f.Commentf("%s reads the resource template %s: %s, with %s.", name, r.Name, r.URI, varList(r.Vars, argNames))
 		} else {
@@ -373,11 +373,11 @@ func (ce *clientEmitter) resourcesFile() *jen.File {
 		}
 		f.Comment("//")
 		switch m.Kind {
-		case ResultText:
+		case resultText:
 			f.Comment("It returns the text of the resource.")
-		case ResultBlob:
+		case resultBlob:
 			f.Comment("It returns the bytes of the resource.")
-		case ResultRaw:
+		case resultRaw:
 			f.Comment("It returns the result as the server sent it.")
 		default:
 			f.Commentf("It returns the resource's JSON decoded into %s.", ce.types.spell(m.Result))
@@ -390,7 +390,7 @@ func (ce *clientEmitter) resourcesFile() *jen.File {
 }
 
 // varList describes a template's variables and the arguments bound to them.
-func varList(vars []TemplateVar, args []string) string {
+func varList(vars []templateVar, args []string) string {
 	var parts []string
 	for i, v := range vars {
 		parts = append(parts, fmt.Sprintf("{%s} from %s", v.Name, args[i]))
@@ -414,7 +414,7 @@ func (ce *clientEmitter) promptsFile() *jen.File {
 		if i > 0 {
 			f.Line()
 		}
-		name := ce.s.clientMethod(&p.Component)
+		name := ce.s.clientMethod(&p.component)
 		body := []jen.Code{}
 		required := jen.Dict{}
 		for _, a := range p.Args {
@@ -455,7 +455,7 @@ func (ce *clientEmitter) promptsFile() *jen.File {
 	return f
 }
 
-func promptArgsSentence(args []PromptArg) string {
+func promptArgsSentence(args []promptArg) string {
 	var req, opt []string
 	for _, a := range args {
 		if a.Required {
@@ -558,14 +558,14 @@ type copiedType struct {
 
 // clientTypes are the named types a client copies, and their names there.
 type clientTypes struct {
-	s     *Server
+	s     *server
 	docs  *docIndex
 	byKey map[string]*copiedType
 	list  []*copiedType // sorted by name once collected
 	taken map[string]bool
 }
 
-func newClientTypes(s *Server) *clientTypes {
+func newClientTypes(s *server) *clientTypes {
 	return &clientTypes{s: s, docs: newDocIndex(s.fset), byKey: map[string]*copiedType{}, taken: map[string]bool{}}
 }
 
@@ -578,12 +578,12 @@ func (ct *clientTypes) collect() {
 	w := &typeWalk{visit: ct.need}
 	for _, t := range s.Tools {
 		w.walk(t.Type)
-		if t.Handler != nil && t.Handler.Kind == ResultStructured {
+		if t.Handler != nil && t.Handler.Kind == resultStructured {
 			w.walk(t.Handler.Result)
 		}
 	}
 	for _, r := range s.Resources {
-		if r.Handler != nil && r.Handler.Kind == ResultJSON {
+		if r.Handler != nil && r.Handler.Kind == resultJSON {
 			w.walk(r.Handler.Result)
 		}
 	}

@@ -30,7 +30,7 @@ type File struct {
 
 // emit renders the generated package of one server: Go files and the
 // schema documents they embed.
-func emit(s *Server) ([]File, error) {
+func emit(s *server) ([]File, error) {
 	e := &emitter{s: s}
 	var files []File
 	add := func(name string, f *jen.File) error {
@@ -90,7 +90,7 @@ func emit(s *Server) ([]File, error) {
 	return files, nil
 }
 
-type emitter struct{ s *Server }
+type emitter struct{ s *server }
 
 // newFile starts a Go file of the generated package with fixed import
 // names, so that output does not depend on the order of first use.
@@ -172,7 +172,7 @@ func (e *emitter) serverFile() *jen.File {
 	// removed method is caught too, and the compiler shows have and want.
 	var guards []jen.Code
 	for _, c := range s.components() {
-		for _, m := range []*Method{c.Handler, c.Complete, s.prepare(c)} {
+		for _, m := range []*method{c.Handler, c.Complete, s.prepare(c)} {
 			if m == nil || vetRepeatsTag(m.Sig) {
 				continue
 			}
@@ -210,7 +210,7 @@ const (
 // the components are or that tool schemas describe, in a stable order:
 // those whose type generated code can spell in full (exported fields of
 // nameable types), so that an identical struct type can be written.
-func guardedStructs(s *Server) []*types.Named {
+func guardedStructs(s *server) []*types.Named {
 	var out []*types.Named
 	mod := s.Module
 	w := &typeWalk{visit: func(n *typeNode) walkAction {
@@ -236,7 +236,7 @@ func guardedStructs(s *Server) []*types.Named {
 		w.walk(c.Type)
 	}
 	for _, t := range s.Tools {
-		if t.Handler != nil && t.Handler.Kind == ResultStructured {
+		if t.Handler != nil && t.Handler.Kind == resultStructured {
 			w.walk(t.Handler.Result)
 		}
 	}
@@ -328,17 +328,17 @@ func (e *emitter) depParams() []jen.Code {
 }
 
 // args renders a handler call's arguments from its parameters.
-func args(m *Method) []jen.Code {
+func args(m *method) []jen.Code {
 	var out []jen.Code
 	for _, p := range m.Params {
 		switch p.Kind {
-		case ParamContext:
+		case paramContext:
 			out = append(out, jen.Id("ctx"))
-		case ParamRequest:
+		case paramRequest:
 			out = append(out, jen.Id("req"))
-		case ParamComplete:
+		case paramComplete:
 			out = append(out, jen.Id("c"))
-		case ParamDep:
+		case paramDep:
 			out = append(out, jen.Id("h").Dot(p.Dep.VarName))
 		}
 	}
@@ -360,7 +360,7 @@ func (e *emitter) toolsFile() *jen.File {
 		}
 		var tool fields
 		tool.add("Name", jen.Lit(t.Name))
-		e.describe(&tool, &t.Component)
+		e.describe(&tool, &t.component)
 		tool.add("InputSchema", jen.Id(v+"Input"))
 		if t.OutputSchema != nil {
 			tool.add("OutputSchema", jen.Id(v+"Output"))
@@ -394,7 +394,7 @@ func (e *emitter) toolsFile() *jen.File {
 		f.Line()
 		f.Comment(fmt.Sprintf("call%s serves the tool %s: arguments were checked against its input", t.TypeName, t.Name))
 		f.Comment("schema by the runtime; decode them, call the component, encode the result.")
-		helper := map[ResultKind]string{ResultText: "TextResult", ResultStructured: "StructuredResult", ResultContent: "ContentResult", ResultRaw: "RawResult"}[m.Kind]
+		helper := map[resultKind]string{resultText: "TextResult", resultStructured: "StructuredResult", resultContent: "ContentResult", resultRaw: "RawResult"}[m.Kind]
 		body := []jen.Code{
 			jen.List(jen.Id("in"), jen.Err()).Op(":=").Add(rt("DecodeArguments")).Types(e.comp(t.TypeName)).Call(jen.Id("args")),
 			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
@@ -429,7 +429,7 @@ func (e *emitter) toolsFile() *jen.File {
 }
 
 // describe sets the fields every list entry shares.
-func (e *emitter) describe(d *fields, c *Component) {
+func (e *emitter) describe(d *fields, c *component) {
 	d.addString("Title", c.Title)
 	d.addString("Description", c.Description)
 	if len(c.Icons) > 0 {
@@ -512,7 +512,7 @@ func (e *emitter) resourcesFile() *jen.File {
 				jen.Id("uri").String(), jen.Id("vars").Map(jen.String()).String(),
 			).Params(jen.Op("*").Add(rt("ReadResourceResult")), jen.Error()).Block(body...)
 			if r.Complete != nil {
-				e.completeFunc(f, &r.Component)
+				e.completeFunc(f, &r.component)
 			}
 		}
 	}
@@ -521,7 +521,7 @@ func (e *emitter) resourcesFile() *jen.File {
 
 // resourceEntry renders the registry entry of a fixed resource
 // (server.Resource) or of a template (server.Template).
-func (e *emitter) resourceEntry(r *Resource) jen.Code {
+func (e *emitter) resourceEntry(r *resource) jen.Code {
 	entryKey, listType, uriKey := "Resource", "ResourceInfo", "URI"
 	if r.Template {
 		entryKey, listType, uriKey = "Template", "TemplateInfo", "URITemplate"
@@ -529,7 +529,7 @@ func (e *emitter) resourceEntry(r *Resource) jen.Code {
 	var res fields
 	res.add(uriKey, jen.Lit(r.URI))
 	res.add("Name", jen.Lit(r.Name))
-	e.describe(&res, &r.Component)
+	e.describe(&res, &r.component)
 	res.addString("MimeType", r.MimeType)
 	var cache fields
 	cache.add("TTLMs", jen.Lit(r.CacheTTLMs))
@@ -545,21 +545,21 @@ func (e *emitter) resourceEntry(r *Resource) jen.Code {
 	return jen.Values(entry.lines()...)
 }
 
-func resourceResult(r *Resource, uri jen.Code) jen.Code {
+func resourceResult(r *resource, uri jen.Code) jen.Code {
 	mime := jen.Lit(r.MimeType)
 	switch r.Handler.Kind {
-	case ResultText:
+	case resultText:
 		return rt("ResourceText").Call(uri, mime, jen.Id("out"), jen.Err())
-	case ResultBlob:
+	case resultBlob:
 		return rt("ResourceBlob").Call(uri, mime, jen.Id("out"), jen.Err())
-	case ResultRaw:
+	case resultRaw:
 		return rt("ResourceRaw").Call(jen.Id("out"), jen.Err())
 	default:
 		return rt("ResourceJSON").Call(uri, mime, jen.Id("out"), jen.Err())
 	}
 }
 
-func (e *emitter) completeFunc(f *jen.File, c *Component) {
+func (e *emitter) completeFunc(f *jen.File, c *component) {
 	m := c.Complete
 	f.Line()
 	f.Comment(fmt.Sprintf("complete%s offers completions for %s's arguments.", c.TypeName, c.Name))
@@ -578,7 +578,7 @@ func (e *emitter) promptsFile() *jen.File {
 	for _, p := range s.Prompts {
 		var prompt fields
 		prompt.add("Name", jen.Lit(p.Name))
-		e.describe(&prompt, &p.Component)
+		e.describe(&prompt, &p.component)
 		if len(p.Args) > 0 {
 			var as []jen.Code
 			for _, a := range p.Args {
@@ -617,9 +617,9 @@ func (e *emitter) promptsFile() *jen.File {
 				body = append(body, jen.Id("in").Dot(a.Field).Op("=").Id("args").Index(jen.Lit(a.Name)))
 			}
 		}
-		helper := map[ResultKind]string{ResultText: "PromptText", ResultMessages: "PromptMessages", ResultRaw: "PromptRaw"}[m.Kind]
+		helper := map[resultKind]string{resultText: "PromptText", resultMessages: "PromptMessages", resultRaw: "PromptRaw"}[m.Kind]
 		result := rt(helper).Call(jen.Lit(p.Description), jen.Id("out"), jen.Err())
-		if m.Kind == ResultRaw {
+		if m.Kind == resultRaw {
 			result = rt(helper).Call(jen.Id("out"), jen.Err())
 		}
 		body = append(body,
@@ -632,7 +632,7 @@ func (e *emitter) promptsFile() *jen.File {
 			jen.Id("ctx").Qual(ctxPkg, "Context"), jen.Id("req").Op("*").Add(rt("Request")), jen.Id("args").Map(jen.String()).String(),
 		).Params(jen.Op("*").Add(rt("GetPromptResult")), jen.Error()).Block(body...)
 		if p.Complete != nil {
-			e.completeFunc(f, &p.Component)
+			e.completeFunc(f, &p.component)
 		}
 	}
 	return f
@@ -651,7 +651,7 @@ func multiline(items []jen.Code) []jen.Code {
 }
 
 // scopes lists the components' permission scopes, sorted, once each.
-func (s *Server) scopes() []string {
+func (s *server) scopes() []string {
 	var out []string
 	for _, t := range s.Tools {
 		out = append(out, t.Scope)
@@ -666,8 +666,8 @@ func (s *Server) scopes() []string {
 	return slices.DeleteFunc(slices.Compact(out), func(s string) bool { return s == "" })
 }
 
-func (s *Server) fixed() []*Resource {
-	var out []*Resource
+func (s *server) fixed() []*resource {
+	var out []*resource
 	for _, r := range s.Resources {
 		if !r.Template {
 			out = append(out, r)
@@ -676,8 +676,8 @@ func (s *Server) fixed() []*Resource {
 	return out
 }
 
-func (s *Server) templates() []*Resource {
-	var out []*Resource
+func (s *server) templates() []*resource {
+	var out []*resource
 	for _, r := range s.Resources {
 		if r.Template {
 			out = append(out, r)
@@ -687,16 +687,16 @@ func (s *Server) templates() []*Resource {
 }
 
 // components lists every component in a stable order.
-func (s *Server) components() []*Component {
-	var out []*Component
+func (s *server) components() []*component {
+	var out []*component
 	for _, t := range s.Tools {
-		out = append(out, &t.Component)
+		out = append(out, &t.component)
 	}
 	for _, r := range s.Resources {
-		out = append(out, &r.Component)
+		out = append(out, &r.component)
 	}
 	for _, p := range s.Prompts {
-		out = append(out, &p.Component)
+		out = append(out, &p.component)
 	}
 	for _, sk := range s.Skills {
 		if sk.Provider != nil {
@@ -826,9 +826,9 @@ func lowerFirst(s string) string {
 }
 
 // prepare returns the Prepare method of c if c is a tool that has one.
-func (s *Server) prepare(c *Component) *Method {
+func (s *server) prepare(c *component) *method {
 	for _, t := range s.Tools {
-		if &t.Component == c {
+		if &t.component == c {
 			return t.Prepare
 		}
 	}

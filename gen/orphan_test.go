@@ -19,7 +19,7 @@ import (
 func TestOrphanedServers(t *testing.T) {
 	res := generate(t, "./testdata/golden/tasks")
 	out := t.TempDir()
-	if _, err := gen.Write(out, res); err != nil {
+	if _, err := res.Write(out); err != nil {
 		t.Fatal(err)
 	}
 	serverGo, err := os.ReadFile(filepath.Join(out, "tasks", "server.go"))
@@ -48,7 +48,7 @@ func TestOrphanedServers(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	stale, err := gen.Stale(out, res)
+	stale, err := res.Stale(out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +56,7 @@ func TestOrphanedServers(t *testing.T) {
 	if !reflect.DeepEqual(stale, want) {
 		t.Fatalf("Stale = %q, want %q", stale, want)
 	}
-	if _, err := gen.Write(out, res); err != nil {
+	if _, err := res.Write(out); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(filepath.Join(out, "gone")); !os.IsNotExist(err) {
@@ -71,7 +71,7 @@ func TestOrphanedServers(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(out, "elsewhere", "server.go")); err != nil {
 		t.Errorf("a server of a package this run did not scan was removed: %v", err)
 	}
-	if stale, err := gen.Stale(out, res); err != nil || len(stale) != 0 {
+	if stale, err := res.Stale(out); err != nil || len(stale) != 0 {
 		t.Errorf("after Write, Stale = %q, %v", stale, err)
 	}
 }

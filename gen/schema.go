@@ -47,12 +47,12 @@ type schemaJob struct {
 	subj   string
 }
 
-func schemaJobs(servers []*Server) []schemaJob {
+func schemaJobs(servers []*server) []schemaJob {
 	var jobs []schemaJob
 	for _, s := range servers {
 		for _, t := range s.Tools {
 			jobs = append(jobs, schemaJob{key: s.Name + "/tool/" + t.Name + "/input", typ: t.Type, code: jen.Qual(s.PkgPath, t.TypeName), dest: &t.InputSchema, pos: t.Pos, subj: "tool " + t.Name})
-			if t.Handler != nil && t.Handler.Kind == ResultStructured {
+			if t.Handler != nil && t.Handler.Kind == resultStructured {
 				jobs = append(jobs, schemaJob{key: s.Name + "/tool/" + t.Name + "/output", typ: t.Handler.Result, code: typeCode(t.Handler.Result), output: true,
 					dest: &t.OutputSchema, exact: &t.OutputExact, pos: t.Handler.Pos, subj: "tool " + t.Name})
 			}
@@ -62,7 +62,7 @@ func schemaJobs(servers []*Server) []schemaJob {
 }
 
 // runSchemas fills every tool's input and output schema.
-func runSchemas(ctx context.Context, moduleDir string, servers []*Server, fset *token.FileSet) error {
+func runSchemas(ctx context.Context, moduleDir string, servers []*server, fset *token.FileSet) error {
 	jobs := schemaJobs(servers)
 	if len(jobs) == 0 {
 		return nil

@@ -17,7 +17,7 @@ type ServerSurface struct {
 	// Pos is the server directive.
 	Pos token.Position
 
-	server *Server
+	server *server
 	fset   *token.FileSet
 }
 
@@ -37,13 +37,13 @@ func (r *Result) Surfaces() []ServerSurface {
 // server directive (for what was removed).
 func (ss ServerSurface) Position(c surface.Change) token.Position {
 	s := ss.server
-	var comp *Component
+	var comp *component
 	var typ types.Type
 	switch c.Kind {
 	case "tool":
 		for _, t := range s.Tools {
 			if t.Name == c.Name {
-				comp, typ = &t.Component, t.Type
+				comp, typ = &t.component, t.Type
 				if c.Output && t.Handler != nil {
 					typ = t.Handler.Result
 				}
@@ -52,13 +52,13 @@ func (ss ServerSurface) Position(c surface.Change) token.Position {
 	case "resource", "template":
 		for _, r := range s.Resources {
 			if r.Name == c.Name || r.URI == c.Name {
-				comp = &r.Component
+				comp = &r.component
 			}
 		}
 	case "prompt":
 		for _, p := range s.Prompts {
 			if p.Name == c.Name {
-				comp, typ = &p.Component, p.Type
+				comp, typ = &p.component, p.Type
 				for _, a := range p.Args {
 					if a.Name == c.Field {
 						c.Field = a.Field // the Go field the argument binds

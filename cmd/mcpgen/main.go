@@ -60,7 +60,6 @@ import (
 	"os/signal"
 	"path/filepath"
 	"regexp"
-	"runtime/debug"
 	"strings"
 
 	// The runtime that generated code imports. Linking it here means that
@@ -108,7 +107,7 @@ func run(args []string) int {
 		return 2
 	}
 	if *version {
-		fmt.Printf("mcpgen %s (MCP %s)\n", moduleVersion(), mcpgen.LatestVersion)
+		fmt.Printf("mcpgen %s (MCP %s)\n", gen.Version(), mcpgen.LatestVersion)
 		return 0
 	}
 	patterns := fs.Args()
@@ -137,7 +136,7 @@ func run(args []string) int {
 		return 1
 	}
 	if *checkOnly {
-		stale, err := gen.Stale(*out, res)
+		stale, err := res.Stale(*out)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "mcpgen:", err)
 			return 1
@@ -151,7 +150,7 @@ func run(args []string) int {
 		}
 		return 0
 	}
-	if _, err := gen.Write(*out, res); err != nil {
+	if _, err := res.Write(*out); err != nil {
 		fmt.Fprintln(os.Stderr, "mcpgen:", err)
 		return 1
 	}
@@ -220,26 +219,4 @@ func findModuleDir() string {
 		}
 		dir = parent
 	}
-}
-
-// moduleVersion is the version of the mcpgen module this binary was built
-// from: a release or pseudo-version when it was built as a dependency (go
-// tool, go install), "(devel)" inside a checkout of mcpgen itself.
-func moduleVersion() string {
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return "(unknown)"
-	}
-	if bi.Main.Path == "github.com/mcpgen/mcpgen" {
-		return bi.Main.Version
-	}
-	for _, d := range bi.Deps {
-		if d.Path == "github.com/mcpgen/mcpgen" {
-			if d.Replace != nil {
-				return d.Version + " (replaced by " + d.Replace.Path + ")"
-			}
-			return d.Version
-		}
-	}
-	return "(unknown)"
 }
