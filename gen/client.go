@@ -1,7 +1,6 @@
 package gen
 
 import (
-	"bytes"
 	"fmt"
 	"go/ast"
 	"go/constant"
@@ -50,22 +49,23 @@ func (s *server) clientMethod(c *component) string {
 
 // clientEmitter renders one server's typed client.
 type clientEmitter struct {
-	s     *server
-	pkg   string
-	types *clientTypes
+	s       *server
+	pkg     string
+	types   *clientTypes
+	version string // of mcpgen, for the headers
 }
 
-func emitClient(s *server) ([]File, error) {
-	ce := &clientEmitter{s: s, pkg: clientPackage(s), types: newClientTypes(s)}
+func emitClient(s *server, version string) ([]File, error) {
+	ce := &clientEmitter{s: s, pkg: clientPackage(s), types: newClientTypes(s), version: version}
 	ce.types.collect()
 	dir := path.Join(s.Name, ce.pkg)
 	var files []File
 	add := func(name string, f *jen.File) error {
-		var buf bytes.Buffer
-		if err := f.Render(&buf); err != nil {
+		b, err := render(f, s.Module)
+		if err != nil {
 			return internalError("render %s/%s: %v", dir, name, err)
 		}
-		files = append(files, File{Path: path.Join(dir, name), Content: buf.Bytes()})
+		files = append(files, File{Path: path.Join(dir, name), Content: b})
 		return nil
 	}
 	if err := add("client.go", ce.clientFile()); err != nil {
@@ -102,7 +102,7 @@ func emitClient(s *server) ([]File, error) {
 
 func (ce *clientEmitter) newFile() *jen.File {
 	f := jen.NewFile(ce.pkg)
-	f.HeaderComment(Header)
+	header(f, ce.version)
 	f.ImportName(runtimeModule, "mcpgen")
 	f.ImportName(jsonPkg, "json")
 	f.ImportName(ctxPkg, "context")

@@ -82,8 +82,9 @@ func Generate(ctx context.Context, cfg Config) (*Result, error) {
 	if err := runSchemas(ctx, moduleDir, servers, fset); err != nil {
 		return nil, err
 	}
+	version := Version()
 	for _, s := range servers {
-		files, err := emit(s)
+		files, err := emit(s, version)
 		if err != nil {
 			return nil, err
 		}

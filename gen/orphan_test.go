@@ -15,7 +15,8 @@ import (
 // output directory (its component package was renamed or lost its
 // directives, or is gone) is reported by Stale (mcpgen -check) and removed
 // by Write, while a server generated from packages this run did not scan,
-// and files mcpgen did not write, are left alone.
+// and files mcpgen did not write, are left alone. Which package a server
+// came from is read from the //mcpgen:source line of its server.go.
 func TestOrphanedServers(t *testing.T) {
 	res := generate(t, "./testdata/golden/tasks")
 	out := t.TempDir()
@@ -30,7 +31,11 @@ func TestOrphanedServers(t *testing.T) {
 	// the component package src.
 	plant := func(name, src string) {
 		doc := strings.ReplaceAll(string(serverGo), `"tasks"`, `"`+name+`"`)
-		doc = strings.Replace(doc, modulePath+"/gen/testdata/golden/tasks.", src+".", 1)
+		marker := "\n//mcpgen:source " + modulePath + "/gen/testdata/golden/tasks\n"
+		if !strings.Contains(doc, marker) {
+			t.Fatalf("tasks/server.go has no line %q in its header:\n%s", marker, serverGo)
+		}
+		doc = strings.Replace(doc, marker, "\n//mcpgen:source "+src+"\n", 1)
 		dir := filepath.Join(out, name, "schemas")
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			t.Fatal(err)

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 )
@@ -98,12 +97,8 @@ func (res *Result) Stale(outDir string) ([]string, error) {
 	return out, nil
 }
 
-// sourceRe finds, in the package doc of a generated server.go, the import
-// path of the component package it was generated from.
-var sourceRe = regexp.MustCompile(`described by the components in\n(?:// )?(\S+)\.\n`)
-
 // orphanDirs lists the server directories of outDir that mcpgen generated
-// (their server.go has the generated header) for a component package that
+// (the header of their server.go names its component package) for one that
 // this run scanned without producing that server (it was renamed or lost
 // its directives), or that no longer exists in the module.
 func orphanDirs(outDir string, res *Result, owned map[string]bool) ([]string, error) {
@@ -120,14 +115,13 @@ func orphanDirs(outDir string, res *Result, owned map[string]bool) ([]string, er
 			continue
 		}
 		b, err := os.ReadFile(filepath.Join(outDir, e.Name(), "server.go"))
-		if err != nil || !bytes.HasPrefix(b, []byte("// "+Header)) {
+		if err != nil {
 			continue
 		}
-		m := sourceRe.FindSubmatch(b)
-		if m == nil {
+		src := generatedFrom(b)
+		if src == "" {
 			continue
 		}
-		src := string(m[1])
 		gone := false
 		if rel, ok := strings.CutPrefix(src, res.modulePath+"/"); ok && res.ModuleDir != "" {
 			_, err := os.Stat(filepath.Join(res.ModuleDir, filepath.FromSlash(rel)))
@@ -138,6 +132,24 @@ func orphanDirs(outDir string, res *Result, owned map[string]bool) ([]string, er
 		}
 	}
 	return out, nil
+}
+
+// generatedFrom is the import path of the component package that the
+// server.go b was generated from, read from the //mcpgen:source line of
+// its header, or "" when mcpgen did not write b.
+func generatedFrom(b []byte) string {
+	if !bytes.HasPrefix(b, []byte("// "+Header+"\n")) {
+		return ""
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if !strings.HasPrefix(line, "//") {
+			break // the header ends at its blank line
+		}
+		if src, ok := strings.CutPrefix(line, sourceDirective); ok {
+			return strings.TrimSpace(src)
+		}
+	}
+	return ""
 }
 
 // generatedFile reports whether p is ours to remove: a Go file with our
