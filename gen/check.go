@@ -950,9 +950,15 @@ func (c *checker) param(comp *component, method string, v *types.Var) (param, bo
 
 func (c *checker) depName(typeName string) string {
 	base := strings.ToLower(typeName[:1]) + typeName[1:]
-	// New's parameters must not shadow what its body refers to: the
-	// options, the handlers value and type, and the runtime package.
-	if token.IsKeyword(base) || base == "opts" || base == "h" || base == "handlers" || base == "server" {
+	// New's parameters must not shadow what its body refers to (the
+	// options, the handlers value and type), nor Main's locals what its
+	// body refers to (the context, the dependencies, the error, the
+	// runtime package).
+	switch base {
+	case "opts", "h", "handlers", "server", "ctx", "deps", "err", "mcpgen":
+		base += "Dep"
+	}
+	if token.IsKeyword(base) {
 		base += "Dep"
 	}
 	name := base

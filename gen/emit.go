@@ -177,9 +177,57 @@ func (e *emitter) serverFile() *jen.File {
 		jen.Return(rt("New").Call(rt("Definition").Values(defFields.lines()...), jen.Id("opts"))),
 	)
 	f.Line()
+	e.mainFunc(f)
+	f.Line()
 	f.Comment("handlers holds the dependencies and adapts each component to the runtime.")
 	f.Type().Id("handlers").Struct(depFields...)
 	return f
+}
+
+// mainFunc writes Main, the typed front door of a server binary: one
+// parameter per dependency, a func(context.Context) (T, error) that makes
+// it, so that a main that forgets a dependency or gives one of another
+// type does not compile; it calls mcpgen.Main with a build that makes the
+// dependencies and calls New.
+func (e *emitter) mainFunc(f *jen.File) {
+	s := e.s
+	f.Commentf("Main is the main function of a program that serves the %s server and", s.Name)
+	f.Comment("does nothing else: it is [mcpgen.Main] with the server's name, about as")
+	if len(s.Deps) == 0 {
+		f.Comment("the usage text, and a build that calls [New].")
+	} else {
+		f.Comment("the usage text, and a build that makes the server's dependencies, each")
+		f.Comment("with the function given for it, then calls [New]. Those that are")
+		f.Comment("io.Closers are closed after the server has stopped, last made first.")
+		f.Comment("")
+		f.Comment("Main takes one function per dependency, in the order of New's")
+		f.Comment("parameters: a main that leaves one out, or gives one of another type,")
+		f.Comment("does not compile.")
+	}
+	params := []jen.Code{jen.Id("about").String()}
+	ctx := jen.Id("_")
+	var body []jen.Code
+	var newArgs []jen.Code
+	release := jen.Nil()
+	if len(s.Deps) > 0 {
+		ctx = jen.Id("ctx")
+		release = jen.Id("deps").Dot("Close")
+		body = append(body, jen.Var().Id("deps").Add(rt("Dependencies")))
+	}
+	for _, d := range s.Deps {
+		maker := "new" + exportName(d.VarName)
+		params = append(params, jen.Id(maker).Func().Params(jen.Qual(ctxPkg, "Context")).Params(typeCode(d.Type), jen.Error()))
+		body = append(body,
+			jen.List(jen.Id(d.VarName), jen.Err()).Op(":=").Add(rt("MakeDependency")).Call(jen.Id("ctx"), jen.Op("&").Id("deps"), jen.Lit(short(d.Type)), jen.Id(maker)),
+			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("deps").Dot("Close"), jen.Err())),
+		)
+		newArgs = append(newArgs, jen.Id(d.VarName))
+	}
+	newArgs = append(newArgs, jen.Id("opts"))
+	body = append(body, jen.Return(jen.Id("New").Call(newArgs...), release, jen.Nil()))
+	build := jen.Func().Params(ctx.Qual(ctxPkg, "Context"), jen.Id("opts").Add(rt("Options"))).
+		Params(jen.Op("*").Add(rt("Server")), jen.Func().Params().Error(), jen.Error()).Block(body...)
+	f.Func().Id("Main").Params(params...).Block(rt("Main").Call(jen.Lit(s.Name), jen.Id("about"), build))
 }
 
 // guardFile is guard.go, the drift guard: package-level variables, one

@@ -12,6 +12,8 @@ components and run `go generate ./...` instead of editing these files.
 package memory
 
 import (
+	"context"
+
 	"github.com/mcpgen/mcpgen"
 	memstore "github.com/mcpgen/mcpgen/components/memory/memstore"
 )
@@ -32,6 +34,26 @@ func New(store memstore.Store, opts mcpgen.Options) *mcpgen.Server {
 		Skills:       h.skills(),
 		Scopes:       []string{"memory:read", "memory:write"},
 	}, opts)
+}
+
+// Main is the main function of a program that serves the memory server and
+// does nothing else: it is [mcpgen.Main] with the server's name, about as
+// the usage text, and a build that makes the server's dependencies, each
+// with the function given for it, then calls [New]. Those that are
+// io.Closers are closed after the server has stopped, last made first.
+//
+// Main takes one function per dependency, in the order of New's
+// parameters: a main that leaves one out, or gives one of another type,
+// does not compile.
+func Main(about string, newStore func(context.Context) (memstore.Store, error)) {
+	mcpgen.Main("memory", about, func(ctx context.Context, opts mcpgen.Options) (*mcpgen.Server, func() error, error) {
+		var deps mcpgen.Dependencies
+		store, err := mcpgen.MakeDependency(ctx, &deps, "memstore.Store", newStore)
+		if err != nil {
+			return nil, deps.Close, err
+		}
+		return New(store, opts), deps.Close, nil
+	})
 }
 
 // handlers holds the dependencies and adapts each component to the runtime.

@@ -12,6 +12,8 @@ components and run `go generate ./...` instead of editing these files.
 package deps
 
 import (
+	"context"
+
 	"github.com/mcpgen/mcpgen"
 	component "github.com/mcpgen/mcpgen/gen/testdata/golden/deps"
 	cache "github.com/mcpgen/mcpgen/gen/testdata/golden/deps/cache"
@@ -28,6 +30,38 @@ func New(clock component.Clock, serverDep *cache.Server, store *store.Store, sto
 		Templates: h.templates(),
 		Prompts:   h.prompts(),
 	}, opts)
+}
+
+// Main is the main function of a program that serves the deps server and
+// does nothing else: it is [mcpgen.Main] with the server's name, about as
+// the usage text, and a build that makes the server's dependencies, each
+// with the function given for it, then calls [New]. Those that are
+// io.Closers are closed after the server has stopped, last made first.
+//
+// Main takes one function per dependency, in the order of New's
+// parameters: a main that leaves one out, or gives one of another type,
+// does not compile.
+func Main(about string, newClock func(context.Context) (component.Clock, error), newServerDep func(context.Context) (*cache.Server, error), newStore func(context.Context) (*store.Store, error), newStore2 func(context.Context) (*cache.Store, error)) {
+	mcpgen.Main("deps", about, func(ctx context.Context, opts mcpgen.Options) (*mcpgen.Server, func() error, error) {
+		var deps mcpgen.Dependencies
+		clock, err := mcpgen.MakeDependency(ctx, &deps, "deps.Clock", newClock)
+		if err != nil {
+			return nil, deps.Close, err
+		}
+		serverDep, err := mcpgen.MakeDependency(ctx, &deps, "*cache.Server", newServerDep)
+		if err != nil {
+			return nil, deps.Close, err
+		}
+		store, err := mcpgen.MakeDependency(ctx, &deps, "*store.Store", newStore)
+		if err != nil {
+			return nil, deps.Close, err
+		}
+		store2, err := mcpgen.MakeDependency(ctx, &deps, "*cache.Store", newStore2)
+		if err != nil {
+			return nil, deps.Close, err
+		}
+		return New(clock, serverDep, store, store2, opts), deps.Close, nil
+	})
 }
 
 // handlers holds the dependencies and adapts each component to the runtime.

@@ -11,7 +11,11 @@ components and run `go generate ./...` instead of editing these files.
 */
 package dynskill
 
-import "github.com/mcpgen/mcpgen"
+import (
+	"context"
+
+	"github.com/mcpgen/mcpgen"
+)
 
 // New returns the dynskill server, ready to serve on any transport.
 func New(opts mcpgen.Options) *mcpgen.Server {
@@ -20,6 +24,15 @@ func New(opts mcpgen.Options) *mcpgen.Server {
 		Name:   "dynskill",
 		Skills: h.skills(),
 	}, opts)
+}
+
+// Main is the main function of a program that serves the dynskill server and
+// does nothing else: it is [mcpgen.Main] with the server's name, about as
+// the usage text, and a build that calls [New].
+func Main(about string) {
+	mcpgen.Main("dynskill", about, func(_ context.Context, opts mcpgen.Options) (*mcpgen.Server, func() error, error) {
+		return New(opts), nil, nil
+	})
 }
 
 // handlers holds the dependencies and adapts each component to the runtime.

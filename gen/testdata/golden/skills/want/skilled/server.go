@@ -12,6 +12,8 @@ components and run `go generate ./...` instead of editing these files.
 package skilled
 
 import (
+	"context"
+
 	"github.com/mcpgen/mcpgen"
 	component "github.com/mcpgen/mcpgen/gen/testdata/golden/skills"
 )
@@ -25,6 +27,26 @@ func New(clock *component.Clock, opts mcpgen.Options) *mcpgen.Server {
 		Version: "1.0.0",
 		Skills:  h.skills(),
 	}, opts)
+}
+
+// Main is the main function of a program that serves the skilled server and
+// does nothing else: it is [mcpgen.Main] with the server's name, about as
+// the usage text, and a build that makes the server's dependencies, each
+// with the function given for it, then calls [New]. Those that are
+// io.Closers are closed after the server has stopped, last made first.
+//
+// Main takes one function per dependency, in the order of New's
+// parameters: a main that leaves one out, or gives one of another type,
+// does not compile.
+func Main(about string, newClock func(context.Context) (*component.Clock, error)) {
+	mcpgen.Main("skilled", about, func(ctx context.Context, opts mcpgen.Options) (*mcpgen.Server, func() error, error) {
+		var deps mcpgen.Dependencies
+		clock, err := mcpgen.MakeDependency(ctx, &deps, "*skills.Clock", newClock)
+		if err != nil {
+			return nil, deps.Close, err
+		}
+		return New(clock, opts), deps.Close, nil
+	})
 }
 
 // handlers holds the dependencies and adapts each component to the runtime.
