@@ -11,7 +11,9 @@
 //
 // It scans the packages (default ./components/...) for //mcp: directives
 // and writes one package per server under DIR (default generated): a
-// constructor, the registry of tools, resources, templates and prompts,
+// constructor, a Main that is a whole main function taking each of the
+// server's dependencies with its type (a main that leaves one out does not
+// compile), the registry of tools, resources, templates and prompts,
 // their JSON Schemas (also as .json files beside the code) and typed
 // adapters that call the component methods directly; and beside it the
 // server's typed client, DIR/<server>/<server>client: one method per tool,
