@@ -64,18 +64,18 @@
 //
 // # Serving
 //
-// [Main] is a whole main function: it takes the generated New, with a
-// [Provide] for each of its dependencies, and gives the binary its flags
+// [Main] is a whole main function: it gives the binary its flags
 // (--http, --path, --log-level, --allow-origin, --allow-host,
 // --shutdown-grace, and the message size, rate, concurrency and session
-// limits), a zap logger on stderr, signals and graceful shutdown; the
-// dependencies that are io.Closers are closed last:
+// limits), a zap logger on stderr, signals and graceful shutdown. Every
+// generated package wraps it in a Main that takes one function per
+// dependency of the server, so that a main that forgets one does not
+// compile; the dependencies that are io.Closers are closed last:
 //
 //	func main() {
-//		mcpgen.Main("notes", "Serves notes over MCP.", notes.New,
-//			mcpgen.Provide(func(ctx context.Context) (*component.Store, error) {
-//				return component.NewStore(), nil
-//			}))
+//		notes.Main("Serves notes over MCP.", func(ctx context.Context) (*component.Store, error) {
+//			return component.NewStore(), nil
+//		})
 //	}
 //
 // To serve by hand, use [ServeStdio], or mount [HTTPHandler] on your own

@@ -7,47 +7,57 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"reflect"
-	"runtime"
-	"strings"
 )
 
 // Main is the whole main function of a server binary without commands of
 // its own. It parses the common flags and those of the linked
-// integrations (with about as the usage text), makes the dependencies,
-// builds the server with newServer and serves it until EOF on stdio or a
-// signal. Then it closes the server, the integrations, and every
-// dependency that implements [io.Closer], last made first.
+// integrations (with name and about in the usage text), then calls build
+// with the server options they ask for, and serves the server build
+// returns until EOF on stdio or a signal. Then it closes the server and
+// the integrations, and calls the release function build returned.
 //
-// newServer is a generated package's New, whatever its dependencies: a
-// function whose last parameter is [Options] and whose result is
-// [*Server]. Every parameter before Options is made by one of deps:
+// Every generated server package has a Main that calls this one with a
+// build that makes the server's dependencies and calls its New; it takes
+// one func(context.Context) (T, error) per dependency, so that a main
+// that forgets one, or gives one of the wrong type, does not compile:
 //
 //	func main() {
-//		mcpgen.Main("notes", "Serves notes over MCP.", notes.New,
-//			mcpgen.Provide(func(ctx context.Context) (*component.Store, error) {
-//				return component.OpenStore(ctx, "notes.db")
-//			}))
+//		notes.Main("Serves notes over MCP.", func(ctx context.Context) (*component.Store, error) {
+//			return component.OpenStore(ctx, "notes.db")
+//		})
 //	}
 //
-// Errors are one line on stderr. The exit status is 2 for a usage error
-// (a bad flag, a newServer or deps that do not fit), 1 when the server
-// cannot start (a dependency fails, the address is taken) or serving
-// fails, and 0 after a clean shutdown.
-func Main(name, about string, newServer any, deps ...Dependency) {
-	os.Exit(runMain(name, about, newServer, deps, os.Args[1:], os.Stderr, os.Stdin, os.Stdout))
+// A main that sets options of its own, or names the program otherwise,
+// calls Main with its own build:
+//
+//	func main() {
+//		mcpgen.Main("notes-server", "Serves notes over MCP.", func(ctx context.Context, opts mcpgen.Options) (*mcpgen.Server, func() error, error) {
+//			store, err := component.OpenStore(ctx, "notes.db")
+//			if err != nil {
+//				return nil, nil, err
+//			}
+//			opts.Tasks = true
+//			return notes.New(store, opts), store.Close, nil
+//		})
+//	}
+//
+// release, when not nil, is called once: after the server has stopped,
+// or, when build fails, at once (to release what it made before it
+// failed).
+//
+// Errors are one line on stderr, after name. The exit status is 2 for a
+// usage error (a bad flag), 1 when the server cannot start (build fails,
+// the address is taken) or serving fails, and 0 after a clean shutdown.
+func Main(name, about string, build func(ctx context.Context, opts Options) (srv *Server, release func() error, err error)) {
+	os.Exit(runMain(name, about, build, os.Args[1:], os.Stderr, os.Stdin, os.Stdout))
 }
 
 // runMain is Main with its arguments and standard files given, returning
 // the exit status.
-func runMain(name, about string, newServer any, deps []Dependency, args []string, stderr io.Writer, stdin io.Reader, stdout io.Writer) int {
+func runMain(name, about string, build func(context.Context, Options) (*Server, func() error, error), args []string, stderr io.Writer, stdin io.Reader, stdout io.Writer) int {
 	fail := func(err error) int {
 		fmt.Fprintf(stderr, "%s: %v\n", name, err)
 		return ExitCode(err)
-	}
-	build, err := constructor(newServer, deps)
-	if err != nil {
-		return fail(UsageError(err))
 	}
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -75,14 +85,19 @@ func runMain(name, about string, newServer any, deps []Dependency, args []string
 	if err != nil {
 		return fail(fmt.Errorf("cannot start: %w", err))
 	}
-	srv, closeDeps, err := build(context.Background(), opts)
+	srv, release, err := build(context.Background(), opts)
 	if err != nil {
+		if release != nil {
+			_ = release() // the failure is what gets reported
+		}
 		f.Close()
 		return fail(fmt.Errorf("cannot start: %w", err))
 	}
 	err = f.Run(srv, log)
-	if cerr := closeDeps(); cerr != nil {
-		log.Warn("closing dependencies: " + cerr.Error())
+	if release != nil {
+		if rerr := release(); rerr != nil {
+			log.Warn("closing dependencies: " + rerr.Error())
+		}
 	}
 	if err != nil {
 		return fail(err)
@@ -90,100 +105,38 @@ func runMain(name, about string, newServer any, deps []Dependency, args []string
 	return 0
 }
 
-// Dependency makes one argument of a generated New for [Main]; make one
-// with [Provide].
-type Dependency struct {
-	typ   reflect.Type
-	build func(context.Context) (any, error)
+// Dependencies are the dependencies a generated Main made for its server
+// with [MakeDependency], to close once the server has stopped. The zero
+// value holds none.
+type Dependencies struct {
+	closers []io.Closer
 }
 
-// Provide returns the [Dependency] that build makes: Main calls build once,
-// after the flags are parsed and before the server is built, and passes
-// its result to every parameter of newServer that a T can be passed to
-// (T itself, or an interface T implements). A result that
-// implements [io.Closer] is closed once the server has stopped.
-func Provide[T any](build func(context.Context) (T, error)) Dependency {
-	return Dependency{
-		typ: reflect.TypeFor[T](),
-		build: func(ctx context.Context) (any, error) {
-			v, err := build(ctx)
-			return v, err
-		},
+// MakeDependency makes one dependency of a server with build: a
+// generated Main calls it once per parameter of the server's New. An
+// error is build's, after what (the dependency's type, say
+// "*store.Store"). A result that implements [io.Closer] is closed by
+// deps' Close.
+func MakeDependency[T any](ctx context.Context, deps *Dependencies, what string, build func(context.Context) (T, error)) (T, error) {
+	v, err := build(ctx)
+	if err != nil {
+		var zero T
+		return zero, fmt.Errorf("%s: %w", what, err)
 	}
+	if c, ok := any(v).(io.Closer); ok {
+		deps.closers = append(deps.closers, c)
+	}
+	return v, nil
 }
 
-// funcName names fn for messages: its package path and name, e.g.
-// example.com/notes/generated/notes.New.
-func funcName(fn reflect.Value) string {
-	if f := runtime.FuncForPC(fn.Pointer()); f != nil {
-		return f.Name()
+// Close closes the dependencies made that implement [io.Closer], last
+// made first, and returns their errors joined. Closing again closes
+// nothing.
+func (d *Dependencies) Close() error {
+	var errs []error
+	for i := len(d.closers) - 1; i >= 0; i-- {
+		errs = append(errs, d.closers[i].Close())
 	}
-	return "the server's New"
-}
-
-var (
-	optionsType = reflect.TypeFor[Options]()
-	serverType  = reflect.TypeFor[*Server]()
-)
-
-// constructor checks newServer and deps against each other and returns
-// the function that makes the dependencies and the server, and a closer
-// of the dependencies.
-func constructor(newServer any, deps []Dependency) (func(context.Context, Options) (*Server, func() error, error), error) {
-	fn := reflect.ValueOf(newServer)
-	t := fn.Type()
-	if fn.Kind() != reflect.Func || t.IsVariadic() || t.NumIn() == 0 || t.In(t.NumIn()-1) != optionsType || t.NumOut() != 1 || t.Out(0) != serverType {
-		return nil, fmt.Errorf("Main needs a generated New, a func(deps..., mcpgen.Options) *mcpgen.Server; got %s", t)
-	}
-	use := make([]int, t.NumIn()-1) // parameter -> index in deps
-	var missing []string
-	for i := range use {
-		use[i] = -1
-		for j, d := range deps {
-			if d.typ != nil && d.typ.AssignableTo(t.In(i)) {
-				use[i] = j
-				break
-			}
-		}
-		if use[i] < 0 {
-			missing = append(missing, t.In(i).String())
-		}
-	}
-	if len(missing) > 0 {
-		return nil, fmt.Errorf("%s needs %s: pass mcpgen.Provide(func(ctx context.Context) (%s, error) { ... }) to Main for each", funcName(fn), strings.Join(missing, ", "), missing[0])
-	}
-	return func(ctx context.Context, opts Options) (*Server, func() error, error) {
-		made := make([]any, len(deps))
-		done := make([]bool, len(deps))
-		var closers []io.Closer
-		closeAll := func() error {
-			var errs []error
-			for i := len(closers) - 1; i >= 0; i-- {
-				errs = append(errs, closers[i].Close())
-			}
-			return errors.Join(errs...)
-		}
-		args := make([]reflect.Value, 0, t.NumIn())
-		for i, j := range use {
-			if !done[j] {
-				v, err := deps[j].build(ctx)
-				if err != nil {
-					_ = closeAll()
-					return nil, nil, fmt.Errorf("%s: %w", deps[j].typ, err)
-				}
-				made[j], done[j] = v, true
-				if c, ok := v.(io.Closer); ok {
-					closers = append(closers, c)
-				}
-			}
-			arg := reflect.Zero(t.In(i))
-			if made[j] != nil {
-				arg = reflect.ValueOf(made[j]).Convert(t.In(i))
-			}
-			args = append(args, arg)
-		}
-		args = append(args, reflect.ValueOf(opts))
-		srv := fn.Call(args)[0].Interface().(*Server)
-		return srv, closeAll, nil
-	}, nil
+	d.closers = nil
+	return errors.Join(errs...)
 }

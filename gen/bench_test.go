@@ -107,7 +107,7 @@ func timeStages(b *testing.B, cfg Config) []stageTime {
 
 	start = time.Now()
 	for _, s := range servers {
-		if _, err := emit(s); err != nil {
+		if _, err := emit(s, devel); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -39,24 +39,24 @@ var (
 type checker struct {
 	reporter
 	pkg    *packages.Package
-	server *Server
-	deps   map[string]*Dep
+	server *server
+	deps   map[string]*dep
 	names  map[string]token.Position // kind+name -> first declaration
 }
 
 // check builds the model of every component package among pkgs. Packages
 // without any //mcp: directive are skipped.
-func check(pkgs []*packages.Package, fset *token.FileSet) ([]*Server, error) {
-	var servers []*Server
+func check(pkgs []*packages.Package, fset *token.FileSet) ([]*server, error) {
+	var servers []*server
 	var diags Diagnostics
 	for _, p := range pkgs {
-		c := &checker{reporter: reporter{fset: fset}, pkg: p, deps: map[string]*Dep{}, names: map[string]token.Position{}}
+		c := &checker{reporter: reporter{fset: fset}, pkg: p, deps: map[string]*dep{}, names: map[string]token.Position{}}
 		if s := c.checkPackage(); s != nil {
 			servers = append(servers, s)
 		}
 		diags = append(diags, c.diags...)
 	}
-	seen := map[string]*Server{}
+	seen := map[string]*server{}
 	for _, s := range servers {
 		if prev, dup := seen[s.Name]; dup {
 			diags = append(diags, Diagnostic{Pos: s.Pos, Subject: "server " + s.Name,
@@ -72,10 +72,10 @@ func check(pkgs []*packages.Package, fset *token.FileSet) ([]*Server, error) {
 	return servers, nil
 }
 
-func (c *checker) checkPackage() *Server {
+func (c *checker) checkPackage() *server {
 	p := c.pkg
 	used := map[*ast.Comment]bool{}
-	s := &Server{PkgPath: p.PkgPath, PkgName: p.Name, fset: c.fset}
+	s := &server{PkgPath: p.PkgPath, PkgName: p.Name, fset: c.fset}
 	if p.Module != nil {
 		s.Module = p.Module.Path
 	}
@@ -203,7 +203,7 @@ func (c *checker) directiveError(err error) {
 
 // checkImports refuses component packages that import generated code: the
 // generator would then depend on its own output.
-func (c *checker) checkImports(s *Server) {
+func (c *checker) checkImports(s *server) {
 	mod := runtimeModule
 	if c.pkg.Module != nil {
 		mod = c.pkg.Module.Path
@@ -222,8 +222,8 @@ func (c *checker) checkImports(s *Server) {
 // collide: Go identifiers derived from type names (HTTPGet and HttpGet both
 // give httpGetInput) and schema files named after tools that differ only in
 // case (they clash on case-insensitive file systems).
-func (c *checker) checkGeneratedNames(s *Server) {
-	idents := map[string]*Component{}
+func (c *checker) checkGeneratedNames(s *server) {
+	idents := map[string]*component{}
 	for _, comp := range s.components() {
 		id := lowerFirst(comp.TypeName)
 		if prev, dup := idents[id]; dup {
@@ -235,16 +235,16 @@ func (c *checker) checkGeneratedNames(s *Server) {
 	}
 	// The typed client names a method after each component (the tool's
 	// type, Read+type, Get+type) and copies the tool and prompt types.
-	methods := map[string]*Component{}
-	var comps []*Component
+	methods := map[string]*component{}
+	var comps []*component
 	for _, t := range s.Tools {
-		comps = append(comps, &t.Component)
+		comps = append(comps, &t.component)
 	}
 	for _, r := range s.Resources {
-		comps = append(comps, &r.Component)
+		comps = append(comps, &r.component)
 	}
 	for _, p := range s.Prompts {
-		comps = append(comps, &p.Component)
+		comps = append(comps, &p.component)
 	}
 	for _, comp := range comps {
 		m := s.clientMethod(comp)
@@ -262,7 +262,7 @@ func (c *checker) checkGeneratedNames(s *Server) {
 			c.atPosition(comp.Pos, comp.TypeName, "rename the type", "the typed client package declares %s itself", comp.TypeName)
 		}
 	}
-	files := map[string]*Tool{}
+	files := map[string]*tool{}
 	for _, t := range s.Tools {
 		key := strings.ToLower(t.Name)
 		if prev, dup := files[key]; dup && prev.Name != t.Name { // exact duplicates are reported by unique
@@ -276,7 +276,7 @@ func (c *checker) checkGeneratedNames(s *Server) {
 // registryName is the MCP registry's pattern for server names.
 var registryName = regexp.MustCompile(`^[a-zA-Z0-9.-]+/[a-zA-Z0-9._-]+$`)
 
-func (c *checker) serverOptions(s *Server, d directive) {
+func (c *checker) serverOptions(s *server, d directive) {
 	for _, o := range d.Options {
 		switch o.Key {
 		case "name":
@@ -344,7 +344,7 @@ func (c *checker) boolean(o option) bool {
 }
 
 // checkType handles one type declaration and its directives.
-func (c *checker) checkType(s *Server, ts *ast.TypeSpec, doc *ast.CommentGroup, used map[*ast.Comment]bool) {
+func (c *checker) checkType(s *server, ts *ast.TypeSpec, doc *ast.CommentGroup, used map[*ast.Comment]bool) {
 	if doc == nil {
 		return
 	}
@@ -397,7 +397,7 @@ func (c *checker) checkType(s *Server, ts *ast.TypeSpec, doc *ast.CommentGroup, 
 			return
 		}
 	}
-	comp := Component{
+	comp := component{
 		TypeName:    ts.Name.Name,
 		Type:        named,
 		Name:        snake(ts.Name.Name),
@@ -453,7 +453,7 @@ func dropTypeName(doc, typeName string) string {
 
 // common handles the options every component has; it reports whether it
 // consumed o.
-func (c *checker) common(comp *Component, o option) bool {
+func (c *checker) common(comp *component, o option) bool {
 	switch o.Key {
 	case "name":
 		comp.Name = c.str(o)
@@ -468,7 +468,7 @@ func (c *checker) common(comp *Component, o option) bool {
 		if u, err := url.Parse(src); err != nil || (u.Scheme != "https" && u.Scheme != "data" && u.Scheme != "http") {
 			c.at(o.ValPos, comp.TypeName, "use an https: or data: URI", "icon %q is not an http(s) or data URI", src)
 		}
-		comp.Icons = append(comp.Icons, Icon{Src: src, MimeType: iconMime(src)})
+		comp.Icons = append(comp.Icons, icon{Src: src, MimeType: iconMime(src)})
 	default:
 		return false
 	}
@@ -486,17 +486,17 @@ func (c *checker) unique(kind, name string, pos token.Position) {
 	c.names[key] = pos
 }
 
-func (c *checker) needDescription(kind string, comp *Component) {
+func (c *checker) needDescription(kind string, comp *component) {
 	if comp.Description == "" {
 		c.atPosition(comp.Pos, kind+" "+comp.Name, "write a doc comment on the type, or description=\"...\"", "missing description: clients show it to the model")
 	}
 }
 
-func (c *checker) checkTool(s *Server, comp Component, d directive, st *types.Struct) {
-	t := &Tool{Component: comp, OpenWorld: false}
+func (c *checker) checkTool(s *server, comp component, d directive, st *types.Struct) {
+	t := &tool{component: comp, OpenWorld: false}
 	destructiveSet, idempotentSet := false, false
 	for _, o := range d.Options {
-		if c.common(&t.Component, o) {
+		if c.common(&t.component, o) {
 			continue
 		}
 		switch o.Key {
@@ -532,9 +532,9 @@ func (c *checker) checkTool(s *Server, comp Component, d directive, st *types.St
 		c.atPosition(t.Pos, "tool "+t.Name, "use "+NameRule+", e.g. name=list-notes", "invalid tool name: %s", why)
 	}
 	c.unique("tool", t.Name, t.Pos)
-	c.needDescription("tool", &t.Component)
-	c.jsonFields(t.TypeName, t.Type, map[types.Type]bool{})
-	t.Handler = c.handler(&t.Component, "Call", "tool")
+	c.needDescription("tool", &t.component)
+	c.jsonFields(t.TypeName, token.Position{}, t.Type)
+	t.Handler = c.handler(&t.component, "Call", "tool")
 	if t.Handler != nil {
 		t.Handler.Kind = c.toolResult(t)
 	}
@@ -542,20 +542,20 @@ func (c *checker) checkTool(s *Server, comp Component, d directive, st *types.St
 	s.Tools = append(s.Tools, t)
 }
 
-func (c *checker) toolResult(t *Tool) ResultKind {
+func (c *checker) toolResult(t *tool) resultKind {
 	r := t.Handler.Result
 	switch {
 	case isBasic(r, types.String):
-		return ResultText
+		return resultText
 	case isNamed(r, runtimeModule, "CallToolResult", true):
-		return ResultRaw
+		return resultRaw
 	case isSliceOf(r, runtimeModule, "Content"):
-		return ResultContent
+		return resultContent
 	}
 	before := len(c.diags)
-	c.jsonTypeAt(t.Handler.Pos, t.TypeName+".Call result", r, map[types.Type]bool{})
+	c.jsonFields(t.TypeName+".Call result", t.Handler.Pos, r)
 	if len(c.diags) > before {
-		return ResultStructured // one mistake, one diagnostic
+		return resultStructured // one mistake, one diagnostic
 	}
 	obj := types.Unalias(r)
 	if p, ok := obj.(*types.Pointer); ok {
@@ -569,7 +569,7 @@ func (c *checker) toolResult(t *Tool) ResultKind {
 	}
 	t.Handler.ContentText = hasContentText(r)
 	t.Handler.OutputTrusted = outputProvable(r)
-	return ResultStructured
+	return resultStructured
 }
 
 // hasContentText reports whether t (or *t) has the method
@@ -584,11 +584,11 @@ func hasContentText(t types.Type) bool {
 	return sig.Params().Len() == 0 && sig.Results().Len() == 1 && isBasic(sig.Results().At(0).Type(), types.String)
 }
 
-func (c *checker) checkResource(s *Server, comp Component, d directive, st *types.Struct) {
-	r := &Resource{Component: comp}
+func (c *checker) checkResource(s *server, comp component, d directive, st *types.Struct) {
+	r := &resource{component: comp}
 	var uriOpt *option
 	for i, o := range d.Options {
-		if c.common(&r.Component, o) {
+		if c.common(&r.component, o) {
 			continue
 		}
 		switch o.Key {
@@ -623,34 +623,34 @@ func (c *checker) checkResource(s *Server, comp Component, d directive, st *type
 	if r.URI != "" {
 		c.unique("resource uri", r.URI, r.Pos)
 	}
-	c.needDescription("resource", &r.Component)
-	r.Handler = c.handler(&r.Component, "Read", "resource")
+	c.needDescription("resource", &r.component)
+	r.Handler = c.handler(&r.component, "Read", "resource")
 	if r.Handler != nil {
 		res := r.Handler.Result
 		switch {
 		case isBasic(res, types.String):
-			r.Handler.Kind = ResultText
+			r.Handler.Kind = resultText
 		case isByteSlice(res):
-			r.Handler.Kind = ResultBlob
+			r.Handler.Kind = resultBlob
 		case isNamed(res, runtimeModule, "ReadResourceResult", true):
-			r.Handler.Kind = ResultRaw
+			r.Handler.Kind = resultRaw
 		default:
-			r.Handler.Kind = ResultJSON
-			c.jsonTypeAt(r.Handler.Pos, r.TypeName+".Read result", res, map[types.Type]bool{})
+			r.Handler.Kind = resultJSON
+			c.jsonFields(r.TypeName+".Read result", r.Handler.Pos, res)
 			if r.MimeType == "" {
 				r.MimeType = "application/json"
 			}
 		}
 	}
 	if r.Template {
-		r.Complete = c.completer(&r.Component)
+		r.Complete = c.completer(&r.component)
 	}
 	s.Resources = append(s.Resources, r)
 }
 
 // checkURI validates a fixed URI or an RFC 6570 template and binds the
 // template's variables to string fields.
-func (c *checker) checkURI(r *Resource, o *option, st *types.Struct) {
+func (c *checker) checkURI(r *resource, o *option, st *types.Struct) {
 	if !uriSchemeRe.MatchString(r.URI) {
 		c.at(o.ValPos, r.TypeName, "URIs start with a scheme, e.g. memory://tasks/active", "uri %q has no scheme", r.URI)
 		return
@@ -678,7 +678,7 @@ func (c *checker) checkURI(r *Resource, o *option, st *types.Struct) {
 			c.at(f.Pos(), r.TypeName+"."+f.Name(), "template variables bind to string fields", "field bound to {%s} is %s, not string", name, short(f.Type()))
 			continue
 		}
-		r.Vars = append(r.Vars, TemplateVar{Name: name, Field: f.Name()})
+		r.Vars = append(r.Vars, templateVar{Name: name, Field: f.Name()})
 	}
 }
 
@@ -724,10 +724,10 @@ func parseTemplate(uri string) ([]string, *templateError) {
 	return vars, nil
 }
 
-func (c *checker) checkPrompt(s *Server, comp Component, d directive, st *types.Struct, ts *ast.TypeSpec) {
-	p := &Prompt{Component: comp}
+func (c *checker) checkPrompt(s *server, comp component, d directive, st *types.Struct, ts *ast.TypeSpec) {
+	p := &prompt{component: comp}
 	for _, o := range d.Options {
-		if !c.common(&p.Component, o) {
+		if !c.common(&p.component, o) {
 			c.unknownKey(d, o, commonKeys)
 		}
 	}
@@ -735,7 +735,7 @@ func (c *checker) checkPrompt(s *Server, comp Component, d directive, st *types.
 		c.atPosition(p.Pos, "prompt "+p.Name, "use "+NameRule+", e.g. name=summarize-note", "invalid prompt name: %s", why)
 	}
 	c.unique("prompt", p.Name, p.Pos)
-	c.needDescription("prompt", &p.Component)
+	c.needDescription("prompt", &p.component)
 	docs := fieldDocs(ts)
 	for i := 0; i < st.NumFields(); i++ {
 		f := st.Field(i)
@@ -749,7 +749,7 @@ func (c *checker) checkPrompt(s *Server, comp Component, d directive, st *types.
 				"prompt argument name %q holds $, { or }", name)
 			continue
 		}
-		arg := PromptArg{Name: name, Field: f.Name(), Description: docs[f.Name()]}
+		arg := promptArg{Name: name, Field: f.Name(), Description: docs[f.Name()]}
 		switch {
 		case isBasic(f.Type(), types.String):
 			arg.Required = !omitempty
@@ -761,28 +761,28 @@ func (c *checker) checkPrompt(s *Server, comp Component, d directive, st *types.
 		}
 		p.Args = append(p.Args, arg)
 	}
-	p.Handler = c.handler(&p.Component, "Get", "prompt")
+	p.Handler = c.handler(&p.component, "Get", "prompt")
 	if p.Handler != nil {
 		res := p.Handler.Result
 		switch {
 		case isBasic(res, types.String):
-			p.Handler.Kind = ResultText
+			p.Handler.Kind = resultText
 		case isSliceOf(res, runtimeModule, "PromptMessage"):
-			p.Handler.Kind = ResultMessages
+			p.Handler.Kind = resultMessages
 		case isNamed(res, runtimeModule, "GetPromptResult", true):
-			p.Handler.Kind = ResultRaw
+			p.Handler.Kind = resultRaw
 		default:
 			c.atPosition(p.Handler.Pos, p.TypeName+".Get", "return string, []protocol.PromptMessage or *protocol.GetPromptResult", "unsupported prompt result type %s", short(res))
 		}
 	}
-	p.Complete = c.completer(&p.Component)
+	p.Complete = c.completer(&p.component)
 	s.Prompts = append(s.Prompts, p)
 }
 
 // handler finds and checks the component's handler method:
 //
 //	func (T) Name(ctx context.Context, deps...) (Result, error)
-func (c *checker) handler(comp *Component, name, kind string) *Method {
+func (c *checker) handler(comp *component, name, kind string) *method {
 	m := c.method(comp, name, true, fmt.Sprintf("add: func (x %s) %s(ctx context.Context) (Result, error)", comp.TypeName, name))
 	if m == nil {
 		return nil
@@ -792,7 +792,7 @@ func (c *checker) handler(comp *Component, name, kind string) *Method {
 		c.atPosition(m.Pos, comp.TypeName+"."+name, "make context.Context the first parameter", "%s handler must take a context.Context first", kind)
 		return nil
 	}
-	m.Params = append(m.Params, Param{Kind: ParamContext})
+	m.Params = append(m.Params, param{Kind: paramContext})
 	for i := 1; i < sig.Params().Len(); i++ {
 		if p, ok := c.param(comp, name, sig.Params().At(i)); ok {
 			m.Params = append(m.Params, p)
@@ -809,8 +809,8 @@ func (c *checker) handler(comp *Component, name, kind string) *Method {
 // preparer finds the optional Prepare method of a task tool:
 //
 //	func (T) Prepare(ctx context.Context, deps...) error
-func (c *checker) preparer(t *Tool) *Method {
-	m := c.method(&t.Component, "Prepare", false, "")
+func (c *checker) preparer(t *tool) *method {
+	m := c.method(&t.component, "Prepare", false, "")
 	if m == nil {
 		return nil
 	}
@@ -823,9 +823,9 @@ func (c *checker) preparer(t *Tool) *Method {
 		c.atPosition(m.Pos, t.TypeName+".Prepare", "use: func (x "+t.TypeName+") Prepare(ctx context.Context, req *server.Request) error", "wrong Prepare signature %s", short(sig))
 		return nil
 	}
-	m.Params = []Param{{Kind: ParamContext}}
+	m.Params = []param{{Kind: paramContext}}
 	for i := 1; i < sig.Params().Len(); i++ {
-		if p, ok := c.param(&t.Component, "Prepare", sig.Params().At(i)); ok {
+		if p, ok := c.param(&t.component, "Prepare", sig.Params().At(i)); ok {
 			m.Params = append(m.Params, p)
 		}
 	}
@@ -835,13 +835,13 @@ func (c *checker) preparer(t *Tool) *Method {
 // completer finds the optional completion method:
 //
 //	func (T) Complete(ctx context.Context, c server.CompleteRequest, deps...) ([]string, error)
-func (c *checker) completer(comp *Component) *Method {
+func (c *checker) completer(comp *component) *method {
 	m := c.method(comp, "Complete", false, "")
 	if m == nil {
 		return nil
 	}
 	sig := m.Sig
-	bad := func() *Method {
+	bad := func() *method {
 		c.atPosition(m.Pos, comp.TypeName+".Complete", "use: func (x "+comp.TypeName+") Complete(ctx context.Context, c server.CompleteRequest) ([]string, error)", "wrong completion method signature %s", short(sig))
 		return nil
 	}
@@ -851,17 +851,17 @@ func (c *checker) completer(comp *Component) *Method {
 	if sig.Results().Len() != 2 || !isError(sig.Results().At(1).Type()) || !isStringSlice(sig.Results().At(0).Type()) {
 		return bad()
 	}
-	m.Params = []Param{{Kind: ParamContext}, {Kind: ParamComplete}}
+	m.Params = []param{{Kind: paramContext}, {Kind: paramComplete}}
 	for i := 2; i < sig.Params().Len(); i++ {
 		if p, ok := c.param(comp, "Complete", sig.Params().At(i)); ok {
 			m.Params = append(m.Params, p)
 		}
 	}
-	m.Result, m.Kind = sig.Results().At(0).Type(), ResultStrings
+	m.Result, m.Kind = sig.Results().At(0).Type(), resultStrings
 	return m
 }
 
-func (c *checker) method(comp *Component, name string, required bool, hint string) *Method {
+func (c *checker) method(comp *component, name string, required bool, hint string) *method {
 	ms := types.NewMethodSet(types.NewPointer(comp.Type))
 	sel := ms.Lookup(comp.Type.Obj().Pkg(), name)
 	if sel == nil {
@@ -882,70 +882,47 @@ func (c *checker) method(comp *Component, name string, required bool, hint strin
 			"the generated package cannot name the type %s", short(t))
 		return nil
 	}
-	return &Method{Name: name, PtrRecv: ptr, Sig: sig, Pos: c.fset.Position(fn.Pos())}
+	return &method{Name: name, PtrRecv: ptr, Sig: sig, Pos: c.fset.Position(fn.Pos())}
 }
 
-// unnameable returns the first type in sig's parameters or results that
-// generated code cannot spell: an unexported named type (or an
-// instantiation with one as a type argument), or a struct type with
-// unexported fields, which belong to the package that declared them.
-func unnameable(sig *types.Signature) types.Type {
-	var walk func(t types.Type) types.Type
-	walk = func(t types.Type) types.Type {
-		switch u := types.Unalias(t).(type) {
+// unnameable returns the first type inside t that generated code cannot
+// spell: an unexported named type (an instance with one as a type argument
+// is reported whole), or a struct type with unexported fields, which
+// belong to the package that declared them.
+func unnameable(t types.Type) types.Type {
+	stop := (&typeWalk{spelled: true, visit: func(n *typeNode) walkAction {
+		switch u := n.typ.(type) {
 		case *types.Named:
 			if u.Obj().Pkg() != nil && !u.Obj().Exported() {
-				return u
+				return walkStop
 			}
-			for i := 0; i < u.TypeArgs().Len(); i++ {
-				if a := walk(u.TypeArgs().At(i)); a != nil {
-					return u
-				}
-			}
-		case *types.Pointer:
-			return walk(u.Elem())
-		case *types.Slice:
-			return walk(u.Elem())
-		case *types.Array:
-			return walk(u.Elem())
-		case *types.Chan:
-			return walk(u.Elem())
-		case *types.Map:
-			if k := walk(u.Key()); k != nil {
-				return k
-			}
-			return walk(u.Elem())
 		case *types.Struct:
-			for i := 0; i < u.NumFields(); i++ {
+			for i := range u.NumFields() {
 				if !u.Field(i).Exported() {
-					return u
-				}
-				if ft := walk(u.Field(i).Type()); ft != nil {
-					return ft
+					return walkStop
 				}
 			}
 		}
+		return walkInto
+	}}).walk(t)
+	if stop == nil {
 		return nil
 	}
-	for _, tuple := range []*types.Tuple{sig.Params(), sig.Results()} {
-		for i := 0; i < tuple.Len(); i++ {
-			if t := walk(tuple.At(i).Type()); t != nil {
-				return t
-			}
-		}
+	for stop.step == stepTypeArg {
+		stop = stop.parent
 	}
-	return nil
+	return stop.typ
 }
 
 // param classifies one handler parameter after the context.
-func (c *checker) param(comp *Component, method string, v *types.Var) (Param, bool) {
+func (c *checker) param(comp *component, method string, v *types.Var) (param, bool) {
 	t := v.Type()
 	if isNamed(t, runtimeModule, "Request", true) {
-		return Param{Kind: ParamRequest}, true
+		return param{Kind: paramRequest}, true
 	}
 	if isContext(t) {
 		c.at(v.Pos(), comp.TypeName+"."+method, "take context.Context once, first", "context.Context parameter after the first")
-		return Param{}, false
+		return param{}, false
 	}
 	base := types.Unalias(t)
 	if p, ok := base.(*types.Pointer); ok {
@@ -954,7 +931,7 @@ func (c *checker) param(comp *Component, method string, v *types.Var) (Param, bo
 	named, ok := base.(*types.Named)
 	if !ok || named.Obj().Pkg() == nil {
 		c.at(v.Pos(), comp.TypeName+"."+method, "declare a named type (type Store struct{...}) so New can take it as a dependency", "the server cannot supply a parameter of type %s", short(t))
-		return Param{}, false
+		return param{}, false
 	}
 	// One type spelled through aliases (*DB with type DB = store.DB) is
 	// one dependency.
@@ -965,17 +942,23 @@ func (c *checker) param(comp *Component, method string, v *types.Var) (Param, bo
 	key := types.TypeString(dt, nil)
 	d, ok := c.deps[key]
 	if !ok {
-		d = &Dep{Type: dt, VarName: c.depName(named.Obj().Name())}
+		d = &dep{Type: dt, VarName: c.depName(named.Obj().Name())}
 		c.deps[key] = d
 	}
-	return Param{Kind: ParamDep, Dep: d}, true
+	return param{Kind: paramDep, Dep: d}, true
 }
 
 func (c *checker) depName(typeName string) string {
 	base := strings.ToLower(typeName[:1]) + typeName[1:]
-	// New's parameters must not shadow what its body refers to: the
-	// options, the handlers value and type, and the runtime package.
-	if token.IsKeyword(base) || base == "opts" || base == "h" || base == "handlers" || base == "server" {
+	// New's parameters must not shadow what its body refers to (the
+	// options, the handlers value and type), nor Main's locals what its
+	// body refers to (the context, the dependencies, the error, the
+	// runtime package).
+	switch base {
+	case "opts", "h", "handlers", "server", "ctx", "deps", "err", "mcpgen":
+		base += "Dep"
+	}
+	if token.IsKeyword(base) {
 		base += "Dep"
 	}
 	name := base
@@ -993,66 +976,66 @@ func (c *checker) depName(typeName string) string {
 	}
 }
 
-// jsonFields reports types JSON cannot carry anywhere inside t.
-func (c *checker) jsonFields(subject string, t types.Type, seen map[types.Type]bool) {
-	t = types.Unalias(t)
-	// Recursive types are described through $ref; each named type is
-	// looked at once, so that one bad field is one diagnostic.
-	if _, named := t.(*types.Named); named {
-		if seen[t] {
-			return
+// jsonFields reports types JSON cannot carry anywhere inside t. subject
+// names t in messages (each field on the way is added to it), and a
+// problem is reported at the field it is in, or at pos when t itself has
+// it (a handler's result).
+func (c *checker) jsonFields(subject string, pos token.Position, t types.Type) {
+	walkType(t, func(n *typeNode) walkAction {
+		if n.step == stepKey {
+			return walkOver // checked with its map
 		}
-		seen[t] = true
-	}
-	if n, ok := t.(*types.Named); ok && n.Obj().Pkg() != nil {
-		switch n.Obj().Pkg().Path() + "." + n.Obj().Name() {
-		case "time.Time", "encoding/json.Number":
-			return
-		case "encoding/json.RawMessage":
-			// Positioned by the caller, at the field or component: the
-			// type's own declaration is in the standard library.
-			c.diags = append(c.diags, Diagnostic{Subject: subject, Problem: "json.RawMessage has no schema", Hint: "use a concrete type"})
-			return
+		sub, at := subject+n.fieldPath(), pos
+		if f := n.nearestField(); f != nil {
+			at = c.fset.Position(f.field.Pos())
 		}
-	}
-	if ownJSON(t) {
-		return // its methods decide its JSON; the schema stage checks them
-	}
-	switch u := t.Underlying().(type) {
-	case *types.Basic:
-		switch {
-		case u.Info()&types.IsComplex != 0:
-			c.badType(subject, t, "complex numbers")
-		case u.Kind() == types.UnsafePointer:
-			c.badType(subject, t, "pointers")
-		}
-	case *types.Chan:
-		c.badType(subject, t, "channels")
-	case *types.Signature:
-		c.badType(subject, t, "functions")
-	case *types.Interface:
-		c.badType(subject, t, "interfaces (any)")
-	case *types.Pointer:
-		c.jsonFields(subject, u.Elem(), seen)
-	case *types.Slice:
-		c.jsonFields(subject, u.Elem(), seen)
-	case *types.Array:
-		c.jsonFields(subject, u.Elem(), seen)
-	case *types.Map:
-		if !jsonKey(u.Key()) {
-			c.badType(subject, t, "maps with keys other than strings, integers and text marshalers")
-		}
-		c.jsonFields(subject, u.Elem(), seen)
-	case *types.Struct:
-		for i := 0; i < u.NumFields(); i++ {
-			f := u.Field(i)
-			c.unexportedTag(f, u.Tag(i), subject+"."+f.Name(), "encoding/json ignores it and its tag")
-			if _, _, skip := jsonName(f, u.Tag(i)); skip {
-				continue
+		if n.step == stepField {
+			c.unexportedTag(n.field, n.tag, sub, "encoding/json ignores it and its tag")
+			if _, _, skip := jsonName(n.field, n.tag); skip {
+				return walkOver
 			}
-			c.jsonFieldsAt(f, subject+"."+f.Name(), f.Type(), seen)
 		}
-	}
+		// Recursive types are described through $ref; each named type is
+		// looked at once, so that one bad field is one diagnostic.
+		if n.repeat {
+			return walkOver
+		}
+		t := n.typ
+		if n, ok := t.(*types.Named); ok && n.Obj().Pkg() != nil {
+			switch n.Obj().Pkg().Path() + "." + n.Obj().Name() {
+			case "time.Time", "encoding/json.Number":
+				return walkOver
+			case "encoding/json.RawMessage":
+				c.atPosition(at, sub, "use a concrete type", "json.RawMessage has no schema")
+				return walkOver
+			}
+		}
+		if ownJSON(t) {
+			return walkOver // its methods decide its JSON; the schema stage checks them
+		}
+		switch u := t.Underlying().(type) {
+		case *types.Basic:
+			switch {
+			case u.Info()&types.IsComplex != 0:
+				c.badType(at, sub, t, "complex numbers")
+			case u.Kind() == types.UnsafePointer:
+				c.badType(at, sub, t, "pointers")
+			}
+		case *types.Chan:
+			c.badType(at, sub, t, "channels")
+			return walkOver
+		case *types.Signature:
+			c.badType(at, sub, t, "functions")
+			return walkOver
+		case *types.Interface:
+			c.badType(at, sub, t, "interfaces (any)")
+		case *types.Map:
+			if !jsonKey(u.Key()) {
+				c.badType(at, sub, t, "maps with keys other than strings, integers and text marshalers")
+			}
+		}
+		return walkInto
+	})
 }
 
 // unexportedTag reports an unexported field of the user's module that
@@ -1087,26 +1070,9 @@ func (c *checker) inModule(pkg *types.Package) bool {
 	return pkg.Path() == mod || strings.HasPrefix(pkg.Path(), mod+"/")
 }
 
-func (c *checker) jsonFieldsAt(f *types.Var, subject string, t types.Type, seen map[types.Type]bool) {
-	c.jsonTypeAt(c.fset.Position(f.Pos()), subject, t, seen)
-}
-
-// jsonTypeAt is jsonFields for a type that is not a field (a handler's
-// result): what no field of it claimed is reported at pos.
-func (c *checker) jsonTypeAt(pos token.Position, subject string, t types.Type, seen map[types.Type]bool) {
-	before := len(c.diags)
-	c.jsonFields(subject, t, seen)
-	for i := before; i < len(c.diags); i++ {
-		if !c.diags[i].Pos.IsValid() {
-			c.diags[i].Pos = pos
-		}
-	}
-}
-
-func (c *checker) badType(subject string, t types.Type, what string) {
-	c.diags = append(c.diags, Diagnostic{Subject: subject,
-		Problem: fmt.Sprintf("type %s cannot be carried in JSON: %s have no JSON form", short(t), what),
-		Hint:    "use a concrete JSON-friendly type (string, number, bool, struct, slice, map[string]T), or tag the field json:\"-\""})
+func (c *checker) badType(pos token.Position, subject string, t types.Type, what string) {
+	c.atPosition(pos, subject, "use a concrete JSON-friendly type (string, number, bool, struct, slice, map[string]T), or tag the field json:\"-\"",
+		"type %s cannot be carried in JSON: %s have no JSON form", short(t), what)
 }
 
 // ownJSON reports whether t (or *t) has a method that decides its JSON

@@ -1,7 +1,6 @@
 package gen
 
 import (
-	"bytes"
 	"fmt"
 	"go/ast"
 	"go/constant"
@@ -9,7 +8,6 @@ import (
 	"go/types"
 	"path"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
@@ -32,17 +30,17 @@ import (
 var clientMethods = []string{"CheckSurface", "Untyped"}
 
 // clientPackage is the name (and directory) of s's typed client.
-func clientPackage(s *Server) string { return s.Name + "client" }
+func clientPackage(s *server) string { return s.Name + "client" }
 
 // clientMethod is the name of the typed client's method for c.
-func (s *Server) clientMethod(c *Component) string {
+func (s *server) clientMethod(c *component) string {
 	for _, r := range s.Resources {
-		if &r.Component == c {
+		if &r.component == c {
 			return "Read" + c.TypeName
 		}
 	}
 	for _, p := range s.Prompts {
-		if &p.Component == c {
+		if &p.component == c {
 			return "Get" + c.TypeName
 		}
 	}
@@ -51,22 +49,23 @@ func (s *Server) clientMethod(c *Component) string {
 
 // clientEmitter renders one server's typed client.
 type clientEmitter struct {
-	s     *Server
-	pkg   string
-	types *clientTypes
+	s       *server
+	pkg     string
+	types   *clientTypes
+	version string // of mcpgen, for the headers
 }
 
-func emitClient(s *Server) ([]File, error) {
-	ce := &clientEmitter{s: s, pkg: clientPackage(s), types: newClientTypes(s)}
+func emitClient(s *server, version string) ([]File, error) {
+	ce := &clientEmitter{s: s, pkg: clientPackage(s), types: newClientTypes(s), version: version}
 	ce.types.collect()
 	dir := path.Join(s.Name, ce.pkg)
 	var files []File
 	add := func(name string, f *jen.File) error {
-		var buf bytes.Buffer
-		if err := f.Render(&buf); err != nil {
+		b, err := render(f, s.Module)
+		if err != nil {
 			return internalError("render %s/%s: %v", dir, name, err)
 		}
-		files = append(files, File{Path: path.Join(dir, name), Content: buf.Bytes()})
+		files = append(files, File{Path: path.Join(dir, name), Content: b})
 		return nil
 	}
 	if err := add("client.go", ce.clientFile()); err != nil {
@@ -103,7 +102,7 @@ func emitClient(s *Server) ([]File, error) {
 
 func (ce *clientEmitter) newFile() *jen.File {
 	f := jen.NewFile(ce.pkg)
-	f.HeaderComment(Header)
+	header(f, ce.version)
 	f.ImportName(runtimeModule, "mcpgen")
 	f.ImportName(jsonPkg, "json")
 	f.ImportName(ctxPkg, "context")
@@ -135,17 +134,17 @@ func (ce *clientEmitter) clientFile() *jen.File {
 		"methods.\n\n")
 	var index []string
 	for _, t := range s.Tools {
-		index = append(index, fmt.Sprintf("  - tool %s: [Client.%s]", t.Name, s.clientMethod(&t.Component)))
+		index = append(index, fmt.Sprintf("  - tool %s: [Client.%s]", t.Name, s.clientMethod(&t.component)))
 	}
 	for _, r := range s.Resources {
 		kind := "resource"
 		if r.Template {
 			kind = "resource template"
 		}
-		index = append(index, fmt.Sprintf("  - %s %s: [Client.%s]", kind, r.URI, s.clientMethod(&r.Component)))
+		index = append(index, fmt.Sprintf("  - %s %s: [Client.%s]", kind, r.URI, s.clientMethod(&r.component)))
 	}
 	for _, p := range s.Prompts {
-		index = append(index, fmt.Sprintf("  - prompt %s: [Client.%s]", p.Name, s.clientMethod(&p.Component)))
+		index = append(index, fmt.Sprintf("  - prompt %s: [Client.%s]", p.Name, s.clientMethod(&p.component)))
 	}
 	if len(index) > 0 {
 		fmt.Fprintf(&doc, "The server's components and their methods:\n\n%s\n\n", strings.Join(index, "\n"))
@@ -258,13 +257,13 @@ func (ce *clientEmitter) toolsFile() *jen.File {
 		var result jen.Code
 		var call *jen.Statement
 		switch m.Kind {
-		case ResultText:
+		case resultText:
 			result = jen.String()
 			call = rt("CallToolAs").Types(jen.String())
-		case ResultContent:
+		case resultContent:
 			result = jen.Index().Add(rt("Content"))
 			call = rt("CallToolAs").Types(jen.Index().Add(rt("Content")))
-		case ResultRaw:
+		case resultRaw:
 			result = jen.Op("*").Add(rt("CallToolResult"))
 		default:
 			result = ce.types.code(m.Result)
@@ -287,11 +286,11 @@ func (ce *clientEmitter) toolsFile() *jen.File {
 		}
 		f.Comment("//")
 		switch m.Kind {
-		case ResultText:
+		case resultText:
 			f.Comment("It returns the text of the result.")
-		case ResultContent:
+		case resultContent:
 			f.Comment("It returns the result's content blocks.")
-		case ResultRaw:
+		case resultRaw:
 			f.Comment("It returns the result as the server sent it.")
 		default:
 			f.Commentf("It returns the structured result, decoded into %s.", ce.types.spell(m.Result))
@@ -306,7 +305,7 @@ func (ce *clientEmitter) toolsFile() *jen.File {
 }
 
 // hintSentence says what the tool's annotations declare.
-func hintSentence(t *Tool) string {
+func hintSentence(t *tool) string {
 	var hints []string
 	switch {
 	case t.ReadOnly:
@@ -337,11 +336,11 @@ func (ce *clientEmitter) resourcesFile() *jen.File {
 			return rt("ReadResourceAs").Types(result).Call(jen.Id("ctx"), jen.Id("c").Dot("c"), uri)
 		}
 		switch m.Kind {
-		case ResultText:
+		case resultText:
 			result = jen.String()
-		case ResultBlob:
+		case resultBlob:
 			result = jen.Index().Byte()
-		case ResultRaw:
+		case resultRaw:
 			result = jen.Op("*").Add(rt("ReadResourceResult"))
 			read = func(uri jen.Code) jen.Code {
 				return jen.Id("c").Dot("c").Dot("ReadResource").Call(jen.Id("ctx"), uri)
@@ -362,7 +361,7 @@ func (ce *clientEmitter) resourcesFile() *jen.File {
 			}
 			uri = rt("ExpandTemplate").Call(jen.Lit(r.URI), jen.Map(jen.String()).String().Values(vars))
 		}
-		name := ce.s.clientMethod(&r.Component)
+		name := ce.s.clientMethod(&r.component)
 		if r.Template {
 			f.Commentf("%s reads the resource template %s: %s, with %s.", name, r.Name, r.URI, varList(r.Vars, argNames))
 		} else {
@@ -374,11 +373,11 @@ func (ce *clientEmitter) resourcesFile() *jen.File {
 		}
 		f.Comment("//")
 		switch m.Kind {
-		case ResultText:
+		case resultText:
 			f.Comment("It returns the text of the resource.")
-		case ResultBlob:
+		case resultBlob:
 			f.Comment("It returns the bytes of the resource.")
-		case ResultRaw:
+		case resultRaw:
 			f.Comment("It returns the result as the server sent it.")
 		default:
 			f.Commentf("It returns the resource's JSON decoded into %s.", ce.types.spell(m.Result))
@@ -391,7 +390,7 @@ func (ce *clientEmitter) resourcesFile() *jen.File {
 }
 
 // varList describes a template's variables and the arguments bound to them.
-func varList(vars []TemplateVar, args []string) string {
+func varList(vars []templateVar, args []string) string {
 	var parts []string
 	for i, v := range vars {
 		parts = append(parts, fmt.Sprintf("{%s} from %s", v.Name, args[i]))
@@ -415,7 +414,7 @@ func (ce *clientEmitter) promptsFile() *jen.File {
 		if i > 0 {
 			f.Line()
 		}
-		name := ce.s.clientMethod(&p.Component)
+		name := ce.s.clientMethod(&p.component)
 		body := []jen.Code{}
 		required := jen.Dict{}
 		for _, a := range p.Args {
@@ -456,7 +455,7 @@ func (ce *clientEmitter) promptsFile() *jen.File {
 	return f
 }
 
-func promptArgsSentence(args []PromptArg) string {
+func promptArgsSentence(args []promptArg) string {
 	var req, opt []string
 	for _, a := range args {
 		if a.Required {
@@ -559,14 +558,14 @@ type copiedType struct {
 
 // clientTypes are the named types a client copies, and their names there.
 type clientTypes struct {
-	s     *Server
+	s     *server
 	docs  *docIndex
 	byKey map[string]*copiedType
 	list  []*copiedType // sorted by name once collected
 	taken map[string]bool
 }
 
-func newClientTypes(s *Server) *clientTypes {
+func newClientTypes(s *server) *clientTypes {
 	return &clientTypes{s: s, docs: newDocIndex(s.fset), byKey: map[string]*copiedType{}, taken: map[string]bool{}}
 }
 
@@ -576,19 +575,20 @@ func newClientTypes(s *Server) *clientTypes {
 // name in front (memstore.Graph beside memory.Graph becomes MemstoreGraph).
 func (ct *clientTypes) collect() {
 	s := ct.s
+	w := &typeWalk{visit: ct.need}
 	for _, t := range s.Tools {
-		ct.need(t.Type)
-		if t.Handler != nil && t.Handler.Kind == ResultStructured {
-			ct.need(t.Handler.Result)
+		w.walk(t.Type)
+		if t.Handler != nil && t.Handler.Kind == resultStructured {
+			w.walk(t.Handler.Result)
 		}
 	}
 	for _, r := range s.Resources {
-		if r.Handler != nil && r.Handler.Kind == ResultJSON {
-			ct.need(r.Handler.Result)
+		if r.Handler != nil && r.Handler.Kind == resultJSON {
+			w.walk(r.Handler.Result)
 		}
 	}
 	for _, p := range s.Prompts {
-		ct.need(p.Type)
+		w.walk(p.Type)
 	}
 	// Component types keep their names; then the others, in a stable order.
 	sort.SliceStable(ct.list, func(i, j int) bool {
@@ -672,36 +672,32 @@ func (ct *clientTypes) copies(n *types.Named) bool {
 	return strings.Contains(first, ".")
 }
 
-func (ct *clientTypes) need(t types.Type) {
-	switch u := types.Unalias(t).(type) {
-	case *types.Pointer:
-		ct.need(u.Elem())
-	case *types.Slice:
-		ct.need(u.Elem())
-	case *types.Array:
-		ct.need(u.Elem())
-	case *types.Map:
-		ct.need(u.Key())
-		ct.need(u.Elem())
-	case *types.Struct:
-		for _, i := range copiedFields(u) {
-			ct.need(u.Field(i).Type())
-		}
+// need is the visitor that collects the types to copy: it goes through
+// the fields encoding/json sees and into the named types copied with
+// their layout.
+func (ct *clientTypes) need(n *typeNode) walkAction {
+	if n.step == stepField && !copiedField(n.field, n.tag) {
+		return walkOver
+	}
+	switch u := n.typ.(type) {
 	case *types.Named:
-		if !ct.copies(u) {
-			return
+		if n.repeat || !ct.copies(u) {
+			return walkOver
 		}
 		key := types.TypeString(u, nil)
 		if ct.byKey[key] != nil {
-			return
+			return walkOver
 		}
 		c := &copiedType{named: u, form: formOf(u)}
 		ct.byKey[key] = c
 		ct.list = append(ct.list, c)
-		if c.form == formLayout {
-			ct.need(u.Underlying())
+		if c.form != formLayout {
+			return walkOver
 		}
+	case *types.Chan, *types.Signature:
+		return walkOver
 	}
+	return walkInto
 }
 
 // formOf decides how n is copied from the methods that decide its JSON,
@@ -731,27 +727,35 @@ func formOf(n *types.Named) copyForm {
 	return formLayout
 }
 
-// copiedFields are the indices of the fields encoding/json sees: exported
-// ones not tagged json:"-", and embedded structs whose fields it promotes.
+// copiedFields are the indices of the fields encoding/json sees (see
+// copiedField).
 func copiedFields(st *types.Struct) []int {
 	var out []int
 	for i := 0; i < st.NumFields(); i++ {
-		f := st.Field(i)
-		if jsontag.Parse(st.Tag(i)).Skip {
-			continue
+		if copiedField(st.Field(i), st.Tag(i)) {
+			out = append(out, i)
 		}
-		if !f.Exported() {
-			t := types.Unalias(f.Type())
-			if p, ok := t.(*types.Pointer); ok {
-				t = p.Elem()
-			}
-			if _, isStruct := t.Underlying().(*types.Struct); !f.Embedded() || !isStruct {
-				continue
-			}
-		}
-		out = append(out, i)
 	}
 	return out
+}
+
+// copiedField reports whether encoding/json sees the field f with tag:
+// an exported one not tagged json:"-", or an embedded struct whose fields
+// it promotes.
+func copiedField(f *types.Var, tag string) bool {
+	if jsontag.Parse(tag).Skip {
+		return false
+	}
+	if !f.Exported() {
+		t := types.Unalias(f.Type())
+		if p, ok := t.(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		if _, isStruct := t.Underlying().(*types.Struct); !f.Embedded() || !isStruct {
+			return false
+		}
+	}
+	return true
 }
 
 // nameOf is the client's name for a copied named type.
@@ -762,26 +766,18 @@ func (ct *clientTypes) nameOf(t types.Type) string {
 	panic(internalError("type %s was not collected for the client", t))
 }
 
-// code spells t in the client package.
+// code spells t in the client package: the copies by their names, and
+// struct types with the fields encoding/json sees.
 func (ct *clientTypes) code(t types.Type) *jen.Statement {
-	switch u := types.Unalias(t).(type) {
-	case *types.Named:
-		if c := ct.byKey[types.TypeString(u, nil)]; c != nil {
-			return jen.Id(c.name)
-		}
-		return typeCode(u)
-	case *types.Struct:
-		return ct.structCode(u, nil)
-	case *types.Pointer:
-		return jen.Op("*").Add(ct.code(u.Elem()))
-	case *types.Slice:
-		return jen.Index().Add(ct.code(u.Elem()))
-	case *types.Array:
-		return jen.Index(jen.Lit(int(u.Len()))).Add(ct.code(u.Elem()))
-	case *types.Map:
-		return jen.Map(ct.code(u.Key())).Add(ct.code(u.Elem()))
-	}
-	return typeCode(t)
+	return typeSpeller{
+		named: func(n *types.Named) *jen.Statement {
+			if c := ct.byKey[types.TypeString(n, nil)]; c != nil {
+				return jen.Id(c.name)
+			}
+			return nil
+		},
+		structType: func(st *types.Struct) *jen.Statement { return ct.structCode(st, nil) },
+	}.code(t)
 }
 
 // spell renders t as the client package writes it, for doc comments.
@@ -807,11 +803,7 @@ func (ct *clientTypes) structCode(st *types.Struct, named *types.Named) *jen.Sta
 			c = jen.Id(f.Name()).Add(ct.code(f.Type()))
 		}
 		if tag := st.Tag(i); tag != "" {
-			lit := "`" + tag + "`"
-			if strings.Contains(tag, "`") {
-				lit = strconv.Quote(tag)
-			}
-			c = c.Op(lit)
+			c = c.Op(tagLiteral(tag))
 		}
 		fs = append(fs, c)
 	}

@@ -10,20 +10,20 @@ import (
 
 // TestDriftGuard changes a component under the generated code (through a
 // build overlay, so the tree is untouched) and checks that the generated
-// package then fails to compile at its drift guard in server.go, and that
+// package then fails to compile at its drift guard in guard.go, and that
 // the compiler's first error says, in its first line, what changed and to
 // run go generate: the guard's call, which the message quotes, carries the
 // advice. A handler's signature (a dynamic skill's Files method too), a
 // removed method and the fields of an input type are guarded: a new field
 // would otherwise build with a stale schema that refuses it. The adapters
-// that call the changed method fail too, in files that sort before
-// server.go (prompts.go): the guard's error must still come first.
+// that call the changed method fail too (in prompts.go, say): the guard's
+// error must still come first.
 func TestDriftGuard(t *testing.T) {
 	for _, tc := range []struct {
 		name               string
 		caseDir, file, pkg string // golden case, its component file, its generated package
 		before, after      string
-		guard              string // the guard's advice, as its call in server.go spells it
+		guard              string // the guard's advice, as its call in guard.go spells it
 		detail             string // regexp: what the first error line says after the guard's call
 	}{
 		{
@@ -51,7 +51,7 @@ func TestDriftGuard(t *testing.T) {
 			detail: `, component\.Shout\{\}\) \(value of struct type .*Shout\) as struct\{Text string .*\} value in variable declaration$`,
 		},
 		{
-			// prompts.go, which calls Review.Get, sorts before server.go.
+			// prompts.go calls Review.Get: it fails to compile too.
 			name:    "prompt",
 			caseDir: "gen/testdata/golden/prompts", file: "prompts.go", pkg: "prompts",
 			before: "func (p Review) Get(ctx context.Context) (string, error) {",
@@ -78,14 +78,14 @@ func TestDriftGuard(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		serverGo, err := os.ReadFile("../" + generated + "/server.go")
+		guardGo, err := os.ReadFile("../" + generated + "/guard.go")
 		if err != nil {
 			t.Fatal(err)
 		}
-		lines := strings.Split(string(serverGo), "\n")
+		lines := strings.Split(string(guardGo), "\n")
 		// The guard's own doc says what to do.
-		if !strings.Contains(string(serverGo), "Run `go generate ./...` (mcpgen) again") {
-			t.Errorf("%s/server.go does not tell the reader to re-run mcpgen", generated)
+		if !strings.Contains(string(guardGo), "Run `go generate ./...` (mcpgen) again") {
+			t.Errorf("%s/guard.go does not tell the reader to re-run mcpgen", generated)
 		}
 		t.Run(tc.name, func(t *testing.T) {
 			if !strings.Contains(string(src), tc.before) {
@@ -106,16 +106,16 @@ func TestDriftGuard(t *testing.T) {
 				}
 			}
 			if guard == 0 {
-				t.Fatalf("no drift guard %s in %s/server.go", call, generated)
+				t.Fatalf("no drift guard %s in %s/guard.go", call, generated)
 			}
 			first := strings.SplitN(strings.TrimPrefix(out, "# "+modulePath+"/"+generated+"\n"), "\n", 2)[0]
-			at := regexp.MustCompile("^" + regexp.QuoteMeta(generated+"/server.go:") + `(\d+):\d+: cannot use ` + regexp.QuoteMeta(call) + `.*` + tc.detail)
+			at := regexp.MustCompile("^" + regexp.QuoteMeta(generated+"/guard.go:") + `(\d+):\d+: cannot use ` + regexp.QuoteMeta(call) + `.*` + tc.detail)
 			m := at.FindStringSubmatch(first)
 			if m == nil {
 				t.Fatalf("the compiler's first error is not the drift guard's %s ... %s:\n%s", call, tc.detail, out)
 			}
 			if m[1] != strconv.Itoa(guard) {
-				t.Errorf("the compiler points at server.go:%s, the guard is at line %d:\n%s", m[1], guard, out)
+				t.Errorf("the compiler points at guard.go:%s, the guard is at line %d:\n%s", m[1], guard, out)
 			}
 		})
 	}

@@ -8,9 +8,9 @@ import (
 	"unicode/utf8"
 )
 
-// RegistrySchema is the version of the MCP registry's server.json format
+// registrySchema is the version of the MCP registry's server.json format
 // the generator writes.
-const RegistrySchema = "https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json"
+const registrySchema = "https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json"
 
 // registryServer is the part of the registry's server.json we fill.
 type registryServer struct {
@@ -43,9 +43,9 @@ type registryTransport struct {
 
 // registryFile is generated/<server>/server.json, the server's entry for
 // the official MCP registry, filled from the //mcp:server directive.
-func registryFile(s *Server) (File, error) {
+func registryFile(s *server) (File, error) {
 	r := registryServer{
-		Schema: RegistrySchema, Name: registryNameOf(s), Title: s.Title,
+		Schema: registrySchema, Name: registryNameOf(s), Title: s.Title,
 		Description: descriptionOf(s), Version: s.Version,
 	}
 	if r.Version == "" {
@@ -82,7 +82,7 @@ func registryFile(s *Server) (File, error) {
 // registryNameOf is registry= or, from the module path, the reverse-DNS
 // namespace of its host and owner: github.com/acme/tools gives
 // io.github.acme/<server>.
-func registryNameOf(s *Server) string {
+func registryNameOf(s *server) string {
 	if s.Registry != "" {
 		return s.Registry
 	}
@@ -115,7 +115,7 @@ func sanitizeRegistry(s string) string {
 }
 
 // repositoryOf is repository= or, for a module on GitHub, its repository.
-func repositoryOf(s *Server) string {
+func repositoryOf(s *server) string {
 	if s.Repository != "" {
 		return s.Repository
 	}
@@ -127,7 +127,7 @@ func repositoryOf(s *Server) string {
 
 // descriptionOf is description= or the first sentence of the package
 // doc (the registry takes 100 characters), else the title.
-func descriptionOf(s *Server) string {
+func descriptionOf(s *server) string {
 	if s.Description != "" {
 		return s.Description
 	}

@@ -72,11 +72,11 @@ func (e *emitter) skills() ([]File, error) {
 			jen.Return(jen.Id("in").Dot(m.Name).Call(args(m)...)),
 		)
 	}
-	var buf bytes.Buffer
-	if err := f.Render(&buf); err != nil {
+	b, err := render(f, s.Module)
+	if err != nil {
 		return nil, internalError("render %s/skills.go: %v", s.Name, err)
 	}
-	files = append(files, File{Path: path.Join(s.Name, "skills.go"), Content: buf.Bytes()})
+	files = append(files, File{Path: path.Join(s.Name, "skills.go"), Content: b})
 	return files, nil
 }
 

@@ -12,7 +12,7 @@ import (
 // surfaceFile is generated/<server>/surface.json: the server's API to
 // its callers in one reviewable document, the baseline `mcpgen
 // breaking` compares against.
-func surfaceFile(s *Server) (File, error) {
+func surfaceFile(s *server) (File, error) {
 	b, err := surfaceOf(s).Marshal()
 	if err != nil {
 		return File{}, internalError("surface of %s: %v", s.Name, err)
@@ -21,7 +21,7 @@ func surfaceFile(s *Server) (File, error) {
 }
 
 // surfaceOf is what the generated server registers, as callers see it.
-func surfaceOf(s *Server) *surface.Surface {
+func surfaceOf(s *server) *surface.Surface {
 	out := &surface.Surface{Server: surface.Server{Name: s.Name, Title: s.Title, Version: s.Version, Instructions: s.Instructions}}
 	for _, t := range s.Tools {
 		st := surface.Tool{
@@ -64,7 +64,7 @@ func surfaceOf(s *Server) *surface.Surface {
 
 // skillDigest identifies a skill's content: the digest of its files'
 // paths and digests. A skill provided by code has none.
-func skillDigest(sk *Skill) string {
+func skillDigest(sk *skill) string {
 	if sk.Files == nil {
 		return ""
 	}

@@ -5,8 +5,8 @@ import (
 	"go/types"
 )
 
-// Server is one //mcp:server package and everything it registers.
-type Server struct {
+// server is one //mcp:server package and everything it registers.
+type server struct {
 	Name         string // MCP server name; also the generated package name
 	Title        string
 	Version      string
@@ -27,44 +27,44 @@ type Server struct {
 	Dir         string // directory of the component package
 	Pos         token.Position
 
-	Tools     []*Tool
-	Resources []*Resource // fixed URIs and templates, sorted by name
-	Prompts   []*Prompt
-	Deps      []*Dep   // constructor parameters, sorted by type
-	Skills    []*Skill // //mcp:skill directives, sorted by skill path
+	Tools     []*tool
+	Resources []*resource // fixed URIs and templates, sorted by name
+	Prompts   []*prompt
+	Deps      []*dep   // constructor parameters, sorted by type
+	Skills    []*skill // //mcp:skill directives, sorted by skill path
 
 	fset *token.FileSet // positions of the loaded packages, for doc comments
 }
 
-// Component is what tools, resources and prompts share: a named struct type
+// component is what tools, resources and prompts share: a named struct type
 // with a handler method.
-type Component struct {
+type component struct {
 	TypeName    string
 	Type        *types.Named
 	Name        string
 	Title       string
 	Description string
-	Icons       []Icon
+	Icons       []icon
 	Scope       string
 	Pos         token.Position
-	Handler     *Method // Call, Read or Get
-	Complete    *Method // optional completion method
+	Handler     *method // Call, Read or Get
+	Complete    *method // optional completion method
 }
 
-// Icon is an icon option of a component.
-type Icon struct {
+// icon is an icon option of a component.
+type icon struct {
 	Src      string
 	MimeType string
 	Sizes    []string
 }
 
-// Method is a component method the generated adapter calls directly.
-type Method struct {
+// method is a component method the generated adapter calls directly.
+type method struct {
 	Name    string
 	PtrRecv bool
-	Params  []Param    // after the receiver, in order
+	Params  []param    // after the receiver, in order
 	Result  types.Type // first result (the second is error)
-	Kind    ResultKind // how the result becomes a wire value
+	Kind    resultKind // how the result becomes a wire value
 	Sig     *types.Signature
 	Pos     token.Position // the method's name in its declaration: where mistakes in its signature are reported
 	// ContentText is set when a structured result type has a
@@ -77,46 +77,46 @@ type Method struct {
 	OutputTrusted bool
 }
 
-// Param is one handler parameter; Dep is nil for the runtime-supplied ones.
-type Param struct {
-	Kind ParamKind
-	Dep  *Dep
+// param is one handler parameter; dep is nil for the runtime-supplied ones.
+type param struct {
+	Kind paramKind
+	Dep  *dep
 }
 
-// ParamKind says where a handler argument comes from.
-type ParamKind int
+// paramKind says where a handler argument comes from.
+type paramKind int
 
 const (
-	ParamContext  ParamKind = iota // context.Context
-	ParamRequest                   // *server.Request
-	ParamComplete                  // server.CompleteRequest (completion methods)
-	ParamDep                       // a dependency injected by New
+	paramContext  paramKind = iota // context.Context
+	paramRequest                   // *server.Request
+	paramComplete                  // server.CompleteRequest (completion methods)
+	paramDep                       // a dependency injected by New
 )
 
-// Dep is a dependency the generated constructor takes and hands to every
+// dep is a dependency the generated constructor takes and hands to every
 // handler that declares it.
-type Dep struct {
+type dep struct {
 	Type    types.Type
 	VarName string
 }
 
-// ResultKind is the shape of a handler's result.
-type ResultKind int
+// resultKind is the shape of a handler's result.
+type resultKind int
 
 const (
-	ResultText       ResultKind = iota // string
-	ResultStructured                   // any JSON value with an output schema
-	ResultContent                      // []protocol.Content
-	ResultRaw                          // *protocol.CallToolResult / ReadResourceResult / GetPromptResult
-	ResultBlob                         // []byte (resources)
-	ResultJSON                         // any JSON value (resources)
-	ResultMessages                     // []protocol.PromptMessage
-	ResultStrings                      // []string (completion)
+	resultText       resultKind = iota // string
+	resultStructured                   // any JSON value with an output schema
+	resultContent                      // []protocol.Content
+	resultRaw                          // *protocol.CallToolResult / ReadResourceResult / GetPromptResult
+	resultBlob                         // []byte (resources)
+	resultJSON                         // any JSON value (resources)
+	resultMessages                     // []protocol.PromptMessage
+	resultStrings                      // []string (completion)
 )
 
-// Tool is a //mcp:tool component.
-type Tool struct {
-	Component
+// tool is a //mcp:tool component.
+type tool struct {
+	component
 	ReadOnly, Destructive, Idempotent, OpenWorld bool
 	Task                                         string // "", "optional" or "required": runs as a task for clients that declare the extension
 	InputSchema                                  []byte
@@ -126,34 +126,34 @@ type Tool struct {
 	// JSONSchema method, a format or a constraint tag), so checking a
 	// result against it could never fail.
 	OutputExact bool
-	Prepare     *Method // optional Prepare(ctx, ...) error, run before a task is created
+	Prepare     *method // optional Prepare(ctx, ...) error, run before a task is created
 }
 
-// Resource is a //mcp:resource component: a fixed URI or a URI template.
-type Resource struct {
-	Component
+// resource is a //mcp:resource component: a fixed URI or a URI template.
+type resource struct {
+	component
 	URI        string
 	Template   bool
-	Vars       []TemplateVar
+	Vars       []templateVar
 	MimeType   string
 	CacheTTLMs int64
 	CacheScope string
 }
 
-// TemplateVar binds a URI template variable to a string field.
-type TemplateVar struct {
+// templateVar binds a URI template variable to a string field.
+type templateVar struct {
 	Name  string
 	Field string
 }
 
-// Prompt is a //mcp:prompt component; its fields are its arguments.
-type Prompt struct {
-	Component
-	Args []PromptArg
+// prompt is a //mcp:prompt component; its fields are its arguments.
+type prompt struct {
+	component
+	Args []promptArg
 }
 
-// PromptArg is one string argument of a prompt.
-type PromptArg struct {
+// promptArg is one string argument of a prompt.
+type promptArg struct {
 	Name        string
 	Field       string
 	Description string

@@ -15,11 +15,12 @@ import (
 // output directory (its component package was renamed or lost its
 // directives, or is gone) is reported by Stale (mcpgen -check) and removed
 // by Write, while a server generated from packages this run did not scan,
-// and files mcpgen did not write, are left alone.
+// and files mcpgen did not write, are left alone. Which package a server
+// came from is read from the //mcpgen:source line of its server.go.
 func TestOrphanedServers(t *testing.T) {
 	res := generate(t, "./testdata/golden/tasks")
 	out := t.TempDir()
-	if _, err := gen.Write(out, res); err != nil {
+	if _, err := res.Write(out); err != nil {
 		t.Fatal(err)
 	}
 	serverGo, err := os.ReadFile(filepath.Join(out, "tasks", "server.go"))
@@ -30,7 +31,11 @@ func TestOrphanedServers(t *testing.T) {
 	// the component package src.
 	plant := func(name, src string) {
 		doc := strings.ReplaceAll(string(serverGo), `"tasks"`, `"`+name+`"`)
-		doc = strings.Replace(doc, modulePath+"/gen/testdata/golden/tasks.", src+".", 1)
+		marker := "\n//mcpgen:source " + modulePath + "/gen/testdata/golden/tasks\n"
+		if !strings.Contains(doc, marker) {
+			t.Fatalf("tasks/server.go has no line %q in its header:\n%s", marker, serverGo)
+		}
+		doc = strings.Replace(doc, marker, "\n//mcpgen:source "+src+"\n", 1)
 		dir := filepath.Join(out, name, "schemas")
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			t.Fatal(err)
@@ -48,7 +53,7 @@ func TestOrphanedServers(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	stale, err := gen.Stale(out, res)
+	stale, err := res.Stale(out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +61,7 @@ func TestOrphanedServers(t *testing.T) {
 	if !reflect.DeepEqual(stale, want) {
 		t.Fatalf("Stale = %q, want %q", stale, want)
 	}
-	if _, err := gen.Write(out, res); err != nil {
+	if _, err := res.Write(out); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(filepath.Join(out, "gone")); !os.IsNotExist(err) {
@@ -71,7 +76,7 @@ func TestOrphanedServers(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(out, "elsewhere", "server.go")); err != nil {
 		t.Errorf("a server of a package this run did not scan was removed: %v", err)
 	}
-	if stale, err := gen.Stale(out, res); err != nil || len(stale) != 0 {
+	if stale, err := res.Stale(out); err != nil || len(stale) != 0 {
 		t.Errorf("after Write, Stale = %q, %v", stale, err)
 	}
 }

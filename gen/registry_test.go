@@ -42,7 +42,7 @@ func TestCommittedServerJSONValid(t *testing.T) {
 		if err := v.Validate(b); err != nil {
 			t.Errorf("%s: %v", f, err)
 		}
-		if !strings.Contains(string(b), `"$schema": "`+RegistrySchema+`"`) {
+		if !strings.Contains(string(b), `"$schema": "`+registrySchema+`"`) {
 			t.Errorf("%s does not name its schema version", f)
 		}
 	}
@@ -54,15 +54,15 @@ func TestRegistryEntry(t *testing.T) {
 	v := registryValidator(t)
 	for _, c := range []struct {
 		name   string
-		server Server
+		server server
 		want   []string
 	}{
-		{"derived", Server{Name: "notes", Module: "github.com/acme/tools", PkgName: "notes", Doc: "Package notes is a small server that keeps notes. It has more to say."},
+		{"derived", server{Name: "notes", Module: "github.com/acme/tools", PkgName: "notes", Doc: "Package notes is a small server that keeps notes. It has more to say."},
 			[]string{`"name": "io.github.acme/notes"`, `"description": "A small server that keeps notes."`, `"version": "0.0.0"`, `"url": "https://github.com/acme/tools"`}},
-		{"declared", Server{Name: "notes", Module: "example.com/x", Version: "1.2.3", Registry: "com.example/notes", Description: "Notes.",
+		{"declared", server{Name: "notes", Module: "example.com/x", Version: "1.2.3", Registry: "com.example/notes", Description: "Notes.",
 			Packages: []string{"oci:ghcr.io/acme/notes:1.2.3", "npm:@acme/notes"}, Remotes: []string{"https://notes.example.com/mcp"}},
 			[]string{`"name": "com.example/notes"`, `"registryType": "oci"`, `"identifier": "@acme/notes"`, `"version": "1.2.3"`, `"type": "streamable-http"`, `"url": "https://notes.example.com/mcp"`}},
-		{"long doc", Server{Name: "n", Module: "example", PkgName: "n", Doc: strings.Repeat("word ", 40)},
+		{"long doc", server{Name: "n", Module: "example", PkgName: "n", Doc: strings.Repeat("word ", 40)},
 			[]string{`"name": "local.example/n"`, `…"`}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -80,7 +80,7 @@ func TestRegistryEntry(t *testing.T) {
 			}
 		})
 	}
-	bad, _ := registryFile(&Server{Name: "n", Module: "example.com/x", Registry: "not a name"})
+	bad, _ := registryFile(&server{Name: "n", Module: "example.com/x", Registry: "not a name"})
 	if err := v.Validate(bad.Content); err == nil {
 		t.Error("the schema accepted a malformed registry name: the test validates nothing")
 	}

@@ -47,12 +47,12 @@ type schemaJob struct {
 	subj   string
 }
 
-func schemaJobs(servers []*Server) []schemaJob {
+func schemaJobs(servers []*server) []schemaJob {
 	var jobs []schemaJob
 	for _, s := range servers {
 		for _, t := range s.Tools {
 			jobs = append(jobs, schemaJob{key: s.Name + "/tool/" + t.Name + "/input", typ: t.Type, code: jen.Qual(s.PkgPath, t.TypeName), dest: &t.InputSchema, pos: t.Pos, subj: "tool " + t.Name})
-			if t.Handler != nil && t.Handler.Kind == ResultStructured {
+			if t.Handler != nil && t.Handler.Kind == resultStructured {
 				jobs = append(jobs, schemaJob{key: s.Name + "/tool/" + t.Name + "/output", typ: t.Handler.Result, code: typeCode(t.Handler.Result), output: true,
 					dest: &t.OutputSchema, exact: &t.OutputExact, pos: t.Handler.Pos, subj: "tool " + t.Name})
 			}
@@ -62,14 +62,14 @@ func schemaJobs(servers []*Server) []schemaJob {
 }
 
 // runSchemas fills every tool's input and output schema.
-func runSchemas(ctx context.Context, moduleDir string, servers []*Server, fset *token.FileSet) error {
+func runSchemas(ctx context.Context, moduleDir string, servers []*server, fset *token.FileSet) error {
 	jobs := schemaJobs(servers)
 	if len(jobs) == 0 {
 		return nil
 	}
 	docs := newDocIndex(fset)
 	for _, j := range jobs {
-		docs.collect(j.typ, map[types.Type]bool{})
+		docs.collect(j.typ)
 	}
 	src, err := schemaProgram(jobs, docs)
 	if err != nil {
@@ -313,40 +313,31 @@ func newDocIndex(fset *token.FileSet) *docIndex {
 	return &docIndex{fset: fset, files: map[string]*ast.File{}, fields: map[string]string{}, pos: map[string]fieldPos{}}
 }
 
-func (d *docIndex) collect(t types.Type, seen map[types.Type]bool) {
-	t = types.Unalias(t)
-	if seen[t] {
-		return
-	}
-	seen[t] = true
-	switch u := t.(type) {
-	case *types.Pointer:
-		d.collect(u.Elem(), seen)
-		return
-	case *types.Slice:
-		d.collect(u.Elem(), seen)
-		return
-	case *types.Array:
-		d.collect(u.Elem(), seen)
-		return
-	case *types.Map:
-		d.collect(u.Elem(), seen)
-		return
-	}
-	n, ok := t.(*types.Named)
-	if !ok || n.Obj().Pkg() == nil {
-		if st, ok := t.(*types.Struct); ok {
-			for i := 0; i < st.NumFields(); i++ {
-				d.collect(st.Field(i).Type(), seen)
-			}
+// collect records the doc comment and position of every field of the
+// named struct types inside t (map keys aside: they are strings in JSON).
+func (d *docIndex) collect(t types.Type) {
+	walkType(t, func(n *typeNode) walkAction {
+		if n.step == stepKey {
+			return walkOver
 		}
-		return
-	}
-	st, ok := n.Underlying().(*types.Struct)
-	if !ok {
-		d.collect(n.Underlying(), seen)
-		return
-	}
+		switch u := n.typ.(type) {
+		case *types.Named:
+			if n.repeat || u.Obj().Pkg() == nil {
+				return walkOver
+			}
+			if st, ok := u.Underlying().(*types.Struct); ok {
+				d.collectFields(u, st)
+			}
+		case *types.Chan, *types.Signature:
+			return walkOver
+		}
+		return walkInto
+	})
+}
+
+// collectFields records the doc comments and positions of the fields of
+// the named struct type n.
+func (d *docIndex) collectFields(n *types.Named, st *types.Struct) {
 	docs := d.structDocs(n.Origin())
 	for i := 0; i < st.NumFields(); i++ {
 		f := st.Field(i)
@@ -355,7 +346,6 @@ func (d *docIndex) collect(t types.Type, seen map[types.Type]bool) {
 			d.fields[key] = doc
 		}
 		d.pos[key] = fieldPos{d.fset.Position(f.Pos()), n.Obj().Name() + "." + f.Name()}
-		d.collect(f.Type(), seen)
 	}
 }
 

@@ -46,20 +46,20 @@ import (
 // name defaults to the type name in kebab case, description to the type's
 // doc comment; both are checked as SKILL.md frontmatter is.
 
-// Skill is one skill a server publishes: its files, read and checked.
-type Skill struct {
+// skill is one skill a server publishes: its files, read and checked.
+type skill struct {
 	Path        string         // skill path: [prefix/]name; files are skill://<Path>/<file>
 	Dir         string         // the source directory
 	Frontmatter []byte         // SKILL.md frontmatter as a JSON object, in file order
-	Files       []SkillFile    // nil for a dynamic skill
+	Files       []skillFile    // nil for a dynamic skill
 	Pos         token.Position // of the directive
 	// Provider is the component of a dynamic skill (//mcp:skill on a
 	// type): its Handler is the Files method the registry entry calls.
-	Provider *Component
+	Provider *component
 }
 
-// SkillFile is one file of a skill, with what its entry says about it.
-type SkillFile struct {
+// skillFile is one file of a skill, with what its entry says about it.
+type skillFile struct {
 	Path     string // relative to the skill root, '/'-separated
 	Content  []byte
 	Digest   string
@@ -73,7 +73,7 @@ type SkillFile struct {
 const skillDirName = "_skills"
 
 // checkSkillDirective handles one //mcp:skill directive of the package doc.
-func (c *checker) checkSkillDirective(s *Server, d directive) {
+func (c *checker) checkSkillDirective(s *server, d directive) {
 	var dirOpt, rootOpt, prefixOpt *option
 	for i := range d.Options {
 		o := &d.Options[i]
@@ -151,7 +151,7 @@ func (c *checker) skillPrefix(o option) (string, bool) {
 // files its Files method returns. Its name and description are checked as
 // the frontmatter of a SKILL.md is, at the option (or the type) that set
 // them.
-func (c *checker) checkSkillComponent(s *Server, comp Component, d directive) {
+func (c *checker) checkSkillComponent(s *server, comp component, d directive) {
 	comp.Name = strings.ReplaceAll(snake(comp.TypeName), "_", "-")
 	// A doc comment's line breaks are wrapping, not content: frontmatter
 	// descriptions are one line.
@@ -209,12 +209,12 @@ func (c *checker) checkSkillComponent(s *Server, comp Component, d directive) {
 		path = prefix + "/" + comp.Name
 	}
 	fm := []byte(`{"name":` + string(jsonString(comp.Name)) + `,"description":` + string(jsonString(comp.Description)) + `}`)
-	s.Skills = append(s.Skills, &Skill{Path: path, Dir: "type " + comp.TypeName, Frontmatter: fm, Pos: comp.Pos, Provider: &comp})
+	s.Skills = append(s.Skills, &skill{Path: path, Dir: "type " + comp.TypeName, Frontmatter: fm, Pos: comp.Pos, Provider: &comp})
 }
 
 // skillPath resolves a dir= or root= value: relative to the package
 // directory, inside the module, and a directory.
-func (c *checker) skillPath(s *Server, o option) (string, bool) {
+func (c *checker) skillPath(s *server, o option) (string, bool) {
 	v := c.str(o)
 	if v == "" {
 		return "", false
@@ -245,9 +245,9 @@ func (c *checker) skillPath(s *Server, o option) (string, bool) {
 // readSkill reads, checks and digests the skill in dir. Problems with the
 // directory are reported at the directive (valPos); problems in SKILL.md
 // are reported in it.
-func (c *checker) readSkill(dir, prefix string, pos token.Position, valPos token.Pos) *Skill {
+func (c *checker) readSkill(dir, prefix string, pos token.Position, valPos token.Pos) *skill {
 	name := filepath.Base(dir)
-	sk := &Skill{Path: name, Dir: dir, Pos: pos}
+	sk := &skill{Path: name, Dir: dir, Pos: pos}
 	if prefix != "" {
 		sk.Path = prefix + "/" + name
 	}
@@ -287,7 +287,7 @@ func (c *checker) readSkill(dir, prefix string, pos token.Position, valPos token
 			return err
 		}
 		total += int64(len(b))
-		sk.Files = append(sk.Files, SkillFile{Path: rel, Content: b, Digest: skills.Digest(b), MimeType: skills.MimeType(rel, b)})
+		sk.Files = append(sk.Files, skillFile{Path: rel, Content: b, Digest: skills.Digest(b), MimeType: skills.MimeType(rel, b)})
 		return nil
 	})
 	if err != nil {
@@ -295,7 +295,7 @@ func (c *checker) readSkill(dir, prefix string, pos token.Position, valPos token
 		return nil
 	}
 	sort.Slice(sk.Files, func(i, j int) bool { return sk.Files[i].Path < sk.Files[j].Path })
-	var manifest *SkillFile
+	var manifest *skillFile
 	for i := range sk.Files {
 		if sk.Files[i].Path == skills.Manifest {
 			manifest = &sk.Files[i]
@@ -322,7 +322,7 @@ func (c *checker) readSkill(dir, prefix string, pos token.Position, valPos token
 }
 
 // checkSkills refuses two skills served at the same path.
-func (c *checker) checkSkills(s *Server) {
+func (c *checker) checkSkills(s *server) {
 	sort.SliceStable(s.Skills, func(i, j int) bool { return s.Skills[i].Path < s.Skills[j].Path })
 	for i := 1; i < len(s.Skills); i++ {
 		if a, b := s.Skills[i-1], s.Skills[i]; a.Path == b.Path {
@@ -556,6 +556,6 @@ func jsonString(s string) []byte {
 
 // skillCopy is the path, inside the generated package, of the copy of one
 // skill file.
-func skillCopy(sk *Skill, f SkillFile) string {
+func skillCopy(sk *skill, f skillFile) string {
 	return path.Join(skillDirName, sk.Path, f.Path)
 }

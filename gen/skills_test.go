@@ -120,14 +120,14 @@ func TestSkillCopiesMakeCheckStale(t *testing.T) {
 		}
 		return res
 	}
-	if _, err := gen.Write(out, run()); err != nil {
+	if _, err := run().Write(out); err != nil {
 		t.Fatal(err)
 	}
-	if stale, err := gen.Stale(out, run()); err != nil || len(stale) != 0 {
+	if stale, err := run().Stale(out); err != nil || len(stale) != 0 {
 		t.Fatalf("fresh output stale: %v %v", stale, err)
 	}
 	writeFile("comp/skills/tidy/notes.md", "notes, edited\n")
-	stale, err := gen.Stale(out, run())
+	stale, err := run().Stale(out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,13 +138,13 @@ func TestSkillCopiesMakeCheckStale(t *testing.T) {
 		t.Fatal(err)
 	}
 	res := run()
-	if _, err := gen.Write(out, res); err != nil {
+	if _, err := res.Write(out); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(filepath.Join(out, "skilly", "_skills", "tidy", "notes.md")); !os.IsNotExist(err) {
 		t.Errorf("copy of a removed skill file left behind: %v", err)
 	}
-	if stale, err := gen.Stale(out, res); err != nil || len(stale) != 0 {
+	if stale, err := res.Stale(out); err != nil || len(stale) != 0 {
 		t.Errorf("after Write, stale = %v %v", stale, err)
 	}
 }

@@ -17,7 +17,7 @@ type ServerSurface struct {
 	// Pos is the server directive.
 	Pos token.Position
 
-	server *Server
+	server *server
 	fset   *token.FileSet
 }
 
@@ -37,13 +37,13 @@ func (r *Result) Surfaces() []ServerSurface {
 // server directive (for what was removed).
 func (ss ServerSurface) Position(c surface.Change) token.Position {
 	s := ss.server
-	var comp *Component
+	var comp *component
 	var typ types.Type
 	switch c.Kind {
 	case "tool":
 		for _, t := range s.Tools {
 			if t.Name == c.Name {
-				comp, typ = &t.Component, t.Type
+				comp, typ = &t.component, t.Type
 				if c.Output && t.Handler != nil {
 					typ = t.Handler.Result
 				}
@@ -52,13 +52,13 @@ func (ss ServerSurface) Position(c surface.Change) token.Position {
 	case "resource", "template":
 		for _, r := range s.Resources {
 			if r.Name == c.Name || r.URI == c.Name {
-				comp = &r.Component
+				comp = &r.component
 			}
 		}
 	case "prompt":
 		for _, p := range s.Prompts {
 			if p.Name == c.Name {
-				comp, typ = &p.Component, p.Type
+				comp, typ = &p.component, p.Type
 				for _, a := range p.Args {
 					if a.Name == c.Field {
 						c.Field = a.Field // the Go field the argument binds
@@ -90,7 +90,7 @@ func propertyPos(t types.Type, path string, goName bool) token.Pos {
 	var pos token.Pos
 	for _, seg := range strings.Split(path, ".") {
 		name, items := strings.CutSuffix(seg, "[]")
-		f := jsonField(t, name, goName, 0)
+		f := jsonField(t, name, goName)
 		if f == nil {
 			return token.NoPos
 		}
@@ -118,39 +118,36 @@ func elem(t types.Type) types.Type {
 	}
 }
 
-// jsonField is the field of struct type t encoded under name, looking
-// into embedded structs as encoding/json does.
-func jsonField(t types.Type, name string, goName bool, depth int) *types.Var {
-	for {
-		p, ok := t.Underlying().(*types.Pointer)
-		if !ok {
-			break
-		}
-		t = p.Elem()
-	}
-	st, ok := t.Underlying().(*types.Struct)
-	if !ok || depth > 8 {
-		return nil
-	}
-	for i := range st.NumFields() {
-		f := st.Field(i)
-		tag := jsontag.Parse(st.Tag(i))
-		if tag.Skip {
-			continue
-		}
-		if f.Embedded() && tag.Name == "" {
-			if g := jsonField(f.Type(), name, goName, depth+1); g != nil {
-				return g
+// jsonField is the field of struct type t (or a pointer to one) encoded
+// under name, looking into embedded structs as encoding/json does.
+func jsonField(t types.Type, name string, goName bool) *types.Var {
+	found := walkType(t, func(n *typeNode) walkAction {
+		if n.step != stepField {
+			// Through pointers to the struct, whose parts are its fields.
+			switch n.typ.Underlying().(type) {
+			case *types.Pointer, *types.Struct:
+				return walkInto
 			}
-			continue
+			return walkOver
+		}
+		tag := jsontag.Parse(n.tag)
+		if tag.Skip {
+			return walkOver
+		}
+		if n.field.Embedded() && tag.Name == "" {
+			return walkInto
 		}
 		key := tag.Name
 		if key == "" || goName {
-			key = f.Name()
+			key = n.field.Name()
 		}
 		if key == name {
-			return f
+			return walkStop
 		}
+		return walkOver
+	})
+	if found == nil {
+		return nil
 	}
-	return nil
+	return found.field
 }

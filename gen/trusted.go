@@ -26,49 +26,40 @@ import (
 // Reflected schemas of such types hold only type, properties, required,
 // additionalProperties and descriptions, which every value satisfies.
 func outputProvable(t types.Type) bool {
-	st, ok := t.Underlying().(*types.Struct)
-	return ok && provable(t, st, map[types.Type]bool{})
-}
-
-func provable(t types.Type, st *types.Struct, seen map[types.Type]bool) bool {
-	if seen[t] {
-		return true
-	}
-	seen[t] = true
-	if ownEncoding(t) {
+	if _, ok := t.Underlying().(*types.Struct); !ok {
 		return false
 	}
-	for i := range st.NumFields() {
-		f := st.Field(i)
-		if !f.Exported() {
-			continue
+	return walkType(t, func(n *typeNode) walkAction {
+		if n.step == stepField {
+			f := n.field
+			if !f.Exported() {
+				return walkOver
+			}
+			tag := reflect.StructTag(n.tag)
+			name, opts, _ := strings.Cut(tag.Get("json"), ",")
+			if name == "-" && opts == "" {
+				return walkOver
+			}
+			if f.Anonymous() || opts != "" || tag.Get("jsonschema") != "" || tag.Get("jsonschema_extras") != "" {
+				return walkStop
+			}
 		}
-		tag := reflect.StructTag(st.Tag(i))
-		name, opts, _ := strings.Cut(tag.Get("json"), ",")
-		if name == "-" && opts == "" {
-			continue
+		if n.repeat {
+			return walkOver // proved where the walk first reached it
 		}
-		if f.Anonymous() || opts != "" || tag.Get("jsonschema") != "" || tag.Get("jsonschema_extras") != "" {
-			return false
+		if ownEncoding(n.typ) {
+			return walkStop
 		}
-		if !provableField(f.Type(), seen) {
-			return false
+		switch u := n.typ.Underlying().(type) {
+		case *types.Basic:
+			if u.Info()&(types.IsBoolean|types.IsInteger|types.IsFloat|types.IsString) != 0 && u.Kind() != types.Uintptr {
+				return walkOver
+			}
+		case *types.Struct:
+			return walkInto
 		}
-	}
-	return true
-}
-
-func provableField(t types.Type, seen map[types.Type]bool) bool {
-	if ownEncoding(t) {
-		return false
-	}
-	switch u := t.Underlying().(type) {
-	case *types.Basic:
-		return u.Info()&(types.IsBoolean|types.IsInteger|types.IsFloat|types.IsString) != 0 && u.Kind() != types.Uintptr
-	case *types.Struct:
-		return provable(t, u, seen)
-	}
-	return false
+		return walkStop
+	}) == nil
 }
 
 // ownEncoding reports whether t or *t has a method that replaces the

@@ -51,6 +51,10 @@ type WithComplex struct{ C complex128 }
 type Named string
 type WithNamed struct{ N Named }
 type PtrResult = *Plain
+type Twice struct {
+	A Inner
+	B Inner ` + "`json:\",omitempty\"`" + `
+}
 `
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, "p.go", src, 0)
@@ -67,6 +71,8 @@ type PtrResult = *Plain
 		"WithStringOpt": false, "WithSchemaTag": false, "WithEmbedded": false, "WithNumber": false,
 		"Marshals": false, "HasMarshaler": false, "Encoded": false, "HasText": false, "Schema": false,
 		"WithArray": false, "WithComplex": false, "PtrResult": false,
+		// A type met twice is proved once, but each field's tag counts.
+		"Twice": false,
 	}
 	for name, ok := range want {
 		typ := pkg.Scope().Lookup(name).Type()

@@ -12,6 +12,8 @@
 package main
 
 import (
+	"context"
+
 	"github.com/mcpgen/mcpgen"
 	"github.com/mcpgen/mcpgen/generated/bench"
 	_ "github.com/mcpgen/mcpgen/metrics"   // --metrics
@@ -21,5 +23,9 @@ import (
 )
 
 func main() {
-	mcpgen.Main("mcp-bench", "Serves the benchmark tools (echo, ingest, noop_01..noop_48) over stdio (default) or Streamable HTTP.", bench.New)
+	// bench.Main would name the program "bench", after the server.
+	mcpgen.Main("mcp-bench", "Serves the benchmark tools (echo, ingest, noop_01..noop_48) over stdio (default) or Streamable HTTP.",
+		func(_ context.Context, opts mcpgen.Options) (*mcpgen.Server, func() error, error) {
+			return bench.New(opts), nil, nil
+		})
 }

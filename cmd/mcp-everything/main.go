@@ -14,6 +14,8 @@
 package main
 
 import (
+	"context"
+
 	"github.com/mcpgen/mcpgen"
 	"github.com/mcpgen/mcpgen/generated/everything"
 	_ "github.com/mcpgen/mcpgen/metrics"   // --metrics
@@ -23,9 +25,11 @@ import (
 )
 
 func main() {
+	// everything.Main would serve it too, without the tasks extension: a
+	// main that sets options calls mcpgen.Main with a build of its own.
 	mcpgen.Main("mcp-everything", "Serves the MCP conformance fixture over stdio (default) or Streamable HTTP.",
-		func(opts mcpgen.Options) *mcpgen.Server {
+		func(_ context.Context, opts mcpgen.Options) (*mcpgen.Server, func() error, error) {
 			opts.Tasks = true
-			return everything.New(opts)
+			return everything.New(opts), nil, nil
 		})
 }

@@ -11,7 +11,9 @@
 //
 // It scans the packages (default ./components/...) for //mcp: directives
 // and writes one package per server under DIR (default generated): a
-// constructor, the registry of tools, resources, templates and prompts,
+// constructor, a Main that is a whole main function taking each of the
+// server's dependencies with its type (a main that leaves one out does not
+// compile), the registry of tools, resources, templates and prompts,
 // their JSON Schemas (also as .json files beside the code) and typed
 // adapters that call the component methods directly; and beside it the
 // server's typed client, DIR/<server>/<server>client: one method per tool,
@@ -60,7 +62,6 @@ import (
 	"os/signal"
 	"path/filepath"
 	"regexp"
-	"runtime/debug"
 	"strings"
 
 	// The runtime that generated code imports. Linking it here means that
@@ -108,7 +109,7 @@ func run(args []string) int {
 		return 2
 	}
 	if *version {
-		fmt.Printf("mcpgen %s (MCP %s)\n", moduleVersion(), mcpgen.LatestVersion)
+		fmt.Printf("mcpgen %s (MCP %s)\n", gen.Version(), mcpgen.LatestVersion)
 		return 0
 	}
 	patterns := fs.Args()
@@ -137,7 +138,7 @@ func run(args []string) int {
 		return 1
 	}
 	if *checkOnly {
-		stale, err := gen.Stale(*out, res)
+		stale, err := res.Stale(*out)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "mcpgen:", err)
 			return 1
@@ -151,7 +152,7 @@ func run(args []string) int {
 		}
 		return 0
 	}
-	if _, err := gen.Write(*out, res); err != nil {
+	if _, err := res.Write(*out); err != nil {
 		fmt.Fprintln(os.Stderr, "mcpgen:", err)
 		return 1
 	}
@@ -220,26 +221,4 @@ func findModuleDir() string {
 		}
 		dir = parent
 	}
-}
-
-// moduleVersion is the version of the mcpgen module this binary was built
-// from: a release or pseudo-version when it was built as a dependency (go
-// tool, go install), "(devel)" inside a checkout of mcpgen itself.
-func moduleVersion() string {
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return "(unknown)"
-	}
-	if bi.Main.Path == "github.com/mcpgen/mcpgen" {
-		return bi.Main.Version
-	}
-	for _, d := range bi.Deps {
-		if d.Path == "github.com/mcpgen/mcpgen" {
-			if d.Replace != nil {
-				return d.Version + " (replaced by " + d.Replace.Path + ")"
-			}
-			return d.Version
-		}
-	}
-	return "(unknown)"
 }

@@ -306,14 +306,13 @@ var mainTmpl = template.Must(template.New("main").Parse(`// Command {{.Server}} 
 // Streamable HTTP with --http ADDR; -h lists the flags.
 package main
 
-import (
-	"github.com/mcpgen/mcpgen"
-
-	"{{.Module}}/generated/{{.Server}}"
-)
+import "{{.Module}}/generated/{{.Server}}"
 
 func main() {
-	mcpgen.Main("{{.Server}}", "Serves the {{.Server}} MCP server.", {{.Server}}.New)
+	// A dependency of the components' handlers (a *Store parameter, say)
+	// becomes a parameter of Main: a func(context.Context) (*Store, error)
+	// that makes it. Until it is passed, this does not compile.
+	{{.Server}}.Main("Serves the {{.Server}} MCP server.")
 }
 `))
 
