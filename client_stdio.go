@@ -113,13 +113,19 @@ func (t *memTransport) dial(ctx context.Context, c *Client) (clientConn, error) 
 
 // lineConn is a JSON-RPC connection over newline-delimited messages. One
 // goroutine reads: it hands responses to the calls waiting for them,
-// notifications to the client, and runs the server's requests each on its
-// own goroutine.
+// notifications to the client, and the server's requests to
+// [Client.serverRequest], which answers at most maxServerRequests at once
+// on goroutines of their own and refuses the rest.
 type lineConn struct {
 	c   *Client
 	r   io.Reader
 	w   io.WriteCloser
 	end func() error // run by close after w is closed
+
+	// ctx is the server's requests' context: it ends when reading stops
+	// (the server's output ended, or close).
+	ctx  context.Context
+	stop context.CancelFunc
 
 	wmu sync.Mutex
 	bw  *bufio.Writer
@@ -141,6 +147,7 @@ type wireMessage struct {
 
 func newLineConn(c *Client, r io.Reader, w io.WriteCloser) *lineConn {
 	lc := &lineConn{c: c, r: r, w: w, bw: bufio.NewWriter(w), pending: map[string]chan *wireMessage{}, done: make(chan struct{})}
+	lc.ctx, lc.stop = context.WithCancel(context.Background())
 	go lc.read()
 	return lc
 }
@@ -155,7 +162,7 @@ func (lc *lineConn) read() {
 		var line []byte
 		line, err = readLine(br, limit)
 		if errors.Is(err, errTooLong) {
-			err = fmt.Errorf("the server sent a message larger than %d bytes (ClientOptions.MaxMessageBytes)", limit)
+			err = fmt.Errorf("%w: the server sent a message larger than %d bytes (ClientOptions.MaxMessageBytes)", ErrMessageTooLarge, limit)
 			break
 		}
 		if len(line) > 0 {
@@ -168,6 +175,7 @@ func (lc *lineConn) read() {
 	if err == io.EOF {
 		err = errors.New("the server closed the connection")
 	}
+	lc.stop()
 	lc.mu.Lock()
 	lc.err = err
 	close(lc.done)
@@ -181,7 +189,7 @@ func (lc *lineConn) dispatch(line []byte) {
 	}
 	switch {
 	case m.Method != "" && len(m.ID) > 0:
-		go lc.serve(&m)
+		lc.c.serverRequest(lc.ctx, &m, lc.reply)
 	case m.Method != "":
 		lc.c.notification(m.Method, m.Params)
 	case len(m.ID) > 0:
@@ -195,20 +203,8 @@ func (lc *lineConn) dispatch(line []byte) {
 	}
 }
 
-// serve answers one request of the server (legacy era).
-func (lc *lineConn) serve(m *wireMessage) {
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	go func() {
-		select {
-		case <-lc.done:
-			cancel()
-		case <-ctx.Done():
-		}
-	}()
-	v, err := lc.c.serverRequest(ctx, m.Method, m.Params)
-	_ = lc.write(responseTo(m.ID, v, err))
-}
+// reply writes the response to a request of the server.
+func (lc *lineConn) reply(_ context.Context, msg map[string]any) { _ = lc.write(msg) }
 
 // responseTo is the JSON-RPC response to a server's request id.
 func responseTo(id json.RawMessage, v any, err error) map[string]any {
@@ -309,9 +305,11 @@ func (lc *lineConn) notify(_ context.Context, method string, params json.RawMess
 func (lc *lineConn) started(string, bool) {}
 
 func (lc *lineConn) close() error {
-	lc.wmu.Lock()
+	lc.stop()
+	// Not under wmu: a write blocked on a server that stopped reading
+	// (the reader refusing a flood of requests holds wmu) fails when w
+	// closes, instead of holding close too.
 	err := lc.w.Close()
-	lc.wmu.Unlock()
 	if lc.end != nil {
 		if eerr := lc.end(); eerr != nil {
 			err = eerr

@@ -1,0 +1,442 @@
+package mcpgen_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/mcpgen/mcpgen"
+)
+
+// The hostile-server suite: the twin of the hostile-load suite
+// (hostile_test.go) for the client. Each TestHostileClient* points a
+// client with default settings (unless a test says which bound it
+// lowers) at a server on loopback that attacks it, and checks that
+// (a) goroutines and heap stay within a bound over the baseline taken
+// before the attack, during the call and after it, (b) no credential
+// leaves the origin it is for, and (c) the caller gets an error it can
+// match with errors.Is or errors.As. Durations are never asserted: waits
+// have generous deadlines only (hostileWait).
+
+// Bounds of the client suite.
+const (
+	// clientHeap is the heap growth allowed over the baseline during and
+	// after an attack (issue 31: 20,000 server requests in one answer
+	// stay under 32 MiB).
+	clientHeap = 32 << 20
+	// serverRequestSlots is the client's cap on the server's requests
+	// answered at once per connection (maxServerRequests).
+	serverRequestSlots = 16
+	// clientGoroutines is the goroutine growth allowed during an attack:
+	// per request slot its handler, the POST of its answer and the
+	// connection that carries it (2 goroutines of the client's transport,
+	// 2 of the test server), and slack for the sampler, the call and the
+	// connections of the call itself.
+	clientGoroutines = serverRequestSlots*5 + hostileSlack
+	// goroutinesPerConn is what one idle keep-alive connection costs the
+	// process of these tests: its read and write loops in the client's
+	// transport and the test server's goroutine serving it.
+	goroutinesPerConn = 3
+)
+
+// clientGuard samples the process while a hostile server attacks: the
+// baseline when it is made, then goroutines and heap (after a GC) every
+// few milliseconds until end. A heap 4 times past the bound cancels the
+// attack (abort), so that a client without the defence under test fails
+// fast instead of taking the machine's memory.
+type clientGuard struct {
+	base  usage
+	stop  chan struct{}
+	done  chan struct{}
+	peak  usage
+	abort context.CancelFunc
+}
+
+// guardClient takes the baseline and starts sampling; abort may be nil.
+func guardClient(t *testing.T, abort context.CancelFunc) *clientGuard {
+	g := &clientGuard{base: measure(), stop: make(chan struct{}), done: make(chan struct{}), abort: abort}
+	g.peak = g.base
+	go func() {
+		defer close(g.done)
+		tick := time.NewTicker(20 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-g.stop:
+				return
+			case <-tick.C:
+			}
+			u := measure()
+			g.peak.goroutines = max(g.peak.goroutines, u.goroutines)
+			g.peak.heap = max(g.peak.heap, u.heap)
+			if g.abort != nil && u.heap > g.base.heap+4*clientHeap {
+				t.Errorf("the heap grew %d bytes, 4 times the bound: attack aborted", u.heap-g.base.heap)
+				g.abort()
+				g.abort = nil
+			}
+		}
+	}()
+	return g
+}
+
+// end stops sampling and fails the test when the peak was past
+// goroutines or heap over the baseline.
+func (g *clientGuard) end(t *testing.T, goroutines int, heap uint64) {
+	t.Helper()
+	close(g.stop)
+	<-g.done
+	dg, dh := g.peak.goroutines-g.base.goroutines, int64(g.peak.heap)-int64(g.base.heap)
+	t.Logf("during the attack: goroutines %+d at most (bound %d), heap %+.1f MiB at most (bound %d MiB)", dg, goroutines, float64(dh)/(1<<20), heap>>20)
+	if dg > goroutines {
+		t.Errorf("during the attack %d goroutines more than before, bound %d", dg, goroutines)
+	}
+	if dh > int64(heap) {
+		t.Errorf("during the attack the heap grew %d bytes, bound %d", dh, heap)
+	}
+}
+
+// back waits until the goroutines are at most the baseline's plus extra
+// (what the test knows is still open: idle keep-alive connections), and
+// fails the test when that does not happen within hostileWait.
+func back(t *testing.T, when string, base usage, extra func() int) {
+	t.Helper()
+	var n, want int
+	for deadline := time.Now().Add(hostileWait); ; time.Sleep(10 * time.Millisecond) {
+		want = base.goroutines
+		if extra != nil {
+			want += extra()
+		}
+		if n = runtime.NumGoroutine(); n <= want {
+			return
+		}
+		if time.Now().After(deadline) {
+			buf := make([]byte, 1<<20)
+			t.Errorf("%s: %d goroutines, want at most %d (the baseline %d and what is still open)\n%s", when, n, want, base.goroutines, buf[:runtime.Stack(buf, true)])
+			return
+		}
+	}
+}
+
+// noPanic runs f and turns a panic into a test failure, so that a client
+// that panics on what a server sent fails this test, not the binary.
+func noPanic(t *testing.T, what string, f func()) {
+	t.Helper()
+	defer func() {
+		if r := recover(); r != nil {
+			t.Errorf("%s panicked: %v", what, r)
+		}
+	}()
+	f()
+}
+
+// rpc is a JSON-RPC message as the hostile servers read it.
+type rpc struct {
+	ID     json.RawMessage `json:"id"`
+	Method string          `json:"method"`
+	Params json.RawMessage `json:"params"`
+	Error  *struct {
+		Code int64 `json:"code"`
+	} `json:"error"`
+}
+
+// mcpServer is a hostile Streamable HTTP server on loopback. It answers
+// server/discover as a 2026-07-28 server, takes the client's responses to
+// its requests (202, counted by error code), and hands every other
+// request to the test's answer function.
+type mcpServer struct {
+	*httptest.Server
+	conns atomic.Int64 // connections open
+
+	mu        sync.Mutex
+	responses map[int64]int // error code (0 for a result) -> responses
+	auth      []string      // Authorization headers received
+}
+
+// serveMCP starts an mcpServer; tls serves it over HTTPS.
+func serveMCP(t *testing.T, tls bool, answer func(w http.ResponseWriter, r *http.Request, m rpc)) *mcpServer {
+	t.Helper()
+	s := &mcpServer{responses: map[int64]int{}}
+	s.Server = httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.mu.Lock()
+		if a := r.Header.Get("Authorization"); a != "" {
+			s.auth = append(s.auth, a)
+		}
+		s.mu.Unlock()
+		if r.Method != http.MethodPost {
+			w.WriteHeader(http.StatusMethodNotAllowed)
+			return
+		}
+		var m rpc
+		if err := json.NewDecoder(r.Body).Decode(&m); err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		switch {
+		case m.Method == "" && len(m.ID) > 0:
+			code := int64(0)
+			if m.Error != nil {
+				code = m.Error.Code
+			}
+			s.mu.Lock()
+			s.responses[code]++
+			s.mu.Unlock()
+			w.WriteHeader(http.StatusAccepted)
+		case m.Method == "server/discover":
+			writeJSON(w, m.ID, `{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"tools":{},"resources":{}},"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"hostile","version":"1"}}}`)
+		default:
+			answer(w, r, m)
+		}
+	}))
+	s.Config.ConnState = func(_ net.Conn, st http.ConnState) {
+		switch st {
+		case http.StateNew:
+			s.conns.Add(1)
+		case http.StateClosed, http.StateHijacked:
+			s.conns.Add(-1)
+		}
+	}
+	if tls {
+		s.StartTLS()
+	} else {
+		s.Start()
+	}
+	t.Cleanup(s.Close)
+	return s
+}
+
+// responded returns how many responses to its requests the server got
+// with error code (0: a result).
+func (s *mcpServer) responded(code int64) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.responses[code]
+}
+
+// authorizations returns the Authorization headers the server received.
+func (s *mcpServer) authorizations() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.auth...)
+}
+
+// writeJSON answers request id with result as a JSON body.
+func writeJSON(w http.ResponseWriter, id json.RawMessage, result string) {
+	w.Header().Set("Content-Type", "application/json")
+	fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":%s}`, id, result)
+}
+
+// textResult is a tools/call result with one text block.
+const textResult = `{"resultType":"complete","content":[{"type":"text","text":"done"}]}`
+
+// connect connects to url with opts, failing the test on an error.
+func connect(t *testing.T, ctx context.Context, url string, opts mcpgen.ClientOptions) *mcpgen.Client {
+	t.Helper()
+	c, err := mcpgen.Connect(ctx, mcpgen.HTTPTransport(url), opts)
+	if err != nil {
+		t.Fatalf("connect: %v", err)
+	}
+	return c
+}
+
+// serverQuestions are the server-to-client requests of a flood, in turn.
+var serverQuestions = []struct{ method, params string }{
+	{"elicitation/create", `{"message":"name?","requestedSchema":{"type":"object","properties":{"name":{"type":"string"}}}}`},
+	{"sampling/createMessage", `{"messages":[{"role":"user","content":{"type":"text","text":"hi"}}],"maxTokens":10}`},
+	{"roots/list", `{}`},
+}
+
+// floodRequests is how many requests of its own the server sends before
+// its answer in the flood tests (issue 31, finding 7).
+const floodRequests = 20000
+
+// writeFlood writes n server requests, one per line as prefix+message+
+// suffix (an SSE event or a stdio line), then the response to id.
+func writeFlood(w *bufio.Writer, prefix, suffix string, n int, id json.RawMessage) error {
+	for i := range n {
+		q := serverQuestions[i%len(serverQuestions)]
+		fmt.Fprintf(w, `%s{"jsonrpc":"2.0","id":"q%d","method":%q,"params":%s}%s`, prefix, i, q.method, q.params, suffix)
+	}
+	fmt.Fprintf(w, `%s{"jsonrpc":"2.0","id":%s,"result":%s}%s`, prefix, id, textResult, suffix)
+	return w.Flush()
+}
+
+// blockingHandlers answer the server's questions only when their context
+// ends (a user who never answers), counting those in progress and the
+// most at once.
+type blockingHandlers struct {
+	now, most atomic.Int64
+}
+
+func (b *blockingHandlers) wait(ctx context.Context) error {
+	n := b.now.Add(1)
+	defer b.now.Add(-1)
+	for m := b.most.Load(); n > m && !b.most.CompareAndSwap(m, n); m = b.most.Load() {
+	}
+	<-ctx.Done()
+	return ctx.Err()
+}
+
+func (b *blockingHandlers) options() mcpgen.ClientOptions {
+	return mcpgen.ClientOptions{
+		Elicit: func(ctx context.Context, _ *mcpgen.ElicitRequest) (*mcpgen.ElicitResult, error) {
+			return nil, b.wait(ctx)
+		},
+		Sample: func(ctx context.Context, _ *mcpgen.CreateMessageRequest) (*mcpgen.CreateMessageResult, error) {
+			return nil, b.wait(ctx)
+		},
+		Roots: func(ctx context.Context) ([]mcpgen.Root, error) { return nil, b.wait(ctx) },
+	}
+}
+
+// TestHostileClientRequestFlood: one SSE answer carries 20,000 requests
+// of the server before its result (finding 7). The client answers at most
+// serverRequestSlots at once, refuses the rest at once with a JSON-RPC
+// error (no goroutine each), keeps its heap under 32 MiB, and when the
+// call returns ends the handlers still running for it: its goroutines
+// come back to the baseline.
+func TestHostileClientRequestFlood(t *testing.T) {
+	for _, withHandlers := range []bool{false, true} {
+		name := "no handlers"
+		if withHandlers {
+			name = "handlers that never answer"
+		}
+		t.Run(name, func(t *testing.T) {
+			srv := serveMCP(t, false, func(w http.ResponseWriter, r *http.Request, m rpc) {
+				if m.Method != "tools/call" {
+					writeJSON(w, m.ID, `{"resultType":"complete","tools":[]}`)
+					return
+				}
+				w.Header().Set("Content-Type", "text/event-stream")
+				w.WriteHeader(http.StatusOK)
+				_ = writeFlood(bufio.NewWriterSize(w, 64<<10), "data: ", "\n\n", floodRequests, m.ID)
+			})
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			defer cancel()
+			var h blockingHandlers
+			opts := mcpgen.ClientOptions{}
+			if withHandlers {
+				opts = h.options()
+			}
+			c := connect(t, ctx, srv.URL, opts)
+			defer c.Close()
+
+			conns := srv.conns.Load()
+			g := guardClient(t, cancel)
+			res, err := c.CallTool(ctx, "flood", nil)
+			if err != nil || len(res.Content) != 1 || res.Content[0].Text != "done" {
+				t.Fatalf("call: %+v, %v", res, err)
+			}
+			// Nothing started for the call's answer outlives it: the
+			// handlers are told to stop, and the goroutines come back to
+			// the baseline but for the keep-alive connections the pool
+			// holds beyond the baseline's.
+			g.end(t, clientGoroutines, clientHeap)
+			waitFor(t, "the handlers to end", func() bool { return h.now.Load() == 0 })
+			back(t, "after the call", g.base, func() int { return goroutinesPerConn * int(max(srv.conns.Load()-conns, 0)) })
+
+			if withHandlers {
+				if most := h.most.Load(); most != serverRequestSlots {
+					t.Errorf("at most %d handlers at once, want the cap of %d", most, serverRequestSlots)
+				}
+				// The handlers' own answers are cancelled with the call;
+				// every other request was refused.
+				if got := srv.responded(-32603); got != floodRequests-serverRequestSlots {
+					t.Errorf("%d requests refused (-32603), want %d", got, floodRequests-serverRequestSlots)
+				}
+			} else if got := srv.responded(-32601); got != floodRequests {
+				t.Errorf("%d requests answered method-not-found, want %d", got, floodRequests)
+			}
+			if err := c.Close(); err != nil {
+				t.Errorf("close: %v", err)
+			}
+			back(t, "after Close", g.base, nil)
+		})
+	}
+}
+
+// TestHostileClientStdioFlood: the same flood on stdio (a server process
+// writing requests on its stdout). The server's requests there belong to
+// the connection: at most serverRequestSlots handlers run at once, the
+// rest are refused, and Close ends the handlers still waiting.
+func TestHostileClientStdioFlood(t *testing.T) {
+	fromServer, toClient := io.Pipe()
+	fromClient, toServer := io.Pipe()
+	var mu sync.Mutex
+	refused := 0
+	served := make(chan struct{})
+	go func() {
+		// The hostile server: it reads the client's lines on this
+		// goroutine and writes its own on another.
+		defer close(served)
+		out := bufio.NewWriter(toClient)
+		var wmu sync.Mutex
+		sc := bufio.NewScanner(fromClient)
+		sc.Buffer(make([]byte, 1<<20), 1<<20)
+		for sc.Scan() {
+			var m rpc
+			if json.Unmarshal(sc.Bytes(), &m) != nil {
+				continue
+			}
+			switch m.Method {
+			case "":
+				if m.Error != nil && m.Error.Code == -32603 {
+					mu.Lock()
+					refused++
+					mu.Unlock()
+				}
+			case "initialize":
+				wmu.Lock()
+				fmt.Fprintf(out, `{"jsonrpc":"2.0","id":%s,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"hostile","version":"1"}}}`+"\n", m.ID)
+				out.Flush()
+				wmu.Unlock()
+			case "tools/call":
+				go func(id json.RawMessage) {
+					wmu.Lock()
+					defer wmu.Unlock()
+					_ = writeFlood(out, "", "\n", floodRequests, id)
+				}(m.ID)
+			}
+		}
+		toClient.Close()
+	}()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	var h blockingHandlers
+	opts := h.options()
+	opts.ProtocolVersion = "2025-11-25"
+	base := measure()
+	c, err := mcpgen.Connect(ctx, mcpgen.PipeTransportForTest(fromServer, toServer), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := guardClient(t, cancel)
+	res, err := c.CallTool(ctx, "flood", nil)
+	if err != nil || res.Content[0].Text != "done" {
+		t.Fatalf("call: %+v, %v", res, err)
+	}
+	// The call's result comes after the requests: the refusals before it
+	// are written, the handlers hold their slots.
+	waitFor(t, "the refusals", func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return refused == floodRequests-serverRequestSlots
+	})
+	if most := h.most.Load(); most != serverRequestSlots {
+		t.Errorf("at most %d handlers at once, want the cap of %d", most, serverRequestSlots)
+	}
+	g.end(t, clientGoroutines, clientHeap)
+	c.Close()
+	<-served
+	waitFor(t, "Close to end the handlers", func() bool { return h.now.Load() == 0 })
+	back(t, "after Close", base, nil)
+}
