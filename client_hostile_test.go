@@ -3,7 +3,9 @@ package mcpgen_test
 import (
 	"bufio"
 	"context"
+	"crypto/tls"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -127,6 +129,27 @@ func back(t *testing.T, when string, base usage, extra func() int) {
 	}
 }
 
+// attack runs call (the attack) under a clientGuard, checks the bounds
+// during it, and waits for the goroutines to come back to the baseline
+// but for the idle keep-alive connections open (nil: none) counts beyond
+// those open before.
+func attack(t *testing.T, cancel context.CancelFunc, open func() int64, call func()) {
+	t.Helper()
+	var before int64
+	if open != nil {
+		before = open()
+	}
+	g := guardClient(t, cancel)
+	call()
+	g.end(t, clientGoroutines, clientHeap)
+	back(t, "after the call", g.base, func() int {
+		if open == nil {
+			return 0
+		}
+		return goroutinesPerConn * int(max(open()-before, 0))
+	})
+}
+
 // noPanic runs f and turns a panic into a test failure, so that a client
 // that panics on what a server sent fails this test, not the binary.
 func noPanic(t *testing.T, what string, f func()) {
@@ -155,7 +178,8 @@ type rpc struct {
 // request to the test's answer function.
 type mcpServer struct {
 	*httptest.Server
-	conns atomic.Int64 // connections open
+	conns    atomic.Int64 // connections open
+	requests atomic.Int64 // requests received
 
 	mu        sync.Mutex
 	responses map[int64]int // error code (0 for a result) -> responses
@@ -167,6 +191,7 @@ func serveMCP(t *testing.T, tls bool, answer func(w http.ResponseWriter, r *http
 	t.Helper()
 	s := &mcpServer{responses: map[int64]int{}}
 	s.Server = httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.requests.Add(1)
 		s.mu.Lock()
 		if a := r.Header.Get("Authorization"); a != "" {
 			s.auth = append(s.auth, a)
@@ -330,19 +355,18 @@ func TestHostileClientRequestFlood(t *testing.T) {
 			c := connect(t, ctx, srv.URL, opts)
 			defer c.Close()
 
-			conns := srv.conns.Load()
-			g := guardClient(t, cancel)
-			res, err := c.CallTool(ctx, "flood", nil)
-			if err != nil || len(res.Content) != 1 || res.Content[0].Text != "done" {
-				t.Fatalf("call: %+v, %v", res, err)
-			}
 			// Nothing started for the call's answer outlives it: the
 			// handlers are told to stop, and the goroutines come back to
 			// the baseline but for the keep-alive connections the pool
 			// holds beyond the baseline's.
-			g.end(t, clientGoroutines, clientHeap)
+			base := measure()
+			attack(t, cancel, srv.conns.Load, func() {
+				res, err := c.CallTool(ctx, "flood", nil)
+				if err != nil || len(res.Content) != 1 || res.Content[0].Text != "done" {
+					t.Errorf("call: %+v, %v", res, err)
+				}
+			})
 			waitFor(t, "the handlers to end", func() bool { return h.now.Load() == 0 })
-			back(t, "after the call", g.base, func() int { return goroutinesPerConn * int(max(srv.conns.Load()-conns, 0)) })
 
 			if withHandlers {
 				if most := h.most.Load(); most != serverRequestSlots {
@@ -359,7 +383,7 @@ func TestHostileClientRequestFlood(t *testing.T) {
 			if err := c.Close(); err != nil {
 				t.Errorf("close: %v", err)
 			}
-			back(t, "after Close", g.base, nil)
+			back(t, "after Close", base, nil)
 		})
 	}
 }
@@ -440,3 +464,221 @@ func TestHostileClientStdioFlood(t *testing.T) {
 	waitFor(t, "Close to end the handlers", func() bool { return h.now.Load() == 0 })
 	back(t, "after Close", base, nil)
 }
+
+// redirectTo answers tools/call with a 307 to location and anything else
+// as an empty, complete result.
+func redirectTo(location func() string) func(w http.ResponseWriter, r *http.Request, m rpc) {
+	return func(w http.ResponseWriter, r *http.Request, m rpc) {
+		if m.Method == "tools/call" {
+			http.Redirect(w, r, location(), http.StatusTemporaryRedirect)
+			return
+		}
+		writeJSON(w, m.ID, `{"resultType":"complete","tools":[]}`)
+	}
+}
+
+// TestHostileClientRedirects: the server answers tools/call with a 307 to
+// another origin (finding 8). Go's rule would send the bearer token along
+// to the same host name on another port or scheme, and the body to any
+// host; the client sends nothing there and the call fails with
+// ErrCrossOriginRedirect. A redirect within the origin is followed.
+func TestHostileClientRedirects(t *testing.T) {
+	const token = "Bearer secret-token"
+	target := serveMCP(t, false, func(w http.ResponseWriter, r *http.Request, m rpc) { writeJSON(w, m.ID, textResult) })
+	_, port, _ := net.SplitHostPort(target.Listener.Addr().String())
+	for _, tc := range []struct{ name, location string }{
+		{"same host, other port", "http://127.0.0.1:" + port + "/mcp"},
+		{"other host", "http://localhost:" + port + "/mcp"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := serveMCP(t, false, redirectTo(func() string { return tc.location }))
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			c := connect(t, ctx, srv.URL+"/mcp", mcpgen.ClientOptions{Auth: mcpgen.StaticToken("secret-token")})
+			defer c.Close()
+			before, leaked := target.requests.Load(), len(target.authorizations())
+			attack(t, cancel, func() int64 { return srv.conns.Load() + target.conns.Load() }, func() {
+				_, err := c.CallTool(ctx, "exfiltrate", map[string]any{"secret": "body"})
+				if !errors.Is(err, mcpgen.ErrCrossOriginRedirect) {
+					t.Errorf("call: %v, want ErrCrossOriginRedirect", err)
+				}
+			})
+			if n := target.requests.Load() - before; n != 0 {
+				t.Errorf("the redirect's target got %d requests (with the body), want none; Authorization: %q", n, target.authorizations()[leaked:])
+			}
+			if got := srv.authorizations(); len(got) == 0 || got[0] != token {
+				t.Errorf("the server's origin got Authorization %q, want the token", got)
+			}
+		})
+	}
+	t.Run("https to http", func(t *testing.T) {
+		// One port speaks both: the redirect changes the scheme alone.
+		d := serveDual(t, func(w http.ResponseWriter, r *http.Request, overTLS bool) {
+			if !overTLS {
+				w.WriteHeader(http.StatusTeapot)
+				return
+			}
+			var m rpc
+			_ = json.NewDecoder(r.Body).Decode(&m)
+			switch m.Method {
+			case "server/discover":
+				writeJSON(w, m.ID, `{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"tools":{}}}`)
+			case "tools/call":
+				http.Redirect(w, r, "http://"+r.Host+"/mcp", http.StatusTemporaryRedirect)
+			default:
+				writeJSON(w, m.ID, `{"resultType":"complete","tools":[]}`)
+			}
+		})
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		c := connect(t, ctx, d.url, mcpgen.ClientOptions{Auth: mcpgen.StaticToken("secret-token"), HTTPClient: d.client})
+		defer c.Close()
+		attack(t, cancel, d.conns.Load, func() {
+			_, err := c.CallTool(ctx, "downgrade", nil)
+			if !errors.Is(err, mcpgen.ErrCrossOriginRedirect) {
+				t.Errorf("call: %v, want ErrCrossOriginRedirect", err)
+			}
+		})
+		if n, auth := d.plain(); n != 0 {
+			t.Errorf("%d requests went over plain http, with Authorization %q; want none", n, auth)
+		}
+	})
+	t.Run("same origin", func(t *testing.T) {
+		var srv *mcpServer
+		srv = serveMCP(t, false, func(w http.ResponseWriter, r *http.Request, m rpc) {
+			if r.URL.Path == "/mcp" && m.Method == "tools/call" {
+				http.Redirect(w, r, "/moved", http.StatusTemporaryRedirect)
+				return
+			}
+			writeJSON(w, m.ID, textResult)
+		})
+		ctx := context.Background()
+		c := connect(t, ctx, srv.URL+"/mcp", mcpgen.ClientOptions{Auth: mcpgen.StaticToken("secret-token")})
+		defer c.Close()
+		if _, err := c.CallTool(ctx, "moved", nil); err != nil {
+			t.Errorf("a redirect within the origin: %v", err)
+		}
+		for _, a := range srv.authorizations() {
+			if a != token {
+				t.Errorf("Authorization %q, want the token on every request", a)
+			}
+		}
+	})
+}
+
+// dualServer serves https and plain http on one port, so that a redirect
+// can change the scheme and nothing else.
+type dualServer struct {
+	url    string // https://127.0.0.1:port/mcp
+	client *http.Client
+	conns  atomic.Int64 // connections open
+
+	mu         sync.Mutex
+	plainCount int
+	plainAuth  []string
+}
+
+// plain returns how many requests came over plain http, and their
+// Authorization headers.
+func (d *dualServer) plain() (int, []string) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.plainCount, append([]string(nil), d.plainAuth...)
+}
+
+// serveDual starts a dualServer whose handler is told whether the
+// request came over TLS.
+func serveDual(t *testing.T, handler func(w http.ResponseWriter, r *http.Request, overTLS bool)) *dualServer {
+	t.Helper()
+	// httptest's certificate (for 127.0.0.1) and a client that trusts it.
+	ts := httptest.NewUnstartedServer(nil)
+	ts.StartTLS()
+	cfg, client := ts.TLS.Clone(), ts.Client()
+	ts.Close()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := &dualServer{url: "https://" + ln.Addr().String() + "/mcp", client: client}
+	hs := &http.Server{
+		Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			overTLS := r.Context().Value(sniffKey{}).(*sniffConn).tls
+			if !overTLS {
+				d.mu.Lock()
+				d.plainCount++
+				d.plainAuth = append(d.plainAuth, r.Header.Get("Authorization"))
+				d.mu.Unlock()
+			}
+			handler(w, r, overTLS)
+		}),
+		ConnContext: func(ctx context.Context, c net.Conn) context.Context {
+			return context.WithValue(ctx, sniffKey{}, c)
+		},
+		ConnState: func(_ net.Conn, st http.ConnState) {
+			switch st {
+			case http.StateNew:
+				d.conns.Add(1)
+			case http.StateClosed, http.StateHijacked:
+				d.conns.Add(-1)
+			}
+		},
+	}
+	go hs.Serve(sniffListener{ln, cfg})
+	t.Cleanup(func() { hs.Close() })
+	return d
+}
+
+type sniffKey struct{}
+
+// sniffListener hands out connections that speak TLS when the client's
+// first byte starts a TLS handshake, and plain TCP otherwise.
+type sniffListener struct {
+	net.Listener
+	cfg *tls.Config
+}
+
+func (l sniffListener) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if err != nil {
+		return nil, err
+	}
+	return &sniffConn{Conn: c, cfg: l.cfg}, nil
+}
+
+// sniffConn decides on its first read whether it speaks TLS.
+type sniffConn struct {
+	net.Conn
+	cfg  *tls.Config
+	once sync.Once
+	rw   io.ReadWriter
+	tls  bool
+}
+
+func (c *sniffConn) sniff() {
+	br := bufio.NewReader(c.Conn)
+	first, _ := br.Peek(1)
+	plain := &peekedConn{Conn: c.Conn, r: br}
+	if c.tls = len(first) == 1 && first[0] == 0x16; c.tls {
+		c.rw = tls.Server(plain, c.cfg)
+	} else {
+		c.rw = plain
+	}
+}
+
+func (c *sniffConn) Read(p []byte) (int, error) {
+	c.once.Do(c.sniff)
+	return c.rw.Read(p)
+}
+
+func (c *sniffConn) Write(p []byte) (int, error) {
+	c.once.Do(c.sniff)
+	return c.rw.Write(p)
+}
+
+// peekedConn reads through the reader that peeked at its first byte.
+type peekedConn struct {
+	net.Conn
+	r io.Reader
+}
+
+func (c *peekedConn) Read(p []byte) (int, error) { return c.r.Read(p) }
