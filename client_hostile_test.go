@@ -2,6 +2,7 @@ package mcpgen_test
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"crypto/tls"
 	"encoding/json"
@@ -12,12 +13,14 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/mcpgen/mcpgen"
+	"github.com/mcpgen/mcpgen/generated/notes/notesclient"
 )
 
 // The hostile-server suite: the twin of the hostile-load suite
@@ -682,3 +685,393 @@ type peekedConn struct {
 }
 
 func (c *peekedConn) Read(p []byte) (int, error) { return c.r.Read(p) }
+
+// listKeys maps each list method to the key of its items.
+var listKeys = map[string]string{
+	"tools/list":               "tools",
+	"resources/list":           "resources",
+	"resources/templates/list": "resourceTemplates",
+	"prompts/list":             "prompts",
+	"skills/list":              "skills",
+}
+
+// endlessPages answers every list with one item carrying about
+// pageBytes of description and a fresh cursor, for ever, counting the
+// pages in served.
+func endlessPages(pageBytes int, served *atomic.Int64) func(w http.ResponseWriter, r *http.Request, m rpc) {
+	pad := strings.Repeat("x", pageBytes)
+	return func(w http.ResponseWriter, r *http.Request, m rpc) {
+		key := listKeys[m.Method]
+		if key == "" {
+			writeJSON(w, m.ID, textResult)
+			return
+		}
+		n := served.Add(1)
+		writeJSON(w, m.ID, fmt.Sprintf(`{"resultType":"complete",%q:[{"name":"t%d","uri":"u:%d","uriTemplate":"u:%d/{x}","description":%q,"inputSchema":{"type":"object"}}],"nextCursor":"c%d"}`, key, n, n, n, pad, n))
+	}
+}
+
+// TestHostileClientEndlessPages: a server answers every list with a page
+// of 2 MB and a fresh cursor (finding 10). By default a list stops past
+// 32 MiB (ClientOptions.MaxListBytes) with ErrListLimit, after 17 pages,
+// holding no more than those; every list method and a typed client's
+// CheckSurface are bounded the same way, and so is the page count
+// (MaxPages).
+func TestHostileClientEndlessPages(t *testing.T) {
+	const pageBytes = 2_000_000
+	t.Run("default bounds", func(t *testing.T) {
+		var served atomic.Int64
+		srv := serveMCP(t, false, endlessPages(pageBytes, &served))
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		defer cancel()
+		c := connect(t, ctx, srv.URL, mcpgen.ClientOptions{})
+		defer c.Close()
+		// The list holds up to 32 MiB of tools before it stops: the heap
+		// bound is that and the page being read (its body and decoding).
+		var before int64
+		g := guardClient(t, cancel)
+		before = served.Load()
+		_, err := c.ListTools(ctx)
+		g.end(t, clientGoroutines, 32<<20+clientHeap/2)
+		if !errors.Is(err, mcpgen.ErrListLimit) || !strings.Contains(err.Error(), "MaxListBytes") {
+			t.Errorf("list: %v, want ErrListLimit naming MaxListBytes", err)
+		}
+		if pages, want := served.Load()-before, int64(32<<20/pageBytes+1); pages != want {
+			t.Errorf("%d pages fetched, want %d (32 MiB of 2 MB pages, and the one past)", pages, want)
+		}
+		back(t, "after the list", g.base, func() int { return goroutinesPerConn * int(srv.conns.Load()) })
+	})
+	t.Run("every list", func(t *testing.T) {
+		var served atomic.Int64
+		srv := serveMCP(t, false, endlessPages(100_000, &served))
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		c := connect(t, ctx, srv.URL, mcpgen.ClientOptions{MaxListBytes: 1 << 20})
+		defer c.Close()
+		lists := map[string]func() error{
+			"ListTools":             func() error { _, err := c.ListTools(ctx); return err },
+			"ListResources":         func() error { _, err := c.ListResources(ctx); return err },
+			"ListResourceTemplates": func() error { _, err := c.ListResourceTemplates(ctx); return err },
+			"ListPrompts":           func() error { _, err := c.ListPrompts(ctx); return err },
+			"ListSkills":            func() error { _, err := c.ListSkills(ctx); return err },
+			"CheckSurface":          func() error { return mcpgen.CheckSurface(ctx, c, nil) },
+			"typed CheckSurface":    func() error { return notesclient.New(c).CheckSurface(ctx) },
+		}
+		attack(t, cancel, srv.conns.Load, func() {
+			for name, list := range lists {
+				before := served.Load()
+				if err := list(); !errors.Is(err, mcpgen.ErrListLimit) {
+					t.Errorf("%s: %v, want ErrListLimit", name, err)
+				}
+				if pages := served.Load() - before; pages != 11 {
+					t.Errorf("%s fetched %d pages of 100,000 bytes, want 11 (1 MiB and the one past)", name, pages)
+				}
+			}
+		})
+	})
+	t.Run("pages", func(t *testing.T) {
+		var served atomic.Int64
+		srv := serveMCP(t, false, endlessPages(10, &served))
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		c := connect(t, ctx, srv.URL, mcpgen.ClientOptions{MaxPages: 5})
+		defer c.Close()
+		attack(t, cancel, srv.conns.Load, func() {
+			if _, err := c.ListPrompts(ctx); !errors.Is(err, mcpgen.ErrListLimit) || !strings.Contains(err.Error(), "MaxPages") {
+				t.Errorf("list: %v, want ErrListLimit naming MaxPages", err)
+			}
+		})
+		if served.Load() != 5 {
+			t.Errorf("%d pages fetched, want 5", served.Load())
+		}
+	})
+}
+
+// TestHostileClientNoHeaders: a server accepts the connection, reads the
+// request and never answers (finding 11). The default HTTP client gives
+// up after ClientOptions.HeaderTimeout with a timeout error naming it,
+// long before the caller's context ends.
+func TestHostileClientNoHeaders(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var open atomic.Int64
+	var held sync.WaitGroup
+	go func() {
+		for {
+			conn, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			open.Add(1)
+			held.Add(1)
+			go func() {
+				defer held.Done()
+				defer open.Add(-1)
+				_, _ = io.Copy(io.Discard, conn) // until the client hangs up
+				conn.Close()
+			}()
+		}
+	}()
+	t.Cleanup(func() {
+		ln.Close()
+		held.Wait()
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	attack(t, cancel, open.Load, func() {
+		_, err := mcpgen.Connect(ctx, mcpgen.HTTPTransport("http://"+ln.Addr().String()+"/mcp"), mcpgen.ClientOptions{HeaderTimeout: 50 * time.Millisecond})
+		var ne net.Error
+		if err == nil || !errors.As(err, &ne) || !ne.Timeout() || !strings.Contains(err.Error(), "HeaderTimeout") {
+			t.Errorf("connect: %v, want a timeout naming ClientOptions.HeaderTimeout", err)
+		}
+		if ctx.Err() != nil {
+			t.Errorf("connect waited for the caller's context to end: %v", err)
+		}
+	})
+}
+
+// giantHeap bounds the heap while a message over limit is read: a buffer
+// growing to the limit (the old one and the new, 1.25 times larger, while
+// it is copied) and slack.
+func giantHeap(limit int64) uint64 { return uint64(5*limit/2 + 8<<20) }
+
+// TestHostileClientGiantAnswers: answers larger than MaxMessageBytes (a
+// JSON body, an SSE event, a stdio line), sent for ever, fail the call
+// with ErrMessageTooLarge once the limit is passed, holding at most
+// giantHeap(limit).
+func TestHostileClientGiantAnswers(t *testing.T) {
+	// endless writes a message that never ends: prefix, then x for ever.
+	endless := func(w io.Writer, prefix string) {
+		chunk := []byte(strings.Repeat("x", 64<<10))
+		if _, err := io.WriteString(w, prefix); err != nil {
+			return
+		}
+		for {
+			if _, err := w.Write(chunk); err != nil {
+				return // the client hung up
+			}
+		}
+	}
+	for _, tc := range []struct {
+		name  string
+		limit int64 // 0: the default, 16 MiB
+		sse   bool
+	}{
+		{"JSON body, default limit", 0, false},
+		{"JSON body", 1 << 20, false},
+		{"SSE event", 1 << 20, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := serveMCP(t, false, func(w http.ResponseWriter, r *http.Request, m rpc) {
+				if m.Method != "tools/call" {
+					writeJSON(w, m.ID, `{"resultType":"complete","tools":[]}`)
+					return
+				}
+				prefix := fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":{"content":[{"type":"text","text":"`, m.ID)
+				if tc.sse {
+					w.Header().Set("Content-Type", "text/event-stream")
+					prefix = "data: " + prefix
+				} else {
+					w.Header().Set("Content-Type", "application/json")
+				}
+				endless(w, prefix)
+			})
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			c := connect(t, ctx, srv.URL, mcpgen.ClientOptions{MaxMessageBytes: tc.limit})
+			defer c.Close()
+			limit := cmp.Or(tc.limit, 16<<20)
+			before := measure()
+			g := guardClient(t, cancel)
+			_, err := c.CallTool(ctx, "giant", nil)
+			g.end(t, clientGoroutines, giantHeap(limit))
+			if !errors.Is(err, mcpgen.ErrMessageTooLarge) {
+				t.Errorf("call: %v, want ErrMessageTooLarge", err)
+			}
+			back(t, "after the call", before, func() int { return goroutinesPerConn * int(srv.conns.Load()) })
+		})
+	}
+	t.Run("stdio line", func(t *testing.T) {
+		fromServer, toClient := io.Pipe()
+		fromClient, toServer := io.Pipe()
+		go func() {
+			defer toClient.Close()
+			sc := bufio.NewScanner(fromClient)
+			for sc.Scan() {
+				var m rpc
+				_ = json.Unmarshal(sc.Bytes(), &m)
+				switch m.Method {
+				case "initialize":
+					fmt.Fprintf(toClient, `{"jsonrpc":"2.0","id":%s,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"hostile","version":"1"}}}`+"\n", m.ID)
+				case "tools/call":
+					go endless(toClient, fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":{"content":[{"type":"text","text":"`, m.ID))
+				}
+			}
+			// The client closed its end: stop the endless line too.
+			fromServer.CloseWithError(io.ErrClosedPipe)
+		}()
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		base := measure()
+		c, err := mcpgen.Connect(ctx, mcpgen.PipeTransportForTest(fromServer, toServer), mcpgen.ClientOptions{ProtocolVersion: "2025-11-25", MaxMessageBytes: 1 << 20})
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := guardClient(t, cancel)
+		_, err = c.CallTool(ctx, "giant", nil)
+		g.end(t, clientGoroutines, giantHeap(1<<20))
+		if !errors.Is(err, mcpgen.ErrMessageTooLarge) {
+			t.Errorf("call: %v, want ErrMessageTooLarge", err)
+		}
+		c.Close()
+		back(t, "after Close", base, nil)
+	})
+}
+
+// TestHostileClientNestedAnswers: an answer nested deeper than the JSON
+// decoder allows (200,000 open brackets, well within MaxMessageBytes),
+// as a JSON body and as an SSE event, fails the call with
+// ErrUnexpectedResult, with no stack or heap to speak of.
+func TestHostileClientNestedAnswers(t *testing.T) {
+	nested := strings.Repeat("[", 200_000)
+	for _, sse := range []bool{false, true} {
+		name := "JSON body"
+		if sse {
+			name = "SSE event"
+		}
+		t.Run(name, func(t *testing.T) {
+			srv := serveMCP(t, false, func(w http.ResponseWriter, r *http.Request, m rpc) {
+				if m.Method != "tools/call" {
+					writeJSON(w, m.ID, `{"resultType":"complete","tools":[]}`)
+					return
+				}
+				msg := fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":{"structuredContent":%s}}`, m.ID, nested)
+				if sse {
+					w.Header().Set("Content-Type", "text/event-stream")
+					fmt.Fprintf(w, "data: %s\n\n", msg)
+					return
+				}
+				w.Header().Set("Content-Type", "application/json")
+				io.WriteString(w, msg)
+			})
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			c := connect(t, ctx, srv.URL, mcpgen.ClientOptions{})
+			defer c.Close()
+			attack(t, cancel, srv.conns.Load, func() {
+				noPanic(t, "CallToolAs", func() {
+					_, err := mcpgen.CallToolAs[map[string]any](ctx, c, "nested", nil)
+					if !errors.Is(err, mcpgen.ErrUnexpectedResult) {
+						t.Errorf("call: %v, want ErrUnexpectedResult", err)
+					}
+				})
+			})
+		})
+	}
+}
+
+// TestHostileClientWrongTypes: a server whose results do not have the
+// shape a typed client was generated for (notesclient against a server
+// that is not the notes server). Every call returns an error wrapping
+// ErrUnexpectedResult, and the decoder's own error where there is one;
+// none panics.
+func TestHostileClientWrongTypes(t *testing.T) {
+	results := map[string]string{
+		"wrong field type":          `{"structuredContent":{"id":5,"count":"many"},"content":[]}`,
+		"array for an object":       `{"structuredContent":[1,2,3],"content":[]}`,
+		"no structured content":     `{"content":[{"type":"image","data":"AAAA","mimeType":"image/png"}]}`,
+		"text that is not JSON":     `{"content":[{"type":"text","text":"{not json"}]}`,
+		"content of the wrong type": `{"content":"all of it"}`,
+		"result that is an array":   `[1,2]`,
+		"result that is a string":   `"done"`,
+	}
+	var mu sync.Mutex
+	answer := ""
+	srv := serveMCP(t, false, func(w http.ResponseWriter, r *http.Request, m rpc) {
+		switch m.Method {
+		case "tools/call":
+			mu.Lock()
+			defer mu.Unlock()
+			writeJSON(w, m.ID, answer)
+		case "resources/read":
+			writeJSON(w, m.ID, `{"contents":[{"uri":"notes://a","blob":"AAAA"}]}`)
+		case "tools/list":
+			writeJSON(w, m.ID, `{"tools":"none"}`)
+		default:
+			writeJSON(w, m.ID, `{}`)
+		}
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	conn := connect(t, ctx, srv.URL, mcpgen.ClientOptions{})
+	defer conn.Close()
+	notes := notesclient.New(conn)
+	attack(t, cancel, srv.conns.Load, func() {
+		for name, res := range results {
+			mu.Lock()
+			answer = res
+			mu.Unlock()
+			noPanic(t, "AddNote "+name, func() {
+				_, err := notes.AddNote(ctx, notesclient.AddNote{ID: "a", Text: "b"})
+				if !errors.Is(err, mcpgen.ErrUnexpectedResult) {
+					t.Errorf("AddNote, %s: %v, want ErrUnexpectedResult", name, err)
+				}
+			})
+		}
+		mu.Lock()
+		answer = results["wrong field type"]
+		mu.Unlock()
+		_, err := notes.AddNote(ctx, notesclient.AddNote{ID: "a", Text: "b"})
+		var te *json.UnmarshalTypeError
+		if !errors.As(err, &te) {
+			t.Errorf("AddNote with a string count: %v, want the decoder's *json.UnmarshalTypeError too", err)
+		}
+		noPanic(t, "ReadNote", func() {
+			if _, err := notes.ReadNote(ctx, "a"); !errors.Is(err, mcpgen.ErrUnexpectedResult) {
+				t.Errorf("ReadNote of a blob: %v, want ErrUnexpectedResult", err)
+			}
+		})
+		noPanic(t, "CheckSurface", func() {
+			if err := notes.CheckSurface(ctx); !errors.Is(err, mcpgen.ErrUnexpectedResult) {
+				t.Errorf("CheckSurface of tools that are not a list: %v, want ErrUnexpectedResult", err)
+			}
+		})
+	})
+}
+
+// TestHostileClientInsufficientScope: a 403 with WWW-Authenticate
+// error="insufficient_scope" (finding 12) reaches the caller typed,
+// whether a ClientAuth gave up on it or there was none: errors.As finds
+// the *HTTPStatusError of the answer and an *InsufficientScopeError
+// with the scope the server asked for.
+func TestHostileClientInsufficientScope(t *testing.T) {
+	srv := serveMCP(t, false, func(w http.ResponseWriter, r *http.Request, m rpc) {
+		if m.Method != "tools/call" {
+			writeJSON(w, m.ID, `{"resultType":"complete","tools":[]}`)
+			return
+		}
+		w.Header().Set("WWW-Authenticate", `Bearer error="insufficient_scope", scope="notes:write notes:admin", error_description="needs \"write\""`)
+		http.Error(w, "forbidden", http.StatusForbidden)
+	})
+	for name, auth := range map[string]mcpgen.ClientAuth{"StaticToken": mcpgen.StaticToken("t"), "no ClientAuth": nil} {
+		t.Run(name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			c := connect(t, ctx, srv.URL, mcpgen.ClientOptions{Auth: auth})
+			defer c.Close()
+			attack(t, cancel, srv.conns.Load, func() {
+				_, err := c.CallTool(ctx, "write", nil)
+				var ise *mcpgen.InsufficientScopeError
+				if !errors.As(err, &ise) || ise.Scope != "notes:write notes:admin" {
+					t.Errorf("call: %v, want an *InsufficientScopeError for scope %q", err, "notes:write notes:admin")
+				}
+				var se *mcpgen.HTTPStatusError
+				if !errors.As(err, &se) || se.StatusCode != http.StatusForbidden || se.Body != "forbidden" {
+					t.Errorf("call: %v, want the *HTTPStatusError of the 403", err)
+				}
+			})
+		})
+	}
+}

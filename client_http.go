@@ -519,7 +519,7 @@ func (hc *httpConn) readSSE(body io.Reader, st *sseState, handle func([]byte) bo
 	var data []byte
 	hasData := false
 	for {
-		line, err := readLine(br, limit)
+		line, err := readMessage(br, limit)
 		if errors.Is(err, errTooLong) {
 			return fmt.Errorf("%w: an event is larger than %d bytes (ClientOptions.MaxMessageBytes)", ErrMessageTooLarge, limit)
 		}

@@ -2,6 +2,7 @@ package mcpgen
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -160,7 +161,7 @@ func (lc *lineConn) read() {
 	var err error
 	for {
 		var line []byte
-		line, err = readLine(br, limit)
+		line, err = readMessage(br, limit)
 		if errors.Is(err, errTooLong) {
 			err = fmt.Errorf("%w: the server sent a message larger than %d bytes (ClientOptions.MaxMessageBytes)", ErrMessageTooLarge, limit)
 			break
@@ -180,6 +181,25 @@ func (lc *lineConn) read() {
 	lc.err = err
 	close(lc.done)
 	lc.mu.Unlock()
+}
+
+// readMessage reads one line of at most limit bytes (without its line
+// ending). A longer line fails with errTooLong as soon as the limit is
+// passed, the rest unread: the client gives up on a stream that sent one,
+// where the server's readLine skips it to go on, which a line that never
+// ends would make last for ever.
+func readMessage(br *bufio.Reader, limit int64) ([]byte, error) {
+	var buf []byte
+	for {
+		chunk, err := br.ReadSlice('\n')
+		if int64(len(buf)+len(bytes.TrimRight(chunk, "\r\n"))) > limit {
+			return nil, errTooLong
+		}
+		buf = append(buf, chunk...)
+		if !errors.Is(err, bufio.ErrBufferFull) {
+			return bytes.TrimRight(buf, "\r\n"), err
+		}
+	}
 }
 
 func (lc *lineConn) dispatch(line []byte) {
