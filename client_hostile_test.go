@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"context"
 	"crypto/tls"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -21,6 +22,7 @@ import (
 
 	"github.com/mcpgen/mcpgen"
 	"github.com/mcpgen/mcpgen/generated/notes/notesclient"
+	"github.com/mcpgen/mcpgen/oauthclient"
 )
 
 // The hostile-server suite: the twin of the hostile-load suite
@@ -225,14 +227,7 @@ func serveMCP(t *testing.T, tls bool, answer func(w http.ResponseWriter, r *http
 			answer(w, r, m)
 		}
 	}))
-	s.Config.ConnState = func(_ net.Conn, st http.ConnState) {
-		switch st {
-		case http.StateNew:
-			s.conns.Add(1)
-		case http.StateClosed, http.StateHijacked:
-			s.conns.Add(-1)
-		}
-	}
+	s.Config.ConnState = countConns(&s.conns)
 	if tls {
 		s.StartTLS()
 	} else {
@@ -240,6 +235,19 @@ func serveMCP(t *testing.T, tls bool, answer func(w http.ResponseWriter, r *http
 	}
 	t.Cleanup(s.Close)
 	return s
+}
+
+// countConns is an http.Server's ConnState that keeps n at the number of
+// connections open.
+func countConns(n *atomic.Int64) func(net.Conn, http.ConnState) {
+	return func(_ net.Conn, st http.ConnState) {
+		switch st {
+		case http.StateNew:
+			n.Add(1)
+		case http.StateClosed, http.StateHijacked:
+			n.Add(-1)
+		}
+	}
 }
 
 // responded returns how many responses to its requests the server got
@@ -617,14 +625,7 @@ func serveDual(t *testing.T, handler func(w http.ResponseWriter, r *http.Request
 		ConnContext: func(ctx context.Context, c net.Conn) context.Context {
 			return context.WithValue(ctx, sniffKey{}, c)
 		},
-		ConnState: func(_ net.Conn, st http.ConnState) {
-			switch st {
-			case http.StateNew:
-				d.conns.Add(1)
-			case http.StateClosed, http.StateHijacked:
-				d.conns.Add(-1)
-			}
-		},
+		ConnState: countConns(&d.conns),
 	}
 	go hs.Serve(sniffListener{ln, cfg})
 	t.Cleanup(func() { hs.Close() })
@@ -1072,6 +1073,129 @@ func TestHostileClientInsufficientScope(t *testing.T) {
 					t.Errorf("call: %v, want the *HTTPStatusError of the 403", err)
 				}
 			})
+		})
+	}
+}
+
+// fakeAS is an authorization server for the client credentials grant:
+// metadata and a token endpoint that issues token, recording every
+// request that reaches it.
+type fakeAS struct {
+	*httptest.Server
+	token string
+	conns atomic.Int64 // connections open
+
+	mu   sync.Mutex
+	seen []string // method, path, Authorization and body of each request
+}
+
+func serveAS(t *testing.T, token string) *fakeAS {
+	t.Helper()
+	a := &fakeAS{token: token}
+	a.Server = httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(io.LimitReader(r.Body, 64<<10))
+		a.mu.Lock()
+		a.seen = append(a.seen, fmt.Sprintf("%s %s %q %q", r.Method, r.URL.Path, r.Header.Get("Authorization"), body))
+		a.mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		switch r.URL.Path {
+		case "/.well-known/oauth-authorization-server":
+			fmt.Fprintf(w, `{"issuer":%q,"token_endpoint":%q,"grant_types_supported":["client_credentials"],"token_endpoint_auth_methods_supported":["client_secret_basic"]}`, a.URL, a.URL+"/token")
+		case "/token":
+			fmt.Fprintf(w, `{"access_token":%q,"token_type":"Bearer","expires_in":3600}`, a.token)
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	a.Config.ConnState = countConns(&a.conns)
+	a.Start()
+	t.Cleanup(a.Close)
+	return a
+}
+
+// holding reports the requests that reached a carrying secret (in a
+// header, possibly base64-encoded as Basic credentials, or in the body).
+func (a *fakeAS) holding(secret string) []string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	var out []string
+	for _, s := range a.seen {
+		if strings.Contains(s, secret) || strings.Contains(s, base64.StdEncoding.EncodeToString([]byte("client:"+secret))) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// TestHostileClientForeignAuthorizationServer: a server protected with
+// OAuth names, in its resource metadata, an authorization server the
+// client was not configured for, or redirects a call to one. The client
+// secret goes only to the configured issuer (oauthclient's ClientIssuer,
+// issue 31 finding 9), the access token only to the server's origin
+// (finding 8), and each refusal is typed: ErrIssuerMismatch,
+// ErrCrossOriginRedirect.
+func TestHostileClientForeignAuthorizationServer(t *testing.T) {
+	const secret = "client-secret"
+	legit, foreign := serveAS(t, "token-from-legit"), serveAS(t, "token-from-foreign")
+	for _, tc := range []struct {
+		name       string
+		metadataAS *fakeAS // the authorization server the metadata names
+		want       error
+	}{
+		{"metadata names a foreign authorization server", foreign, oauthclient.ErrIssuerMismatch},
+		{"a call redirected to the authorization server", legit, mcpgen.ErrCrossOriginRedirect},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var mcpURL string
+			srv := serveMCP(t, false, func(w http.ResponseWriter, r *http.Request, m rpc) {
+				if m.Method == "tools/call" {
+					http.Redirect(w, r, foreign.URL+"/mcp", http.StatusTemporaryRedirect)
+					return
+				}
+				writeJSON(w, m.ID, `{"resultType":"complete","tools":[]}`)
+			})
+			mcpURL = srv.URL + "/mcp"
+			inner := srv.Config.Handler
+			srv.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				switch {
+				case r.URL.Path == "/.well-known/oauth-protected-resource/mcp":
+					w.Header().Set("Content-Type", "application/json")
+					fmt.Fprintf(w, `{"resource":%q,"authorization_servers":[%q]}`, mcpURL, tc.metadataAS.URL)
+				case r.Header.Get("Authorization") != "Bearer token-from-legit":
+					w.Header().Set("WWW-Authenticate", fmt.Sprintf(`Bearer resource_metadata=%q`, srv.URL+"/.well-known/oauth-protected-resource/mcp"))
+					http.Error(w, "unauthorized", http.StatusUnauthorized)
+				default:
+					inner.ServeHTTP(w, r)
+				}
+			})
+			auth, err := oauthclient.New(oauthclient.Config{Grant: oauthclient.GrantClientCredentials, ClientID: "client", ClientSecret: secret, ClientIssuer: legit.URL})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			conns := func() int64 { return srv.conns.Load() + legit.conns.Load() + foreign.conns.Load() }
+			attack(t, cancel, conns, func() {
+				c, err := mcpgen.Connect(ctx, mcpgen.HTTPTransport(mcpURL), mcpgen.ClientOptions{Auth: auth})
+				if err == nil {
+					defer c.Close()
+					_, err = c.CallTool(ctx, "exfiltrate", nil)
+				}
+				if !errors.Is(err, tc.want) {
+					t.Errorf("%v, want %v", err, tc.want)
+				}
+			})
+			if got := foreign.holding(secret); len(got) > 0 {
+				t.Errorf("the foreign authorization server got the client secret: %q", got)
+			}
+			if got := foreign.holding("token-from-legit"); len(got) > 0 {
+				t.Errorf("the foreign authorization server got the access token: %q", got)
+			}
+			for _, a := range srv.authorizations() {
+				if strings.HasPrefix(a, "Basic") {
+					t.Errorf("the MCP server got client credentials: %q", a)
+				}
+			}
 		})
 	}
 }
