@@ -33,8 +33,9 @@ const (
 	// server's next request is refused at once (see
 	// [Client.serverRequest]).
 	maxServerRequests = 16
-	// maxRedirects bounds the same-origin redirects of one request when
-	// the HTTP client has no redirect policy of its own (Go's default).
+	// maxRedirects bounds the requests one request becomes by following
+	// same-origin redirects, when the HTTP client has no redirect policy
+	// of its own (as Go's default does).
 	maxRedirects = 10
 )
 
