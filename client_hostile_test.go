@@ -834,9 +834,11 @@ func TestHostileClientNoHeaders(t *testing.T) {
 }
 
 // giantHeap bounds the heap while a message over limit is read: a buffer
-// growing to the limit (the old one and the new, 1.25 times larger, while
-// it is copied) and slack.
-func giantHeap(limit int64) uint64 { return uint64(5*limit/2 + 8<<20) }
+// growing to the limit (the half-size one and the full one while it is
+// copied: 1.5 times the limit), a quarter of the limit for a sample taken
+// while it grows (a buffer allocated between the sample's GC and its
+// reading), and slack.
+func giantHeap(limit int64) uint64 { return uint64(7*limit/4 + 8<<20) }
 
 // TestHostileClientGiantAnswers: answers larger than MaxMessageBytes (a
 // JSON body, an SSE event, a stdio line), sent for ever, fail the call
@@ -862,6 +864,7 @@ func TestHostileClientGiantAnswers(t *testing.T) {
 	}{
 		{"JSON body, default limit", 0, false},
 		{"JSON body", 1 << 20, false},
+		{"SSE event, default limit", 0, true},
 		{"SSE event", 1 << 20, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -1168,19 +1171,22 @@ func TestHostileClientForeignAuthorizationServer(t *testing.T) {
 					inner.ServeHTTP(w, r)
 				}
 			})
-			auth, err := oauthclient.New(oauthclient.Config{Grant: oauthclient.GrantClientCredentials, ClientID: "client", ClientSecret: secret, ClientIssuer: legit.URL})
+			// oauthclient's own HTTP client, so that its idle connections
+			// can be closed with the client's when the call is over.
+			asTransport := &http.Transport{}
+			auth, err := oauthclient.New(oauthclient.Config{Grant: oauthclient.GrantClientCredentials, ClientID: "client", ClientSecret: secret, ClientIssuer: legit.URL, HTTPClient: &http.Client{Transport: asTransport}})
 			if err != nil {
 				t.Fatal(err)
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 			defer cancel()
-			conns := func() int64 { return srv.conns.Load() + legit.conns.Load() + foreign.conns.Load() }
-			attack(t, cancel, conns, func() {
+			attack(t, cancel, nil, func() {
 				c, err := mcpgen.Connect(ctx, mcpgen.HTTPTransport(mcpURL), mcpgen.ClientOptions{Auth: auth})
 				if err == nil {
-					defer c.Close()
 					_, err = c.CallTool(ctx, "exfiltrate", nil)
+					c.Close()
 				}
+				asTransport.CloseIdleConnections()
 				if !errors.Is(err, tc.want) {
 					t.Errorf("%v, want %v", err, tc.want)
 				}

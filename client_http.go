@@ -369,12 +369,9 @@ func (hc *httpConn) answer(ctx context.Context, resp *http.Response, id int64) (
 	}
 	switch ct {
 	case "application/json":
-		b, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))
+		b, err := readAnswer(resp.Body, resp.ContentLength, limit)
 		if err != nil {
-			return nil, fmt.Errorf("read response: %w", err)
-		}
-		if int64(len(b)) > limit {
-			return nil, fmt.Errorf("%w: the response is larger than %d bytes (ClientOptions.MaxMessageBytes)", ErrMessageTooLarge, limit)
+			return nil, err
 		}
 		var m wireMessage
 		if err := json.Unmarshal(b, &m); err != nil {
@@ -391,6 +388,33 @@ func (hc *httpConn) answer(ctx context.Context, resp *http.Response, id int64) (
 		return hc.stream(ctx, resp.Body, id)
 	}
 	return nil, fmt.Errorf("HTTP %d with Content-Type %q, neither JSON nor an event stream", resp.StatusCode, resp.Header.Get("Content-Type"))
+}
+
+// readAnswer reads a JSON answer of at most limit bytes, size long if
+// that is known (else -1): the buffer is allocated once when the size is
+// known, else grown as [grow] does.
+func readAnswer(r io.Reader, size, limit int64) ([]byte, error) {
+	n := int64(512)
+	if size >= 0 {
+		n = min(size, limit) + 1 // + 1: room to see the end, or a byte too many
+	}
+	buf := make([]byte, 0, n)
+	for {
+		if int64(len(buf)) > limit {
+			return nil, fmt.Errorf("%w: the response is larger than %d bytes (ClientOptions.MaxMessageBytes)", ErrMessageTooLarge, limit)
+		}
+		if len(buf) == cap(buf) {
+			buf = grow(buf, len(buf)+1, limit)
+		}
+		m, err := r.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+m]
+		switch {
+		case err == io.EOF && int64(len(buf)) <= limit:
+			return buf, nil
+		case err != nil && err != io.EOF:
+			return nil, fmt.Errorf("read response: %w", err)
+		}
+	}
 }
 
 // statusError reads an HTTP error answer.
@@ -530,20 +554,21 @@ func (hc *httpConn) readSSE(body io.Reader, st *sseState, handle func([]byte) bo
 			if hasData && handle(data) {
 				return nil
 			}
-			data, hasData = data[:0], false
+			data, hasData = nil, false
 			continue
 		}
 		field, value, _ := bytes.Cut(line, []byte(":"))
 		value = bytes.TrimPrefix(value, []byte(" "))
 		switch string(field) {
 		case "data":
-			if hasData {
-				data = append(data, '\n')
+			if !hasData {
+				data, hasData = value, true // line is this reader's own: no copy
+				break
 			}
-			if int64(len(data)+len(value)) > limit {
+			if int64(len(data)+1+len(value)) > limit {
 				return fmt.Errorf("%w: an event is larger than %d bytes (ClientOptions.MaxMessageBytes)", ErrMessageTooLarge, limit)
 			}
-			data, hasData = append(data, value...), true
+			data = append(append(data, '\n'), value...)
 		case "id":
 			st.lastID = string(value)
 		case "retry":

@@ -184,10 +184,10 @@ func (lc *lineConn) read() {
 }
 
 // readMessage reads one line of at most limit bytes (without its line
-// ending). A longer line fails with errTooLong as soon as the limit is
-// passed, the rest unread: the client gives up on a stream that sent one,
-// where the server's readLine skips it to go on, which a line that never
-// ends would make last for ever.
+// ending) into a buffer of its own. A longer line fails with errTooLong as
+// soon as the limit is passed, the rest unread: the client gives up on a
+// stream that sent one, where the server's readLine skips it to go on,
+// which a line that never ends would make last for ever.
 func readMessage(br *bufio.Reader, limit int64) ([]byte, error) {
 	var buf []byte
 	for {
@@ -195,11 +195,29 @@ func readMessage(br *bufio.Reader, limit int64) ([]byte, error) {
 		if int64(len(buf)+len(bytes.TrimRight(chunk, "\r\n"))) > limit {
 			return nil, errTooLong
 		}
+		if len(buf)+len(chunk) > cap(buf) {
+			buf = grow(buf, len(buf)+len(chunk), limit)
+		}
 		buf = append(buf, chunk...)
 		if !errors.Is(err, bufio.ErrBufferFull) {
 			return bytes.TrimRight(buf, "\r\n"), err
 		}
 	}
+}
+
+// grow returns buf with room for need bytes, for a message of at most
+// limit bytes: the capacity doubles, but its last step goes to limit+1
+// (a byte past the limit tells it was passed) rather than past it, so that
+// reading a message that never ends holds no more than about 1.5 times
+// the limit (the half-size buffer and the full one, while copying).
+func grow(buf []byte, need int, limit int64) []byte {
+	next := max(2*int64(cap(buf)), int64(need))
+	if next >= limit {
+		next = max(limit+1, int64(need))
+	}
+	grown := make([]byte, len(buf), next)
+	copy(grown, buf)
+	return grown
 }
 
 func (lc *lineConn) dispatch(line []byte) {
