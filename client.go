@@ -72,9 +72,9 @@ type ClientOptions struct {
 	ProtocolVersion string
 
 	// HTTPClient sends the HTTP requests (HTTP only); default: a client
-	// that connects within 10 s (TCP, then TLS) and waits HeaderTimeout
-	// for an answer's headers, but sets no bound on the body, as an SSE
-	// answer may stream for as long as the call runs. Either way its
+	// that gives connecting and the TLS handshake 10 s each and an
+	// answer's headers HeaderTimeout, but sets no bound on the body, as an
+	// SSE answer may stream for as long as the call runs. Either way its
 	// redirects stay on the origin of the server's URL: a redirect to
 	// another scheme, host or port fails with [ErrCrossOriginRedirect].
 	HTTPClient *http.Client
@@ -176,7 +176,8 @@ type Client struct {
 	closeErr  error
 }
 
-// Client bounds of the stateless era; the others are in client_bounds.go.
+// Client bounds of the handshake and the stateless era; the others are in
+// client_bounds.go.
 const (
 	// maxInputRounds bounds the input_required rounds of one call.
 	maxInputRounds = 16
