@@ -3,6 +3,7 @@ package mcpgen
 import (
 	"context"
 	"errors"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -115,5 +116,32 @@ func TestAuthParams(t *testing.T) {
 		if (ise != nil) != tc.found || ise != nil && ise.Scope != tc.scope {
 			t.Errorf("%q: %+v, want scope %q (found %v)", tc.challenges, ise, tc.scope, tc.found)
 		}
+	}
+}
+
+// unread fails the test when read.
+type unread struct{ t *testing.T }
+
+func (u unread) Read([]byte) (int, error) {
+	u.t.Error("the body was read")
+	return 0, io.EOF
+}
+
+// TestReadAnswerDeclaredSize: a JSON answer whose Content-Length is over
+// the limit is refused without reading it; one within is read into a
+// buffer of its size, and one that is longer than it said is refused.
+func TestReadAnswerDeclaredSize(t *testing.T) {
+	if _, err := readAnswer(unread{t}, 1<<30, 1<<20); !errors.Is(err, ErrMessageTooLarge) {
+		t.Errorf("declared 1 GiB: %v, want ErrMessageTooLarge", err)
+	}
+	b, err := readAnswer(strings.NewReader(`{"a":1}`), 7, 16)
+	if err != nil || string(b) != `{"a":1}` || cap(b) != 8 {
+		t.Errorf("declared 7 bytes: %q (cap %d), %v; want them in a buffer of 8", b, cap(b), err)
+	}
+	if _, err := readAnswer(strings.NewReader(strings.Repeat("x", 17)), 7, 16); !errors.Is(err, ErrMessageTooLarge) {
+		t.Errorf("17 bytes declared as 7, limit 16: %v, want ErrMessageTooLarge", err)
+	}
+	if b, err := readAnswer(strings.NewReader(strings.Repeat("x", 16)), -1, 16); err != nil || len(b) != 16 {
+		t.Errorf("16 bytes of unknown size, limit 16: %d bytes, %v", len(b), err)
 	}
 }

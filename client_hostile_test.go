@@ -14,6 +14,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -858,14 +859,16 @@ func TestHostileClientGiantAnswers(t *testing.T) {
 		}
 	}
 	for _, tc := range []struct {
-		name  string
-		limit int64 // 0: the default, 16 MiB
-		sse   bool
+		name     string
+		limit    int64 // 0: the default, 16 MiB
+		sse      bool
+		declared bool // Content-Length says 1 GiB: nothing need be read
 	}{
-		{"JSON body, default limit", 0, false},
-		{"JSON body", 1 << 20, false},
-		{"SSE event, default limit", 0, true},
-		{"SSE event", 1 << 20, true},
+		{"JSON body, default limit", 0, false, false},
+		{"JSON body", 1 << 20, false, false},
+		{"JSON body of a declared size", 1 << 20, false, true},
+		{"SSE event, default limit", 0, true, false},
+		{"SSE event", 1 << 20, true, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := serveMCP(t, false, func(w http.ResponseWriter, r *http.Request, m rpc) {
@@ -879,6 +882,9 @@ func TestHostileClientGiantAnswers(t *testing.T) {
 					prefix = "data: " + prefix
 				} else {
 					w.Header().Set("Content-Type", "application/json")
+				}
+				if tc.declared {
+					w.Header().Set("Content-Length", strconv.Itoa(1<<30))
 				}
 				endless(w, prefix)
 			})

@@ -392,16 +392,20 @@ func (hc *httpConn) answer(ctx context.Context, resp *http.Response, id int64) (
 
 // readAnswer reads a JSON answer of at most limit bytes, size long if
 // that is known (else -1): the buffer is allocated once when the size is
-// known, else grown as [grow] does.
+// known, else grown as [grow] does; an answer that says it is larger is
+// not read at all.
 func readAnswer(r io.Reader, size, limit int64) ([]byte, error) {
 	n := int64(512)
-	if size >= 0 {
-		n = min(size, limit) + 1 // + 1: room to see the end, or a byte too many
+	switch {
+	case size > limit:
+		return nil, answerTooLarge(limit)
+	case size >= 0:
+		n = size + 1 // + 1: room to see the end, or a byte too many
 	}
 	buf := make([]byte, 0, n)
 	for {
 		if int64(len(buf)) > limit {
-			return nil, fmt.Errorf("%w: the response is larger than %d bytes (ClientOptions.MaxMessageBytes)", ErrMessageTooLarge, limit)
+			return nil, answerTooLarge(limit)
 		}
 		if len(buf) == cap(buf) {
 			buf = grow(buf, len(buf)+1, limit)
@@ -415,6 +419,11 @@ func readAnswer(r io.Reader, size, limit int64) ([]byte, error) {
 			return nil, fmt.Errorf("read response: %w", err)
 		}
 	}
+}
+
+// answerTooLarge is the error of a JSON answer over limit bytes.
+func answerTooLarge(limit int64) error {
+	return fmt.Errorf("%w: the response is larger than %d bytes (ClientOptions.MaxMessageBytes)", ErrMessageTooLarge, limit)
 }
 
 // statusError reads an HTTP error answer.
