@@ -336,16 +336,19 @@ func (b *blockingHandlers) options() mcpgen.ClientOptions {
 }
 
 // TestHostileClientRequestFlood: one SSE answer carries 20,000 requests
-// of the server before its result (finding 7). The client answers at most
-// serverRequestSlots at once, refuses the rest at once with a JSON-RPC
-// error (no goroutine each), keeps its heap under 32 MiB, and when the
-// call returns ends the handlers still running for it: its goroutines
-// come back to the baseline.
+// of the server before its result (finding 7). With handlers that never
+// answer, the client runs at most serverRequestSlots at once, refuses the
+// rest at once with a JSON-RPC error (no goroutine each), keeps its heap
+// under 32 MiB, and when the call returns ends the handlers still running
+// for it: its goroutines come back to the baseline. Without handlers,
+// every request is answered method-not-found the same way, without a
+// goroutine (5,000 of them: each answer is a POST, and the 20,000 case
+// is the first).
 func TestHostileClientRequestFlood(t *testing.T) {
-	for _, withHandlers := range []bool{false, true} {
-		name := "no handlers"
-		if withHandlers {
-			name = "handlers that never answer"
+	for _, withHandlers := range []bool{true, false} {
+		name, requests := "handlers that never answer", floodRequests
+		if !withHandlers {
+			name, requests = "no handlers", 5000
 		}
 		t.Run(name, func(t *testing.T) {
 			srv := serveMCP(t, false, func(w http.ResponseWriter, r *http.Request, m rpc) {
@@ -355,7 +358,7 @@ func TestHostileClientRequestFlood(t *testing.T) {
 				}
 				w.Header().Set("Content-Type", "text/event-stream")
 				w.WriteHeader(http.StatusOK)
-				_ = writeFlood(bufio.NewWriterSize(w, 64<<10), "data: ", "\n\n", floodRequests, m.ID)
+				_ = writeFlood(bufio.NewWriterSize(w, 64<<10), "data: ", "\n\n", requests, m.ID)
 			})
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 			defer cancel()
@@ -389,8 +392,8 @@ func TestHostileClientRequestFlood(t *testing.T) {
 				if got := srv.responded(-32603); got != floodRequests-serverRequestSlots {
 					t.Errorf("%d requests refused (-32603), want %d", got, floodRequests-serverRequestSlots)
 				}
-			} else if got := srv.responded(-32601); got != floodRequests {
-				t.Errorf("%d requests answered method-not-found, want %d", got, floodRequests)
+			} else if got := srv.responded(-32601); got != requests {
+				t.Errorf("%d requests answered method-not-found, want %d", got, requests)
 			}
 			if err := c.Close(); err != nil {
 				t.Errorf("close: %v", err)
@@ -730,9 +733,9 @@ func TestHostileClientEndlessPages(t *testing.T) {
 		defer c.Close()
 		// The list holds up to 32 MiB of tools before it stops: the heap
 		// bound is that and the page being read (its body and decoding).
-		var before int64
+		conns := srv.conns.Load()
 		g := guardClient(t, cancel)
-		before = served.Load()
+		before := served.Load()
 		_, err := c.ListTools(ctx)
 		g.end(t, clientGoroutines, 32<<20+clientHeap/2)
 		if !errors.Is(err, mcpgen.ErrListLimit) || !strings.Contains(err.Error(), "MaxListBytes") {
@@ -741,7 +744,7 @@ func TestHostileClientEndlessPages(t *testing.T) {
 		if pages, want := served.Load()-before, int64(32<<20/pageBytes+1); pages != want {
 			t.Errorf("%d pages fetched, want %d (32 MiB of 2 MB pages, and the one past)", pages, want)
 		}
-		back(t, "after the list", g.base, func() int { return goroutinesPerConn * int(srv.conns.Load()) })
+		back(t, "after the list", g.base, func() int { return goroutinesPerConn * int(max(srv.conns.Load()-conns, 0)) })
 	})
 	t.Run("every list", func(t *testing.T) {
 		var served atomic.Int64
@@ -893,14 +896,14 @@ func TestHostileClientGiantAnswers(t *testing.T) {
 			c := connect(t, ctx, srv.URL, mcpgen.ClientOptions{MaxMessageBytes: tc.limit})
 			defer c.Close()
 			limit := cmp.Or(tc.limit, 16<<20)
-			before := measure()
+			before, conns := measure(), srv.conns.Load()
 			g := guardClient(t, cancel)
 			_, err := c.CallTool(ctx, "giant", nil)
 			g.end(t, clientGoroutines, giantHeap(limit))
 			if !errors.Is(err, mcpgen.ErrMessageTooLarge) {
 				t.Errorf("call: %v, want ErrMessageTooLarge", err)
 			}
-			back(t, "after the call", before, func() int { return goroutinesPerConn * int(srv.conns.Load()) })
+			back(t, "after the call", before, func() int { return goroutinesPerConn * int(max(srv.conns.Load()-conns, 0)) })
 		})
 	}
 	t.Run("stdio line", func(t *testing.T) {
@@ -1155,7 +1158,6 @@ func TestHostileClientForeignAuthorizationServer(t *testing.T) {
 		{"a call redirected to the authorization server", legit, mcpgen.ErrCrossOriginRedirect},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var mcpURL string
 			srv := serveMCP(t, false, func(w http.ResponseWriter, r *http.Request, m rpc) {
 				if m.Method == "tools/call" {
 					http.Redirect(w, r, foreign.URL+"/mcp", http.StatusTemporaryRedirect)
@@ -1163,7 +1165,7 @@ func TestHostileClientForeignAuthorizationServer(t *testing.T) {
 				}
 				writeJSON(w, m.ID, `{"resultType":"complete","tools":[]}`)
 			})
-			mcpURL = srv.URL + "/mcp"
+			mcpURL := srv.URL + "/mcp"
 			inner := srv.Config.Handler
 			srv.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				switch {
