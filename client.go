@@ -72,9 +72,19 @@ type ClientOptions struct {
 	ProtocolVersion string
 
 	// HTTPClient sends the HTTP requests (HTTP only); default: a client
-	// with connect and header timeouts but none on the body, as an SSE
-	// answer may stream for as long as the call runs.
+	// that gives connecting and the TLS handshake 10 s each and an
+	// answer's headers HeaderTimeout, but sets no bound on the body, as an
+	// SSE answer may stream for as long as the call runs. Either way its
+	// redirects stay on the origin of the server's URL: a redirect to
+	// another scheme, host or port fails with [ErrCrossOriginRedirect].
 	HTTPClient *http.Client
+	// HeaderTimeout bounds the wait for the headers of each answer of the
+	// default HTTP client (default 60 s), so that a server that accepts a
+	// request and never answers fails it with a timeout (a net.Error
+	// whose Timeout is true) instead of holding the call until its
+	// context ends. A server that keeps a long call in a JSON answer must
+	// answer within it, or stream (SSE). Ignored when HTTPClient is set.
+	HeaderTimeout time.Duration
 	// Header holds extra headers sent on every HTTP request.
 	Header http.Header
 	// Auth supplies credentials for HTTP requests; nil sends none.
@@ -98,11 +108,16 @@ type ClientOptions struct {
 
 	// MaxMessageBytes bounds one message from the server (a stdio line, an
 	// HTTP body, an SSE event); default 16 MiB. A larger one fails the
-	// call (stdio: the connection) with an error naming the limit.
+	// call (stdio: the connection) with [ErrMessageTooLarge].
 	MaxMessageBytes int64
-	// MaxPages bounds the pages one List call follows (default 1000), so
-	// that a server handing out cursors forever cannot hold the client.
-	MaxPages int
+	// MaxPages bounds the pages one list follows (default 1000), and
+	// MaxListBytes the bytes of those pages together (default 32 MiB), so
+	// that a server handing out cursors forever, or huge pages, cannot
+	// make the client hold what it sends: past either, the list (every
+	// List* method, CheckSurface, a typed client's CheckSurface) fails
+	// with [ErrListLimit].
+	MaxPages     int
+	MaxListBytes int64
 }
 
 // ClientAuth supplies credentials for HTTP requests and reacts to
@@ -152,7 +167,7 @@ type Client struct {
 	caps         json.RawMessage // this client's capabilities, encoded once
 	metaInfo     json.RawMessage // clientInfo, encoded once
 
-	asking    chan struct{} // the server's requests being answered (legacy)
+	asking    chan struct{} // a slot per request of the server being answered
 	nextID    atomic.Int64
 	progress  sync.Map // progress token (string) -> func(Progress)
 	toolsMu   sync.Mutex
@@ -161,10 +176,9 @@ type Client struct {
 	closeErr  error
 }
 
-// Client defaults.
+// Client bounds of the handshake and the stateless era; the others are in
+// client_bounds.go.
 const (
-	defaultClientMaxMessage = 16 << 20
-	defaultMaxPages         = 1000
 	// maxInputRounds bounds the input_required rounds of one call.
 	maxInputRounds = 16
 	// discoverTimeout bounds the server/discover probe of a server that
@@ -195,6 +209,12 @@ func Connect(ctx context.Context, t ClientTransport, opts ClientOptions) (*Clien
 	}
 	if opts.MaxPages <= 0 {
 		opts.MaxPages = defaultMaxPages
+	}
+	if opts.MaxListBytes <= 0 {
+		opts.MaxListBytes = defaultMaxListBytes
+	}
+	if opts.HeaderTimeout <= 0 {
+		opts.HeaderTimeout = defaultHeaderTimeout
 	}
 	v := opts.ProtocolVersion
 	if v != "" && !supportedVersion(v) {

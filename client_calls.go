@@ -38,7 +38,8 @@ func (e *ToolCallError) Error() string {
 	return "tool " + e.Tool + ": " + strings.Join(parts, "\n")
 }
 
-// ListTools lists every tool the server offers, following every page. Over
+// ListTools lists every tool the server offers, following every page (at
+// most ClientOptions.MaxPages of MaxListBytes together). Over
 // HTTP in the stateless era, a tool whose x-mcp-header annotations break
 // the rules of the transport is left out, as the revision requires.
 func (c *Client) ListTools(ctx context.Context) ([]ToolInfo, error) {
@@ -75,14 +76,16 @@ func (c *Client) ListPrompts(ctx context.Context) ([]PromptInfo, error) {
 }
 
 // listAll calls a list method page after page until no nextCursor comes
-// back, at most MaxPages pages, and returns the items under key.
+// back, at most MaxPages pages of MaxListBytes together, and returns the
+// items under key.
 func listAll[T any](ctx context.Context, c *Client, method, key string) ([]T, error) {
 	var all []T
 	var cursor string
+	var size int64
 	seen := map[string]bool{}
 	for page := 0; ; page++ {
 		if page == c.opts.MaxPages {
-			return nil, fmt.Errorf("%s: more than %d pages (ClientOptions.MaxPages)", method, c.opts.MaxPages)
+			return nil, fmt.Errorf("%s: %w: more than %d pages (ClientOptions.MaxPages)", method, ErrListLimit, c.opts.MaxPages)
 		}
 		var params map[string]any
 		if cursor != "" {
@@ -92,21 +95,24 @@ func listAll[T any](ctx context.Context, c *Client, method, key string) ([]T, er
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", method, err)
 		}
+		if size += int64(len(raw)); size > c.opts.MaxListBytes {
+			return nil, fmt.Errorf("%s: %w: more than %d bytes in %d pages (ClientOptions.MaxListBytes)", method, ErrListLimit, c.opts.MaxListBytes, page+1)
+		}
 		var res map[string]json.RawMessage
 		if err := json.Unmarshal(raw, &res); err != nil {
-			return nil, fmt.Errorf("%s: decode result: %w", method, err)
+			return nil, fmt.Errorf("%s: decode result: %w: %w", method, ErrUnexpectedResult, err)
 		}
 		var items []T
 		if b := res[key]; len(b) > 0 {
 			if err := json.Unmarshal(b, &items); err != nil {
-				return nil, fmt.Errorf("%s: decode %s: %w", method, key, err)
+				return nil, fmt.Errorf("%s: decode %s: %w: %w", method, key, ErrUnexpectedResult, err)
 			}
 		}
 		all = append(all, items...)
 		cursor = ""
 		if b := res["nextCursor"]; len(b) > 0 && string(b) != "null" {
 			if err := json.Unmarshal(b, &cursor); err != nil {
-				return nil, fmt.Errorf("%s: decode nextCursor: %w", method, err)
+				return nil, fmt.Errorf("%s: decode nextCursor: %w: %w", method, ErrUnexpectedResult, err)
 			}
 		}
 		if cursor == "" {
@@ -155,7 +161,7 @@ func (c *Client) CallTool(ctx context.Context, name string, args any) (*CallTool
 	}
 	var res CallToolResult
 	if err := json.Unmarshal(raw, &res); err != nil {
-		return nil, fmt.Errorf("tools/call %s: decode result: %w", name, err)
+		return nil, fmt.Errorf("tools/call %s: decode result: %w: %w", name, ErrUnexpectedResult, err)
 	}
 	if res.IsError {
 		return &res, &ToolCallError{Tool: name, Result: &res}
@@ -166,8 +172,9 @@ func (c *Client) CallTool(ctx context.Context, name string, args any) (*CallTool
 // CallToolAs calls a tool and decodes its result into Out: the
 // structuredContent for a struct, map or slice; the text content when Out
 // is string; the content blocks themselves when Out is []Content. A tool
-// failure is a [*ToolCallError], a protocol failure a [*ProtocolError].
-// Generated typed clients call it.
+// failure is a [*ToolCallError], a protocol failure a [*ProtocolError], a
+// result that does not decode into Out wraps [ErrUnexpectedResult] and the
+// decoder's error. Generated typed clients call it.
 func CallToolAs[Out any](ctx context.Context, c *Client, name string, in any) (Out, error) {
 	var out Out
 	res, err := c.CallTool(ctx, name, in)
@@ -199,10 +206,10 @@ func CallToolAs[Out any](ctx context.Context, c *Client, name string, in any) (O
 		}
 	}
 	if len(data) == 0 {
-		return out, fmt.Errorf("tools/call %s: the result has no structuredContent to decode into %T", name, out)
+		return out, fmt.Errorf("tools/call %s: %w: the result has no structuredContent to decode into %T", name, ErrUnexpectedResult, out)
 	}
 	if err := json.Unmarshal(data, &out); err != nil {
-		return out, fmt.Errorf("tools/call %s: decode structuredContent into %T: %w", name, out, err)
+		return out, fmt.Errorf("tools/call %s: decode structuredContent into %T: %w: %w", name, out, ErrUnexpectedResult, err)
 	}
 	return out, nil
 }
@@ -215,7 +222,7 @@ func (c *Client) ReadResource(ctx context.Context, uri string) (*ReadResourceRes
 	}
 	var res ReadResourceResult
 	if err := json.Unmarshal(raw, &res); err != nil {
-		return nil, fmt.Errorf("resources/read %s: decode result: %w", uri, err)
+		return nil, fmt.Errorf("resources/read %s: decode result: %w: %w", uri, ErrUnexpectedResult, err)
 	}
 	return &res, nil
 }
@@ -232,7 +239,7 @@ func (c *Client) GetPrompt(ctx context.Context, name string, args map[string]str
 	}
 	var res GetPromptResult
 	if err := json.Unmarshal(raw, &res); err != nil {
-		return nil, fmt.Errorf("prompts/get %s: decode result: %w", name, err)
+		return nil, fmt.Errorf("prompts/get %s: decode result: %w: %w", name, ErrUnexpectedResult, err)
 	}
 	return &res, nil
 }
@@ -269,7 +276,7 @@ func (c *Client) Complete(ctx context.Context, ref CompletionRef, arg, value str
 		Completion Completion `json:"completion"`
 	}
 	if err := json.Unmarshal(raw, &res); err != nil {
-		return nil, fmt.Errorf("completion/complete: decode result: %w", err)
+		return nil, fmt.Errorf("completion/complete: decode result: %w: %w", ErrUnexpectedResult, err)
 	}
 	return &res.Completion, nil
 }

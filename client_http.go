@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"mime"
+	"net"
 	"net/http"
 	"strconv"
 	"strings"
@@ -52,16 +53,21 @@ func (t *httpTransport) dial(_ context.Context, c *Client) (clientConn, error) {
 		return nil, fmt.Errorf("HTTP transport: %q is not an http or https URL", t.url)
 	}
 	hc := c.opts.HTTPClient
-	if hc == nil {
-		hc = &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
+	own := hc == nil
+	if own {
+		hc = defaultHTTPClient(c.opts.HeaderTimeout)
 	}
-	return &httpConn{c: c, url: t.url, hc: hc}, nil
+	// A copy, so that the caller's client keeps its own redirect policy.
+	safe := *hc
+	safe.CheckRedirect = sameOrigin(hc.CheckRedirect)
+	return &httpConn{c: c, url: t.url, hc: &safe, own: own}, nil
 }
 
 type httpConn struct {
 	c   *Client
 	url string
 	hc  *http.Client
+	own bool // hc is the default client, made for this connection alone
 
 	mu        sync.Mutex
 	version   string // MCP-Protocol-Version; empty before initialize ends
@@ -79,11 +85,16 @@ type httpConn struct {
 	renewMu  sync.Mutex
 }
 
-// authError is a refusal the ClientAuth could not overcome.
-type authError struct{ err error }
+// authError is a refusal the ClientAuth could not overcome: what it said,
+// and the answer that refused the request, so that errors.As finds both
+// (and the [*InsufficientScopeError] of a 403 that names a scope).
+type authError struct {
+	err    error
+	status *HTTPStatusError
+}
 
-func (e *authError) Error() string { return "authorization: " + e.err.Error() }
-func (e *authError) Unwrap() error { return e.err }
+func (e *authError) Error() string   { return "authorization: " + e.err.Error() }
+func (e *authError) Unwrap() []error { return []error{e.err, e.status} }
 
 // refused reports whether err is an authorization failure: the ClientAuth
 // gave up, or the server still answered 401 or 403. Connect does not fall
@@ -96,13 +107,18 @@ func refused(err error) bool {
 
 // HTTPStatusError is an HTTP answer that carried no JSON-RPC message: the
 // status and the start of the body. A JSON-RPC error in the body comes
-// back as a [*ProtocolError] instead, wrapped with the status.
+// back as a [*ProtocolError] instead, wrapped with the status. A 401 or
+// 403 comes back as one too, also when the [ClientAuth] gave up on it;
+// for a 403 whose WWW-Authenticate says error="insufficient_scope",
+// errors.As finds an [*InsufficientScopeError] with the scope the server
+// asked for.
 type HTTPStatusError struct {
 	StatusCode int
 	Body       string
 	Err        *ProtocolError // the JSON-RPC error of the body, if any
 
-	session string // the legacy session the request was sent in
+	scope   *InsufficientScopeError // a 403's insufficient_scope
+	session string                  // the legacy session the request was sent in
 }
 
 // Error names the status and what the body said.
@@ -123,6 +139,15 @@ func (e *HTTPStatusError) Unwrap() error {
 		return nil
 	}
 	return e.Err
+}
+
+// As finds the [*InsufficientScopeError] of a 403 insufficient_scope.
+func (e *HTTPStatusError) As(target any) bool {
+	if p, ok := target.(**InsufficientScopeError); ok && e.scope != nil {
+		*p = e.scope
+		return true
+	}
+	return false
 }
 
 func (hc *httpConn) started(version string, legacy bool) {
@@ -172,6 +197,12 @@ func (hc *httpConn) do(ctx context.Context, build func() (*http.Request, error))
 		}
 		resp, err := hc.hc.Do(req)
 		if err != nil {
+			if ctx.Err() == nil && hc.own {
+				var ne net.Error
+				if errors.As(err, &ne) && ne.Timeout() {
+					return nil, fmt.Errorf("no answer within the default HTTP client's timeouts (connect %s, TLS %s, headers %s: ClientOptions.HeaderTimeout): %w", dialTimeout, tlsTimeout, hc.c.opts.HeaderTimeout, err)
+				}
+			}
 			return nil, err
 		}
 		a := hc.c.opts.Auth
@@ -181,13 +212,14 @@ func (hc *httpConn) do(ctx context.Context, build func() (*http.Request, error))
 		if attempt == maxAuthRetries {
 			return resp, nil // the caller reports the refusal
 		}
-		rerr := a.Refused(ctx, req, resp)
-		if rerr != nil {
-			resp.Body.Close()
-			return nil, &authError{rerr}
-		}
-		io.Copy(io.Discard, io.LimitReader(resp.Body, maxErrorBody))
+		// The body is read first so that the refusal reaches the caller
+		// whole; Refused reads the same bytes.
+		body, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
 		resp.Body.Close()
+		resp.Body = io.NopCloser(bytes.NewReader(body))
+		if rerr := a.Refused(ctx, req, resp); rerr != nil {
+			return nil, &authError{err: rerr, status: statusErrorOf(resp, body)}
+		}
 	}
 }
 
@@ -337,16 +369,13 @@ func (hc *httpConn) answer(ctx context.Context, resp *http.Response, id int64) (
 	}
 	switch ct {
 	case "application/json":
-		b, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))
+		b, err := readAnswer(resp.Body, resp.ContentLength, limit)
 		if err != nil {
-			return nil, fmt.Errorf("read response: %w", err)
-		}
-		if int64(len(b)) > limit {
-			return nil, fmt.Errorf("the response is larger than %d bytes (ClientOptions.MaxMessageBytes)", limit)
+			return nil, err
 		}
 		var m wireMessage
 		if err := json.Unmarshal(b, &m); err != nil {
-			return nil, fmt.Errorf("decode response: %w", err)
+			return nil, fmt.Errorf("decode response: %w: %w", ErrUnexpectedResult, err)
 		}
 		if m.Error != nil {
 			return nil, m.Error
@@ -361,13 +390,57 @@ func (hc *httpConn) answer(ctx context.Context, resp *http.Response, id int64) (
 	return nil, fmt.Errorf("HTTP %d with Content-Type %q, neither JSON nor an event stream", resp.StatusCode, resp.Header.Get("Content-Type"))
 }
 
+// readAnswer reads a JSON answer of at most limit bytes, size long if
+// that is known (else -1): the buffer is allocated once when the size is
+// known, else grown as [grow] does; an answer that says it is larger is
+// not read at all.
+func readAnswer(r io.Reader, size, limit int64) ([]byte, error) {
+	n := int64(512)
+	switch {
+	case size > limit:
+		return nil, answerTooLarge(limit)
+	case size >= 0:
+		n = size + 1 // + 1: room to see the end, or a byte too many
+	}
+	buf := make([]byte, 0, n)
+	for {
+		if int64(len(buf)) > limit {
+			return nil, answerTooLarge(limit)
+		}
+		if len(buf) == cap(buf) {
+			buf = grow(buf, len(buf)+1, limit)
+		}
+		m, err := r.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+m]
+		switch {
+		case err == io.EOF && int64(len(buf)) <= limit:
+			return buf, nil
+		case err != nil && err != io.EOF:
+			return nil, fmt.Errorf("read response: %w", err)
+		}
+	}
+}
+
+// answerTooLarge is the error of a JSON answer over limit bytes.
+func answerTooLarge(limit int64) error {
+	return fmt.Errorf("%w: the response is larger than %d bytes (ClientOptions.MaxMessageBytes)", ErrMessageTooLarge, limit)
+}
+
 // statusError reads an HTTP error answer.
 func statusError(resp *http.Response) error {
 	b, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
+	return statusErrorOf(resp, b)
+}
+
+// statusErrorOf is the error of resp, whose body (or its start) is b.
+func statusErrorOf(resp *http.Response, b []byte) *HTTPStatusError {
 	e := &HTTPStatusError{StatusCode: resp.StatusCode, Body: strings.TrimSpace(string(b))}
 	var m wireMessage
 	if json.Unmarshal(b, &m) == nil && m.Error != nil {
 		e.Err = m.Error
+	}
+	if resp.StatusCode == http.StatusForbidden {
+		e.scope = insufficientScope(resp.Header.Values("WWW-Authenticate"))
 	}
 	return e
 }
@@ -375,13 +448,18 @@ func statusError(resp *http.Response) error {
 // stream reads the SSE answer to request id until its response, handing
 // the messages before it to the client; a stream that breaks after events
 // with ids is resumed with GET and Last-Event-ID after the server's retry
-// delay, at most maxSSEReconnects times.
+// delay, at most maxSSEReconnects times. The server's requests it carries
+// are answered under a context that ends when stream returns: nothing
+// started for them outlives the call.
 func (hc *httpConn) stream(ctx context.Context, body io.ReadCloser, id int64) (json.RawMessage, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	want := strconv.FormatInt(id, 10)
 	var (
 		result json.RawMessage
 		rerr   error
 		found  bool
+		bad    error // why the last event that was not JSON-RPC did not decode
 	)
 	got := func(m *wireMessage) {
 		found, result = true, m.Result
@@ -404,7 +482,8 @@ func (hc *httpConn) stream(ctx context.Context, body io.ReadCloser, id int64) (j
 	st := &sseState{retry: defaultSSERetry}
 	handle := func(data []byte) bool {
 		var m wireMessage
-		if json.Unmarshal(data, &m) != nil {
+		if err := json.Unmarshal(data, &m); err != nil {
+			bad = err
 			return false
 		}
 		if m.Method == "" && idKey(m.ID) == want {
@@ -426,7 +505,10 @@ func (hc *httpConn) stream(ctx context.Context, body io.ReadCloser, id int64) (j
 		default:
 		}
 		if st.lastID == "" || attempt == maxSSEReconnects {
-			if err == nil {
+			switch {
+			case err == nil && bad != nil:
+				err = fmt.Errorf("the stream ended before the response; an event did not decode: %w: %w", ErrUnexpectedResult, bad)
+			case err == nil:
 				err = errors.New("the stream ended before the response")
 			}
 			return nil, fmt.Errorf("SSE stream: %w", err)
@@ -470,9 +552,9 @@ func (hc *httpConn) readSSE(body io.Reader, st *sseState, handle func([]byte) bo
 	var data []byte
 	hasData := false
 	for {
-		line, err := readLine(br, limit)
+		line, err := readMessage(br, limit)
 		if errors.Is(err, errTooLong) {
-			return fmt.Errorf("an event is larger than %d bytes (ClientOptions.MaxMessageBytes)", limit)
+			return fmt.Errorf("%w: an event is larger than %d bytes (ClientOptions.MaxMessageBytes)", ErrMessageTooLarge, limit)
 		}
 		if err != nil && err != io.EOF {
 			return err
@@ -481,20 +563,21 @@ func (hc *httpConn) readSSE(body io.Reader, st *sseState, handle func([]byte) bo
 			if hasData && handle(data) {
 				return nil
 			}
-			data, hasData = data[:0], false
+			data, hasData = nil, false
 			continue
 		}
 		field, value, _ := bytes.Cut(line, []byte(":"))
 		value = bytes.TrimPrefix(value, []byte(" "))
 		switch string(field) {
 		case "data":
-			if hasData {
-				data = append(data, '\n')
+			if !hasData {
+				data, hasData = value, true // line is this reader's own: no copy
+				break
 			}
-			if int64(len(data)+len(value)) > limit {
-				return fmt.Errorf("an event is larger than %d bytes (ClientOptions.MaxMessageBytes)", limit)
+			if int64(len(data)+1+len(value)) > limit {
+				return fmt.Errorf("%w: an event is larger than %d bytes (ClientOptions.MaxMessageBytes)", ErrMessageTooLarge, limit)
 			}
-			data, hasData = append(data, value...), true
+			data = append(append(data, '\n'), value...)
 		case "id":
 			st.lastID = string(value)
 		case "retry":
@@ -567,22 +650,12 @@ func (hc *httpConn) listen(ctx context.Context) {
 }
 
 // dispatch handles a message the server sent on a stream: a notification
-// goes to the client; a request is answered with a POST of the response.
+// goes to the client; a request is answered with a POST of the response,
+// under ctx (the call's, or the GET stream's).
 func (hc *httpConn) dispatch(ctx context.Context, m *wireMessage) {
 	switch {
 	case m.Method != "" && len(m.ID) > 0:
-		go func() {
-			v, err := hc.c.serverRequest(ctx, m.Method, m.Params)
-			body, merr := json.Marshal(responseTo(m.ID, v, err))
-			if merr != nil {
-				return
-			}
-			resp, perr := hc.post(context.WithoutCancel(ctx), body, nil)
-			if perr == nil {
-				io.Copy(io.Discard, io.LimitReader(resp.Body, maxErrorBody))
-				resp.Body.Close()
-			}
-		}()
+		hc.c.serverRequest(ctx, m, hc.reply)
 	case m.Method != "":
 		hc.c.notification(m.Method, m.Params)
 	case len(m.ID) > 0:
@@ -595,6 +668,19 @@ func (hc *httpConn) dispatch(ctx context.Context, m *wireMessage) {
 			default:
 			}
 		}
+	}
+}
+
+// reply POSTs the response to a request of the server.
+func (hc *httpConn) reply(ctx context.Context, msg map[string]any) {
+	body, err := json.Marshal(msg)
+	if err != nil {
+		return
+	}
+	resp, err := hc.post(ctx, body, nil)
+	if err == nil {
+		io.Copy(io.Discard, io.LimitReader(resp.Body, maxErrorBody))
+		resp.Body.Close()
 	}
 }
 
@@ -627,6 +713,9 @@ func (hc *httpConn) close() error {
 	if stop != nil {
 		stop()
 		hc.listening.Wait()
+	}
+	if hc.own {
+		defer hc.hc.CloseIdleConnections()
 	}
 	if session == "" {
 		return nil

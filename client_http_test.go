@@ -100,8 +100,10 @@ func TestClientFallbackAndResumption(t *testing.T) {
 	if ls.lastID != "e1" {
 		t.Errorf("Last-Event-ID %q, want e1", ls.lastID)
 	}
-	if d := ls.resumed.Sub(ls.closedAt); d < 140*time.Millisecond || d > 2*time.Second {
-		t.Errorf("resumed after %s, want about the server's retry of 150ms", d)
+	// Waiting at least the server's retry cannot fail on a slow machine;
+	// no upper bound is asserted, as one could.
+	if d := ls.resumed.Sub(ls.closedAt); d < 140*time.Millisecond {
+		t.Errorf("resumed after %s, want at least the server's retry of 150ms", d)
 	}
 	if !ls.deleted {
 		t.Error("Close did not end the session with DELETE")

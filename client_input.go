@@ -90,21 +90,51 @@ type Root struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// maxServerRequests bounds the server's requests a legacy connection
-// answers at once; more are refused until one is answered, so that a
-// server cannot make the client hold any number of them.
-const maxServerRequests = 16
+// errBusy refuses a request of the server while maxServerRequests others
+// are being answered.
+var errBusy = Errorf(CodeInternalError, "the client is answering %d requests of the server already", maxServerRequests)
 
-// serverRequest answers one request the server sent on the connection
-// (legacy era), refusing it when maxServerRequests are in progress.
-func (c *Client) serverRequest(ctx context.Context, method string, params json.RawMessage) (any, error) {
+// serverRequest answers the request m the server sent on a connection or
+// stream, by handing the response to reply. A request one of the
+// options' handlers answers runs on a goroutine of its own under ctx,
+// while fewer than maxServerRequests do; past that it is refused at once,
+// on the caller's goroutine (the one reading the connection), as is
+// anything no handler answers (ping, a question without a handler), so
+// that a server sending requests without end is answered as fast as it
+// takes the answers and never makes the client start a goroutine each.
+// ctx ends with what the request belongs to: the call whose answer
+// carried it, or the connection; the handlers are told through it.
+func (c *Client) serverRequest(ctx context.Context, m *wireMessage, reply func(context.Context, map[string]any)) {
+	if !c.handles(m.Method) {
+		// ping, or a question without a handler: answered at once.
+		v, err := c.answer(ctx, m.Method, m.Params)
+		reply(ctx, responseTo(m.ID, v, err))
+		return
+	}
 	select {
 	case c.asking <- struct{}{}:
-		defer func() { <-c.asking }()
 	default:
-		return nil, Errorf(CodeInternalError, "the client is answering %d requests of the server already", maxServerRequests)
+		reply(ctx, responseTo(m.ID, nil, errBusy))
+		return
 	}
-	return c.answer(ctx, method, params)
+	go func() {
+		defer func() { <-c.asking }()
+		v, err := c.answer(ctx, m.Method, m.Params)
+		reply(ctx, responseTo(m.ID, v, err))
+	}()
+}
+
+// handles reports whether a handler of the options answers method.
+func (c *Client) handles(method string) bool {
+	switch method {
+	case "elicitation/create":
+		return c.opts.Elicit != nil
+	case "sampling/createMessage":
+		return c.opts.Sample != nil
+	case "roots/list":
+		return c.opts.Roots != nil
+	}
+	return false
 }
 
 // answer runs the handler for one server-to-client request and returns
@@ -238,7 +268,7 @@ func (c *Client) roundTrips(ctx context.Context, o *outgoing, base map[string]an
 			TaskID        string                     `json:"taskId"`
 		}
 		if err := json.Unmarshal(raw, &head); err != nil {
-			return nil, fmt.Errorf("decode result: %w", err)
+			return nil, fmt.Errorf("decode result: %w: %w", ErrUnexpectedResult, err)
 		}
 		switch head.ResultType {
 		case resultInputRequired:
@@ -290,7 +320,7 @@ func (c *Client) followTask(ctx context.Context, id string, first json.RawMessag
 			Error          *ProtocolError             `json:"error"`
 		}
 		if err := json.Unmarshal(view, &t); err != nil {
-			return nil, fmt.Errorf("task %s: decode: %w", id, err)
+			return nil, fmt.Errorf("task %s: decode: %w: %w", id, ErrUnexpectedResult, err)
 		}
 		switch t.Status {
 		case "completed":

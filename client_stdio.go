@@ -2,6 +2,7 @@ package mcpgen
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -113,13 +114,19 @@ func (t *memTransport) dial(ctx context.Context, c *Client) (clientConn, error) 
 
 // lineConn is a JSON-RPC connection over newline-delimited messages. One
 // goroutine reads: it hands responses to the calls waiting for them,
-// notifications to the client, and runs the server's requests each on its
-// own goroutine.
+// notifications to the client, and the server's requests to
+// [Client.serverRequest], which answers at most maxServerRequests at once
+// on goroutines of their own and refuses the rest.
 type lineConn struct {
 	c   *Client
 	r   io.Reader
 	w   io.WriteCloser
 	end func() error // run by close after w is closed
+
+	// ctx is the server's requests' context: it ends when reading stops
+	// (the server's output ended, or close).
+	ctx  context.Context
+	stop context.CancelFunc
 
 	wmu sync.Mutex
 	bw  *bufio.Writer
@@ -141,6 +148,7 @@ type wireMessage struct {
 
 func newLineConn(c *Client, r io.Reader, w io.WriteCloser) *lineConn {
 	lc := &lineConn{c: c, r: r, w: w, bw: bufio.NewWriter(w), pending: map[string]chan *wireMessage{}, done: make(chan struct{})}
+	lc.ctx, lc.stop = context.WithCancel(context.Background())
 	go lc.read()
 	return lc
 }
@@ -153,9 +161,9 @@ func (lc *lineConn) read() {
 	var err error
 	for {
 		var line []byte
-		line, err = readLine(br, limit)
+		line, err = readMessage(br, limit)
 		if errors.Is(err, errTooLong) {
-			err = fmt.Errorf("the server sent a message larger than %d bytes (ClientOptions.MaxMessageBytes)", limit)
+			err = fmt.Errorf("%w: the server sent a message larger than %d bytes (ClientOptions.MaxMessageBytes)", ErrMessageTooLarge, limit)
 			break
 		}
 		if len(line) > 0 {
@@ -168,10 +176,48 @@ func (lc *lineConn) read() {
 	if err == io.EOF {
 		err = errors.New("the server closed the connection")
 	}
+	lc.stop()
 	lc.mu.Lock()
 	lc.err = err
 	close(lc.done)
 	lc.mu.Unlock()
+}
+
+// readMessage reads one line of at most limit bytes (without its line
+// ending) into a buffer of its own. A longer line fails with errTooLong as
+// soon as the limit is passed, the rest unread: the client gives up on a
+// stream that sent one, where the server's readLine skips it to go on,
+// which a line that never ends would make last for ever.
+func readMessage(br *bufio.Reader, limit int64) ([]byte, error) {
+	var buf []byte
+	for {
+		chunk, err := br.ReadSlice('\n')
+		if int64(len(buf)+len(bytes.TrimRight(chunk, "\r\n"))) > limit {
+			return nil, errTooLong
+		}
+		if len(buf)+len(chunk) > cap(buf) {
+			buf = grow(buf, len(buf)+len(chunk), limit)
+		}
+		buf = append(buf, chunk...)
+		if !errors.Is(err, bufio.ErrBufferFull) {
+			return bytes.TrimRight(buf, "\r\n"), err
+		}
+	}
+}
+
+// grow returns buf with room for need bytes, for a message of at most
+// limit bytes: the capacity doubles, but its last step goes to limit+1
+// (a byte past the limit tells it was passed) rather than past it, so that
+// reading a message that never ends holds no more than about 1.5 times
+// the limit (the half-size buffer and the full one, while copying).
+func grow(buf []byte, need int, limit int64) []byte {
+	next := max(2*int64(cap(buf)), int64(need))
+	if next >= limit {
+		next = max(limit+1, int64(need))
+	}
+	grown := make([]byte, len(buf), next)
+	copy(grown, buf)
+	return grown
 }
 
 func (lc *lineConn) dispatch(line []byte) {
@@ -181,7 +227,7 @@ func (lc *lineConn) dispatch(line []byte) {
 	}
 	switch {
 	case m.Method != "" && len(m.ID) > 0:
-		go lc.serve(&m)
+		lc.c.serverRequest(lc.ctx, &m, lc.reply)
 	case m.Method != "":
 		lc.c.notification(m.Method, m.Params)
 	case len(m.ID) > 0:
@@ -195,20 +241,8 @@ func (lc *lineConn) dispatch(line []byte) {
 	}
 }
 
-// serve answers one request of the server (legacy era).
-func (lc *lineConn) serve(m *wireMessage) {
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	go func() {
-		select {
-		case <-lc.done:
-			cancel()
-		case <-ctx.Done():
-		}
-	}()
-	v, err := lc.c.serverRequest(ctx, m.Method, m.Params)
-	_ = lc.write(responseTo(m.ID, v, err))
-}
+// reply writes the response to a request of the server.
+func (lc *lineConn) reply(_ context.Context, msg map[string]any) { _ = lc.write(msg) }
 
 // responseTo is the JSON-RPC response to a server's request id.
 func responseTo(id json.RawMessage, v any, err error) map[string]any {
@@ -309,9 +343,11 @@ func (lc *lineConn) notify(_ context.Context, method string, params json.RawMess
 func (lc *lineConn) started(string, bool) {}
 
 func (lc *lineConn) close() error {
-	lc.wmu.Lock()
+	lc.stop()
+	// Not under wmu: a write blocked on a server that stopped reading
+	// (the reader refusing a flood of requests holds wmu) fails when w
+	// closes, instead of holding close too.
 	err := lc.w.Close()
-	lc.wmu.Unlock()
 	if lc.end != nil {
 		if eerr := lc.end(); eerr != nil {
 			err = eerr

@@ -129,10 +129,18 @@
 //
 // A tool that failed returns its result and a [*ToolCallError]; a
 // request the server refused returns a [*ProtocolError] (over HTTP, within
-// an [*HTTPStatusError]); tell them apart with errors.As. When the
+// an [*HTTPStatusError]; a 403 insufficient_scope also as an
+// [*InsufficientScopeError]); tell them apart with errors.As. When the
 // caller's context ends, the call returns ctx.Err() and the server is
 // told (notifications/cancelled, or the request's stream is closed).
 // [WithProgress] passes a call's progress notifications to a function.
+//
+// The client trusts no server: messages, lists, the server's requests
+// answered at once and the wait for headers are bounded
+// ([ErrMessageTooLarge], [ErrListLimit], [ClientOptions]); a result of
+// another shape than asked for wraps [ErrUnexpectedResult]; and requests
+// and credentials go only to the origin of the server's URL
+// ([ErrCrossOriginRedirect]). docs/clients.md lists the bounds.
 //
 // The server's questions (elicitation, sampling, roots) are answered by
 // the handlers of [ClientOptions], whichever way the era carries them;

@@ -142,9 +142,11 @@ func (r *Request) observeResult(v any) {
 // scope a component requires. A [Permission] function may return it; the
 // default check does. Over HTTP with OAuth, it becomes 403 with
 // WWW-Authenticate error="insufficient_scope", so that the client can ask
-// its authorization server for more (step-up authorization).
+// its authorization server for more (step-up authorization). The
+// [Client] hands such a 403 back as one too (within its
+// [*HTTPStatusError]).
 type InsufficientScopeError struct {
-	Scope string // the scope the component requires
+	Scope string // the scope the component requires (client: the challenge's scope)
 }
 
 // Error says which scope is missing.

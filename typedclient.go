@@ -21,7 +21,7 @@ import (
 // as Out: the text when Out is string, the decoded blob (or the text's
 // bytes) when Out is []byte, and otherwise the text decoded as JSON into
 // Out. A resource with no contents, or whose contents do not fit Out, is an
-// error naming the URI.
+// error naming the URI that wraps [ErrUnexpectedResult].
 func ReadResourceAs[Out any](ctx context.Context, c *Client, uri string) (Out, error) {
 	var out Out
 	res, err := c.ReadResource(ctx, uri)
@@ -29,13 +29,13 @@ func ReadResourceAs[Out any](ctx context.Context, c *Client, uri string) (Out, e
 		return out, err
 	}
 	if res == nil || len(res.Contents) == 0 {
-		return out, fmt.Errorf("resource %s: the server sent no contents", uri)
+		return out, fmt.Errorf("resource %s: %w: the server sent no contents", uri, ErrUnexpectedResult)
 	}
 	rc := res.Contents[0]
 	switch p := any(&out).(type) {
 	case *string:
 		if rc.Text == nil {
-			return out, fmt.Errorf("resource %s: the server sent a blob, not text", uri)
+			return out, fmt.Errorf("resource %s: %w: the server sent a blob, not text", uri, ErrUnexpectedResult)
 		}
 		*p = *rc.Text
 		return out, nil
@@ -46,16 +46,16 @@ func ReadResourceAs[Out any](ctx context.Context, c *Client, uri string) (Out, e
 		}
 		b, err := base64.StdEncoding.DecodeString(rc.Blob)
 		if err != nil {
-			return out, fmt.Errorf("resource %s: blob is not base64: %w", uri, err)
+			return out, fmt.Errorf("resource %s: %w: blob is not base64: %w", uri, ErrUnexpectedResult, err)
 		}
 		*p = b
 		return out, nil
 	}
 	if rc.Text == nil {
-		return out, fmt.Errorf("resource %s: the server sent a blob, not JSON text", uri)
+		return out, fmt.Errorf("resource %s: %w: the server sent a blob, not JSON text", uri, ErrUnexpectedResult)
 	}
 	if err := json.Unmarshal([]byte(*rc.Text), &out); err != nil {
-		return out, fmt.Errorf("resource %s: decode %T: %w", uri, out, err)
+		return out, fmt.Errorf("resource %s: decode %T: %w: %w", uri, out, ErrUnexpectedResult, err)
 	}
 	return out, nil
 }
