@@ -608,7 +608,14 @@ func TestClusterDeleteEndsSessionEverywhere(t *testing.T) {
 	b := &heldEnds{Backend: mem.Replica(), answered: make(chan struct{})}
 	srvB := New(def, Options{Cluster: b})
 	hsB := httptest.NewServer(b.after(HTTPHandler(srvB, HTTPOptions{})))
-	t.Cleanup(func() { hsA.Close(); hsB.Close(); srvA.Close(); srvB.Close(); _ = a.Close(); _ = b.Close() })
+	t.Cleanup(func() {
+		hsA.Close()
+		hsB.Close()
+		srvA.Close()
+		srvB.Close()
+		_ = a.Close()
+		_ = b.Close()
+	})
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	onA, onB := legacySender(ctx, t, hsA.URL), legacySender(ctx, t, hsB.URL)
@@ -682,7 +689,14 @@ func TestClusterDeleteDuringLoad(t *testing.T) {
 	b := &heldLoad{Backend: mem.Replica(), read: make(chan struct{}), ended: make(chan struct{})}
 	srvB := New(def, Options{Cluster: b})
 	hsB := httptest.NewServer(HTTPHandler(srvB, HTTPOptions{}))
-	t.Cleanup(func() { hsA.Close(); hsB.Close(); srvA.Close(); srvB.Close(); _ = a.Close(); _ = b.Close() })
+	t.Cleanup(func() {
+		hsA.Close()
+		hsB.Close()
+		srvA.Close()
+		srvB.Close()
+		_ = a.Close()
+		_ = b.Close()
+	})
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	onA, onB := legacySender(ctx, t, hsA.URL), legacySender(ctx, t, hsB.URL)

@@ -933,7 +933,7 @@ func modernEvents(ctx context.Context, t *testing.T, url, token string) []string
 	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": rpcID.Add(1), "method": "tools/call", "params": map[string]any{
 		"name": "test_tool_with_progress", "arguments": map[string]any{},
 		"_meta": map[string]any{
-			"progressToken":                              token,
+			"progressToken": token,
 			"io.modelcontextprotocol/protocolVersion":    "2026-07-28",
 			"io.modelcontextprotocol/clientCapabilities": map[string]any{},
 		},
