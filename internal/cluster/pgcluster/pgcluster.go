@@ -6,9 +6,9 @@
 // The URL is an ordinary PostgreSQL URL (postgres://user:pass@host:5432/db)
 // with one extra, optional query parameter, schema, which names the schema
 // that holds the tables (mcp_sessions, mcp_tasks, mcp_signing_keys,
-// mcp_messages, mcp_subscribers); without it, the first schema of the search_path
-// parameter, else "mcpgen". It is created on first start. Replicas of one
-// deployment use the same URL.
+// mcp_messages, mcp_subscribers); without it, the first schema of the
+// search_path parameter, else "mcpgen". It is created on first start.
+// Replicas of one deployment use the same URL.
 //
 // One pool of connections serves the queries (MaxConns from pool_max_conns
 // in the URL, as pgx reads it; default 4 here) and one more connection
