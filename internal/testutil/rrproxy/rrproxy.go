@@ -275,25 +275,18 @@ func (f *forwarded) touched() bool {
 	return f.read
 }
 
-// startSignal tells the request's forwarded body when the answer has
-// started, once net/http has written its start (and, in half duplex,
-// closed the request body).
+// startSignal tells the request's forwarded body that the answer has
+// started once net/http has flushed its start (and, in half duplex,
+// closed the request body); the reverse proxy flushes every write. An
+// answer never flushed starts when the handler returns (forwarded.done).
 type startSignal struct {
 	http.ResponseWriter
 	f *forwarded
 }
 
-func (s *startSignal) started() { s.f.once.Do(func() { close(s.f.started) }) }
-
-func (s *startSignal) Write(b []byte) (int, error) {
-	n, err := s.ResponseWriter.Write(b)
-	s.started()
-	return n, err
-}
-
 func (s *startSignal) Flush() {
 	_ = http.NewResponseController(s.ResponseWriter).Flush()
-	s.started()
+	s.f.once.Do(func() { close(s.f.started) })
 }
 
 func (s *startSignal) Unwrap() http.ResponseWriter { return s.ResponseWriter }
