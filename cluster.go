@@ -25,8 +25,9 @@ import (
 //   - legacy sessions: created in the backend at initialize, loaded by any
 //     replica that sees their Mcp-Session-Id and cached there; changes (log
 //     level, subscriptions, end) are saved and published, and the
-//     replicas that cache the session reload it (or end it); the expiry is
-//     pushed forward at most once per touchEvery;
+//     replicas that cache the session reload it (or end it); a DELETE is
+//     answered once every replica has confirmed the end (endEverywhere);
+//     the expiry is pushed forward at most once per touchEvery;
 //   - notifications (resources/updated, list changes, task status): are
 //     published, and every replica, the publisher too, delivers them to its
 //     listeners in the order of the messages, after the session changes
@@ -52,6 +53,7 @@ const (
 	topicResync   = "resync" // notifications were lost: clients read again
 	topicSession  = "session"
 	topicEnd      = "end"
+	topicEnded    = "ended" // a replica confirms an end: it no longer serves the session
 	topicResponse = "response"
 	topicTaskIn   = "task.update"
 	topicTaskStop = "task.cancel"
@@ -68,9 +70,13 @@ type clusterState struct {
 	// sessionChanges counts the session changes other replicas published,
 	// so that a load can tell whether one arrived while it ran.
 	sessionChanges atomic.Uint64
-	outbox         outbox // notifications not yet published
-	stop           chan struct{}
-	stopOnce       sync.Once
+	// ends counts the sessions ended here, by a DELETE or a message, so
+	// that a load can tell whether one ended while it read.
+	ends     atomic.Uint64
+	endAcks  endAcks
+	outbox   outbox // notifications not yet published
+	stop     chan struct{}
+	stopOnce sync.Once
 }
 
 // startCluster loads the signing keys and subscribes to the other
@@ -161,10 +167,16 @@ func (s *Server) onMessage(m cluster.Message) {
 	case topicEnd:
 		var id string
 		if err = json.Unmarshal(m.Payload, &id); err == nil {
-			s.dropSession(id)
+			s.endCopy(id)
 			if f := s.cluster.canceller.Load(); f != nil {
 				(*f)(id, nil) // its requests running here end too
 			}
+			go s.confirmEnd(id)
+		}
+	case topicEnded:
+		var id string
+		if err = json.Unmarshal(m.Payload, &id); err == nil {
+			s.cluster.endAcks.ack(id, m.Origin)
 		}
 	case topicResponse:
 		var r responseMsg
@@ -319,28 +331,42 @@ func (s *Server) sessionFromRecord(rec cluster.Session) *Session {
 
 // loadSession finds a session another replica opened and caches it here.
 func (s *Server) loadSession(ctx context.Context, id string) (*Session, error) {
-	changes := s.cluster.sessionChanges.Load()
-	rec, err := s.cluster.b.LoadSession(ctx, id)
-	if errors.Is(err, cluster.ErrNotFound) {
-		return nil, nil
+	for tries := 1; ; tries++ {
+		changes, ends := s.cluster.sessionChanges.Load(), s.cluster.ends.Load()
+		rec, err := s.cluster.b.LoadSession(ctx, id)
+		if errors.Is(err, cluster.ErrNotFound) {
+			return nil, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		sess := s.sessionFromRecord(rec)
+		t := &s.sessions
+		t.mu.Lock()
+		if cached := t.byID[id]; cached != nil { // loaded meanwhile by another request
+			t.mu.Unlock()
+			return cached, nil
+		}
+		if s.cluster.ends.Load() != ends {
+			// A session ended while we read, perhaps this one after we
+			// read it, and its end found no copy here to end: a copy
+			// cached now would outlive it. Read again; while sessions
+			// keep ending, serve this request without caching.
+			t.mu.Unlock()
+			if tries < 3 {
+				continue
+			}
+			return sess, nil
+		}
+		t.addLocked(sess)
+		t.mu.Unlock()
+		if s.cluster.sessionChanges.Load() != changes {
+			// A change published while we read was not seen by this copy,
+			// which was not yet cached: read again.
+			go s.refreshSession(sess)
+		}
+		return sess, nil
 	}
-	if err != nil {
-		return nil, err
-	}
-	sess := s.sessionFromRecord(rec)
-	t := &s.sessions
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if cached := t.byID[id]; cached != nil { // loaded meanwhile by another request
-		return cached, nil
-	}
-	t.addLocked(sess)
-	if s.cluster.sessionChanges.Load() != changes {
-		// A change published while we read was not seen by this copy,
-		// which was not yet cached: read again.
-		go s.refreshSession(sess)
-	}
-	return sess, nil
 }
 
 // refreshSession reloads a cached session's state from the backend after
@@ -401,6 +427,128 @@ func (s *Server) cachedSession(id string) *Session {
 	s.sessions.mu.Lock()
 	defer s.sessions.mu.Unlock()
 	return s.sessions.byID[id]
+}
+
+// endCopy ends this replica's copy of a session deleted from the shared
+// store, and any copy a load that read it before the delete is about to
+// cache (see loadSession).
+func (s *Server) endCopy(id string) {
+	s.cluster.ends.Add(1) // before the drop: a load that caches after it sees the change
+	s.dropSession(id)
+}
+
+// endWait bounds how long a DELETE waits for the other replicas to confirm
+// that they ended the session.
+const endWait = 2 * time.Second
+
+// endEverywhere ends, on every replica, a session this one has deleted
+// from the shared store, and returns once each replica subscribed to this
+// server's messages has confirmed that it no longer serves the session,
+// so that a request sent after the DELETE's answer is refused wherever
+// it lands. A replica that does not confirm within endWait is cut off
+// from the store (or stopped); the wait ends without it, and it checks
+// its sessions against the store when its listener is back.
+func (s *Server) endEverywhere(ctx context.Context, id string) {
+	c := s.cluster
+	s.endCopy(id)
+	w := c.endAcks.add(id)
+	defer c.endAcks.remove(w)
+	if err := s.publish(topicEnd, id); err != nil {
+		s.log.Warn("session end not published: other replicas end it when they next check it", zap.String("session", id), zap.Error(err))
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, endWait)
+	defer cancel()
+	// Read after the delete: a replica that subscribed later loads the
+	// session only after the delete, and finds it gone.
+	replicas, err := c.b.Subscribers(ctx, c.prefix)
+	if err != nil {
+		s.log.Warn("replicas not listed: the session end was not confirmed", zap.String("session", id), zap.Error(err))
+		return
+	}
+	if missing := w.await(ctx, c.b.ID(), replicas); len(missing) > 0 {
+		s.log.Warn("session end not confirmed by every replica", zap.String("session", id), zap.Strings("replicas", missing))
+	}
+}
+
+// confirmEnd tells the replica that deleted a session that this one has
+// ended its copy (onMessage did, before calling it).
+func (s *Server) confirmEnd(id string) {
+	if err := s.publish(topicEnded, id); err != nil {
+		s.log.Debug("session end not confirmed", zap.String("session", id), zap.Error(err))
+	}
+}
+
+// endAcks holds the DELETEs waiting for the replicas' confirmations.
+type endAcks struct {
+	mu    sync.Mutex
+	waits map[*endAck]struct{}
+}
+
+// endAck is one DELETE's wait.
+type endAck struct {
+	session string
+	more    chan struct{} // a confirmation arrived
+	mu      sync.Mutex
+	from    map[string]bool // replicas that confirmed
+}
+
+func (a *endAcks) add(session string) *endAck {
+	w := &endAck{session: session, from: map[string]bool{}, more: make(chan struct{}, 1)}
+	a.mu.Lock()
+	if a.waits == nil {
+		a.waits = map[*endAck]struct{}{}
+	}
+	a.waits[w] = struct{}{}
+	a.mu.Unlock()
+	return w
+}
+
+func (a *endAcks) remove(w *endAck) {
+	a.mu.Lock()
+	delete(a.waits, w)
+	a.mu.Unlock()
+}
+
+// ack records replica's confirmation of the end of session.
+func (a *endAcks) ack(session, replica string) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	for w := range a.waits {
+		if w.session != session {
+			continue
+		}
+		w.mu.Lock()
+		w.from[replica] = true
+		w.mu.Unlock()
+		select {
+		case w.more <- struct{}{}:
+		default:
+		}
+	}
+}
+
+// await waits until every replica of want but self has confirmed, or ctx
+// ends; it returns those that have not.
+func (w *endAck) await(ctx context.Context, self string, want []string) []string {
+	for {
+		var missing []string
+		w.mu.Lock()
+		for _, r := range want {
+			if r != self && !w.from[r] {
+				missing = append(missing, r)
+			}
+		}
+		w.mu.Unlock()
+		if len(missing) == 0 {
+			return nil
+		}
+		select {
+		case <-w.more:
+		case <-ctx.Done():
+			return missing
+		}
+	}
 }
 
 // dropSession ends this replica's copy of a session ended elsewhere.

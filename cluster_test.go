@@ -289,21 +289,13 @@ func TestClusterDeleteEndsRemoteCalls(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 	}
 	<-running
-	// A replica that caches the session ends it when the DELETE's message
-	// reaches it, which may be just after this request; then every
-	// replica (three pings in a row, round robin) answers 404.
-	for gone := 0; gone < 3; {
+	// Every replica (three pings, round robin) has ended the session.
+	for i := range 3 {
 		resp := post(sid, `{"jsonrpc":"2.0","id":3,"method":"ping"}`)
 		resp.Body.Close()
-		if resp.StatusCode == http.StatusNotFound {
-			gone++
-			continue
+		if resp.StatusCode != http.StatusNotFound {
+			t.Fatalf("ping %d after the DELETE: %d, want 404", i, resp.StatusCode)
 		}
-		gone = 0
-		if time.Now().After(deadline) {
-			t.Fatalf("a deleted session still answers %d, want 404", resp.StatusCode)
-		}
-		time.Sleep(10 * time.Millisecond)
 	}
 }
 
@@ -569,4 +561,180 @@ func TestClusterNotificationsSurviveOutage(t *testing.T) {
 	}
 	a.down.Store(false)
 	expect("after an outage longer than the outbox", true)
+}
+
+// heldEnds delays the session ends its replica hears until the replica
+// has answered one more request, or a second has passed: the worst case
+// of a message slow to arrive.
+type heldEnds struct {
+	cluster.Backend
+	armed    atomic.Bool
+	once     sync.Once
+	answered chan struct{}
+}
+
+func (h *heldEnds) Subscribe(prefix string, fn func(cluster.Message)) func() {
+	return h.Backend.Subscribe(prefix, func(m cluster.Message) {
+		if strings.HasSuffix(m.Topic, "/"+topicEnd) {
+			select {
+			case <-h.answered:
+			case <-time.After(time.Second):
+			}
+		}
+		fn(m)
+	})
+}
+
+// after wraps the replica's handler: once armed, its first answer lets
+// the held ends through.
+func (h *heldEnds) after(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		next.ServeHTTP(w, r)
+		if h.armed.Load() {
+			h.once.Do(func() { close(h.answered) })
+		}
+	})
+}
+
+// TestClusterDeleteEndsSessionEverywhere: a DELETE answered on replica A
+// has ended the session on replica B, which had it cached, even when the
+// news reaches B late: the very next request on B is 404.
+func TestClusterDeleteEndsSessionEverywhere(t *testing.T) {
+	mem := cluster.NewMemory()
+	def := newFixture().definition(features{})
+	a := mem.Replica()
+	srvA := New(def, Options{Cluster: a})
+	hsA := httptest.NewServer(HTTPHandler(srvA, HTTPOptions{}))
+	b := &heldEnds{Backend: mem.Replica(), answered: make(chan struct{})}
+	srvB := New(def, Options{Cluster: b})
+	hsB := httptest.NewServer(b.after(HTTPHandler(srvB, HTTPOptions{})))
+	t.Cleanup(func() {
+		hsA.Close()
+		hsB.Close()
+		srvA.Close()
+		srvB.Close()
+		_ = a.Close()
+		_ = b.Close()
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	onA, onB := legacySender(ctx, t, hsA.URL), legacySender(ctx, t, hsB.URL)
+	resp := onA("POST", "", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`)
+	resp.Body.Close()
+	sid := resp.Header.Get("Mcp-Session-Id")
+	onA("POST", sid, `{"jsonrpc":"2.0","method":"notifications/initialized"}`).Body.Close()
+	if resp := onB("POST", sid, `{"jsonrpc":"2.0","id":2,"method":"ping"}`); resp.StatusCode != http.StatusOK {
+		t.Fatalf("ping on B before the DELETE: %d", resp.StatusCode)
+	} else {
+		resp.Body.Close()
+	}
+	if srvB.cachedSession(sid) == nil {
+		t.Fatal("B did not cache the session")
+	}
+
+	b.armed.Store(true)
+	if resp := onA("DELETE", sid, ""); resp.StatusCode != http.StatusNoContent {
+		t.Fatalf("DELETE on A: %d", resp.StatusCode)
+	} else {
+		resp.Body.Close()
+	}
+	resp = onB("POST", sid, `{"jsonrpc":"2.0","id":3,"method":"ping"}`)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusNotFound {
+		t.Fatalf("ping on B right after the DELETE on A was answered: %d, want 404", resp.StatusCode)
+	}
+}
+
+// heldLoad holds a replica's first load of a session, after it has read
+// the record, until the replica has handled a session end: the load read
+// before a DELETE and returns after the end's message found nothing to
+// end.
+type heldLoad struct {
+	cluster.Backend
+	read, ended chan struct{}
+	once        sync.Once
+}
+
+func (h *heldLoad) LoadSession(ctx context.Context, id string) (cluster.Session, error) {
+	rec, err := h.Backend.LoadSession(ctx, id)
+	first := false
+	h.once.Do(func() { first = true })
+	if first {
+		close(h.read)
+		<-h.ended
+	}
+	return rec, err
+}
+
+func (h *heldLoad) Subscribe(prefix string, fn func(cluster.Message)) func() {
+	var once sync.Once
+	return h.Backend.Subscribe(prefix, func(m cluster.Message) {
+		fn(m)
+		if strings.HasSuffix(m.Topic, "/"+topicEnd) {
+			once.Do(func() { close(h.ended) })
+		}
+	})
+}
+
+// TestClusterDeleteDuringLoad: a replica loading a session when its
+// DELETE is answered elsewhere does not keep a copy of it: the request
+// that was loading it may be served (it began before the answer), the
+// next one is 404.
+func TestClusterDeleteDuringLoad(t *testing.T) {
+	mem := cluster.NewMemory()
+	def := newFixture().definition(features{})
+	a := mem.Replica()
+	srvA := New(def, Options{Cluster: a})
+	hsA := httptest.NewServer(HTTPHandler(srvA, HTTPOptions{}))
+	b := &heldLoad{Backend: mem.Replica(), read: make(chan struct{}), ended: make(chan struct{})}
+	srvB := New(def, Options{Cluster: b})
+	hsB := httptest.NewServer(HTTPHandler(srvB, HTTPOptions{}))
+	t.Cleanup(func() {
+		hsA.Close()
+		hsB.Close()
+		srvA.Close()
+		srvB.Close()
+		_ = a.Close()
+		_ = b.Close()
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	onA, onB := legacySender(ctx, t, hsA.URL), legacySender(ctx, t, hsB.URL)
+	resp := onA("POST", "", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`)
+	resp.Body.Close()
+	sid := resp.Header.Get("Mcp-Session-Id")
+	onA("POST", sid, `{"jsonrpc":"2.0","method":"notifications/initialized"}`).Body.Close()
+
+	loading := make(chan int, 1)
+	go func() {
+		req, _ := http.NewRequestWithContext(ctx, "POST", hsB.URL, strings.NewReader(`{"jsonrpc":"2.0","id":2,"method":"ping"}`))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("Mcp-Session-Id", sid)
+		req.Header.Set("MCP-Protocol-Version", "2025-11-25")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			loading <- 0
+			return
+		}
+		resp.Body.Close()
+		loading <- resp.StatusCode
+	}()
+	<-b.read // B has read the session's record
+	if resp := onA("DELETE", sid, ""); resp.StatusCode != http.StatusNoContent {
+		t.Fatalf("DELETE on A: %d", resp.StatusCode)
+	} else {
+		resp.Body.Close()
+	}
+	if code := <-loading; code != http.StatusOK && code != http.StatusNotFound {
+		t.Fatalf("the request loading the session: %d", code)
+	}
+	if srvB.cachedSession(sid) != nil {
+		t.Fatal("B cached a session deleted while it loaded it")
+	}
+	resp = onB("POST", sid, `{"jsonrpc":"2.0","id":3,"method":"ping"}`)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusNotFound {
+		t.Fatalf("ping on B after the DELETE: %d, want 404", resp.StatusCode)
+	}
 }

@@ -9,8 +9,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"go.uber.org/zap"
-
 	"github.com/mcpgen/mcpgen/internal/jsonrpc"
 )
 
@@ -219,9 +217,9 @@ func (s *Server) endSession(id string) bool {
 	return ok
 }
 
-// deleteSession ends a legacy session, on every replica in a cluster, and
-// reports whether it existed. An error (wrapping cluster.ErrUnavailable)
-// means the shared store cannot be reached.
+// deleteSession ends a legacy session, on every replica in a cluster
+// before it returns, and reports whether it existed. An error (wrapping
+// cluster.ErrUnavailable) means the shared store cannot be reached.
 func (s *Server) deleteSession(ctx context.Context, id string) (bool, error) {
 	t := &s.sessions
 	t.mu.Lock()
@@ -237,8 +235,8 @@ func (s *Server) deleteSession(ctx context.Context, id string) (bool, error) {
 	if err != nil {
 		return ok, err
 	}
-	if err := s.publish(topicEnd, id); err != nil {
-		s.log.Debug("session end not published", zap.Error(err))
+	if ok || shared {
+		s.endEverywhere(ctx, id)
 	}
 	return ok || shared, nil
 }

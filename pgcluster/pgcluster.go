@@ -17,9 +17,9 @@
 //
 // The URL is an ordinary PostgreSQL URL with one optional extra query
 // parameter, schema, naming the schema of the tables (mcp_sessions,
-// mcp_tasks, mcp_signing_keys, mcp_messages); without it the first schema
-// of search_path, else "mcpgen". It is created and migrated on first
-// start. docs/deployment.md describes a deployment.
+// mcp_tasks, mcp_signing_keys, mcp_messages, mcp_subscribers); without it
+// the first schema of search_path, else "mcpgen". It is created and
+// migrated on first start. docs/deployment.md describes a deployment.
 package pgcluster
 
 import (

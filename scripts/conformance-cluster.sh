@@ -6,7 +6,10 @@
 # sticky, so every session, task, notification and server-to-client
 # response must cross replicas through the database.
 #
-#   scripts/conformance-cluster.sh                   behind internal/testutil/rrproxy
+#   scripts/conformance-cluster.sh                   behind internal/testutil/rrproxy, which
+#                                                    streams request bodies and keeps two idle
+#                                                    connections per replica, as a plain Go
+#                                                    httputil.ReverseProxy does
 #   BALANCER=nginx scripts/conformance-cluster.sh    behind nginx, from docs/deploy/nginx.conf
 #   BALANCER=haproxy scripts/conformance-cluster.sh  behind HAProxy, from docs/deploy/haproxy.cfg
 #
@@ -125,7 +128,7 @@ template() {
 case "$balancer" in
 rrproxy)
   go build -o "$tools/bin/rrproxy" "$root/internal/testutil/rrproxy/cmd/rrproxy"
-  exec 4< <("$tools/bin/rrproxy" "${backends[@]}" 2>"$tools/rrproxy.log")
+  exec 4< <("$tools/bin/rrproxy" -stream -max-idle 2 "${backends[@]}" 2>"$tools/rrproxy.log")
   pids+=($!)
   read -r proxy <&4
   ;;

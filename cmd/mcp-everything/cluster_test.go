@@ -814,3 +814,150 @@ func TestRollingRestart(t *testing.T) {
 	awaitTasks(t, url, tasks[:rolled], false)
 	awaitTasks(t, url, tasks[rolled:], true)
 }
+
+// TestClusterBehindStreamingProxy: three replicas on PostgreSQL behind a
+// proxy that forwards request bodies as they arrive and keeps two idle
+// connections per replica, as an httputil.ReverseProxy with Go's default
+// transport does, and that finds the end of each request body only once
+// its answer has started: the order of events a busy machine produces at
+// random, which cut a few answers in a hundred behind a proxy that runs
+// net/http's HTTP/1 server in half duplex (see rrproxy). Every answer that
+// streams arrives whole, with what it streamed: progress, logs,
+// elicitation and sampling in a legacy session, progress in 2026-07-28.
+func TestClusterBehindStreamingProxy(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts three replicas on PostgreSQL")
+	}
+	clusterURL, _ := pgtest.URL(t, "streaming")
+	bin := buildBinary(t)
+	var backends []string
+	for range 3 {
+		backends = append(backends, "http://"+startReplica(t, bin, clusterURL).addr)
+	}
+	proxy, err := rrproxy.StartWith(rrproxy.Options{Stream: true, MaxIdlePerBackend: 2, LateBodyEnd: true}, backends...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(proxy.Close)
+	url := proxy.URL() + "/mcp"
+
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	progress, logs := make(chan float64, 64), make(chan string, 64)
+	c := mcp.NewClient(&mcp.Implementation{Name: "streaming", Version: "1"}, &mcp.ClientOptions{
+		ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"username": "ada", "email": "ada@example.com"}}, nil
+		},
+		CreateMessageHandler: func(context.Context, *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+			return &mcp.CreateMessageResult{Role: "assistant", Model: "m", Content: &mcp.TextContent{Text: "four"}}, nil
+		},
+		LoggingMessageHandler: func(_ context.Context, r *mcp.LoggingMessageRequest) {
+			logs <- fmt.Sprint(r.Params.Data)
+		},
+		ProgressNotificationHandler: func(_ context.Context, r *mcp.ProgressNotificationClientRequest) {
+			progress <- r.Params.Progress
+		},
+	})
+	cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	if err := cs.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: "info"}); err != nil {
+		t.Fatal(err)
+	}
+	call := func(name string, args map[string]any, progressToken any) string {
+		t.Helper()
+		p := &mcp.CallToolParams{Name: name, Arguments: args}
+		if progressToken != nil {
+			p.SetProgressToken(progressToken)
+		}
+		res, err := cs.CallTool(ctx, p)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if res.IsError || len(res.Content) == 0 {
+			t.Fatalf("%s: %+v", name, res)
+		}
+		return res.Content[0].(*mcp.TextContent).Text
+	}
+	drain := func(what string, ch any, n int) {
+		t.Helper()
+		for i := range n {
+			var ok bool
+			switch ch := ch.(type) {
+			case chan float64:
+				select {
+				case <-ch:
+					ok = true
+				case <-ctx.Done():
+				}
+			case chan string:
+				select {
+				case <-ch:
+					ok = true
+				case <-ctx.Done():
+				}
+			}
+			if !ok {
+				t.Fatalf("%s %d of %d never arrived", what, i+1, n)
+			}
+		}
+	}
+	for i := range 5 {
+		if got := call("test_tool_with_progress", map[string]any{}, fmt.Sprintf("p%d", i)); !strings.HasPrefix(got, "Reported progress") {
+			t.Fatalf("test_tool_with_progress: %q", got)
+		}
+		drain("progress notification", progress, 3)
+		if got := call("test_tool_with_logging", map[string]any{}, nil); !strings.HasPrefix(got, "Sent three log messages") {
+			t.Fatalf("test_tool_with_logging: %q", got)
+		}
+		drain("log message", logs, 3)
+		if got := call("test_elicitation", map[string]any{"message": "who?"}, nil); got != "The user submitted: email=ada@example.com, username=ada" {
+			t.Fatalf("test_elicitation: %q", got)
+		}
+		if got := call("test_sampling", map[string]any{"prompt": "2+2?"}, nil); got != "LLM response: four" {
+			t.Fatalf("test_sampling: %q", got)
+		}
+		events := modernEvents(ctx, t, url, fmt.Sprintf("m%d", i))
+		if len(events) != 4 || !strings.Contains(events[3], `"Reported progress 0, 50 and 100 out of 100."`) {
+			t.Fatalf("2026-07-28 test_tool_with_progress: want three progress events and the result, got %q", events)
+		}
+	}
+}
+
+// modernEvents calls test_tool_with_progress in 2026-07-28 with a progress
+// token and returns the data of each SSE event of the answer.
+func modernEvents(ctx context.Context, t *testing.T, url, token string) []string {
+	t.Helper()
+	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": rpcID.Add(1), "method": "tools/call", "params": map[string]any{
+		"name": "test_tool_with_progress", "arguments": map[string]any{},
+		"_meta": map[string]any{
+			"progressToken": token,
+			"io.modelcontextprotocol/protocolVersion":    "2026-07-28",
+			"io.modelcontextprotocol/clientCapabilities": map[string]any{},
+		},
+	}})
+	req, _ := http.NewRequestWithContext(ctx, "POST", url, bytes.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("MCP-Protocol-Version", "2026-07-28")
+	req.Header.Set("Mcp-Method", "tools/call")
+	req.Header.Set("Mcp-Name", "test_tool_with_progress")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatalf("2026-07-28 answer cut after %q: %v", raw, err)
+	}
+	var events []string
+	for _, line := range strings.Split(string(raw), "\n") {
+		if data, ok := strings.CutPrefix(line, "data: "); ok {
+			events = append(events, data)
+		}
+	}
+	return events
+}

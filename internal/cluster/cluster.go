@@ -83,6 +83,14 @@ type Backend interface {
 	// Message.Lost set, so that caches can be dropped. The returned
 	// function ends the subscription.
 	Subscribe(prefix string, fn func(Message)) (cancel func())
+	// Subscribers returns the IDs of the replicas, this one included,
+	// whose subscription to exactly prefix is live: made and not
+	// cancelled, and in a shared store renewed within LeaseTimeout while
+	// the replica received messages. A subscription counts from the
+	// moment Subscribe returns, so that a replica that acts on shared
+	// state after subscribing is named by any later call on any replica
+	// (a DELETE waits for each one's confirmation).
+	Subscribers(ctx context.Context, prefix string) ([]string, error)
 
 	// Close releases the backend's resources; tasks it owns stop being
 	// renewed.

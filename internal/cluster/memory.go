@@ -61,9 +61,10 @@ type memReplica struct {
 }
 
 type memSub struct {
-	prefix string
-	ch     chan Message
-	done   chan struct{}
+	replica string
+	prefix  string
+	ch      chan Message
+	done    chan struct{}
 }
 
 func (r *memReplica) ID() string { return r.id }
@@ -180,7 +181,7 @@ func (r *memReplica) Publish(_ context.Context, topic string, payload []byte) er
 }
 
 func (r *memReplica) Subscribe(prefix string, fn func(Message)) func() {
-	s := &memSub{prefix: prefix, ch: make(chan Message, 1024), done: make(chan struct{})}
+	s := &memSub{replica: r.id, prefix: prefix, ch: make(chan Message, 1024), done: make(chan struct{})}
 	r.m.mu.Lock()
 	r.m.subs[s] = struct{}{}
 	r.m.mu.Unlock()
@@ -203,6 +204,20 @@ func (r *memReplica) Subscribe(prefix string, fn func(Message)) func() {
 			close(s.done)
 		})
 	}
+}
+
+func (r *memReplica) Subscribers(_ context.Context, prefix string) ([]string, error) {
+	r.m.mu.Lock()
+	defer r.m.mu.Unlock()
+	seen := map[string]bool{}
+	var ids []string
+	for s := range r.m.subs {
+		if s.prefix == prefix && r.m.alive[s.replica] && !seen[s.replica] {
+			seen[s.replica] = true
+			ids = append(ids, s.replica)
+		}
+	}
+	return ids, nil
 }
 
 // Close marks the replica as stopped: tasks it owned and did not finish

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -185,6 +186,54 @@ func Run(t *testing.T, st Store) {
 		kb, err := b.SigningKeys(ctx)
 		if err != nil || !bytes.Equal(ka[0], kb[0]) {
 			t.Fatal("two replicas got different signing keys")
+		}
+	})
+	t.Run("subscribers", func(t *testing.T) {
+		a, b := st.Replica(t), st.Replica(t)
+		prefix := "subs-" + cluster.NewID() + "/" // this test's own
+		names := func() string {
+			t.Helper()
+			ids, err := a.Subscribers(ctx, prefix)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var out []string
+			for _, id := range ids {
+				switch id {
+				case a.ID():
+					out = append(out, "a")
+				case b.ID():
+					out = append(out, "b")
+				default:
+					t.Fatalf("subscriber %q is neither replica", id)
+				}
+			}
+			slices.Sort(out)
+			return strings.Join(out, ",")
+		}
+		if got := names(); got != "" {
+			t.Fatalf("subscribers before any subscription: %q", got)
+		}
+		stopA := a.Subscribe(prefix, func(cluster.Message) {})
+		defer stopA()
+		stopB := b.Subscribe(prefix, func(cluster.Message) {})
+		stopOther := b.Subscribe("other-"+prefix, func(cluster.Message) {})
+		defer stopOther()
+		stopB2 := b.Subscribe(prefix, func(cluster.Message) {})
+		if got := names(); got != "a,b" {
+			t.Fatalf("subscribers once both subscribed: %q, want a,b", got)
+		}
+		stopB()
+		if got := names(); got != "a,b" {
+			t.Fatalf("subscribers while b holds a second subscription: %q, want a,b", got)
+		}
+		stopB2()
+		if got := names(); got != "a" {
+			t.Fatalf("subscribers after b cancelled: %q, want a", got)
+		}
+		_ = a.Close() // a closed replica confirms nothing
+		if ids, err := b.Subscribers(ctx, prefix); err != nil || len(ids) != 0 {
+			t.Fatalf("subscribers after a closed: %v %v, want none", ids, err)
 		}
 	})
 	t.Run("publish reaches every replica in order", func(t *testing.T) {

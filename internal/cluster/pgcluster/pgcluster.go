@@ -1,13 +1,14 @@
 // Package pgcluster is the PostgreSQL [cluster.Backend]: legacy sessions,
-// tasks and signing keys in four tables of one schema, and publish/subscribe
-// over LISTEN/NOTIFY on one channel per schema.
+// tasks, signing keys and the replicas' subscriptions in tables of one
+// schema, and publish/subscribe over LISTEN/NOTIFY on one channel per
+// schema.
 //
 // The URL is an ordinary PostgreSQL URL (postgres://user:pass@host:5432/db)
 // with one extra, optional query parameter, schema, which names the schema
 // that holds the tables (mcp_sessions, mcp_tasks, mcp_signing_keys,
-// mcp_messages); without it, the first schema of the search_path
-// parameter, else "mcpgen". It is created on first start. Replicas of one
-// deployment use the same URL.
+// mcp_messages, mcp_subscribers); without it, the first schema of the
+// search_path parameter, else "mcpgen". It is created on first start.
+// Replicas of one deployment use the same URL.
 //
 // One pool of connections serves the queries (MaxConns from pool_max_conns
 // in the URL, as pgx reads it; default 4 here) and one more connection
@@ -26,6 +27,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -60,7 +62,8 @@ type Backend struct {
 	log     *zap.Logger
 	q       queries
 
-	down atomic.Bool // an outage was logged and has not ended
+	down      atomic.Bool // an outage was logged and has not ended
+	listening atomic.Bool // the LISTEN connection is up: subscriptions are renewed
 
 	mu   sync.Mutex
 	subs map[*sub]struct{}
@@ -130,6 +133,7 @@ func Open(ctx context.Context, rawURL string, log *zap.Logger) (*Backend, error)
 		b.pool.Close()
 		return nil, fmt.Errorf("cluster database %s: listen: %s", red, pgdsn.Scrub(err.Error(), rawURL))
 	}
+	b.listening.Store(true)
 	b.wg.Add(2)
 	go b.listenLoop(conn)
 	go b.maintain()
@@ -148,6 +152,11 @@ func (b *Backend) Close() error {
 	}
 	close(b.stop)
 	b.wg.Wait()
+	ctx, cancel := b.ctx(context.Background())
+	if _, err := b.pool.Exec(ctx, b.q.dropSubs, b.id); err != nil { // the others stop counting on us
+		b.log.Debug("subscriptions not removed", zap.Error(err))
+	}
+	cancel()
 	b.pool.Close()
 	b.mu.Lock()
 	for s := range b.subs {
@@ -438,12 +447,20 @@ func isText(p []byte) bool {
 	return true
 }
 
-// Subscribe registers fn for messages on topics starting with prefix.
+// Subscribe registers fn for messages on topics starting with prefix, and
+// records the subscription in the store (see Subscribers) before it
+// returns; a failure to record it is logged, and the next renewal
+// retries.
 func (b *Backend) Subscribe(prefix string, fn func(cluster.Message)) func() {
 	s := &sub{prefix: prefix, fn: fn, ch: make(chan cluster.Message, 4096), done: make(chan struct{})}
 	b.mu.Lock()
 	b.subs[s] = struct{}{}
 	b.mu.Unlock()
+	ctx, cancel := b.ctx(context.Background())
+	if _, err := b.pool.Exec(ctx, b.q.subscribe, b.id, prefix); err != nil {
+		b.log.Warn("subscription not recorded; retried with the next renewal", zap.String("prefix", prefix), zap.Error(b.fail("subscribe", err)))
+	}
+	cancel()
 	go func() {
 		for {
 			select {
@@ -458,13 +475,50 @@ func (b *Backend) Subscribe(prefix string, fn func(cluster.Message)) func() {
 	return func() {
 		once.Do(func() {
 			b.mu.Lock()
-			if _, ok := b.subs[s]; ok {
+			_, ok := b.subs[s]
+			if ok {
 				delete(b.subs, s)
 				close(s.done)
 			}
+			last := ok && !slices.Contains(b.prefixesLocked(), prefix)
 			b.mu.Unlock()
+			if last {
+				ctx, cancel := b.ctx(context.Background())
+				defer cancel()
+				if _, err := b.pool.Exec(ctx, b.q.unsubscribe, b.id, prefix); err != nil {
+					b.log.Debug("subscription not removed; it lapses", zap.String("prefix", prefix), zap.Error(err))
+				}
+			}
 		})
 	}
+}
+
+// prefixesLocked returns the prefixes this replica subscribes to.
+func (b *Backend) prefixesLocked() []string {
+	var out []string
+	for s := range b.subs {
+		if !slices.Contains(out, s.prefix) {
+			out = append(out, s.prefix)
+		}
+	}
+	return out
+}
+
+// Subscribers returns the replicas whose subscription to prefix was
+// renewed within cluster.LeaseTimeout.
+func (b *Backend) Subscribers(ctx context.Context, prefix string) ([]string, error) {
+	ctx, cancel := b.ctx(ctx)
+	defer cancel()
+	rows, err := b.pool.Query(ctx, b.q.subscribers, prefix, cluster.LeaseTimeout.Seconds())
+	if err != nil {
+		return nil, b.fail("subscribers", err)
+	}
+	ids, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return nil, b.fail("subscribers", err)
+	}
+	b.ok()
+	return ids, nil
 }
 
 func (b *Backend) dispatch(m cluster.Message) {
@@ -528,10 +582,12 @@ func (b *Backend) listenLoop(conn *pgx.Conn) {
 			}
 			backoff = 100 * time.Millisecond
 			b.ok()
+			b.listening.Store(true)
 			b.dispatch(cluster.Message{Lost: true})
 		}
 		n, err := conn.WaitForNotification(ctx)
 		if err != nil {
+			b.listening.Store(false)
 			conn.Close(context.Background())
 			conn = nil
 			if ctx.Err() != nil {
@@ -574,8 +630,9 @@ func (b *Backend) decode(ctx context.Context, s string) (cluster.Message, bool) 
 	return m, true
 }
 
-// maintain renews the leases of this replica's running tasks and, about
-// once a minute, removes expired sessions, tasks, messages and keys, and
+// maintain renews the leases of this replica's running tasks and, while
+// its listener is connected, its subscriptions; about once a minute it
+// removes expired sessions, tasks, messages, keys and subscriptions, and
 // fails the tasks of dead replicas.
 func (b *Backend) maintain() {
 	defer b.wg.Done()
@@ -593,6 +650,16 @@ func (b *Backend) maintain() {
 			_ = b.fail("renew task leases", err)
 			cancel()
 			continue
+		}
+		b.mu.Lock()
+		prefixes := b.prefixesLocked()
+		b.mu.Unlock()
+		// A replica that hears no messages cannot confirm them: its
+		// subscriptions lapse until its listener is back.
+		if len(prefixes) > 0 && b.listening.Load() {
+			if _, err := b.pool.Exec(ctx, b.q.renewSubs, b.id, prefixes); err != nil {
+				_ = b.fail("renew subscriptions", err)
+			}
 		}
 		if time.Since(last) > time.Minute {
 			last = time.Now()

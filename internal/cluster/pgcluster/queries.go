@@ -11,6 +11,7 @@ type queries struct {
 	putTask, loadTask, failDead, renew                                     string
 	freshKey, addKey, keys                                                 string
 	addMessage, loadMessage                                                string
+	subscribe, unsubscribe, renewSubs, subscribers, dropSubs               string
 }
 
 func newQueries(schema string) queries {
@@ -48,6 +49,13 @@ func newQueries(schema string) queries {
 				id bigserial PRIMARY KEY,
 				secret bytea NOT NULL,
 				created timestamptz NOT NULL DEFAULT now())`),
+			// The replicas subscribed to each prefix, renewed while their
+			// listener is connected (Backend.Subscribers).
+			s(`CREATE TABLE IF NOT EXISTS @.mcp_subscribers (
+				replica text NOT NULL,
+				prefix text NOT NULL,
+				renewed timestamptz NOT NULL,
+				PRIMARY KEY (replica, prefix))`),
 			s(`CREATE TABLE IF NOT EXISTS @.mcp_messages (
 				id bigserial PRIMARY KEY,
 				payload bytea NOT NULL,
@@ -57,6 +65,7 @@ func newQueries(schema string) queries {
 			s(`DELETE FROM @.mcp_sessions WHERE expires < now()`),
 			s(`DELETE FROM @.mcp_tasks WHERE expires < now()`),
 			s(`DELETE FROM @.mcp_messages WHERE created < now() - interval '5 minutes'`),
+			s(`DELETE FROM @.mcp_subscribers WHERE renewed < now() - interval '10 minutes'`),
 		},
 		createSession: s(`INSERT INTO @.mcp_sessions (id, subject, version, client, client_caps, log_level, subscribed, initialized, created, expires)
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`),
@@ -91,6 +100,13 @@ func newQueries(schema string) queries {
 		addKey:   s(`INSERT INTO @.mcp_signing_keys (secret) VALUES ($1)`),
 		keys: s(`SELECT secret FROM @.mcp_signing_keys
 			WHERE created > now() - make_interval(secs => $1) ORDER BY created DESC, id DESC`),
+		subscribe: s(`INSERT INTO @.mcp_subscribers (replica, prefix, renewed) VALUES ($1, $2, now())
+			ON CONFLICT (replica, prefix) DO UPDATE SET renewed = now()`),
+		unsubscribe: s(`DELETE FROM @.mcp_subscribers WHERE replica = $1 AND prefix = $2`),
+		renewSubs: s(`INSERT INTO @.mcp_subscribers (replica, prefix, renewed) SELECT $1, p, now() FROM unnest($2::text[]) AS p
+			ON CONFLICT (replica, prefix) DO UPDATE SET renewed = now()`),
+		subscribers: s(`SELECT replica FROM @.mcp_subscribers WHERE prefix = $1 AND renewed > now() - make_interval(secs => $2)`),
+		dropSubs:    s(`DELETE FROM @.mcp_subscribers WHERE replica = $1`),
 		addMessage:  s(`INSERT INTO @.mcp_messages (payload) VALUES ($1) RETURNING id`),
 		loadMessage: s(`SELECT payload FROM @.mcp_messages WHERE id = $1`),
 	}
