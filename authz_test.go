@@ -27,13 +27,15 @@ import (
 )
 
 // surfaceTool is what a server's surface.json publishes of a tool's
-// authorization: its scope, and whether it only reads.
+// authorization: its scope, and whether it only reads; and who may call
+// it (MCP Apps visibility: ["app"] is a tool only the server's views call).
 type surfaceTool struct {
 	Name        string `json:"name"`
 	Scope       string `json:"scope"`
 	Annotations struct {
 		ReadOnly bool `json:"readOnlyHint"`
 	} `json:"annotations"`
+	Visibility []string `json:"visibility"`
 }
 
 // exampleServer is one of the repository's generated servers, built as
@@ -124,6 +126,9 @@ func TestDeclaredScopesEnforced(t *testing.T) {
 			}
 			body := postRaw(t, endpoint, none, `{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{}}`)
 			for _, tool := range surface.Tools {
+				if slices.Equal(tool.Visibility, []string{"app"}) {
+					continue // listed only to clients that show views (apps.go)
+				}
 				if !strings.Contains(body.text, `"name":"`+tool.Name+`"`) {
 					t.Errorf("tools/list for a token without scopes lacks %s", tool.Name)
 				}

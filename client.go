@@ -99,6 +99,13 @@ type ClientOptions struct {
 	Sample func(ctx context.Context, req *CreateMessageRequest) (*CreateMessageResult, error)
 	Roots  func(ctx context.Context) ([]Root, error)
 
+	// Views declares the MCP Apps extension ([UIExtension], with
+	// [ViewMimeType]): the client shows views, as a host does. Servers
+	// then list the tools' links to their views (ToolInfo.UI), the views
+	// among the resources and the tools offered to views only; without
+	// it they answer as if they had no views.
+	Views bool
+
 	// OnNotification receives the notifications the server sends
 	// (notifications/message, .../list_changed, resources/updated ...)
 	// other than progress, which goes to the callback of [WithProgress].
@@ -420,6 +427,9 @@ func (c *Client) capabilities(modern bool) json.RawMessage {
 	exts := map[string]any{skillsExtension: map[string]any{}}
 	if modern {
 		exts[tasksExtension] = map[string]any{}
+	}
+	if c.opts.Views {
+		exts[UIExtension] = map[string]any{"mimeTypes": []string{ViewMimeType}}
 	}
 	caps["extensions"] = exts
 	b, _ := json.Marshal(caps)

@@ -24,6 +24,10 @@ type Definition struct {
 	// Skills are the Agent Skills the server publishes (//mcp:skill), each
 	// file embedded and digested by mcpgen.
 	Skills []Skill
+	// Views are the views of the MCP Apps extension (//mcp:view): HTML
+	// documents at ui:// URIs that tools link to (Tool.UI), each embedded
+	// and digested by mcpgen.
+	Views []View
 
 	// Scopes lists, sorted and once each, the permission scopes the
 	// components require; the generator fills it in. OAuth publishes it
@@ -56,6 +60,10 @@ type Tool struct {
 	// input it asks for is obtained with input_required round trips, and
 	// the answers stay available to the task.
 	Prepare func(ctx context.Context, req *Request, args json.RawMessage) error
+	// UI links the tool to the MCP Apps extension: the view its results
+	// are shown in and who may call it (its _meta.ui, shown to clients
+	// that declared the extension). Nil for a tool without one.
+	UI *ToolUI
 }
 
 // ToolHandler decodes arguments that already passed the input schema, calls

@@ -148,7 +148,9 @@
 // [ClientOptions].Auth supplies credentials: [StaticToken], or package
 // oauthclient for the MCP authorization flow. [Client.ListSkills] and
 // [Client.ReadSkillFile] use the skills extension, verifying every file
-// against its skill's entry.
+// against its skill's entry. [ClientOptions].Views declares the MCP Apps
+// extension, as a host that shows views does: servers then show it their
+// views and each tool's link to one ([ToolInfo.UI]).
 //
 // # Production
 //

@@ -22,6 +22,9 @@ func (s *Server) buildLists() error {
 	lists := map[string]*list{}
 	tools := make([]any, 0, len(s.def.Tools))
 	for _, t := range s.def.Tools { // generated in a deterministic (sorted) order
+		if t.UI != nil && t.UI.AppOnly() {
+			continue // listed only to clients that show views (apps.go)
+		}
 		tools = append(tools, t.Tool)
 	}
 	resources := make([]any, 0, len(s.def.Resources))
@@ -53,6 +56,11 @@ func (s *Server) buildLists() error {
 	}
 	if hasSkills(s) {
 		if err := s.buildSkillList(lists); err != nil {
+			return err
+		}
+	}
+	if s.apps != nil {
+		if err := s.apps.buildLists(s, lists); err != nil {
 			return err
 		}
 	}

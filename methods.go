@@ -57,8 +57,10 @@ func init() {
 	}
 }
 
-func hasTools(s *Server) bool       { return len(s.tools) > 0 }
-func hasResources(s *Server) bool   { return len(s.resources) > 0 || len(s.templates) > 0 }
+func hasTools(s *Server) bool { return len(s.tools) > 0 }
+func hasResources(s *Server) bool {
+	return len(s.resources) > 0 || len(s.templates) > 0 || s.apps.hasViews()
+}
 func hasPrompts(s *Server) bool     { return len(s.prompts) > 0 }
 func hasTasks(s *Server) bool       { return s.tasks != nil }
 func hasCompletions(s *Server) bool { return s.completions }
@@ -115,6 +117,11 @@ func (s *Server) buildCapabilities() {
 		// Declared in both eras: initialize for legacy clients,
 		// server/discover for stateless ones.
 		exts[skills.Extension] = map[string]any{"directoryRead": true}
+		caps["extensions"] = exts
+	}
+	if s.apps != nil {
+		// To every client, so that a host learns it may opt in (apps.go).
+		exts[UIExtension] = map[string]any{}
 		caps["extensions"] = exts
 	}
 	s.legacyCaps, _ = json.Marshal(caps)
@@ -218,7 +225,7 @@ func (s *Server) serverDiscover(context.Context, *Request, *params, json.RawMess
 }
 
 func (s *Server) listPage(_ context.Context, req *Request, p *params, _ json.RawMessage) (any, error) {
-	l := (*s.lists.Load())[req.Method]
+	l := s.apps.list(*s.lists.Load(), req)
 	return l.page(s, p.Cursor, req.Modern())
 }
 
@@ -226,7 +233,7 @@ func (s *Server) listPage(_ context.Context, req *Request, p *params, _ json.Raw
 // generated adapter and checks structured output against the output schema.
 func (s *Server) callTool(ctx context.Context, req *Request, p *params, _ json.RawMessage) (any, error) {
 	t, ok := s.tools[p.Name]
-	if !ok {
+	if !ok || hiddenTool(req, &t.Tool) {
 		return nil, fmt.Errorf("%w: unknown tool %q", jsonrpc.ErrInvalidParams, p.Name)
 	}
 	req.served(t.Tool.Tool.Name)
@@ -356,6 +363,9 @@ func (s *Server) readResource(ctx context.Context, req *Request, p *params, _ js
 		}
 		res, err = r.Read(ctx, req)
 		cache = r.Cache
+	} else if v := s.apps.view(req, p.URI); v != nil {
+		req.served(v.URI)
+		res, cache = v.read(), v.cache
 	} else if t, vars := s.matchTemplate(p.URI); t != nil {
 		req.served(t.Template.Template.URITemplate)
 		if err := s.permit(ctx, req, t.Scope); err != nil {

@@ -153,6 +153,7 @@ type Server struct {
 	templates []*compiledTemplate
 	prompts   map[string]*Prompt
 	skills    skillIndex
+	apps      *appsFeature // nil: no views and no tool linked to them
 
 	lists      atomic.Pointer[map[string]*list] // by method: tools/list, resources/list, ...
 	legacyCaps json.RawMessage
@@ -289,6 +290,15 @@ func build(def Definition, opts Options) (*Server, error) {
 		return nil, err
 	}
 	s.def = def
+	apps, err := buildApps(&def, opts.ListCache)
+	if err != nil {
+		return nil, err
+	}
+	if s.apps = apps; apps != nil {
+		for _, v := range apps.views {
+			s.registered("view", v.URI)
+		}
+	}
 	if opts.Tasks {
 		s.tasks = newTaskTable(opts.MaxActiveTasksPerPrincipal, opts.MaxTasks, opts.MaxTaskResultBytes)
 	}

@@ -73,12 +73,12 @@ type skillIndex struct {
 const skillTemplateURI = skills.Scheme + "{+path}"
 
 // MustReadFile returns the named file of fsys; generated code reads its
-// embedded skill files with it. A missing file is a broken build and
+// embedded skill files and views with it. A missing file is a broken build and
 // panics with the name.
 func MustReadFile(fsys fs.FS, name string) []byte {
 	b, err := fs.ReadFile(fsys, name)
 	if err != nil {
-		panic(fmt.Sprintf("embedded skill file: %v (run `go generate ./...` again)", err))
+		panic(fmt.Sprintf("embedded file: %v (run `go generate ./...` again)", err))
 	}
 	return b
 }

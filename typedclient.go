@@ -12,6 +12,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -125,12 +126,13 @@ func isHex(c byte) bool {
 }
 
 // SurfaceTool is a tool as a typed client was generated against it: its
-// name and its input and output schemas (OutputSchema nil when the tool
-// had none).
+// name, its input and output schemas (OutputSchema nil when the tool had
+// none) and its link to the MCP Apps extension (UI nil when it had none).
 type SurfaceTool struct {
 	Name         string
 	InputSchema  []byte
 	OutputSchema []byte
+	UI           *ToolUI
 }
 
 // SurfaceError lists how a server's tools differ from the ones a typed
@@ -154,7 +156,11 @@ var surfaceIgnored = map[string]bool{"description": true, "title": true, "exampl
 // the error (a *SurfaceError) lists every one with the JSON pointer where
 // the schemas part. Documentation keywords (description, title, examples,
 // $comment) are not compared, nor tools the server offers beyond want.
-// Typed clients call it from their CheckSurface method.
+// Over a connection that shows views ([ClientOptions].Views) each tool's
+// view link and visibility are compared too; over any other, tools
+// offered to views only are not looked for, since servers list them only
+// to clients that show views. Typed clients call it from their
+// CheckSurface method.
 func CheckSurface(ctx context.Context, c *Client, want []SurfaceTool) error {
 	tools, err := c.ListTools(ctx)
 	if err != nil {
@@ -166,6 +172,9 @@ func CheckSurface(ctx context.Context, c *Client, want []SurfaceTool) error {
 	}
 	var diffs []string
 	for _, w := range want {
+		if w.UI != nil && w.UI.AppOnly() && !c.opts.Views {
+			continue
+		}
 		got, ok := offered[w.Name]
 		if !ok {
 			diffs = append(diffs, fmt.Sprintf("tool %s: the server does not offer it", w.Name))
@@ -179,6 +188,9 @@ func CheckSurface(ctx context.Context, c *Client, want []SurfaceTool) error {
 			diffs = append(diffs, fmt.Sprintf("tool %s: the server declares no output schema; the client expects one", w.Name))
 		case len(w.OutputSchema) != 0:
 			diffs = append(diffs, schemaDiffs("tool "+w.Name+": output schema", w.OutputSchema, got.OutputSchema)...)
+		}
+		if c.opts.Views {
+			diffs = append(diffs, uiDiffs(w, got)...)
 		}
 	}
 	if len(diffs) > 0 {
@@ -260,4 +272,30 @@ func brief(v any) string {
 		return string(b[:77]) + "..."
 	}
 	return string(b)
+}
+
+// uiDiffs compares a tool's link to the MCP Apps extension with the one a
+// typed client expects.
+func uiDiffs(w SurfaceTool, got ToolInfo) []string {
+	var want ToolUI
+	if w.UI != nil {
+		want = *w.UI
+	}
+	have, _ := got.UI()
+	var out []string
+	if want.ResourceURI != have.ResourceURI {
+		out = append(out, fmt.Sprintf("tool %s: the server links the view %q; the client expects %q", w.Name, have.ResourceURI, want.ResourceURI))
+	}
+	visibility := func(v []string) string {
+		if len(v) == 0 {
+			v = []string{"model", "app"} // the default
+		}
+		v = slices.Clone(v)
+		slices.Sort(v)
+		return strings.Join(v, ",")
+	}
+	if a, b := visibility(want.Visibility), visibility(have.Visibility); a != b {
+		out = append(out, fmt.Sprintf("tool %s: the server offers it to %s; the client expects %s", w.Name, b, a))
+	}
+	return out
 }

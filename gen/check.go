@@ -101,8 +101,12 @@ func (c *checker) checkPackage() *server {
 				c.checkSkillDirective(s, d)
 				continue
 			}
+			if d.Kind == "view" {
+				c.checkViewDirective(s, d)
+				continue
+			}
 			if d.Kind != "server" {
-				c.at(d.Pos, "//mcp:"+d.Kind, "move it to the doc comment of a type declaration", "only //mcp:server and //mcp:skill belong in the package doc comment")
+				c.at(d.Pos, "//mcp:"+d.Kind, "move it to the doc comment of a type declaration", "only //mcp:server, //mcp:skill and //mcp:view belong in the package doc comment")
 				continue
 			}
 			if hasServer {
@@ -146,7 +150,7 @@ func (c *checker) checkPackage() *server {
 			}
 		}
 	}
-	if !hasServer && len(s.Tools)+len(s.Resources)+len(s.Prompts)+len(s.Skills) == 0 {
+	if !hasServer && len(s.Tools)+len(s.Resources)+len(s.Prompts)+len(s.Skills)+len(s.Views) == 0 {
 		return nil
 	}
 	if !hasServer && len(p.Syntax) > 0 {
@@ -161,6 +165,8 @@ func (c *checker) checkPackage() *server {
 	c.checkImports(s)
 	c.checkGeneratedNames(s)
 	c.checkSkills(s)
+	c.checkViews(s)
+	s.Warnings = c.warnings
 	for _, d := range c.deps {
 		s.Deps = append(s.Deps, d)
 	}
@@ -415,8 +421,10 @@ func (c *checker) checkType(s *server, ts *ast.TypeSpec, doc *ast.CommentGroup, 
 		c.at(d.Pos, "//mcp:server", "move it to the package doc comment", "//mcp:server belongs in the package doc comment")
 	case "skill":
 		c.checkSkillComponent(s, comp, d)
+	case "view":
+		c.at(d.Pos, "//mcp:view", "move it to the package doc comment, beside //mcp:server; link tools to it with view= on //mcp:tool", "//mcp:view belongs in the package doc comment")
 	default:
-		c.at(d.Pos, "//mcp:"+d.Kind, "use //mcp:tool, //mcp:resource, //mcp:prompt or //mcp:skill", "unknown directive %q", d.Kind)
+		c.at(d.Pos, "//mcp:"+d.Kind, "use //mcp:tool, //mcp:resource, //mcp:prompt or //mcp:skill (or //mcp:server, //mcp:skill and //mcp:view on the package)", "unknown directive %q", d.Kind)
 	}
 }
 
@@ -496,7 +504,7 @@ func (c *checker) checkTool(s *server, comp component, d directive, st *types.St
 	t := &tool{component: comp, OpenWorld: false}
 	destructiveSet, idempotentSet := false, false
 	for _, o := range d.Options {
-		if c.common(&t.component, o) {
+		if c.common(&t.component, o) || c.checkToolUI(t, o) {
 			continue
 		}
 		switch o.Key {
@@ -514,7 +522,7 @@ func (c *checker) checkTool(s *server, comp component, d directive, st *types.St
 				c.at(o.ValPos, t.TypeName, "write task=optional or task=required", "unknown task mode %q", t.Task)
 			}
 		default:
-			c.unknownKey(d, o, commonKeys+", readonly, destructive, idempotent, openworld, task")
+			c.unknownKey(d, o, commonKeys+", readonly, destructive, idempotent, openworld, task, view, visibility")
 		}
 	}
 	// Hints are always emitted. Unset ones follow the spec's defaults,

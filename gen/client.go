@@ -200,6 +200,9 @@ func (ce *clientEmitter) clientFile() *jen.File {
 		if t.OutputSchema != nil {
 			e.add("OutputSchema", jen.Id(v+"Output"))
 		}
+		if ui := toolUI(t); ui != nil {
+			e.add("UI", ui)
+		}
 		entries = append(entries, jen.Values(e...))
 	}
 	f.Comment("surface lists the tools as this client was generated against them.")
@@ -214,6 +217,7 @@ func (ce *clientEmitter) clientFile() *jen.File {
 	f.Func().Params(jen.Id("c").Op("*").Id("Client")).Id("CheckSurface").Params(jen.Id("ctx").Qual(ctxPkg, "Context")).Error().Block(
 		jen.Return(rt("CheckSurface").Call(jen.Id("ctx"), jen.Id("c").Dot("c"), jen.Id("surface"))),
 	)
+	ce.toolUIFunc(f)
 	return f
 }
 
@@ -297,6 +301,9 @@ func (ce *clientEmitter) toolsFile() *jen.File {
 		}
 		f.Comment("A failure the tool reports is a *mcpgen.ToolCallError.")
 		f.Comment(hintSentence(t))
+		for _, s := range viewSentences(t) {
+			f.Comment(s)
+		}
 		f.Func().Params(jen.Id("c").Op("*").Id("Client")).Id(t.TypeName).Params(
 			jen.Id("ctx").Qual(ctxPkg, "Context"), jen.Id("in").Add(in),
 		).Params(result, jen.Error()).Block(body)
@@ -600,6 +607,9 @@ func (ct *clientTypes) collect() {
 		return types.TypeString(a.named, nil) < types.TypeString(b.named, nil)
 	})
 	ct.taken["Client"], ct.taken["New"] = true, true
+	if hasToolUI(s) {
+		ct.taken["ToolUI"] = true
+	}
 	for _, t := range s.Tools {
 		ct.taken[lowerFirst(t.TypeName)+"Input"] = true
 		ct.taken[lowerFirst(t.TypeName)+"Output"] = true
@@ -878,4 +888,57 @@ func (d *docIndex) valueDoc(k *types.Const) string {
 		}
 	}
 	return ""
+}
+
+// hasToolUI reports whether a tool of s links to the MCP Apps extension,
+// so that the typed client has its ToolUI function.
+func hasToolUI(s *server) bool {
+	for _, t := range s.Tools {
+		if toolUI(t) != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// toolUIFunc writes ToolUI, the view metadata of each tool as the client
+// was generated against it, when any tool has some.
+func (ce *clientEmitter) toolUIFunc(f *jen.File) {
+	if !hasToolUI(ce.s) {
+		return
+	}
+	var cases []jen.Code
+	for _, t := range ce.s.Tools {
+		if ui := toolUIValue(t); ui != nil {
+			cases = append(cases, jen.Case(jen.Lit(t.Name)).Block(jen.Return(ui, jen.True())))
+		}
+	}
+	f.Line()
+	f.Comment("ToolUI returns the named tool's link to the MCP Apps extension as this")
+	f.Comment("client was generated against it: the view (a ui:// resource) a host shows")
+	f.Comment("its results in and who may call it (\"model\", \"app\": the server's views;")
+	f.Comment("nil visibility is both). False for a tool without one. Servers show the")
+	f.Comment("links, and list the tools only views call, to clients that declare the")
+	f.Comment("extension (mcpgen.ClientOptions.Views).")
+	f.Func().Id("ToolUI").Params(jen.Id("tool").String()).Params(rt("ToolUI"), jen.Bool()).Block(
+		jen.Switch(jen.Id("tool")).Block(cases...),
+		jen.Return(rt("ToolUI").Values(), jen.False()),
+	)
+}
+
+// viewSentences say in a tool method's doc which view shows its results
+// and who may call it (one line each); none for a tool without a link.
+func viewSentences(t *tool) []string {
+	var out []string
+	if t.View != "" {
+		out = append(out, "Hosts that show views show its results in "+t.View+" (ToolUI).")
+	}
+	switch {
+	case len(t.Visibility) == 1 && t.Visibility[0] == "app":
+		out = append(out, "Only the server's views call it: servers offer it to clients that show",
+			"views (mcpgen.ClientOptions.Views) and to no other.")
+	case len(t.Visibility) == 1 && t.Visibility[0] == "model":
+		out = append(out, "The server's views may not call it.")
+	}
+	return out
 }

@@ -59,7 +59,7 @@ func TestDeterministic(t *testing.T) {
 			t.Errorf("%s differs between two runs:\n%s", a.Path, lineDiff(a.Content, b.Content))
 		}
 	}
-	if strings.Join(first.Servers, ",") != "deps,dynskill,options,prompts,resources,results,skilled,tasks,wire" {
+	if strings.Join(first.Servers, ",") != "deps,dynskill,options,prompts,resources,results,skilled,tasks,viewed,wire" {
 		t.Errorf("servers = %v, want them in name order", first.Servers)
 	}
 }
@@ -77,8 +77,9 @@ func TestGeneratedFiles(t *testing.T) {
 	}
 	for _, f := range allGolden(t).Files {
 		switch {
-		case strings.Contains(f.Path, "/_skills/"):
-			// Copies of skill files, whatever their kind (checked in skills_test.go).
+		case strings.Contains(f.Path, "/_skills/"), strings.Contains(f.Path, "/_views/"):
+			// Copies of skill files and views, whatever their kind
+			// (checked in skills_test.go and views_test.go).
 		case strings.HasSuffix(f.Path, ".go"):
 			if want := header + "// mcpgen version: " + gen.Version() + "\n"; !bytes.HasPrefix(f.Content, []byte(want)) {
 				t.Errorf("%s does not start with %q", f.Path, want)

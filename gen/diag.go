@@ -14,12 +14,18 @@ type Diagnostic struct {
 	Subject string
 	Problem string
 	Hint    string
+	// Warning marks what is worth saying but does not stop generation
+	// ([Result].Warnings); it prints as "warning: " after the position.
+	Warning bool
 }
 
 func (d Diagnostic) String() string {
 	var b strings.Builder
 	if d.Pos.IsValid() {
 		fmt.Fprintf(&b, "%s:%d:%d: ", d.Pos.Filename, d.Pos.Line, d.Pos.Column)
+	}
+	if d.Warning {
+		b.WriteString("warning: ")
 	}
 	if d.Subject != "" {
 		b.WriteString(d.Subject)
@@ -85,8 +91,14 @@ func (ds Diagnostics) sort() {
 
 // reporter collects diagnostics during check.
 type reporter struct {
-	fset  *token.FileSet
-	diags Diagnostics
+	fset     *token.FileSet
+	diags    Diagnostics
+	warnings Diagnostics
+}
+
+// warnAt records a warning, which does not stop generation.
+func (r *reporter) warnAt(pos token.Position, subject, hint, format string, args ...any) {
+	r.warnings = append(r.warnings, Diagnostic{Pos: pos, Subject: subject, Problem: fmt.Sprintf(format, args...), Hint: hint, Warning: true})
 }
 
 func (r *reporter) at(pos token.Pos, subject, hint, format string, args ...any) {

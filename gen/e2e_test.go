@@ -45,6 +45,7 @@ import (
 	"%[1]s/results"
 	"%[1]s/skilled"
 	"%[1]s/tasks"
+	"%[1]s/viewed"
 	"%[1]s/wire"
 )
 
@@ -71,6 +72,8 @@ func main() {
 		srv = skilled.New(&skillscomp.Clock{Now: func() string { return "noon" }}, mcpgen.Options{})
 	case "wire":
 		srv = wire.New(&wirecomp.Greeter{Prefix: "> "}, mcpgen.Options{})
+	case "viewed":
+		srv = viewed.New(mcpgen.Options{})
 	default:
 		fmt.Fprintln(os.Stderr, "unknown server", os.Args[1])
 		os.Exit(2)
@@ -306,6 +309,87 @@ func TestEndToEnd(t *testing.T) {
 		c.wantContents("profiles://ada", "text/plain", "profile of ada")
 	})
 
+	t.Run("viewed", func(t *testing.T) {
+		// A client that shows views gets the links, the app-only tools
+		// and the views, whose HTML is the sources' exact bytes; any
+		// other client sees a server without views. Both eras.
+		host := map[string]any{"extensions": map[string]any{"io.modelcontextprotocol/ui": map[string]any{"mimeTypes": []string{"text/html;profile=mcp-app"}}}}
+		modern := func(caps map[string]any, params map[string]any) map[string]any {
+			params["_meta"] = map[string]any{"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": caps}
+			return params
+		}
+		tools := func(list map[string]any) string {
+			var out []string
+			for _, tl := range list["tools"].([]any) {
+				tl := tl.(map[string]any)
+				meta, _ := json.Marshal(tl["_meta"])
+				out = append(out, fmt.Sprintf("%s %s", tl["name"], meta))
+			}
+			return strings.Join(out, "\n")
+		}
+		const hostTools = `alerts {"ui":{"resourceUri":"ui://weather/panels/alerts.html","visibility":["app"]},"ui/resourceUri":"ui://weather/panels/alerts.html"}
+forecast {"ui":{"resourceUri":"ui://weather/panels/forecast.html","visibility":["model","app"]},"ui/resourceUri":"ui://weather/panels/forecast.html"}
+get_weather {"ui":{"resourceUri":"ui://weather/dashboard.html","visibility":["model","app"]},"ui/resourceUri":"ui://weather/dashboard.html"}
+refresh_weather {"ui":{"resourceUri":"ui://weather/dashboard.html","visibility":["app"]},"ui/resourceUri":"ui://weather/dashboard.html"}
+units null`
+		const plainTools = "forecast null\nget_weather null\nunits null"
+		sources := map[string]string{
+			"ui://weather/dashboard.html":       "testdata/golden/views/ui/dashboard.html",
+			"ui://weather/panels/alerts.html":   "testdata/golden/views/ui/panels/alerts.html",
+			"ui://weather/panels/forecast.html": "testdata/golden/views/ui/panels/forecast.html",
+		}
+
+		c := startClientWith(t, bin, "viewed", host)
+		for era, params := range map[string]func(map[string]any) map[string]any{
+			"legacy":     func(p map[string]any) map[string]any { return p },
+			"2026-07-28": func(p map[string]any) map[string]any { return modern(host, p) },
+		} {
+			if got := tools(c.result("tools/list", params(map[string]any{}))); got != hostTools {
+				t.Errorf("%s host: tools/list\n%s\nwant\n%s", era, got, hostTools)
+			}
+			listed := 0
+			for _, r := range c.result("resources/list", params(map[string]any{}))["resources"].([]any) {
+				r := r.(map[string]any)
+				listed++
+				src, err := os.ReadFile(sources[r["uri"].(string)])
+				if err != nil || r["mimeType"] != "text/html;profile=mcp-app" {
+					t.Errorf("%s host: listed %v (%v)", era, r, err)
+					continue
+				}
+				got := c.result("resources/read", params(map[string]any{"uri": r["uri"]}))["contents"].([]any)
+				if len(got) != 1 || got[0].(map[string]any)["text"] != string(src) {
+					t.Errorf("%s host: %s reads %v, not the bytes of %s", era, r["uri"], got, sources[r["uri"].(string)])
+				}
+			}
+			if listed != len(sources) {
+				t.Errorf("%s host: resources/list listed %d views, want %d", era, listed, len(sources))
+			}
+			c.wantText(c.result("tools/call", params(map[string]any{"name": "refresh_weather", "arguments": map[string]any{}})), "refreshed")
+		}
+		if meta := c.result("resources/list", nil)["resources"].([]any)[0].(map[string]any)["_meta"]; fmt.Sprint(meta) != "map[ui:map[csp:map[connectDomains:[https://api.open-meteo.com wss://live.open-meteo.com] resourceDomains:[https://*.tile.example.org]] domain:weather.example.com permissions:map[clipboardWrite:map[] geolocation:map[]] prefersBorder:true]]" {
+			t.Errorf("the dashboard's _meta = %v", meta)
+		}
+
+		p := startClient(t, bin, "viewed")
+		for era, params := range map[string]func(map[string]any) map[string]any{
+			"legacy":     func(p map[string]any) map[string]any { return p },
+			"2026-07-28": func(p map[string]any) map[string]any { return modern(map[string]any{}, p) },
+		} {
+			if got := tools(p.result("tools/list", params(map[string]any{}))); got != plainTools {
+				t.Errorf("%s plain client: tools/list\n%s\nwant\n%s", era, got, plainTools)
+			}
+			if got := p.result("resources/list", params(map[string]any{}))["resources"].([]any); len(got) != 0 {
+				t.Errorf("%s plain client: resources/list = %v, want none", era, got)
+			}
+			if code := p.errorCode("resources/read", params(map[string]any{"uri": "ui://weather/dashboard.html"})); code != map[string]int{"legacy": -32002, "2026-07-28": -32602}[era] {
+				t.Errorf("%s plain client: reading the view answered %d, want not found", era, code)
+			}
+			if code := p.errorCode("tools/call", params(map[string]any{"name": "refresh_weather", "arguments": map[string]any{}})); code != -32602 {
+				t.Errorf("%s plain client: calling the app-only tool answered %d, want -32602 (unknown tool)", era, code)
+			}
+		}
+	})
+
 	t.Run("skilled", func(t *testing.T) {
 		// The embedded copies serve the skill sources' exact bytes, as
 		// skills/list describes them.
@@ -370,6 +454,12 @@ type client struct {
 
 func startClient(t *testing.T, bin, name string) *client {
 	t.Helper()
+	return startClientWith(t, bin, name, map[string]any{})
+}
+
+// startClientWith is startClient for a client with the capabilities caps.
+func startClientWith(t *testing.T, bin, name string, caps map[string]any) *client {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	cmd := exec.CommandContext(ctx, bin, name)
 	in, err := cmd.StdinPipe()
@@ -395,7 +485,7 @@ func startClient(t *testing.T, bin, name string) *client {
 	sc := bufio.NewScanner(out)
 	sc.Buffer(make([]byte, 1<<20), 16<<20)
 	c := &client{t: t, in: in, out: sc}
-	c.result("initialize", map[string]any{"protocolVersion": "2025-11-25", "capabilities": map[string]any{}, "clientInfo": map[string]any{"name": "e2e", "version": "0"}})
+	c.result("initialize", map[string]any{"protocolVersion": "2025-11-25", "capabilities": caps, "clientInfo": map[string]any{"name": "e2e", "version": "0"}})
 	c.send(map[string]any{"jsonrpc": "2.0", "method": "notifications/initialized"})
 	return c
 }

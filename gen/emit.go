@@ -99,6 +99,13 @@ func emit(s *server, version string) ([]File, error) {
 		}
 		files = append(files, skillFiles...)
 	}
+	if len(s.Views) > 0 {
+		viewFiles, err := e.views()
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, viewFiles...)
+	}
 	clientFiles, err := emitClient(s, version)
 	if err != nil {
 		return nil, err
@@ -164,6 +171,9 @@ func (e *emitter) serverFile() *jen.File {
 	}
 	if len(s.Skills) > 0 {
 		defFields.add("Skills", jen.Id("h").Dot("skills").Call())
+	}
+	if len(s.Views) > 0 {
+		defFields.add("Views", jen.Id("views").Call())
 	}
 	if scopes := s.scopes(); len(scopes) > 0 {
 		defFields.add("Scopes", jen.Index().String().ValuesFunc(func(g *jen.Group) {
@@ -457,6 +467,9 @@ func (e *emitter) toolsFile() *jen.File {
 		}
 		if t.Prepare != nil {
 			entry.add("Prepare", jen.Id("h").Dot("prepare"+t.TypeName))
+		}
+		if ui := toolUI(t); ui != nil {
+			entry.add("UI", ui)
 		}
 		entries = append(entries, jen.Values(entry.lines()...))
 	}

@@ -90,8 +90,9 @@ func rawString(b []byte) jen.Code {
 }
 
 // isSkillCopy reports whether rel (relative to the output directory) is a
-// skill file copy of a generated package: ours to remove when stale.
+// copy of a skill file or of a view in a generated package: ours to
+// remove when stale.
 func isSkillCopy(rel string) bool {
 	parts := strings.SplitN(rel, "/", 3)
-	return len(parts) == 3 && parts[1] == skillDirName
+	return len(parts) == 3 && (parts[1] == skillDirName || parts[1] == viewDirName)
 }

@@ -3,6 +3,7 @@ package gen
 import (
 	"encoding/json"
 	"path"
+	"reflect"
 	"strings"
 
 	"github.com/mcpgen/mcpgen/gen/surface"
@@ -32,6 +33,7 @@ func surfaceOf(s *server) *surface.Surface {
 		if t.OutputSchema != nil {
 			st.OutputSchema = t.OutputSchema
 		}
+		st.View, st.Visibility = t.View, t.Visibility
 		out.Tools = append(out.Tools, st)
 	}
 	for _, r := range s.Resources {
@@ -58,6 +60,14 @@ func surfaceOf(s *server) *surface.Surface {
 		}
 		_ = json.Unmarshal(sk.Frontmatter, &front) // checked when the skill was read
 		out.Skills = append(out.Skills, surface.Skill{Name: sk.Path, Description: front.Description, Digest: skillDigest(sk)})
+	}
+	for _, v := range s.Views {
+		sv := surface.View{URI: v.URI, Name: v.Name, Title: v.Title, Description: v.Description, Digest: v.Digest,
+			Permissions: v.Permissions, Domain: v.Domain, PrefersBorder: v.Border}
+		if csp := (surface.ViewCSP{ConnectDomains: v.CSP.Connect, ResourceDomains: v.CSP.Resource, FrameDomains: v.CSP.Frame, BaseURIDomains: v.CSP.BaseURI}); !reflect.ValueOf(csp).IsZero() {
+			sv.CSP = &csp
+		}
+		out.Views = append(out.Views, sv)
 	}
 	return out
 }

@@ -43,6 +43,9 @@ type Result struct {
 	Files     []File   // every file of the output directory, sorted by path
 	Servers   []string // generated package names
 	ModuleDir string   // root of the module of the scanned packages
+	// Warnings are worth telling the user but stopped nothing (a view no
+	// tool links to); each is marked Warning.
+	Warnings Diagnostics
 
 	// What the run looked at, to tell an orphaned server package (its
 	// component package was renamed, lost its directives or is gone) from
@@ -90,6 +93,7 @@ func Generate(ctx context.Context, cfg Config) (*Result, error) {
 		}
 		res.Files = append(res.Files, files...)
 		res.Servers = append(res.Servers, s.Name)
+		res.Warnings = append(res.Warnings, s.Warnings...)
 	}
 	sort.Slice(res.Files, func(i, j int) bool { return res.Files[i].Path < res.Files[j].Path })
 	return res, nil

@@ -32,6 +32,10 @@ type server struct {
 	Prompts   []*prompt
 	Deps      []*dep   // constructor parameters, sorted by type
 	Skills    []*skill // //mcp:skill directives, sorted by skill path
+	Views     []*view  // //mcp:view directives, sorted by URI
+	// Warnings are what is worth saying about the server but does not
+	// stop generation (a view no tool links to).
+	Warnings Diagnostics
 
 	fset *token.FileSet // positions of the loaded packages, for doc comments
 }
@@ -127,6 +131,13 @@ type tool struct {
 	// result against it could never fail.
 	OutputExact bool
 	Prepare     *method // optional Prepare(ctx, ...) error, run before a task is created
+	// View is the URI of the view the tool's results are shown in
+	// (view=, the MCP Apps extension), ViewPos where the key's value is;
+	// Visibility who may call the tool (visibility=: model, app), nil
+	// for the default (both).
+	View       string
+	ViewPos    token.Position
+	Visibility []string
 }
 
 // resource is a //mcp:resource component: a fixed URI or a URI template.

@@ -215,20 +215,10 @@ func (c *checker) checkSkillComponent(s *server, comp component, d directive) {
 // skillPath resolves a dir= or root= value: relative to the package
 // directory, inside the module, and a directory.
 func (c *checker) skillPath(s *server, o option) (string, bool) {
-	v := c.str(o)
-	if v == "" {
+	v := o.Value
+	dir, ok := c.packagePath(s, o, "//mcp:skill")
+	if !ok {
 		return "", false
-	}
-	if filepath.IsAbs(v) || strings.Contains(v, `\`) {
-		c.at(o.ValPos, "//mcp:skill", "write a '/'-separated path relative to the package directory", "%s=%s is not a relative slash path", o.Key, v)
-		return "", false
-	}
-	dir := filepath.Join(s.Dir, filepath.FromSlash(v))
-	if c.pkg.Module != nil && c.pkg.Module.Dir != "" {
-		if rel, err := filepath.Rel(c.pkg.Module.Dir, dir); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-			c.at(o.ValPos, "//mcp:skill", "keep skills inside the module, so that every build sees the same files", "%s=%s leaves the module", o.Key, v)
-			return "", false
-		}
 	}
 	fi, err := os.Stat(dir)
 	switch {

@@ -33,8 +33,9 @@ func (r *Result) Surfaces() []ServerSurface {
 
 // Position is where in today's source a change shows: the Go field of an
 // input or output property (or prompt argument) when it still exists,
-// else the directive of the tool, resource, template or prompt, else the
-// server directive (for what was removed).
+// else the directive of the tool, resource, template or prompt (the view=
+// value of a tool whose link changed), else the directive of the skill or
+// view, else the server directive (for what was removed).
 func (ss ServerSurface) Position(c surface.Change) token.Position {
 	s := ss.server
 	var comp *component
@@ -72,9 +73,22 @@ func (ss ServerSurface) Position(c surface.Change) token.Position {
 				return sk.Pos
 			}
 		}
+	case "view":
+		for _, v := range s.Views {
+			if v.URI == c.Name {
+				return v.Pos
+			}
+		}
 	}
 	if comp == nil {
 		return s.Pos
+	}
+	if c.Kind == "tool" && (c.Rule == "tool-view-changed" || c.Rule == "tool-view-added") {
+		for _, t := range s.Tools {
+			if t.Name == c.Name && t.View != "" {
+				return t.ViewPos
+			}
+		}
 	}
 	if c.Field != "" && typ != nil && ss.fset != nil {
 		if p := propertyPos(typ, c.Field, c.Kind == "prompt"); p.IsValid() {

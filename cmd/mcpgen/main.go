@@ -137,6 +137,9 @@ func run(args []string) int {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
+	for _, w := range res.Warnings {
+		fmt.Fprintln(os.Stderr, w)
+	}
 	if *checkOnly {
 		stale, err := res.Stale(*out)
 		if err != nil {

@@ -214,6 +214,12 @@ func buildManifest(in bundleInput) (*manifest, map[string]string, error) {
 	}
 
 	for _, t := range s.Tools {
+		if len(t.Visibility) > 0 && !slices.Contains(t.Visibility, "model") {
+			// Only the server's views call it (MCP Apps): the manifest
+			// lists what the model is offered, and a host that shows
+			// views lists it to the view, not to the user.
+			continue
+		}
 		m.Tools = append(m.Tools, manifestTool{Name: checkName("tool", t.Name, rerun), Description: literal(t.Description)})
 	}
 	for _, p := range s.Prompts {

@@ -13,7 +13,7 @@ import (
 
 // Describe this server: what it is for and which conformance scenarios it serves.
 //
-//mcp:tool readonly title="About this server"
+//mcp:tool readonly title="About this server" view=ui://everything/about.html
 type About struct{} // no arguments, and first in tools/list: header probes call the first tool with {}
 
 // Call lists what the server is for.

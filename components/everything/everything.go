@@ -15,13 +15,18 @@
 //     completion;
 //   - skills/ and nested/: the Agent Skills of the skills extension
 //     (io.modelcontextprotocol/skills), embedded by //mcp:skill, and
-//     skills.go: a dynamic skill provided by code.
+//     skills.go: a dynamic skill provided by code;
+//   - ui/about.html: the view of the MCP Apps extension
+//     (io.modelcontextprotocol/ui) the about tool shows its result in,
+//     declared by //mcp:view, and views.go: app_greet, which only that
+//     view calls.
 //
 // ask.go holds the helpers that build the server-to-client requests.
 //
 //mcp:server name=everything title="Conformance fixture" version=0.1.0
 //mcp:skill root=skills
 //mcp:skill dir=nested/refunds prefix=acme/billing
+//mcp:view uri=ui://everything/about.html file=ui/about.html title="About this server" description="The about tool's text, and a form that greets you through app_greet, a tool only this view calls." border
 package everything
 
 import (

@@ -3,10 +3,14 @@
 // tools are a drop-in for the reference server @modelcontextprotocol/server-memory
 // (same names, argument shapes, titles, hints and results); the resources,
 // prompts and task tools are ours. It publishes one Agent Skill
-// (skills/tidy-knowledge-graph): how an agent keeps the graph tidy.
+// (skills/tidy-knowledge-graph): how an agent keeps the graph tidy, and
+// one view of the MCP Apps extension (ui/explorer.html, a single-file
+// HTML bundle): hosts that show views show the results of read_graph,
+// search_nodes and open_nodes in the graph explorer.
 //
 //mcp:server name=memory title="Knowledge graph memory" version=0.1.0 description="Knowledge-graph memory for agents: entities, observations and relations, on SQLite or PostgreSQL" instructions="A persistent knowledge graph: record entities, their observations and relations with the tools; read memory://knowledge-graph for the whole graph and memory://session/delta for what changed."
 //mcp:skill root=skills
+//mcp:view uri=ui://memory/explorer.html file=ui/explorer.html title="Knowledge graph explorer" description="Browse the entities and relations a read_graph, search_nodes or open_nodes call returned."
 package memory
 
 import (

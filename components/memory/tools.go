@@ -134,7 +134,7 @@ func (in DeleteRelations) Call(ctx context.Context, req *mcpgen.Request, store m
 
 // Read the entire knowledge graph
 //
-//mcp:tool name=read_graph title="Read Graph" readonly scope=memory:read
+//mcp:tool name=read_graph title="Read Graph" readonly scope=memory:read view=ui://memory/explorer.html
 type ReadGraph struct{}
 
 // Call returns every entity and relation, rendered as they are read into
@@ -148,7 +148,7 @@ func (ReadGraph) Call(ctx context.Context, store memstore.Store) (Graph, error) 
 
 // Search for nodes in the knowledge graph based on a query
 //
-//mcp:tool name=search_nodes title="Search Nodes" readonly scope=memory:read
+//mcp:tool name=search_nodes title="Search Nodes" readonly scope=memory:read view=ui://memory/explorer.html
 type SearchNodes struct {
 	// The search query to match against entity names, types, and observation content
 	Query string `json:"query"`
@@ -165,7 +165,7 @@ func (in SearchNodes) Call(ctx context.Context, store memstore.Store) (Graph, er
 
 // Open specific nodes in the knowledge graph by their names
 //
-//mcp:tool name=open_nodes title="Open Nodes" readonly scope=memory:read
+//mcp:tool name=open_nodes title="Open Nodes" readonly scope=memory:read view=ui://memory/explorer.html
 type OpenNodes struct {
 	// An array of entity names to retrieve
 	Names []string `json:"names" jsonschema:"nullable=false"`

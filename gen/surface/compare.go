@@ -17,8 +17,9 @@ type Change struct {
 	// Breaking is set when a caller written against the old surface may
 	// fail against the new one.
 	Breaking bool
-	// Kind is "server", "tool", "resource", "template", "prompt" or
-	// "skill"; Name the item's name (a resource's URI).
+	// Kind is "server", "tool", "resource", "template", "prompt",
+	// "skill" or "view"; Name the item's name (a resource's or view's
+	// URI).
 	Kind, Name string
 	// Field is the input or output property (a dotted path, "[]" for
 	// array items) or prompt argument the change is about; "" for the
@@ -68,6 +69,8 @@ var Rules = []struct {
 	{"tool-now-destructive", true, "a tool declared non-destructive may now destroy data"},
 	{"tool-scope-changed", true, "a tool needs an OAuth scope it did not need"},
 	{"tool-task-changed", true, "a tool now requires tasks, or no longer supports them"},
+	{"view-removed", true, "a view (MCP Apps) was removed or its URI changed"},
+	{"tool-view-changed", true, "a tool's view changed or was unlinked, or the model or the views may no longer call it"},
 
 	{"added", false, "a tool, resource, template, prompt or skill was added"},
 	{"input-widened", false, "an input accepts more than it did (optional property, wider type, enum value, looser bounds)"},
@@ -78,6 +81,8 @@ var Rules = []struct {
 	{"annotations-changed", false, "a tool's hints changed in a way callers can rely on"},
 	{"described", false, "a title, description, MIME type or instructions changed"},
 	{"skill-changed", false, "a skill's content changed (its digest)"},
+	{"tool-view-added", false, "a tool now links a view, or more callers may call it (its visibility)"},
+	{"view-changed", false, "a view's content (its digest) or what it asks of hosts (CSP, permissions, domain, border) changed"},
 	{"server-changed", false, "the server's name or version changed"},
 }
 
@@ -91,6 +96,7 @@ func Compare(old, new *Surface) []Change {
 	pair(&d, "template", old.Templates, new.Templates, func(t Template) string { return t.Name }, "template-removed", d.template)
 	pair(&d, "prompt", old.Prompts, new.Prompts, func(p Prompt) string { return p.Name }, "prompt-removed", d.prompt)
 	pair(&d, "skill", old.Skills, new.Skills, func(s Skill) string { return s.Name }, "skill-removed", d.skill)
+	pair(&d, "view", old.Views, new.Views, func(v View) string { return v.URI }, "view-removed", d.view)
 	slices.SortStableFunc(d.out, func(a, b Change) int {
 		return cmp.Or(strings.Compare(a.Kind, b.Kind), strings.Compare(a.Name, b.Name), strings.Compare(a.Message, b.Message))
 	})
@@ -107,7 +113,7 @@ func Bump(changes []Change) string {
 		case c.Breaking:
 			return "major"
 		case c.Rule == "added" || c.Rule == "input-widened" || c.Rule == "output-property-added" ||
-			c.Rule == "output-schema-added" || c.Rule == "prompt-argument-added":
+			c.Rule == "output-schema-added" || c.Rule == "prompt-argument-added" || c.Rule == "tool-view-added":
 			bump = "minor"
 		case bump == "":
 			bump = "patch"
@@ -192,6 +198,7 @@ func (d *differ) tool(o, n Tool) {
 	default:
 		d.add("annotations-changed", "", false, "task support %q is now %q", taskSupport(o.Task), taskSupport(n.Task))
 	}
+	d.toolView(o, n)
 	d.input("", load(o.InputSchema), load(n.InputSchema))
 	switch {
 	case len(o.OutputSchema) > 0 && len(n.OutputSchema) == 0:

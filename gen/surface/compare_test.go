@@ -30,11 +30,13 @@ func base() *Surface {
 			Annotations:  &Annotations{ReadOnly: ptr(true)},
 			InputSchema:  json.RawMessage(`{"type":"object","properties":{"q":{"type":"string"}}}`),
 			OutputSchema: json.RawMessage(`{"type":"object","properties":{"items":{"type":"array","items":{"$ref":"#/$defs/Note"}}},"required":["items"],"$defs":{"Note":{"type":"object","properties":{"id":{"type":"string"}},"required":["id"]}}}`),
+			View:         "ui://notes/board.html",
 		}},
 		Resources: []Resource{{URI: "notes://all", Name: "all"}},
 		Templates: []Template{{URITemplate: "notes://{id}", Name: "note", Variables: []string{"id"}}},
 		Prompts:   []Prompt{{Name: "summarize", Arguments: []Argument{{Name: "style"}, {Name: "topic", Required: true}}}},
 		Skills:    []Skill{{Name: "filing", Digest: "sha256:aa"}},
+		Views:     []View{{URI: "ui://notes/board.html", Name: "board", Digest: "sha256:cc"}},
 	}
 }
 

@@ -1,5 +1,5 @@
 // Package surface is the API an MCP server offers its callers (tools,
-// resources, templates, prompts and skills, with their schemas) as one
+// resources, templates, prompts, skills and views, with their schemas) as one
 // canonical document, surface.json, and the comparison of two of them
 // that tells which changes break existing callers.
 //
@@ -25,6 +25,7 @@ type Surface struct {
 	Templates []Template `json:"resourceTemplates,omitempty"`
 	Prompts   []Prompt   `json:"prompts,omitempty"`
 	Skills    []Skill    `json:"skills,omitempty"`
+	Views     []View     `json:"views,omitempty"`
 }
 
 // Server names the server and what it tells clients about itself.
@@ -46,6 +47,11 @@ type Tool struct {
 	OutputSchema json.RawMessage `json:"outputSchema,omitempty"`
 	Scope        string          `json:"scope,omitempty"`
 	Task         string          `json:"taskSupport,omitempty"`
+	// View is the URI of the view (MCP Apps) the tool's results are
+	// shown in; Visibility who may call it ("model", "app"), empty for
+	// both.
+	View       string   `json:"view,omitempty"`
+	Visibility []string `json:"visibility,omitempty"`
 }
 
 // Annotations are a tool's behaviour hints; nil means the hint is not
@@ -99,6 +105,29 @@ type Skill struct {
 	Digest      string `json:"digest,omitempty"`
 }
 
+// View is one view of the MCP Apps extension: an HTML document at a ui://
+// URI, with what it asks of the host that shows it. Digest identifies its
+// content.
+type View struct {
+	URI           string   `json:"uri"`
+	Name          string   `json:"name"`
+	Title         string   `json:"title,omitempty"`
+	Description   string   `json:"description,omitempty"`
+	Digest        string   `json:"digest"`
+	CSP           *ViewCSP `json:"csp,omitempty"`
+	Permissions   []string `json:"permissions,omitempty"`
+	Domain        string   `json:"domain,omitempty"`
+	PrefersBorder *bool    `json:"prefersBorder,omitempty"`
+}
+
+// ViewCSP lists the origins a view's Content-Security-Policy allows.
+type ViewCSP struct {
+	ConnectDomains  []string `json:"connectDomains,omitempty"`
+	ResourceDomains []string `json:"resourceDomains,omitempty"`
+	FrameDomains    []string `json:"frameDomains,omitempty"`
+	BaseURIDomains  []string `json:"baseUriDomains,omitempty"`
+}
+
 // Marshal writes s in its canonical form: lists sorted, object keys of
 // the schemas in the order they were given (the generator's order, which
 // is stable), two-space indentation and a final newline.
@@ -114,6 +143,8 @@ func (s *Surface) Marshal() ([]byte, error) {
 	slices.SortFunc(c.Prompts, func(a, b Prompt) int { return strings.Compare(a.Name, b.Name) })
 	c.Skills = slices.Clone(s.Skills)
 	slices.SortFunc(c.Skills, func(a, b Skill) int { return strings.Compare(a.Name, b.Name) })
+	c.Views = slices.Clone(s.Views)
+	slices.SortFunc(c.Views, func(a, b View) int { return strings.Compare(a.URI, b.URI) })
 	for i := range c.Tools {
 		t := &c.Tools[i]
 		for _, sc := range []*json.RawMessage{&t.InputSchema, &t.OutputSchema} {

@@ -25,6 +25,9 @@ var (
 		Call(context.Context) (string, error)
 	} = stale("everything.About.Call changed after mcpgen ran: run go generate ./...", (*component.About)(nil))
 	_ interface {
+		Call(context.Context) (component.Greeting, error)
+	} = stale("everything.AppGreet.Call changed after mcpgen ran: run go generate ./...", (*component.AppGreet)(nil))
+	_ interface {
 		Call(context.Context, *mcpgen.Request) (string, error)
 	} = stale("everything.ConfirmDelete.Call changed after mcpgen ran: run go generate ./...", (*component.ConfirmDelete)(nil))
 	_ interface {
@@ -173,6 +176,9 @@ var (
 	} = stale("everything.LiveStatus.Files changed after mcpgen ran: run go generate ./...", (*component.LiveStatus)(nil))
 	_ struct{} = stale("everything.About changed after mcpgen ran: run go generate ./...", component.About{})
 	_ struct {
+		Name string `json:"name" jsonschema:"minLength=1,maxLength=100"`
+	} = stale("everything.AppGreet changed after mcpgen ran: run go generate ./...", component.AppGreet{})
+	_ struct {
 		Filename string `json:"filename" jsonschema:"minLength=1"`
 	} = stale("everything.ConfirmDelete changed after mcpgen ran: run go generate ./...", component.ConfirmDelete{})
 	_ struct {
@@ -250,4 +256,7 @@ var (
 	_ struct{} = stale("everything.PromptWithImage changed after mcpgen ran: run go generate ./...", component.PromptWithImage{})
 	_ struct{} = stale("everything.SimplePrompt changed after mcpgen ran: run go generate ./...", component.SimplePrompt{})
 	_ struct{} = stale("everything.LiveStatus changed after mcpgen ran: run go generate ./...", component.LiveStatus{})
+	_ struct {
+		Greeting string `json:"greeting"`
+	} = stale("everything.Greeting changed after mcpgen ran: run go generate ./...", component.Greeting{})
 )

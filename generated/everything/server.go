@@ -29,6 +29,7 @@ func New(opts mcpgen.Options) *mcpgen.Server {
 		Templates: h.templates(),
 		Prompts:   h.prompts(),
 		Skills:    h.skills(),
+		Views:     views(),
 	}, opts)
 }
 

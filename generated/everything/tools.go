@@ -15,6 +15,12 @@ import (
 //go:embed schemas/about.input.json
 var aboutInput []byte
 
+//go:embed schemas/app_greet.input.json
+var appGreetInput []byte
+
+//go:embed schemas/app_greet.output.json
+var appGreetOutput []byte
+
 //go:embed schemas/confirm_delete.input.json
 var confirmDeleteInput []byte
 
@@ -140,6 +146,24 @@ func (h *handlers) tools() []mcpgen.Tool {
 				},
 			},
 			Call: h.callAbout,
+			UI:   &mcpgen.ToolUI{ResourceURI: "ui://everything/about.html"},
+		},
+		{
+			Tool: mcpgen.ToolInfo{
+				Name:         "app_greet",
+				Description:  "Greet someone by name, for the about view: only the server's views call it.",
+				InputSchema:  appGreetInput,
+				OutputSchema: appGreetOutput,
+				Annotations: &mcpgen.ToolAnnotations{
+					ReadOnlyHint:    mcpgen.Bool(true),
+					DestructiveHint: mcpgen.Bool(false),
+					IdempotentHint:  mcpgen.Bool(true),
+					OpenWorldHint:   mcpgen.Bool(false),
+				},
+			},
+			Call:          h.callAppGreet,
+			OutputTrusted: true,
+			UI:            &mcpgen.ToolUI{ResourceURI: "ui://everything/about.html", Visibility: []string{"app"}},
 		},
 		{
 			Tool: mcpgen.ToolInfo{
@@ -664,6 +688,17 @@ func (h *handlers) callAbout(ctx context.Context, req *mcpgen.Request, args json
 	}
 	out, err := in.Call(ctx)
 	return mcpgen.TextResult(out, err)
+}
+
+// callAppGreet serves the tool app_greet: arguments were checked against its input
+// schema by the runtime; decode them, call the component, encode the result.
+func (h *handlers) callAppGreet(ctx context.Context, req *mcpgen.Request, args json.RawMessage) (*mcpgen.CallToolResult, error) {
+	in, err := mcpgen.DecodeArguments[component.AppGreet](args)
+	if err != nil {
+		return nil, err
+	}
+	out, err := in.Call(ctx)
+	return mcpgen.StructuredResult(out, err)
 }
 
 // callConfirmDelete serves the tool confirm_delete: arguments were checked against its input

@@ -32,6 +32,7 @@ func New(store memstore.Store, opts mcpgen.Options) *mcpgen.Server {
 		Templates:    h.templates(),
 		Prompts:      h.prompts(),
 		Skills:       h.skills(),
+		Views:        views(),
 		Scopes:       []string{"memory:read", "memory:write"},
 	}, opts)
 }

@@ -242,6 +242,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			},
 			Scope: "memory:read",
 			Call:  h.callOpenNodes,
+			UI:    &mcpgen.ToolUI{ResourceURI: "ui://memory/explorer.html"},
 		},
 		{
 			Tool: mcpgen.ToolInfo{
@@ -259,6 +260,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			},
 			Scope: "memory:read",
 			Call:  h.callReadGraph,
+			UI:    &mcpgen.ToolUI{ResourceURI: "ui://memory/explorer.html"},
 		},
 		{
 			Tool: mcpgen.ToolInfo{
@@ -276,6 +278,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			},
 			Scope: "memory:read",
 			Call:  h.callSearchNodes,
+			UI:    &mcpgen.ToolUI{ResourceURI: "ui://memory/explorer.html"},
 		},
 		{
 			Tool: mcpgen.ToolInfo{

@@ -29,6 +29,7 @@
 // The server's components and their methods:
 //
 //   - tool about: [Client.About]
+//   - tool app_greet: [Client.AppGreet]
 //   - tool confirm_delete: [Client.ConfirmDelete]
 //   - tool echo: [Client.Echo]
 //   - tool failing_job: [Client.FailingJob]
@@ -114,6 +115,12 @@ func (c *Client) Untyped() *mcpgen.Client {
 
 //go:embed schemas/about.input.json
 var aboutInput []byte
+
+//go:embed schemas/app_greet.input.json
+var appGreetInput []byte
+
+//go:embed schemas/app_greet.output.json
+var appGreetOutput []byte
 
 //go:embed schemas/confirm_delete.input.json
 var confirmDeleteInput []byte
@@ -225,7 +232,8 @@ var triggerToolChangeInput []byte
 
 // surface lists the tools as this client was generated against them.
 var surface = []mcpgen.SurfaceTool{
-	{Name: "about", InputSchema: aboutInput},
+	{Name: "about", InputSchema: aboutInput, UI: &mcpgen.ToolUI{ResourceURI: "ui://everything/about.html"}},
+	{Name: "app_greet", InputSchema: appGreetInput, OutputSchema: appGreetOutput, UI: &mcpgen.ToolUI{ResourceURI: "ui://everything/about.html", Visibility: []string{"app"}}},
 	{Name: "confirm_delete", InputSchema: confirmDeleteInput},
 	{Name: "echo", InputSchema: echoInput},
 	{Name: "failing_job", InputSchema: failingJobInput},
@@ -272,4 +280,20 @@ var surface = []mcpgen.SurfaceTool{
 // this client matches what the server declares.
 func (c *Client) CheckSurface(ctx context.Context) error {
 	return mcpgen.CheckSurface(ctx, c.c, surface)
+}
+
+// ToolUI returns the named tool's link to the MCP Apps extension as this
+// client was generated against it: the view (a ui:// resource) a host shows
+// its results in and who may call it ("model", "app": the server's views;
+// nil visibility is both). False for a tool without one. Servers show the
+// links, and list the tools only views call, to clients that declare the
+// extension (mcpgen.ClientOptions.Views).
+func ToolUI(tool string) (mcpgen.ToolUI, bool) {
+	switch tool {
+	case "about":
+		return mcpgen.ToolUI{ResourceURI: "ui://everything/about.html"}, true
+	case "app_greet":
+		return mcpgen.ToolUI{ResourceURI: "ui://everything/about.html", Visibility: []string{"app"}}, true
+	}
+	return mcpgen.ToolUI{}, false
 }

@@ -16,8 +16,23 @@ import (
 // It returns the text of the result.
 // A failure the tool reports is a *mcpgen.ToolCallError.
 // Its hints: read-only, idempotent.
+// Hosts that show views show its results in ui://everything/about.html (ToolUI).
 func (c *Client) About(ctx context.Context, in About) (string, error) {
 	return mcpgen.CallToolAs[string](ctx, c.c, "about", in)
+}
+
+// AppGreet calls the tool app_greet.
+//
+// Greet someone by name, for the about view: only the server's views call it.
+//
+// It returns the structured result, decoded into Greeting.
+// A failure the tool reports is a *mcpgen.ToolCallError.
+// Its hints: read-only, idempotent.
+// Hosts that show views show its results in ui://everything/about.html (ToolUI).
+// Only the server's views call it: servers offer it to clients that show
+// views (mcpgen.ClientOptions.Views) and to no other.
+func (c *Client) AppGreet(ctx context.Context, in AppGreet) (Greeting, error) {
+	return mcpgen.CallToolAs[Greeting](ctx, c.c, "app_greet", in)
 }
 
 // ConfirmDelete calls the tool confirm_delete.

@@ -18,6 +18,15 @@ type Address struct {
 	City   string `json:"city,omitempty"`
 }
 
+// Greet someone by name, for the about view: only the server's views call it.
+//
+// It is a copy of everything.AppGreet, of package
+// github.com/mcpgen/mcpgen/components/everything, with the same JSON form.
+type AppGreet struct {
+	// The name to greet.
+	Name string `json:"name" jsonschema:"minLength=1,maxLength=100"`
+}
+
 // Return an audio block: a very short silent WAV clip.
 //
 // It is a copy of everything.AudioContent, of package
@@ -97,6 +106,15 @@ type FailingJob struct{}
 type Greet struct {
 	// Who to greet.
 	Name string `json:"name"`
+}
+
+// Greeting is what app_greet answers.
+//
+// It is a copy of everything.Greeting, of package
+// github.com/mcpgen/mcpgen/components/everything, with the same JSON form.
+type Greeting struct {
+	// The greeting, for the view to show.
+	Greeting string `json:"greeting"`
 }
 
 // Return an image block: a one-pixel PNG.

@@ -171,9 +171,9 @@ var surface = []mcpgen.SurfaceTool{
 	{Name: "delete_observations", InputSchema: deleteObservationsInput, OutputSchema: deleteObservationsOutput},
 	{Name: "delete_relations", InputSchema: deleteRelationsInput, OutputSchema: deleteRelationsOutput},
 	{Name: "list_tasks", InputSchema: listTasksInput, OutputSchema: listTasksOutput},
-	{Name: "open_nodes", InputSchema: openNodesInput, OutputSchema: openNodesOutput},
-	{Name: "read_graph", InputSchema: readGraphInput, OutputSchema: readGraphOutput},
-	{Name: "search_nodes", InputSchema: searchNodesInput, OutputSchema: searchNodesOutput},
+	{Name: "open_nodes", InputSchema: openNodesInput, OutputSchema: openNodesOutput, UI: &mcpgen.ToolUI{ResourceURI: "ui://memory/explorer.html"}},
+	{Name: "read_graph", InputSchema: readGraphInput, OutputSchema: readGraphOutput, UI: &mcpgen.ToolUI{ResourceURI: "ui://memory/explorer.html"}},
+	{Name: "search_nodes", InputSchema: searchNodesInput, OutputSchema: searchNodesOutput, UI: &mcpgen.ToolUI{ResourceURI: "ui://memory/explorer.html"}},
 	{Name: "update_task", InputSchema: updateTaskInput, OutputSchema: updateTaskOutput},
 }
 
@@ -185,4 +185,22 @@ var surface = []mcpgen.SurfaceTool{
 // this client matches what the server declares.
 func (c *Client) CheckSurface(ctx context.Context) error {
 	return mcpgen.CheckSurface(ctx, c.c, surface)
+}
+
+// ToolUI returns the named tool's link to the MCP Apps extension as this
+// client was generated against it: the view (a ui:// resource) a host shows
+// its results in and who may call it ("model", "app": the server's views;
+// nil visibility is both). False for a tool without one. Servers show the
+// links, and list the tools only views call, to clients that declare the
+// extension (mcpgen.ClientOptions.Views).
+func ToolUI(tool string) (mcpgen.ToolUI, bool) {
+	switch tool {
+	case "open_nodes":
+		return mcpgen.ToolUI{ResourceURI: "ui://memory/explorer.html"}, true
+	case "read_graph":
+		return mcpgen.ToolUI{ResourceURI: "ui://memory/explorer.html"}, true
+	case "search_nodes":
+		return mcpgen.ToolUI{ResourceURI: "ui://memory/explorer.html"}, true
+	}
+	return mcpgen.ToolUI{}, false
 }

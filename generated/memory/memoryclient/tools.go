@@ -104,6 +104,7 @@ func (c *Client) ListTasks(ctx context.Context, in ListTasks) (TaskList, error) 
 // It returns the structured result, decoded into Graph.
 // A failure the tool reports is a *mcpgen.ToolCallError.
 // Its hints: read-only, idempotent.
+// Hosts that show views show its results in ui://memory/explorer.html (ToolUI).
 func (c *Client) OpenNodes(ctx context.Context, in OpenNodes) (Graph, error) {
 	return mcpgen.CallToolAs[Graph](ctx, c.c, "open_nodes", in)
 }
@@ -115,6 +116,7 @@ func (c *Client) OpenNodes(ctx context.Context, in OpenNodes) (Graph, error) {
 // It returns the structured result, decoded into Graph.
 // A failure the tool reports is a *mcpgen.ToolCallError.
 // Its hints: read-only, idempotent.
+// Hosts that show views show its results in ui://memory/explorer.html (ToolUI).
 func (c *Client) ReadGraph(ctx context.Context, in ReadGraph) (Graph, error) {
 	return mcpgen.CallToolAs[Graph](ctx, c.c, "read_graph", in)
 }
@@ -126,6 +128,7 @@ func (c *Client) ReadGraph(ctx context.Context, in ReadGraph) (Graph, error) {
 // It returns the structured result, decoded into Graph.
 // A failure the tool reports is a *mcpgen.ToolCallError.
 // Its hints: read-only, idempotent.
+// Hosts that show views show its results in ui://memory/explorer.html (ToolUI).
 func (c *Client) SearchNodes(ctx context.Context, in SearchNodes) (Graph, error) {
 	return mcpgen.CallToolAs[Graph](ctx, c.c, "search_nodes", in)
 }

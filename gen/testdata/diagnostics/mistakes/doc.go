@@ -6,5 +6,5 @@
 // it and that every want is met, all from a single run.
 //
 /* want `unknown key "flavour"` */ //mcp:server name=mistakes flavour=mint
-/* want `only //mcp:server and //mcp:skill belong in the package doc comment` */ //mcp:tool
+/* want `only //mcp:server, //mcp:skill and //mcp:view belong in the package doc comment` */ //mcp:tool
 package mistakes
