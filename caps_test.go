@@ -50,7 +50,7 @@ func TestClientInfoCap(t *testing.T) {
 	resp = handle(t, s, &inbound{}, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":`+big+`}}`)
 	wantError(t, resp, jsonrpc.CodeInvalidParams, "limit of 65536 bytes")
 
-	s = New(unitDefinition(), Options{MaxClientInfoBytes: -1})
+	s = New(unitDefinition(), Options{Limits: Limits{MaxClientInfoBytes: -1}})
 	result(t, initWith(s, 1<<20))
 }
 
@@ -59,7 +59,7 @@ func TestClientInfoCap(t *testing.T) {
 // for good with SessionIdle negative); now it is deleted there too.
 func TestEvictedSessionLeavesStore(t *testing.T) {
 	mem := cluster.NewMemory()
-	s := New(unitDefinition(), Options{Cluster: mem.Replica(), MaxSessionsPerPrincipal: 2, SessionIdle: -1})
+	s := New(unitDefinition(), Options{Cluster: mem.Replica(), Limits: Limits{MaxSessionsPerPrincipal: 2}, SessionIdle: -1})
 	defer s.Close()
 	store := mem.Replica()
 	ctx := context.Background()
@@ -121,7 +121,7 @@ func TestListenStreamCaps(t *testing.T) {
 		t.Fatalf("another principal's stream refused: %v", resp.Error)
 	}
 
-	s = New(unitDefinition(), Options{MaxListenStreams: 3})
+	s = New(unitDefinition(), Options{Limits: Limits{MaxListenStreams: 3}})
 	var first context.CancelFunc
 	for i := range 3 {
 		resp, cancel := listenStream(t, s, Principal{Subject: fmt.Sprint("p", i)})
@@ -140,7 +140,7 @@ func TestListenStreamCaps(t *testing.T) {
 		return resp == nil
 	})
 
-	s = New(unitDefinition(), Options{MaxListenStreamsPerPrincipal: -1})
+	s = New(unitDefinition(), Options{Limits: Limits{MaxListenStreamsPerPrincipal: -1}})
 	for i := range DefaultMaxListenStreamsPerPrincipal + 1 {
 		if resp, _ := listenStream(t, s, alice); resp != nil {
 			t.Fatalf("stream %d refused with no cap: %v", i+1, resp.Error)
@@ -232,7 +232,7 @@ func stopTasks(s *Server) {
 // MaxTaskResultBytes the oldest finished results go, while one result
 // over the cap fails its task with an error naming the limit.
 func TestTaskRecordCaps(t *testing.T) {
-	s := New(taskDefinition(), Options{Tasks: true, MaxTasks: 3, MaxTaskResultBytes: -1})
+	s := New(taskDefinition(), Options{Tasks: true, Limits: Limits{MaxTasks: 3, MaxTaskResultBytes: -1}})
 	in := &inbound{Auth: Principal{Subject: "alice"}}
 	var ids []string
 	for range 3 {
@@ -252,7 +252,7 @@ func TestTaskRecordCaps(t *testing.T) {
 	wantError(t, startTask(t, s, in, "interview", 0), CodeTooManyRequests, "the server is running 3 tasks")
 	stopTasks(s)
 
-	s = New(taskDefinition(), Options{Tasks: true, MaxTaskResultBytes: 1000})
+	s = New(taskDefinition(), Options{Tasks: true, Limits: Limits{MaxTaskResultBytes: 1000}})
 	ids = nil
 	for range 3 {
 		id := taskID(t, startTask(t, s, in, "blob", 400))

@@ -339,7 +339,7 @@ func TestHostileSlowBodies(t *testing.T) {
 	}
 	c.Close()
 
-	h := serveHostile(t, everything.New(mcpgen.Options{Tasks: true}), mcpgen.HTTPOptions{ReadTimeout: 2 * time.Second})
+	h := serveHostile(t, everything.New(mcpgen.Options{Tasks: true, Limits: mcpgen.Limits{HTTPReadTimeout: 2 * time.Second}}), mcpgen.HTTPOptions{})
 	sid := openSession(t, h, fresh(), "alice")
 	base := measure()
 
@@ -405,7 +405,7 @@ func TestHostileUnreadAnswers(t *testing.T) {
 	}}}
 	// The write deadline outlasts making the four answers on a loaded
 	// machine: one abandoned early would let a fifth in.
-	h := serveHostile(t, mcpgen.New(def, mcpgen.Options{}), mcpgen.HTTPOptions{WriteTimeout: 6 * time.Second})
+	h := serveHostile(t, mcpgen.New(def, mcpgen.Options{Limits: mcpgen.Limits{HTTPWriteTimeout: 6 * time.Second}}), mcpgen.HTTPOptions{})
 	base := measure()
 
 	body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"big","arguments":{},` + tasksMeta + `}}`
@@ -722,8 +722,8 @@ func TestHostileUnreadAnswerHoldsConcurrencySlot(t *testing.T) {
 		},
 	}}}
 	// A byte budget far above the answer: it only shows when the answer is made.
-	srv := mcpgen.New(def, mcpgen.Options{Limits: mcpgen.Limits{Concurrent: 1}, MaxPendingBytesPerPrincipal: 1 << 30})
-	h := serveHostile(t, srv, mcpgen.HTTPOptions{WriteTimeout: time.Second})
+	srv := mcpgen.New(def, mcpgen.Options{Limits: mcpgen.Limits{Concurrent: 1, MaxPendingBytesPerPrincipal: 1 << 30, HTTPWriteTimeout: time.Second}})
+	h := serveHostile(t, srv, mcpgen.HTTPOptions{})
 
 	c, err := net.Dial("tcp", h.addr)
 	if err != nil {

@@ -81,8 +81,8 @@
 // over the server's MaxMessageBytes is 413; requests over a per-principal
 // rate or concurrency limit, or an initialize past the session caps when
 // every session is busy, are 429 with Retry-After (see [Options]). A
-// POST body that has not arrived within [HTTPOptions].ReadTimeout is 408,
-// and a response the client does not read within WriteTimeout is
+// POST body that has not arrived within [Limits].HTTPReadTimeout is 408,
+// and a response the client does not read within HTTPWriteTimeout is
 // abandoned; the body buffer grows with the bytes that arrive, whatever
 // Content-Length announces.
 // docs/operations.md shows each refusal on the wire.
@@ -144,21 +144,10 @@ var (
 // DefaultKeepAlive is the default of [HTTPOptions.KeepAlive].
 const DefaultKeepAlive = 15 * time.Second
 
-// Defaults of the deadlines in [HTTPOptions].
-const (
-	// DefaultReadTimeout bounds the reading of one POST body: 8 MiB (the
-	// default message limit) in 30 seconds is 280 KB/s, slower than any
-	// client that means to finish.
-	DefaultReadTimeout = 30 * time.Second
-	// DefaultWriteTimeout bounds each write of a response, the JSON answer
-	// or one SSE event, so that a client that stops reading releases it.
-	DefaultWriteTimeout = 30 * time.Second
-)
-
 // EventTransportRefused is a request or connection the HTTP transport
 // refused before it reached the runtime, for the [Observer]; tag reason:
 // forbidden (Host or Origin, 403), body_timeout (the body did not arrive
-// within ReadTimeout, 408), unavailable (a session lookup while the
+// within [Limits].HTTPReadTimeout, 408), unavailable (a session lookup while the
 // cluster's shared state is unreachable, 503), max_conns_per_ip and
 // max_conns (connections closed at once by [Flags.Run]'s caps). Refused
 // authentication is [EventAuthRefused], a body over the message limit and
@@ -180,20 +169,6 @@ type HTTPOptions struct {
 	// KeepAlive is the interval of SSE keep-alive comments on long
 	// responses and GET streams (default 15s; negative disables them).
 	KeepAlive time.Duration
-	// ReadTimeout bounds the reading of a POST body, from the moment the
-	// handler starts (default [DefaultReadTimeout]; negative: no deadline).
-	// A body that has not arrived by then is answered 408 and its
-	// connection closed. It is set on the connection, so it also works
-	// when the handler is mounted on a server of your own.
-	ReadTimeout time.Duration
-	// WriteTimeout bounds each write of a response: the JSON answer, each
-	// SSE event or keep-alive (default [DefaultWriteTimeout]; negative: no
-	// deadline). A client that stops reading has its response abandoned
-	// and its connection closed. The deadline of the last answer stays on
-	// a kept-alive connection: when other handlers share the http.Server,
-	// set its WriteTimeout, or clear the deadline in ConnState on
-	// StateIdle as [Flags.Run] does.
-	WriteTimeout time.Duration
 	// Logger receives transport diagnostics; nil logs nothing.
 	Logger *zap.Logger
 	// Auth establishes who sends each request; nil treats every caller
@@ -283,15 +258,10 @@ func (e *AuthError) status() int {
 // shutting the HTTP server down (http.Server.RegisterOnShutdown), so that
 // open streams end.
 func HTTPHandler(srv *Server, opts HTTPOptions) http.Handler {
-	h := &handler{srv: srv, opts: opts, log: opts.Logger}
+	lim := srv.opts.Limits
+	h := &handler{srv: srv, opts: opts, log: opts.Logger, readTimeout: lim.HTTPReadTimeout, writeTimeout: lim.HTTPWriteTimeout}
 	if h.opts.KeepAlive == 0 {
 		h.opts.KeepAlive = DefaultKeepAlive
-	}
-	if h.opts.ReadTimeout == 0 {
-		h.opts.ReadTimeout = DefaultReadTimeout
-	}
-	if h.opts.WriteTimeout == 0 {
-		h.opts.WriteTimeout = DefaultWriteTimeout
 	}
 	if h.log == nil {
 		h.log = zap.NewNop()
@@ -315,6 +285,9 @@ type handler struct {
 	opts  HTTPOptions
 	log   *zap.Logger
 	guard guard
+	// readTimeout and writeTimeout are the server's Limits.HTTPReadTimeout
+	// and HTTPWriteTimeout (negative: none).
+	readTimeout, writeTimeout time.Duration
 
 	gets struct {
 		mu sync.Mutex
@@ -324,7 +297,7 @@ type handler struct {
 }
 
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if h.opts.WriteTimeout > 0 {
+	if h.writeTimeout > 0 {
 		// Every write is bounded. This deadline covers what goes out
 		// early (100 Continue), the deferred one the answer net/http
 		// flushes after ServeHTTP returns; JSON answers and SSE events
@@ -437,12 +410,12 @@ func (h *handler) event(name, key, value string) {
 	}
 }
 
-// writeDeadline bounds the writes that follow by WriteTimeout from now
-// (a handler without one calls it only when WriteTimeout > 0). Writers
+// writeDeadline bounds the writes that follow by the write timeout from
+// now (a handler without one calls it only when it is > 0). Writers
 // that cannot take a deadline (httptest.ResponseRecorder) are left as
 // they are.
 func (h *handler) writeDeadline(rc *http.ResponseController) {
-	_ = rc.SetWriteDeadline(time.Now().Add(h.opts.WriteTimeout))
+	_ = rc.SetWriteDeadline(time.Now().Add(h.writeTimeout))
 }
 
 // writeError answers with a JSON-RPC error object; id is omitted when nil.

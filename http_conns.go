@@ -6,18 +6,6 @@ import (
 	"sync"
 )
 
-// Defaults of the connection caps of [Flags.Run]'s HTTP server.
-const (
-	// DefaultMaxConnsPerIP bounds the open connections of one client
-	// address. An MCP client holds one to three (a POST or two, a GET or
-	// listen stream); 64 leaves room for some twenty such clients behind
-	// one NAT. Behind a reverse proxy every connection comes from the
-	// proxy: raise it or turn it off (-1) there.
-	DefaultMaxConnsPerIP = 64
-	// DefaultMaxConns bounds the open connections of the whole server.
-	DefaultMaxConns = 4096
-)
-
 // connLimiter is a listener that closes, at once, a connection past
 // perIP open connections from its address (IPv6: its /64, which one
 // client usually holds whole) or past total open connections, and

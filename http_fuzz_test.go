@@ -47,7 +47,7 @@ func FuzzHandler(f *testing.F) {
 	for _, s := range seeds {
 		f.Add(s.method, s.header, []byte(s.body))
 	}
-	srv := New(fuzzDefinition(), Options{MaxMessageBytes: 64 << 10, SessionIdle: -1})
+	srv := New(fuzzDefinition(), Options{Limits: Limits{MaxMessageBytes: 64 << 10}, SessionIdle: -1})
 	f.Cleanup(srv.Close)
 	h := HTTPHandler(srv, HTTPOptions{KeepAlive: -1})
 	var (

@@ -144,7 +144,7 @@ func TestOversizedBodyRefusedBeforeReading(t *testing.T) {
 // the refusal is an observer event.
 func TestSlowBodyCut(t *testing.T) {
 	obs := &recorder{}
-	f := newFixtureWith(t, Options{Observer: obs}, HTTPOptions{ReadTimeout: 100 * time.Millisecond})
+	f := newFixtureWith(t, Options{Observer: obs, Limits: Limits{HTTPReadTimeout: 100 * time.Millisecond}}, HTTPOptions{})
 	c := rawPOST(t, f.ts.Listener.Addr().String(), 1000, `{"jsonrpc":`)
 	if got := readStatus(t, c); got != http.StatusRequestTimeout {
 		t.Fatalf("status %d", got)
@@ -158,7 +158,7 @@ func TestSlowBodyCut(t *testing.T) {
 // no longer applies (net/http clears it when the body ends): a stateless
 // call that outlives it is answered, not cancelled as a disconnect.
 func TestReadDeadlineLiftedAfterBody(t *testing.T) {
-	f := newHTTPFixture(t, HTTPOptions{ReadTimeout: 20 * time.Millisecond, KeepAlive: -1})
+	f := newFixtureWith(t, Options{Limits: Limits{HTTPReadTimeout: 20 * time.Millisecond}}, HTTPOptions{KeepAlive: -1})
 	m := decodeJSON(t, post(t, f.url, modernHeaders("tools/call", "slow"), modernBody(1, "tools/call", map[string]any{"name": "slow", "arguments": map[string]any{}})), 200)
 	if !strings.Contains(string(m.Result), "slow done") {
 		t.Fatalf("result %s", m.Result)
@@ -174,8 +174,8 @@ func TestUnreadAnswerAbandoned(t *testing.T) {
 		Tool: ToolInfo{Name: "big", InputSchema: json.RawMessage(`{"type":"object"}`)},
 		Call: func(context.Context, *Request, json.RawMessage) (*CallToolResult, error) { return text(big), nil },
 	}}}
-	srv := New(def, Options{})
-	h := HTTPHandler(srv, HTTPOptions{WriteTimeout: 200 * time.Millisecond, KeepAlive: -1})
+	srv := New(def, Options{Limits: Limits{HTTPWriteTimeout: 200 * time.Millisecond}})
+	h := HTTPHandler(srv, HTTPOptions{KeepAlive: -1})
 	returned := make(chan struct{}, 1)
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h.ServeHTTP(w, r)

@@ -40,7 +40,7 @@ func (h *handler) post(w http.ResponseWriter, r *http.Request, who Principal) {
 		case errors.Is(err, os.ErrDeadlineExceeded):
 			h.event(EventTransportRefused, "reason", "body_timeout")
 			w.Header().Set("Connection", "close")
-			writeError(w, http.StatusRequestTimeout, nil, jsonrpc.Errorf(jsonrpc.CodeInvalidRequest, "Request Timeout: the body did not arrive within %s", h.opts.ReadTimeout))
+			writeError(w, http.StatusRequestTimeout, nil, jsonrpc.Errorf(jsonrpc.CodeInvalidRequest, "Request Timeout: the body did not arrive within %s", h.readTimeout))
 		default:
 			writeError(w, http.StatusBadRequest, nil, fmt.Errorf("%w: reading body: %v", jsonrpc.ErrParse, err))
 		}
@@ -141,8 +141,8 @@ const bodyChunk = 64 << 10
 // deadline when the body ends (it starts the background read that notices
 // a disconnect then), so it never cuts a long request short.
 func (h *handler) readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, error) {
-	if h.opts.ReadTimeout > 0 && r.ContentLength != 0 { // no body: net/http reads on already
-		_ = http.NewResponseController(w).SetReadDeadline(time.Now().Add(h.opts.ReadTimeout))
+	if h.readTimeout > 0 && r.ContentLength != 0 { // no body: net/http reads on already
+		_ = http.NewResponseController(w).SetReadDeadline(time.Now().Add(h.readTimeout))
 	}
 	return readBody(http.MaxBytesReader(w, r.Body, limit), r.ContentLength, limit)
 }

@@ -174,10 +174,10 @@ func TestRefusalLegacyWithoutSession(t *testing.T) {
 	}
 }
 
-// TestRefusalMessageSize: one limit (server.Options.MaxMessageBytes) for
+// TestRefusalMessageSize: one limit (server.Options.Limits.MaxMessageBytes) for
 // every transport; over HTTP 413 with a JSON-RPC error naming it.
 func TestRefusalMessageSize(t *testing.T) {
-	f := newFixtureWith(t, Options{MaxMessageBytes: 4096}, HTTPOptions{})
+	f := newFixtureWith(t, Options{Limits: Limits{MaxMessageBytes: 4096}}, HTTPOptions{})
 	big := modernBody(1, "tools/call", map[string]any{"name": "echo", "arguments": map[string]any{"message": strings.Repeat("x", 5000)}})
 	e := readError(t, post(t, f.url, modernHeaders("tools/call", "echo"), big), http.StatusRequestEntityTooLarge)
 	if e.Error.Code != jsonrpc.CodeInvalidRequest || !strings.Contains(e.Error.Message, "4096 bytes (4 KiB)") || !strings.Contains(string(e.Error.Data), `"maxBytes":4096`) {
@@ -280,7 +280,7 @@ func TestConcurrencyLimit(t *testing.T) {
 // most MaxSessionsPerPrincipal sessions: the least recently used ones end
 // (404), the newest work.
 func TestSessionCapHTTP(t *testing.T) {
-	f := newFixtureWith(t, Options{MaxSessionsPerPrincipal: 10, MaxSessions: 15}, HTTPOptions{Auth: AuthFunc(authByToken)})
+	f := newFixtureWith(t, Options{Limits: Limits{MaxSessionsPerPrincipal: 10, MaxSessions: 15}}, HTTPOptions{Auth: AuthFunc(authByToken)})
 	var sids []string
 	for i := range 200 {
 		who := "alice"

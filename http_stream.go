@@ -46,8 +46,8 @@ type stream struct {
 // admits SSE (the handler refused it with 406 otherwise).
 func (h *handler) newStream(w http.ResponseWriter, r *http.Request, sess *Session) *stream {
 	s := &stream{w: w, rc: http.NewResponseController(w), ctx: r.Context(), log: h.log, keepAlive: h.opts.KeepAlive, sess: sess}
-	if h.opts.WriteTimeout > 0 {
-		s.writeTimeout = h.opts.WriteTimeout
+	if h.writeTimeout > 0 {
+		s.writeTimeout = h.writeTimeout
 	}
 	if s.keepAlive > 0 {
 		s.mu.Lock()

@@ -682,7 +682,7 @@ func TestDNSRebinding(t *testing.T) {
 }
 
 func TestBodyTooLarge(t *testing.T) {
-	f := newFixtureWith(t, Options{MaxMessageBytes: 1024}, HTTPOptions{})
+	f := newFixtureWith(t, Options{Limits: Limits{MaxMessageBytes: 1024}}, HTTPOptions{})
 	big := modernBody(1, "tools/call", map[string]any{"name": "echo", "arguments": map[string]any{"message": strings.Repeat("x", 2048)}})
 	wantHTTPError(t, post(t, f.url, modernHeaders("tools/call", "echo"), big), 413, -32600, "")
 

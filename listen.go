@@ -132,10 +132,10 @@ func (s *Server) listen(ctx context.Context, req *Request, _ *params, raw json.R
 }
 
 // listenCapLocked says which cap, if any, refuses one more listen stream
-// of the principal key (Options.MaxListenStreamsPerPrincipal and
+// of the principal key (Options.Limits.MaxListenStreamsPerPrincipal and
 // MaxListenStreams); the caller holds s.subs.mu.
 func (s *Server) listenCapLocked(key string) *limitError {
-	perKey, max := s.opts.MaxListenStreamsPerPrincipal, s.opts.MaxListenStreams
+	perKey, max := s.opts.Limits.MaxListenStreamsPerPrincipal, s.opts.Limits.MaxListenStreams
 	if max > 0 && len(s.subs.listeners) >= max {
 		return &limitError{limit: "listen_streams", retryAfter: time.Second,
 			msg: fmt.Sprintf("Too many requests: the server has %d subscriptions/listen streams open, the most allowed; retry later", max)}

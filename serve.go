@@ -41,28 +41,9 @@ type Flags struct {
 	// without it Run refuses to, since every declared scope is then void.
 	AllowUnauthenticated bool
 
-	// The HTTP server's defences against slow and hoarding clients
-	// (docs/operations.md): 0 is the default, negative turns one off.
-	HTTPReadTimeout  time.Duration // --http-read-timeout: a POST body must arrive within it ([HTTPOptions].ReadTimeout)
-	HTTPWriteTimeout time.Duration // --http-write-timeout: each write of a response ([HTTPOptions].WriteTimeout)
-	HTTPIdleTimeout  time.Duration // --http-idle-timeout: a kept-alive connection with no request is closed after it
-	MaxConnsPerIP    int           // --max-conns-per-ip: open connections from one address (IPv6: one /64)
-	MaxConns         int           // --max-conns: open connections in all
-
-	// Limits (see [Options] and docs/operations.md).
-	MaxMessageBytes         int64   // --max-message-bytes
-	RateLimit               float64 // --rate-limit: requests per second per principal
-	RateBurst               int     // --rate-burst
-	MaxConcurrent           int     // --max-concurrent: requests in progress per principal
-	MaxSessions             int     // --max-sessions
-	MaxSessionsPerPrincipal int     // --max-sessions-per-principal
-	MaxClientInfoBytes      int     // --max-client-info-bytes: a session's stored capabilities and clientInfo
-	MaxListenStreams        int     // --max-listen-streams
-	MaxListenPerPrincipal   int     // --max-listen-streams-per-principal
-	MaxActiveTasks          int     // --max-active-tasks-per-principal
-	MaxTasks                int     // --max-tasks: task records kept
-	MaxTaskResultBytes      int64   // --max-task-result-bytes: results of the task records kept
-	MaxPendingBytes         int64   // --max-pending-bytes-per-principal: answers made and not yet read
+	// Limits are every limit, each with its flag (--max-message-bytes,
+	// --http-read-timeout, ...; see [Limits]).
+	Limits Limits
 
 	// Set by a main before Run, not by flags: more HTTP path patterns the
 	// endpoint is served at beside --path (e.g. "/graphs/{name}/mcp"), and
@@ -86,24 +67,7 @@ func (f *Flags) Register(fs *flag.FlagSet) {
 	fs.StringVar(&f.AllowHosts, "allow-host", "", "comma-separated extra `hosts` accepted in the Host header (localhost is always accepted)")
 	fs.DurationVar(&f.ShutdownGrace, "shutdown-grace", 10*time.Second, "how long in-flight HTTP calls may run after a shutdown signal")
 	fs.BoolVar(&f.AllowUnauthenticated, "allow-unauthenticated", false, "serve --http without authentication on an address other hosts can reach (not loopback): anyone who reaches it may call every tool, whatever scope it declares")
-	fs.DurationVar(&f.HTTPReadTimeout, "http-read-timeout", DefaultReadTimeout, "how long a client may take to send a request body; a slower one gets 408 (-1s: no limit)")
-	fs.DurationVar(&f.HTTPWriteTimeout, "http-write-timeout", DefaultWriteTimeout, "how long one write of a response may block on a client that does not read; then the connection is closed (-1s: no limit)")
-	fs.DurationVar(&f.HTTPIdleTimeout, "http-idle-timeout", DefaultIdleTimeout, "how long a kept-alive HTTP connection may wait for its next request (-1s: no limit)")
-	fs.IntVar(&f.MaxConnsPerIP, "max-conns-per-ip", DefaultMaxConnsPerIP, "open HTTP connections from one client address (IPv6: one /64); more are closed at once (-1: no cap; raise it behind a reverse proxy)")
-	fs.IntVar(&f.MaxConns, "max-conns", DefaultMaxConns, "open HTTP connections in all; more are closed at once (-1: no cap)")
-	fs.Int64Var(&f.MaxMessageBytes, "max-message-bytes", DefaultMaxMessageBytes, "largest JSON-RPC message accepted, on stdio and HTTP alike, in `bytes`")
-	fs.Float64Var(&f.RateLimit, "rate-limit", 0, "requests per second one principal may send on average (0: no limit)")
-	fs.IntVar(&f.RateBurst, "rate-burst", 0, "requests one principal may send at once above --rate-limit (0: the rate rounded up)")
-	fs.IntVar(&f.MaxConcurrent, "max-concurrent", 0, "requests one principal may have in progress at once (0: no limit)")
-	fs.IntVar(&f.MaxSessions, "max-sessions", DefaultMaxSessions, "legacy sessions open at once; past it the least recently used idle one ends (-1: no cap)")
-	fs.IntVar(&f.MaxSessionsPerPrincipal, "max-sessions-per-principal", DefaultMaxSessionsPerPrincipal, "legacy sessions one principal may hold (-1: no cap)")
-	fs.IntVar(&f.MaxClientInfoBytes, "max-client-info-bytes", DefaultMaxClientInfoBytes, "largest capabilities and clientInfo of an initialize, together, in `bytes` (-1: no cap)")
-	fs.IntVar(&f.MaxListenStreams, "max-listen-streams", DefaultMaxListenStreams, "subscriptions/listen streams open at once (-1: no cap)")
-	fs.IntVar(&f.MaxListenPerPrincipal, "max-listen-streams-per-principal", DefaultMaxListenStreamsPerPrincipal, "subscriptions/listen streams one principal may hold open (-1: no cap)")
-	fs.IntVar(&f.MaxActiveTasks, "max-active-tasks-per-principal", DefaultMaxActiveTasksPerPrincipal, "tasks one principal may have running at once (-1: no cap)")
-	fs.IntVar(&f.MaxTasks, "max-tasks", DefaultMaxTasks, "task records kept; past it the oldest finished ones are forgotten (-1: no cap)")
-	fs.Int64Var(&f.MaxTaskResultBytes, "max-task-result-bytes", DefaultMaxTaskResultBytes, "results of the task records kept, in `bytes`; past it the oldest finished ones are forgotten (-1: no cap)")
-	fs.Int64Var(&f.MaxPendingBytes, "max-pending-bytes-per-principal", DefaultMaxPendingBytesPerPrincipal, "answers of one principal made and not yet read by it, in `bytes`; past it its new requests get 429 (-1: no cap)")
+	f.Limits.RegisterFlags(fs)
 	f.integrations = newIntegrations()
 	for _, in := range f.integrations {
 		in.Flags(fs)
@@ -116,20 +80,7 @@ func (f *Flags) Register(fs *flag.FlagSet) {
 // adds (observers, the cluster backend). What the integrations open is
 // released by Run, or by Close when the server is never run.
 func (f *Flags) ServerOptions(name string, log *zap.Logger) (Options, error) {
-	opts := Options{
-		Logger: log, Errors: ZapErrors{Logger: log},
-		MaxMessageBytes:              f.MaxMessageBytes,
-		Limits:                       Limits{Rate: f.RateLimit, Burst: f.RateBurst, Concurrent: f.MaxConcurrent},
-		MaxSessions:                  f.MaxSessions,
-		MaxSessionsPerPrincipal:      f.MaxSessionsPerPrincipal,
-		MaxClientInfoBytes:           f.MaxClientInfoBytes,
-		MaxListenStreams:             f.MaxListenStreams,
-		MaxListenStreamsPerPrincipal: f.MaxListenPerPrincipal,
-		MaxActiveTasksPerPrincipal:   f.MaxActiveTasks,
-		MaxTasks:                     f.MaxTasks,
-		MaxTaskResultBytes:           f.MaxTaskResultBytes,
-		MaxPendingBytesPerPrincipal:  f.MaxPendingBytes,
-	}
+	opts := Options{Logger: log, Errors: ZapErrors{Logger: log}, Limits: f.Limits}
 	opts.Observer = NewAccessLog(log)
 	f.setup = &Setup{Name: name, Logger: log, Options: &opts}
 	for _, in := range f.integrations {
@@ -202,8 +153,7 @@ func (f *Flags) Run(srv *Server, log *zap.Logger) error {
 	s.Server = srv
 	if f.HTTP != "" {
 		s.Mux = http.NewServeMux()
-		s.HTTP = &HTTPOptions{AllowedOrigins: split(f.AllowOrigins), AllowedHosts: split(f.AllowHosts), Logger: log,
-			ReadTimeout: f.HTTPReadTimeout, WriteTimeout: f.HTTPWriteTimeout, Partition: f.Partition}
+		s.HTTP = &HTTPOptions{AllowedOrigins: split(f.AllowOrigins), AllowedHosts: split(f.AllowHosts), Logger: log, Partition: f.Partition}
 	}
 	for _, in := range f.integrations {
 		if err := in.Serve(ctx, s); err != nil {
@@ -233,14 +183,15 @@ func (f *Flags) Run(srv *Server, log *zap.Logger) error {
 			return err
 		}
 	}
-	ln = limitConns(ln, orDefault(f.MaxConnsPerIP, DefaultMaxConnsPerIP), orDefault(f.MaxConns, DefaultMaxConns), srv.observer())
+	lim := srv.opts.Limits // with its defaults
+	ln = limitConns(ln, lim.MaxConnsPerIP, lim.MaxConns, srv.observer())
 	var draining atomic.Bool
 	hs := newHTTPServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if draining.Load() {
 			w.Header().Set("Connection", "close") // the client's next request opens a connection elsewhere
 		}
 		s.Mux.ServeHTTP(w, r)
-	}), f.HTTPIdleTimeout)
+	}), lim.HTTPIdleTimeout)
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 	log.Info("serving Streamable HTTP", zap.String("server", srv.Name()), zap.String("url", "http://"+ln.Addr().String()+f.Path))
@@ -300,11 +251,6 @@ func (f *Flags) checkUnauthenticated(addr net.Addr, srv *Server, log *zap.Logger
 // connections a balancer holds open, closing each after its answer.
 const drainDelay = time.Second
 
-// DefaultIdleTimeout is the default of --http-idle-timeout: long enough
-// for a client between two calls of one task to reuse its connection,
-// short enough that idle connections do not pile up against the caps.
-const DefaultIdleTimeout = 60 * time.Second
-
 // newHTTPServer is the http.Server of [Flags.Run]: header and idle
 // deadlines (the handler bounds bodies and answers itself), and the write
 // deadline of a connection's last answer cleared once it is idle, so that
@@ -326,15 +272,6 @@ func newHTTPServer(h http.Handler, idle time.Duration) *http.Server {
 			}
 		},
 	}
-}
-
-// orDefault is n, or def when n is 0: the zero value of a limit means its
-// default (a negative one, no cap, stays).
-func orDefault[T int | int64](n, def T) T {
-	if n == 0 {
-		return def
-	}
-	return n
 }
 
 func split(s string) []string {

@@ -64,58 +64,9 @@ type Options struct {
 	// (generated) ones, in the same entry shape.
 	Skills []Skill
 
-	// MaxMessageBytes bounds one JSON-RPC message on every transport (an
-	// HTTP POST body, a stdio line); default 8 MiB. Larger messages are
-	// refused with -32600 naming the limit (HTTP: 413).
-	MaxMessageBytes int64
-	// Limits are per-principal rate and concurrency limits; off unless set.
+	// Limits bound what clients can make the server hold; the zero value
+	// is every default ([Limits]).
 	Limits Limits
-	// MaxSessions caps the legacy sessions open at once (default 10000;
-	// negative: no cap), and MaxSessionsPerPrincipal those of one principal
-	// (default 1000; negative: no cap). Past a cap, a new initialize ends
-	// the least recently used session that has no request in progress
-	// (that principal's, for the per-principal cap); when all are busy it
-	// is refused with -31429 (HTTP 429).
-	MaxSessions             int
-	MaxSessionsPerPrincipal int
-	// MaxClientInfoBytes bounds the client's capabilities and clientInfo
-	// of an initialize together, as the session keeps them (and, in a
-	// cluster, stores them); default 64 KiB; negative: no cap. Past it
-	// initialize is refused with -32602 naming the limit.
-	MaxClientInfoBytes int
-
-	// MaxListenStreamsPerPrincipal caps the subscriptions/listen streams
-	// one principal holds open at once (default 16), and MaxListenStreams
-	// those of the whole process (default 1024); negative: no cap. Past a
-	// cap a new subscriptions/listen is refused with -31429 (HTTP 429)
-	// naming the limit, and the open streams go on.
-	MaxListenStreams             int
-	MaxListenStreamsPerPrincipal int
-
-	// MaxActiveTasksPerPrincipal caps the tasks of one principal running
-	// at once in this process (default 32; negative: no cap): past it a
-	// task-augmented tools/call is refused with -31429 (HTTP 429) until
-	// one of them has finished. A task counts until its handler returns.
-	MaxActiveTasksPerPrincipal int
-	// MaxTasks caps the task records this process keeps (default 10000;
-	// negative: no cap): past it the oldest finished task is forgotten
-	// (tasks/get then answers that it is not found), and when every one
-	// is still running a new task is refused with -31429.
-	MaxTasks int
-	// MaxPendingBytesPerPrincipal bounds the answers of one principal
-	// made and not yet written to it (default 64 MiB; negative: no cap):
-	// an answer stays in memory until the client reads it or the write
-	// deadline passes, so while a principal's unread answers hold this
-	// much, its new requests (ping and server/discover aside) are refused with -31429 (HTTP
-	// 429). It is checked when a request arrives, so one answer of any
-	// size goes through.
-	MaxPendingBytesPerPrincipal int64
-
-	// MaxTaskResultBytes caps the bytes of finished tasks' results this
-	// process keeps, all together (default 64 MiB; negative: no cap):
-	// past it the oldest finished tasks are forgotten. A task whose one
-	// result is larger than the cap fails, its error naming the limit.
-	MaxTaskResultBytes int64
 
 	// Cluster shares sessions, notifications, tasks and signing keys with
 	// the other replicas of a deployment; nil keeps them in this process.
@@ -251,18 +202,7 @@ func build(def Definition, opts Options) (*Server, error) {
 		opts.SessionIdle = 30 * time.Minute
 	}
 	explicitSecret := len(opts.Secret) > 0
-	if opts.MaxMessageBytes <= 0 {
-		opts.MaxMessageBytes = DefaultMaxMessageBytes
-	}
-	opts.MaxSessions = orDefault(opts.MaxSessions, DefaultMaxSessions)
-	opts.MaxSessionsPerPrincipal = orDefault(opts.MaxSessionsPerPrincipal, DefaultMaxSessionsPerPrincipal)
-	opts.MaxClientInfoBytes = orDefault(opts.MaxClientInfoBytes, DefaultMaxClientInfoBytes)
-	opts.MaxListenStreams = orDefault(opts.MaxListenStreams, DefaultMaxListenStreams)
-	opts.MaxListenStreamsPerPrincipal = orDefault(opts.MaxListenStreamsPerPrincipal, DefaultMaxListenStreamsPerPrincipal)
-	opts.MaxActiveTasksPerPrincipal = orDefault(opts.MaxActiveTasksPerPrincipal, DefaultMaxActiveTasksPerPrincipal)
-	opts.MaxTasks = orDefault(opts.MaxTasks, DefaultMaxTasks)
-	opts.MaxTaskResultBytes = orDefault(opts.MaxTaskResultBytes, DefaultMaxTaskResultBytes)
-	opts.MaxPendingBytesPerPrincipal = orDefault(opts.MaxPendingBytesPerPrincipal, DefaultMaxPendingBytesPerPrincipal)
+	opts.Limits = opts.Limits.withDefaults()
 	if len(opts.Secret) == 0 {
 		opts.Secret = make([]byte, 32)
 		_, _ = rand.Read(opts.Secret)
@@ -283,9 +223,9 @@ func build(def Definition, opts Options) (*Server, error) {
 	if s.serverInfo.Version == "" {
 		s.serverInfo.Version = buildVersion()
 	}
-	s.sessions.init(opts.SessionIdle, opts.MaxSessions, opts.MaxSessionsPerPrincipal)
+	s.sessions.init(opts.SessionIdle, opts.Limits.MaxSessions, opts.Limits.MaxSessionsPerPrincipal)
 	s.limits = newLimiter(opts.Limits)
-	s.pending.max = opts.MaxPendingBytesPerPrincipal
+	s.pending.max = opts.Limits.MaxPendingBytesPerPrincipal
 	if err := s.buildSkills(&def, opts.Skills); err != nil {
 		return nil, err
 	}
@@ -300,7 +240,7 @@ func build(def Definition, opts Options) (*Server, error) {
 		}
 	}
 	if opts.Tasks {
-		s.tasks = newTaskTable(opts.MaxActiveTasksPerPrincipal, opts.MaxTasks, opts.MaxTaskResultBytes)
+		s.tasks = newTaskTable(opts.Limits.MaxActiveTasksPerPrincipal, opts.Limits.MaxTasks, opts.Limits.MaxTaskResultBytes)
 	}
 	if opts.Cluster != nil {
 		b, ok := opts.Cluster.(cluster.Backend)

@@ -95,11 +95,11 @@ func (t *sessionTable) open(version string, client Implementation, caps json.Raw
 
 // checkClientInfo refuses, with -32602 naming the limit, an initialize
 // whose capabilities and clientInfo together are larger than
-// Options.MaxClientInfoBytes: the session keeps both for its lifetime
+// Options.Limits.MaxClientInfoBytes: the session keeps both for its lifetime
 // (and a cluster stores them), so their size is the client's to choose
 // only up to the cap.
 func (s *Server) checkClientInfo(caps json.RawMessage, client Implementation) error {
-	limit := s.opts.MaxClientInfoBytes
+	limit := s.opts.Limits.MaxClientInfoBytes
 	if limit < 0 {
 		return nil
 	}

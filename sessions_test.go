@@ -155,7 +155,7 @@ func TestSessionCapManyInitialize(t *testing.T) {
 	// Callers from other addresses are not held by this one's cap, only by
 	// the global one (small here: at the global cap every initialize
 	// looks through all sessions for the least recently used).
-	s = New(unitDefinition(), Options{MaxSessions: 100})
+	s = New(unitDefinition(), Options{Limits: Limits{MaxSessions: 100}})
 	for i := range 1000 {
 		_, resp := open(t, s, "", fmt.Sprintf("192.0.2.%d:80", i%250))
 		result(t, resp)
@@ -171,7 +171,7 @@ func TestSessionCapManyInitialize(t *testing.T) {
 func TestSessionCapEvictsLRU(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		obs := &recorder{}
-		s := New(unitDefinition(), Options{MaxSessionsPerPrincipal: 3, MaxSessions: 5, Observer: obs})
+		s := New(unitDefinition(), Options{Limits: Limits{MaxSessionsPerPrincipal: 3, MaxSessions: 5}, Observer: obs})
 		var a [3]*Session
 		for i := range a {
 			a[i], _ = open(t, s, "alice", "")
@@ -215,7 +215,7 @@ func TestSessionCapEvictsLRU(t *testing.T) {
 }
 
 func TestSessionCapsDisabled(t *testing.T) {
-	s := New(unitDefinition(), Options{MaxSessions: -1, MaxSessionsPerPrincipal: -1})
+	s := New(unitDefinition(), Options{Limits: Limits{MaxSessions: -1, MaxSessionsPerPrincipal: -1}})
 	for range 3 * DefaultMaxSessionsPerPrincipal {
 		open(t, s, "", "")
 	}

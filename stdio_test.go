@@ -51,7 +51,7 @@ func TestOverlongLine(t *testing.T) {
 		io.LimitReader(xs{}, 50<<20),
 		strings.NewReader(`"}}`+"\n"+`{"jsonrpc":"2.0","id":2,"method":"ping"}`+"\n"),
 	)
-	msgs := serve(t, Options{MaxMessageBytes: 1024}, in)
+	msgs := serve(t, Options{Limits: Limits{MaxMessageBytes: 1024}}, in)
 	if len(msgs) != 2 {
 		t.Fatalf("%d messages, want 2: %+v", len(msgs), msgs)
 	}
@@ -69,7 +69,7 @@ func TestOverlongLine(t *testing.T) {
 func TestLineAtTheLimit(t *testing.T) {
 	head, tail := `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":"`, `"}}`
 	line := head + strings.Repeat("x", 1024-len(head)-len(tail)) + tail
-	msgs := serve(t, Options{MaxMessageBytes: 1024}, strings.NewReader(line+"\r\n"))
+	msgs := serve(t, Options{Limits: Limits{MaxMessageBytes: 1024}}, strings.NewReader(line+"\r\n"))
 	if len(msgs) != 1 || msgs[0].Error != nil {
 		t.Fatalf("%+v", msgs)
 	}

@@ -37,7 +37,7 @@ import (
 //
 // Limits hold as for other answers: a streamed answer's full length
 // counts against its caller's pending bytes
-// (Options.MaxPendingBytesPerPrincipal) and its concurrency slot stays
+// (Options.Limits.MaxPendingBytesPerPrincipal) and its concurrency slot stays
 // taken until it is written or dropped. A task stores its result, so a
 // tool run as a task reads its body into memory once.
 //
@@ -59,7 +59,7 @@ import (
 // begun, the answer is cut short, never completed: stdio closes its
 // output, HTTP aborts the response (a JSON answer carries Content-Length).
 // A streamed answer's whole length counts against its caller's pending
-// bytes (Options.MaxPendingBytesPerPrincipal) and its concurrency slot
+// bytes (Options.Limits.MaxPendingBytesPerPrincipal) and its concurrency slot
 // stays taken until it is written or dropped; a task reads it into memory
 // to store it. A streamed structuredContent over 1 MiB is not read back to
 // be checked against the output schema: the result type vouches for it.

@@ -288,9 +288,9 @@ func TestStreamedResultCountedUntilWritten(t *testing.T) {
 			return StructuredResult(spilled{countClose{spillOf(t, text), closed}, countClose{spillOf(t, js), closed}}, nil)
 		},
 	}}}
-	srv := New(def, Options{Limits: Limits{Concurrent: 1}, MaxPendingBytesPerPrincipal: 1 << 30})
+	srv := New(def, Options{Limits: Limits{Concurrent: 1, MaxPendingBytesPerPrincipal: 1 << 30, HTTPWriteTimeout: time.Second}})
 	t.Cleanup(srv.Close)
-	ts := httptest.NewServer(HTTPHandler(srv, HTTPOptions{WriteTimeout: time.Second}))
+	ts := httptest.NewServer(HTTPHandler(srv, HTTPOptions{}))
 	t.Cleanup(ts.Close)
 
 	c, err := net.Dial("tcp", strings.TrimPrefix(ts.URL, "http://"))

@@ -25,7 +25,7 @@ import (
 const taskTTL = time.Hour
 
 // taskTable holds this process's tasks. Each is kept until taskTTL after
-// it finished, within caps (Options.MaxActiveTasksPerPrincipal, MaxTasks,
+// it finished, within caps (Options.Limits.MaxActiveTasksPerPrincipal, MaxTasks,
 // MaxTaskResultBytes; <= 0 here means no cap): the tasks of one principal
 // running at once, the records kept, and the bytes of the results kept.
 // Past the last two, the oldest finished tasks are forgotten first.
