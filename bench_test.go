@@ -48,12 +48,12 @@ func BenchmarkToolsCall(b *testing.B) {
 			s := benchServer(b)
 			m := decoded(b, c.line)
 			ctx := context.Background()
-			if resp := s.handle(ctx, &inbound{Msg: m}); resp.Error != nil {
+			if resp := answerOnly(s.handle(ctx, &inbound{Msg: m})); resp.Error != nil {
 				b.Fatal(resp.Error.Message)
 			}
 			b.ReportAllocs()
 			for b.Loop() {
-				if resp := s.handle(ctx, &inbound{Msg: m}); resp.Error != nil {
+				if resp := answerOnly(s.handle(ctx, &inbound{Msg: m})); resp.Error != nil {
 					b.Fatal(resp.Error.Message)
 				}
 			}
@@ -70,14 +70,14 @@ func BenchmarkToolsList(b *testing.B) {
 			s := benchServer(b)
 			m := decoded(b, c.line)
 			ctx := context.Background()
-			resp := s.handle(ctx, &inbound{Msg: m})
+			resp := answerOnly(s.handle(ctx, &inbound{Msg: m}))
 			if resp.Error != nil {
 				b.Fatal(resp.Error.Message)
 			}
 			b.SetBytes(int64(len(resp.Result)))
 			b.ReportAllocs()
 			for b.Loop() {
-				if resp := s.handle(ctx, &inbound{Msg: m}); resp.Error != nil {
+				if resp := answerOnly(s.handle(ctx, &inbound{Msg: m})); resp.Error != nil {
 					b.Fatal(resp.Error.Message)
 				}
 			}
@@ -110,7 +110,7 @@ func BenchmarkObserver(b *testing.B) {
 			ctx := context.Background()
 			b.ReportAllocs()
 			for b.Loop() {
-				if resp := s.handle(ctx, &inbound{Msg: m}); resp.Error != nil {
+				if resp := answerOnly(s.handle(ctx, &inbound{Msg: m})); resp.Error != nil {
 					b.Fatal(resp.Error.Message)
 				}
 			}

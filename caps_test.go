@@ -92,7 +92,7 @@ func listenStream(t *testing.T, s *Server, who Principal) (*jsonrpc.Message, con
 	peer := &recordingPeer{acked: make(chan struct{})}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan *jsonrpc.Message, 1)
-	go func() { done <- s.handle(ctx, &inbound{Msg: m, peer: peer, Auth: who}) }()
+	go func() { done <- answerOnly(s.handle(ctx, &inbound{Msg: m, peer: peer, Auth: who})) }()
 	select {
 	case <-peer.acked:
 		t.Cleanup(func() { cancel(); <-done })

@@ -113,12 +113,11 @@ func (c *clusterState) close() {
 }
 
 // unavailableError is the answer to a request that needs the backend, or
-// a service of its handler, while it cannot be reached; the transport adds
-// 503 and Retry-After.
-func unavailableError(in *inbound, err error) error {
-	in.Status = 503
-	in.RetryAfter = retryAfter
-	return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "Service temporarily unavailable: a service the server needs cannot be reached; retry later"}
+// a service of its handler, while it cannot be reached (err, logged where
+// it was found): -32603, refused as unavailable, retry later.
+func unavailableError(error) error {
+	return refuse(&jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "Service temporarily unavailable: a service the server needs cannot be reached; retry later"},
+		outcome{refusal: refusedUnavailable, retryAfter: retryAfter})
 }
 
 func (s *Server) publish(topic string, v any) error {
@@ -412,7 +411,7 @@ func (s *Server) changeSession(ctx context.Context, in *inbound, sess *Session, 
 			s.dropSession(sess.ID)
 			return fmt.Errorf("%w: the session ended", jsonrpc.ErrInvalidRequest)
 		}
-		return unavailableError(in, err)
+		return unavailableError(err)
 	}
 	sess.apply(rec)
 	if err := s.publish(topicSession, rec); err != nil {
@@ -653,11 +652,11 @@ func (s *Server) resyncSessions() {
 
 // routeResponse publishes a client's response to a server-to-client
 // request that another replica sent.
-func (s *Server) routeResponse(in *inbound) {
-	err := s.publish(topicResponse, responseMsg{Session: in.Session.ID, Message: *in.Msg})
-	if err != nil {
-		_ = unavailableError(in, err)
+func (s *Server) routeResponse(in *inbound) error {
+	if err := s.publish(topicResponse, responseMsg{Session: in.Session.ID, Message: *in.Msg}); err != nil {
+		return unavailableError(err)
 	}
+	return nil
 }
 
 // --- tasks ---
@@ -723,7 +722,7 @@ func (s *Server) sharedTask(ctx context.Context, req *Request, id string) (*task
 		return nil, fmt.Errorf("%w: Failed to retrieve task: Task not found", jsonrpc.ErrInvalidParams)
 	}
 	if err != nil {
-		return nil, unavailableError(req.incoming, err)
+		return nil, unavailableError(err)
 	}
 	tk := &task{
 		id: rec.ID, subject: rec.Subject, status: rec.Status, message: rec.Message,

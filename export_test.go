@@ -45,7 +45,7 @@ func WaitTasksTerminal(ctx context.Context, req *Request) error {
 // Like a transport, it is done with the answer once it has it encoded
 // (which gives back what the answer held against its caller's limits).
 func HandleForTest(ctx context.Context, s *Server, m *jsonrpc.Message, p Principal, legacy string) *jsonrpc.Message {
-	resp := s.handle(ctx, &inbound{Msg: m, Auth: p, LegacyVersion: legacy})
+	resp := answerOnly(s.handle(ctx, &inbound{Msg: m, Auth: p, LegacyVersion: legacy}))
 	if resp == nil {
 		return nil
 	}

@@ -171,14 +171,14 @@ func TestHandleHeaderMismatchStatus(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			in := &inbound{HTTPHeaders: c.headers}
-			resp := handle(t, s, in, line)
+			resp, out := handleOutcome(t, s, in, line)
 			if c.code == 0 {
 				result(t, resp)
 				return
 			}
 			wantError(t, resp, c.code, "Header mismatch")
-			if in.Status != http.StatusBadRequest {
-				t.Errorf("status %d, want 400", in.Status)
+			if got := httpStatus(out); got != http.StatusBadRequest {
+				t.Errorf("status %d, want 400", got)
 			}
 		})
 	}

@@ -67,8 +67,26 @@ func handle(t testing.TB, s *Server, in *inbound, line string) *jsonrpc.Message 
 		in = &inbound{}
 	}
 	in.Msg = m
+	resp, _ := s.handle(context.Background(), in)
+	return resp
+}
+
+// handleOutcome is handle with the outcome of the message.
+func handleOutcome(t testing.TB, s *Server, in *inbound, line string) (*jsonrpc.Message, outcome) {
+	t.Helper()
+	m, err := jsonrpc.Decode([]byte(line))
+	if err != nil {
+		t.Fatalf("decode %s: %v", line, err)
+	}
+	if in == nil {
+		in = &inbound{}
+	}
+	in.Msg = m
 	return s.handle(context.Background(), in)
 }
+
+// answerOnly is Server.handle's answer without its outcome.
+func answerOnly(m *jsonrpc.Message, _ outcome) *jsonrpc.Message { return m }
 
 // result returns the response's result decoded into a map, failing on an
 // error response.

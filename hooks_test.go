@@ -125,13 +125,13 @@ func TestObserverAndErrorHandler(t *testing.T) {
 // refusals. Without authentication (stdio) every caller may call.
 func TestDeclaredScopeNeverWaived(t *testing.T) {
 	call := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"admin"}}`
-	refused := func(r *jsonrpc.Message, in *inbound, scope string) bool {
-		return r.Error != nil && in.MissingScope == scope
+	refused := func(r *jsonrpc.Message, out outcome, scope string) bool {
+		return r.Error != nil && out.refusal == refusedScope && out.scope == scope
 	}
 	waive := func(context.Context, *Request, string) error { return nil }
 	s := New(hooksDefinition(), Options{Permission: waive, Grants: func(*Request, string) []string { return nil }})
 	for _, in := range []*inbound{{Authenticated: true}, {Auth: Principal{Subject: "eve"}}, {Auth: Principal{ClientID: "bot"}, Authenticated: true}} {
-		if r := handle(t, s, in, call); !refused(r, in, "admin") {
+		if r, out := handleOutcome(t, s, in, call); !refused(r, out, "admin") {
 			t.Errorf("caller %+v: %+v, want a refusal asking for admin", in.Auth, r)
 		}
 	}
@@ -144,7 +144,7 @@ func TestDeclaredScopeNeverWaived(t *testing.T) {
 
 	narrow := New(hooksDefinition(), Options{Grants: func(req *Request, scope string) []string { return []string{scope + ":" + req.Partition} }})
 	in := &inbound{Auth: Principal{Subject: "root", Scopes: []string{"admin"}}, Authenticated: true, Partition: "east"}
-	if r := handle(t, narrow, in, call); !refused(r, in, "admin:east") {
+	if r, out := handleOutcome(t, narrow, in, call); !refused(r, out, "admin:east") {
 		t.Errorf("the declared scope where Grants names another: %+v, want a refusal asking for admin:east", r)
 	}
 	if r := handle(t, narrow, &inbound{Auth: Principal{Subject: "ops", Scopes: []string{"admin:east"}}, Partition: "east"}, call); r.Error != nil {

@@ -492,3 +492,22 @@ func idOf(m *jsonrpc.Message) json.RawMessage {
 	}
 	return nil
 }
+
+// httpStatus is the HTTP status of an outcome of the core: 200 for an
+// answer (a JSON-RPC error included), and the status the transport rules
+// of 2026-07-28 (400, 404) and the runtime's refusals (403, 429, 503)
+// prescribe. A missing scope is 403 only where an Authenticator
+// challenges it (see [ScopeChallenger]); else the JSON-RPC error is 200.
+func httpStatus(o outcome) int {
+	switch o.refusal {
+	case refusedBadRequest:
+		return http.StatusBadRequest
+	case refusedUnknownMethod:
+		return http.StatusNotFound
+	case refusedLimit:
+		return http.StatusTooManyRequests
+	case refusedUnavailable:
+		return http.StatusServiceUnavailable
+	}
+	return http.StatusOK
+}

@@ -92,7 +92,7 @@ func (h *handler) post(w http.ResponseWriter, r *http.Request, who Principal) {
 		defer h.inflight.add(in.Session.ID, m.ID, cancel)()
 		defer cancel()
 	}
-	resp := h.srv.handle(ctx, in)
+	resp, out := h.srv.handle(ctx, in)
 	if legacy && ctx.Err() != nil {
 		resp.Done()
 		st.abandon() // cancelled requests are not answered
@@ -105,11 +105,11 @@ func (h *handler) post(w http.ResponseWriter, r *http.Request, who Principal) {
 	if m.Method == "initialize" && in.Session != nil {
 		sid = in.Session.ID
 	}
-	status := in.Status
-	if sc, ok := h.opts.Auth.(ScopeChallenger); ok && in.MissingScope != "" {
+	status := httpStatus(out)
+	if sc, ok := h.opts.Auth.(ScopeChallenger); ok && out.refusal == refusedScope {
 		// Step-up: tell the client which scopes to ask for (403,
 		// error="insufficient_scope"); the body keeps the JSON-RPC error.
-		if refusal := sc.InsufficientScope(who, in.MissingScope); refusal != nil {
+		if refusal := sc.InsufficientScope(who, out.scope); refusal != nil {
 			if obs := h.srv.observer(); obs != nil && refusal.Reason != "" {
 				obs.Event(EventAuthRefused, Tag{Key: "reason", Value: refusal.Reason})
 			}
@@ -121,11 +121,8 @@ func (h *handler) post(w http.ResponseWriter, r *http.Request, who Principal) {
 			status = refusal.status()
 		}
 	}
-	if status == 0 {
-		status = http.StatusOK
-	}
-	if in.RetryAfter > 0 {
-		w.Header().Set("Retry-After", strconv.Itoa(int(in.RetryAfter/time.Second)))
+	if out.retryAfter > 0 {
+		w.Header().Set("Retry-After", strconv.Itoa(int(out.retryAfter/time.Second)))
 	}
 	if h.srv.shuttingDown() {
 		st.retryHint(shutdownRetry) // an SSE answer only: a listen stream ended by the shutdown
@@ -223,8 +220,9 @@ func unsupportedHeader(version string) error {
 }
 
 // notification serves a notification or a client's response to one of our
-// requests: 202 with no body, or the status the core chose for a rejected
-// stateless notification.
+// requests: 202 with no body, or the status of the core's refusal (a
+// rejected stateless notification, a response that could not be routed to
+// the replica waiting for it).
 func (h *handler) notification(w http.ResponseWriter, r *http.Request, in *inbound) {
 	m := in.Msg
 	if m.Method == "notifications/cancelled" && in.Session != nil {
@@ -235,9 +233,11 @@ func (h *handler) notification(w http.ResponseWriter, r *http.Request, in *inbou
 			h.inflight.cancel(in.Session.ID, p.RequestID)
 		}
 	}
-	h.srv.handle(r.Context(), in)
-	if in.Status >= 400 {
-		writeError(w, in.Status, nil, jsonrpc.Errorf(jsonrpc.CodeInvalidRequest, "notification %s rejected", m.Method))
+	if _, out := h.srv.handle(r.Context(), in); out.refusal != answered {
+		if out.retryAfter > 0 {
+			w.Header().Set("Retry-After", strconv.Itoa(int(out.retryAfter/time.Second)))
+		}
+		writeError(w, httpStatus(out), nil, jsonrpc.Errorf(jsonrpc.CodeInvalidRequest, "notification %s rejected", m.Method))
 		return
 	}
 	w.WriteHeader(http.StatusAccepted)
@@ -296,7 +296,7 @@ func (h *handler) batch(w http.ResponseWriter, r *http.Request, who Principal, b
 		if m.IsRequest() {
 			rctx, cancel := context.WithCancel(ctx)
 			remove := h.inflight.add(sess.ID, m.ID, cancel)
-			resp = h.srv.handle(rctx, in)
+			resp, _ = h.srv.handle(rctx, in)
 			remove()
 			if rctx.Err() != nil {
 				resp.Done()
@@ -304,7 +304,7 @@ func (h *handler) batch(w http.ResponseWriter, r *http.Request, who Principal, b
 			}
 			cancel()
 		} else {
-			resp = h.srv.handle(ctx, in)
+			resp, _ = h.srv.handle(ctx, in)
 		}
 		if resp != nil {
 			out = append(out, resp)

@@ -35,17 +35,19 @@ func (e *limitError) wire() error {
 		WithData(map[string]any{"limit": e.limit, "retryAfterMs": e.retryAfter.Milliseconds()})
 }
 
+// outcome is how e refuses a request: over a limit, retry after a
+// whole number of seconds.
+func (e *limitError) outcome() outcome {
+	return outcome{refusal: refusedLimit, retryAfter: roundUp(e.retryAfter)}
+}
+
 // refused answers a request refused by a limit from inside its handler:
-// it tells the observer, sets HTTP 429 and Retry-After, and returns the
-// -31429 error.
+// it tells the observer and returns the -31429 error with its outcome.
 func (s *Server) refused(req *Request, e *limitError) error {
 	if s.obs != nil {
 		s.obs.Event(EventLimitRefused, Tag{"limit", e.limit}, Tag{"method", req.Method})
 	}
-	if req.incoming != nil {
-		req.incoming.Status, req.incoming.RetryAfter = 429, roundUp(e.retryAfter)
-	}
-	return e.wire()
+	return refuse(e.wire(), e.outcome())
 }
 
 // principalKey is the limit key of the request's caller.

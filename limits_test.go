@@ -20,10 +20,10 @@ func TestRateLimitRefill(t *testing.T) {
 			result(t, handle(t, s, alice(), pingLine))
 		}
 		in := alice()
-		resp := handle(t, s, in, pingLine)
+		resp, out := handleOutcome(t, s, in, pingLine)
 		wantError(t, resp, CodeTooManyRequests, "2 requests per second (burst 3)")
-		if in.Status != 429 || in.RetryAfter != time.Second || string(resp.ID) != "7" {
-			t.Fatalf("status %d, retry after %v, id %s", in.Status, in.RetryAfter, resp.ID)
+		if httpStatus(out) != 429 || out.retryAfter != time.Second || string(resp.ID) != "7" {
+			t.Fatalf("status %d, retry after %v, id %s", httpStatus(out), out.retryAfter, resp.ID)
 		}
 		if !strings.Contains(string(resp.Error.Data), `"retryAfterMs":500`) {
 			t.Fatalf("data %s", resp.Error.Data)

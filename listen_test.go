@@ -20,7 +20,7 @@ func TestListenCancelledGetsNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	done := make(chan *jsonrpc.Message)
-	go func() { done <- s.handle(ctx, &inbound{Msg: m, peer: peer}) }()
+	go func() { done <- answerOnly(s.handle(ctx, &inbound{Msg: m, peer: peer})) }()
 	<-peer.acked
 	s.ListChanged("tools")
 	// Cancelled but (we make sure) still registered: the handler cannot
@@ -71,7 +71,7 @@ func TestListenOnlyOwnTasks(t *testing.T) {
 			t.Fatal(err)
 		}
 		done := make(chan *jsonrpc.Message, 1)
-		go func() { done <- s.handle(ctx, &inbound{Msg: m, peer: peer, Auth: who}) }()
+		go func() { done <- answerOnly(s.handle(ctx, &inbound{Msg: m, peer: peer, Auth: who})) }()
 		<-peer.acked
 		return peer, cancel, done
 	}

@@ -173,18 +173,12 @@ func (s *Server) initialize(ctx context.Context, req *Request, _ *params, raw js
 		s.event(EventSessionEvicted, "reason", reason)
 	}
 	if refused != nil {
-		if s.obs != nil {
-			s.obs.Event(EventLimitRefused, Tag{"limit", "sessions"}, Tag{"method", req.Method})
-		}
-		if req.incoming != nil {
-			req.incoming.Status, req.incoming.RetryAfter = 429, roundUp(refused.retryAfter)
-		}
-		return nil, refused.wire()
+		return nil, s.refused(req, refused)
 	}
 	if s.cluster != nil {
 		if err := s.cluster.b.CreateSession(ctx, sess.record(s.sessions.idle)); err != nil {
 			s.dropSession(sess.ID)
-			return nil, unavailableError(req.incoming, err)
+			return nil, unavailableError(err)
 		}
 	}
 	req.Session = sess

@@ -3,7 +3,6 @@ package mcpgen
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"time"
 
@@ -168,13 +167,4 @@ func RequireScopes(p Principal, scopes ...string) error {
 		return nil
 	}
 	return &InsufficientScopeError{Scope: scopes[0]}
-}
-
-// missingScope records on the incoming message that err refused a call for
-// lack of a scope, for the transport's 403.
-func missingScope(req *Request, err error) {
-	var ise *InsufficientScopeError
-	if req.incoming != nil && errors.As(err, &ise) {
-		req.incoming.MissingScope = ise.Scope
-	}
 }

@@ -47,7 +47,7 @@ func TestPartitionNotifications(t *testing.T) {
 			t.Fatal(err)
 		}
 		done := make(chan struct{})
-		go func() { s.handle(ctx, &inbound{Msg: m, peer: peer, Partition: partition}); close(done) }()
+		go func() { answerOnly(s.handle(ctx, &inbound{Msg: m, peer: peer, Partition: partition})); close(done) }()
 		<-peer.acked
 		return peer, func() { cancel(); <-done }
 	}
@@ -141,13 +141,13 @@ func TestScopeOnCompletionAndSubscribe(t *testing.T) {
 		fail bool
 	}{{Principal{Subject: "eve"}, true}, {Principal{Subject: "ann", Scopes: []string{"t:read"}}, false}} {
 		in := &inbound{Auth: tc.who}
-		complete := handle(t, s, in, `{"jsonrpc":"2.0","id":1,"method":"completion/complete","params":{"ref":{"type":"ref/resource","uri":"test://t/{x}"},"argument":{"name":"x","value":""},`+modernMeta+`}}`)
+		complete, out := handleOutcome(t, s, in, `{"jsonrpc":"2.0","id":1,"method":"completion/complete","params":{"ref":{"type":"ref/resource","uri":"test://t/{x}"},"argument":{"name":"x","value":""},`+modernMeta+`}}`)
 		if tc.fail { // (a stream that opens would run until cancelled)
 			listen := handle(t, s, &inbound{Auth: tc.who, peer: &recordingPeer{}}, `{"jsonrpc":"2.0","id":2,"method":"subscriptions/listen","params":{"notifications":{"resourceSubscriptions":["test://t/1"]},`+modernMeta+`}}`)
 			wantError(t, complete, jsonrpc.CodeInvalidRequest, "t:read")
 			wantError(t, listen, jsonrpc.CodeInvalidRequest, "t:read")
-			if in.MissingScope != "t:read" {
-				t.Errorf("the refusal names no scope to step up to: %q", in.MissingScope)
+			if out.refusal != refusedScope || out.scope != "t:read" {
+				t.Errorf("the refusal names no scope to step up to: %+v", out)
 			}
 		} else if complete.Error != nil {
 			t.Errorf("completion with the scope: %s", complete.Error.Message)

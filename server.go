@@ -350,24 +350,7 @@ type inbound struct {
 	// enforced, an anonymous caller holding none of them.
 	Authenticated bool
 
-	// MissingScope is set by Handle when the call was refused because the
-	// caller lacks this scope ([InsufficientScopeError]); HTTP with OAuth
-	// answers it with 403 and a step-up challenge.
-	MissingScope string
-
 	observed *RequestInfo // set by Handle when a RequestObserver follows the request
-
-	// Modern is set by Handle when the message was served statelessly.
-	Modern bool
-	// Status is set by Handle to the HTTP status the 2026-07-28 transport
-	// rules prescribe for the answer (400 for envelope errors, 404 for an
-	// unknown method, 429 for a request over a limit, 503 when the
-	// cluster's shared state cannot be reached); 0 means the transport's
-	// default.
-	Status int
-	// RetryAfter is set by Handle with Status 429 or 503: when the client
-	// may try again (HTTP sends it as Retry-After).
-	RetryAfter time.Duration
 }
 
 // HeaderGetter reads HTTP request headers (http.Header satisfies it).
@@ -420,14 +403,16 @@ func (m *requestMeta) UnmarshalJSON(b []byte) error {
 }
 
 // handle serves one incoming message and returns the response to send, or
-// nil when there is none (notifications, responses to our own requests).
-// handle never panics on bad input; a panicking handler becomes -32603.
+// nil when there is none (notifications, responses to our own requests),
+// and its outcome: whether and why it was refused, for the transport to
+// render. handle never panics on bad input; a panicking handler becomes
+// -32603.
 //
 // A request's concurrency slot and the bytes of its answer stay counted
 // against its principal until the transport has written the answer (or
 // dropped it) and called Done: writing to a client that reads slowly, or
 // not at all, is part of the work.
-func (s *Server) handle(ctx context.Context, in *inbound) *jsonrpc.Message {
+func (s *Server) handle(ctx context.Context, in *inbound) (*jsonrpc.Message, outcome) {
 	m := in.Msg
 	if !m.IsRequest() {
 		return s.respond(ctx, in)
@@ -444,10 +429,10 @@ func (s *Server) handle(ctx context.Context, in *inbound) *jsonrpc.Message {
 		}
 		slot = release
 	}
-	resp := s.respond(ctx, in)
+	resp, out := s.respond(ctx, in)
 	if resp == nil {
 		slot()
-		return nil
+		return nil, out
 	}
 	bytes := s.pending.hold(key, answerSize(resp))
 	buffers := resp.Release
@@ -458,7 +443,7 @@ func (s *Server) handle(ctx context.Context, in *inbound) *jsonrpc.Message {
 		bytes()
 		slot()
 	}
-	return resp
+	return resp, out
 }
 
 // answerSize is about what an answer holds until it is written: in
@@ -476,13 +461,14 @@ func answerSize(m *jsonrpc.Message) int64 {
 }
 
 // respond is handle without the per-principal accounting.
-func (s *Server) respond(ctx context.Context, in *inbound) *jsonrpc.Message {
+func (s *Server) respond(ctx context.Context, in *inbound) (*jsonrpc.Message, outcome) {
 	m := in.Msg
 	if m.IsResponse() {
 		if in.Session != nil && !in.Session.pending.deliver(m) && s.cluster != nil {
-			s.routeResponse(in) // the waiting handler is on another replica
+			// The waiting handler is on another replica.
+			return nil, outcomeOf(s.routeResponse(in))
 		}
-		return nil
+		return nil, outcome{}
 	}
 	var (
 		start time.Time
@@ -502,39 +488,39 @@ func (s *Server) respond(ctx context.Context, in *inbound) *jsonrpc.Message {
 			s.endObserved(ctx, in, info, err)
 		}
 	}
+	out := outcomeOf(err)
 	if m.IsNotification() {
-		return nil
+		return nil, out
 	}
 	if err != nil {
 		s.event(EventRequestError, "method", m.Method)
 		w := jsonrpc.Wire(err)
-		// An outage is logged once where it is found; its 503s are not
-		// errors of this request.
-		if w.Code == jsonrpc.CodeInternalError && !errors.Is(err, context.Canceled) && in.Status != 503 {
+		// An outage is logged once where it is found; its refusals are
+		// not errors of this request.
+		if w.Code == jsonrpc.CodeInternalError && !errors.Is(err, context.Canceled) && out.refusal != refusedUnavailable {
 			tags := []Tag{{"method", m.Method}}
 			if in.Auth.Subject != "" {
 				tags = append(tags, Tag{"subject", in.Auth.Subject})
 			}
 			s.errs.LogError(ctx, "request failed", err, tags...)
 		}
-		return &jsonrpc.Message{JSONRPC: jsonrpc.Version, ID: m.ID, Error: w}
+		return &jsonrpc.Message{JSONRPC: jsonrpc.Version, ID: m.ID, Error: w}, out
 	}
 	s.event(EventRequestSuccess, "method", m.Method)
 	resp := jsonrpc.NewResponse(m.ID, result.b)
 	resp.ResultParts, resp.ResultStream, resp.Release = result.parts, result.stream, result.release
-	return resp
+	return resp, out
 }
 
 // refuse answers a request refused by a limit: -31429, and for HTTP 429
 // with the time to wait.
-func (s *Server) refuse(in *inbound, e *limitError) *jsonrpc.Message {
+func (s *Server) refuse(in *inbound, e *limitError) (*jsonrpc.Message, outcome) {
 	if s.obs != nil {
 		s.obs.Event(EventRequest, Tag{"method", in.Msg.Method})
 		s.obs.Event(EventLimitRefused, Tag{"limit", e.limit}, Tag{"method", in.Msg.Method})
 		s.obs.Event(EventRequestError, Tag{"method", in.Msg.Method})
 	}
-	in.Status, in.RetryAfter = 429, roundUp(e.retryAfter)
-	return &jsonrpc.Message{JSONRPC: jsonrpc.Version, ID: in.Msg.ID, Error: jsonrpc.Wire(e.wire())}
+	return &jsonrpc.Message{JSONRPC: jsonrpc.Version, ID: in.Msg.ID, Error: jsonrpc.Wire(e.wire())}, e.outcome()
 }
 
 func (s *Server) dispatch(ctx context.Context, in *inbound, info *RequestInfo) (result answer, err error) {
@@ -571,10 +557,11 @@ func (s *Server) dispatch(ctx context.Context, in *inbound, info *RequestInfo) (
 	}
 	r, ok := routes[m.Method]
 	if !ok || (req.Modern() && r.legacyOnly) || (!req.Modern() && r.modernOnly) || (r.enabled != nil && !r.enabled(s)) {
+		err := fmt.Errorf("%w: %s", jsonrpc.ErrMethodNotFound, m.Method)
 		if req.Modern() {
-			in.Status = 404
+			return answer{}, refuse(err, outcome{refusal: refusedUnknownMethod})
 		}
-		return answer{}, fmt.Errorf("%w: %s", jsonrpc.ErrMethodNotFound, m.Method)
+		return answer{}, err
 	}
 	if req.Session != nil {
 		req.Session.touch()
@@ -588,18 +575,17 @@ func (s *Server) dispatch(ctx context.Context, in *inbound, info *RequestInfo) (
 	// routing headers that a notification does carry must still match.
 	if in.HTTPHeaders != nil && req.Modern() && (m.IsRequest() || in.HTTPHeaders.Get("Mcp-Method") != "") {
 		if err := s.checkHeaders(in.HTTPHeaders, m, &p); err != nil {
-			in.Status = 400
-			return answer{}, err
+			return answer{}, refuse(err, outcome{refusal: refusedBadRequest})
 		}
 	}
 	v, err := r.handle(s, withRequest(ctx, req), req, &p, m.Params)
 	if err != nil && errors.Is(err, cluster.ErrUnavailable) {
-		return answer{}, unavailableError(in, err)
+		return answer{}, unavailableError(err)
 	}
 	req.observeResult(v)
 	if err != nil {
 		if code := jsonrpc.Wire(err).Code; req.Modern() && (code == -32021 || code == jsonrpc.CodeHeaderMismatch) {
-			in.Status = 400
+			return answer{}, refuse(err, outcome{refusal: refusedBadRequest})
 		}
 		return answer{}, err
 	}
@@ -619,10 +605,8 @@ func (s *Server) classify(in *inbound, p *params) (*Request, error) {
 	}
 	if s.isModern(in, p) {
 		if err := s.classifyModern(in, p, req); err != nil {
-			in.Status = 400
-			return nil, err
+			return nil, refuse(err, outcome{refusal: refusedBadRequest})
 		}
-		in.Modern = true
 		return req, nil
 	}
 	if sess := in.Session; sess != nil {
@@ -843,15 +827,22 @@ func (s *Server) permit(ctx context.Context, req *Request, scope string) error {
 	if err == nil && s.opts.Permission != nil {
 		err = s.opts.Permission(ctx, req, scope)
 	}
-	if err != nil {
-		missingScope(req, err)
-		var coded *jsonrpc.Error
-		if errors.As(err, &coded) {
-			return err
-		}
-		return fmt.Errorf("%w: permission denied: %v", jsonrpc.ErrInvalidRequest, err)
+	if err == nil {
+		return nil
 	}
-	return nil
+	var coded *jsonrpc.Error
+	if !errors.As(err, &coded) {
+		err = fmt.Errorf("%w: permission denied: %w", jsonrpc.ErrInvalidRequest, err)
+	}
+	// A scope this server asks for; not one that another server asked of
+	// a call the Permission function made (an *HTTPStatusError of our
+	// client).
+	var ise *InsufficientScopeError
+	var downstream *HTTPStatusError
+	if errors.As(err, &ise) && !errors.As(err, &downstream) {
+		return refuse(err, outcome{refusal: refusedScope, scope: ise.Scope})
+	}
+	return err
 }
 
 // sortedKeys returns the keys of m in order.

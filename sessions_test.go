@@ -194,10 +194,10 @@ func TestSessionCapEvictsLRU(t *testing.T) {
 		a3.inflight.Add(1)
 		a4.inflight.Add(1)
 		in := &inbound{Auth: Principal{Subject: "alice"}}
-		resp := handle(t, s, in, initLine)
+		resp, out := handleOutcome(t, s, in, initLine)
 		wantError(t, resp, CodeTooManyRequests, "Too many sessions")
-		if in.Status != 429 || in.RetryAfter < time.Second || in.Session != nil || s.Sessions() != 3 {
-			t.Fatalf("refusal: status %d, retry %v, session %v, %d open", in.Status, in.RetryAfter, in.Session, s.Sessions())
+		if httpStatus(out) != 429 || out.retryAfter < time.Second || in.Session != nil || s.Sessions() != 3 {
+			t.Fatalf("refusal: %+v, session %v, %d open", out, in.Session, s.Sessions())
 		}
 		if obs.count(EventLimitRefused+" limit=sessions method=initialize") != 1 {
 			t.Fatalf("refusal not reported: %v", obs.events)

@@ -380,7 +380,7 @@ var errCancelledByClient = errors.New("cancelled by the client")
 
 func (c *conn) serve(ctx context.Context, m *jsonrpc.Message) *jsonrpc.Message {
 	in := &inbound{Msg: m, Session: c.session(), peer: peer{c}}
-	resp := c.srv.handle(ctx, in)
+	resp, _ := c.srv.handle(ctx, in) // stdio has no status: the answer says it all
 	if m.Method == "initialize" && in.Session != nil {
 		c.mu.Lock()
 		if c.sess != nil && c.sess != in.Session {

@@ -271,7 +271,7 @@ func (s *Server) startTask(_ context.Context, req *Request, t *compiledTool, arg
 		if err := s.persistTask(tk); err != nil {
 			cancel()
 			s.tasks.abandon(tk)
-			return nil, unavailableError(req.incoming, err)
+			return nil, unavailableError(err)
 		}
 		tk.persist = s.persistTask
 	}
@@ -429,11 +429,11 @@ func (s *Server) taskUpdate(ctx context.Context, req *Request, _ *params, raw js
 			}
 			shared.updated = time.Now()
 			if _, err := s.cluster.b.PutTask(ctx, shared.record(s.cluster.b.ID())); err != nil {
-				return nil, unavailableError(req.incoming, err)
+				return nil, unavailableError(err)
 			}
 		}
 		if err := s.publish(topicTaskIn, taskMsg{ID: p.TaskID, InputResponses: p.InputResponses}); err != nil {
-			return nil, unavailableError(req.incoming, err)
+			return nil, unavailableError(err)
 		}
 		return json.RawMessage(`{}`), nil
 	}
@@ -443,7 +443,7 @@ func (s *Server) taskUpdate(ctx context.Context, req *Request, _ *params, raw js
 	tk.answer(p.InputResponses)
 	if tk.persist != nil {
 		if err := tk.persist(tk); err != nil {
-			return nil, unavailableError(req.incoming, err)
+			return nil, unavailableError(err)
 		}
 	}
 	return json.RawMessage(`{}`), nil
@@ -507,7 +507,7 @@ func (s *Server) cancelSharedTask(ctx context.Context, req *Request, raw json.Ra
 	if !terminal(tk.status) {
 		tk.status, tk.message, tk.updated = "cancelled", "The task was cancelled.", time.Now()
 		if _, err := s.cluster.b.PutTask(ctx, tk.record(s.cluster.b.ID())); err != nil {
-			return nil, unavailableError(req.incoming, err)
+			return nil, unavailableError(err)
 		}
 		if err := s.publish(topicTaskStop, taskMsg{ID: p.TaskID}); err != nil {
 			s.log.Debug("task cancel not published", zap.Error(err))
