@@ -85,11 +85,11 @@ func (s *Server) startCluster(b cluster.Backend, explicitSecret bool) error {
 	c := &clusterState{b: b, prefix: "mcp/" + s.def.Name + "/", stop: make(chan struct{})}
 	c.outbox.wake = make(chan struct{}, 1)
 	if !explicitSecret {
-		c.ring = &keyring{b: b, log: s.log, rotated: func() {
+		c.ring = &keyring{b: b, log: s.tel.log, rotated: func() {
 			// Cursors are sealed into the prebuilt list pages: reseal
 			// them with the new key before the old one is retired.
 			if err := s.buildLists(); err != nil {
-				s.log.Warn("list pages not resealed", zap.Error(err))
+				s.tel.log.Warn("list pages not resealed", zap.Error(err))
 			}
 		}}
 		if err := c.ring.load(); err != nil {
@@ -208,7 +208,7 @@ func (s *Server) onMessage(m cluster.Message) {
 		}
 	}
 	if err != nil {
-		s.log.Warn("cluster message dropped", zap.String("topic", m.Topic), zap.Error(err))
+		s.tel.log.Warn("cluster message dropped", zap.String("topic", m.Topic), zap.Error(err))
 	}
 }
 
@@ -269,7 +269,7 @@ func (s *Server) cancelled(_ context.Context, req *Request, _ *params, raw json.
 		return nil, nil
 	}
 	if err := s.publish(topicCancel, cancelMsg{Session: req.Session.ID, RequestID: p.RequestID}); err != nil {
-		s.log.Debug("cancellation not published", zap.Error(err))
+		s.tel.log.Debug("cancellation not published", zap.Error(err))
 	}
 	return nil, nil
 }
@@ -383,7 +383,7 @@ func (s *Server) refreshSession(sess *Session) {
 	case errors.Is(err, cluster.ErrNotFound):
 		s.dropSession(sess.ID)
 	case err != nil: // the backend's reconnection (Message.Lost) resyncs
-		s.log.Debug("session not refreshed", zap.String("session", sess.ID), zap.Error(err))
+		s.tel.log.Debug("session not refreshed", zap.String("session", sess.ID), zap.Error(err))
 	default:
 		sess.apply(rec)
 	}
@@ -415,7 +415,7 @@ func (s *Server) changeSession(ctx context.Context, in *inbound, sess *Session, 
 	}
 	sess.apply(rec)
 	if err := s.publish(topicSession, rec); err != nil {
-		s.log.Debug("session change not published", zap.Error(err))
+		s.tel.log.Debug("session change not published", zap.Error(err))
 	}
 	return nil
 }
@@ -453,7 +453,7 @@ func (s *Server) endEverywhere(ctx context.Context, id string) {
 	w := c.endAcks.add(id)
 	defer c.endAcks.remove(w)
 	if err := s.publish(topicEnd, id); err != nil {
-		s.log.Warn("session end not published: other replicas end it when they next check it", zap.String("session", id), zap.Error(err))
+		s.tel.log.Warn("session end not published: other replicas end it when they next check it", zap.String("session", id), zap.Error(err))
 		return
 	}
 	ctx, cancel := context.WithTimeout(ctx, endWait)
@@ -462,11 +462,11 @@ func (s *Server) endEverywhere(ctx context.Context, id string) {
 	// session only after the delete, and finds it gone.
 	replicas, err := c.b.Subscribers(ctx, c.prefix)
 	if err != nil {
-		s.log.Warn("replicas not listed: the session end was not confirmed", zap.String("session", id), zap.Error(err))
+		s.tel.log.Warn("replicas not listed: the session end was not confirmed", zap.String("session", id), zap.Error(err))
 		return
 	}
 	if missing := w.await(ctx, c.b.ID(), replicas); len(missing) > 0 {
-		s.log.Warn("session end not confirmed by every replica", zap.String("session", id), zap.Strings("replicas", missing))
+		s.tel.log.Warn("session end not confirmed by every replica", zap.String("session", id), zap.Strings("replicas", missing))
 	}
 }
 
@@ -474,7 +474,7 @@ func (s *Server) endEverywhere(ctx context.Context, id string) {
 // ended its copy (onMessage did, before calling it).
 func (s *Server) confirmEnd(id string) {
 	if err := s.publish(topicEnded, id); err != nil {
-		s.log.Debug("session end not confirmed", zap.String("session", id), zap.Error(err))
+		s.tel.log.Debug("session end not confirmed", zap.String("session", id), zap.Error(err))
 	}
 }
 
@@ -626,14 +626,14 @@ func (s *Server) forgetShared(ids []string) {
 		existed, err := s.cluster.b.DeleteSession(ctx, id)
 		cancel()
 		if err != nil {
-			s.log.Debug("ended session not deleted from the shared store", zap.String("session", id), zap.Error(err))
+			s.tel.log.Debug("ended session not deleted from the shared store", zap.String("session", id), zap.Error(err))
 			continue
 		}
 		if !existed {
 			continue
 		}
 		if err := s.publish(topicEnd, id); err != nil {
-			s.log.Debug("session end not published", zap.Error(err))
+			s.tel.log.Debug("session end not published", zap.Error(err))
 		}
 	}
 }

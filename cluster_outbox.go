@@ -128,7 +128,7 @@ func (s *Server) resyncClients() {
 		}
 	}
 	s.subs.mu.Unlock()
-	s.log.Info("notifications may have been lost: clients told to read again", zap.Int("resources", len(uris)))
+	s.tel.log.Info("notifications may have been lost: clients told to read again", zap.Int("resources", len(uris)))
 	for uri := range uris {
 		s.deliver(resourceUpdated(uri).everywhere())
 	}

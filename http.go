@@ -405,7 +405,7 @@ func (h *handler) refuse(w http.ResponseWriter, err error) {
 
 // event reports a transport event with one tag to the server's observer.
 func (h *handler) event(name, key, value string) {
-	if obs := h.srv.observer(); obs != nil {
+	if obs := h.srv.tel.obs; obs != nil {
 		obs.Event(name, Tag{Key: key, Value: value})
 	}
 }

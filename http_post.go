@@ -110,7 +110,7 @@ func (h *handler) post(w http.ResponseWriter, r *http.Request, who Principal) {
 		// Step-up: tell the client which scopes to ask for (403,
 		// error="insufficient_scope"); the body keeps the JSON-RPC error.
 		if refusal := sc.InsufficientScope(who, out.scope); refusal != nil {
-			if obs := h.srv.observer(); obs != nil && refusal.Reason != "" {
+			if obs := h.srv.tel.obs; obs != nil && refusal.Reason != "" {
 				obs.Event(EventAuthRefused, Tag{Key: "reason", Value: refusal.Reason})
 			}
 			for k, vs := range refusal.Header {

@@ -44,8 +44,8 @@ func (e *limitError) outcome() outcome {
 // refused answers a request refused by a limit from inside its handler:
 // it tells the observer and returns the -31429 error with its outcome.
 func (s *Server) refused(req *Request, e *limitError) error {
-	if s.obs != nil {
-		s.obs.Event(EventLimitRefused, Tag{"limit", e.limit}, Tag{"method", req.Method})
+	if s.tel.obs != nil {
+		s.tel.obs.Event(EventLimitRefused, Tag{"limit", e.limit}, Tag{"method", req.Method})
 	}
 	return refuse(e.wire(), e.outcome())
 }
@@ -229,8 +229,8 @@ func (s *Server) maxMessageBytes() int64 { return s.opts.Limits.MaxMessageBytes 
 // [Server.MaxMessageBytes] with (-32600 naming the limit); calling it also
 // reports the refusal to the observer.
 func (s *Server) messageTooLarge() error {
-	if s.obs != nil {
-		s.obs.Event(EventLimitRefused, Tag{"limit", "message_size"})
+	if s.tel.obs != nil {
+		s.tel.obs.Event(EventLimitRefused, Tag{"limit", "message_size"})
 	}
 	limit := s.opts.Limits.MaxMessageBytes
 	return (&jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest,

@@ -194,7 +194,7 @@ func (s *Server) broadcast(n notifyMsg) {
 			if err == nil {
 				return
 			}
-			s.log.Warn("notification kept until the other replicas can be told", zap.String("method", n.Method), zap.Error(err))
+			s.tel.log.Warn("notification kept until the other replicas can be told", zap.String("method", n.Method), zap.Error(err))
 			s.cluster.outbox.add(n)
 		}
 	}

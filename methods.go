@@ -170,7 +170,7 @@ func (s *Server) initialize(ctx context.Context, req *Request, _ *params, raw js
 	}
 	sess, evicted, refused := s.sessions.open(version, ip.ClientInfo, ip.Capabilities, req.Auth.ID(), req.Partition, key)
 	for _, reason := range evicted {
-		s.event(EventSessionEvicted, "reason", reason)
+		s.tel.event(EventSessionEvicted, "reason", reason)
 	}
 	if refused != nil {
 		return nil, s.refused(req, refused)
@@ -296,17 +296,17 @@ func (s *Server) runTool(ctx context.Context, req *Request, t *compiledTool, arg
 	defer func() {
 		// Tasks run on their own goroutine, outside dispatch's recover.
 		if p := recover(); p != nil {
-			s.log.Error("tool panicked", zap.String("tool", t.Tool.Tool.Name), zap.Any("panic", p), zap.Stack("stack"))
+			s.tel.log.Error("tool panicked", zap.String("tool", t.Tool.Tool.Name), zap.Any("panic", p), zap.Stack("stack"))
 			res, err = nil, fmt.Errorf("%w: tool %s failed unexpectedly", jsonrpc.ErrInternal, t.Tool.Tool.Name)
 		}
 	}()
 	res, err = t.Call(withRequest(ctx, req), req, args) // a task's request, on its own goroutine
 	if err != nil {
-		s.event(EventToolFailed, "tool", t.Tool.Tool.Name)
+		s.tel.event(EventToolFailed, "tool", t.Tool.Tool.Name)
 		return nil, err
 	}
 	if res.IsError {
-		s.event(EventToolFailed, "tool", t.Tool.Tool.Name)
+		s.tel.event(EventToolFailed, "tool", t.Tool.Tool.Name)
 		return res, nil
 	}
 	if res.streamed != nil {
@@ -334,7 +334,7 @@ func (s *Server) runTool(ctx context.Context, req *Request, t *compiledTool, arg
 			return nil, fmt.Errorf("%w: tool %s returned structuredContent that breaks its outputSchema: %v", jsonrpc.ErrInternal, t.Tool.Tool.Name, err)
 		}
 	}
-	s.event(EventToolSuccess, "tool", t.Tool.Tool.Name)
+	s.tel.event(EventToolSuccess, "tool", t.Tool.Tool.Name)
 	return res, nil
 }
 

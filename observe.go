@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"time"
 
+	"go.uber.org/zap"
+
 	"github.com/mcpgen/mcpgen/internal/jsonrpc"
 )
 
@@ -77,9 +79,43 @@ const (
 	EventAuthRefused = "mcp.auth.refused"
 )
 
-// Observer returns the observer the server was built with, or nil;
-// transports report their own events (auth refusals) through it.
-func (s *Server) observer() Observer { return s.obs }
+// telemetry is where the runtime reports what happens: a logger, an
+// observer of events and timings, a request observer and an error
+// handler, each doing nothing when absent, so that the request path pays
+// nothing for what nobody watches.
+type telemetry struct {
+	log  *zap.Logger
+	obs  Observer        // nil: no events
+	robs RequestObserver // obs, when it follows requests
+	errs ErrorHandler
+}
+
+func newTelemetry(opts Options) *telemetry {
+	t := &telemetry{log: opts.Logger, obs: opts.Observer, errs: opts.Errors}
+	if t.log == nil {
+		t.log = zap.NewNop()
+	}
+	if t.errs == nil {
+		t.errs = nopErrors{}
+	}
+	t.robs, _ = opts.Observer.(RequestObserver)
+	return t
+}
+
+// event reports one event with one tag, if anyone observes: with no
+// observer the request path builds no tags at all.
+func (t *telemetry) event(name, key, value string) {
+	if t.obs != nil {
+		t.obs.Event(name, Tag{key, value})
+	}
+}
+
+// registered reports a component the server serves.
+func (t *telemetry) registered(kind, name string) {
+	if t.obs != nil {
+		t.obs.Event(EventComponentRegistered, Tag{"kind", kind}, Tag{"name", name})
+	}
+}
 
 // Scopes returns the permission scopes the server's components require,
 // sorted, as the generator listed them in [Definition.Scopes]: what an
@@ -88,7 +124,7 @@ func (s *Server) Scopes() []string { return s.def.Scopes }
 
 // startObserved tells the request observer that a request starts, once
 // its params are decoded; later calls do nothing.
-func (s *Server) startObserved(ctx context.Context, info *RequestInfo, p *params) context.Context {
+func (t *telemetry) startObserved(ctx context.Context, info *RequestInfo, p *params) context.Context {
 	if info.started {
 		return info.ctx
 	}
@@ -100,13 +136,13 @@ func (s *Server) startObserved(ctx context.Context, info *RequestInfo, p *params
 			info.Target = p.URI
 		}
 	}
-	info.ctx = s.robs.StartRequest(ctx, info)
+	info.ctx = t.robs.StartRequest(ctx, info)
 	return info.ctx
 }
 
 // endObserved completes info from the answer and reports it.
-func (s *Server) endObserved(ctx context.Context, in *inbound, info *RequestInfo, err error) {
-	ctx = s.startObserved(ctx, info, nil) // the params did not decode
+func (t *telemetry) endObserved(ctx context.Context, in *inbound, info *RequestInfo, err error) {
+	ctx = t.startObserved(ctx, info, nil) // the params did not decode
 	info.Duration = time.Since(info.Start)
 	if in.Session != nil {
 		info.SessionID = in.Session.ID
@@ -117,7 +153,7 @@ func (s *Server) endObserved(ctx context.Context, in *inbound, info *RequestInfo
 	case info.Outcome == "":
 		info.Outcome = OutcomeOK
 	}
-	s.robs.EndRequest(ctx, info)
+	t.robs.EndRequest(ctx, info)
 }
 
 // served records, for the request observer, which component served req.

@@ -184,7 +184,7 @@ func (f *Flags) Run(srv *Server, log *zap.Logger) error {
 		}
 	}
 	lim := srv.opts.Limits // with its defaults
-	ln = limitConns(ln, lim.MaxConnsPerIP, lim.MaxConns, srv.observer())
+	ln = limitConns(ln, lim.MaxConnsPerIP, lim.MaxConns, srv.tel.obs)
 	var draining atomic.Bool
 	hs := newHTTPServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if draining.Load() {

@@ -94,10 +94,7 @@ type ClusterBackend interface {
 type Server struct {
 	def  Definition
 	opts Options
-	log  *zap.Logger
-	obs  Observer
-	robs RequestObserver // obs, when it follows requests
-	errs ErrorHandler
+	tel  *telemetry
 
 	tools     map[string]*compiledTool
 	resources map[string]*Resource
@@ -208,17 +205,10 @@ func build(def Definition, opts Options) (*Server, error) {
 		_, _ = rand.Read(opts.Secret)
 	}
 	s := &Server{
-		def: def, opts: opts, log: opts.Logger, obs: opts.Observer, errs: opts.Errors,
+		def: def, opts: opts, tel: newTelemetry(opts),
 		tools: map[string]*compiledTool{}, resources: map[string]*Resource{}, prompts: map[string]*Prompt{},
 		signer: signer{key: opts.Secret}, closed: make(chan struct{}),
 	}
-	if s.log == nil {
-		s.log = zap.NewNop()
-	}
-	if s.errs == nil {
-		s.errs = nopErrors{}
-	}
-	s.robs, _ = opts.Observer.(RequestObserver)
 	s.serverInfo = Implementation{Name: def.Name, Title: def.Title, Version: def.Version}
 	if s.serverInfo.Version == "" {
 		s.serverInfo.Version = buildVersion()
@@ -236,7 +226,7 @@ func build(def Definition, opts Options) (*Server, error) {
 	}
 	if s.apps = apps; apps != nil {
 		for _, v := range apps.views {
-			s.registered("view", v.URI)
+			s.tel.registered("view", v.URI)
 		}
 	}
 	if opts.Tasks {
@@ -269,7 +259,7 @@ func build(def Definition, opts Options) (*Server, error) {
 		}
 		t.headerParams = headerParams(t.Tool.Tool.InputSchema)
 		s.tools[t.Tool.Tool.Name] = t
-		s.registered("tool", t.Tool.Tool.Name)
+		s.tel.registered("tool", t.Tool.Tool.Name)
 	}
 	for i := range def.Resources {
 		r := &def.Resources[i]
@@ -277,7 +267,7 @@ func build(def Definition, opts Options) (*Server, error) {
 			return nil, fmt.Errorf("duplicate resource %q", r.Resource.URI)
 		}
 		s.resources[r.Resource.URI] = r
-		s.registered("resource", r.Resource.Name)
+		s.tel.registered("resource", r.Resource.Name)
 	}
 	for i := range def.Templates {
 		ct, err := compileTemplate(&def.Templates[i])
@@ -285,7 +275,7 @@ func build(def Definition, opts Options) (*Server, error) {
 			return nil, err
 		}
 		s.templates = append(s.templates, ct)
-		s.registered("template", ct.Template.Template.Name)
+		s.tel.registered("template", ct.Template.Template.Name)
 	}
 	for i := range def.Prompts {
 		p := &def.Prompts[i]
@@ -293,7 +283,7 @@ func build(def Definition, opts Options) (*Server, error) {
 			return nil, fmt.Errorf("duplicate prompt %q", p.Prompt.Name)
 		}
 		s.prompts[p.Prompt.Name] = p
-		s.registered("prompt", p.Prompt.Name)
+		s.tel.registered("prompt", p.Prompt.Name)
 	}
 	s.completions = s.offersCompletions()
 	if err := s.buildLists(); err != nil {
@@ -301,20 +291,6 @@ func build(def Definition, opts Options) (*Server, error) {
 	}
 	s.buildCapabilities()
 	return s, nil
-}
-
-// event reports one event with one tag, if anyone observes: with no
-// observer the request path builds no tags at all.
-func (s *Server) event(name, key, value string) {
-	if s.obs != nil {
-		s.obs.Event(name, Tag{key, value})
-	}
-}
-
-func (s *Server) registered(kind, name string) {
-	if s.obs != nil {
-		s.obs.Event(EventComponentRegistered, Tag{"kind", kind}, Tag{"name", name})
-	}
 }
 
 // Name returns the server's name from its definition.
@@ -474,18 +450,18 @@ func (s *Server) respond(ctx context.Context, in *inbound) (*jsonrpc.Message, ou
 		start time.Time
 		info  *RequestInfo
 	)
-	if s.obs != nil {
+	if s.tel.obs != nil {
 		start = time.Now()
-		s.obs.Event(EventRequest, Tag{"method", m.Method})
-		if s.robs != nil {
+		s.tel.obs.Event(EventRequest, Tag{"method", m.Method})
+		if s.tel.robs != nil {
 			info = &RequestInfo{Method: m.Method, ID: m.ID, Headers: in.HTTPHeaders, Auth: in.Auth, Start: start}
 		}
 	}
 	result, err := s.dispatch(ctx, in, info)
-	if s.obs != nil {
-		s.obs.Timing(EventRequestDuration, time.Since(start), Tag{"method", m.Method})
+	if s.tel.obs != nil {
+		s.tel.obs.Timing(EventRequestDuration, time.Since(start), Tag{"method", m.Method})
 		if info != nil {
-			s.endObserved(ctx, in, info, err)
+			s.tel.endObserved(ctx, in, info, err)
 		}
 	}
 	out := outcomeOf(err)
@@ -493,7 +469,7 @@ func (s *Server) respond(ctx context.Context, in *inbound) (*jsonrpc.Message, ou
 		return nil, out
 	}
 	if err != nil {
-		s.event(EventRequestError, "method", m.Method)
+		s.tel.event(EventRequestError, "method", m.Method)
 		w := jsonrpc.Wire(err)
 		// An outage is logged once where it is found; its refusals are
 		// not errors of this request.
@@ -502,11 +478,11 @@ func (s *Server) respond(ctx context.Context, in *inbound) (*jsonrpc.Message, ou
 			if in.Auth.Subject != "" {
 				tags = append(tags, Tag{"subject", in.Auth.Subject})
 			}
-			s.errs.LogError(ctx, "request failed", err, tags...)
+			s.tel.errs.LogError(ctx, "request failed", err, tags...)
 		}
 		return &jsonrpc.Message{JSONRPC: jsonrpc.Version, ID: m.ID, Error: w}, out
 	}
-	s.event(EventRequestSuccess, "method", m.Method)
+	s.tel.event(EventRequestSuccess, "method", m.Method)
 	resp := jsonrpc.NewResponse(m.ID, result.b)
 	resp.ResultParts, resp.ResultStream, resp.Release = result.parts, result.stream, result.release
 	return resp, out
@@ -515,10 +491,10 @@ func (s *Server) respond(ctx context.Context, in *inbound) (*jsonrpc.Message, ou
 // refuse answers a request refused by a limit: -31429, and for HTTP 429
 // with the time to wait.
 func (s *Server) refuse(in *inbound, e *limitError) (*jsonrpc.Message, outcome) {
-	if s.obs != nil {
-		s.obs.Event(EventRequest, Tag{"method", in.Msg.Method})
-		s.obs.Event(EventLimitRefused, Tag{"limit", e.limit}, Tag{"method", in.Msg.Method})
-		s.obs.Event(EventRequestError, Tag{"method", in.Msg.Method})
+	if s.tel.obs != nil {
+		s.tel.obs.Event(EventRequest, Tag{"method", in.Msg.Method})
+		s.tel.obs.Event(EventLimitRefused, Tag{"limit", e.limit}, Tag{"method", in.Msg.Method})
+		s.tel.obs.Event(EventRequestError, Tag{"method", in.Msg.Method})
 	}
 	return &jsonrpc.Message{JSONRPC: jsonrpc.Version, ID: in.Msg.ID, Error: jsonrpc.Wire(e.wire())}, e.outcome()
 }
@@ -526,7 +502,7 @@ func (s *Server) refuse(in *inbound, e *limitError) (*jsonrpc.Message, outcome) 
 func (s *Server) dispatch(ctx context.Context, in *inbound, info *RequestInfo) (result answer, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			s.log.Error("handler panicked", zap.String("method", in.Msg.Method), zap.Any("panic", p), zap.Stack("stack"))
+			s.tel.log.Error("handler panicked", zap.String("method", in.Msg.Method), zap.Any("panic", p), zap.Stack("stack"))
 			result, err = answer{}, fmt.Errorf("%w: handler panicked", jsonrpc.ErrInternal)
 		}
 	}()
@@ -546,7 +522,7 @@ func (s *Server) dispatch(ctx context.Context, in *inbound, info *RequestInfo) (
 		}
 	}
 	if info != nil {
-		ctx = s.startObserved(ctx, info, &p)
+		ctx = s.tel.startObserved(ctx, info, &p)
 	}
 	req, err := s.classify(in, &p)
 	if err != nil {

@@ -108,8 +108,8 @@ func (s *Server) checkClientInfo(caps json.RawMessage, client Implementation) er
 	if n <= limit {
 		return nil
 	}
-	if s.obs != nil {
-		s.obs.Event(EventLimitRefused, Tag{"limit", "client_info"}, Tag{"method", "initialize"})
+	if s.tel.obs != nil {
+		s.tel.obs.Event(EventLimitRefused, Tag{"limit", "client_info"}, Tag{"method", "initialize"})
 	}
 	return (&jsonrpc.Error{Code: jsonrpc.CodeInvalidParams,
 		Message: fmt.Sprintf("invalid params: /params/capabilities and /params/clientInfo take %d bytes together, more than the limit of %d bytes (%s)", n, limit, sizeString(int64(limit)))}).

@@ -105,7 +105,7 @@ func (s *Server) buildSkills(def *Definition, extra []Skill) error {
 		}
 		s.skills.byURI[e.uri] = e
 		s.skills.all = append(s.skills.all, e)
-		s.registered("skill", e.Path)
+		s.tel.registered("skill", e.Path)
 		if e.Dynamic != nil {
 			// Its own directory answers when read; its ancestors list it.
 			addToDirs(children, e.root, ResourceInfo{URI: e.root, Name: path.Base(e.Path), MimeType: skills.DirectoryMimeType})

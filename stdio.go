@@ -158,7 +158,7 @@ func (c *conn) write(m *jsonrpc.Message) error {
 // and nothing is written to it again; the client sees the stream end.
 // c.wmu is held.
 func (c *conn) cut(err error) {
-	c.srv.log.Warn("stdio: an answer failed part-way; closing the connection", zap.Error(err))
+	c.srv.tel.log.Warn("stdio: an answer failed part-way; closing the connection", zap.Error(err))
 	c.out = bufio.NewWriterSize(failWriter{err}, 16)
 	if cl, ok := c.w.(io.Closer); ok {
 		_ = cl.Close()

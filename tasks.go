@@ -275,8 +275,8 @@ func (s *Server) startTask(_ context.Context, req *Request, t *compiledTool, arg
 		}
 		tk.persist = s.persistTask
 	}
-	if s.obs != nil {
-		tk.observe = func(from, to string) { s.obs.Event(EventTaskState, Tag{"from", from}, Tag{"to", to}) }
+	if s.tel.obs != nil {
+		tk.observe = func(from, to string) { s.tel.obs.Event(EventTaskState, Tag{"from", from}, Tag{"to", to}) }
 		tk.observe("", tk.status)
 	}
 
@@ -510,7 +510,7 @@ func (s *Server) cancelSharedTask(ctx context.Context, req *Request, raw json.Ra
 			return nil, unavailableError(err)
 		}
 		if err := s.publish(topicTaskStop, taskMsg{ID: p.TaskID}); err != nil {
-			s.log.Debug("task cancel not published", zap.Error(err))
+			s.tel.log.Debug("task cancel not published", zap.Error(err))
 		}
 		s.notifyTask(tk)
 	}
