@@ -101,7 +101,7 @@ func (s *Server) startCluster(b cluster.Backend, explicitSecret bool) error {
 	s.cluster = c
 	s.sessions.forget = s.forgetShared
 	c.unsubscribe = b.Subscribe(c.prefix, s.onMessage)
-	go s.drainOutbox(&c.outbox, c.stop)
+	go c.drainOutbox()
 	return nil
 }
 
@@ -120,21 +120,22 @@ func unavailableError(error) error {
 		outcome{refusal: refusedUnavailable, retryAfter: retryAfter})
 }
 
-func (s *Server) publish(topic string, v any) error {
+// publish sends v to every replica (this one too) on topic.
+func (c *clusterState) publish(topic string, v any) error {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return fmt.Errorf("encode %s message: %w", topic, err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	return s.cluster.b.Publish(ctx, s.cluster.prefix+topic, b)
+	return c.b.Publish(ctx, c.prefix+topic, b)
 }
 
 // onMessage handles what other replicas published.
 func (s *Server) onMessage(m cluster.Message) {
 	if m.Lost { // messages may have been missed
 		go s.resyncSessions()
-		go s.resyncClients()
+		go s.notes.resync()
 		return
 	}
 	topic := strings.TrimPrefix(m.Topic, s.cluster.prefix)
@@ -146,11 +147,11 @@ func (s *Server) onMessage(m cluster.Message) {
 	case topicNotify:
 		var n notifyMsg
 		if err = json.Unmarshal(m.Payload, &n); err == nil && !(n.Delivered && m.Origin == s.cluster.b.ID()) {
-			s.deliver(n)
+			s.notes.deliver(n)
 		}
 	case topicResync:
 		if m.Origin != s.cluster.b.ID() {
-			go s.resyncClients()
+			go s.notes.resync()
 		}
 	case topicSession:
 		var rec cluster.Session
@@ -268,7 +269,7 @@ func (s *Server) cancelled(_ context.Context, req *Request, _ *params, raw json.
 	if json.Unmarshal(raw, &p) != nil || len(p.RequestID) == 0 {
 		return nil, nil
 	}
-	if err := s.publish(topicCancel, cancelMsg{Session: req.Session.ID, RequestID: p.RequestID}); err != nil {
+	if err := s.cluster.publish(topicCancel, cancelMsg{Session: req.Session.ID, RequestID: p.RequestID}); err != nil {
 		s.tel.log.Debug("cancellation not published", zap.Error(err))
 	}
 	return nil, nil
@@ -414,7 +415,7 @@ func (s *Server) changeSession(ctx context.Context, in *inbound, sess *Session, 
 		return unavailableError(err)
 	}
 	sess.apply(rec)
-	if err := s.publish(topicSession, rec); err != nil {
+	if err := s.cluster.publish(topicSession, rec); err != nil {
 		s.tel.log.Debug("session change not published", zap.Error(err))
 	}
 	return nil
@@ -452,7 +453,7 @@ func (s *Server) endEverywhere(ctx context.Context, id string) {
 	s.endCopy(id)
 	w := c.endAcks.add(id)
 	defer c.endAcks.remove(w)
-	if err := s.publish(topicEnd, id); err != nil {
+	if err := s.cluster.publish(topicEnd, id); err != nil {
 		s.tel.log.Warn("session end not published: other replicas end it when they next check it", zap.String("session", id), zap.Error(err))
 		return
 	}
@@ -473,7 +474,7 @@ func (s *Server) endEverywhere(ctx context.Context, id string) {
 // confirmEnd tells the replica that deleted a session that this one has
 // ended its copy (onMessage did, before calling it).
 func (s *Server) confirmEnd(id string) {
-	if err := s.publish(topicEnded, id); err != nil {
+	if err := s.cluster.publish(topicEnded, id); err != nil {
 		s.tel.log.Debug("session end not confirmed", zap.String("session", id), zap.Error(err))
 	}
 }
@@ -632,7 +633,7 @@ func (s *Server) forgetShared(ids []string) {
 		if !existed {
 			continue
 		}
-		if err := s.publish(topicEnd, id); err != nil {
+		if err := s.cluster.publish(topicEnd, id); err != nil {
 			s.tel.log.Debug("session end not published", zap.Error(err))
 		}
 	}
@@ -653,7 +654,7 @@ func (s *Server) resyncSessions() {
 // routeResponse publishes a client's response to a server-to-client
 // request that another replica sent.
 func (s *Server) routeResponse(in *inbound) error {
-	if err := s.publish(topicResponse, responseMsg{Session: in.Session.ID, Message: *in.Msg}); err != nil {
+	if err := s.cluster.publish(topicResponse, responseMsg{Session: in.Session.ID, Message: *in.Msg}); err != nil {
 		return unavailableError(err)
 	}
 	return nil

@@ -58,14 +58,15 @@ func (o *outbox) addLocked(n notifyMsg) {
 // drainOutbox publishes what the outbox holds whenever something was
 // queued, retrying with a backoff while the store still fails, until the
 // server stops.
-func (s *Server) drainOutbox(o *outbox, stop <-chan struct{}) {
+func (c *clusterState) drainOutbox() {
+	o, stop := &c.outbox, c.stop
 	for {
 		select {
 		case <-stop:
 			return
 		case <-o.wake:
 		}
-		for backoff := 100 * time.Millisecond; !s.flushOutbox(o); backoff = min(2*backoff, 5*time.Second) {
+		for backoff := 100 * time.Millisecond; !c.flushOutbox(); backoff = min(2*backoff, 5*time.Second) {
 			select {
 			case <-stop:
 				return
@@ -77,7 +78,8 @@ func (s *Server) drainOutbox(o *outbox, stop <-chan struct{}) {
 
 // flushOutbox publishes the outbox, oldest first; false when the store
 // failed again (what is left stays for the next try).
-func (s *Server) flushOutbox(o *outbox) bool {
+func (c *clusterState) flushOutbox() bool {
+	o := &c.outbox
 	for {
 		o.mu.Lock()
 		if len(o.pending) == 0 {
@@ -89,14 +91,14 @@ func (s *Server) flushOutbox(o *outbox) bool {
 		if dropped {
 			// Past the bound some notifications are gone: every replica
 			// tells its clients to read again what they watch.
-			if s.publish(topicResync, struct{}{}) != nil {
+			if c.publish(topicResync, struct{}{}) != nil {
 				return false
 			}
 			o.mu.Lock()
 			o.dropped = false
 			o.mu.Unlock()
 		}
-		if s.publish(topicNotify, n) != nil {
+		if c.publish(topicNotify, n) != nil {
 			return false
 		}
 		o.mu.Lock()
@@ -105,34 +107,34 @@ func (s *Server) flushOutbox(o *outbox) bool {
 	}
 }
 
-// resyncClients tells this replica's clients to read again what they
+// resync tells this replica's clients to read again what they
 // watch, after notifications may have been lost (the replica's link to
 // the shared store broke, or another replica dropped some): every
 // subscribed resource is reported updated, and every list changed to
 // those that listen for it.
-func (s *Server) resyncClients() {
+func (n *notifier) resync() {
 	uris := map[string]bool{}
-	s.sessions.mu.Lock()
-	for _, sess := range s.sessions.byID {
+	n.sessions.mu.Lock()
+	for _, sess := range n.sessions.byID {
 		sess.mu.Lock()
 		for uri := range sess.subscribed {
 			uris[uri] = true
 		}
 		sess.mu.Unlock()
 	}
-	s.sessions.mu.Unlock()
-	s.subs.mu.Lock()
-	for l := range s.subs.listeners {
+	n.sessions.mu.Unlock()
+	n.mu.Lock()
+	for l := range n.listeners {
 		for _, uri := range l.filter.ResourceSubscriptions {
 			uris[uri] = true
 		}
 	}
-	s.subs.mu.Unlock()
-	s.tel.log.Info("notifications may have been lost: clients told to read again", zap.Int("resources", len(uris)))
+	n.mu.Unlock()
+	n.tel.log.Info("notifications may have been lost: clients told to read again", zap.Int("resources", len(uris)))
 	for uri := range uris {
-		s.deliver(resourceUpdated(uri).everywhere())
+		n.deliver(resourceUpdated(uri).everywhere())
 	}
 	for _, kind := range []string{"tools", "prompts", "resources"} {
-		s.deliver(listChanged(kind).everywhere())
+		n.deliver(listChanged(kind).everywhere())
 	}
 }

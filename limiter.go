@@ -43,9 +43,9 @@ func (e *limitError) outcome() outcome {
 
 // refused answers a request refused by a limit from inside its handler:
 // it tells the observer and returns the -31429 error with its outcome.
-func (s *Server) refused(req *Request, e *limitError) error {
-	if s.tel.obs != nil {
-		s.tel.obs.Event(EventLimitRefused, Tag{"limit", e.limit}, Tag{"method", req.Method})
+func (t *telemetry) refused(req *Request, e *limitError) error {
+	if t.obs != nil {
+		t.obs.Event(EventLimitRefused, Tag{"limit", e.limit}, Tag{"method", req.Method})
 	}
 	return refuse(e.wire(), e.outcome())
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"sync"
 	"time"
 
 	"go.uber.org/zap"
@@ -60,10 +61,33 @@ func (l *listener) wants(method string, uri string) bool {
 	return false
 }
 
+// notifier delivers change notifications: to legacy sessions (their
+// resources/subscribe set and list changes) and to 2026-07-28
+// subscriptions/listen streams (their filter), each tagged with its
+// subscription id, on this replica and, through the cluster, on the
+// others.
+type notifier struct {
+	mu        sync.Mutex
+	listeners map[*listener]struct{}
+
+	max, maxPerKey int // Limits.MaxListenStreams, MaxListenStreamsPerPrincipal
+	sessions       *sessionTable
+	cluster        *clusterState // nil: this process alone
+	tel            *telemetry
+	closing        <-chan struct{} // closed when the server closes
+	// serves says which notifications the server can send at all: a
+	// listen filter asking for others is trimmed.
+	serves struct{ tools, prompts, resources, tasks bool }
+	// authorize checks that the caller may read the resource at uri
+	// (its declared scope); owned keeps the task ids the caller owns.
+	authorize func(ctx context.Context, req *Request, uri string) error
+	owned     func(ctx context.Context, req *Request, ids []string) []string
+}
+
 // listen serves subscriptions/listen: it acknowledges the filter it will
 // honour, then streams matching notifications until the client goes away
 // or the server shuts down.
-func (s *Server) listen(ctx context.Context, req *Request, _ *params, raw json.RawMessage) (any, error) {
+func (n *notifier) listen(ctx context.Context, req *Request, raw json.RawMessage) (any, error) {
 	var p struct {
 		Notifications listenFilter `json:"notifications"`
 	}
@@ -80,42 +104,38 @@ func (s *Server) listen(ctx context.Context, req *Request, _ *params, raw json.R
 		return nil, missingTasksCapability()
 	}
 	for _, uri := range p.Notifications.ResourceSubscriptions {
-		if err := s.permit(ctx, req, s.resourceScope(uri)); err != nil {
+		if err := n.authorize(ctx, req, uri); err != nil {
 			return nil, err
 		}
 	}
 	f := p.Notifications
-	if !hasTools(s) {
-		f.ToolsListChanged = false
-	}
-	if !hasPrompts(s) {
-		f.PromptsListChanged = false
-	}
-	if !hasResources(s) {
+	f.ToolsListChanged = f.ToolsListChanged && n.serves.tools
+	f.PromptsListChanged = f.PromptsListChanged && n.serves.prompts
+	if !n.serves.resources {
 		f.ResourcesListChanged, f.ResourceSubscriptions = false, nil
 	}
-	if s.tasks == nil {
+	if !n.serves.tasks {
 		f.TaskIDs = nil
 	}
-	f.TaskIDs = s.ownedTasks(ctx, req, f.TaskIDs)
+	f.TaskIDs = n.owned(ctx, req, f.TaskIDs)
 	id := req.incoming.Msg.ID
 	// Register before acknowledging, so that no change between the two is
 	// lost; deliveries wait for the acknowledgement, which must come first.
 	l := &listener{id: id, filter: f, peer: req.peer, key: req.principalKey(), partition: req.Partition, ctx: ctx, ready: make(chan struct{})}
-	s.subs.mu.Lock()
-	if refused := s.listenCapLocked(l.key); refused != nil {
-		s.subs.mu.Unlock()
-		return nil, s.refused(req, refused)
+	n.mu.Lock()
+	if refused := n.capLocked(l.key); refused != nil {
+		n.mu.Unlock()
+		return nil, n.tel.refused(req, refused)
 	}
-	if s.subs.listeners == nil {
-		s.subs.listeners = map[*listener]struct{}{}
+	if n.listeners == nil {
+		n.listeners = map[*listener]struct{}{}
 	}
-	s.subs.listeners[l] = struct{}{}
-	s.subs.mu.Unlock()
+	n.listeners[l] = struct{}{}
+	n.mu.Unlock()
 	defer func() {
-		s.subs.mu.Lock()
-		delete(s.subs.listeners, l)
-		s.subs.mu.Unlock()
+		n.mu.Lock()
+		delete(n.listeners, l)
+		n.mu.Unlock()
 	}()
 	ack := map[string]any{"_meta": map[string]any{metaSubscriptionID: id}, "notifications": f}
 	err := req.peer.Notify(ctx, "notifications/subscriptions/acknowledged", ack)
@@ -126,32 +146,31 @@ func (s *Server) listen(ctx context.Context, req *Request, _ *params, raw json.R
 	select {
 	case <-ctx.Done():
 		return nil, ctx.Err()
-	case <-s.closing():
+	case <-n.closing:
 	}
 	return map[string]any{"_meta": map[string]any{metaSubscriptionID: id}}, nil
 }
 
-// listenCapLocked says which cap, if any, refuses one more listen stream
-// of the principal key (Options.Limits.MaxListenStreamsPerPrincipal and
-// MaxListenStreams); the caller holds s.subs.mu.
-func (s *Server) listenCapLocked(key string) *limitError {
-	perKey, max := s.opts.Limits.MaxListenStreamsPerPrincipal, s.opts.Limits.MaxListenStreams
-	if max > 0 && len(s.subs.listeners) >= max {
+// capLocked says which cap, if any, refuses one more listen stream of the
+// principal key (Limits.MaxListenStreamsPerPrincipal and
+// MaxListenStreams); the caller holds n.mu.
+func (n *notifier) capLocked(key string) *limitError {
+	if n.max > 0 && len(n.listeners) >= n.max {
 		return &limitError{limit: "listen_streams", retryAfter: time.Second,
-			msg: fmt.Sprintf("Too many requests: the server has %d subscriptions/listen streams open, the most allowed; retry later", max)}
+			msg: fmt.Sprintf("Too many requests: the server has %d subscriptions/listen streams open, the most allowed; retry later", n.max)}
 	}
-	if perKey <= 0 {
+	if n.maxPerKey <= 0 {
 		return nil
 	}
-	n := 0
-	for l := range s.subs.listeners {
+	count := 0
+	for l := range n.listeners {
 		if l.key == key {
-			n++
+			count++
 		}
 	}
-	if n >= perKey {
+	if count >= n.maxPerKey {
 		return &limitError{limit: "listen_streams", retryAfter: time.Second,
-			msg: fmt.Sprintf("Too many requests: at most %d subscriptions/listen streams per caller may be open at once; close one (one stream can carry every notification) and retry", perKey)}
+			msg: fmt.Sprintf("Too many requests: at most %d subscriptions/listen streams per caller may be open at once; close one (one stream can carry every notification) and retry", n.maxPerKey)}
 	}
 	return nil
 }
@@ -187,32 +206,30 @@ func (s *Server) ownedTasks(ctx context.Context, req *Request, ids []string) []s
 // When the notification cannot be published, it is delivered here at once
 // and kept in the outbox, to be published (in order, after any kept
 // before it) once the shared store is back.
-func (s *Server) broadcast(n notifyMsg) {
-	if s.cluster != nil {
-		if !s.cluster.outbox.behind(n) {
-			err := s.publish(topicNotify, n)
-			if err == nil {
-				return
-			}
-			s.tel.log.Warn("notification kept until the other replicas can be told", zap.String("method", n.Method), zap.Error(err))
-			s.cluster.outbox.add(n)
+func (n *notifier) broadcast(m notifyMsg) {
+	if c := n.cluster; c != nil && !c.outbox.behind(m) {
+		err := c.publish(topicNotify, m)
+		if err == nil {
+			return
 		}
+		n.tel.log.Warn("notification kept until the other replicas can be told", zap.String("method", m.Method), zap.Error(err))
+		c.outbox.add(m)
 	}
-	s.deliver(n)
+	n.deliver(m)
 }
 
 // deliver sends a notification to this replica's sessions and listen
 // streams that asked for it.
-func (s *Server) deliver(n notifyMsg) {
-	method, key, params := n.Method, n.Key, n.Params
-	s.sessions.mu.Lock()
-	sessions := make([]*Session, 0, len(s.sessions.byID))
-	for _, sess := range s.sessions.byID {
-		if n.reaches(sess.partition) {
+func (n *notifier) deliver(m notifyMsg) {
+	method, key, params := m.Method, m.Key, m.Params
+	n.sessions.mu.Lock()
+	sessions := make([]*Session, 0, len(n.sessions.byID))
+	for _, sess := range n.sessions.byID {
+		if m.reaches(sess.partition) {
 			sessions = append(sessions, sess)
 		}
 	}
-	s.sessions.mu.Unlock()
+	n.sessions.mu.Unlock()
 	for _, sess := range sessions {
 		if method == "notifications/resources/updated" && !sess.isSubscribed(key) {
 			continue
@@ -222,16 +239,16 @@ func (s *Server) deliver(n notifyMsg) {
 		}
 		sess.send(method, params)
 	}
-	s.subs.mu.Lock()
+	n.mu.Lock()
 	var targets []*listener
-	for l := range s.subs.listeners {
+	for l := range n.listeners {
 		// A cancelled stream stays registered until its handler returns;
 		// nothing more may be sent for it meanwhile.
-		if l.ctx.Err() == nil && n.reaches(l.partition) && l.wants(method, key) {
+		if l.ctx.Err() == nil && m.reaches(l.partition) && l.wants(method, key) {
 			targets = append(targets, l)
 		}
 	}
-	s.subs.mu.Unlock()
+	n.mu.Unlock()
 	for _, l := range targets {
 		select {
 		case <-l.ready:
@@ -249,11 +266,11 @@ func (s *Server) deliver(n notifyMsg) {
 
 // ResourceUpdated tells subscribers that the resource at uri changed, in
 // every partition (see [Request.Partition]).
-func (s *Server) ResourceUpdated(uri string) { s.broadcast(resourceUpdated(uri).everywhere()) }
+func (s *Server) ResourceUpdated(uri string) { s.notes.broadcast(resourceUpdated(uri).everywhere()) }
 
 // ListChanged tells clients that the list of kind ("tools", "prompts" or
 // "resources") changed, in every partition.
-func (s *Server) ListChanged(kind string) { s.broadcast(listChanged(kind).everywhere()) }
+func (s *Server) ListChanged(kind string) { s.notes.broadcast(listChanged(kind).everywhere()) }
 
 func resourceUpdated(uri string) notifyMsg {
 	return notifyMsg{Method: "notifications/resources/updated", Key: uri, Params: map[string]any{"uri": uri}}
@@ -263,17 +280,18 @@ func listChanged(kind string) notifyMsg {
 	return notifyMsg{Method: "notifications/" + kind + "/list_changed", Params: map[string]any{}}
 }
 
-func (s *Server) notifyTask(t *task) {
+// notifyTask tells the listen streams that follow t of its state.
+func (n *notifier) notifyTask(t *task) {
 	v := t.view("", true)
 	b, _ := json.Marshal(v)
 	var params map[string]any
 	_ = json.Unmarshal(b, &params)
 	delete(params, "resultType")
-	s.broadcast(notifyMsg{Method: "notifications/tasks", Key: t.id, Params: params, Everywhere: true})
+	n.broadcast(notifyMsg{Method: "notifications/tasks", Key: t.id, Params: params, Everywhere: true})
 }
 
 // ResourceUpdated tells the subscribers in the request's partition that
 // the resource at uri changed; a component calls it after a write.
 func (r *Request) ResourceUpdated(uri string) {
-	r.server.broadcast(resourceUpdated(uri).in(r.Partition))
+	r.server.notes.broadcast(resourceUpdated(uri).in(r.Partition))
 }

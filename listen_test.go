@@ -25,9 +25,9 @@ func TestListenCancelledGetsNothing(t *testing.T) {
 	s.ListChanged("tools")
 	// Cancelled but (we make sure) still registered: the handler cannot
 	// unregister while we hold the lock.
-	s.subs.mu.Lock()
+	s.notes.mu.Lock()
 	cancel()
-	s.subs.mu.Unlock()
+	s.notes.mu.Unlock()
 	for range 10 {
 		s.ListChanged("tools")
 	}
@@ -39,9 +39,9 @@ func TestListenCancelledGetsNothing(t *testing.T) {
 	stop()
 	ready := make(chan struct{})
 	close(ready)
-	s.subs.mu.Lock()
-	s.subs.listeners[&listener{id: []byte(`"l2"`), filter: listenFilter{ToolsListChanged: true}, peer: peer, ctx: cancelled, ready: ready}] = struct{}{}
-	s.subs.mu.Unlock()
+	s.notes.mu.Lock()
+	s.notes.listeners[&listener{id: []byte(`"l2"`), filter: listenFilter{ToolsListChanged: true}, peer: peer, ctx: cancelled, ready: ready}] = struct{}{}
+	s.notes.mu.Unlock()
 	for range 10 {
 		s.ListChanged("tools")
 	}

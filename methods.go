@@ -34,7 +34,9 @@ func init() {
 		"resources/subscribe":       {handle: (*Server).subscribe, legacyOnly: true, enabled: hasResources},
 		"resources/unsubscribe":     {handle: (*Server).unsubscribe, legacyOnly: true, enabled: hasResources},
 		"server/discover":           {handle: (*Server).serverDiscover, modernOnly: true},
-		"subscriptions/listen":      {handle: (*Server).listen, modernOnly: true},
+		"subscriptions/listen": {handle: func(s *Server, ctx context.Context, req *Request, _ *params, raw json.RawMessage) (any, error) {
+			return s.notes.listen(ctx, req, raw)
+		}, modernOnly: true},
 		"tools/list":                {handle: (*Server).listPage, enabled: hasTools},
 		"tools/call":                {handle: (*Server).callTool, enabled: hasTools},
 		"resources/list":            {handle: (*Server).listPage, enabled: hasResources},
@@ -173,7 +175,7 @@ func (s *Server) initialize(ctx context.Context, req *Request, _ *params, raw js
 		s.tel.event(EventSessionEvicted, "reason", reason)
 	}
 	if refused != nil {
-		return nil, s.refused(req, refused)
+		return nil, s.tel.refused(req, refused)
 	}
 	if s.cluster != nil {
 		if err := s.cluster.b.CreateSession(ctx, sess.record(s.sessions.idle)); err != nil {

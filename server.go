@@ -116,7 +116,7 @@ type Server struct {
 	pending  pending        // bytes of answers not yet written, per principal
 	tasks    *taskTable
 	cluster  *clusterState // nil without Options.Cluster
-	subs     subscribers
+	notes    *notifier
 	closed   chan struct{}
 	// completions is whether completion/complete is served (some prompt
 	// or template completes), decided once at start-up.
@@ -232,6 +232,10 @@ func build(def Definition, opts Options) (*Server, error) {
 	if opts.Tasks {
 		s.tasks = newTaskTable(opts.Limits.MaxActiveTasksPerPrincipal, opts.Limits.MaxTasks, opts.Limits.MaxTaskResultBytes)
 	}
+	s.notes = &notifier{sessions: &s.sessions, tel: s.tel, closing: s.closed,
+		max: opts.Limits.MaxListenStreams, maxPerKey: opts.Limits.MaxListenStreamsPerPrincipal,
+		authorize: func(ctx context.Context, req *Request, uri string) error { return s.permit(ctx, req, s.resourceScope(uri)) },
+		owned:     s.ownedTasks}
 	if opts.Cluster != nil {
 		b, ok := opts.Cluster.(cluster.Backend)
 		if !ok {
@@ -242,6 +246,7 @@ func build(def Definition, opts Options) (*Server, error) {
 		}
 		s.sessions.pendingPrefix = "srv-" + opts.Cluster.ID() + "-"
 		s.sessions.checkIdle = s.checkIdle
+		s.notes.cluster = s.cluster
 	}
 	for i := range def.Tools {
 		t := &compiledTool{Tool: def.Tools[i]}
@@ -286,6 +291,7 @@ func build(def Definition, opts Options) (*Server, error) {
 		s.tel.registered("prompt", p.Prompt.Name)
 	}
 	s.completions = s.offersCompletions()
+	s.notes.serves.tools, s.notes.serves.prompts, s.notes.serves.resources, s.notes.serves.tasks = hasTools(s), hasPrompts(s), hasResources(s), s.tasks != nil
 	if err := s.buildLists(); err != nil {
 		return nil, err
 	}
@@ -829,12 +835,6 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(keys)
 	return keys
-}
-
-// subscribers tracks who wants resource and list-change notifications.
-type subscribers struct {
-	mu        sync.Mutex
-	listeners map[*listener]struct{}
 }
 
 // decodeFast decodes params in one pass with the jsonrpc scanner, slicing

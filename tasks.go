@@ -256,12 +256,12 @@ func (s *Server) startTask(_ context.Context, req *Request, t *compiledTool, arg
 	tk := &task{
 		id: hex.EncodeToString(b[:]), subject: ownerKey(req.Auth.ID(), req.Partition), key: req.principalKey(), status: "working", created: now, updated: now,
 		asks: map[string]InputRequest{}, answers: map[string]json.RawMessage{}, answered: make(chan struct{}),
-		listeners: s.notifyTask,
+		listeners: s.notes.notifyTask,
 	}
 	forgotten, refused := s.tasks.admit(tk)
 	gone(forgotten)
 	if refused != nil {
-		return nil, s.refused(req, refused)
+		return nil, s.tel.refused(req, refused)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	tk.cancel = cancel
@@ -432,7 +432,7 @@ func (s *Server) taskUpdate(ctx context.Context, req *Request, _ *params, raw js
 				return nil, unavailableError(err)
 			}
 		}
-		if err := s.publish(topicTaskIn, taskMsg{ID: p.TaskID, InputResponses: p.InputResponses}); err != nil {
+		if err := s.cluster.publish(topicTaskIn, taskMsg{ID: p.TaskID, InputResponses: p.InputResponses}); err != nil {
 			return nil, unavailableError(err)
 		}
 		return json.RawMessage(`{}`), nil
@@ -509,10 +509,10 @@ func (s *Server) cancelSharedTask(ctx context.Context, req *Request, raw json.Ra
 		if _, err := s.cluster.b.PutTask(ctx, tk.record(s.cluster.b.ID())); err != nil {
 			return nil, unavailableError(err)
 		}
-		if err := s.publish(topicTaskStop, taskMsg{ID: p.TaskID}); err != nil {
+		if err := s.cluster.publish(topicTaskStop, taskMsg{ID: p.TaskID}); err != nil {
 			s.tel.log.Debug("task cancel not published", zap.Error(err))
 		}
-		s.notifyTask(tk)
+		s.notes.notifyTask(tk)
 	}
 	return json.RawMessage(`{}`), nil
 }
