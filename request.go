@@ -115,7 +115,9 @@ func (r *Request) Log(ctx context.Context, level, logger string, data any) error
 
 // ListChanged tells clients that the list of kind ("tools", "prompts" or
 // "resources") changed.
-func (r *Request) ListChanged(kind string) { r.server.notes.broadcast(listChanged(kind).in(r.Partition)) }
+func (r *Request) ListChanged(kind string) {
+	r.server.notes.broadcast(listChanged(kind).in(r.Partition))
+}
 
 // Ask obtains the client's answer to a server-to-client request
 // (elicitation/create, sampling/createMessage, roots/list). In a legacy

@@ -234,8 +234,10 @@ func build(def Definition, opts Options) (*Server, error) {
 	}
 	s.notes = &notifier{sessions: &s.sessions, tel: s.tel, closing: s.closed,
 		max: opts.Limits.MaxListenStreams, maxPerKey: opts.Limits.MaxListenStreamsPerPrincipal,
-		authorize: func(ctx context.Context, req *Request, uri string) error { return s.permit(ctx, req, s.resourceScope(uri)) },
-		owned:     s.ownedTasks}
+		authorize: func(ctx context.Context, req *Request, uri string) error {
+			return s.permit(ctx, req, s.resourceScope(uri))
+		},
+		owned: s.ownedTasks}
 	if opts.Cluster != nil {
 		b, ok := opts.Cluster.(cluster.Backend)
 		if !ok {
