@@ -195,14 +195,14 @@ func (s *Server) onMessage(m cluster.Message) {
 	case topicTaskIn:
 		var u taskMsg
 		if err = json.Unmarshal(m.Payload, &u); err == nil {
-			if tk := s.localTask(u.ID); tk != nil {
+			if tk := s.tasks.local(u.ID); tk != nil {
 				tk.answer(u.InputResponses)
 			}
 		}
 	case topicTaskStop:
 		var u taskMsg
 		if err = json.Unmarshal(m.Payload, &u); err == nil {
-			if tk := s.localTask(u.ID); tk != nil {
+			if tk := s.tasks.local(u.ID); tk != nil {
 				tk.cancel()
 				tk.set("cancelled", "The task was cancelled.")
 			}
@@ -684,21 +684,21 @@ func (t *task) record(owner string) cluster.Task {
 // persistTask writes a task's state through. A terminal state that cannot
 // be written now is retried in the background until it is, so that no
 // finished task stays "working" in the backend.
-func (s *Server) persistTask(t *task) error {
-	rec := t.record(s.cluster.b.ID())
+func (c *clusterState) persistTask(t *task) error {
+	rec := t.record(c.b.ID())
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	_, err := s.cluster.b.PutTask(ctx, rec)
+	_, err := c.b.PutTask(ctx, rec)
 	cancel()
 	if err != nil && cluster.Terminal(rec.Status) {
 		go func() {
 			for wait := time.Second; time.Since(rec.Updated) < taskTTL; wait = min(2*wait, 30*time.Second) {
 				select {
 				case <-time.After(wait):
-				case <-s.cluster.stop:
+				case <-c.stop:
 					return
 				}
 				ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-				_, err := s.cluster.b.PutTask(ctx, rec)
+				_, err := c.b.PutTask(ctx, rec)
 				cancel()
 				if err == nil {
 					return
@@ -709,16 +709,10 @@ func (s *Server) persistTask(t *task) error {
 	return err
 }
 
-func (s *Server) localTask(id string) *task {
-	s.tasks.mu.Lock()
-	defer s.tasks.mu.Unlock()
-	return s.tasks.tasks[id]
-}
-
-// sharedTask loads a task from the backend for the caller, as a detached
+// loadTask loads a task from the backend for the caller, as a detached
 // task value that only describes it.
-func (s *Server) sharedTask(ctx context.Context, req *Request, id string) (*task, error) {
-	rec, err := s.cluster.b.LoadTask(ctx, id)
+func (c *clusterState) loadTask(ctx context.Context, req *Request, id string) (*task, error) {
+	rec, err := c.b.LoadTask(ctx, id)
 	if errors.Is(err, cluster.ErrNotFound) || err == nil && rec.Subject != ownerKey(req.Auth.ID(), req.Partition) {
 		return nil, fmt.Errorf("%w: Failed to retrieve task: Task not found", jsonrpc.ErrInvalidParams)
 	}

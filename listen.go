@@ -179,25 +179,6 @@ func (n *notifier) capLocked(key string) *limitError {
 // looked up (in the shared store, in a cluster) before the stream opens.
 const maxListenTasks = 100
 
-// ownedTasks keeps the ids of the tasks that req's caller owns: another
-// principal's task is as unknown to a listen stream as to tasks/get, and
-// its notifications (which carry its result) are not delivered there.
-func (s *Server) ownedTasks(ctx context.Context, req *Request, ids []string) []string {
-	var own []string
-	for _, id := range ids {
-		if s.cluster != nil {
-			if _, err := s.sharedTask(ctx, req, id); err == nil {
-				own = append(own, id)
-			}
-			continue
-		}
-		if s.tasks.owned(req, id) != nil {
-			own = append(own, id)
-		}
-	}
-	return own
-}
-
 // broadcast sends a notification to every legacy session and listen stream
 // that asked for it. key is the resource URI or task id the notification is
 // about, if any.

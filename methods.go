@@ -34,29 +34,46 @@ func init() {
 		"resources/subscribe":       {handle: (*Server).subscribe, legacyOnly: true, enabled: hasResources},
 		"resources/unsubscribe":     {handle: (*Server).unsubscribe, legacyOnly: true, enabled: hasResources},
 		"server/discover":           {handle: (*Server).serverDiscover, modernOnly: true},
-		"subscriptions/listen": {handle: func(s *Server, ctx context.Context, req *Request, _ *params, raw json.RawMessage) (any, error) {
-			return s.notes.listen(ctx, req, raw)
-		}, modernOnly: true},
-		"tools/list":               {handle: (*Server).listPage, enabled: hasTools},
-		"tools/call":               {handle: (*Server).callTool, enabled: hasTools},
-		"resources/list":           {handle: (*Server).listPage, enabled: hasResources},
-		"resources/templates/list": {handle: (*Server).listPage, enabled: hasResources},
-		"resources/read":           {handle: (*Server).readResource, enabled: hasResources},
-		"prompts/list":             {handle: (*Server).listPage, enabled: hasPrompts},
-		"prompts/get":              {handle: (*Server).getPrompt, enabled: hasPrompts},
-		"completion/complete":      {handle: (*Server).complete, enabled: hasCompletions},
-		"skills/list":              {handle: (*Server).listSkills, enabled: hasSkills},
-		"skills/get":               {handle: (*Server).getSkill, enabled: hasSkills},
-		"resources/directory/read": {handle: (*Server).readDirectory, enabled: hasSkills},
-		"tasks/get":                {handle: (*Server).taskGet, modernOnly: true, enabled: hasTasks},
-		"tasks/update":             {handle: (*Server).taskUpdate, modernOnly: true, enabled: hasTasks},
-		"tasks/cancel":             {handle: (*Server).taskCancel, modernOnly: true, enabled: hasTasks},
+		"subscriptions/listen":      {handle: listen, modernOnly: true},
+		"tools/list":                {handle: (*Server).listPage, enabled: hasTools},
+		"tools/call":                {handle: (*Server).callTool, enabled: hasTools},
+		"resources/list":            {handle: (*Server).listPage, enabled: hasResources},
+		"resources/templates/list":  {handle: (*Server).listPage, enabled: hasResources},
+		"resources/read":            {handle: (*Server).readResource, enabled: hasResources},
+		"prompts/list":              {handle: (*Server).listPage, enabled: hasPrompts},
+		"prompts/get":               {handle: (*Server).getPrompt, enabled: hasPrompts},
+		"completion/complete":       {handle: (*Server).complete, enabled: hasCompletions},
+		"skills/list":               {handle: (*Server).listSkills, enabled: hasSkills},
+		"skills/get":                {handle: (*Server).getSkill, enabled: hasSkills},
+		"resources/directory/read":  {handle: (*Server).readDirectory, enabled: hasSkills},
+		"tasks/get":                 {handle: taskGet, modernOnly: true, enabled: hasTasks},
+		"tasks/update":              {handle: taskUpdate, modernOnly: true, enabled: hasTasks},
+		"tasks/cancel":              {handle: taskCancel, modernOnly: true, enabled: hasTasks},
 		// Cancellation is carried out by the transport, which knows the
 		// requests in flight; the core passes it to the other replicas.
 		"notifications/cancelled":          {handle: (*Server).cancelled},
 		"notifications/roots/list_changed": {handle: empty, legacyOnly: true},
 		"notifications/progress":           {handle: empty},
 	}
+}
+
+// The handlers of the features' methods: each hands the request to the
+// feature that serves it.
+
+func listen(s *Server, ctx context.Context, req *Request, _ *params, raw json.RawMessage) (any, error) {
+	return s.notes.listen(ctx, req, raw)
+}
+
+func taskGet(s *Server, ctx context.Context, req *Request, _ *params, raw json.RawMessage) (any, error) {
+	return s.tasks.get(ctx, req, raw)
+}
+
+func taskUpdate(s *Server, ctx context.Context, req *Request, _ *params, raw json.RawMessage) (any, error) {
+	return s.tasks.update(ctx, req, raw)
+}
+
+func taskCancel(s *Server, ctx context.Context, req *Request, _ *params, raw json.RawMessage) (any, error) {
+	return s.tasks.cancel(ctx, req, raw)
 }
 
 func hasTools(s *Server) bool { return len(s.tools) > 0 }
@@ -259,7 +276,9 @@ func (s *Server) callTool(ctx context.Context, req *Request, p *params, _ json.R
 					return s.inputRequired(req, p, err)
 				}
 			}
-			return s.startTask(ctx, req, t, args)
+			return s.tasks.start(req, func(ctx context.Context, treq *Request) (*CallToolResult, error) {
+				return s.runTool(ctx, treq, t, args)
+			})
 		case t.Task == "required":
 			return nil, missingTasksCapability()
 		}

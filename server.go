@@ -229,15 +229,16 @@ func build(def Definition, opts Options) (*Server, error) {
 			s.tel.registered("view", v.URI)
 		}
 	}
-	if opts.Tasks {
-		s.tasks = newTaskTable(opts.Limits.MaxActiveTasksPerPrincipal, opts.Limits.MaxTasks, opts.Limits.MaxTaskResultBytes)
-	}
 	s.notes = &notifier{sessions: &s.sessions, tel: s.tel, closing: s.closed,
 		max: opts.Limits.MaxListenStreams, maxPerKey: opts.Limits.MaxListenStreamsPerPrincipal,
 		authorize: func(ctx context.Context, req *Request, uri string) error {
 			return s.permit(ctx, req, s.resourceScope(uri))
 		},
-		owned: s.ownedTasks}
+		owned: func(context.Context, *Request, []string) []string { return nil }}
+	if opts.Tasks {
+		s.tasks = newTaskTable(opts.Limits, s.tel, s.notes, &s.running)
+		s.notes.owned = s.tasks.ownedIDs
+	}
 	if opts.Cluster != nil {
 		b, ok := opts.Cluster.(cluster.Backend)
 		if !ok {
@@ -249,6 +250,9 @@ func build(def Definition, opts Options) (*Server, error) {
 		s.sessions.pendingPrefix = "srv-" + opts.Cluster.ID() + "-"
 		s.sessions.checkIdle = s.checkIdle
 		s.notes.cluster = s.cluster
+		if s.tasks != nil {
+			s.tasks.cluster = s.cluster
+		}
 	}
 	for i := range def.Tools {
 		t := &compiledTool{Tool: def.Tools[i]}

@@ -39,12 +39,18 @@ type taskTable struct {
 	maxActive      int
 	max            int
 	maxResultBytes int64
+
+	tel     *telemetry
+	notes   *notifier       // tells listen streams of each state
+	cluster *clusterState   // nil: tasks live in this process alone
+	running *sync.WaitGroup // the tasks whose handlers run (Server.Drain)
 }
 
-func newTaskTable(maxActive, max int, maxResultBytes int64) *taskTable {
+func newTaskTable(l Limits, tel *telemetry, notes *notifier, running *sync.WaitGroup) *taskTable {
 	return &taskTable{
 		tasks: map[string]*task{}, active: map[string]int{}, finished: linkedlist.New(),
-		maxActive: maxActive, max: max, maxResultBytes: maxResultBytes,
+		maxActive: l.MaxActiveTasksPerPrincipal, max: l.MaxTasks, maxResultBytes: l.MaxTaskResultBytes,
+		tel: tel, notes: notes, running: running,
 	}
 }
 
@@ -247,55 +253,55 @@ func terminal(status string) bool {
 	return status == "completed" || status == "failed" || status == "cancelled"
 }
 
-// startTask runs a tool call in the background and answers at once with the
-// task's handle.
-func (s *Server) startTask(_ context.Context, req *Request, t *compiledTool, args json.RawMessage) (any, error) {
+// start runs a tool call (run, on the task's own request) in the
+// background and answers at once with the task's handle.
+func (tt *taskTable) start(req *Request, run func(ctx context.Context, req *Request) (*CallToolResult, error)) (any, error) {
 	var b [16]byte
 	_, _ = rand.Read(b[:])
 	now := time.Now()
 	tk := &task{
 		id: hex.EncodeToString(b[:]), subject: ownerKey(req.Auth.ID(), req.Partition), key: req.principalKey(), status: "working", created: now, updated: now,
 		asks: map[string]InputRequest{}, answers: map[string]json.RawMessage{}, answered: make(chan struct{}),
-		listeners: s.notes.notifyTask,
+		listeners: tt.notes.notifyTask,
 	}
-	forgotten, refused := s.tasks.admit(tk)
+	forgotten, refused := tt.admit(tk)
 	gone(forgotten)
 	if refused != nil {
-		return nil, s.tel.refused(req, refused)
+		return nil, tt.tel.refused(req, refused)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	tk.cancel = cancel
-	if s.cluster != nil {
+	if c := tt.cluster; c != nil {
 		// Shared before the handle is returned: the client's next call
 		// may reach another replica.
-		if err := s.persistTask(tk); err != nil {
+		if err := c.persistTask(tk); err != nil {
 			cancel()
-			s.tasks.abandon(tk)
+			tt.abandon(tk)
 			return nil, unavailableError(err)
 		}
-		tk.persist = s.persistTask
+		tk.persist = c.persistTask
 	}
-	if s.tel.obs != nil {
-		tk.observe = func(from, to string) { s.tel.obs.Event(EventTaskState, Tag{"from", from}, Tag{"to", to}) }
+	if obs := tt.tel.obs; obs != nil {
+		tk.observe = func(from, to string) { obs.Event(EventTaskState, Tag{"from", from}, Tag{"to", to}) }
 		tk.observe("", tk.status)
 	}
 
 	treq := *req
 	treq.peer = nil // progress and logs are not sent for tasks
 	treq.task = tk
-	s.running.Add(1)
+	tt.running.Add(1)
 	go func() {
-		defer s.running.Done() // last: after the final status is stored
+		defer tt.running.Done() // last: after the final status is stored
 		defer cancel()
-		res, err := s.runTool(ctx, &treq, t, args)
+		res, err := run(ctx, &treq)
 		if err == nil {
-			err = res.readStreams(s.tasks.maxResultBytes) // the result is stored
+			err = res.readStreams(tt.maxResultBytes) // the result is stored
 		}
 		tk.mu.Lock()
 		if err == nil {
 			tk.result, _ = json.Marshal(res)
 			res.Release()
-			if max := s.tasks.maxResultBytes; max > 0 && int64(len(tk.result)) > max {
+			if max := tt.maxResultBytes; max > 0 && int64(len(tk.result)) > max {
 				err = fmt.Errorf("%w: the task's result takes %d bytes, more than the limit of %d bytes (%s) the server keeps", jsonrpc.ErrInternal, len(tk.result), max, sizeString(max))
 				tk.result = nil
 			}
@@ -306,7 +312,7 @@ func (s *Server) startTask(_ context.Context, req *Request, t *compiledTool, arg
 		tk.mu.Unlock()
 		// Before the status says so: once a client sees the task
 		// finished, it no longer counts as running.
-		gone(s.tasks.finish(tk))
+		gone(tt.finish(tk))
 		switch {
 		case ctx.Err() != nil:
 			tk.set("cancelled", "The task was cancelled.")
@@ -316,7 +322,7 @@ func (s *Server) startTask(_ context.Context, req *Request, t *compiledTool, arg
 			tk.set("completed", "")
 		}
 		time.AfterFunc(taskTTL, func() {
-			if s.tasks.forget(tk) {
+			if tt.forget(tk) {
 				gone([]*task{tk})
 			}
 		})
@@ -361,7 +367,8 @@ type taskParams struct {
 	InputResponses map[string]json.RawMessage `json:"inputResponses"`
 }
 
-func (s *Server) findTask(req *Request, raw json.RawMessage) (*task, *taskParams, error) {
+// find is the task raw's params name, if req's caller owns it here.
+func (tt *taskTable) find(req *Request, raw json.RawMessage) (*task, *taskParams, error) {
 	if !req.wantsTask() {
 		return nil, nil, missingTasksCapability()
 	}
@@ -369,11 +376,37 @@ func (s *Server) findTask(req *Request, raw json.RawMessage) (*task, *taskParams
 	if err := decode(raw, &p); err != nil {
 		return nil, nil, err
 	}
-	tk := s.tasks.owned(req, p.TaskID)
+	tk := tt.owned(req, p.TaskID)
 	if tk == nil {
 		return nil, nil, fmt.Errorf("%w: Failed to retrieve task: Task not found", jsonrpc.ErrInvalidParams)
 	}
 	return tk, &p, nil
+}
+
+// ownedIDs keeps the ids of the tasks that req's caller owns: another
+// principal's task is as unknown to a listen stream as to tasks/get, and
+// its notifications (which carry its result) are not delivered there.
+func (tt *taskTable) ownedIDs(ctx context.Context, req *Request, ids []string) []string {
+	var own []string
+	for _, id := range ids {
+		if tt.cluster != nil {
+			if _, err := tt.cluster.loadTask(ctx, req, id); err == nil {
+				own = append(own, id)
+			}
+			continue
+		}
+		if tt.owned(req, id) != nil {
+			own = append(own, id)
+		}
+	}
+	return own
+}
+
+// local returns the task with this id if this process runs it.
+func (tt *taskTable) local(id string) *task {
+	tt.mu.Lock()
+	defer tt.mu.Unlock()
+	return tt.tasks[id]
 }
 
 // owned returns the task id if req's caller owns it, else nil: another
@@ -388,27 +421,29 @@ func (tt *taskTable) owned(req *Request, id string) *task {
 	return tk
 }
 
-func (s *Server) taskGet(ctx context.Context, req *Request, _ *params, raw json.RawMessage) (any, error) {
-	if s.cluster != nil {
+// get serves tasks/get.
+func (tt *taskTable) get(ctx context.Context, req *Request, raw json.RawMessage) (any, error) {
+	if tt.cluster != nil {
 		// The shared record is the truth: the task may run elsewhere.
-		tk, _, err := s.findSharedTask(ctx, req, raw)
+		tk, _, err := tt.findShared(ctx, req, raw)
 		if err != nil {
 			return nil, err
 		}
 		return tk.view(resultComplete, true), nil
 	}
-	tk, _, err := s.findTask(req, raw)
+	tk, _, err := tt.find(req, raw)
 	if err != nil {
 		return nil, err
 	}
 	return tk.view(resultComplete, true), nil
 }
 
-func (s *Server) taskUpdate(ctx context.Context, req *Request, _ *params, raw json.RawMessage) (any, error) {
-	tk, p, err := s.findTask(req, raw)
-	if err != nil && s.cluster != nil {
+// update serves tasks/update: the client's answers to a task's questions.
+func (tt *taskTable) update(ctx context.Context, req *Request, raw json.RawMessage) (any, error) {
+	tk, p, err := tt.find(req, raw)
+	if c := tt.cluster; err != nil && c != nil {
 		var shared *task
-		if shared, p, err = s.findSharedTask(ctx, req, raw); err != nil {
+		if shared, p, err = tt.findShared(ctx, req, raw); err != nil {
 			return nil, err
 		}
 		if terminal(shared.status) {
@@ -428,11 +463,11 @@ func (s *Server) taskUpdate(ctx context.Context, req *Request, _ *params, raw js
 				shared.status, shared.message = "working", ""
 			}
 			shared.updated = time.Now()
-			if _, err := s.cluster.b.PutTask(ctx, shared.record(s.cluster.b.ID())); err != nil {
+			if _, err := c.b.PutTask(ctx, shared.record(c.b.ID())); err != nil {
 				return nil, unavailableError(err)
 			}
 		}
-		if err := s.cluster.publish(topicTaskIn, taskMsg{ID: p.TaskID, InputResponses: p.InputResponses}); err != nil {
+		if err := c.publish(topicTaskIn, taskMsg{ID: p.TaskID, InputResponses: p.InputResponses}); err != nil {
 			return nil, unavailableError(err)
 		}
 		return json.RawMessage(`{}`), nil
@@ -465,10 +500,11 @@ func (tk *task) answer(responses map[string]json.RawMessage) {
 	tk.mu.Unlock()
 }
 
-func (s *Server) taskCancel(ctx context.Context, req *Request, _ *params, raw json.RawMessage) (any, error) {
-	tk, _, err := s.findTask(req, raw)
-	if err != nil && s.cluster != nil {
-		return s.cancelSharedTask(ctx, req, raw)
+// cancel serves tasks/cancel.
+func (tt *taskTable) cancel(ctx context.Context, req *Request, raw json.RawMessage) (any, error) {
+	tk, _, err := tt.find(req, raw)
+	if err != nil && tt.cluster != nil {
+		return tt.cancelShared(ctx, req, raw)
 	}
 	if err != nil {
 		return nil, err
@@ -484,8 +520,8 @@ func missingTasksCapability() error {
 		WithData(map[string]any{"requiredCapabilities": map[string]any{"extensions": map[string]any{tasksExtension: map[string]any{}}}})
 }
 
-// findSharedTask is findTask on the cluster's shared record.
-func (s *Server) findSharedTask(ctx context.Context, req *Request, raw json.RawMessage) (*task, *taskParams, error) {
+// findShared is find on the cluster's shared record.
+func (tt *taskTable) findShared(ctx context.Context, req *Request, raw json.RawMessage) (*task, *taskParams, error) {
 	if !req.wantsTask() {
 		return nil, nil, missingTasksCapability()
 	}
@@ -493,26 +529,27 @@ func (s *Server) findSharedTask(ctx context.Context, req *Request, raw json.RawM
 	if err := decode(raw, &p); err != nil {
 		return nil, nil, err
 	}
-	tk, err := s.sharedTask(ctx, req, p.TaskID)
+	tk, err := tt.cluster.loadTask(ctx, req, p.TaskID)
 	return tk, &p, err
 }
 
-// cancelSharedTask cancels a task another replica runs: the shared record
+// cancelShared cancels a task another replica runs: the shared record
 // says cancelled at once, and the owner stops it when the message arrives.
-func (s *Server) cancelSharedTask(ctx context.Context, req *Request, raw json.RawMessage) (any, error) {
-	tk, p, err := s.findSharedTask(ctx, req, raw)
+func (tt *taskTable) cancelShared(ctx context.Context, req *Request, raw json.RawMessage) (any, error) {
+	c := tt.cluster
+	tk, p, err := tt.findShared(ctx, req, raw)
 	if err != nil {
 		return nil, err
 	}
 	if !terminal(tk.status) {
 		tk.status, tk.message, tk.updated = "cancelled", "The task was cancelled.", time.Now()
-		if _, err := s.cluster.b.PutTask(ctx, tk.record(s.cluster.b.ID())); err != nil {
+		if _, err := c.b.PutTask(ctx, tk.record(c.b.ID())); err != nil {
 			return nil, unavailableError(err)
 		}
-		if err := s.cluster.publish(topicTaskStop, taskMsg{ID: p.TaskID}); err != nil {
-			s.tel.log.Debug("task cancel not published", zap.Error(err))
+		if err := c.publish(topicTaskStop, taskMsg{ID: p.TaskID}); err != nil {
+			tt.tel.log.Debug("task cancel not published", zap.Error(err))
 		}
-		s.notes.notifyTask(tk)
+		tt.notes.notifyTask(tk)
 	}
 	return json.RawMessage(`{}`), nil
 }
