@@ -309,7 +309,7 @@ func TestSweptSessionLeavesStore(t *testing.T) {
 
 		t.Fatal(err)
 	}
-	s.checkIdle([]*Session{sess}) // what the sweep runs for sessions idle here
+	s.sessions.checkShared([]*Session{sess}) // what the sweep runs for sessions idle here
 	if !ended(sess) {
 		t.Fatal("the expired session was not ended")
 	}

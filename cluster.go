@@ -98,8 +98,13 @@ func (s *Server) startCluster(b cluster.Backend, explicitSecret bool) error {
 		s.signer.ring = c.ring
 		go c.ring.refreshEvery(10*time.Minute, c.stop)
 	}
+	// The features share through c before any message arrives.
 	s.cluster = c
-	s.sessions.forget = s.forgetShared
+	s.sessions.cluster, s.sessions.pendingPrefix = c, "srv-"+b.ID()+"-"
+	s.notes.cluster = c
+	if s.tasks != nil {
+		s.tasks.cluster = c
+	}
 	c.unsubscribe = b.Subscribe(c.prefix, s.onMessage)
 	go c.drainOutbox()
 	return nil
@@ -134,7 +139,7 @@ func (c *clusterState) publish(topic string, v any) error {
 // onMessage handles what other replicas published.
 func (s *Server) onMessage(m cluster.Message) {
 	if m.Lost { // messages may have been missed
-		go s.resyncSessions()
+		go s.sessions.resync()
 		go s.notes.resync()
 		return
 	}
@@ -157,21 +162,21 @@ func (s *Server) onMessage(m cluster.Message) {
 		var rec cluster.Session
 		if err = json.Unmarshal(m.Payload, &rec); err == nil {
 			s.cluster.sessionChanges.Add(1) // before the look-up: see loadSession
-			if sess := s.cachedSession(rec.ID); sess != nil {
+			if sess := s.sessions.cached(rec.ID); sess != nil {
 				// Here, not in the background: a notification
 				// published after this change (after a subscribe was
 				// answered) must find the session changed.
-				s.refreshSession(sess)
+				s.sessions.refresh(sess)
 			}
 		}
 	case topicEnd:
 		var id string
 		if err = json.Unmarshal(m.Payload, &id); err == nil {
-			s.endCopy(id)
+			s.sessions.endCopy(id)
 			if f := s.cluster.canceller.Load(); f != nil {
 				(*f)(id, nil) // its requests running here end too
 			}
-			go s.confirmEnd(id)
+			go s.sessions.confirmEnd(id)
 		}
 	case topicEnded:
 		var id string
@@ -181,7 +186,7 @@ func (s *Server) onMessage(m cluster.Message) {
 	case topicResponse:
 		var r responseMsg
 		if err = json.Unmarshal(m.Payload, &r); err == nil {
-			if sess := s.cachedSession(r.Session); sess != nil {
+			if sess := s.sessions.cached(r.Session); sess != nil {
 				sess.pending.deliver(&r.Message)
 			}
 		}
@@ -280,381 +285,10 @@ type taskMsg struct {
 	InputResponses map[string]json.RawMessage `json:"inputResponses,omitempty"`
 }
 
-// --- sessions ---
-
-func (sess *Session) record(idle time.Duration) cluster.Session {
-	client, _ := json.Marshal(sess.Client)
-	sess.mu.Lock()
-	defer sess.mu.Unlock()
-	rec := cluster.Session{
-		ID: sess.ID, Subject: ownerKey(sess.owner, sess.partition), Version: sess.Version, Client: client, ClientCaps: sess.ClientCaps,
-		LogLevel: sess.logLevel, Initialized: sess.initialized, Created: sess.started, Expires: expiry(sess.lastSeen, idle),
-	}
-	for uri := range sess.subscribed {
-		rec.Subscribed = append(rec.Subscribed, uri)
-	}
-	return rec
-}
-
-// expiry is when a session last seen at t ends; "never" is far away.
-func expiry(t time.Time, idle time.Duration) time.Time {
-	if idle < 0 {
-		return t.AddDate(100, 0, 0)
-	}
-	return t.Add(idle)
-}
-
-// apply takes the mutable state another replica saved.
-func (sess *Session) apply(rec cluster.Session) {
-	sess.mu.Lock()
-	defer sess.mu.Unlock()
-	sess.logLevel, sess.initialized = rec.LogLevel, rec.Initialized
-	sess.subscribed = make(map[string]bool, len(rec.Subscribed))
-	for _, uri := range rec.Subscribed {
-		sess.subscribed[uri] = true
-	}
-}
-
-func (s *Server) sessionFromRecord(rec cluster.Session) *Session {
-	var client Implementation
-	_ = json.Unmarshal(rec.Client, &client)
-	sess := &Session{
-		ID: rec.ID, Version: rec.Version, Client: client, ClientCaps: rec.ClientCaps,
-		started: rec.Created, lastSeen: time.Now(), sharedTouch: time.Now(), done: make(chan struct{}),
-	}
-	sess.owner, sess.partition = splitOwnerKey(rec.Subject)
-	sess.pending.prefix = "srv-" + s.cluster.b.ID() + "-"
-	sess.key = sess.owner // the limit key of its principal (anonymous: by address, unknown here)
-	sess.apply(rec)
-	return sess
-}
-
-// loadSession finds a session another replica opened and caches it here.
-func (s *Server) loadSession(ctx context.Context, id string) (*Session, error) {
-	for tries := 1; ; tries++ {
-		changes, ends := s.cluster.sessionChanges.Load(), s.cluster.ends.Load()
-		rec, err := s.cluster.b.LoadSession(ctx, id)
-		if errors.Is(err, cluster.ErrNotFound) {
-			return nil, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-		sess := s.sessionFromRecord(rec)
-		t := &s.sessions
-		t.mu.Lock()
-		if cached := t.byID[id]; cached != nil { // loaded meanwhile by another request
-			t.mu.Unlock()
-			return cached, nil
-		}
-		if s.cluster.ends.Load() != ends {
-			// A session ended while we read, perhaps this one after we
-			// read it, and its end found no copy here to end: a copy
-			// cached now would outlive it. Read again; while sessions
-			// keep ending, serve this request without caching.
-			t.mu.Unlock()
-			if tries < 3 {
-				continue
-			}
-			return sess, nil
-		}
-		t.addLocked(sess)
-		t.mu.Unlock()
-		if s.cluster.sessionChanges.Load() != changes {
-			// A change published while we read was not seen by this copy,
-			// which was not yet cached: read again.
-			go s.refreshSession(sess)
-		}
-		return sess, nil
-	}
-}
-
-// refreshSession reloads a cached session's state from the backend after
-// another replica changed it. The published record itself is not applied:
-// messages from different replicas may arrive in another order than their
-// saves (one published before a change made here can arrive after it),
-// while the backend holds the latest state.
-func (s *Server) refreshSession(sess *Session) {
-	sess.saveMu.Lock()
-	defer sess.saveMu.Unlock()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	rec, err := s.cluster.b.LoadSession(ctx, sess.ID)
-	switch {
-	case errors.Is(err, cluster.ErrNotFound):
-		s.dropSession(sess.ID)
-	case err != nil: // the backend's reconnection (Message.Lost) resyncs
-		s.tel.log.Debug("session not refreshed", zap.String("session", sess.ID), zap.Error(err))
-	default:
-		sess.apply(rec)
-	}
-}
-
-// changeSession makes a change to a session and, in a cluster, stores it
-// field by field (another replica's concurrent change of the same session
-// stays), takes the stored state, and tells the replicas that cache it.
-// The change holds the session's saveMu, as reloads do, so that a reload
-// that read the backend before the change cannot undo it here.
-func (s *Server) changeSession(ctx context.Context, in *inbound, sess *Session, u cluster.SessionUpdate) error {
-	if sess == nil {
-		return nil
-	}
-	if s.cluster == nil {
-		sess.update(u)
-		return nil
-	}
-	sess.saveMu.Lock()
-	defer sess.saveMu.Unlock()
-	u.Expires = expiry(sess.lastSeenNow(), s.sessions.idle)
-	rec, err := s.cluster.b.UpdateSession(ctx, sess.ID, u)
-	if err != nil {
-		if errors.Is(err, cluster.ErrNotFound) {
-			s.dropSession(sess.ID)
-			return fmt.Errorf("%w: the session ended", jsonrpc.ErrInvalidRequest)
-		}
-		return unavailableError(err)
-	}
-	sess.apply(rec)
-	if err := s.cluster.publish(topicSession, rec); err != nil {
-		s.tel.log.Debug("session change not published", zap.Error(err))
-	}
-	return nil
-}
-
-// cachedSession returns the session if this replica holds it, without
-// asking the backend.
-func (s *Server) cachedSession(id string) *Session {
-	s.sessions.mu.Lock()
-	defer s.sessions.mu.Unlock()
-	return s.sessions.byID[id]
-}
-
-// endCopy ends this replica's copy of a session deleted from the shared
-// store, and any copy a load that read it before the delete is about to
-// cache (see loadSession).
-func (s *Server) endCopy(id string) {
-	s.cluster.ends.Add(1) // before the drop: a load that caches after it sees the change
-	s.dropSession(id)
-}
-
-// endWait bounds how long a DELETE waits for the other replicas to confirm
-// that they ended the session.
-const endWait = 2 * time.Second
-
-// endEverywhere ends, on every replica, a session this one has deleted
-// from the shared store, and returns once each replica subscribed to this
-// server's messages has confirmed that it no longer serves the session,
-// so that a request sent after the DELETE's answer is refused wherever
-// it lands. A replica that does not confirm within endWait is cut off
-// from the store (or stopped); the wait ends without it, and it checks
-// its sessions against the store when its listener is back.
-func (s *Server) endEverywhere(ctx context.Context, id string) {
-	c := s.cluster
-	s.endCopy(id)
-	w := c.endAcks.add(id)
-	defer c.endAcks.remove(w)
-	if err := s.cluster.publish(topicEnd, id); err != nil {
-		s.tel.log.Warn("session end not published: other replicas end it when they next check it", zap.String("session", id), zap.Error(err))
-		return
-	}
-	ctx, cancel := context.WithTimeout(ctx, endWait)
-	defer cancel()
-	// Read after the delete: a replica that subscribed later loads the
-	// session only after the delete, and finds it gone.
-	replicas, err := c.b.Subscribers(ctx, c.prefix)
-	if err != nil {
-		s.tel.log.Warn("replicas not listed: the session end was not confirmed", zap.String("session", id), zap.Error(err))
-		return
-	}
-	if missing := w.await(ctx, c.b.ID(), replicas); len(missing) > 0 {
-		s.tel.log.Warn("session end not confirmed by every replica", zap.String("session", id), zap.Strings("replicas", missing))
-	}
-}
-
-// confirmEnd tells the replica that deleted a session that this one has
-// ended its copy (onMessage did, before calling it).
-func (s *Server) confirmEnd(id string) {
-	if err := s.cluster.publish(topicEnded, id); err != nil {
-		s.tel.log.Debug("session end not confirmed", zap.String("session", id), zap.Error(err))
-	}
-}
-
-// endAcks holds the DELETEs waiting for the replicas' confirmations.
-type endAcks struct {
-	mu    sync.Mutex
-	waits map[*endAck]struct{}
-}
-
-// endAck is one DELETE's wait.
-type endAck struct {
-	session string
-	more    chan struct{} // a confirmation arrived
-	mu      sync.Mutex
-	from    map[string]bool // replicas that confirmed
-}
-
-func (a *endAcks) add(session string) *endAck {
-	w := &endAck{session: session, from: map[string]bool{}, more: make(chan struct{}, 1)}
-	a.mu.Lock()
-	if a.waits == nil {
-		a.waits = map[*endAck]struct{}{}
-	}
-	a.waits[w] = struct{}{}
-	a.mu.Unlock()
-	return w
-}
-
-func (a *endAcks) remove(w *endAck) {
-	a.mu.Lock()
-	delete(a.waits, w)
-	a.mu.Unlock()
-}
-
-// ack records replica's confirmation of the end of session.
-func (a *endAcks) ack(session, replica string) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	for w := range a.waits {
-		if w.session != session {
-			continue
-		}
-		w.mu.Lock()
-		w.from[replica] = true
-		w.mu.Unlock()
-		select {
-		case w.more <- struct{}{}:
-		default:
-		}
-	}
-}
-
-// await waits until every replica of want but self has confirmed, or ctx
-// ends; it returns those that have not.
-func (w *endAck) await(ctx context.Context, self string, want []string) []string {
-	for {
-		var missing []string
-		w.mu.Lock()
-		for _, r := range want {
-			if r != self && !w.from[r] {
-				missing = append(missing, r)
-			}
-		}
-		w.mu.Unlock()
-		if len(missing) == 0 {
-			return nil
-		}
-		select {
-		case <-w.more:
-		case <-ctx.Done():
-			return missing
-		}
-	}
-}
-
-// dropSession ends this replica's copy of a session ended elsewhere.
-func (s *Server) dropSession(id string) {
-	s.sessions.mu.Lock()
-	if sess := s.sessions.byID[id]; sess != nil {
-		s.sessions.removeLocked(sess) // ends it
-	}
-	s.sessions.mu.Unlock()
-}
-
-// touchShared pushes a session's shared expiry, at most once per
-// touchEvery, in the background: a request never waits for it.
-func (s *Server) touchShared(sess *Session) {
-	now := time.Now()
-	sess.mu.Lock()
-	due := now.Sub(sess.sharedTouch) >= touchEvery
-	if due {
-		sess.sharedTouch = now
-	}
-	sess.mu.Unlock()
-	if !due || s.sessions.idle < 0 {
-		return
-	}
-	go func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		if err := s.cluster.b.TouchSession(ctx, sess.ID, now.Add(s.sessions.idle)); errors.Is(err, cluster.ErrNotFound) {
-			s.dropSession(sess.ID)
-		}
-	}()
-}
-
-// stillShared reports whether a session this replica saw idle is alive in
-// the backend; on error it is kept.
-func (s *Server) stillShared(sess *Session) bool {
-	sess.saveMu.Lock()
-	defer sess.saveMu.Unlock()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	rec, err := s.cluster.b.LoadSession(ctx, sess.ID)
-	if errors.Is(err, cluster.ErrNotFound) {
-		return false
-	}
-	if err == nil {
-		sess.apply(rec)
-		sess.mu.Lock()
-		if last := rec.Expires.Add(-s.sessions.idle); last.After(sess.lastSeen) {
-			sess.lastSeen = last
-		}
-		sess.mu.Unlock()
-	}
-	return true
-}
-
-// checkIdle ends the sessions this replica saw idle that are not alive
-// elsewhere either, and deletes what the store still holds of them.
-func (s *Server) checkIdle(idle []*Session) {
-	var gone []string
-	for _, sess := range idle {
-		if !s.stillShared(sess) {
-			s.dropSession(sess.ID)
-			gone = append(gone, sess.ID)
-		}
-	}
-	s.forgetShared(gone)
-}
-
-// forgetShared deletes sessions ended here (evicted under the session
-// caps, or expired) from the shared store, where they would otherwise
-// stay until their expiry (or for good, with SessionIdle negative), and
-// tells the replicas that cache them to end them too.
-func (s *Server) forgetShared(ids []string) {
-	for _, id := range ids {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		existed, err := s.cluster.b.DeleteSession(ctx, id)
-		cancel()
-		if err != nil {
-			s.tel.log.Debug("ended session not deleted from the shared store", zap.String("session", id), zap.Error(err))
-			continue
-		}
-		if !existed {
-			continue
-		}
-		if err := s.cluster.publish(topicEnd, id); err != nil {
-			s.tel.log.Debug("session end not published", zap.Error(err))
-		}
-	}
-}
-
-// resyncSessions refreshes every cached session after messages may have
-// been lost: ended ones end here, changed ones take their state.
-func (s *Server) resyncSessions() {
-	s.sessions.mu.Lock()
-	all := make([]*Session, 0, len(s.sessions.byID))
-	for _, sess := range s.sessions.byID {
-		all = append(all, sess)
-	}
-	s.sessions.mu.Unlock()
-	s.checkIdle(all)
-}
-
 // routeResponse publishes a client's response to a server-to-client
 // request that another replica sent.
-func (s *Server) routeResponse(in *inbound) error {
-	if err := s.cluster.publish(topicResponse, responseMsg{Session: in.Session.ID, Message: *in.Msg}); err != nil {
+func (c *clusterState) routeResponse(in *inbound) error {
+	if err := c.publish(topicResponse, responseMsg{Session: in.Session.ID, Message: *in.Msg}); err != nil {
 		return unavailableError(err)
 	}
 	return nil

@@ -439,7 +439,7 @@ func TestClusterConcurrentSessionChanges(t *testing.T) {
 	// Each replica's copy follows the other's changes (published, so
 	// asynchronously).
 	for r, srv := range servers {
-		sess := srv.cachedSession(sid)
+		sess := srv.sessions.cached(sid)
 		if sess == nil {
 			t.Fatalf("replica %d no longer holds the session", r)
 		}
@@ -628,7 +628,7 @@ func TestClusterDeleteEndsSessionEverywhere(t *testing.T) {
 	} else {
 		resp.Body.Close()
 	}
-	if srvB.cachedSession(sid) == nil {
+	if srvB.sessions.cached(sid) == nil {
 		t.Fatal("B did not cache the session")
 	}
 
@@ -729,7 +729,7 @@ func TestClusterDeleteDuringLoad(t *testing.T) {
 	if code := <-loading; code != http.StatusOK && code != http.StatusNotFound {
 		t.Fatalf("the request loading the session: %d", code)
 	}
-	if srvB.cachedSession(sid) != nil {
+	if srvB.sessions.cached(sid) != nil {
 		t.Fatal("B cached a session deleted while it loaded it")
 	}
 	resp = onB("POST", sid, `{"jsonrpc":"2.0","id":3,"method":"ping"}`)

@@ -56,7 +56,7 @@ func FuzzHandler(f *testing.F) {
 	)
 	f.Fuzz(func(t *testing.T, method byte, header string, body []byte) {
 		mu.Lock()
-		if sid == "" || srv.sessionByID(sid) == nil { // the last input may have ended it
+		if sid == "" || srv.sessions.get(sid) == nil { // the last input may have ended it
 			sid = fuzzSession(t, h)
 		}
 		sid := sid

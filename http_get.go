@@ -93,7 +93,7 @@ func (h *handler) delete(w http.ResponseWriter, r *http.Request, who Principal) 
 		writeError(w, status, nil, err)
 		return
 	}
-	ended, err := h.srv.deleteSession(r.Context(), sess.ID)
+	ended, err := h.srv.sessions.delete(r.Context(), sess.ID)
 	if err != nil {
 		h.event(EventTransportRefused, "reason", "unavailable")
 		writeError(w, http.StatusServiceUnavailable, nil, errUnavailable)

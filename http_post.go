@@ -200,7 +200,7 @@ func (h *handler) session(r *http.Request, id, version string, who Principal) (*
 	if version != "" && !supportedVersion(version) {
 		return nil, http.StatusBadRequest, unsupportedHeader(version)
 	}
-	sess, err := h.srv.lookupSession(ctx, id)
+	sess, err := h.srv.sessions.lookup(ctx, id)
 	if err != nil { // the cluster's shared state cannot be reached
 		h.event(EventTransportRefused, "reason", "unavailable")
 		return nil, http.StatusServiceUnavailable, errUnavailable

@@ -27,12 +27,12 @@ var routes map[string]route
 
 func init() {
 	routes = map[string]route{
-		"initialize":                {handle: (*Server).initialize, legacyOnly: true},
-		"notifications/initialized": {handle: (*Server).initialized, legacyOnly: true},
+		"initialize":                {handle: initialize, legacyOnly: true},
+		"notifications/initialized": {handle: initialized, legacyOnly: true},
 		"ping":                      {handle: empty, legacyOnly: true},
-		"logging/setLevel":          {handle: (*Server).setLevel, legacyOnly: true},
-		"resources/subscribe":       {handle: (*Server).subscribe, legacyOnly: true, enabled: hasResources},
-		"resources/unsubscribe":     {handle: (*Server).unsubscribe, legacyOnly: true, enabled: hasResources},
+		"logging/setLevel":          {handle: setLevel, legacyOnly: true},
+		"resources/subscribe":       {handle: subscribe, legacyOnly: true, enabled: hasResources},
+		"resources/unsubscribe":     {handle: unsubscribe, legacyOnly: true, enabled: hasResources},
 		"server/discover":           {handle: (*Server).serverDiscover, modernOnly: true},
 		"subscriptions/listen":      {handle: listen, modernOnly: true},
 		"tools/list":                {handle: (*Server).listPage, enabled: hasTools},
@@ -161,49 +161,12 @@ func (s *Server) buildCapabilities() {
 		s.opts.ListCache.TTLMs, s.opts.ListCache.Scope, map[string]any{metaServerInfo: s.serverInfo}})
 }
 
-type initializeParams struct {
-	ProtocolVersion string          `json:"protocolVersion"`
-	Capabilities    json.RawMessage `json:"capabilities"`
-	ClientInfo      Implementation  `json:"clientInfo"`
-}
-
 // initialize answers the legacy handshake: it negotiates a legacy revision
 // (never 2026-07-28, which has no handshake) and opens a session.
-func (s *Server) initialize(ctx context.Context, req *Request, _ *params, raw json.RawMessage) (any, error) {
-	var ip initializeParams
-	if err := decode(raw, &ip); err != nil {
+func initialize(s *Server, ctx context.Context, req *Request, _ *params, raw json.RawMessage) (any, error) {
+	version, err := s.sessions.initialize(ctx, req, raw)
+	if err != nil {
 		return nil, err
-	}
-	if err := s.checkClientInfo(ip.Capabilities, ip.ClientInfo); err != nil {
-		return nil, err
-	}
-	version := latestLegacy
-	for _, v := range legacyVersions {
-		if v == ip.ProtocolVersion {
-			version = v
-		}
-	}
-	key := ""
-	if req.incoming != nil {
-		key = req.incoming.principalKey()
-	}
-	sess, evicted, refused := s.sessions.open(version, ip.ClientInfo, ip.Capabilities, req.Auth.ID(), req.Partition, key)
-	for _, reason := range evicted {
-		s.tel.event(EventSessionEvicted, "reason", reason)
-	}
-	if refused != nil {
-		return nil, s.tel.refused(req, refused)
-	}
-	if s.cluster != nil {
-		if err := s.cluster.b.CreateSession(ctx, sess.record(s.sessions.idle)); err != nil {
-			s.dropSession(sess.ID)
-			return nil, unavailableError(err)
-		}
-	}
-	req.Session = sess
-	req.Version = version
-	if req.incoming != nil {
-		req.incoming.Session = sess
 	}
 	res := map[string]any{
 		"protocolVersion": version,
@@ -216,11 +179,11 @@ func (s *Server) initialize(ctx context.Context, req *Request, _ *params, raw js
 	return res, nil
 }
 
-func (s *Server) initialized(ctx context.Context, req *Request, _ *params, _ json.RawMessage) (any, error) {
-	return nil, s.changeSession(ctx, req.incoming, req.Session, cluster.SessionUpdate{Initialized: true})
+func initialized(s *Server, ctx context.Context, req *Request, _ *params, _ json.RawMessage) (any, error) {
+	return nil, s.sessions.change(ctx, req.Session, cluster.SessionUpdate{Initialized: true})
 }
 
-func (s *Server) setLevel(ctx context.Context, req *Request, _ *params, raw json.RawMessage) (any, error) {
+func setLevel(s *Server, ctx context.Context, req *Request, _ *params, raw json.RawMessage) (any, error) {
 	var p struct {
 		Level string `json:"level"`
 	}
@@ -230,7 +193,7 @@ func (s *Server) setLevel(ctx context.Context, req *Request, _ *params, raw json
 	if !validLogLevel(p.Level) {
 		return nil, fmt.Errorf("%w: unknown log level %q", jsonrpc.ErrInvalidParams, p.Level)
 	}
-	return json.RawMessage(`{}`), s.changeSession(ctx, req.incoming, req.Session, cluster.SessionUpdate{LogLevel: p.Level})
+	return json.RawMessage(`{}`), s.sessions.change(ctx, req.Session, cluster.SessionUpdate{LogLevel: p.Level})
 }
 
 func (s *Server) serverDiscover(context.Context, *Request, *params, json.RawMessage) (any, error) {
@@ -531,14 +494,14 @@ func (s *Server) knownTemplate(uri string) bool {
 	return false
 }
 
-func (s *Server) subscribe(ctx context.Context, req *Request, p *params, _ json.RawMessage) (any, error) {
+func subscribe(s *Server, ctx context.Context, req *Request, p *params, _ json.RawMessage) (any, error) {
 	if p.URI == "" {
 		return nil, fmt.Errorf("%w: uri is required", jsonrpc.ErrInvalidParams)
 	}
 	if err := s.permit(ctx, req, s.resourceScope(p.URI)); err != nil {
 		return nil, err
 	}
-	return json.RawMessage(`{}`), s.changeSession(ctx, req.incoming, req.Session, cluster.SessionUpdate{Subscribe: p.URI})
+	return json.RawMessage(`{}`), s.sessions.change(ctx, req.Session, cluster.SessionUpdate{Subscribe: p.URI})
 }
 
 // resourceScope is the scope reading uri needs: its resource's, else
@@ -553,6 +516,6 @@ func (s *Server) resourceScope(uri string) string {
 	return ""
 }
 
-func (s *Server) unsubscribe(ctx context.Context, req *Request, p *params, _ json.RawMessage) (any, error) {
-	return json.RawMessage(`{}`), s.changeSession(ctx, req.incoming, req.Session, cluster.SessionUpdate{Unsubscribe: p.URI})
+func unsubscribe(s *Server, ctx context.Context, req *Request, p *params, _ json.RawMessage) (any, error) {
+	return json.RawMessage(`{}`), s.sessions.change(ctx, req.Session, cluster.SessionUpdate{Unsubscribe: p.URI})
 }

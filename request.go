@@ -99,7 +99,7 @@ func (r *Request) Log(ctx context.Context, level, logger string, data any) error
 			// logging/setLevel may have reached another replica just
 			// before this request: read the shared state once.
 			r.sessionFresh = true
-			r.server.stillShared(r.Session)
+			r.server.sessions.stillShared(r.Session)
 		}
 		threshold = r.Session.LogLevel()
 	}

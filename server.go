@@ -110,7 +110,7 @@ type Server struct {
 	serverInfo Implementation
 	signer     signer
 
-	sessions sessionTable
+	sessions *sessionTable
 	running  sync.WaitGroup // tasks whose handlers run (Drain)
 	limits   *limiter       // nil: no per-principal limits
 	pending  pending        // bytes of answers not yet written, per principal
@@ -132,11 +132,7 @@ func (s *Server) Close() {
 		s.cluster.close()
 	}
 	// Only this replica's copies end: in a cluster the sessions live on.
-	s.sessions.mu.Lock()
-	for _, sess := range s.sessions.byID {
-		s.sessions.removeLocked(sess)
-	}
-	s.sessions.mu.Unlock()
+	s.sessions.closeAll()
 }
 
 func (s *Server) closing() <-chan struct{} { return s.closed }
@@ -213,7 +209,7 @@ func build(def Definition, opts Options) (*Server, error) {
 	if s.serverInfo.Version == "" {
 		s.serverInfo.Version = buildVersion()
 	}
-	s.sessions.init(opts.SessionIdle, opts.Limits.MaxSessions, opts.Limits.MaxSessionsPerPrincipal)
+	s.sessions = newSessionTable(opts.SessionIdle, opts.Limits, s.tel)
 	s.limits = newLimiter(opts.Limits)
 	s.pending.max = opts.Limits.MaxPendingBytesPerPrincipal
 	if err := s.buildSkills(&def, opts.Skills); err != nil {
@@ -229,7 +225,7 @@ func build(def Definition, opts Options) (*Server, error) {
 			s.tel.registered("view", v.URI)
 		}
 	}
-	s.notes = &notifier{sessions: &s.sessions, tel: s.tel, closing: s.closed,
+	s.notes = &notifier{sessions: s.sessions, tel: s.tel, closing: s.closed,
 		max: opts.Limits.MaxListenStreams, maxPerKey: opts.Limits.MaxListenStreamsPerPrincipal,
 		authorize: func(ctx context.Context, req *Request, uri string) error {
 			return s.permit(ctx, req, s.resourceScope(uri))
@@ -246,12 +242,6 @@ func build(def Definition, opts Options) (*Server, error) {
 		}
 		if err := s.startCluster(b, explicitSecret); err != nil {
 			return nil, fmt.Errorf("cluster: %w", err)
-		}
-		s.sessions.pendingPrefix = "srv-" + opts.Cluster.ID() + "-"
-		s.sessions.checkIdle = s.checkIdle
-		s.notes.cluster = s.cluster
-		if s.tasks != nil {
-			s.tasks.cluster = s.cluster
 		}
 	}
 	for i := range def.Tools {
@@ -454,7 +444,7 @@ func (s *Server) respond(ctx context.Context, in *inbound) (*jsonrpc.Message, ou
 	if m.IsResponse() {
 		if in.Session != nil && !in.Session.pending.deliver(m) && s.cluster != nil {
 			// The waiting handler is on another replica.
-			return nil, outcomeOf(s.routeResponse(in))
+			return nil, outcomeOf(s.cluster.routeResponse(in))
 		}
 		return nil, outcome{}
 	}
@@ -556,7 +546,7 @@ func (s *Server) dispatch(ctx context.Context, in *inbound, info *RequestInfo) (
 		req.Session.inflight.Add(1)
 		defer req.Session.inflight.Add(-1)
 		if s.cluster != nil {
-			s.touchShared(req.Session)
+			s.sessions.touchShared(req.Session)
 		}
 	}
 	// The revision defines no header requirements for notification POSTs;

@@ -29,23 +29,25 @@ type sessionTable struct {
 
 	max, maxPerKey int // <= 0: no cap
 
-	// In a cluster: the prefix of our server-to-client request ids (naming
-	// this replica), and where sessions idle here go to be checked
-	// against the shared store instead of being ended at once. The caps
-	// then bound the sessions this replica holds, not the deployment's.
+	maxClientInfo int // Limits.MaxClientInfoBytes
+
+	tel *telemetry
+	// cluster shares the sessions with the other replicas (nil: this
+	// process alone). Sessions idle here are then checked against the
+	// shared store instead of being ended at once, those ended here are
+	// deleted from it, and the caps bound the sessions this replica
+	// holds, not the deployment's.
+	cluster *clusterState
+	// pendingPrefix, in a cluster, is the prefix of our server-to-client
+	// request ids, naming this replica.
 	pendingPrefix string
-	checkIdle     func([]*Session)
-	// forget, in a cluster, deletes from the shared store the sessions
-	// ended here to make room under the caps; it runs in its own
-	// goroutine, without the table's lock.
-	forget func(ids []string)
 }
 
-func (t *sessionTable) init(idle time.Duration, max, maxPerKey int) {
-	t.byID = map[string]*Session{}
-	t.byKey = map[string]map[*Session]struct{}{}
-	t.idle = idle
-	t.max, t.maxPerKey = max, maxPerKey
+func newSessionTable(idle time.Duration, l Limits, tel *telemetry) *sessionTable {
+	return &sessionTable{
+		byID: map[string]*Session{}, byKey: map[string]map[*Session]struct{}{}, idle: idle,
+		max: l.MaxSessions, maxPerKey: l.MaxSessionsPerPrincipal, maxClientInfo: l.MaxClientInfoBytes, tel: tel,
+	}
 }
 
 // open adds a session for the principal (owner is its [Principal.ID], key its
@@ -56,8 +58,8 @@ func (t *sessionTable) open(version string, client Implementation, caps json.Raw
 	t.mu.Lock()
 	defer func() {
 		t.mu.Unlock()
-		if len(gone) > 0 && t.forget != nil {
-			go t.forget(gone)
+		if len(gone) > 0 && t.cluster != nil {
+			go t.forgetShared(gone)
 		}
 	}()
 	t.expireLocked()
@@ -98,8 +100,8 @@ func (t *sessionTable) open(version string, client Implementation, caps json.Raw
 // Options.Limits.MaxClientInfoBytes: the session keeps both for its lifetime
 // (and a cluster stores them), so their size is the client's to choose
 // only up to the cap.
-func (s *Server) checkClientInfo(caps json.RawMessage, client Implementation) error {
-	limit := s.opts.Limits.MaxClientInfoBytes
+func (t *sessionTable) checkClientInfo(caps json.RawMessage, client Implementation) error {
+	limit := t.maxClientInfo
 	if limit < 0 {
 		return nil
 	}
@@ -108,8 +110,8 @@ func (s *Server) checkClientInfo(caps json.RawMessage, client Implementation) er
 	if n <= limit {
 		return nil
 	}
-	if s.tel.obs != nil {
-		s.tel.obs.Event(EventLimitRefused, Tag{"limit", "client_info"}, Tag{"method", "initialize"})
+	if t.tel.obs != nil {
+		t.tel.obs.Event(EventLimitRefused, Tag{"limit", "client_info"}, Tag{"method", "initialize"})
 	}
 	return (&jsonrpc.Error{Code: jsonrpc.CodeInvalidParams,
 		Message: fmt.Sprintf("invalid params: /params/capabilities and /params/clientInfo take %d bytes together, more than the limit of %d bytes (%s)", n, limit, sizeString(int64(limit)))}).
@@ -160,7 +162,7 @@ func (t *sessionTable) expireLocked() {
 	var idle []*Session
 	for _, s := range t.byID {
 		if time.Since(s.idleSince()) > t.idle {
-			if t.checkIdle != nil {
+			if t.cluster != nil {
 				idle = append(idle, s)
 				continue
 			}
@@ -168,85 +170,144 @@ func (t *sessionTable) expireLocked() {
 		}
 	}
 	if len(idle) > 0 {
-		go t.checkIdle(idle)
+		go t.checkShared(idle)
 	}
 }
 
-// Session returns the live legacy session with this id, or nil when it is
+// initialize opens the session of a legacy initialize request and
+// returns the revision negotiated: the client's, when this server speaks
+// it, else the latest legacy one.
+func (t *sessionTable) initialize(ctx context.Context, req *Request, raw json.RawMessage) (string, error) {
+	var ip initializeParams
+	if err := decode(raw, &ip); err != nil {
+		return "", err
+	}
+	if err := t.checkClientInfo(ip.Capabilities, ip.ClientInfo); err != nil {
+		return "", err
+	}
+	version := latestLegacy
+	for _, v := range legacyVersions {
+		if v == ip.ProtocolVersion {
+			version = v
+		}
+	}
+	key := ""
+	if req.incoming != nil {
+		key = req.incoming.principalKey()
+	}
+	sess, evicted, refused := t.open(version, ip.ClientInfo, ip.Capabilities, req.Auth.ID(), req.Partition, key)
+	for _, reason := range evicted {
+		t.tel.event(EventSessionEvicted, "reason", reason)
+	}
+	if refused != nil {
+		return "", t.tel.refused(req, refused)
+	}
+	if t.cluster != nil {
+		if err := t.cluster.b.CreateSession(ctx, sess.record(t.idle)); err != nil {
+			t.drop(sess.ID)
+			return "", unavailableError(err)
+		}
+	}
+	req.Session = sess
+	req.Version = version
+	if req.incoming != nil {
+		req.incoming.Session = sess
+	}
+	return version, nil
+}
+
+type initializeParams struct {
+	ProtocolVersion string          `json:"protocolVersion"`
+	Capabilities    json.RawMessage `json:"capabilities"`
+	ClientInfo      Implementation  `json:"clientInfo"`
+}
+
+// get returns the live legacy session with this id, or nil when it is
 // unknown, ended or expired (or the shared store cannot be reached).
-func (s *Server) sessionByID(id string) *Session {
-	sess, _ := s.lookupSession(context.Background(), id)
+func (t *sessionTable) get(id string) *Session {
+	sess, _ := t.lookup(context.Background(), id)
 	return sess
 }
 
-// LookupSession returns the live legacy session with this id, or nil when
-// it is unknown, ended or expired. In a cluster a session opened on
-// another replica is loaded from the shared store; an error (wrapping
+// lookup returns the live legacy session with this id, or nil when it is
+// unknown, ended or expired. In a cluster a session opened on another
+// replica is loaded from the shared store; an error (wrapping
 // cluster.ErrUnavailable) means the store cannot be reached and the
 // request should be retried.
-func (s *Server) lookupSession(ctx context.Context, id string) (*Session, error) {
-	t := &s.sessions
+func (t *sessionTable) lookup(ctx context.Context, id string) (*Session, error) {
 	t.mu.Lock()
 	t.expireLocked()
 	sess := t.byID[id]
 	if sess != nil && t.idle > 0 && time.Since(sess.idleSince()) > t.idle {
-		if s.cluster != nil {
+		if t.cluster != nil {
 			// Idle here, perhaps in use on another replica.
 			t.mu.Unlock()
-			if s.stillShared(sess) {
+			if t.stillShared(sess) {
 				return sess, nil
 			}
-			s.dropSession(id)
-			s.forgetShared([]string{id})
+			t.drop(id)
+			t.forgetShared([]string{id})
 			return nil, nil
 		}
 		t.removeLocked(sess)
 		sess = nil
 	}
 	t.mu.Unlock()
-	if sess != nil || s.cluster == nil {
+	if sess != nil || t.cluster == nil {
 		return sess, nil
 	}
-	return s.loadSession(ctx, id)
+	return t.load(ctx, id)
 }
 
-// EndSession ends a legacy session (HTTP DELETE, stdio EOF). It reports
-// whether the session existed.
-func (s *Server) endSession(id string) bool {
-	ok, _ := s.deleteSession(context.Background(), id)
+// end ends a legacy session (stdio EOF) and reports whether it existed.
+func (t *sessionTable) end(id string) bool {
+	ok, _ := t.delete(context.Background(), id)
 	return ok
 }
 
-// deleteSession ends a legacy session, on every replica in a cluster
-// before it returns, and reports whether it existed. An error (wrapping
-// cluster.ErrUnavailable) means the shared store cannot be reached.
-func (s *Server) deleteSession(ctx context.Context, id string) (bool, error) {
-	t := &s.sessions
+// delete ends a legacy session (HTTP DELETE), on every replica in a
+// cluster before it returns, and reports whether it existed. An error
+// (wrapping cluster.ErrUnavailable) means the shared store cannot be
+// reached.
+func (t *sessionTable) delete(ctx context.Context, id string) (bool, error) {
 	t.mu.Lock()
 	sess, ok := t.byID[id]
 	if ok {
 		t.removeLocked(sess)
 	}
 	t.mu.Unlock()
-	if s.cluster == nil {
+	if t.cluster == nil {
 		return ok, nil
 	}
-	shared, err := s.cluster.b.DeleteSession(ctx, id)
+	shared, err := t.cluster.b.DeleteSession(ctx, id)
 	if err != nil {
 		return ok, err
 	}
 	if ok || shared {
-		s.endEverywhere(ctx, id)
+		t.endEverywhere(ctx, id)
 	}
 	return ok || shared, nil
 }
 
-// Sessions returns how many legacy sessions are open.
-func (s *Server) Sessions() int {
-	s.sessions.mu.Lock()
-	defer s.sessions.mu.Unlock()
-	return len(s.sessions.byID)
+// count is how many legacy sessions this process holds.
+func (t *sessionTable) count() int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return len(t.byID)
 }
+
+// closeAll ends this process's copy of every session (in a cluster they
+// live on elsewhere).
+func (t *sessionTable) closeAll() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for _, sess := range t.byID {
+		t.removeLocked(sess)
+	}
+}
+
+// Sessions returns how many legacy sessions are open.
+func (s *Server) Sessions() int { return s.sessions.count() }
 
 // pendingCalls matches the client's responses to the requests the server
 // sent it (legacy server-to-client requests).

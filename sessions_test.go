@@ -9,8 +9,8 @@ import (
 	"github.com/mcpgen/mcpgen/internal/jsonrpc"
 )
 
-// initialize opens a legacy session the way a transport does.
-func initialize(t *testing.T, s *Server) *Session {
+// openSession opens a legacy session the way a transport does.
+func openSession(t *testing.T, s *Server) *Session {
 	t.Helper()
 	in := &inbound{}
 	result(t, handle(t, s, in, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`))
@@ -32,8 +32,8 @@ func ended(s *Session) bool {
 func TestSessionIdleExpiry(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		s := New(unitDefinition(), Options{SessionIdle: 10 * time.Millisecond})
-		sess := initialize(t, s)
-		if s.sessionByID(sess.ID) != sess {
+		sess := openSession(t, s)
+		if s.sessions.get(sess.ID) != sess {
 			t.Fatal("a fresh session is not found")
 		}
 		// Requests keep it alive: each one resets the idle clock.
@@ -41,16 +41,16 @@ func TestSessionIdleExpiry(t *testing.T) {
 			time.Sleep(8 * time.Millisecond)
 			result(t, handle(t, s, &inbound{Session: sess}, `{"jsonrpc":"2.0","id":2,"method":"ping"}`))
 		}
-		if s.sessionByID(sess.ID) != sess || ended(sess) {
+		if s.sessions.get(sess.ID) != sess || ended(sess) {
 			t.Fatal("a session used every 8ms expired with a 10ms limit")
 		}
 		// Looking it up is not using it.
 		time.Sleep(6 * time.Millisecond)
-		if s.sessionByID(sess.ID) == nil {
+		if s.sessions.get(sess.ID) == nil {
 			t.Fatal("expired after 6ms")
 		}
 		time.Sleep(6 * time.Millisecond)
-		if s.sessionByID(sess.ID) != nil {
+		if s.sessions.get(sess.ID) != nil {
 			t.Fatal("still found after 12ms idle with a 10ms limit")
 		}
 		if !ended(sess) || s.Sessions() != 0 {
@@ -62,16 +62,16 @@ func TestSessionIdleExpiry(t *testing.T) {
 func TestSessionSweep(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		s := New(unitDefinition(), Options{SessionIdle: 10 * time.Millisecond})
-		a := initialize(t, s)
+		a := openSession(t, s)
 		time.Sleep(20 * time.Millisecond)
 		// Opening another session sweeps idle ones, at most once a minute:
 		// the first sweep ran when a opened, so a is still counted.
-		b := initialize(t, s)
+		b := openSession(t, s)
 		if s.Sessions() != 2 || ended(a) {
 			t.Fatalf("sweep within the minute: sessions=%d, a ended=%v", s.Sessions(), ended(a))
 		}
 		time.Sleep(time.Minute)
-		c := initialize(t, s)
+		c := openSession(t, s)
 		if s.Sessions() != 1 || !ended(a) || !ended(b) || ended(c) {
 			t.Fatalf("sweep after a minute: sessions=%d, a=%v b=%v c=%v", s.Sessions(), ended(a), ended(b), ended(c))
 		}
@@ -81,10 +81,10 @@ func TestSessionSweep(t *testing.T) {
 func TestSessionIdleDisabled(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		s := New(unitDefinition(), Options{SessionIdle: -1})
-		sess := initialize(t, s)
+		sess := openSession(t, s)
 		time.Sleep(48 * time.Hour)
-		initialize(t, s) // would sweep
-		if s.sessionByID(sess.ID) != sess || ended(sess) {
+		openSession(t, s) // would sweep
+		if s.sessions.get(sess.ID) != sess || ended(sess) {
 			t.Fatal("a session expired with expiry disabled")
 		}
 	})
@@ -92,14 +92,14 @@ func TestSessionIdleDisabled(t *testing.T) {
 
 func TestEndSession(t *testing.T) {
 	s := New(unitDefinition(), Options{})
-	sess := initialize(t, s)
-	if s.endSession("no-such-session") {
+	sess := openSession(t, s)
+	if s.sessions.end("no-such-session") {
 		t.Error("EndSession of an unknown id reported true")
 	}
-	if !s.endSession(sess.ID) || !ended(sess) || s.sessionByID(sess.ID) != nil || s.Sessions() != 0 {
+	if !s.sessions.end(sess.ID) || !ended(sess) || s.sessions.get(sess.ID) != nil || s.Sessions() != 0 {
 		t.Error("EndSession did not end the session")
 	}
-	if s.endSession(sess.ID) {
+	if s.sessions.end(sess.ID) {
 		t.Error("ending a session twice reported true")
 	}
 }
@@ -146,7 +146,7 @@ func TestSessionCapManyInitialize(t *testing.T) {
 	if n := s.Sessions(); n != DefaultMaxSessionsPerPrincipal {
 		t.Fatalf("%d sessions open, want the per-principal default %d", n, DefaultMaxSessionsPerPrincipal)
 	}
-	if s.sessionByID(first.ID) != nil || !ended(first) || s.sessionByID(last.ID) != last {
+	if s.sessions.get(first.ID) != nil || !ended(first) || s.sessions.get(last.ID) != last {
 		t.Fatal("the oldest session was kept or the newest lost")
 	}
 	if got := obs.count(EventSessionEvicted + " reason=max_sessions_per_principal"); got != 20000-DefaultMaxSessionsPerPrincipal {

@@ -46,7 +46,7 @@ func ServeStdio(ctx context.Context, srv *Server, r io.Reader, w io.Writer) erro
 		cancel()
 		c.wg.Wait()
 		if s := c.session(); s != nil {
-			srv.endSession(s.ID)
+			srv.sessions.end(s.ID)
 		}
 	}()
 	r, doneReading := pollable(r, w)
@@ -384,7 +384,7 @@ func (c *conn) serve(ctx context.Context, m *jsonrpc.Message) *jsonrpc.Message {
 	if m.Method == "initialize" && in.Session != nil {
 		c.mu.Lock()
 		if c.sess != nil && c.sess != in.Session {
-			c.srv.endSession(c.sess.ID)
+			c.srv.sessions.end(c.sess.ID)
 		}
 		c.sess = in.Session
 		c.mu.Unlock()
