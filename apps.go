@@ -346,11 +346,14 @@ func withUI(info ToolInfo, ui *ToolUI) (ToolInfo, error) {
 	return info, nil
 }
 
-// buildLists encodes the tools/list and resources/list answers for
-// clients that show views, beside the plain ones in lists.
-func (a *appsFeature) buildLists(s *Server, lists map[string]*list) error {
-	tools := make([]any, 0, len(s.def.Tools))
-	for _, t := range s.def.Tools {
+// addLists encodes the tools/list and resources/list answers of def for
+// clients that show views, beside the plain ones.
+func (a *appsFeature) addLists(b *listPages, def *Definition) error {
+	if a == nil {
+		return nil
+	}
+	tools := make([]any, 0, len(def.Tools))
+	for _, t := range def.Tools {
 		info := t.Tool
 		if ui := a.tools[info.Name]; ui != nil {
 			var err error
@@ -360,8 +363,8 @@ func (a *appsFeature) buildLists(s *Server, lists map[string]*list) error {
 		}
 		tools = append(tools, info)
 	}
-	resources := make([]any, 0, len(s.def.Resources)+len(a.views))
-	for _, r := range s.def.Resources {
+	resources := make([]any, 0, len(def.Resources)+len(a.views))
+	for _, r := range def.Resources {
 		resources = append(resources, r.Resource)
 	}
 	for _, v := range a.views {
@@ -374,22 +377,20 @@ func (a *appsFeature) buildLists(s *Server, lists map[string]*list) error {
 		{"tools/list", "tools", tools},
 		{"resources/list", "resources", resources},
 	} {
-		built, err := s.buildList(l.method+uiVariant, l.key, l.items)
-		if err != nil {
+		if err := b.add(l.method+uiVariant, l.key, l.items, false); err != nil {
 			return err
 		}
-		lists[l.method+uiVariant] = built
 	}
 	return nil
 }
 
-// list returns the list answer for req: the one with the extension's
+// listMethod is the list that answers req: the one with the extension's
 // additions when the client shows views.
-func (a *appsFeature) list(lists map[string]*list, req *Request) *list {
+func (a *appsFeature) listMethod(req *Request) string {
 	if a != nil && (req.Method == "tools/list" || req.Method == "resources/list") && req.RendersViews() {
-		return lists[req.Method+uiVariant]
+		return req.Method + uiVariant
 	}
-	return lists[req.Method]
+	return req.Method
 }
 
 // hasViews reports whether the server serves any view.

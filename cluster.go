@@ -88,7 +88,7 @@ func (s *Server) startCluster(b cluster.Backend, explicitSecret bool) error {
 		c.ring = &keyring{b: b, log: s.tel.log, rotated: func() {
 			// Cursors are sealed into the prebuilt list pages: reseal
 			// them with the new key before the old one is retired.
-			if err := s.buildLists(); err != nil {
+			if err := s.lists.rebuild(); err != nil {
 				s.tel.log.Warn("list pages not resealed", zap.Error(err))
 			}
 		}}

@@ -27,7 +27,7 @@ func TestClusterKeysRotate(t *testing.T) {
 		var p struct {
 			NextCursor string `json:"nextCursor"`
 		}
-		_ = json.Unmarshal((*s.lists.Load())["tools/list"].legacy[0], &p)
+		_ = json.Unmarshal((*s.lists.pages.Load())["tools/list"].legacy[0], &p)
 		return p.NextCursor
 	}
 	page := func(s *Server, c string) string {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"sync/atomic"
 
 	"github.com/mcpgen/mcpgen/internal/jsonrpc"
 )
@@ -16,27 +17,112 @@ type list struct {
 	modern []json.RawMessage // page i, with resultType and cache hints
 }
 
-// buildLists encodes every list page, with cursors sealed by the current
-// key; in a cluster it runs again when the deployment's key rotates.
-func (s *Server) buildLists() error {
-	lists := map[string]*list{}
-	tools := make([]any, 0, len(s.def.Tools))
-	for _, t := range s.def.Tools { // generated in a deterministic (sorted) order
-		if t.UI != nil && t.UI.AppOnly() {
-			continue // listed only to clients that show views (apps.go)
-		}
-		tools = append(tools, t.Tool)
+// lists answers the list methods (tools/list, resources/list,
+// resources/templates/list, prompts/list, skills/list and the views'
+// variants) from pages encoded at start-up, and again when the
+// deployment's signing key rotates (the cursors are sealed into them).
+// What is listed is decided by fill, which New sets.
+type lists struct {
+	pages  atomic.Pointer[map[string]*list] // by method
+	size   int                              // Options.PageSize
+	cache  Cache                            // Options.ListCache
+	signer *signer
+	fill   func(*listPages) error
+}
+
+// listPages is the set of lists being built.
+type listPages struct {
+	ls    *lists
+	pages map[string]*list
+}
+
+// rebuild encodes every list again, with cursors sealed by the current
+// key.
+func (ls *lists) rebuild() error {
+	b := &listPages{ls: ls, pages: map[string]*list{}}
+	if err := ls.fill(b); err != nil {
+		return err
 	}
-	resources := make([]any, 0, len(s.def.Resources))
-	for _, r := range s.def.Resources {
+	ls.pages.Store(&b.pages)
+	return nil
+}
+
+// add encodes the pages of method, whose result holds items under key.
+// With hinted, the legacy pages carry the 2026-07-28 cache hints too (an
+// extension may define its results as cacheable in every revision).
+func (b *listPages) add(method, key string, items []any, hinted bool) error {
+	l := &list{method: method}
+	size := b.ls.size
+	hints := fmt.Sprintf(`,"ttlMs":%d,"cacheScope":%q`, b.ls.cache.TTLMs, b.ls.cache.Scope)
+	legacyHints := ""
+	if hinted {
+		legacyHints = hints
+	}
+	for start := 0; ; start += size {
+		end := min(start+size, len(items))
+		body, err := json.Marshal(items[start:end])
+		if err != nil {
+			return fmt.Errorf("encode %s: %w", method, err)
+		}
+		next := ""
+		if end < len(items) {
+			next = fmt.Sprintf(`,"nextCursor":%q`, b.ls.signer.cursor(method, end))
+		}
+		l.legacy = append(l.legacy, json.RawMessage(fmt.Sprintf(`{%q:%s%s%s}`, key, body, next, legacyHints)))
+		l.modern = append(l.modern, json.RawMessage(fmt.Sprintf(`{"resultType":%q,%q:%s%s%s}`, resultComplete, key, body, next, hints)))
+		if end == len(items) {
+			b.pages[method] = l
+			return nil
+		}
+	}
+}
+
+// page returns the encoded page of method a cursor points at.
+func (ls *lists) page(method string, cursor *string, modern bool) (json.RawMessage, error) {
+	l := (*ls.pages.Load())[method]
+	i, err := ls.offset(method, cursor, len(l.legacy)*ls.size)
+	if err != nil || i%ls.size != 0 {
+		return nil, fmt.Errorf("%w: invalid cursor", jsonrpc.ErrInvalidParams)
+	}
+	if modern {
+		return l.modern[i/ls.size], nil
+	}
+	return l.legacy[i/ls.size], nil
+}
+
+// offset is where a cursor of method points, among n items (0 for none);
+// an invalid cursor is invalid params.
+func (ls *lists) offset(method string, cursor *string, n int) (int, error) {
+	if cursor == nil || *cursor == "" {
+		return 0, nil
+	}
+	off, ok := ls.signer.offset(method, *cursor)
+	if !ok || off >= n {
+		return 0, fmt.Errorf("%w: invalid cursor", jsonrpc.ErrInvalidParams)
+	}
+	return off, nil
+}
+
+// addComponents adds the lists of def's tools, resources, templates and
+// prompts, in the generator's (sorted) order; tools offered to views only
+// are listed only to clients that show views (apps.go).
+func (b *listPages) addComponents(def *Definition) error {
+	tools := make([]any, 0, len(def.Tools))
+	for _, t := range def.Tools {
+		if t.UI == nil || !t.UI.AppOnly() {
+			tools = append(tools, t.Tool)
+		}
+	}
+	resources := make([]any, 0, len(def.Resources))
+	for _, r := range def.Resources {
 		resources = append(resources, r.Resource)
 	}
-	templates := make([]any, 0, len(s.def.Templates))
-	for _, t := range s.def.Templates {
+	templates := make([]any, 0, len(def.Templates))
+	for _, t := range def.Templates {
 		templates = append(templates, t.Template)
 	}
-	prompts := make([]any, 0, len(s.def.Prompts))
-	for _, p := range s.def.Prompts {
+	prompts := make([]any, 0, len(def.Prompts))
+	for _, p := range def.Prompts {
 		prompts = append(prompts, p.Prompt)
 	}
 	for _, l := range []struct {
@@ -48,62 +134,11 @@ func (s *Server) buildLists() error {
 		{"resources/templates/list", "resourceTemplates", templates},
 		{"prompts/list", "prompts", prompts},
 	} {
-		built, err := s.buildList(l.method, l.key, l.items)
-		if err != nil {
-			return err
-		}
-		lists[l.method] = built
-	}
-	if hasSkills(s) {
-		if err := s.buildSkillList(lists); err != nil {
+		if err := b.add(l.method, l.key, l.items, false); err != nil {
 			return err
 		}
 	}
-	if s.apps != nil {
-		if err := s.apps.buildLists(s, lists); err != nil {
-			return err
-		}
-	}
-	s.lists.Store(&lists)
 	return nil
-}
-
-func (s *Server) buildList(method, key string, items []any) (*list, error) {
-	l := &list{method: method}
-	size := s.opts.PageSize
-	for start := 0; ; start += size {
-		end := min(start+size, len(items))
-		body, err := json.Marshal(items[start:end])
-		if err != nil {
-			return nil, fmt.Errorf("encode %s: %w", method, err)
-		}
-		next := ""
-		if end < len(items) {
-			next = fmt.Sprintf(`,"nextCursor":%q`, s.signer.cursor(method, end))
-		}
-		l.legacy = append(l.legacy, json.RawMessage(fmt.Sprintf(`{%q:%s%s}`, key, body, next)))
-		l.modern = append(l.modern, json.RawMessage(fmt.Sprintf(`{"resultType":%q,%q:%s%s,"ttlMs":%d,"cacheScope":%q}`,
-			resultComplete, key, body, next, s.opts.ListCache.TTLMs, s.opts.ListCache.Scope)))
-		if end == len(items) {
-			return l, nil
-		}
-	}
-}
-
-// page returns the encoded page a cursor points at.
-func (l *list) page(s *Server, cursor *string, modern bool) (json.RawMessage, error) {
-	i := 0
-	if cursor != nil && *cursor != "" {
-		off, ok := s.signer.offset(l.method, *cursor)
-		if !ok || off%s.opts.PageSize != 0 || off/s.opts.PageSize >= len(l.legacy) {
-			return nil, fmt.Errorf("%w: invalid cursor", jsonrpc.ErrInvalidParams)
-		}
-		i = off / s.opts.PageSize
-	}
-	if modern {
-		return l.modern[i], nil
-	}
-	return l.legacy[i], nil
 }
 
 // cursor encodes a list offset as an opaque, signed token.

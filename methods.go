@@ -35,17 +35,17 @@ func init() {
 		"resources/unsubscribe":     {handle: unsubscribe, legacyOnly: true, enabled: hasResources},
 		"server/discover":           {handle: (*Server).serverDiscover, modernOnly: true},
 		"subscriptions/listen":      {handle: listen, modernOnly: true},
-		"tools/list":                {handle: (*Server).listPage, enabled: hasTools},
+		"tools/list":                {handle: listPage, enabled: hasTools},
 		"tools/call":                {handle: (*Server).callTool, enabled: hasTools},
-		"resources/list":            {handle: (*Server).listPage, enabled: hasResources},
-		"resources/templates/list":  {handle: (*Server).listPage, enabled: hasResources},
+		"resources/list":            {handle: listPage, enabled: hasResources},
+		"resources/templates/list":  {handle: listPage, enabled: hasResources},
 		"resources/read":            {handle: (*Server).readResource, enabled: hasResources},
-		"prompts/list":              {handle: (*Server).listPage, enabled: hasPrompts},
+		"prompts/list":              {handle: listPage, enabled: hasPrompts},
 		"prompts/get":               {handle: (*Server).getPrompt, enabled: hasPrompts},
 		"completion/complete":       {handle: (*Server).complete, enabled: hasCompletions},
-		"skills/list":               {handle: (*Server).listSkills, enabled: hasSkills},
-		"skills/get":                {handle: (*Server).getSkill, enabled: hasSkills},
-		"resources/directory/read":  {handle: (*Server).readDirectory, enabled: hasSkills},
+		"skills/list":               {handle: listSkills, enabled: hasSkills},
+		"skills/get":                {handle: getSkill, enabled: hasSkills},
+		"resources/directory/read":  {handle: readDirectory, enabled: hasSkills},
 		"tasks/get":                 {handle: taskGet, modernOnly: true, enabled: hasTasks},
 		"tasks/update":              {handle: taskUpdate, modernOnly: true, enabled: hasTasks},
 		"tasks/cancel":              {handle: taskCancel, modernOnly: true, enabled: hasTasks},
@@ -74,6 +74,19 @@ func taskUpdate(s *Server, ctx context.Context, req *Request, _ *params, raw jso
 
 func taskCancel(s *Server, ctx context.Context, req *Request, _ *params, raw json.RawMessage) (any, error) {
 	return s.tasks.cancel(ctx, req, raw)
+}
+
+// listSkills answers skills/list: pages built once, each entry whole.
+func listSkills(s *Server, _ context.Context, req *Request, p *params, _ json.RawMessage) (any, error) {
+	return s.lists.page("skills/list", p.Cursor, req.Modern())
+}
+
+func getSkill(s *Server, _ context.Context, _ *Request, p *params, _ json.RawMessage) (any, error) {
+	return s.skills.get(p)
+}
+
+func readDirectory(s *Server, ctx context.Context, req *Request, p *params, _ json.RawMessage) (any, error) {
+	return s.skills.readDirectory(ctx, req, p)
 }
 
 func hasTools(s *Server) bool { return len(s.tools) > 0 }
@@ -200,9 +213,8 @@ func (s *Server) serverDiscover(context.Context, *Request, *params, json.RawMess
 	return s.discover, nil
 }
 
-func (s *Server) listPage(_ context.Context, req *Request, p *params, _ json.RawMessage) (any, error) {
-	l := s.apps.list(*s.lists.Load(), req)
-	return l.page(s, p.Cursor, req.Modern())
+func listPage(s *Server, _ context.Context, req *Request, p *params, _ json.RawMessage) (any, error) {
+	return s.lists.page(s.apps.listMethod(req), p.Cursor, req.Modern())
 }
 
 // callTool validates the arguments against the input schema, runs the

@@ -20,7 +20,6 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"go.uber.org/zap"
@@ -100,10 +99,10 @@ type Server struct {
 	resources map[string]*Resource
 	templates []*compiledTemplate
 	prompts   map[string]*Prompt
-	skills    skillIndex
+	skills    *skillIndex
 	apps      *appsFeature // nil: no views and no tool linked to them
 
-	lists      atomic.Pointer[map[string]*list] // by method: tools/list, resources/list, ...
+	lists      *lists
 	legacyCaps json.RawMessage
 	modernCaps json.RawMessage
 	discover   json.RawMessage
@@ -212,7 +211,17 @@ func build(def Definition, opts Options) (*Server, error) {
 	s.sessions = newSessionTable(opts.SessionIdle, opts.Limits, s.tel)
 	s.limits = newLimiter(opts.Limits)
 	s.pending.max = opts.Limits.MaxPendingBytesPerPrincipal
-	if err := s.buildSkills(&def, opts.Skills); err != nil {
+	s.lists = &lists{size: opts.PageSize, cache: opts.ListCache, signer: &s.signer, fill: func(b *listPages) error {
+		if err := b.addComponents(&s.def); err != nil {
+			return err
+		}
+		if err := s.skills.addList(b); err != nil {
+			return err
+		}
+		return s.apps.addLists(b, &s.def)
+	}}
+	var err error
+	if s.skills, err = newSkillIndex(&def, opts.Skills, s.tel, s.lists); err != nil {
 		return nil, err
 	}
 	s.def = def
@@ -288,7 +297,7 @@ func build(def Definition, opts Options) (*Server, error) {
 	}
 	s.completions = s.offersCompletions()
 	s.notes.serves.tools, s.notes.serves.prompts, s.notes.serves.resources, s.notes.serves.tasks = hasTools(s), hasPrompts(s), hasResources(s), s.tasks != nil
-	if err := s.buildLists(); err != nil {
+	if err := s.lists.rebuild(); err != nil {
 		return nil, err
 	}
 	s.buildCapabilities()

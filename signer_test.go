@@ -62,7 +62,7 @@ func TestCursors(t *testing.T) {
 	}
 	s := New(def, Options{PageSize: 2, Secret: []byte("secret")})
 	other := New(def, Options{PageSize: 2, Secret: []byte("another secret")})
-	l := (*s.lists.Load())["tools/list"]
+	l := (*s.lists.pages.Load())["tools/list"]
 	if len(l.legacy) != 3 {
 		t.Fatalf("5 tools in pages of 2: got %d pages", len(l.legacy))
 	}
@@ -101,7 +101,7 @@ func TestCursors(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			for _, modern := range []bool{false, true} {
-				page, err := l.page(s, c.cursor, modern)
+				page, err := s.lists.page("tools/list", c.cursor, modern)
 				switch {
 				case c.want == "" && err == nil:
 					t.Fatalf("modern=%v: accepted, page %s", modern, page)

@@ -61,6 +61,8 @@ type skillEntry struct {
 // skillIndex is everything the runtime knows about the served skills,
 // built once by New.
 type skillIndex struct {
+	tel   *telemetry
+	lists *lists                 // the pages, cursors and cache hints
 	all   []*skillEntry          // sorted by URI
 	byURI map[string]*skillEntry // SKILL.md URI -> skill
 	// dirs maps each directory URI of the static skills to its direct
@@ -85,27 +87,28 @@ func MustReadFile(fsys fs.FS, name string) []byte {
 
 func hasSkills(s *Server) bool { return len(s.skills.all) > 0 }
 
-// buildSkills indexes def.Skills and opts.Skills, checks them and adds the
-// skill files to def's resources (static skills) and the skill template.
-func (s *Server) buildSkills(def *Definition, extra []Skill) error {
+// newSkillIndex indexes def.Skills and the skills extra (Options.Skills),
+// checks them and adds the skill files to def's resources (static skills)
+// and the skill template.
+func newSkillIndex(def *Definition, extra []Skill, tel *telemetry, ls *lists) (*skillIndex, error) {
 	all := append(append([]Skill(nil), def.Skills...), extra...)
-	s.skills = skillIndex{byURI: map[string]*skillEntry{}, dirs: map[string][]ResourceInfo{}}
+	x := &skillIndex{tel: tel, lists: ls, byURI: map[string]*skillEntry{}, dirs: map[string][]ResourceInfo{}}
 	if len(all) == 0 {
-		return nil
+		return x, nil
 	}
 	children := map[string]map[string]ResourceInfo{}
 	var resources []Resource
 	for i := range all {
 		e, err := newSkillEntry(all[i])
 		if err != nil {
-			return err
+			return nil, err
 		}
-		if _, dup := s.skills.byURI[e.uri]; dup {
-			return fmt.Errorf("duplicate skill %s", e.uri)
+		if _, dup := x.byURI[e.uri]; dup {
+			return nil, fmt.Errorf("duplicate skill %s", e.uri)
 		}
-		s.skills.byURI[e.uri] = e
-		s.skills.all = append(s.skills.all, e)
-		s.tel.registered("skill", e.Path)
+		x.byURI[e.uri] = e
+		x.all = append(x.all, e)
+		x.tel.registered("skill", e.Path)
 		if e.Dynamic != nil {
 			// Its own directory answers when read; its ancestors list it.
 			addToDirs(children, e.root, ResourceInfo{URI: e.root, Name: path.Base(e.Path), MimeType: skills.DirectoryMimeType})
@@ -120,18 +123,18 @@ func (s *Server) buildSkills(def *Definition, extra []Skill) error {
 			if f.Path == skills.Manifest {
 				r.Name, r.Description = fm.Name, fm.Description
 			}
-			resources = append(resources, Resource{Resource: r, Cache: s.opts.ListCache, Read: fileReader(uri, f)})
+			resources = append(resources, Resource{Resource: r, Cache: x.lists.cache, Read: fileReader(uri, f)})
 			addToDirs(children, uri, ResourceInfo{URI: uri, Name: path.Base(f.Path), MimeType: f.MimeType, Size: &size})
 		}
 	}
-	sort.Slice(s.skills.all, func(i, j int) bool { return s.skills.all[i].uri < s.skills.all[j].uri })
+	sort.Slice(x.all, func(i, j int) bool { return x.all[i].uri < x.all[j].uri })
 	sort.Slice(resources, func(i, j int) bool { return resources[i].Resource.URI < resources[j].Resource.URI })
 	for dir, kids := range children {
 		list := make([]ResourceInfo, 0, len(kids))
 		for _, k := range sortedKeys(kids) {
 			list = append(list, kids[k])
 		}
-		s.skills.dirs[dir] = list
+		x.dirs[dir] = list
 	}
 	// Clip so that appending never writes into the caller's arrays.
 	def.Resources = append(def.Resources[:len(def.Resources):len(def.Resources)], resources...)
@@ -142,11 +145,11 @@ func (s *Server) buildSkills(def *Definition, extra []Skill) error {
 			Title:       "Skill files",
 			Description: "The files of the skills this server publishes (io.modelcontextprotocol/skills): skill://<skill-path>/<file>. skills/list lists the skills.",
 		},
-		Cache:    s.opts.ListCache,
-		Read:     s.readSkillTemplate,
-		Complete: s.completeSkillPath,
+		Cache:    x.lists.cache,
+		Read:     x.readTemplate,
+		Complete: x.completePath,
 	})
-	return nil
+	return x, nil
 }
 
 // newSkillEntry checks one skill and encodes its entry.
@@ -288,10 +291,10 @@ func skillContents(uri string, f SkillFile) ResourceContents {
 	return ResourceContents{URI: uri, MimeType: mime, Blob: base64.StdEncoding.EncodeToString(f.Content)}
 }
 
-// dynamicSkill finds the dynamic skill whose directory holds uri (or is it).
-func (s *Server) dynamicSkill(uri string) *skillEntry {
+// dynamic finds the dynamic skill whose directory holds uri (or is it).
+func (x *skillIndex) dynamic(uri string) *skillEntry {
 	var best *skillEntry
-	for _, e := range s.skills.all {
+	for _, e := range x.all {
 		if e.Dynamic != nil && (uri == e.root || strings.HasPrefix(uri, e.root+"/")) && (best == nil || len(e.root) > len(best.root)) {
 			best = e
 		}
@@ -299,10 +302,10 @@ func (s *Server) dynamicSkill(uri string) *skillEntry {
 	return best
 }
 
-// readSkillTemplate serves skill:// URIs that are not static files: the
+// readTemplate serves skill:// URIs that are not static files: the
 // files of dynamic skills. Static files are fixed resources, found first.
-func (s *Server) readSkillTemplate(ctx context.Context, req *Request, uri string, _ map[string]string) (*ReadResourceResult, error) {
-	e := s.dynamicSkill(uri)
+func (x *skillIndex) readTemplate(ctx context.Context, req *Request, uri string, _ map[string]string) (*ReadResourceResult, error) {
+	e := x.dynamic(uri)
 	if e == nil || uri == e.root {
 		return nil, ErrResourceNotFound
 	}
@@ -319,14 +322,14 @@ func (s *Server) readSkillTemplate(ctx context.Context, req *Request, uri string
 	return nil, ErrResourceNotFound
 }
 
-// completeSkillPath offers the skill paths and file paths that start with
+// completePath offers the skill paths and file paths that start with
 // what the user typed, for the {+path} variable of the skill template.
-func (s *Server) completeSkillPath(_ context.Context, _ *Request, c CompleteRequest) ([]string, error) {
+func (x *skillIndex) completePath(_ context.Context, _ *Request, c CompleteRequest) ([]string, error) {
 	if c.Argument != "path" {
 		return nil, nil
 	}
 	var out []string
-	for _, e := range s.skills.all {
+	for _, e := range x.all {
 		paths := []string{skills.Manifest}
 		if e.Dynamic == nil {
 			paths = paths[:0]
@@ -344,64 +347,42 @@ func (s *Server) completeSkillPath(_ context.Context, _ *Request, c CompleteRequ
 	return out, nil
 }
 
-// listSkills answers skills/list: pages built once, each entry whole.
-func (s *Server) listSkills(_ context.Context, req *Request, p *params, _ json.RawMessage) (any, error) {
-	return (*s.lists.Load())["skills/list"].page(s, p.Cursor, req.Modern())
-}
-
-// buildSkillList encodes the pages of skills/list. Unlike the base lists,
-// the legacy pages carry the cache hints too: the extension defines its
+// addList adds the pages of skills/list. Unlike the base lists, the
+// legacy pages carry the cache hints too: the extension defines its
 // results as cacheable whatever the revision.
-func (s *Server) buildSkillList(lists map[string]*list) error {
-	items := make([]json.RawMessage, len(s.skills.all))
-	for i, e := range s.skills.all {
+func (x *skillIndex) addList(b *listPages) error {
+	if len(x.all) == 0 {
+		return nil
+	}
+	items := make([]any, len(x.all))
+	for i, e := range x.all {
 		items[i] = e.entry
 	}
-	l := &list{method: "skills/list"}
-	size := s.opts.PageSize
-	for start := 0; ; start += size {
-		end := min(start+size, len(items))
-		body, err := json.Marshal(items[start:end])
-		if err != nil {
-			return fmt.Errorf("encode skills/list: %w", err)
-		}
-		next := ""
-		if end < len(items) {
-			next = fmt.Sprintf(`,"nextCursor":%q`, s.signer.cursor(l.method, end))
-		}
-		hints := fmt.Sprintf(`,"ttlMs":%d,"cacheScope":%q`, s.opts.ListCache.TTLMs, s.opts.ListCache.Scope)
-		l.legacy = append(l.legacy, json.RawMessage(fmt.Sprintf(`{"skills":%s%s%s}`, body, next, hints)))
-		l.modern = append(l.modern, json.RawMessage(fmt.Sprintf(`{"resultType":%q,"skills":%s%s%s}`, resultComplete, body, next, hints)))
-		if end == len(items) {
-			break
-		}
-	}
-	lists[l.method] = l
-	return nil
+	return b.add("skills/list", "skills", items, true)
 }
 
-// getSkill answers skills/get: the entry of the skill whose SKILL.md is
+// get answers skills/get: the entry of the skill whose SKILL.md is
 // params.uri, or -32602 when no skill is served there.
-func (s *Server) getSkill(_ context.Context, _ *Request, p *params, _ json.RawMessage) (any, error) {
+func (x *skillIndex) get(p *params) (any, error) {
 	if p.URI == "" {
 		return nil, fmt.Errorf("%w: uri is required", jsonrpc.ErrInvalidParams)
 	}
-	e, ok := s.skills.byURI[p.URI]
+	e, ok := x.byURI[p.URI]
 	if !ok {
 		return nil, (&jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "No skill is served at " + p.URI}).WithData(map[string]string{"uri": p.URI})
 	}
-	return json.RawMessage(fmt.Sprintf(`{"skill":%s,"ttlMs":%d,"cacheScope":%q}`, e.entry, s.opts.ListCache.TTLMs, s.opts.ListCache.Scope)), nil
+	return json.RawMessage(fmt.Sprintf(`{"skill":%s,"ttlMs":%d,"cacheScope":%q}`, e.entry, x.lists.cache.TTLMs, x.lists.cache.Scope)), nil
 }
 
 // readDirectory answers resources/directory/read: the direct children of
 // a skill directory, paginated like resources/list; -32602 for a URI that
 // is not a directory resource.
-func (s *Server) readDirectory(ctx context.Context, req *Request, p *params, _ json.RawMessage) (any, error) {
+func (x *skillIndex) readDirectory(ctx context.Context, req *Request, p *params) (any, error) {
 	if p.URI == "" {
 		return nil, fmt.Errorf("%w: uri is required", jsonrpc.ErrInvalidParams)
 	}
-	kids, ok := s.skills.dirs[p.URI]
-	if e := s.dynamicSkill(p.URI); e != nil {
+	kids, ok := x.dirs[p.URI]
+	if e := x.dynamic(p.URI); e != nil {
 		files, err := e.Dynamic(ctx, req)
 		if err != nil {
 			return nil, err
@@ -435,15 +416,11 @@ func (s *Server) readDirectory(ctx context.Context, req *Request, p *params, _ j
 		return nil, (&jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: p.URI + " is not a directory resource"}).WithData(map[string]string{"uri": p.URI})
 	}
 	method := "resources/directory/read\x00" + p.URI
-	start := 0
-	if p.Cursor != nil && *p.Cursor != "" {
-		off, valid := s.signer.offset(method, *p.Cursor)
-		if !valid || off >= len(kids) {
-			return nil, fmt.Errorf("%w: invalid cursor", jsonrpc.ErrInvalidParams)
-		}
-		start = off
+	start, err := x.lists.offset(method, p.Cursor, len(kids))
+	if err != nil {
+		return nil, err
 	}
-	end := min(start+s.opts.PageSize, len(kids))
+	end := min(start+x.lists.size, len(kids))
 	res := struct {
 		Resources  []ResourceInfo `json:"resources"`
 		NextCursor string         `json:"nextCursor,omitempty"`
@@ -452,7 +429,7 @@ func (s *Server) readDirectory(ctx context.Context, req *Request, p *params, _ j
 		res.Resources = []ResourceInfo{}
 	}
 	if end < len(kids) {
-		res.NextCursor = s.signer.cursor(method, end)
+		res.NextCursor = x.lists.signer.cursor(method, end)
 	}
 	return res, nil
 }
