@@ -60,9 +60,14 @@ const (
 	topicCancel   = "cancel"
 )
 
-// clusterState is the part of a Server that exists only with a backend.
+// clusterState is the part of a Server that exists only with a backend:
+// the link to the other replicas, and the features it shares state for.
 type clusterState struct {
 	b           cluster.Backend
+	sessions    *sessionTable
+	notes       *notifier
+	tasks       *taskTable // nil without the tasks extension
+	log         *zap.Logger
 	canceller   atomic.Pointer[func(sessionID string, requestID json.RawMessage)]
 	prefix      string
 	unsubscribe func()
@@ -105,7 +110,8 @@ func (s *Server) startCluster(b cluster.Backend, explicitSecret bool) error {
 	if s.tasks != nil {
 		s.tasks.cluster = c
 	}
-	c.unsubscribe = b.Subscribe(c.prefix, s.onMessage)
+	c.sessions, c.notes, c.tasks, c.log = s.sessions, s.notes, s.tasks, s.tel.log
+	c.unsubscribe = b.Subscribe(c.prefix, c.onMessage)
 	go c.drainOutbox()
 	return nil
 }
@@ -137,84 +143,84 @@ func (c *clusterState) publish(topic string, v any) error {
 }
 
 // onMessage handles what other replicas published.
-func (s *Server) onMessage(m cluster.Message) {
+func (c *clusterState) onMessage(m cluster.Message) {
 	if m.Lost { // messages may have been missed
-		go s.sessions.resync()
-		go s.notes.resync()
+		go c.sessions.resync()
+		go c.notes.resync()
 		return
 	}
-	topic := strings.TrimPrefix(m.Topic, s.cluster.prefix)
-	if m.Origin == s.cluster.b.ID() && topic != topicNotify {
+	topic := strings.TrimPrefix(m.Topic, c.prefix)
+	if m.Origin == c.b.ID() && topic != topicNotify {
 		return // applied here before it was published
 	}
 	var err error
 	switch topic {
 	case topicNotify:
 		var n notifyMsg
-		if err = json.Unmarshal(m.Payload, &n); err == nil && !(n.Delivered && m.Origin == s.cluster.b.ID()) {
-			s.notes.deliver(n)
+		if err = json.Unmarshal(m.Payload, &n); err == nil && !(n.Delivered && m.Origin == c.b.ID()) {
+			c.notes.deliver(n)
 		}
 	case topicResync:
-		if m.Origin != s.cluster.b.ID() {
-			go s.notes.resync()
+		if m.Origin != c.b.ID() {
+			go c.notes.resync()
 		}
 	case topicSession:
 		var rec cluster.Session
 		if err = json.Unmarshal(m.Payload, &rec); err == nil {
-			s.cluster.sessionChanges.Add(1) // before the look-up: see loadSession
-			if sess := s.sessions.cached(rec.ID); sess != nil {
+			c.sessionChanges.Add(1) // before the look-up: see loadSession
+			if sess := c.sessions.cached(rec.ID); sess != nil {
 				// Here, not in the background: a notification
 				// published after this change (after a subscribe was
 				// answered) must find the session changed.
-				s.sessions.refresh(sess)
+				c.sessions.refresh(sess)
 			}
 		}
 	case topicEnd:
 		var id string
 		if err = json.Unmarshal(m.Payload, &id); err == nil {
-			s.sessions.endCopy(id)
-			if f := s.cluster.canceller.Load(); f != nil {
+			c.sessions.endCopy(id)
+			if f := c.canceller.Load(); f != nil {
 				(*f)(id, nil) // its requests running here end too
 			}
-			go s.sessions.confirmEnd(id)
+			go c.sessions.confirmEnd(id)
 		}
 	case topicEnded:
 		var id string
 		if err = json.Unmarshal(m.Payload, &id); err == nil {
-			s.cluster.endAcks.ack(id, m.Origin)
+			c.endAcks.ack(id, m.Origin)
 		}
 	case topicResponse:
 		var r responseMsg
 		if err = json.Unmarshal(m.Payload, &r); err == nil {
-			if sess := s.sessions.cached(r.Session); sess != nil {
+			if sess := c.sessions.cached(r.Session); sess != nil {
 				sess.pending.deliver(&r.Message)
 			}
 		}
 	case topicCancel:
-		var c cancelMsg
-		if err = json.Unmarshal(m.Payload, &c); err == nil {
-			if f := s.cluster.canceller.Load(); f != nil {
-				(*f)(c.Session, c.RequestID)
+		var cm cancelMsg
+		if err = json.Unmarshal(m.Payload, &cm); err == nil {
+			if f := c.canceller.Load(); f != nil {
+				(*f)(cm.Session, cm.RequestID)
 			}
 		}
 	case topicTaskIn:
 		var u taskMsg
 		if err = json.Unmarshal(m.Payload, &u); err == nil {
-			if tk := s.tasks.local(u.ID); tk != nil {
+			if tk := c.tasks.local(u.ID); tk != nil {
 				tk.answer(u.InputResponses)
 			}
 		}
 	case topicTaskStop:
 		var u taskMsg
 		if err = json.Unmarshal(m.Payload, &u); err == nil {
-			if tk := s.tasks.local(u.ID); tk != nil {
+			if tk := c.tasks.local(u.ID); tk != nil {
 				tk.cancel()
 				tk.set("cancelled", "The task was cancelled.")
 			}
 		}
 	}
 	if err != nil {
-		s.tel.log.Warn("cluster message dropped", zap.String("topic", m.Topic), zap.Error(err))
+		c.log.Warn("cluster message dropped", zap.String("topic", m.Topic), zap.Error(err))
 	}
 }
 
@@ -250,21 +256,21 @@ type cancelMsg struct {
 	RequestID json.RawMessage `json:"requestId"`
 }
 
-// OnRemoteCancel sets where a legacy notifications/cancelled that reached
+// onRemoteCancel sets where a legacy notifications/cancelled that reached
 // another replica is handed: the transport that runs the session's
 // requests (streamhttp registers its in-flight table). A nil requestID
 // means every request of the session (it was deleted on another replica).
 // Without a cluster it is never called.
-func (s *Server) onRemoteCancel(f func(sessionID string, requestID json.RawMessage)) {
-	if s.cluster != nil {
-		s.cluster.canceller.Store(&f)
+func (c *clusterState) onRemoteCancel(f func(sessionID string, requestID json.RawMessage)) {
+	if c != nil {
+		c.canceller.Store(&f)
 	}
 }
 
 // cancelled passes a legacy cancellation to the other replicas, one of
 // which may be running the request (this replica's transport has already
 // cancelled it if it runs here).
-func (s *Server) cancelled(_ context.Context, req *Request, _ *params, raw json.RawMessage) (any, error) {
+func cancelled(s *Server, _ context.Context, req *Request, _ *params, raw json.RawMessage) (any, error) {
 	if s.cluster == nil || req.Session == nil {
 		return nil, nil
 	}

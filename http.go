@@ -270,7 +270,7 @@ func HTTPHandler(srv *Server, opts HTTPOptions) http.Handler {
 	h.gets.m = map[string]*getStream{}
 	h.inflight.m = map[string]map[string]*inflightEntry{}
 	// In a cluster: cancellations and DELETEs that reached another replica.
-	srv.onRemoteCancel(func(sessionID string, requestID json.RawMessage) {
+	srv.cluster.onRemoteCancel(func(sessionID string, requestID json.RawMessage) {
 		if requestID == nil {
 			h.inflight.cancelAll(sessionID)
 			return

@@ -51,7 +51,7 @@ func init() {
 		"tasks/cancel":              {handle: taskCancel, modernOnly: true, enabled: hasTasks},
 		// Cancellation is carried out by the transport, which knows the
 		// requests in flight; the core passes it to the other replicas.
-		"notifications/cancelled":          {handle: (*Server).cancelled},
+		"notifications/cancelled":          {handle: cancelled},
 		"notifications/roots/list_changed": {handle: empty, legacyOnly: true},
 		"notifications/progress":           {handle: empty},
 	}

@@ -404,6 +404,9 @@ func (tt *taskTable) ownedIDs(ctx context.Context, req *Request, ids []string) [
 
 // local returns the task with this id if this process runs it.
 func (tt *taskTable) local(id string) *task {
+	if tt == nil {
+		return nil
+	}
 	tt.mu.Lock()
 	defer tt.mu.Unlock()
 	return tt.tasks[id]
