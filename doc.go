@@ -48,6 +48,12 @@
 // prompts (Get) follow the same pattern; a Complete method adds argument
 // completion.
 //
+// The MCP message types that the runtime and the components share (list
+// entries such as [ToolInfo], [Content], results such as
+// [CallToolResult]) follow the published schema of each revision; the
+// fields a newer revision added are optional, so that one type serves
+// both eras.
+//
 // A result too large to hold in memory (a whole knowledge graph) is
 // streamed: its type renders its text and structuredContent into a
 // [Body], typically a [Spill], while it reads its data ([StreamedText],

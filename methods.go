@@ -307,7 +307,7 @@ func (s *Server) runTool(ctx context.Context, req *Request, t *compiledTool, arg
 	}
 	if res.streamed != nil {
 		// Written from its bodies later; checked when small (see
-		// "Streamed results").
+		// Body and maxCheckedStream).
 		check := validJSON
 		if t.output != nil && !t.Tool.OutputTrusted {
 			check = t.output.Validate

@@ -29,9 +29,11 @@ type Request struct {
 	Method string
 	// Version is the negotiated protocol revision.
 	Version string
-	// Client and ClientCaps come from initialize (legacy) or from the
+	// Client names the client, from initialize (legacy) or from the
 	// request's _meta (2026-07-28).
-	Client     Implementation
+	Client Implementation
+	// ClientCaps are the client's capabilities as it sent them, from the
+	// same place as Client.
 	ClientCaps json.RawMessage
 	// Session is the legacy session the request belongs to; nil for
 	// stateless (2026-07-28) requests.
@@ -216,6 +218,7 @@ type InputRequiredError struct {
 	Requests map[string]InputRequest
 }
 
+// Error says how many questions wait for the client.
 func (e *InputRequiredError) Error() string {
 	return fmt.Sprintf("input required: %d request(s) for the client", len(e.Requests))
 }

@@ -41,9 +41,14 @@ type Skill struct {
 
 // SkillFile is one file of a skill.
 type SkillFile struct {
-	Path     string // relative to the skill root, '/'-separated: "SKILL.md", "references/FORMS.md"
-	MimeType string // empty: derived from the name and content (skills.MimeType)
-	Content  []byte
+	// Path is the file's path relative to the skill root,
+	// '/'-separated: "SKILL.md", "references/FORMS.md".
+	Path string
+	// MimeType is the file's media type; empty derives it from the name
+	// and content.
+	MimeType string
+	// Content is the file's bytes.
+	Content []byte
 	// Digest is "sha256:<hex>" of Content. When set (generated code sets
 	// it), New verifies it, so the binary serves what mcpgen checked;
 	// when empty, New computes it.

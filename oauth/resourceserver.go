@@ -104,8 +104,7 @@ type Introspection struct {
 	Endpoint string
 	// ClientID and ClientSecret authenticate this resource server at the
 	// endpoint (HTTP Basic, RFC 6749 section 2.3.1).
-	ClientID     string
-	ClientSecret string
+	ClientID, ClientSecret string
 
 	// Timeout bounds one introspection, from waiting for a free slot to
 	// reading the answer (default 5s); past it the request is refused
@@ -141,7 +140,9 @@ type Introspection struct {
 	// without a call. Behind a reverse proxy every caller shares the
 	// proxy's address, so raise the limits there. A negative AddressRate
 	// disables the limit.
-	AddressRate  float64
+	AddressRate float64
+	// AddressBurst is the most lookups one remote address may make at
+	// once before AddressRate applies (default 20); see AddressRate.
 	AddressBurst int
 }
 
