@@ -211,8 +211,13 @@ type InputRequest struct {
 }
 
 // InputRequiredError is returned by [Request.Ask] in the stateless era when
-// the client has not yet answered: the runtime sends the requests and the
-// client retries with their answers.
+// the client has not yet answered: the runtime answers with an
+// input_required result carrying the requests, and the client retries
+// with their answers (inputResponses) and the requestState the server
+// issued. The state is signed and bound to the method, the component, a
+// digest of the arguments, the caller and an expiry, and it carries the
+// answers of earlier rounds, so that a handler asking several questions
+// in turn sees them all.
 type InputRequiredError struct {
 	// Requests are the questions still unanswered, by key.
 	Requests map[string]InputRequest

@@ -53,7 +53,11 @@ type Options struct {
 	// SessionIdle ends legacy sessions unused for this long (default 30 min;
 	// negative disables).
 	SessionIdle time.Duration
-	// Tasks enables the io.modelcontextprotocol/tasks extension.
+	// Tasks enables the io.modelcontextprotocol/tasks extension: a tool
+	// marked as a task ([Tool].Task) runs in the background when the
+	// client declares the extension on the request; the client polls
+	// tasks/get, answers input requests with tasks/update and may
+	// tasks/cancel.
 	Tasks bool
 	// Skills are Agent Skills provided by code, served under the
 	// io.modelcontextprotocol/skills extension beside the definition's

@@ -14,14 +14,15 @@ import (
 	"github.com/mcpgen/mcpgen/internal/skills"
 )
 
-// This file serves the Skills extension (io.modelcontextprotocol/skills,
-// SEP-2640): Agent Skills published as resources under skill://, with
-// skills/list, skills/get and resources/directory/read. Skills come from the
-// generated definition (//mcp:skill, embedded and digested by mcpgen) and
-// from [Options.Skills] (provided by code), and are served side by side.
-
 // Skill is one Agent Skill: a directory whose SKILL.md frontmatter names
 // and describes it. Exactly one of Files and Dynamic is set.
+//
+// A server serves its skills under the Skills extension
+// (io.modelcontextprotocol/skills, SEP-2640), as resources under skill://
+// with skills/list, skills/get and resources/directory/read. Skills come
+// from the generated definition ([Definition].Skills, from //mcp:skill,
+// embedded and digested by mcpgen) and from [Options].Skills (provided by
+// code), and are served side by side.
 type Skill struct {
 	// Path locates the skill in the server's skill namespace: "git-workflow"
 	// or "acme/billing/refunds". Its last segment is the skill's name; the
