@@ -22,7 +22,7 @@ func views() []mcpgen.View {
 			Title:       "Knowledge graph explorer",
 			Description: "Browse the entities and relations a read_graph, search_nodes or open_nodes call returned.",
 			Content:     mcpgen.MustReadFile(viewFiles, "_views/explorer.html"),
-			Digest:      "sha256:8888fb5ff72c3a0b59cdb0cb5f42c72738d7e7a97bc5e76570ec28f997098322",
+			Digest:      "sha256:32128052c11c9a473f5b89b384f6729b8ebe3cc7178bb11cbdb855fc1f2f0e88",
 		},
 	}
 }
