@@ -22,7 +22,7 @@ func views() []mcpgen.View {
 			Title:       "Knowledge graph explorer",
 			Description: "Browse the entities and relations a read_graph, search_nodes or open_nodes call returned.",
 			Content:     mcpgen.MustReadFile(viewFiles, "_views/explorer.html"),
-			Digest:      "sha256:32128052c11c9a473f5b89b384f6729b8ebe3cc7178bb11cbdb855fc1f2f0e88",
+			Digest:      "sha256:ec7bb49076e66f5ec49ebeefd0a02206ae6c9d10d166f471f5ac995a053ca174",
 		},
 	}
 }
