@@ -3,7 +3,8 @@
 # it when missing; sessions and CI run as root) driven by puppeteer-core,
 # with a host page built on ext-apps' AppBridge and the official TypeScript
 # client (internal/browsertest). First checks that the committed explorer
-# (components/memory/ui/explorer.html) is what its sources build.
+# (components/memory/ui/explorer.html) is what its sources build, and runs
+# the unit tests of its model (node --test).
 #
 # Targets, each started here on a free loopback port: mcp-memory on a
 # temporary SQLite database (the graph explorer), mcp-everything (its about
@@ -32,6 +33,7 @@ fi
 
 "$root/scripts/tools.sh" node
 "$root/scripts/view-build.sh" --check
+if ! out=$("$node" --test "$root/components/memory/ui/src/model.test.js" 2>&1); then echo "$out" >&2; exit 1; fi
 
 if ! cmp -s "$dir/package-lock.json" "$dir/node_modules/.installed-lock.json" 2>/dev/null; then
   echo "browser test: installing its packages (npm ci) in internal/browsertest" >&2

@@ -22,7 +22,7 @@ func views() []mcpgen.View {
 			Title:       "Knowledge graph explorer",
 			Description: "Browse the entities and relations a read_graph, search_nodes or open_nodes call returned.",
 			Content:     mcpgen.MustReadFile(viewFiles, "_views/explorer.html"),
-			Digest:      "sha256:ec7bb49076e66f5ec49ebeefd0a02206ae6c9d10d166f471f5ac995a053ca174",
+			Digest:      "sha256:d06776176120fcbc60b159708e8745829dec569ce2f1b7cd8aec86b7d0d65f77",
 		},
 	}
 }

@@ -19,8 +19,12 @@ function shorten(s) {
   return s.length > MAX_LABEL ? s.slice(0, MAX_LABEL - 1) + "…" : s;
 }
 
+function labelOf(n) {
+  return n.kind === "type" ? `${n.type || "(no type)"} (${n.count.toLocaleString("en-US")})` : n.name;
+}
+
 function radius(node) {
-  return node.kind === "type" ? 10 + Math.min(26, Math.sqrt(node.count) * 2) : 8;
+  return node.kind === "type" ? 10 + Math.min(22, Math.sqrt(node.count)) : 8;
 }
 
 // layout places the scene's nodes: a fixed number of ticks of a seeded
@@ -29,9 +33,9 @@ export function layout(scene) {
   const nodes = scene.nodes.map((n) => ({ ...n, r: radius(n) }));
   const links = scene.links.map((l) => ({ ...l }));
   const sim = forceSimulation(nodes)
-    .force("link", forceLink(links).id((d) => d.id).distance((l) => 70 + Math.min(90, l.label.length * 3)).strength(0.4))
-    .force("charge", forceManyBody().strength(nodes.length > 120 ? -140 : -320))
-    .force("collide", forceCollide((d) => d.r + 14))
+    .force("link", forceLink(links).id((d) => d.id).distance((l) => l.source.r + l.target.r + 50 + Math.min(110, l.label.length * 4)).strength(0.4))
+    .force("charge", forceManyBody().strength(nodes.length > 120 ? -140 : -360))
+    .force("collide", forceCollide((d) => d.r + (d.kind === "type" ? 34 : 16)))
     .force("x", forceX(0).strength(0.04))
     .force("y", forceY(0).strength(0.06))
     .force("center", forceCenter(0, 0))
@@ -45,13 +49,23 @@ export function layout(scene) {
 export function draw(svg, scene, onActivate) {
   svg.replaceChildren();
   const { nodes, links } = layout(scene);
+  // The bounds of everything drawn, labels included (their widths
+  // estimated from their lengths: the text is not measured before it is
+  // in the document).
   let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
-  for (const n of nodes) {
-    minX = Math.min(minX, n.x - n.r - 90);
-    maxX = Math.max(maxX, n.x + n.r + 90);
-    minY = Math.min(minY, n.y - n.r - 20);
-    maxY = Math.max(maxY, n.y + n.r + 30);
+  const span = (x, y, halfWidth, up, down) => {
+    minX = Math.min(minX, x - halfWidth);
+    maxX = Math.max(maxX, x + halfWidth);
+    minY = Math.min(minY, y - up);
+    maxY = Math.max(maxY, y + down);
+  };
+  for (const n of nodes) span(n.x, n.y, Math.max(n.r, Math.min(MAX_LABEL, labelOf(n).length) * 3.4), n.r + 4, n.r + 20);
+  for (const l of links) {
+    const w = l.label.length * 2.8;
+    if (l.source === l.target) span(l.source.x, l.source.y - l.source.r - 30, w, 10, 4);
+    else span((l.source.x + l.target.x) / 2, (l.source.y + l.target.y) / 2 - 4, w, 10, 4);
   }
+  minX -= 12; maxX += 12; minY -= 12; maxY += 12;
   if (!nodes.length) {
     minX = -200; maxX = 200; minY = -100; maxY = 100;
   }
@@ -71,8 +85,9 @@ export function draw(svg, scene, onActivate) {
     const len = Math.hypot(dx, dy) || 1;
     const g = el("g", { class: "edge" }, edgeLayer);
     if (s === t) {
-      el("path", { d: `M${s.x},${s.y - s.r} a14,14 0 1,1 ${s.r},${s.r}`, class: "link", "marker-end": "url(#arrow)" }, g);
-      const label = el("text", { x: s.x + s.r + 16, y: s.y - s.r - 10, class: "link-label" }, g);
+      const k = s.r * Math.SQRT1_2;
+      el("path", { d: `M${s.x - k},${s.y - k} C${s.x - k - 14},${s.y - s.r - 34} ${s.x + k + 14},${s.y - s.r - 34} ${s.x + k},${s.y - k}`, class: "link", "marker-end": "url(#arrow)" }, g);
+      const label = el("text", { x: s.x, y: s.y - s.r - 30, class: "link-label", "text-anchor": "middle" }, g);
       label.textContent = l.label;
       continue;
     }
@@ -90,10 +105,12 @@ export function draw(svg, scene, onActivate) {
   const nodeLayer = el("g", { class: "nodes" }, svg);
   const byId = new Map();
   for (const n of nodes) {
-    const text = n.kind === "type" ? `${n.type || "(no type)"} (${n.count.toLocaleString("en-US")})` : n.name;
+    const text = labelOf(n);
     const aria = n.kind === "type"
       ? `Entity type ${n.type || "(no type)"}: ${n.count} entities; show them`
-      : `${n.name}${n.entityType ? ", " + n.entityType : ""}; open it`;
+      : n.kind === "ghost"
+        ? `${n.name}, outside this result; open it`
+        : `${n.name}${n.entityType ? ", " + n.entityType : ""}; open it`;
     const g = el("g", { class: `node ${n.kind}`, tabindex: 0, role: "button", "aria-label": aria, "data-id": n.id, transform: `translate(${n.x},${n.y})` }, nodeLayer);
     el("circle", { r: n.r }, g);
     const label = el("text", { y: n.r + 13, "text-anchor": "middle", class: "node-label" }, g);

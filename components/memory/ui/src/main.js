@@ -72,7 +72,9 @@ function render() {
     if (typesCount(shown) > 1) crumbs.append(button("All types", () => go({})));
     where.push(`${plural(s.total, "entity", "entities")} of type ${s.type || "(no type)"}`);
   } else {
-    where.push(`${plural(s.nodes.length, "entity", "entities")}, ${plural(s.links.reduce((n, l) => n + l.types.length, 0), "relation", "relations")}`);
+    const ghosts = s.nodes.filter((n) => n.kind === "ghost").length;
+    where.push(`${plural(s.nodes.length - ghosts, "entity", "entities")}, ${plural(s.links.reduce((n, l) => n + l.types.length, 0), "relation", "relations")}`);
+    if (ghosts) where.push(`${plural(ghosts, "related entity", "related entities")} outside the result (dashed)`);
   }
   if (s.pages > 1) {
     where.push(`page ${s.page + 1} of ${s.pages}`);

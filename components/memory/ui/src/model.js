@@ -63,7 +63,9 @@ function linksAmong(relations, present) {
 
 // scene returns what to draw for the position {type, page} in the graph:
 //
-//   kind "entities": nodes are entities ({id, name, entityType, kind}),
+//   kind "entities": nodes are entities ({id, name, entityType, kind
+//     "entity"}), and, when the graph is drawn whole, the entities at the
+//     other end of its relations that it does not hold (kind "ghost");
 //     links the relations among them; with type set, the page of that
 //     type's entities; with more pages, pages says how many.
 //   kind "types": nodes are entity types ({id, type, count, kind}), links
@@ -91,13 +93,28 @@ export function scene(graph, position = {}) {
     const p = Math.min(page, pages - 1);
     const shown = members.slice(p * PAGE, (p + 1) * PAGE);
     const present = new Set(shown.map((e) => e.name));
+    const nodes = shown.map((e) => ({ id: e.name, kind: "entity", name: e.name, entityType: e.entityType }));
+    // A result drawn whole shows the other ends of its relations too
+    // (search_nodes and open_nodes return the relations with one end among
+    // their entities), as ghosts, while the page has room for them.
+    if (members === graph.entities) {
+      const outside = new Set();
+      for (const r of graph.relations) {
+        if (present.has(r.from) && !present.has(r.to)) outside.add(r.to);
+        if (present.has(r.to) && !present.has(r.from)) outside.add(r.from);
+      }
+      for (const name of [...outside].sort(byName).slice(0, PAGE - nodes.length)) {
+        nodes.push({ id: name, kind: "ghost", name, entityType: "" });
+        present.add(name);
+      }
+    }
     return {
       kind: "entities",
       type,
       page: p,
       pages,
       total: members.length,
-      nodes: shown.map((e) => ({ id: e.name, kind: "entity", name: e.name, entityType: e.entityType })),
+      nodes,
       links: linksAmong(graph.relations, present),
     };
   }
@@ -121,7 +138,7 @@ export function scene(graph, position = {}) {
   }
   const links = [...pairs.values()].map((l) => {
     const counts = [...l.counts].sort((x, y) => y[1] - x[1] || byName(x[0], y[0]));
-    const named = counts.slice(0, 2).map(([t, n]) => `${t} ×${n}`);
+    const named = counts.slice(0, 2).map(([t, n]) => `${t} ×${n.toLocaleString("en-US")}`);
     if (counts.length > 2) named.push(`+${counts.length - 2} more`);
     return { source: l.source, target: l.target, types: counts.map(([t]) => t), label: named.join(", ") };
   });
