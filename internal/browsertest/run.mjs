@@ -221,7 +221,8 @@ class Session {
   }
 }
 
-// textsIn returns the visible SVG/HTML texts of the view: name -> visible.
+// visibleTexts returns the texts of the view's elements that match the
+// selector and are inside the viewport with a size.
 function visibleTexts(frame, selector) {
   return frame.evaluate((sel) => [...document.querySelectorAll(sel)].filter((e) => {
     const r = e.getBoundingClientRect();
@@ -260,159 +261,146 @@ const links = [
   { from: "Charles Babbage", to: "London", relationType: "lived in" },
 ];
 
-async function memory(browser, url, hostScript) {
-  const s = new Session(browser, "mcp-memory");
-  try {
-    const info = await s.open(url, hostScript);
-    check(info.extensions.includes("io.modelcontextprotocol/ui"), "mcp-memory declares the MCP Apps extension", info.extensions);
-    for (const t of ["read_graph", "search_nodes", "open_nodes"]) {
-      const tool = info.tools.find((x) => x.name === t);
-      check(tool?.view === "ui://memory/explorer.html", `${t} links ui://memory/explorer.html`, tool);
-    }
-
-    // Seeding, through the host's MCP client.
-    const seeded = await s.call("create_entities", { entities: people });
-    check(!seeded.isError, "create_entities succeeds", seeded);
-    check(!(await s.call("create_relations", { relations: links })).isError, "create_relations succeeds");
-
-    const { shown, frame } = await s.show("read_graph", {});
-    check(shown.appInfo?.name === "mcp-memory-explorer", "the explorer initializes with the host (ui/initialize)", shown);
-    await frame.waitForSelector('body[data-ready="true"]');
-    const names = people.map((p) => p.name);
-    await waitUntil("every seeded entity's name is visible in the graph", async () => {
-      const texts = await visibleTexts(frame, "#graph .node-label");
-      const missing = names.filter((n) => !texts.includes(n));
-      return missing.length ? { ok: false, missing, texts } : texts;
-    });
-    const edgeLabels = await visibleTexts(frame, "#graph .link-label");
-    for (const r of ["wrote", "designed", "corresponded with"]) check(edgeLabels.includes(r), `the relation type ${r} labels an edge`, edgeLabels);
-    const focusable = await frame.$$eval('#graph .node[tabindex="0"][role="button"]', (n) => n.length);
-    check(focusable === people.length, "every entity is a focusable button in the SVG", focusable);
-
-    // Typing searches through the bridge, debounced: the graph then holds
-    // the matches alone.
-    const before = (await s.viewRequests()).length;
-    await frame.type("#search", "Engine");
-    await frame.waitForFunction(() => /match/.test(document.getElementById("status").textContent));
-    const searches = (await s.viewRequests()).slice(before).filter((r) => r.method === "tools/call" && r.params?.name === "search_nodes");
-    check(searches.length >= 1 && searches.at(-1).params.arguments.query === "Engine", "typing calls search_nodes through the bridge with the typed query", searches);
-    check(searches.length < "Engine".length, "the search waits for the typing to pause (one call for several keys)", searches);
-    const found = await waitUntil("the graph shows the search's matches", async () => {
-      const t = await visibleTexts(frame, "#graph .node.entity .node-label");
-      return t.length === 4 ? t : { ok: false, t };
-    });
-    for (const n of ["Analytical Engine", "Difference Engine", "Charles Babbage", "Note G"]) check(found.includes(n), `the search for Engine shows ${n}`, found);
-    const ghosts = await visibleTexts(frame, "#graph .node.ghost .node-label");
-    check(JSON.stringify(ghosts.sort()) === JSON.stringify(["Ada Lovelace", "London"]), "the matches' relations lead to their other ends, drawn as outside the result", ghosts);
-    check(!found.includes("Mary Somerville") && !ghosts.includes("Mary Somerville"), "the search for Engine hides what is not related to a match", found);
-
-    // Clearing the search restores the tool's result.
-    await frame.$eval("#search", (i) => { i.value = ""; i.dispatchEvent(new Event("input")); });
-    await waitUntil("clearing the search restores the whole result", async () => {
-      const t = await visibleTexts(frame, "#graph .node-label");
-      return names.every((n) => t.includes(n)) ? t : { ok: false, t };
-    });
-
-    // The keyboard opens an entity: open_nodes and its history.
-    await tabTo(s.page, frame, '#graph .node[aria-label^="Ada Lovelace,"]');
-    await s.page.keyboard.press("Enter");
-    await frame.waitForFunction(() => /History/.test(document.getElementById("detail").textContent) && !/Reading the history/.test(document.getElementById("detail").textContent));
-    const detail = await frame.$eval("#detail", (d) => d.innerText);
-    check(detail.includes("Wrote the first published program"), "the details show the entity's observations", detail);
-    check(detail.includes("Note G") && detail.includes("wrote"), "the details show the entity's relations", detail);
-    check(/created/.test(detail), "the details show the entity's history", detail);
-    const reqs = await s.viewRequests();
-    check(reqs.some((r) => r.method === "tools/call" && r.params?.name === "open_nodes" && r.params.arguments.names[0] === "Ada Lovelace"), "opening calls open_nodes through the bridge", reqs);
-    check(reqs.some((r) => r.method === "resources/read" && r.params?.uri === "memory://entities/Ada%20Lovelace/history"), "opening reads memory://entities/{name}/history through the bridge", reqs);
-
-    if (opts.screenshot) {
-      await (await s.page.$("#frame")).screenshot({ path: opts.screenshot });
-      console.log(`browser test: wrote ${opts.screenshot}`);
-    }
-
-    // Thousands of entities: clusters by type, then pages of a type.
-    const types = { person: 1500, project: 400, city: 120 };
-    let n = 0;
-    const big = [];
-    for (const [type, count] of Object.entries(types)) for (let i = 0; i < count; i++) big.push({ name: `${type} ${String(i).padStart(4, "0")}`, entityType: type, observations: [`seeded #${n++}`] });
-    for (let i = 0; i < big.length; i += 500) check(!(await s.call("create_entities", { entities: big.slice(i, i + 500) })).isError, "seeding thousands of entities");
-    const rels = [];
-    for (let i = 0; i < 1500; i++) rels.push({ from: `person ${String(i).padStart(4, "0")}`, to: `project ${String(i % 400).padStart(4, "0")}`, relationType: "works on" });
-    for (let i = 0; i < rels.length; i += 500) check(!(await s.call("create_relations", { relations: rels.slice(i, i + 500) })).isError, "seeding relations");
-    const large = await s.show("read_graph", {});
-    await large.frame.waitForSelector('body[data-ready="true"]');
-    const overview = await waitUntil("the large graph shows its types", async () => {
-      const t = await visibleTexts(large.frame, "#graph .node-label");
-      return t.some((x) => x.startsWith("person (")) ? t : { ok: false, t };
-    });
-    check(overview.includes("person (1,503)") && overview.includes("project (400)"), "the overview has one node per type with its count", overview);
-    const drawn = await large.frame.$$eval("#graph .node", (x) => x.length);
-    check(drawn === overview.length && drawn <= 250, "the overview draws one node per type, not thousands", drawn);
-    const typeEdges = await visibleTexts(large.frame, "#graph .link-label");
-    check(typeEdges.some((t) => t.startsWith("works on ×1,500")), "the overview's edges count relation types", typeEdges);
-    await tabTo(s.page, large.frame, '#graph .node[aria-label^="Entity type person:"]');
-    await s.page.keyboard.press("Enter");
-    await large.frame.waitForFunction(() => /page 1 of/.test(document.getElementById("status").textContent));
-    const paged = await large.frame.$$eval("#graph .node", (x) => x.length);
-    check(paged === 250, "a type of 1,503 entities is drawn a page (250) at a time", paged);
-    const status = await large.frame.$eval("#status", (e) => e.textContent);
-    check(/1,503 entities of type person, page 1 of 7/.test(status), "the status says where the page is", status);
-    await large.frame.click("#crumbs button:nth-of-type(3)"); // All types, Previous, Next
-    await large.frame.waitForFunction(() => /page 2 of 7/.test(document.getElementById("status").textContent));
-
-    s.checkTraffic();
-    await s.checkCSPEnforced();
-    console.log("browser test: mcp-memory explorer passed");
-  } finally {
-    await s.close();
+async function memory(s, info) {
+  check(info.extensions.includes("io.modelcontextprotocol/ui"), "mcp-memory declares the MCP Apps extension", info.extensions);
+  for (const t of ["read_graph", "search_nodes", "open_nodes"]) {
+    const tool = info.tools.find((x) => x.name === t);
+    check(tool?.view === "ui://memory/explorer.html", `${t} links ui://memory/explorer.html`, tool);
   }
+
+  // Seeding, through the host's MCP client.
+  const seeded = await s.call("create_entities", { entities: people });
+  check(!seeded.isError, "create_entities succeeds", seeded);
+  check(!(await s.call("create_relations", { relations: links })).isError, "create_relations succeeds");
+
+  const { shown, frame } = await s.show("read_graph", {});
+  check(shown.appInfo?.name === "mcp-memory-explorer", "the explorer initializes with the host (ui/initialize)", shown);
+  await frame.waitForSelector('body[data-ready="true"]');
+  const names = people.map((p) => p.name);
+  await waitUntil("every seeded entity's name is visible in the graph", async () => {
+    const texts = await visibleTexts(frame, "#graph .node-label");
+    const missing = names.filter((n) => !texts.includes(n));
+    return missing.length ? { ok: false, missing, texts } : texts;
+  });
+  const edgeLabels = await visibleTexts(frame, "#graph .link-label");
+  for (const r of ["wrote", "designed", "corresponded with"]) check(edgeLabels.includes(r), `the relation type ${r} labels an edge`, edgeLabels);
+  const focusable = await frame.$$eval('#graph .node[tabindex="0"][role="button"]', (n) => n.length);
+  check(focusable === people.length, "every entity is a focusable button in the SVG", focusable);
+
+  // Typing searches through the bridge, debounced: the graph then holds
+  // the matches alone.
+  const before = (await s.viewRequests()).length;
+  await frame.type("#search", "Engine");
+  await frame.waitForFunction(() => /match/.test(document.getElementById("status").textContent));
+  const searches = (await s.viewRequests()).slice(before).filter((r) => r.method === "tools/call" && r.params?.name === "search_nodes");
+  check(searches.length >= 1 && searches.at(-1).params.arguments.query === "Engine", "typing calls search_nodes through the bridge with the typed query", searches);
+  check(searches.length < "Engine".length, "the search waits for the typing to pause (one call for several keys)", searches);
+  const found = await waitUntil("the graph shows the search's matches", async () => {
+    const t = await visibleTexts(frame, "#graph .node.entity .node-label");
+    return t.length === 4 ? t : { ok: false, t };
+  });
+  for (const n of ["Analytical Engine", "Difference Engine", "Charles Babbage", "Note G"]) check(found.includes(n), `the search for Engine shows ${n}`, found);
+  const ghosts = await visibleTexts(frame, "#graph .node.ghost .node-label");
+  check(JSON.stringify(ghosts.sort()) === JSON.stringify(["Ada Lovelace", "London"]), "the matches' relations lead to their other ends, drawn as outside the result", ghosts);
+  check(!found.includes("Mary Somerville") && !ghosts.includes("Mary Somerville"), "the search for Engine hides what is not related to a match", found);
+
+  // Clearing the search restores the tool's result.
+  await frame.$eval("#search", (i) => { i.value = ""; i.dispatchEvent(new Event("input")); });
+  await waitUntil("clearing the search restores the whole result", async () => {
+    const t = await visibleTexts(frame, "#graph .node-label");
+    return names.every((n) => t.includes(n)) ? t : { ok: false, t };
+  });
+
+  // The keyboard opens an entity: open_nodes and its history.
+  await tabTo(s.page, frame, '#graph .node[aria-label^="Ada Lovelace,"]');
+  await s.page.keyboard.press("Enter");
+  await frame.waitForFunction(() => /History/.test(document.getElementById("detail").textContent) && !/Reading the history/.test(document.getElementById("detail").textContent));
+  const detail = await frame.$eval("#detail", (d) => d.innerText);
+  check(detail.includes("Wrote the first published program"), "the details show the entity's observations", detail);
+  check(detail.includes("Note G") && detail.includes("wrote"), "the details show the entity's relations", detail);
+  check(/created/.test(detail), "the details show the entity's history", detail);
+  const reqs = await s.viewRequests();
+  check(reqs.some((r) => r.method === "tools/call" && r.params?.name === "open_nodes" && r.params.arguments.names[0] === "Ada Lovelace"), "opening calls open_nodes through the bridge", reqs);
+  check(reqs.some((r) => r.method === "resources/read" && r.params?.uri === "memory://entities/Ada%20Lovelace/history"), "opening reads memory://entities/{name}/history through the bridge", reqs);
+
+  if (opts.screenshot) {
+    await (await s.page.$("#frame")).screenshot({ path: opts.screenshot });
+    console.log(`browser test: wrote ${opts.screenshot}`);
+  }
+
+  // Thousands of entities: clusters by type, then pages of a type.
+  const types = { person: 1500, project: 400, city: 120 };
+  let n = 0;
+  const big = [];
+  for (const [type, count] of Object.entries(types)) for (let i = 0; i < count; i++) big.push({ name: `${type} ${String(i).padStart(4, "0")}`, entityType: type, observations: [`seeded #${n++}`] });
+  for (let i = 0; i < big.length; i += 500) check(!(await s.call("create_entities", { entities: big.slice(i, i + 500) })).isError, "seeding thousands of entities");
+  const rels = [];
+  for (let i = 0; i < 1500; i++) rels.push({ from: `person ${String(i).padStart(4, "0")}`, to: `project ${String(i % 400).padStart(4, "0")}`, relationType: "works on" });
+  for (let i = 0; i < rels.length; i += 500) check(!(await s.call("create_relations", { relations: rels.slice(i, i + 500) })).isError, "seeding relations");
+  const large = await s.show("read_graph", {});
+  await large.frame.waitForSelector('body[data-ready="true"]');
+  const overview = await waitUntil("the large graph shows its types", async () => {
+    const t = await visibleTexts(large.frame, "#graph .node-label");
+    return t.some((x) => x.startsWith("person (")) ? t : { ok: false, t };
+  });
+  check(overview.includes("person (1,503)") && overview.includes("project (400)"), "the overview has one node per type with its count", overview);
+  const drawn = await large.frame.$$eval("#graph .node", (x) => x.length);
+  check(drawn === overview.length && drawn <= 250, "the overview draws one node per type, not thousands", drawn);
+  const typeEdges = await visibleTexts(large.frame, "#graph .link-label");
+  check(typeEdges.some((t) => t.startsWith("works on ×1,500")), "the overview's edges count relation types", typeEdges);
+  await tabTo(s.page, large.frame, '#graph .node[aria-label^="Entity type person:"]');
+  await s.page.keyboard.press("Enter");
+  await large.frame.waitForFunction(() => /page 1 of/.test(document.getElementById("status").textContent));
+  const paged = await large.frame.$$eval("#graph .node", (x) => x.length);
+  check(paged === 250, "a type of 1,503 entities is drawn a page (250) at a time", paged);
+  const status = await large.frame.$eval("#status", (e) => e.textContent);
+  check(/1,503 entities of type person, page 1 of 7/.test(status), "the status says where the page is", status);
+  await large.frame.click("#crumbs button:nth-of-type(3)"); // All types, Previous, Next
+  await large.frame.waitForFunction(() => /page 2 of 7/.test(document.getElementById("status").textContent));
 }
 
-async function everything(browser, url, hostScript) {
-  const s = new Session(browser, "mcp-everything");
-  try {
-    const info = await s.open(url, hostScript);
-    const about = info.tools.find((t) => t.name === "about");
-    check(about?.view === "ui://everything/about.html", "about links ui://everything/about.html", about);
-    const greet = info.tools.find((t) => t.name === "app_greet");
-    check(JSON.stringify(greet?.visibility) === '["app"]', "app_greet is listed for views only", greet);
-    const { frame } = await s.show("about", {});
-    await frame.waitForFunction(() => !/Waiting/.test(document.getElementById("about").textContent));
-    await frame.click('#greet button[type="submit"]');
-    await frame.waitForFunction(() => /Hello, view/.test(document.getElementById("greeting").textContent));
-    const reqs = await s.viewRequests();
-    check(reqs.some((r) => r.method === "tools/call" && r.params?.name === "app_greet"), "the about view calls app_greet through the bridge", reqs);
-    s.checkTraffic();
-    await s.checkCSPEnforced();
-    console.log("browser test: mcp-everything about view passed");
-  } finally {
-    await s.close();
-  }
+async function everything(s, info) {
+  const about = info.tools.find((t) => t.name === "about");
+  check(about?.view === "ui://everything/about.html", "about links ui://everything/about.html", about);
+  const greet = info.tools.find((t) => t.name === "app_greet");
+  check(JSON.stringify(greet?.visibility) === '["app"]', "app_greet is listed for views only", greet);
+  const { frame } = await s.show("about", {});
+  await frame.waitForFunction(() => !/Waiting/.test(document.getElementById("about").textContent));
+  await frame.click('#greet button[type="submit"]');
+  await frame.waitForFunction(() => /Hello, view/.test(document.getElementById("greeting").textContent));
+  const reqs = await s.viewRequests();
+  check(reqs.some((r) => r.method === "tools/call" && r.params?.name === "app_greet"), "the about view calls app_greet through the bridge", reqs);
 }
 
 // basic: ext-apps' own example server and view, to show that the host
 // itself does what the specification asks.
-async function basic(browser, url, hostScript) {
-  const s = new Session(browser, "ext-apps basic server");
+async function basic(s, info) {
+  const tool = info.tools.find((t) => t.name === "get-time");
+  check(tool?.view === "ui://get-time/mcp-app.html", "get-time links its view", tool);
+  const { frame } = await s.show("get-time", {});
+  const first = await waitUntil("the example view shows the tool's result", async () => {
+    const t = await frame.$eval("#server-time", (e) => e.textContent);
+    return /^\d{4}-\d\d-\d\dT/.test(t) ? t : { ok: false, t };
+  });
+  await frame.click("#get-time-btn");
+  await waitUntil("the example view shows a new time from its own tools/call", async () => {
+    const t = await frame.$eval("#server-time", (e) => e.textContent);
+    return /^\d{4}-\d\d-\d\dT/.test(t) && t !== first ? t : { ok: false, t };
+  });
+  const reqs = await s.viewRequests();
+  check(reqs.some((r) => r.method === "tools/call" && r.params?.name === "get-time"), "the example view calls get-time through the bridge", reqs);
+}
+
+// scenario runs one target's checks in a page of its own, then the checks
+// every target shares: the traffic and the CSP.
+async function scenario(browser, name, url, hostScript, checks) {
+  const s = new Session(browser, name);
   try {
     const info = await s.open(url, hostScript);
-    const tool = info.tools.find((t) => t.name === "get-time");
-    check(tool?.view === "ui://get-time/mcp-app.html", "get-time links its view", tool);
-    const { frame } = await s.show("get-time", {});
-    const first = await waitUntil("the example view shows the tool's result", async () => {
-      const t = await frame.$eval("#server-time", (e) => e.textContent);
-      return /^\d{4}-\d\d-\d\dT/.test(t) ? t : { ok: false, t };
-    });
-    await frame.click("#get-time-btn");
-    await waitUntil("the example view shows a new time from its own tools/call", async () => {
-      const t = await frame.$eval("#server-time", (e) => e.textContent);
-      return /^\d{4}-\d\d-\d\dT/.test(t) && t !== first ? t : { ok: false, t };
-    });
-    const reqs = await s.viewRequests();
-    check(reqs.some((r) => r.method === "tools/call" && r.params?.name === "get-time"), "the example view calls get-time through the bridge", reqs);
+    await checks(s, info);
     s.checkTraffic();
     await s.checkCSPEnforced();
-    console.log("browser test: ext-apps basic server passed");
+    console.log(`browser test: ${name} passed`);
   } finally {
     await s.close();
   }
@@ -435,9 +423,9 @@ const browser = await puppeteer.launch({
 });
 let status = 0;
 try {
-  if (opts.basic) await basic(browser, opts.basic, hostScript);
-  if (opts.everything) await everything(browser, opts.everything, hostScript);
-  if (opts.memory) await memory(browser, opts.memory, hostScript);
+  if (opts.basic) await scenario(browser, "ext-apps basic server", opts.basic, hostScript, basic);
+  if (opts.everything) await scenario(browser, "mcp-everything about view", opts.everything, hostScript, everything);
+  if (opts.memory) await scenario(browser, "mcp-memory explorer", opts.memory, hostScript, memory);
 } catch (err) {
   console.error(`browser test FAILED: ${err.message}`);
   if (err.name !== "AssertionError") console.error(err.stack);
