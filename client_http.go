@@ -113,9 +113,12 @@ func refused(err error) bool {
 // errors.As finds an [*InsufficientScopeError] with the scope the server
 // asked for.
 type HTTPStatusError struct {
+	// StatusCode is the HTTP status of the answer.
 	StatusCode int
-	Body       string
-	Err        *ProtocolError // the JSON-RPC error of the body, if any
+	// Body is the start of the answer's body, for the error's text.
+	Body string
+	// Err is the JSON-RPC error of the body, if it held one.
+	Err *ProtocolError
 
 	scope   *InsufficientScopeError // a 403's insufficient_scope
 	session string                  // the legacy session the request was sent in

@@ -129,18 +129,26 @@ func isHex(c byte) bool {
 // name, its input and output schemas (OutputSchema nil when the tool had
 // none) and its link to the MCP Apps extension (UI nil when it had none).
 type SurfaceTool struct {
-	Name         string
-	InputSchema  []byte
+	// Name is the tool's name.
+	Name string
+	// InputSchema is the JSON Schema of the tool's arguments.
+	InputSchema []byte
+	// OutputSchema is the JSON Schema of its structured result; nil
+	// when it had none.
 	OutputSchema []byte
-	UI           *ToolUI
+	// UI is the tool's link to a view of the MCP Apps extension; nil
+	// when it had none.
+	UI *ToolUI
 }
 
 // SurfaceError lists how a server's tools differ from the ones a typed
 // client was generated against, one line per difference.
 type SurfaceError struct {
+	// Differences are the differences, one sentence each.
 	Differences []string
 }
 
+// Error counts the differences and lists them, one per line.
 func (e *SurfaceError) Error() string {
 	return fmt.Sprintf("the server's tools differ from the client's (%d difference(s)):\n\t%s",
 		len(e.Differences), strings.Join(e.Differences, "\n\t"))

@@ -102,9 +102,12 @@ type Introspection struct {
 	// Endpoint is the introspection URL; empty takes the
 	// introspection_endpoint of the authorization server's metadata.
 	Endpoint string
-	// ClientID and ClientSecret authenticate this resource server at the
-	// endpoint (HTTP Basic, RFC 6749 section 2.3.1).
-	ClientID, ClientSecret string
+	// ClientID names this resource server at the endpoint, which it
+	// authenticates with ClientSecret (HTTP Basic, RFC 6749 section
+	// 2.3.1).
+	ClientID string
+	// ClientSecret is the secret that goes with ClientID.
+	ClientSecret string
 
 	// Timeout bounds one introspection, from waiting for a free slot to
 	// reading the answer (default 5s); past it the request is refused

@@ -165,10 +165,12 @@ type Config struct {
 	// Grant is how tokens are obtained; default GrantAuthorizationCode.
 	Grant Grant
 
-	// ClientID and ClientSecret are pre-registered credentials, for the
-	// authorization server ClientIssuer names; empty registers the client
-	// dynamically.
-	ClientID, ClientSecret string
+	// ClientID is a pre-registered client identifier, for the
+	// authorization server ClientIssuer names.
+	ClientID string
+	// ClientSecret is the secret pre-registered with ClientID, if the
+	// client has one.
+	ClientSecret string
 	// ClientIssuer is the issuer identifier of the authorization server
 	// ClientID and the credentials are for, exactly as its metadata
 	// states it (https://auth.example.com). A client that holds a
