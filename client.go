@@ -1,7 +1,3 @@
-// The client runtime: [Connect] reaches an MCP server through a
-// [ClientTransport] and returns a [Client] whose methods call the server's
-// tools, resources and prompts in whichever protocol era the server speaks.
-
 package mcpgen
 
 import (
@@ -164,8 +160,10 @@ func (t staticToken) Refused(_ context.Context, _ *http.Request, resp *http.Resp
 	return fmt.Errorf("the server refused the token: HTTP %s", resp.Status)
 }
 
-// Client is a connection to one MCP server, made by [Connect]. Its
-// methods may be called from any number of goroutines at once. Close it
+// Client is a connection to one MCP server, made by [Connect]: its methods
+// call the server's tools, resources and prompts in whichever protocol era
+// the server speaks. They may be called from any number of goroutines at
+// once. Close it
 // when done: that ends the server process of a [CommandTransport] and the
 // session of a legacy HTTP server.
 type Client struct {

@@ -17,17 +17,14 @@ import (
 	"time"
 )
 
-// This file is the client side of Streamable HTTP: every message is a
-// POST, answered with JSON or with an SSE stream that carries the call's
-// notifications before its response. In a legacy session the client also
-// holds the session id, opens the GET stream for the server's own
-// messages, answers the server's requests with POSTs, and resumes a
-// broken stream with Last-Event-ID.
-
 // HTTPTransport reaches the Streamable HTTP endpoint at url, in both
 // eras: stateless 2026-07-28 POSTs with the request headers the revision
 // defines, or a legacy session (Mcp-Session-Id, ended with DELETE on
-// Close).
+// Close). Every message is a POST, answered with JSON or with an SSE
+// stream that carries the call's notifications before its response. In a
+// legacy session the client also opens the GET stream for the server's
+// own messages, answers the server's requests with POSTs, and resumes a
+// broken stream with Last-Event-ID.
 func HTTPTransport(url string) ClientTransport { return &httpTransport{url: url} }
 
 type httpTransport struct{ url string }

@@ -132,6 +132,9 @@
 // method per tool, resource, template and prompt taking and returning
 // copies of the components' types, and [CheckSurface] compares a server's
 // tools with the ones such a client was generated from (docs/clients.md).
+// The helpers generated clients call ([CallToolAs], [ReadResourceAs],
+// [ExpandTemplate], [CheckSurface]) are public so that generated code uses
+// only this package's API; a hand-written client may use them too.
 //
 // A tool that failed returns its result and a [*ToolCallError]; a
 // request the server refused returns a [*ProtocolError] (over HTTP, within

@@ -1,11 +1,5 @@
 package mcpgen
 
-// The helpers that generated typed clients (generated/<server>/<server>client)
-// call besides the client runtime: reading a resource into a Go value,
-// expanding a URI template, and comparing a server's tools with the ones a
-// client was generated against. They are public so that generated code
-// uses only this package's API; a hand-written client may use them too.
-
 import (
 	"context"
 	"encoding/base64"
