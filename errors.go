@@ -13,7 +13,7 @@ import (
 // failed at its task: a tool answers with a result whose isError is set
 // and whose text is the message, so that the model can read it and try
 // again. A component that returns a ProtocolError (wrapped or not, see
-// [Errorf]), or wraps one of the sentinels below ([ErrInvalidParams], ...)
+// [Errorf]), or wraps one of the sentinel errors ([ErrInvalidParams], ...)
 // with %w, gets a JSON-RPC error with that code instead. Anything else
 // that goes wrong in the runtime becomes -32603 with a safe message,
 // never with internal details.
