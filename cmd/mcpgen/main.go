@@ -130,14 +130,14 @@ func run(args []string) int {
 	if err != nil {
 		var diags gen.Diagnostics
 		if errors.As(err, &diags) {
-			fmt.Fprintln(os.Stderr, diags.Error())
+			fmt.Fprintln(os.Stderr, diags.Relative(workDir()).Error())
 			fmt.Fprintf(os.Stderr, "mcpgen: %d error(s); nothing written\n", len(diags))
 			return 1
 		}
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	for _, w := range res.Warnings {
+	for _, w := range res.Warnings.Relative(workDir()) {
 		fmt.Fprintln(os.Stderr, w)
 	}
 	if *checkOnly {
@@ -160,6 +160,13 @@ func run(args []string) int {
 		return 1
 	}
 	return 0
+}
+
+// workDir is the working directory, which messages print paths relative
+// to; empty when it cannot be had (then they stay absolute).
+func workDir() string {
+	wd, _ := os.Getwd()
+	return wd
 }
 
 // regenerateCommand is the command that brings the output up to date in

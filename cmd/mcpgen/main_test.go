@@ -148,6 +148,27 @@ func TestDiagnosticsWriteNothing(t *testing.T) {
 	}
 }
 
+// TestDiagnosticsRelativePaths: mistakes are printed at paths relative
+// to the working directory (as the go command prints them), not at the
+// absolute paths go/packages hands the generator.
+func TestDiagnosticsRelativePaths(t *testing.T) {
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, stderr := runMcpgen(t, "-out", t.TempDir(), "../../gen/testdata/diagnostics/...")
+	if code != 1 {
+		t.Fatalf("exit %d, want 1:\n%s", code, stderr)
+	}
+	want := filepath.FromSlash("../../gen/testdata/diagnostics/mistakes/directives.go") + ":7:38: "
+	if !strings.Contains(stderr, "\n"+want) && !strings.HasPrefix(stderr, want) {
+		t.Errorf("stderr lacks a line starting %q:\n%s", want, stderr)
+	}
+	if root := filepath.Dir(filepath.Dir(wd)); strings.Contains(stderr, root) {
+		t.Errorf("stderr names the absolute path %s:\n%s", root, stderr)
+	}
+}
+
 func TestVersion(t *testing.T) {
 	cmd := exec.Command(os.Args[0], "-version")
 	cmd.Env = append(os.Environ(), "MCPGEN_TEST_RUN_MAIN=1")
