@@ -24,7 +24,7 @@
 //     subject (the sub of the token; default "dev-" and the client_id).
 //
 // Tokens are JWT access tokens (RFC 9068, ES256) with iss, sub, aud,
-// client_id, scope, iat, nbf, exp and jti: what [oauth.ResourceServer]
+// client_id, scope, iat, nbf, exp and jti: what the oauth package's ResourceServer
 // checks, so that everything but the issuer is as in production.
 //
 // A binary built on mcpgen.Main that imports the oauth package has all of
