@@ -20,7 +20,8 @@ import (
 // mcp-memory --dev-auth on loopback, a token minted with mcpgen dev-token
 // for memory:read, a call that scope allows (200) and one it does not
 // (403 insufficient_scope naming memory:write), the same without a token
-// (401), and the same through the Go client with the token.
+// (401), and the same through the Go client with the token. On the way,
+// the binary's Server Card is checked where SEP-2127 puts it.
 func TestOAuthLocalPage(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs mcp-memory and mcpgen; skipped with -short")
@@ -86,6 +87,22 @@ func TestOAuthLocalPage(t *testing.T) {
 	}
 	if resp, body := call("", "read_graph", `{}`); resp.StatusCode != 401 || !strings.Contains(resp.Header.Get("WWW-Authenticate"), "resource_metadata=") {
 		t.Errorf("read_graph without a token: %d %s, want 401 with a challenge", resp.StatusCode, body)
+	}
+
+	// The Server Card is served next to the endpoint, to anyone (it is
+	// public), byte for byte the generated server-card.json.
+	want, err := os.ReadFile("generated/memory/server-card.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cardResp, err := http.Get(endpoint + mcpgen.ServerCardSuffix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	card, _ := io.ReadAll(cardResp.Body)
+	cardResp.Body.Close()
+	if cardResp.StatusCode != 200 || string(card) != string(want) || cardResp.Header.Get("ETag") == "" {
+		t.Errorf("GET %s%s: %d ETag %q\n%s\nwant generated/memory/server-card.json", endpoint, mcpgen.ServerCardSuffix, cardResp.StatusCode, cardResp.Header.Get("ETag"), card)
 	}
 
 	// The page's Go client.

@@ -181,8 +181,15 @@ func (f *Flags) Run(srv *Server, log *zap.Logger) error {
 		return ServeStdio(ctx, srv, in, out)
 	}
 	endpoint := HTTPHandler(srv, *s.HTTP)
+	var card http.Handler
+	if len(srv.ServerCard()) > 0 {
+		card = ServerCardHandler(srv)
+	}
 	for _, p := range append([]string{f.Path}, f.Paths...) {
 		s.Mux.Handle(p, endpoint)
+		if card != nil {
+			s.Mux.Handle(strings.TrimSuffix(p, "/")+ServerCardSuffix, card) // next to the endpoint (SEP-2127)
+		}
 	}
 	if s.HTTP.Auth == nil {
 		if err := f.checkUnauthenticated(ln.Addr(), srv, log); err != nil {

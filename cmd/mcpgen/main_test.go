@@ -92,11 +92,15 @@ func TestWriteAndCheck(t *testing.T) {
 	if err := os.WriteFile(leftover, edited, 0o644); err != nil {
 		t.Fatal(err)
 	}
+	card := filepath.Join(out, "results", "server-card.json") // the Server Card is checked like server.json
+	if err := os.WriteFile(card, []byte(`{"name":"hand-edited"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	code, stderr := runMcpgen(t, "-check", "-out", out, fixture)
 	if code != 1 {
 		t.Errorf("mcpgen -check on stale output exited %d, want 1", code)
 	}
-	for _, f := range []string{"results/tools.go", "results/schemas/shout.input.json", "results/old.go"} {
+	for _, f := range []string{"results/tools.go", "results/schemas/shout.input.json", "results/old.go", "results/server-card.json"} {
 		if !strings.Contains(stderr, out+"/"+f+" is stale") {
 			t.Errorf("mcpgen -check does not name %s:\n%s", f, stderr)
 		}
