@@ -17,14 +17,28 @@ import (
 const registrySchemaFile = "testdata/registry/server.schema.2025-12-11.json"
 
 func registryValidator(t *testing.T) *jsonschema.Schema {
+	return schemaValidator(t, registrySchemaFile, "")
+}
+
+// schemaValidator compiles the schema in file; ref, when set, is the
+// definition within it (a JSON pointer) documents are validated against.
+func schemaValidator(t *testing.T, file, ref string) *jsonschema.Schema {
 	t.Helper()
-	b, err := os.ReadFile(registrySchemaFile)
+	b, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}
+	if ref != "" {
+		var doc map[string]any
+		if err := json.Unmarshal(b, &doc); err != nil {
+			t.Fatal(err)
+		}
+		doc["$ref"] = ref
+		b, _ = json.Marshal(doc)
+	}
 	s, err := jsonschema.Compile(b)
 	if err != nil {
-		t.Fatalf("compile the registry schema: %v", err)
+		t.Fatalf("compile %s: %v", file, err)
 	}
 	return s
 }
@@ -97,22 +111,7 @@ func TestRegistryEntry(t *testing.T) {
 const cardSchemaFile = "testdata/registry/server-card.schema.v1.json"
 
 func cardValidator(t *testing.T) *jsonschema.Schema {
-	t.Helper()
-	b, err := os.ReadFile(cardSchemaFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var doc map[string]any
-	if err := json.Unmarshal(b, &doc); err != nil {
-		t.Fatal(err)
-	}
-	doc["$ref"] = "#/$defs/ServerCard"
-	b, _ = json.Marshal(doc)
-	s, err := jsonschema.Compile(b)
-	if err != nil {
-		t.Fatalf("compile the server card schema: %v", err)
-	}
-	return s
+	return schemaValidator(t, cardSchemaFile, "#/$defs/ServerCard")
 }
 
 // TestServerCard: the card is valid against the extension's schema, says
