@@ -272,7 +272,7 @@ func TestCancelledOutcome(t *testing.T) {
 	obj := json.RawMessage(`{"type":"object"}`)
 	running := make(chan struct{}, 2)
 	def := mcpgen.Definition{Name: "cancel", Version: "1", Tools: []mcpgen.Tool{
-		{Tool: mcpgen.ToolInfo{Name: "waits", InputSchema: obj}, Call: func(ctx context.Context, _ *mcpgen.Request, _ json.RawMessage) (*mcpgen.CallToolResult, error) {
+		{Info: mcpgen.ToolInfo{Name: "waits", InputSchema: obj}, Call: func(ctx context.Context, _ *mcpgen.Request, _ json.RawMessage) (*mcpgen.CallToolResult, error) {
 			running <- struct{}{}
 			<-ctx.Done()
 			return mcpgen.TextResult("", ctx.Err()) // a tool error, as most handlers make it

@@ -59,7 +59,7 @@ func scoped(t *testing.T) (endpoint string, is *devissuer.Issuer) {
 		t.Fatal(err)
 	}
 	srv := mcpgen.New(mcpgen.Definition{Name: "dev", Version: "1", Scopes: []string{"notes:write"}, Tools: []mcpgen.Tool{{
-		Tool:  mcpgen.ToolInfo{Name: "write", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		Info:  mcpgen.ToolInfo{Name: "write", InputSchema: json.RawMessage(`{"type":"object"}`)},
 		Scope: "notes:write",
 		Call: func(_ context.Context, req *mcpgen.Request, _ json.RawMessage) (*mcpgen.CallToolResult, error) {
 			return mcpgen.TextResult("written by "+req.Auth.Subject, nil)
