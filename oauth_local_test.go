@@ -49,6 +49,17 @@ func TestOAuthLocalPage(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
+
+	// Not for production: refused on an address other hosts can reach,
+	// and beside a real issuer.
+	for _, args := range [][]string{{"--http", "0.0.0.0:0"}, {"--http", "127.0.0.1:0", "--auth-issuer", "https://auth.example.com", "--auth-audience", "https://mcp.example.com/mcp"}} {
+		args = append(args, "--dev-auth", "--db", filepath.Join(t.TempDir(), "graph.db"))
+		out, err := exec.CommandContext(ctx, filepath.Join(bin, "mcp-memory"), args...).CombinedOutput()
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != 2 || !strings.Contains(string(out), "--dev-auth") {
+			t.Errorf("mcp-memory %s: %v\n%s\nwant exit status 2 naming --dev-auth", strings.Join(args, " "), err, out)
+		}
+	}
 	endpoint := serverproc.HTTP(ctx, t, filepath.Join(bin, "mcp-memory"), "--http", "127.0.0.1:0", "--dev-auth", "--db", filepath.Join(t.TempDir(), "graph.db"))
 
 	out, err := exec.CommandContext(ctx, filepath.Join(bin, "mcpgen"), "dev-token", "-url", endpoint, "-scope", "memory:read").Output()
