@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"net"
 	"net/http"
 	"slices"
 	"sync"
@@ -51,6 +52,12 @@ type Setup struct {
 	// Mux is the HTTP mux the endpoint is mounted on, set before Serve,
 	// for the integration's own handlers; nil on stdio.
 	Mux *http.ServeMux
+	// Addr is the address the HTTP listener is bound to (its port, when
+	// --http asked for 0), set before Serve; nil on stdio.
+	Addr net.Addr
+	// Path is the HTTP path of the endpoint (--path), set before Serve;
+	// empty on stdio.
+	Path string
 
 	closers []func() error
 }
