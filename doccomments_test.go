@@ -182,3 +182,64 @@ func startsWithName(doc *ast.CommentGroup, names ...string) bool {
 	}
 	return false
 }
+
+// maxDetachedLines is the longest comment a public package may keep
+// outside every declaration: a few lines that orient a reader of the file
+// are fine, design prose is not.
+const maxDetachedLines = 5
+
+// TestNoDetachedProse checks that the public packages keep no long comment
+// detached from a declaration (above the package clause but apart from it,
+// or between declarations): go doc never shows one, so what it says
+// belongs in the doc comment of the package, or of the type or function it
+// describes, or in docs/.
+func TestNoDetachedProse(t *testing.T) {
+	for dir := range publicPackages {
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range entries {
+			name := e.Name()
+			if e.IsDir() || !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
+				continue
+			}
+			fset := token.NewFileSet()
+			f, err := parser.ParseFile(fset, filepath.Join(dir, name), nil, parser.ParseComments)
+			if err != nil {
+				t.Fatal(err)
+			}
+			attached := map[*ast.CommentGroup]bool{f.Doc: true}
+			ast.Inspect(f, func(n ast.Node) bool {
+				switch n := n.(type) {
+				case *ast.FuncDecl:
+					attached[n.Doc] = true
+				case *ast.GenDecl:
+					attached[n.Doc] = true
+				case *ast.TypeSpec:
+					attached[n.Doc], attached[n.Comment] = true, true
+				case *ast.ValueSpec:
+					attached[n.Doc], attached[n.Comment] = true, true
+				case *ast.Field:
+					attached[n.Doc], attached[n.Comment] = true, true
+				}
+				return true
+			})
+		groups:
+			for _, cg := range f.Comments {
+				if attached[cg] {
+					continue
+				}
+				for _, d := range f.Decls {
+					if d.Pos() <= cg.Pos() && cg.End() <= d.End() {
+						continue groups // inside a declaration: a comment on code
+					}
+				}
+				if lines := strings.Count(cg.Text(), "\n"); lines > maxDetachedLines {
+					t.Errorf("%s:%d: a detached comment of %d lines, which go doc does not show: move it into the doc comment of the package or of what it describes (or into docs/)",
+						filepath.Join(dir, name), fset.Position(cg.Pos()).Line, lines)
+				}
+			}
+		}
+	}
+}
