@@ -126,7 +126,8 @@ type AuthError struct {
 	// [EventAuthRefused] ("missing_token", "expired", ...); the client
 	// does not see it.
 	Reason string
-	// Description is the text the client's JSON-RPC error carries.
+	// Description says what was refused, in the message of the client's
+	// JSON-RPC error after the status.
 	Description string
 	// Err is the underlying error, for logs and errors.Is; the client
 	// does not see it.

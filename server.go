@@ -38,8 +38,8 @@ type Options struct {
 	// Auth) every caller may use every component, and [Flags.Run] says so
 	// when it starts.
 	Grants Grants
-	// Permission adds conditions of its own to the scope check, such as
-	// who may use which partition (nil: none).
+	// Permission adds conditions of its own to a component's declared
+	// scope, checked once the caller holds it (nil: none).
 	Permission Permission
 
 	// PageSize is the number of items per list page (default 100).
