@@ -239,7 +239,9 @@ func TestClientListen(t *testing.T) {
 		// A second subscription shows that the first one's would have
 		// arrived by now.
 		again := newNotes()
-		sub2, err := c.Subscribe(ctx, watched, func(uri string) { again.add(mcpgen.Notification{Method: "updated", Params: json.RawMessage(`"` + uri + `"`)}) })
+		sub2, err := c.Subscribe(ctx, watched, func(uri string) {
+			again.add(mcpgen.Notification{Method: "updated", Params: json.RawMessage(`"` + uri + `"`)})
+		})
 		if err != nil {
 			t.Fatalf("subscribe: %v", err)
 		}
