@@ -129,11 +129,18 @@ func decodeToolResult(tool string, raw json.RawMessage) (*CallToolResult, error)
 // result that does not decode into Out wraps [ErrUnexpectedResult] and the
 // decoder's error. Generated typed clients call it.
 func CallToolAs[Out any](ctx context.Context, c *Client, name string, in any) (Out, error) {
-	var out Out
 	res, err := c.CallTool(ctx, name, in)
 	if err != nil {
+		var out Out
 		return out, err
 	}
+	return resultAs[Out](name, res)
+}
+
+// resultAs decodes the result of a call to the tool name into Out, as
+// [CallToolAs] says.
+func resultAs[Out any](name string, res *CallToolResult) (Out, error) {
+	var out Out
 	switch p := any(&out).(type) {
 	case *string:
 		var b strings.Builder

@@ -241,3 +241,30 @@ func (c *Client) CancelTask(ctx context.Context, id string) error {
 	}
 	return nil
 }
+
+// TypedTask is a [Task] whose result decodes into Out, as [CallToolAs]
+// decodes a call's: what [StartToolTaskAs] returns, and generated typed
+// clients for the tools that run as tasks.
+type TypedTask[Out any] struct {
+	*Task
+}
+
+// Result waits for the task to end and returns the tool's result decoded
+// into Out; see [Task.Result] and [CallToolAs].
+func (t TypedTask[Out]) Result(ctx context.Context) (Out, error) {
+	res, err := t.Task.Result(ctx)
+	if err != nil {
+		var out Out
+		return out, err
+	}
+	return resultAs[Out](t.tool, res)
+}
+
+// StartToolTaskAs starts a call of the tool name as a task, as
+// [Client.StartToolTask] does, and returns it typed: its Result decodes
+// into Out. Generated typed clients call it for the tools marked
+// task=optional or task=required.
+func StartToolTaskAs[Out any](ctx context.Context, c *Client, name string, in any) (TypedTask[Out], error) {
+	t, err := c.StartToolTask(ctx, name, in)
+	return TypedTask[Out]{t}, err
+}
