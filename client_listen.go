@@ -86,8 +86,10 @@ type Subscription struct {
 // send; in a legacy session the filter asked for.
 func (s *Subscription) Filter() ListenFilter { return s.filter }
 
-// Done is closed when the subscription ends: Close was called, the
-// server ended it, or the connection broke; [Subscription.Err] says why.
+// Done is closed when the subscription ends: Close was called, or in
+// 2026-07-28 the server ended it or the connection broke;
+// [Subscription.Err] says why. A legacy subscription ends with Close
+// only: it lives in the session.
 func (s *Subscription) Done() <-chan struct{} { return s.done }
 
 // Err is nil while the subscription runs, after Close, and after the
@@ -105,8 +107,9 @@ func (s *Subscription) Err() error {
 // Close ends the subscription: in 2026-07-28 the subscriptions/listen
 // request is cancelled (its HTTP stream closed, or notifications/cancelled
 // on stdio); in a legacy session the resources no other subscription
-// names are unsubscribed (resources/unsubscribe). The subscription's
-// function is not called after Close returns.
+// names are unsubscribed (resources/unsubscribe). Notifications read
+// after Close began are not handed to the subscription's function; one
+// being handed over as it begins may still be.
 func (s *Subscription) Close() error {
 	var err error
 	s.once.Do(func() {
