@@ -430,3 +430,28 @@ func toolNamesOf(tools []mcpgen.ToolInfo) []string {
 	}
 	return names
 }
+
+// Listen against every transport of the everything server, mcp-everything
+// itself over stdio included: the list changes a tool triggers reach a
+// subscription that asks for them, and only those (the prompt list's
+// change, triggered first on the same stream, does not).
+func TestClientListenEveryTransport(t *testing.T) {
+	forEachClient(t, mcpgen.ClientOptions{}, func(t *testing.T, c *mcpgen.Client) {
+		ctx := context.Background()
+		got := newNotes()
+		sub, err := c.Listen(ctx, mcpgen.ListenFilter{ToolsListChanged: true}, got.add)
+		if err != nil {
+			t.Fatalf("listen: %v", err)
+		}
+		defer sub.Close()
+		for _, tool := range []string{"test_trigger_prompt_change", "test_trigger_tool_change"} {
+			if _, err := c.CallTool(ctx, tool, nil); err != nil {
+				t.Fatalf("%s: %v", tool, err)
+			}
+		}
+		got.wait(t, "notifications/tools/list_changed")
+		if m := got.methods(); len(m) != 0 {
+			t.Errorf("notifications not asked for: %v", m)
+		}
+	})
+}

@@ -145,8 +145,9 @@ const (
 // is what the server agreed to. In a legacy session it sends
 // resources/subscribe for each resource of f and hands fn the list
 // changes and task status notifications f names as the session receives
-// them. ctx bounds the subscribing, not the subscription: it lasts until
-// [Subscription.Close].
+// them; over HTTP it returns once the session's GET stream, which
+// carries them, is open. ctx bounds the subscribing, not the
+// subscription: it lasts until [Subscription.Close].
 //
 //	sub, err := c.Listen(ctx, mcpgen.ListenFilter{ResourceSubscriptions: []string{"memory://graph"}},
 //		func(n mcpgen.Notification) { changed <- n.ResourceURI() })
@@ -158,6 +159,16 @@ func (c *Client) Listen(ctx context.Context, f ListenFilter, fn func(Notificatio
 	}
 	s := &Subscription{c: c, filter: f, fn: fn, legacy: c.legacy, done: make(chan struct{})}
 	if c.legacy {
+		if w, ok := c.conn.(interface{ sessionStream(context.Context) error }); ok {
+			// Over HTTP the session's notifications come on its GET
+			// stream: one sent before it is open would be lost.
+			wctx, cancel := context.WithTimeout(ctx, listenAckTimeout)
+			err := w.sessionStream(wctx)
+			cancel()
+			if err != nil {
+				return nil, fmt.Errorf("listen: the session's GET stream: %w", err)
+			}
+		}
 		if err := c.subs.add(ctx, c, s); err != nil {
 			return nil, err
 		}
