@@ -108,7 +108,9 @@ type ClientOptions struct {
 
 	// OnNotification receives the notifications the server sends
 	// (notifications/message, .../list_changed, resources/updated ...)
-	// other than progress, which goes to the callback of [WithProgress].
+	// other than progress, which goes to the callback of [WithProgress],
+	// and the acknowledgement of a subscription, which [Client.Listen]
+	// takes.
 	// It runs on the goroutine that reads the connection: it must not
 	// block. Nil drops them.
 	OnNotification func(method string, params json.RawMessage)

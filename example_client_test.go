@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/mcpgen/mcpgen"
 	notescomp "github.com/mcpgen/mcpgen/components/notes"
@@ -106,4 +107,36 @@ func ExampleClient_SetLogLevel() {
 	// page 2 holds 2 prompts; more: true
 	// page 3 holds 1 prompts; more: false
 	// the iterator gave 5 prompts
+}
+
+// A task-augmented call: the everything server runs slow_compute as a
+// task for a 2026-07-28 client; StartToolTask returns the task at once,
+// and Result waits for the tool's result.
+func ExampleClient_StartToolTask() {
+	srv := everything.New(mcpgen.Options{Tasks: true})
+	defer srv.Close()
+	ctx := context.Background()
+	c, err := mcpgen.Connect(ctx, mcpgen.InMemoryTransport(srv), mcpgen.ClientOptions{})
+	if err != nil {
+		fmt.Println("connect:", err)
+		return
+	}
+	defer c.Close()
+
+	task, err := c.StartToolTask(ctx, "slow_compute", map[string]any{"seconds": 0, "label": "the sum"})
+	if err != nil {
+		fmt.Println("start:", err)
+		return
+	}
+	fmt.Println("started:", task.Started().Status, "with an id:", task.ID() != "")
+	res, err := task.Result(ctx)
+	if err != nil {
+		fmt.Println("result:", err)
+		return
+	}
+	text, _, _ := strings.Cut(res.Content[0].Text, " (")
+	fmt.Println("result:", text)
+	// Output:
+	// started: working with an id: true
+	// result: Finished the sum after 0 seconds
 }
