@@ -139,27 +139,35 @@ type SurfaceTool struct {
 // is set, as a typed client was generated against it: its URI (or URI
 // template) and its MIME type ("" when it declared none).
 type SurfaceResource struct {
-	URI      string
+	// URI is the resource's URI, or the template's URI template.
+	URI string
+	// MimeType is the media type it declared; "" when none.
 	MimeType string
+	// Template says that URI is a URI template.
 	Template bool
 }
 
 // SurfacePrompt is a prompt as a typed client was generated against it:
 // its name and its arguments.
 type SurfacePrompt struct {
-	Name      string
+	// Name is the prompt's name.
+	Name string
+	// Arguments are the arguments it declared.
 	Arguments []SurfaceArgument
 }
 
 // SurfaceArgument is one argument of a [SurfacePrompt].
 type SurfaceArgument struct {
-	Name     string
+	// Name is the argument's name.
+	Name string
+	// Required says that the prompt cannot be got without it.
 	Required bool
 }
 
 // SurfaceSkill is a skill as a typed client was generated against it:
 // the URI of its SKILL.md.
 type SurfaceSkill struct {
+	// URI is the address of the skill's SKILL.md.
 	URI string
 }
 
@@ -167,10 +175,14 @@ type SurfaceSkill struct {
 // tools, resources and templates, prompts and skills. Generated typed
 // clients hold theirs and check it in their CheckSurface method.
 type Surface struct {
-	Tools     []SurfaceTool
+	// Tools are the tools the client calls.
+	Tools []SurfaceTool
+	// Resources are the resources and resource templates it reads.
 	Resources []SurfaceResource
-	Prompts   []SurfacePrompt
-	Skills    []SurfaceSkill
+	// Prompts are the prompts it gets.
+	Prompts []SurfacePrompt
+	// Skills are the skills it reads.
+	Skills []SurfaceSkill
 }
 
 // SurfaceError lists how a server differs from what a typed client was
