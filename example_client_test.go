@@ -13,10 +13,11 @@ import (
 	"github.com/mcpgen/mcpgen/generated/notes/notesclient"
 )
 
-// The examples of this file serve components/notes through its generated
+// Most examples of this file serve components/notes through its generated
 // package, generated/notes: a tool add_note with a *Store dependency and a
 // structured result, a resource template notes://{id} with completion,
-// and a prompt summarize.
+// and a prompt summarize. Those of logs, pages and tasks serve the
+// conformance fixture, generated/everything.
 
 // connectNotes starts a notes server holding the given notes and connects
 // a client to it in the same process.
