@@ -53,6 +53,10 @@ type EventType struct {
 	// Match reports whether an occurrence's data fits a subscription's
 	// arguments; nil delivers every occurrence to every subscription.
 	Match func(arguments, data json.RawMessage) bool
+	// Accepts reports whether v is this event's Go payload type, so that
+	// [Emit] finds the event from the value; generated as a type
+	// assertion.
+	Accepts func(v any) bool
 }
 
 // EventOptions configure the events feature ([Options].Events). The zero
@@ -150,6 +154,7 @@ type compiledEvent struct {
 // events is the events feature of a server.
 type events struct {
 	types   map[string]*compiledEvent
+	order   []*compiledEvent
 	list    json.RawMessage // the events/list result, encoded once
 	opts    EventOptions
 	store   EventStore
@@ -195,6 +200,7 @@ func newEvents(types []EventType, opts EventOptions, owner string, tel *telemetr
 			return nil, fmt.Errorf("event %s: payload schema: %w", t.Name, err)
 		}
 		f.types[t.Name] = c
+		f.order = append(f.order, c)
 		tel.registered("event", t.Name)
 		e := map[string]any{"name": t.Name, "delivery": []string{"poll", "push", "webhook"},
 			"inputSchema": c.EventType.InputSchema, "payloadSchema": c.EventType.PayloadSchema}
@@ -225,21 +231,31 @@ func (f *events) woken() <-chan struct{} {
 	return f.wake
 }
 
-// Emit records an occurrence of the event name with data (a value that
-// encodes as the event's payload), in the partition of the request ctx
-// carries ([RequestFrom]): it is in the event log, and owed to every
-// webhook subscription it matches, when Emit returns nil. Generated
-// packages wrap it in a typed function per event.
-func Emit(ctx context.Context, name string, data any) error {
+// Emit records ev, a value of an //mcp:event type, as an occurrence of
+// its event in the partition of the request ctx carries ([RequestFrom]):
+// it is in the event log, and owed to every webhook subscription it
+// matches, when Emit returns nil. Emitting a value of a type no event
+// of the server declares is an error.
+func Emit(ctx context.Context, ev any) error {
 	req := RequestFrom(ctx)
 	if req == nil || req.server == nil {
-		return fmt.Errorf("emit event %s: the context carries no request of an mcpgen server", name)
+		return fmt.Errorf("emit %T: the context carries no request of an mcpgen server", ev)
 	}
-	return EmitTo(ctx, req.server, req.Partition, name, data)
+	f := req.server.events
+	if f == nil {
+		return fmt.Errorf("emit %T: server %s declares no events", ev, req.server.def.Name)
+	}
+	for _, t := range f.order {
+		if t.Accepts != nil && t.Accepts(ev) {
+			return f.emit(ctx, req.Partition, t.Name, ev)
+		}
+	}
+	return fmt.Errorf("emit %T: no event of server %s has that payload type", ev, req.server.def.Name)
 }
 
-// EmitTo is [Emit] outside a request: the occurrence belongs to partition
-// of the server s.
+// EmitTo records an occurrence of the event name with data (a value that
+// encodes as its payload) in partition of the server s, outside a
+// request or by name.
 func EmitTo(ctx context.Context, s *Server, partition, name string, data any) error {
 	if s.events == nil {
 		return fmt.Errorf("emit event %s: server %s declares no events", name, s.def.Name)

@@ -34,6 +34,7 @@ func eventsDefinition() Definition {
 				_ = json.Unmarshal(data, &d)
 				return a.Kind == "" || a.Kind == d.Kind
 			},
+			Accepts: func(v any) bool { _, ok := v.(note); return ok },
 		}},
 	}
 }
@@ -181,8 +182,19 @@ func TestEventsEmitChecksPayload(t *testing.T) {
 	if err := EmitTo(context.Background(), s, "", "nope", note{}); err == nil {
 		t.Error("an unknown event was emitted")
 	}
-	if err := Emit(context.Background(), "note.changed", note{"x", "a"}); err == nil {
+	if err := Emit(context.Background(), note{"x", "a"}); err == nil {
 		t.Error("Emit outside a request succeeded")
+	}
+	req := &Request{server: s}
+	ctx := withRequest(context.Background(), req)
+	if err := Emit(ctx, note{"typed", "a"}); err != nil {
+		t.Errorf("Emit of the event's type: %v", err)
+	}
+	if err := Emit(ctx, struct{ X int }{1}); err == nil || !strings.Contains(err.Error(), "no event") {
+		t.Errorf("Emit of another type: %v", err)
+	}
+	if recs, _ := s.events.store.Events(context.Background(), "note.changed", "", 0, 100, 10); len(recs) != 1 || !strings.Contains(string(recs[0].Data), "typed") {
+		t.Errorf("the typed emit: %v", recs)
 	}
 	big := note{Note: strings.Repeat("x", maxEventPayload), Kind: "a"}
 	if err := EmitTo(context.Background(), s, "", "note.changed", big); err == nil || !strings.Contains(err.Error(), "over") {
