@@ -528,3 +528,31 @@ func TestBackoff(t *testing.T) {
 		t.Error("backoff")
 	}
 }
+
+// TestEventsStreamOverHTTP: events/stream is a POST answered with an SSE
+// stream: the active notification, then each event as it is emitted.
+func TestEventsStreamOverHTTP(t *testing.T) {
+	def := eventsDefinition()
+	def.Events[0].Scope = "" // no authentication on this endpoint
+	s2, err := build(def, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s2.Close()
+	hs2 := httptest.NewServer(HTTPHandler(s2, HTTPOptions{}))
+	defer hs2.Close()
+	body := modernBody("es-1", "events/stream", map[string]any{"name": "note.changed", "cursor": nil})
+	resp := post(t, hs2.URL, modernHeaders("events/stream", ""), body)
+	defer resp.Body.Close()
+	if ct := resp.Header.Get("Content-Type"); !strings.HasPrefix(ct, "text/event-stream") {
+		t.Fatalf("content type %q", ct)
+	}
+	st := newSSE(t, resp)
+	if m := st.must(); m.Method != "notifications/events/active" || !strings.Contains(string(m.Params), `"io.modelcontextprotocol/subscriptionId":"es-1"`) {
+		t.Fatalf("first: %+v %s", m, m.Params)
+	}
+	emitNote(t, s2, "", "over http", "a")
+	if m := st.must(); m.Method != "notifications/events/event" || !strings.Contains(string(m.Params), `"note":"over http"`) {
+		t.Fatalf("event: %+v %s", m, m.Params)
+	}
+}

@@ -210,7 +210,7 @@ type eventsDeployment struct {
 	hook  string
 }
 
-func startEvents(t *testing.T, db string, n int) *eventsDeployment {
+func startEvents(t *testing.T, db string, n int, more ...map[string][]string) *eventsDeployment {
 	t.Helper()
 	d := &eventsDeployment{as: authtest.Start(t), hook: freeAddr(t)}
 	var audiences []string
@@ -225,6 +225,11 @@ func startEvents(t *testing.T, db string, n int) *eventsDeployment {
 	for _, id := range []string{"agent", "writer"} {
 		d.as.AddClient(id, authtest.Client{Secret: "s3cret", Audience: audiences, Scopes: []string{"memory:read", "memory:write"}})
 	}
+	for _, m := range more {
+		for id, scopes := range m {
+			d.as.AddClient(id, authtest.Client{Secret: "s3cret", Audience: audiences, Scopes: scopes})
+		}
+	}
 	for _, p := range d.procs {
 		p.start()
 		t.Cleanup(p.kill9)
@@ -237,14 +242,24 @@ func (d *eventsDeployment) url(i int) string { return "http://" + d.procs[i].add
 // client connects the typed Go client as writer to process i.
 func (d *eventsDeployment) client(t *testing.T, i int) *memoryclient.Client {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	c, err := mcpgen.Connect(ctx, mcpgen.HTTPTransport(d.url(i)), mcpgen.ClientOptions{Auth: mcpgen.StaticToken(d.as.Token(t, "writer", "s3cret", "memory:read", "memory:write"))})
+	c, err := d.connectAs(t, d.url(i), "writer", "memory:read", "memory:write")
 	if err != nil {
 		t.Fatalf("connect to %s: %v", d.url(i), err)
 	}
+	return c
+}
+
+// connectAs connects the typed Go client as principal id to url.
+func (d *eventsDeployment) connectAs(t *testing.T, url, id string, scopes ...string) (*memoryclient.Client, error) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	c, err := mcpgen.Connect(ctx, mcpgen.HTTPTransport(url), mcpgen.ClientOptions{Auth: mcpgen.StaticToken(d.as.Token(t, id, "s3cret", scopes...))})
+	if err != nil {
+		return nil, err
+	}
 	t.Cleanup(func() { c.Close() })
-	return memoryclient.New(c)
+	return memoryclient.New(c), nil
 }
 
 func createEntity(t *testing.T, c *memoryclient.Client, name, typ string) {
