@@ -3,6 +3,7 @@ package mcpgen_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -113,3 +114,26 @@ func TestEventsSurviveRestart(t *testing.T) {
 }
 
 func mustJSON(v any) []byte { b, _ := json.Marshal(v); return b }
+
+// BenchmarkEmit is the cost of one event: Emit with a payload of a few
+// fields, appended to the log with one outbox row per subscription, on
+// the memory store and SQLite (PostgreSQL: pgcluster's BenchmarkEmit).
+// docs/bench/log.md has the numbers.
+func BenchmarkEmit(b *testing.B) {
+	for _, name := range []string{"memory", "sqlite"} {
+		for _, subs := range []int{0, 1} {
+			b.Run(fmt.Sprintf("%s/subscriptions=%d", name, subs), func(b *testing.B) {
+				var st mcpgen.EventStore = &mcpgen.MemoryEventStore{MaxEvents: 1 << 20}
+				if name == "sqlite" {
+					s, err := eventstore.Open(context.Background(), filepath.Join(b.TempDir(), "events.db"))
+					if err != nil {
+						b.Fatal(err)
+					}
+					defer s.Close()
+					st = s
+				}
+				storetest.Bench(b, st, subs)
+			})
+		}
+	}
+}

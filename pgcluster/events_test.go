@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"fmt"
 	"net/url"
 	"os"
 	"testing"
@@ -19,7 +20,7 @@ import (
 // eventsTestURL is MCP_TEST_POSTGRES with a fresh schema, dropped at
 // cleanup; the test is skipped when PostgreSQL is unreachable (failed
 // under CI=true).
-func eventsTestURL(t *testing.T) string {
+func eventsTestURL(t testing.TB) string {
 	t.Helper()
 	base := os.Getenv("MCP_TEST_POSTGRES")
 	if base == "" {
@@ -62,4 +63,19 @@ func TestPostgresEventStore(t *testing.T) {
 		t.Cleanup(func() { s.Close() })
 		return s
 	})
+}
+
+// BenchmarkEmit is the cost of one event on PostgreSQL (see the root
+// package's BenchmarkEmit); docs/bench/log.md has the numbers.
+func BenchmarkEmit(b *testing.B) {
+	for _, subs := range []int{0, 1} {
+		b.Run(fmt.Sprintf("subscriptions=%d", subs), func(b *testing.B) {
+			s, err := pgcluster.OpenEventStore(context.Background(), eventsTestURL(b))
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer s.Close()
+			storetest.Bench(b, s, subs)
+		})
+	}
 }
