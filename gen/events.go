@@ -23,9 +23,13 @@ var emptyArguments = []byte("{\n  \"type\": \"object\",\n  \"additionalPropertie
 
 func (c *checker) checkEvent(s *server, comp component, d directive) {
 	ev := &event{component: comp, InputSchema: emptyArguments}
+	namePos := ev.Pos
 	for _, o := range d.Options {
 		switch o.Key {
 		case "name", "title", "description", "scope":
+			if o.Key == "name" {
+				namePos = c.fset.Position(o.ValPos)
+			}
 			c.common(&ev.component, o)
 		case "filter":
 			ev.FilterName = c.str(o)
@@ -49,7 +53,7 @@ func (c *checker) checkEvent(s *server, comp component, d directive) {
 		}
 	}
 	if !eventNameRule.MatchString(ev.Name) {
-		c.atPosition(ev.Pos, "event "+ev.Name, "use dotted lower-case words, e.g. name=entity.changed", "invalid event name")
+		c.atPosition(namePos, "event "+ev.Name, "use dotted lower-case words, e.g. name=entity.changed", "invalid event name")
 	}
 	c.unique("event", ev.Name, ev.Pos)
 	c.needDescription("event", &ev.component)
