@@ -47,5 +47,4 @@ type WrongFilter struct {
 	A string `json:"a"`
 }
 
-/* want `WrongFilter.Match: Match of an event filter has the wrong signature\n\tdeclare func \(f WrongFilter\) Match\(e WrongMatch\) bool` */
-func (WrongFilter) Match(s string) bool { return s == "" }
+func (WrongFilter) Match(s string) bool { return s == "" } // want `WrongFilter.Match: Match of an event filter has the wrong signature\n\tdeclare func \(f WrongFilter\) Match\(e WrongMatch\) bool`
