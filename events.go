@@ -325,18 +325,12 @@ func (f *events) resolve(ctx context.Context, req *Request, name string, args js
 	if !ok {
 		return nil, eventError(CodeNotFound, map[string]any{"kind": "event"}, "NotFound: no event %q", name)
 	}
-	if len(args) > maxEventArgsBytes {
-		return nil, fmt.Errorf("%w: arguments of %d bytes are over the %d allowed", jsonrpc.ErrInvalidParams, len(args), maxEventArgsBytes)
-	}
-	if len(args) == 0 || string(args) == "null" {
-		args = json.RawMessage(`{}`)
-	}
-	if err := t.input.Validate(args); err != nil {
-		return nil, fmt.Errorf("%w: arguments of event %s: %s", jsonrpc.ErrInvalidParams, name, argumentError(err))
-	}
-	canon, err := canonicalJSON(args)
+	canon, err := canonicalArgs(args)
 	if err != nil {
-		return nil, fmt.Errorf("%w: arguments: %v", jsonrpc.ErrInvalidParams, err)
+		return nil, err
+	}
+	if err := t.input.Validate(canon); err != nil {
+		return nil, fmt.Errorf("%w: arguments of event %s: %s", jsonrpc.ErrInvalidParams, name, argumentError(err))
 	}
 	if err := f.permit(ctx, req, t.Scope); err != nil {
 		return nil, forbidden(name, err)
@@ -349,12 +343,20 @@ func forbidden(name string, err error) error {
 	return eventError(CodeForbidden, map[string]any{"event": name}, "Forbidden: %v", err)
 }
 
-func canonicalJSON(b json.RawMessage) (json.RawMessage, error) {
+// canonicalArgs bounds subscription arguments and returns them in one
+// form (keys sorted), the form they are compared in; absent is {}.
+func canonicalArgs(args json.RawMessage) (json.RawMessage, error) {
+	if len(args) > maxEventArgsBytes {
+		return nil, fmt.Errorf("%w: arguments of %d bytes are over the %d allowed", jsonrpc.ErrInvalidParams, len(args), maxEventArgsBytes)
+	}
+	if len(args) == 0 || string(args) == "null" {
+		return json.RawMessage(`{}`), nil
+	}
 	var v any
-	d := json.NewDecoder(bytes.NewReader(b))
+	d := json.NewDecoder(bytes.NewReader(args))
 	d.UseNumber()
 	if err := d.Decode(&v); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%w: arguments: %v", jsonrpc.ErrInvalidParams, err)
 	}
 	return json.Marshal(v)
 }
@@ -473,17 +475,31 @@ func (p *readParams) maxAge() (time.Duration, error) {
 	return time.Duration(*p.MaxAgeMs) * time.Millisecond, nil
 }
 
+// readRequest decodes the params of events/poll, events/stream or
+// events/subscribe into p (a *readParams or a struct embedding one) and
+// resolves what they name.
+func (f *events) readRequest(ctx context.Context, req *Request, raw json.RawMessage, p interface{ read() *readParams }) (*subject, time.Duration, error) {
+	if err := decode(raw, p); err != nil {
+		return nil, 0, err
+	}
+	r := p.read()
+	sub, err := f.resolve(ctx, req, r.Name, r.Arguments)
+	if err != nil {
+		return nil, 0, err
+	}
+	maxAge, err := r.maxAge()
+	if err != nil {
+		return nil, 0, err
+	}
+	return sub, maxAge, nil
+}
+
+func (p *readParams) read() *readParams { return p }
+
 // poll answers events/poll.
 func (f *events) poll(ctx context.Context, req *Request, raw json.RawMessage) (any, error) {
 	var p readParams
-	if err := decode(raw, &p); err != nil {
-		return nil, err
-	}
-	sub, err := f.resolve(ctx, req, p.Name, p.Arguments)
-	if err != nil {
-		return nil, err
-	}
-	maxAge, err := p.maxAge()
+	sub, maxAge, err := f.readRequest(ctx, req, raw, &p)
 	if err != nil {
 		return nil, err
 	}
@@ -523,14 +539,7 @@ func (f *events) poll(ctx context.Context, req *Request, raw json.RawMessage) (a
 // closes.
 func (f *events) stream(ctx context.Context, req *Request, raw json.RawMessage) (any, error) {
 	var p readParams
-	if err := decode(raw, &p); err != nil {
-		return nil, err
-	}
-	sub, err := f.resolve(ctx, req, p.Name, p.Arguments)
-	if err != nil {
-		return nil, err
-	}
-	maxAge, err := p.maxAge()
+	sub, maxAge, err := f.readRequest(ctx, req, raw, &p)
 	if err != nil {
 		return nil, err
 	}

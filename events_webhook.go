@@ -40,12 +40,9 @@ type deliveryParams struct {
 }
 
 type subscribeParams struct {
-	Name      string          `json:"name"`
-	Arguments json.RawMessage `json:"arguments"`
-	Delivery  *deliveryParams `json:"delivery"`
-	Cursor    *string         `json:"cursor"`
-	MaxAgeMs  *int64          `json:"maxAgeMs"`
-	TTLMs     json.RawMessage `json:"ttlMs"`
+	readParams
+	Delivery *deliveryParams `json:"delivery"`
+	TTLMs    json.RawMessage `json:"ttlMs"`
 }
 
 // Bounds of webhook subscriptions.
@@ -94,15 +91,12 @@ func webhookPrincipal(req *Request) (string, error) {
 // subscribe answers events/subscribe: an idempotent upsert keyed on
 // (principal, url, name, arguments).
 func (f *events) subscribe(ctx context.Context, req *Request, raw json.RawMessage) (any, error) {
-	var p subscribeParams
-	if err := decode(raw, &p); err != nil {
-		return nil, err
-	}
 	owner, err := webhookPrincipal(req)
 	if err != nil {
 		return nil, err
 	}
-	sub, err := f.resolve(ctx, req, p.Name, p.Arguments)
+	var p subscribeParams
+	sub, maxAge, err := f.readRequest(ctx, req, raw, &p)
 	if err != nil {
 		return nil, err
 	}
@@ -123,13 +117,6 @@ func (f *events) subscribe(ctx context.Context, req *Request, raw json.RawMessag
 	ttl, err := f.grant(p.TTLMs)
 	if err != nil {
 		return nil, err
-	}
-	var maxAge time.Duration
-	if p.MaxAgeMs != nil {
-		if *p.MaxAgeMs < 0 {
-			return nil, fmt.Errorf("%w: maxAgeMs must not be negative", jsonrpc.ErrInvalidParams)
-		}
-		maxAge = time.Duration(*p.MaxAgeMs) * time.Millisecond
 	}
 	if err := f.hooks.checkAddress(ctx, target); err != nil {
 		return nil, err
@@ -171,7 +158,7 @@ func (f *events) subscribe(ctx context.Context, req *Request, raw json.RawMessag
 	// The position delivery starts after, and what to replay.
 	var replay []EventDelivery
 	truncated := false
-	oldest, newest, err := f.store.Bounds(ctx)
+	_, newest, err := f.store.Bounds(ctx)
 	if err != nil {
 		return nil, unavailable("event log", err)
 	}
@@ -186,7 +173,6 @@ func (f *events) subscribe(ctx context.Context, req *Request, raw json.RawMessag
 			return nil, err
 		}
 		truncated = cut || cut2 || more
-		_ = oldest
 		for i := range recs {
 			replay = append(replay, EventDelivery{Subscription: id, Seq: recs[i].Seq, Due: now})
 		}
@@ -266,16 +252,9 @@ func (f *events) unsubscribe(ctx context.Context, req *Request, raw json.RawMess
 	if p.Delivery == nil || p.Delivery.URL == "" {
 		return nil, fmt.Errorf("%w: delivery.url is required", jsonrpc.ErrInvalidParams)
 	}
-	args := p.Arguments
-	if len(args) == 0 || string(args) == "null" {
-		args = json.RawMessage(`{}`)
-	}
-	if len(args) > maxEventArgsBytes {
-		return nil, fmt.Errorf("%w: arguments of %d bytes are over the %d allowed", jsonrpc.ErrInvalidParams, len(args), maxEventArgsBytes)
-	}
-	canon, err := canonicalJSON(args)
+	canon, err := canonicalArgs(p.Arguments)
 	if err != nil {
-		return nil, fmt.Errorf("%w: arguments: %v", jsonrpc.ErrInvalidParams, err)
+		return nil, err
 	}
 	id := subscriptionID(owner, p.Delivery.URL, t.Name, canon)
 	found, err := f.store.DeleteSubscription(ctx, id)

@@ -4,13 +4,13 @@ import (
 	"context"
 	"fmt"
 	"net/url"
-	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/stdlib"
 
 	"github.com/mcpgen/mcpgen"
+	"github.com/mcpgen/mcpgen/internal/cluster/pgcluster"
 	"github.com/mcpgen/mcpgen/internal/eventsql"
 	"github.com/mcpgen/mcpgen/internal/pgdsn"
 )
@@ -38,17 +38,7 @@ func OpenEventStore(ctx context.Context, rawURL string) (EventStore, error) {
 	if err != nil || (u.Scheme != "postgres" && u.Scheme != "postgresql") {
 		return EventStore{}, fmt.Errorf("event store URL %s: want postgres://user@host:port/database", red)
 	}
-	q := u.Query()
-	schema := q.Get("schema")
-	q.Del("schema")
-	u.RawQuery = q.Encode()
-	if schema == "" {
-		first, _, _ := strings.Cut(q.Get("search_path"), ",")
-		schema = strings.Trim(strings.TrimSpace(first), `"`)
-	}
-	if schema == "" || schema == "$user" {
-		schema = "mcpgen"
-	}
+	schema := pgcluster.SchemaOf(u) // and drops the schema parameter
 	cfg, err := pgx.ParseConfig(u.String())
 	if err != nil {
 		return EventStore{}, fmt.Errorf("event store URL %s: %s", red, pgdsn.Scrub(err.Error(), rawURL))
