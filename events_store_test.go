@@ -23,12 +23,19 @@ func TestMemoryEventStore(t *testing.T) {
 	storetest.Run(t, func(*testing.T) mcpgen.EventStore { return &mcpgen.MemoryEventStore{} })
 }
 
+// noClaims is a store whose process never gets to send: it stands for
+// one that dies between the emit and the delivery.
+type noClaims struct{ mcpgen.EventStore }
+
+func (noClaims) Claim(context.Context, string, time.Time, time.Duration, int) ([]mcpgen.EventDelivery, error) {
+	return nil, nil
+}
+
 // TestEventsSurviveRestart: on the SQLite store, a cursor taken before a
-// restart resumes after it, and events owed to a webhook whose endpoint
-// was down are delivered by the next process.
+// restart resumes after it, and events owed to a webhook when the process
+// stopped are delivered by the next one.
 func TestEventsSurviveRestart(t *testing.T) {
 	var mu sync.Mutex
-	up := false
 	got := map[string]int{}
 	arrived := make(chan string, 10)
 	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -41,10 +48,6 @@ func TestEventsSurviveRestart(t *testing.T) {
 		}
 		mu.Lock()
 		defer mu.Unlock()
-		if !up {
-			w.WriteHeader(503)
-			return
-		}
 		got[r.Header.Get("webhook-id")]++
 		w.WriteHeader(204)
 		arrived <- r.Header.Get("webhook-id")
@@ -53,12 +56,16 @@ func TestEventsSurviveRestart(t *testing.T) {
 	def := mcpgen.Definition{Name: "notes", Events: []mcpgen.EventType{{Name: "note.changed"}}}
 	path := filepath.Join(t.TempDir(), "events.db")
 	alice := mcpgen.Principal{Subject: "alice"}
-	start := func() (*mcpgen.Server, eventstore.Store) {
+	start := func(sends bool) (*mcpgen.Server, eventstore.Store) {
 		st, err := eventstore.Open(context.Background(), path)
 		if err != nil {
 			t.Fatal(err)
 		}
-		return mcpgen.New(def, mcpgen.Options{Events: mcpgen.EventOptions{Store: st, WebhookAllow: []string{hs.URL},
+		var store mcpgen.EventStore = st
+		if !sends {
+			store = noClaims{st}
+		}
+		return mcpgen.New(def, mcpgen.Options{Events: mcpgen.EventOptions{Store: store, WebhookAllow: []string{hs.URL},
 			PollInterval: 20 * time.Millisecond, RetryBase: 10 * time.Millisecond, Attempts: 1000}}), st
 	}
 	call := func(s *mcpgen.Server, method, params string) map[string]any {
@@ -75,7 +82,7 @@ func TestEventsSurviveRestart(t *testing.T) {
 		_ = json.Unmarshal(resp.Result, &v)
 		return v
 	}
-	s1, st1 := start()
+	s1, st1 := start(false)
 	cursor := call(s1, "events/poll", `"name":"note.changed","cursor":null`)["cursor"].(string)
 	call(s1, "events/subscribe", `"name":"note.changed","delivery":{"url":"`+hs.URL+`","secret":"whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"},"cursor":null`)
 	for _, n := range []string{"a", "b"} {
@@ -86,10 +93,7 @@ func TestEventsSurviveRestart(t *testing.T) {
 	s1.Close()
 	st1.Close()
 
-	mu.Lock()
-	up = true
-	mu.Unlock()
-	s2, st2 := start()
+	s2, st2 := start(true)
 	defer st2.Close()
 	defer s2.Close()
 	r := call(s2, "events/poll", `"name":"note.changed","cursor":"`+cursor+`"`)
@@ -109,6 +113,13 @@ func TestEventsSurviveRestart(t *testing.T) {
 	for _, e := range evs {
 		if !ids[e.(map[string]any)["eventId"].(string)] {
 			t.Errorf("event %v not delivered", e)
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	for id, n := range got {
+		if n != 1 {
+			t.Errorf("%s delivered %d times", id, n)
 		}
 	}
 }
