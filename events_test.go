@@ -556,3 +556,32 @@ func TestEventsStreamOverHTTP(t *testing.T) {
 		t.Fatalf("event: %+v %s", m, m.Params)
 	}
 }
+
+// TestEventsWebhookReplay: a subscribe with a cursor replays what came
+// after it; one too far behind starts from now, truncated.
+func TestEventsWebhookReplay(t *testing.T) {
+	rc, hs := newReceiver(t)
+	s := newEventsServer(t, EventOptions{WebhookAllow: []string{hs.URL}, PollInterval: 10 * time.Millisecond})
+	emitNote(t, s, "", "r1", "a")
+	emitNote(t, s, "", "r2", "b")
+	r := result(t, evCall(t, s, alice, "events/subscribe", strings.Replace(subscribeParams2(hs.URL+"/a", `{"kind":"b"}`), `"cursor":null`, `"cursor":"0"`, 1)))
+	if r["truncated"] != false || r["cursor"] != "1" {
+		t.Fatalf("replay: %v", r)
+	}
+	if v := rc.next(t); v["data"].(map[string]any)["note"] != "r2" {
+		t.Fatalf("replayed: %v", v)
+	}
+	for i := range maxReplayEvents + 1 {
+		emitNote(t, s, "", fmt.Sprint("bulk", i), "c")
+	}
+	r = result(t, evCall(t, s, alice, "events/subscribe", strings.Replace(subscribeParams2(hs.URL+"/c", `{"kind":"c"}`), `"cursor":null`, `"cursor":"2"`, 1)))
+	if r["truncated"] != true || r["cursor"] != fmt.Sprint(maxReplayEvents+3) {
+		t.Fatalf("too far behind: %v", r)
+	}
+	waitOutbox(t, s)
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	if len(rc.bodies) != 1 {
+		t.Errorf("%d deliveries, want the one replay", len(rc.bodies))
+	}
+}

@@ -155,6 +155,13 @@ func (f *events) subscribe(ctx context.Context, req *Request, raw json.RawMessag
 		}
 		rec.Verified = true
 	}
+	// Saved before the position is read: an event emitted from now on is
+	// owed to it by its emit, one emitted before is below the position
+	// (or replayed). One emitted meanwhile may be owed twice; receivers
+	// deduplicate on webhook-id.
+	if err := f.store.SaveSubscription(ctx, rec); err != nil {
+		return nil, unavailable("subscription store", err)
+	}
 	// The position delivery starts after, and what to replay.
 	var replay []EventDelivery
 	truncated := false
@@ -172,23 +179,21 @@ func (f *events) subscribe(ctx context.Context, req *Request, raw json.RawMessag
 		if err != nil {
 			return nil, err
 		}
-		truncated = cut || cut2 || more
-		for i := range recs {
-			replay = append(replay, EventDelivery{Subscription: id, Seq: recs[i].Seq, Due: now})
-		}
-		if len(recs) > 0 {
-			cursor = recs[0].Seq - 1
-		} else {
+		switch {
+		case more:
+			// Too far behind to replay: delivery starts from now, and
+			// the client learns that events were skipped.
+			truncated = true
+		default:
+			truncated = cut || cut2
+			for i := range recs {
+				replay = append(replay, EventDelivery{Subscription: id, Seq: recs[i].Seq, Due: now})
+			}
 			cursor = next
+			if len(recs) > 0 {
+				cursor = recs[0].Seq - 1
+			}
 		}
-		if more {
-			// Only the newest part is replayed: the client starts from
-			// the gap the truncation names.
-			cursor = next
-		}
-	}
-	if err := f.store.SaveSubscription(ctx, rec); err != nil {
-		return nil, unavailable("subscription store", err)
 	}
 	if len(replay) > 0 {
 		if err := f.store.Enqueue(ctx, replay); err != nil {
