@@ -447,6 +447,7 @@ func TestEventsWebhookRefusals(t *testing.T) {
 		wantError(t, evCall(t, s, alice, "events/subscribe", subscribeParams2(u, `{}`)), jsonrpc.CodeInvalidParams, "not a public address")
 	}
 	wantError(t, evCall(t, s, alice, "events/subscribe", subscribeParams2("https://u:p@example.com/h", `{}`)), jsonrpc.CodeInvalidParams, "credentials")
+	wantError(t, evCall(t, s, alice, "events/subscribe", subscribeParams2("https://example.com/"+strings.Repeat("a", maxWebhookURL), `{}`)), jsonrpc.CodeInvalidParams, "over")
 	// Bad secrets.
 	for _, sec := range []string{"secret", "whsec_c2hvcnQ=", "whsec_!!!"} {
 		p := strings.Replace(subscribeParams2(hs.URL, `{}`), testSecret, sec, 1)
