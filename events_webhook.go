@@ -54,8 +54,8 @@ const (
 	claimBatch        = 32
 )
 
-// subscriptionID derives the subscription's id over its key.
-func subscriptionID(principal, u, name string, args json.RawMessage) string {
+// webhookSubscriptionID derives the subscription's id over its key.
+func webhookSubscriptionID(principal, u, name string, args json.RawMessage) string {
 	h := sha256.New()
 	for _, part := range []string{principal, u, name, string(args)} {
 		h.Write([]byte(part))
@@ -121,7 +121,7 @@ func (f *events) subscribe(ctx context.Context, req *Request, raw json.RawMessag
 	if err := f.hooks.checkAddress(ctx, target); err != nil {
 		return nil, err
 	}
-	id := subscriptionID(owner, p.Delivery.URL, sub.t.Name, sub.args)
+	id := webhookSubscriptionID(owner, p.Delivery.URL, sub.t.Name, sub.args)
 	old, err := f.store.Subscription(ctx, id)
 	if err != nil {
 		return nil, unavailable("subscription store", err)
@@ -261,7 +261,7 @@ func (f *events) unsubscribe(ctx context.Context, req *Request, raw json.RawMess
 	if err != nil {
 		return nil, err
 	}
-	id := subscriptionID(owner, p.Delivery.URL, t.Name, canon)
+	id := webhookSubscriptionID(owner, p.Delivery.URL, t.Name, canon)
 	found, err := f.store.DeleteSubscription(ctx, id)
 	if err != nil {
 		return nil, unavailable("subscription store", err)
