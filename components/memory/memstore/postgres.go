@@ -17,8 +17,8 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"github.com/mcpgen/mcpgen"
-	"github.com/mcpgen/mcpgen/pgcluster"
+	"github.com/mcpgen/mcpgen/internal/cluster"
+	"github.com/mcpgen/mcpgen/internal/pgdsn"
 )
 
 // Postgres is the Store backed by a PostgreSQL database, so that several
@@ -60,6 +60,8 @@ import (
 // transaction under an advisory lock, so replicas starting at once
 // migrate exactly once.
 type Postgres struct {
+	ops // the Store operations, over this engine (see update and view)
+
 	pool      *pgxpool.Pool
 	retention int64
 	history   int64 // history rows kept (WithHistoryRetention)
@@ -89,7 +91,7 @@ func IsPostgresURL(db string) bool {
 // messages and logs: the user's password and the query's password= (and
 // sslpassword=), which libpq reads too. A string that does not parse is
 // returned as a placeholder since it might hold a password anywhere.
-func RedactURL(u string) string { return pgcluster.Redact(u) }
+func RedactURL(u string) string { return pgdsn.Redact(u) }
 
 // OpenPostgres connects to the PostgreSQL database at dbURL (a postgres://
 // URL), brings the schema up to date and returns the store. The options
@@ -117,6 +119,7 @@ func OpenPostgres(ctx context.Context, dbURL string, opts ...Option) (*Postgres,
 		return nil, fmt.Errorf("memstore: connect to %s: %v", where, redactErr(err, dbURL))
 	}
 	s := &Postgres{pool: pool, retention: int64(max(o.retention, 1)), history: int64(max(o.historyRetention, 1))}
+	s.ops = ops{eng: s, d: postgresDialect}
 	var schema *string
 	err = pool.QueryRow(ctx, `SELECT current_schema(), current_setting('search_path'), hashtextextended('mcp-memory write ' || coalesce(current_schema(), ''), 0)`).Scan(&schema, &s.searchPath, &s.writeLock)
 	if err != nil {
@@ -138,7 +141,7 @@ func OpenPostgres(ctx context.Context, dbURL string, opts ...Option) (*Postgres,
 // redactErr returns err's message with the URL's passwords, if any,
 // removed, in case a driver quotes the connection string.
 func redactErr(err error, dbURL string) string {
-	return pgcluster.Scrub(err.Error(), dbURL)
+	return pgdsn.Scrub(err.Error(), dbURL)
 }
 
 // Close closes the connection pool; a named graph's store (see Graphs)
@@ -604,10 +607,9 @@ func (w *pgWriter) allocIDs(seq string, n int) ([]int64, error) {
 	return ids, nil
 }
 
-// logChange records one row of the change feed, and one in the history
-// of each entity it concerns, written by write at the end of the call. For
-// relation changes the subject is the relation's From.
-func (w *pgWriter) logChange(kind ChangeKind, subject, detail string, rel *Relation, taskID int64) {
+// logChange implements writeTx: the rows of the change feed and of the
+// histories are written by write at the end of the call.
+func (w *pgWriter) logChange(kind ChangeKind, subject, detail string, rel *Relation, taskID int64) error {
 	var relTo, relType *string
 	var tid *int64
 	if rel != nil {
@@ -621,19 +623,21 @@ func (w *pgWriter) logChange(kind ChangeKind, subject, detail string, rel *Relat
 	detail = truncate(detail, MaxChangeDetailBytes)
 	w.changes = append(w.changes, []any{w.head, string(kind), pgEnc(subject), pgEnc(detail), relTo, relType, tid, w.now, pgEnc(w.author)})
 	for _, e := range historyEntities(kind, subject, rel) {
-		w.addHistory(historyLine{Entity: e, Seq: w.head, Kind: kind, Detail: detail, Relation: rel, Author: w.author, At: time.Unix(0, w.now)})
+		_ = w.addHistory(historyLine{Entity: e, Seq: w.head, Kind: kind, Detail: detail, Relation: rel, Author: w.author, At: time.Unix(0, w.now)})
 	}
+	return nil
 }
 
-// addHistory queues a row of an entity's history, written by write at
-// the end of the call.
-func (w *pgWriter) addHistory(h historyLine) {
+// addHistory implements writeTx: the row is written by write at the end
+// of the call.
+func (w *pgWriter) addHistory(h historyLine) error {
 	var from, to, typ *string
 	if r := h.Relation; r != nil {
 		f, t, ty := pgEnc(r.From), pgEnc(r.To), pgEnc(r.RelationType)
 		from, to, typ = &f, &t, &ty
 	}
 	w.history = append(w.history, []any{pgEnc(h.Entity), h.Seq, string(h.Kind), pgEnc(h.Detail), from, to, typ, pgEnc(h.Author), h.At.UnixNano()})
+	return nil
 }
 
 // read runs fn in one REPEATABLE READ, READ ONLY transaction: one
@@ -651,12 +655,22 @@ func (s *Postgres) read(ctx context.Context, fn func(tx pgx.Tx) error) (err erro
 	return tx.Commit(ctx)
 }
 
+// update implements engine.
+func (s *Postgres) update(ctx context.Context, fn func(w writeTx) error) error {
+	return s.write(ctx, func(w *pgWriter) error { return fn(w) })
+}
+
+// view implements engine.
+func (s *Postgres) view(ctx context.Context, fn func(r readTx) error) error {
+	return s.read(ctx, func(tx pgx.Tx) error { return fn(pgView{ctx: ctx, tx: tx}) })
+}
+
 // pgUnreachable marks an error that means the database could not be
 // reached (refused, reset, timed out, closed mid-call) with
-// mcpgen.ErrUnavailable, so that the client gets a retryable error rather
+// cluster.ErrUnavailable, so that the client gets a retryable error rather
 // than a failed tool call; errors the server answered pass unchanged.
 func pgUnreachable(ctx context.Context, err error) error {
-	if err == nil || ctx.Err() != nil || errors.Is(err, mcpgen.ErrUnavailable) {
+	if err == nil || ctx.Err() != nil || errors.Is(err, cluster.ErrUnavailable) {
 		return err
 	}
 	var answered *pgconn.PgError
@@ -668,7 +682,7 @@ func pgUnreachable(ctx context.Context, err error) error {
 	if errors.As(err, &connect) || errors.As(err, &netErr) || errors.Is(err, net.ErrClosed) ||
 		errors.Is(err, pgconn.ErrConnClosed) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
 		pgconn.Timeout(err) || pgconn.SafeToRetry(err) {
-		return fmt.Errorf("%w: %w", mcpgen.ErrUnavailable, err)
+		return fmt.Errorf("%w: %w", cluster.ErrUnavailable, err)
 	}
 	return err
 }

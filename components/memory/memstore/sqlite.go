@@ -66,6 +66,8 @@ const mmapSize = 0
 // and their segments are merged in the background once writes pause
 // (tidy.go), since a search costs a seek per segment.
 type SQLite struct {
+	ops // the Store operations, over this engine (see update and view)
+
 	w         *sql.DB // one connection, writes
 	r         *sql.DB // read-only connections
 	retention int64
@@ -176,6 +178,7 @@ func Open(path string, opts ...Option) (*SQLite, error) {
 	w.SetConnMaxIdleTime(0)
 	s := &SQLite{w: w, retention: int64(o.retention), history: int64(max(o.historyRetention, 1)), tailMax: defaultTailMax, bulkRows: bulkIndexRows}
 	s.mirror.budget = o.mirrorBytes
+	s.ops = ops{eng: s, d: sqliteDialect}
 
 	ctx := context.Background()
 	if s.wc, err = openConn(ctx, w); err != nil {
@@ -679,6 +682,24 @@ func (s *SQLite) read(ctx context.Context, fn func(tx *txn) error) error {
 		return err
 	}
 	return tx.Commit()
+}
+
+// update implements engine.
+func (s *SQLite) update(ctx context.Context, fn func(w writeTx) error) error {
+	return s.write(ctx, func(w *writer) error { return fn(w) })
+}
+
+// view implements engine.
+func (s *SQLite) view(ctx context.Context, fn func(r readTx) error) error {
+	return s.read(ctx, func(tx *txn) error {
+		v := &sqliteView{s: s, ctx: ctx, tx: tx}
+		defer func() {
+			if v.release != nil {
+				v.release()
+			}
+		}()
+		return fn(v)
+	})
 }
 
 // beginOnWriter starts a transaction on the write connection, held with
