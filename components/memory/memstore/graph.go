@@ -2,6 +2,7 @@ package memstore
 
 import (
 	"cmp"
+	"database/sql"
 	"fmt"
 	"math"
 	"slices"
@@ -29,12 +30,7 @@ func (w *writer) each(query string, args []any, scan func(scanner) error) error 
 		return fmt.Errorf("memstore: %w", err)
 	}
 	defer rows.Close()
-	for rows.Next() {
-		if err := scan(rows); err != nil {
-			return err
-		}
-	}
-	return rows.Err()
+	return scanRows(rows, func(r *sql.Rows) error { return scan(r) })
 }
 
 // row implements querier.
@@ -84,14 +80,8 @@ func (w *writer) relationsWithKeys(rels []Relation, maxID int64) (map[Relation][
 		if _, ok := out[r]; ok {
 			continue
 		}
-		var ids []int64
-		err := w.each(`SELECT id FROM relations WHERE from_name = ? AND to_name = ? AND relation_type = ? AND id <= ? ORDER BY id`,
-			[]any{r.From, r.To, r.RelationType, maxID}, func(row scanner) error {
-				var id int64
-				err := row.Scan(&id)
-				ids = append(ids, id)
-				return err
-			})
+		ids, err := appendIDs(w, nil, `SELECT id FROM relations WHERE from_name = ? AND to_name = ? AND relation_type = ? AND id <= ? ORDER BY id`,
+			[]any{r.From, r.To, r.RelationType, maxID})
 		if err != nil {
 			return nil, err
 		}

@@ -41,6 +41,35 @@ type querier interface {
 	row(query string, args []any, dest ...any) (found bool, err error)
 }
 
+// appendIDs runs query, whose rows are one id each, and appends the ids
+// to ids.
+func appendIDs(q querier, ids []int64, query string, args []any) ([]int64, error) {
+	err := q.each(query, args, func(row scanner) error {
+		var id int64
+		err := row.Scan(&id)
+		ids = append(ids, id)
+		return err
+	})
+	return ids, err
+}
+
+// rows is what both drivers' query results share.
+type rows interface {
+	Next() bool
+	Err() error
+}
+
+// scanRows calls scan for every row of rs and reports the first error of
+// a scan or the iteration; the caller closes rs.
+func scanRows[R rows](rs R, scan func(R) error) error {
+	for rs.Next() {
+		if err := scan(rs); err != nil {
+			return err
+		}
+	}
+	return rs.Err()
+}
+
 // writeTx is a write transaction of an engine. The set-wise lookups take
 // what a whole call needs at once; inserts and deletes may be sent later
 // (PostgreSQL pipelines them), but before the next query.

@@ -588,13 +588,7 @@ func (w *pgWriter) allocIDs(seq string, n int) ([]int64, error) {
 	if n == 0 {
 		return nil, nil
 	}
-	ids := make([]int64, 0, n)
-	err := w.query(`SELECT nextval($1::regclass) FROM generate_series(1, $2)`, []any{seq, n}, func(r pgx.Rows) error {
-		var id int64
-		err := r.Scan(&id)
-		ids = append(ids, id)
-		return err
-	})
+	ids, err := appendIDs(w, make([]int64, 0, n), `SELECT nextval($1::regclass) FROM generate_series(1, $2)`, []any{seq, n})
 	if err != nil {
 		return nil, err
 	}
@@ -694,12 +688,7 @@ func pgEachRow(ctx context.Context, tx pgx.Tx, query string, args []any, scan fu
 		return err
 	}
 	defer rows.Close()
-	for rows.Next() {
-		if err := scan(rows); err != nil {
-			return err
-		}
-	}
-	return rows.Err()
+	return scanRows(rows, scan)
 }
 
 // pgEnc encodes s for a PostgreSQL text column, which cannot hold NUL:

@@ -36,17 +36,11 @@ func (v pgView) candidates(q string) ([]Entity, error) {
 	if q == "" {
 		return pgLoadAllEntities(v.ctx, v.tx)
 	}
-	var ids []int64
-	err := pgEachRow(v.ctx, v.tx, `SELECT id FROM memory_entities WHERE search LIKE $1
+	ids, err := appendIDs(v, nil, `SELECT id FROM memory_entities WHERE search LIKE $1
 		UNION SELECT entity_id FROM memory_observations WHERE coalesce(search, content) LIKE $1`,
 		// Exec mode: planned for this pattern each time, never a
 		// generic plan blind to how selective it is.
-		[]any{pgx.QueryExecModeExec, likeContains(pgEnc(q))}, func(r pgx.Rows) error {
-			var id int64
-			err := r.Scan(&id)
-			ids = append(ids, id)
-			return err
-		})
+		[]any{pgx.QueryExecModeExec, likeContains(pgEnc(q))})
 	if err != nil {
 		return nil, fmt.Errorf("memstore: search: %w", err)
 	}
@@ -60,13 +54,7 @@ func (v pgView) named(names []string) ([]Entity, error) {
 	for i, n := range names {
 		keys[i] = nameKey(n)
 	}
-	var ids []int64
-	err := pgEachRow(v.ctx, v.tx, `SELECT id FROM memory_entities WHERE name_key = ANY($1) ORDER BY id`, []any{keys}, func(r pgx.Rows) error {
-		var id int64
-		err := r.Scan(&id)
-		ids = append(ids, id)
-		return err
-	})
+	ids, err := appendIDs(v, nil, `SELECT id FROM memory_entities WHERE name_key = ANY($1) ORDER BY id`, []any{keys})
 	if err != nil {
 		return nil, fmt.Errorf("memstore: open nodes: %w", err)
 	}

@@ -89,13 +89,8 @@ func (v *sqliteView) named(names []string) ([]Entity, error) {
 	var ids []int64
 	for chunk := range slices.Chunk(names, inChunk) {
 		ph, args := inList(chunk)
-		err := v.each(`SELECT id FROM entities WHERE name IN (`+ph+`)`, args, func(row scanner) error {
-			var id int64
-			err := row.Scan(&id)
-			ids = append(ids, id)
-			return err
-		})
-		if err != nil {
+		var err error
+		if ids, err = appendIDs(v, ids, `SELECT id FROM entities WHERE name IN (`+ph+`)`, args); err != nil {
 			return nil, fmt.Errorf("memstore: open nodes: %w", err)
 		}
 	}
@@ -371,12 +366,7 @@ func eachRow(ctx context.Context, tx *txn, query string, args []any, scan func(*
 		return err
 	}
 	defer rows.Close()
-	for rows.Next() {
-		if err := scan(rows); err != nil {
-			return err
-		}
-	}
-	return rows.Err()
+	return scanRows(rows, scan)
 }
 
 // walkTables walks the graph from the tables: one query over entities
