@@ -124,12 +124,3 @@ func (b *pgGraphs) open(ctx context.Context, rec graphRecord) (Store, error) {
 	}
 	return s, nil
 }
-
-func (b *pgGraphs) counts(ctx context.Context, store Store) (GraphInfo, error) {
-	var info GraphInfo
-	err := store.(*Postgres).read(ctx, func(tx pgx.Tx) error {
-		return tx.QueryRow(ctx, `SELECT (SELECT count(*) FROM memory_entities), (SELECT count(*) FROM memory_relations), (SELECT count(*) FROM memory_observations)`).
-			Scan(&info.Entities, &info.Relations, &info.Observations)
-	})
-	return info, err
-}

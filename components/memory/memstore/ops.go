@@ -461,6 +461,16 @@ func (s ops) Export(ctx context.Context, w io.Writer) error {
 	return WriteJSONL(w, g)
 }
 
+// counts measures the graph, for Graphs.List.
+func (s ops) counts(ctx context.Context) (GraphInfo, error) {
+	var info GraphInfo
+	err := s.eng.view(ctx, func(r readTx) error {
+		_, err := r.row(s.d.graphCounts, nil, &info.Entities, &info.Relations, &info.Observations)
+		return err
+	})
+	return info, err
+}
+
 // entityNames returns the names of es.
 func entityNames(es []Entity) []string {
 	names := make([]string, len(es))
