@@ -26,7 +26,8 @@ import (
 // live in the connection's current schema: the first schema of the
 // search_path, which a URL can set with "?search_path=NAME".
 //
-// It behaves exactly like SQLite; the differences are in how:
+// It runs the same operations as SQLite (ops.go) and so behaves exactly
+// like it; the differences are in how it stores and finds rows:
 //
 // Writes: every mutating call is one transaction that first takes a
 // transaction-scoped advisory lock (one per schema), so the writes of all
