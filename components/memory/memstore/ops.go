@@ -145,7 +145,7 @@ type ops struct {
 }
 
 // CreateEntities implements Store.
-func (s ops) CreateEntities(ctx context.Context, entities []Entity) ([]Entity, error) {
+func (s *ops) CreateEntities(ctx context.Context, entities []Entity) ([]Entity, error) {
 	if err := validateEntities(entities); err != nil {
 		return nil, err
 	}
@@ -176,7 +176,7 @@ func (s ops) CreateEntities(ctx context.Context, entities []Entity) ([]Entity, e
 }
 
 // CreateRelations implements Store.
-func (s ops) CreateRelations(ctx context.Context, relations []Relation) ([]Relation, error) {
+func (s *ops) CreateRelations(ctx context.Context, relations []Relation) ([]Relation, error) {
 	if err := validateRelations(relations); err != nil {
 		return nil, err
 	}
@@ -204,7 +204,7 @@ func (s ops) CreateRelations(ctx context.Context, relations []Relation) ([]Relat
 }
 
 // AddObservations implements Store.
-func (s ops) AddObservations(ctx context.Context, adds []ObservationAdd) ([]AddedObservations, error) {
+func (s *ops) AddObservations(ctx context.Context, adds []ObservationAdd) ([]AddedObservations, error) {
 	err := validateObservationLists("observations", "contents", len(adds), func(i int) (string, []string) {
 		return adds[i].EntityName, adds[i].Contents
 	})
@@ -259,7 +259,7 @@ func entitiesWithObservations(w writeTx, names []string) (map[string]storedEntit
 }
 
 // DeleteEntities implements Store.
-func (s ops) DeleteEntities(ctx context.Context, names []string) error {
+func (s *ops) DeleteEntities(ctx context.Context, names []string) error {
 	if err := validateNames("entityNames", names); err != nil {
 		return err
 	}
@@ -296,7 +296,7 @@ func (s ops) DeleteEntities(ctx context.Context, names []string) error {
 }
 
 // DeleteObservations implements Store.
-func (s ops) DeleteObservations(ctx context.Context, deletions []ObservationDelete) error {
+func (s *ops) DeleteObservations(ctx context.Context, deletions []ObservationDelete) error {
 	err := validateObservationLists("deletions", "observations", len(deletions), func(i int) (string, []string) {
 		return deletions[i].EntityName, deletions[i].Observations
 	})
@@ -333,7 +333,7 @@ func (s ops) DeleteObservations(ctx context.Context, deletions []ObservationDele
 }
 
 // DeleteRelations implements Store.
-func (s ops) DeleteRelations(ctx context.Context, relations []Relation) error {
+func (s *ops) DeleteRelations(ctx context.Context, relations []Relation) error {
 	if err := validateRelations(relations); err != nil {
 		return err
 	}
@@ -373,7 +373,7 @@ func (s ops) DeleteRelations(ctx context.Context, relations []Relation) error {
 // and repeated observations are kept as they are, so that importing a file
 // written by the reference into an empty store and exporting it reproduces
 // the file byte for byte.
-func (s ops) Import(ctx context.Context, r io.Reader) (ImportStats, error) {
+func (s *ops) Import(ctx context.Context, r io.Reader) (ImportStats, error) {
 	var stats ImportStats
 	items, history, ignored, err := parseJSONL(r)
 	if err != nil {
@@ -453,7 +453,7 @@ func (s ops) Import(ctx context.Context, r io.Reader) (ImportStats, error) {
 }
 
 // Export implements Store. It writes one consistent snapshot.
-func (s ops) Export(ctx context.Context, w io.Writer) error {
+func (s *ops) Export(ctx context.Context, w io.Writer) error {
 	g, err := s.ReadGraph(ctx)
 	if err != nil {
 		return err
@@ -462,7 +462,7 @@ func (s ops) Export(ctx context.Context, w io.Writer) error {
 }
 
 // counts measures the graph, for Graphs.List.
-func (s ops) counts(ctx context.Context) (GraphInfo, error) {
+func (s *ops) counts(ctx context.Context) (GraphInfo, error) {
 	var info GraphInfo
 	err := s.eng.view(ctx, func(r readTx) error {
 		_, err := r.row(s.d.graphCounts, nil, &info.Entities, &info.Relations, &info.Observations)
@@ -481,7 +481,7 @@ func entityNames(es []Entity) []string {
 }
 
 // ReadGraph implements Store.
-func (s ops) ReadGraph(ctx context.Context) (Graph, error) {
+func (s *ops) ReadGraph(ctx context.Context) (Graph, error) {
 	g := Graph{Entities: []Entity{}, Relations: []Relation{}}
 	err := s.WalkGraph(ctx, func(e Entity) error {
 		e.Observations = append(make([]string, 0, len(e.Observations)), e.Observations...)
@@ -498,14 +498,14 @@ func (s ops) ReadGraph(ctx context.Context) (Graph, error) {
 }
 
 // WalkGraph implements Store.
-func (s ops) WalkGraph(ctx context.Context, entity func(Entity) error, relation func(Relation) error) error {
+func (s *ops) WalkGraph(ctx context.Context, entity func(Entity) error, relation func(Relation) error) error {
 	return s.eng.view(ctx, func(r readTx) error { return r.walk(entity, relation) })
 }
 
 // SearchNodes implements Store: the engine finds the candidates (a
 // trigram index serves queries of three or more characters), and the
 // reference's predicate (entityMatches) decides.
-func (s ops) SearchNodes(ctx context.Context, query string) (Graph, error) {
+func (s *ops) SearchNodes(ctx context.Context, query string) (Graph, error) {
 	q, err := searchQuery(query)
 	if err != nil {
 		return Graph{}, err
@@ -523,7 +523,7 @@ func (s ops) SearchNodes(ctx context.Context, query string) (Graph, error) {
 }
 
 // OpenNodes implements Store.
-func (s ops) OpenNodes(ctx context.Context, names []string) (Graph, error) {
+func (s *ops) OpenNodes(ctx context.Context, names []string) (Graph, error) {
 	names, err := openNodesNames(names)
 	if err != nil {
 		return Graph{}, err
@@ -551,7 +551,7 @@ func withRelations(r readTx, ents []Entity) (Graph, error) {
 
 // EntityNames implements Store. limit <= 0 means DefaultEntityNamesLimit;
 // limit is capped at MaxBatch. Matching folds case with strings.ToLower.
-func (s ops) EntityNames(ctx context.Context, prefix string, limit int) ([]string, error) {
+func (s *ops) EntityNames(ctx context.Context, prefix string, limit int) ([]string, error) {
 	limit, err := entityNamesLimit(prefix, limit)
 	if err != nil {
 		return nil, err
@@ -582,7 +582,7 @@ func (s ops) EntityNames(ctx context.Context, prefix string, limit int) ([]strin
 }
 
 // CreateTask implements Store.
-func (s ops) CreateTask(ctx context.Context, nt NewTask) (Task, error) {
+func (s *ops) CreateTask(ctx context.Context, nt NewTask) (Task, error) {
 	nt, err := prepareNewTask(nt)
 	if err != nil {
 		return Task{}, err
@@ -607,7 +607,7 @@ func (s ops) CreateTask(ctx context.Context, nt NewTask) (Task, error) {
 
 // UpdateTask implements Store. An update that changes nothing records no
 // change and keeps UpdatedAt.
-func (s ops) UpdateTask(ctx context.Context, id int64, u TaskUpdate) (Task, error) {
+func (s *ops) UpdateTask(ctx context.Context, id int64, u TaskUpdate) (Task, error) {
 	if err := validateTaskUpdate(u); err != nil {
 		return Task{}, err
 	}
@@ -640,7 +640,7 @@ func (s ops) UpdateTask(ctx context.Context, id int64, u TaskUpdate) (Task, erro
 }
 
 // GetTask implements Store.
-func (s ops) GetTask(ctx context.Context, id int64) (Task, error) {
+func (s *ops) GetTask(ctx context.Context, id int64) (Task, error) {
 	var t Task
 	err := s.eng.view(ctx, func(r readTx) error {
 		var err error
@@ -651,7 +651,7 @@ func (s ops) GetTask(ctx context.Context, id int64) (Task, error) {
 }
 
 // ListTasks implements Store.
-func (s ops) ListTasks(ctx context.Context, f TaskFilter) ([]Task, error) {
+func (s *ops) ListTasks(ctx context.Context, f TaskFilter) ([]Task, error) {
 	if err := validateTaskFilter(f); err != nil {
 		return nil, err
 	}
@@ -699,7 +699,7 @@ func (s ops) ListTasks(ctx context.Context, f TaskFilter) ([]Task, error) {
 }
 
 // scanTask reads the columns taskColumns; Entities is left empty.
-func (s ops) scanTask(r scanner) (Task, error) {
+func (s *ops) scanTask(r scanner) (Task, error) {
 	var id, created, updated int64
 	var title, status, notes string
 	if err := r.Scan(&id, &title, &status, &notes, &created, &updated); err != nil {
@@ -709,7 +709,7 @@ func (s ops) scanTask(r scanner) (Task, error) {
 }
 
 // loadTask reads task id with its linked entities.
-func (s ops) loadTask(q querier, id int64) (Task, error) {
+func (s *ops) loadTask(q querier, id int64) (Task, error) {
 	var t Task
 	var found bool
 	err := q.each(s.d.loadTask, []any{id}, func(row scanner) error {
@@ -738,7 +738,7 @@ func (s ops) loadTask(q querier, id int64) (Task, error) {
 
 // Head implements Store. The value is the highest Seq ever assigned, even
 // if that change has since been pruned.
-func (s ops) Head(ctx context.Context) (int64, error) {
+func (s *ops) Head(ctx context.Context) (int64, error) {
 	var head int64
 	err := s.eng.view(ctx, func(r readTx) error {
 		if _, err := r.row(s.d.head, nil, &head); err != nil {
@@ -764,7 +764,7 @@ func (s ops) Head(ctx context.Context) (int64, error) {
 // Writes are serialized and advance the head in the same transaction as
 // their changes, so on PostgreSQL a cursor taken on one replica is valid
 // on every other.
-func (s ops) Changes(ctx context.Context, since int64, limit int) ([]Change, int64, error) {
+func (s *ops) Changes(ctx context.Context, since int64, limit int) ([]Change, int64, error) {
 	if since < 0 {
 		return nil, since, fmt.Errorf("%w: change cursor %d is negative", ErrInvalid, since)
 	}
@@ -831,7 +831,7 @@ func (s ops) Changes(ctx context.Context, since int64, limit int) ([]Change, int
 }
 
 // History implements Store.
-func (s ops) History(ctx context.Context, name string, limit int) ([]Change, error) {
+func (s *ops) History(ctx context.Context, name string, limit int) ([]Change, error) {
 	if err := checkName("name", name); err != nil {
 		return nil, err
 	}
@@ -847,12 +847,12 @@ func (s ops) History(ctx context.Context, name string, limit int) ([]Change, err
 }
 
 // WalkHistory implements Store.
-func (s ops) WalkHistory(ctx context.Context, fn func(entity string, c Change) error) error {
+func (s *ops) WalkHistory(ctx context.Context, fn func(entity string, c Change) error) error {
 	return s.eng.view(ctx, func(r readTx) error { return s.scanHistory(r, s.d.walkHistory, nil, fn) })
 }
 
 // scanHistory runs a query of history rows and hands each to fn.
-func (s ops) scanHistory(q querier, query string, args []any, fn func(entity string, c Change) error) error {
+func (s *ops) scanHistory(q querier, query string, args []any, fn func(entity string, c Change) error) error {
 	var stop error
 	err := q.each(query, args, func(row scanner) error {
 		var c Change
