@@ -135,6 +135,9 @@ type readTx interface {
 	// walk hands every entity and then every relation, in insertion
 	// order, to the callbacks (see Store.WalkGraph).
 	walk(entity func(Entity) error, relation func(Relation) error) error
+	// graph returns the whole graph in insertion order: walk's, or read
+	// the way that is cheaper when the whole graph is held anyway.
+	graph() (Graph, error)
 }
 
 // ops implements the Store operations over an engine; SQLite and
@@ -482,8 +485,19 @@ func entityNames(es []Entity) []string {
 
 // ReadGraph implements Store.
 func (s *ops) ReadGraph(ctx context.Context) (Graph, error) {
+	var g Graph
+	err := s.eng.view(ctx, func(r readTx) error {
+		var err error
+		g, err = r.graph()
+		return err
+	})
+	return g, err
+}
+
+// walkedGraph collects the graph that walk hands out.
+func walkedGraph(walk func(entity func(Entity) error, relation func(Relation) error) error) (Graph, error) {
 	g := Graph{Entities: []Entity{}, Relations: []Relation{}}
-	err := s.WalkGraph(ctx, func(e Entity) error {
+	err := walk(func(e Entity) error {
 		e.Observations = append(make([]string, 0, len(e.Observations)), e.Observations...)
 		g.Entities = append(g.Entities, e)
 		return nil

@@ -107,6 +107,9 @@ func (v *sqliteView) relationsOf(ents []Entity) ([]Relation, error) {
 	return relationsOf(v.ctx, v.tx, m, ents)
 }
 
+// graph implements readTx: walk's graph (from the mirror, usually).
+func (v *sqliteView) graph() (Graph, error) { return walkedGraph(v.walk) }
+
 // walk implements readTx from the mirror when it is at the snapshot's
 // version (loading it if need be, see mirror.walk), else from the
 // tables. It must not follow mirror in the same transaction.
