@@ -35,11 +35,20 @@ type Definition struct {
 	// documents at ui:// URIs that tools link to (Tool.UI), each embedded
 	// and digested by mcpgen.
 	Views []View
+	// Events are the events of the io.modelcontextprotocol/events
+	// extension (//mcp:event), which components emit with [Emit].
+	Events []EventType
 
 	// Scopes lists, sorted and once each, the permission scopes the
 	// components require; the generator fills it in. OAuth publishes it
 	// as scopes_supported.
 	Scopes []string
+
+	// ServerCard is the server's MCP Server Card (SEP-2127), the JSON
+	// document mcpgen writes as generated/<server>/server-card.json from
+	// the //mcp:server options; [ServerCardHandler] serves it. Empty: the
+	// server has none.
+	ServerCard []byte
 }
 
 // Cache carries the 2026-07-28 cache hints of a list or read result.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 
 	"go.uber.org/zap"
 
@@ -49,6 +50,11 @@ func init() {
 		"tasks/get":                 {handle: taskGet, modernOnly: true, enabled: hasTasks},
 		"tasks/update":              {handle: taskUpdate, modernOnly: true, enabled: hasTasks},
 		"tasks/cancel":              {handle: taskCancel, modernOnly: true, enabled: hasTasks},
+		"events/list":               {handle: eventsList, enabled: hasEvents},
+		"events/poll":               {handle: eventsPoll, enabled: hasEvents},
+		"events/stream":             {handle: eventsStream, enabled: hasEvents},
+		"events/subscribe":          {handle: eventsSubscribe, enabled: hasEvents},
+		"events/unsubscribe":        {handle: eventsUnsubscribe, enabled: hasEvents},
 		// Cancellation is carried out by the transport, which knows the
 		// requests in flight; the core passes it to the other replicas.
 		"notifications/cancelled":          {handle: cancelled},
@@ -156,6 +162,13 @@ func (s *Server) buildCapabilities() {
 		exts[UIExtension] = map[string]any{}
 		caps["extensions"] = exts
 	}
+	if s.events != nil {
+		// Both places: the AI SDK's client checks the top-level
+		// capability, the design sketch declares the extension.
+		caps["events"] = map[string]any{"listChanged": false}
+		exts[EventsExtension] = map[string]any{}
+		caps["extensions"] = exts
+	}
 	s.legacyCaps, _ = json.Marshal(caps)
 	if s.tasks != nil {
 		exts[tasksExtension] = map[string]any{}
@@ -232,7 +245,7 @@ func (s *Server) callTool(ctx context.Context, req *Request, p *params, _ json.R
 	if len(args) == 0 || string(args) == "null" {
 		args = json.RawMessage(`{}`)
 	}
-	if err := t.input.Validate(args); err != nil {
+	if err := t.input.ValidateAll(args, maxArgumentErrors); err != nil {
 		// Argument values that break the schema are a tool execution error
 		// (SEP-1303), so the model can correct itself.
 		return &CallToolResult{
@@ -265,9 +278,27 @@ func (s *Server) callTool(ctx context.Context, req *Request, p *params, _ json.R
 	return res, nil
 }
 
-// argumentError states a schema violation with the JSON Pointer of the
-// offending value in the request, as every other params error does.
+// maxArgumentErrors bounds the schema violations one invalid call
+// reports: enough for a model to fix its arguments in one go, not so many
+// that a huge bad array fills the answer.
+const maxArgumentErrors = 10
+
+// argumentError states the schema violations with the JSON Pointer of
+// each offending value in the request, as every other params error does,
+// separated by "; ".
 func argumentError(err error) string {
+	var ves jsonschema.ValidationErrors
+	if errors.As(err, &ves) {
+		msgs := make([]string, len(ves))
+		for i, ve := range ves {
+			msgs[i] = "/params/arguments" + ve.Path + ": " + ve.Message
+		}
+		s := strings.Join(msgs, "; ")
+		if len(ves) == maxArgumentErrors {
+			s += fmt.Sprintf(" (the first %d violations; there may be more)", maxArgumentErrors)
+		}
+		return s
+	}
 	var ve *jsonschema.ValidationError
 	if errors.As(err, &ve) {
 		return "/params/arguments" + ve.Path + ": " + ve.Message
@@ -307,7 +338,7 @@ func (s *Server) runTool(ctx context.Context, req *Request, t *compiledTool, arg
 	}
 	if res.streamed != nil {
 		// Written from its bodies later; checked when small (see
-		// "Streamed results").
+		// Body and maxCheckedStream).
 		check := validJSON
 		if t.output != nil && !t.Tool.OutputTrusted {
 			check = t.output.Validate

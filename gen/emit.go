@@ -70,7 +70,11 @@ func emit(s *server, version string) ([]File, error) {
 	if err != nil {
 		return nil, err
 	}
-	files = append(files, sf, rf)
+	cf, err := cardFile(s)
+	if err != nil {
+		return nil, err
+	}
+	files = append(files, sf, rf, cf)
 	if len(s.Tools) > 0 {
 		if err := add("tools.go", e.toolsFile()); err != nil {
 			return nil, err
@@ -98,6 +102,15 @@ func emit(s *server, version string) ([]File, error) {
 			return nil, err
 		}
 		files = append(files, skillFiles...)
+	}
+	if len(s.Events) > 0 {
+		if err := add("events.go", e.eventsFile()); err != nil {
+			return nil, err
+		}
+		for _, ev := range s.Events {
+			files = append(files, File{Path: path.Join(s.Name, "schemas", "event."+ev.Name+".input.json"), Content: ev.InputSchema},
+				File{Path: path.Join(s.Name, "schemas", "event."+ev.Name+".payload.json"), Content: ev.PayloadSchema})
+		}
 	}
 	if len(s.Views) > 0 {
 		viewFiles, err := e.views()
@@ -148,6 +161,13 @@ func (e *emitter) serverFile() *jen.File {
 		depInit = append(depInit, jen.Id(d.VarName).Op(":").Id(d.VarName))
 	}
 
+	f.Anon("embed")
+	f.Comment("serverCard is the server's MCP Server Card (server-card.json), which")
+	f.Comment("the HTTP transport serves at the endpoint's URL + \"/server-card\".")
+	f.Comment("")
+	f.Comment("//go:embed server-card.json")
+	f.Var().Id("serverCard").Index().Byte()
+	f.Line()
 	f.Comment(fmt.Sprintf("New returns the %s server, ready to serve on any transport.", s.Name))
 	if len(s.Deps) > 0 {
 		f.Comment("Its arguments are the dependencies its components' handlers declare.")
@@ -175,6 +195,9 @@ func (e *emitter) serverFile() *jen.File {
 	if len(s.Views) > 0 {
 		defFields.add("Views", jen.Id("views").Call())
 	}
+	if len(s.Events) > 0 {
+		defFields.add("Events", jen.Id("events").Call())
+	}
 	if scopes := s.scopes(); len(scopes) > 0 {
 		defFields.add("Scopes", jen.Index().String().ValuesFunc(func(g *jen.Group) {
 			for _, sc := range scopes {
@@ -182,6 +205,7 @@ func (e *emitter) serverFile() *jen.File {
 			}
 		}))
 	}
+	defFields.add("ServerCard", jen.Id("serverCard"))
 	f.Func().Id("New").Params(params...).Op("*").Add(rt("Server")).Block(
 		jen.Id("h").Op(":=").Op("&").Id("handlers").Values(depInit...),
 		jen.Return(rt("New").Call(rt("Definition").Values(defFields.lines()...), jen.Id("opts"))),
@@ -750,6 +774,9 @@ func (s *server) scopes() []string {
 	}
 	for _, p := range s.Prompts {
 		out = append(out, p.Scope)
+	}
+	for _, ev := range s.Events {
+		out = append(out, ev.Scope)
 	}
 	slices.Sort(out)
 	return slices.DeleteFunc(slices.Compact(out), func(s string) bool { return s == "" })
