@@ -40,7 +40,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/mcpgen/mcpgen/internal/cluster"
-	"github.com/mcpgen/mcpgen/internal/pgdsn"
+	"github.com/mcpgen/mcpgen/pgdsn"
 )
 
 // opTimeout bounds one query, so that a database that stopped answering
