@@ -156,6 +156,9 @@ func (b *Backend) Close() error {
 	}
 	close(b.stop)
 	b.wg.Wait()
+	st := b.PublishStats()
+	b.log.Info("cluster messages published", zap.Int64("messages", st.Messages), zap.Int64("merged", st.Merged),
+		zap.Int64("notifies", st.Notifies), zap.Int64("bytes", st.Bytes))
 	ctx, cancel := b.ctx(context.Background())
 	if _, err := b.pool.Exec(ctx, b.q.dropSubs, b.id); err != nil { // the others stop counting on us
 		b.log.Debug("subscriptions not removed", zap.Error(err))

@@ -18,8 +18,8 @@ import (
 // backend woke for each: through three replicas that was most of what a
 // notification cost. Messages published while a NOTIFY is in flight now
 // wait for it and then go together in the next one (a group commit), so
-// that under load one NOTIFY carries many messages, and a message equal to
-// the one queued just before it (a list change announced by several
+// that under load one NOTIFY carries several messages; and a message equal
+// to the one queued just before it (a list change announced by several
 // requests at once, say) is sent once.
 //
 // The payload of a NOTIFY is one of:
