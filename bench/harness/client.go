@@ -185,7 +185,7 @@ func RunClients(ctx context.Context, cfg ClientConfig) *ClientResult {
 func clientCell(ctx context.Context, cfg ClientConfig, name string, m ClientMode, url string, w Workload) (ClientCell, error) {
 	cctx, cancel := context.WithTimeout(ctx, time.Minute)
 	defer cancel()
-	call, closeFn, err := connectClient(cctx, name, m, url, cfg.Raw, w)
+	call, closeFn, err := ConnectClient(cctx, name, m, url, cfg.Raw, w)
 	if err != nil {
 		return ClientCell{}, err
 	}
@@ -276,7 +276,7 @@ func checkCounts(count, observations int) error {
 // connectClient connects client name in mode m (to url over HTTP; else
 // starting raw over stdio) and returns a function that makes one call of
 // workload w and checks its answer, and one that closes the connection.
-func connectClient(ctx context.Context, name string, m ClientMode, url, raw string, w Workload) (func(context.Context) error, func(), error) {
+func ConnectClient(ctx context.Context, name string, m ClientMode, url, raw string, w Workload) (func(context.Context) error, func(), error) {
 	echo, ingest := clientArgs(w)
 	switch name {
 	case ClientMcpgen, ClientMcpgenTyped:
