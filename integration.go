@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"net"
 	"net/http"
 	"slices"
 	"sync"
@@ -42,6 +43,8 @@ type Setup struct {
 	Server  *Server        // Serve: the server
 	HTTP    *HTTPOptions   // Serve: the endpoint's options; nil on stdio
 	Mux     *http.ServeMux // Serve: the HTTP mux the endpoint is mounted on; nil on stdio
+	Addr    net.Addr       // Serve: the address the HTTP listener is bound to (its port, when --http asked for 0); nil on stdio
+	Path    string         // Serve: the HTTP path of the endpoint (--path); empty on stdio
 
 	closers []func() error
 }

@@ -3,6 +3,7 @@ package mcpgen
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
@@ -53,7 +54,7 @@ type RequestInfo struct {
 	Version   string // the request's protocol revision, once classified (at end)
 	SessionID string // the legacy session, if any (at end)
 	Duration  time.Duration
-	Outcome   string         // OutcomeOK, OutcomeToolError or OutcomeError (at end)
+	Outcome   string         // OutcomeOK, OutcomeToolError, OutcomeError or OutcomeCancelled (at end)
 	Error     *ProtocolError // the error answered when Outcome is OutcomeError (at end)
 
 	ctx     context.Context // StartRequest's context
@@ -65,6 +66,12 @@ const (
 	OutcomeOK        = "ok"
 	OutcomeToolError = "tool_error" // a tools/call answered with isError: true
 	OutcomeError     = "error"      // a JSON-RPC error
+	// OutcomeCancelled is a request whose context was cancelled before
+	// its answer was made: the client cancelled it
+	// (notifications/cancelled), closed its HTTP request or stream, or
+	// the server was shutting down. Whatever the handler returned then
+	// (a tool error, an error made of the context's) is counted as this.
+	OutcomeCancelled = "cancelled"
 )
 
 // Event names of the runtime's state changes, beside the request events in
@@ -148,6 +155,10 @@ func (t *telemetry) endObserved(ctx context.Context, in *inbound, info *RequestI
 		info.SessionID = in.Session.ID
 	}
 	switch {
+	case errors.Is(ctx.Err(), context.Canceled):
+		// The caller cancelled: the request's context ended before its
+		// answer was made.
+		info.Outcome, info.Error = OutcomeCancelled, nil
 	case err != nil:
 		info.Outcome, info.Error = OutcomeError, jsonrpc.Wire(err)
 	case info.Outcome == "":

@@ -31,7 +31,8 @@ import (
 	"github.com/mcpgen/mcpgen/internal/jsonrpc"
 )
 
-// Serve reads messages from r until EOF or ctx ends, answering on w. It
+// ServeStdio serves srv over the stdio transport: it reads messages from
+// r until EOF or ctx ends, answering on w. It
 // waits for handlers in flight before returning. A clean EOF returns nil.
 // An answer that fails part-way (a streamed result, see "Streamed
 // results") ends the connection: w is closed if it is an io.Closer.
