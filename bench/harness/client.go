@@ -255,7 +255,7 @@ func pinChildren(cores Cores) {
 
 // clientArgs are the arguments of each workload's call, as a Go value (each
 // client encodes it itself).
-func clientArgs(w Workload) (echo tools.EchoIn, ingest tools.IngestIn) {
+func clientArgs() (echo tools.EchoIn, ingest tools.IngestIn) {
 	echo = tools.EchoIn{Message: echoClientMessage}
 	_ = json.Unmarshal([]byte(ingestArgs), &ingest)
 	return echo, ingest
@@ -277,7 +277,7 @@ func checkCounts(count, observations int) error {
 // starting raw over stdio) and returns a function that makes one call of
 // workload w and checks its answer, and one that closes the connection.
 func ConnectClient(ctx context.Context, name string, m ClientMode, url, raw string, w Workload) (func(context.Context) error, func(), error) {
-	echo, ingest := clientArgs(w)
+	echo, ingest := clientArgs()
 	switch name {
 	case ClientMcpgen, ClientMcpgenTyped:
 		t := mcpgen.CommandTransport(raw)
