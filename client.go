@@ -108,10 +108,17 @@ type ClientOptions struct {
 
 	// OnNotification receives the notifications the server sends
 	// (notifications/message, .../list_changed, resources/updated ...)
-	// other than progress, which goes to the callback of [WithProgress].
+	// other than progress, which goes to the callback of [WithProgress],
+	// and the acknowledgement of a subscription, which [Client.Listen]
+	// takes.
 	// It runs on the goroutine that reads the connection: it must not
 	// block. Nil drops them.
 	OnNotification func(method string, params json.RawMessage)
+	// OnLog receives the server's log messages (notifications/message),
+	// decoded, before OnNotification gets them too; [Client.SetLogLevel]
+	// asks for them. Like OnNotification it runs on the goroutine that
+	// reads the connection and must not block.
+	OnLog func(LogMessage)
 
 	// MaxMessageBytes bounds one message from the server (a stdio line, an
 	// HTTP body, an SSE event); default 16 MiB. A larger one fails the
@@ -179,6 +186,8 @@ type Client struct {
 	progress  sync.Map // progress token (string) -> func(Progress)
 	toolsMu   sync.Mutex
 	toolCache map[string]json.RawMessage // tool name -> input schema, from ListTools (HTTP headers)
+	logLevel  atomic.Pointer[string]     // SetLogLevel's level
+	subs      subscriptions              // Listen's subscriptions
 	closeOnce sync.Once
 	closeErr  error
 }
@@ -487,6 +496,13 @@ func (c *Client) callWith(ctx context.Context, o *outgoing, params map[string]an
 		meta[metaProtocolVersion] = c.version
 		meta[metaClientInfo] = c.metaInfo
 		meta[metaClientCapabilities] = c.caps
+		level, err := c.requestLogLevel(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", o.method, err)
+		}
+		if level != "" {
+			meta[metaLogLevel] = level
+		}
 	}
 	if fn := progressOf(ctx); fn != nil {
 		token := "p" + strconv.FormatInt(c.nextID.Add(1), 10)
@@ -510,15 +526,18 @@ func (c *Client) callWith(ctx context.Context, o *outgoing, params map[string]an
 	return c.send(ctx, o)
 }
 
-// send numbers and sends one request.
+// send numbers and sends one request (unless the caller numbered it).
 func (c *Client) send(ctx context.Context, o *outgoing) (json.RawMessage, error) {
-	o.id = c.nextID.Add(1)
+	if o.id == 0 {
+		o.id = c.nextID.Add(1)
+	}
 	return c.conn.call(ctx, o)
 }
 
 // notification is called by the connection for every notification the
-// server sends: progress goes to the call's callback, the rest to
-// OnNotification.
+// server sends: progress goes to the call's callback; the acknowledgement
+// of a subscription to [Client.Listen]; the rest to the subscriptions
+// they belong to, log messages to OnLog, and all to OnNotification.
 func (c *Client) notification(method string, params json.RawMessage) {
 	if method == "notifications/progress" {
 		var p struct {
@@ -537,6 +556,14 @@ func (c *Client) notification(method string, params json.RawMessage) {
 				return
 			}
 		}
+	}
+	if method == "notifications/subscriptions/acknowledged" {
+		c.subs.acknowledged(params)
+		return
+	}
+	c.subs.route(method, params)
+	if method == "notifications/message" {
+		c.onLog(params)
 	}
 	if c.opts.OnNotification != nil {
 		c.opts.OnNotification(method, params)

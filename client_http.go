@@ -60,7 +60,7 @@ func (t *httpTransport) dial(_ context.Context, c *Client) (clientConn, error) {
 	// A copy, so that the caller's client keeps its own redirect policy.
 	safe := *hc
 	safe.CheckRedirect = sameOrigin(hc.CheckRedirect)
-	return &httpConn{c: c, url: t.url, hc: &safe, own: own}, nil
+	return &httpConn{c: c, url: t.url, hc: &safe, own: own, getReady: make(chan struct{})}, nil
 }
 
 type httpConn struct {
@@ -75,6 +75,11 @@ type httpConn struct {
 	session   string // Mcp-Session-Id of a legacy session
 	stopGET   context.CancelFunc
 	listening sync.WaitGroup
+	// getReady is closed once the first answer to the GET stream's
+	// request came (or it failed): from then on the server sends the
+	// session's notifications there.
+	getReady chan struct{}
+	getOnce  sync.Once
 	// waiting holds the calls whose response may arrive on another
 	// stream (a legacy server may send it on the GET stream), by id.
 	waiting map[string]chan *wireMessage
@@ -611,9 +616,12 @@ func (hc *httpConn) get(ctx context.Context, lastID string) (*http.Response, err
 // in a row; a server without one (405) is left alone.
 func (hc *httpConn) listen(ctx context.Context) {
 	defer hc.listening.Done()
+	ready := func() { hc.getOnce.Do(func() { close(hc.getReady) }) }
+	defer ready()
 	st := &sseState{retry: defaultSSERetry}
 	for fails := 0; fails <= maxSSEReconnects && ctx.Err() == nil; {
 		resp, err := hc.get(ctx, st.lastID)
+		ready()
 		if err != nil {
 			fails++
 		} else {
@@ -642,6 +650,24 @@ func (hc *httpConn) listen(ctx context.Context) {
 			return
 		case <-time.After(st.retry):
 		}
+	}
+}
+
+// sessionStream waits until the legacy session's GET stream was answered
+// (or refused), so that the session's notifications sent from then on
+// reach the client; at once when the connection holds no such stream.
+func (hc *httpConn) sessionStream(ctx context.Context) error {
+	hc.mu.Lock()
+	listening := hc.stopGET != nil
+	hc.mu.Unlock()
+	if !listening {
+		return nil
+	}
+	select {
+	case <-hc.getReady:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
 	}
 }
 

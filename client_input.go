@@ -254,6 +254,12 @@ func (c *Client) answerAll(ctx context.Context, reqs map[string]json.RawMessage)
 // server's requestState (at most maxInputRounds times); a task result is
 // followed to the task's end.
 func (c *Client) roundTrips(ctx context.Context, o *outgoing, base map[string]any) (json.RawMessage, error) {
+	return c.rounds(ctx, o, base, true)
+}
+
+// rounds is roundTrips; with follow false a task result is returned as
+// it is instead of followed.
+func (c *Client) rounds(ctx context.Context, o *outgoing, base map[string]any, follow bool) (json.RawMessage, error) {
 	params := maps.Clone(base)
 	for round := 0; ; round++ {
 		try := *o
@@ -273,7 +279,10 @@ func (c *Client) roundTrips(ctx context.Context, o *outgoing, base map[string]an
 		switch head.ResultType {
 		case resultInputRequired:
 		case resultTask:
-			return c.followTask(ctx, head.TaskID, raw)
+			if !follow {
+				return raw, nil
+			}
+			return c.followTask(ctx, head.TaskID, raw, true)
 		default:
 			return raw, nil
 		}
@@ -301,15 +310,17 @@ const (
 )
 
 // followTask polls the task id (tasks/get) until it ends, answering its
-// questions (tasks/update), and returns the result of the call it runs.
-// Over HTTP the task id travels in Mcp-Name as the tasks extension says.
-// When ctx ends first the task is cancelled (tasks/cancel).
-func (c *Client) followTask(ctx context.Context, id string, first json.RawMessage) (json.RawMessage, error) {
+// questions (tasks/update) in at most maxInputRounds rounds, and returns
+// the result of the call it runs. Over HTTP the task id travels in
+// Mcp-Name as the tasks extension says. When ctx ends first, or the task
+// asks too often, the task is cancelled (tasks/cancel) if cancel is set.
+func (c *Client) followTask(ctx context.Context, id string, first json.RawMessage, cancel bool) (json.RawMessage, error) {
 	if id == "" {
 		return nil, fmt.Errorf("the server answered with a task but no taskId")
 	}
 	view := first
 	answered := map[string]bool{}
+	rounds := 0
 	for {
 		var t struct {
 			Status         string                     `json:"status"`
@@ -342,6 +353,12 @@ func (c *Client) followTask(ctx context.Context, id string, first json.RawMessag
 				}
 			}
 			if len(pending) > 0 {
+				if rounds++; rounds > maxInputRounds {
+					if cancel {
+						c.cancelTask(ctx, id)
+					}
+					return nil, fmt.Errorf("task %s: the server asked for input %d times without completing the task", id, maxInputRounds)
+				}
 				answers, err := c.answerAll(ctx, pending)
 				if err != nil {
 					return nil, fmt.Errorf("task %s: %w", id, err)
@@ -357,9 +374,9 @@ func (c *Client) followTask(ctx context.Context, id string, first json.RawMessag
 		wait := min(max(time.Duration(t.PollIntervalMs)*time.Millisecond, minTaskPoll), maxTaskPoll)
 		select {
 		case <-ctx.Done():
-			cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-			_, _ = c.call(cctx, "tasks/cancel", map[string]any{"taskId": id}, id)
-			cancel()
+			if cancel {
+				c.cancelTask(ctx, id)
+			}
 			return nil, ctx.Err()
 		case <-time.After(wait):
 		}
@@ -368,6 +385,14 @@ func (c *Client) followTask(ctx context.Context, id string, first json.RawMessag
 			return nil, fmt.Errorf("task %s: tasks/get: %w", id, err)
 		}
 	}
+}
+
+// cancelTask sends tasks/cancel for a task the caller gave up on, within
+// 5 s of ctx ending.
+func (c *Client) cancelTask(ctx context.Context, id string) {
+	cctx, stop := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer stop()
+	_, _ = c.call(cctx, "tasks/cancel", map[string]any{"taskId": id}, id)
 }
 
 // Progress is one progress notification of a call: how far it got, of

@@ -56,7 +56,7 @@ var ErrSkillVerification = errors.New("skill file verification failed")
 // ListSkills lists every skill the server offers, following every page.
 // It reads none of their files.
 func (c *Client) ListSkills(ctx context.Context) ([]SkillInfo, error) {
-	return listAll[SkillInfo](ctx, c, "skills/list", "skills")
+	return listAll[SkillInfo](ctx, c, "skills/list", "skills", nil)
 }
 
 // GetSkill returns the entry of the skill whose SKILL.md is at uri.
