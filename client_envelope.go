@@ -2,6 +2,7 @@ package mcpgen
 
 import (
 	"encoding/json"
+	"slices"
 	"strconv"
 )
 
@@ -25,6 +26,61 @@ func requestBytes(o *outgoing) ([]byte, error) {
 	if o.params != nil {
 		b = append(b, `,"params":`...)
 		b = append(b, o.params...)
+	}
+	return append(b, '}'), nil
+}
+
+// encodedJSON is a value json.Marshal encoded already (compact, valid,
+// HTML-escaped), kept in a params map so that encodeParams writes it as
+// it is: a tool call's arguments, which would otherwise be read once more
+// to be compacted. Any other encoder gets the same bytes.
+type encodedJSON []byte
+
+// MarshalJSON returns e itself.
+func (e encodedJSON) MarshalJSON() ([]byte, error) { return e, nil }
+
+// encodeParams encodes a request's params: the bytes json.Marshal gives
+// for the map (members in key order), with its encodedJSON values copied
+// rather than compacted again.
+func encodeParams(params map[string]any) ([]byte, error) {
+	raw := false
+	for _, v := range params {
+		if _, ok := v.(encodedJSON); ok {
+			raw = true
+			break
+		}
+	}
+	if !raw {
+		return json.Marshal(params)
+	}
+	keys := make([]string, 0, len(params))
+	for k := range params {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	parts := make([][]byte, 0, 2*len(keys))
+	size := 2
+	for _, k := range keys {
+		key, err := json.Marshal(k)
+		if err != nil {
+			return nil, err
+		}
+		v, ok := params[k].(encodedJSON)
+		if !ok {
+			if v, err = json.Marshal(params[k]); err != nil {
+				return nil, err
+			}
+		}
+		parts = append(parts, key, v)
+		size += len(key) + len(v) + 2
+	}
+	b := make([]byte, 0, size)
+	b = append(b, '{')
+	for i := 0; i < len(parts); i += 2 {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(append(append(b, parts[i]...), ':'), parts[i+1]...)
 	}
 	return append(b, '}'), nil
 }

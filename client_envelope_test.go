@@ -37,3 +37,36 @@ func TestRequestBytes(t *testing.T) {
 		}
 	}
 }
+
+// TestEncodeParams: params holding encoded arguments are written to the
+// bytes json.Marshal gives for the same map with the arguments as a
+// json.RawMessage, so the wire is what it was.
+func TestEncodeParams(t *testing.T) {
+	args, err := json.Marshal(map[string]any{"message": "a <b> & \"c\" \u2028", "n": 1.5, "list": []string{"x"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, params := range []map[string]any{
+		{"name": "echo", "arguments": encodedJSON(args)},
+		{"name": "<odd> & name", "arguments": encodedJSON(args), "_meta": map[string]any{"progressToken": "p1", "z": nil}},
+		{"arguments": encodedJSON(`{}`), "inputResponses": map[string]json.RawMessage{"k": json.RawMessage(`{"a" : 1}`)}, "requestState": "s<"},
+		{"name": "no arguments"},
+		{},
+	} {
+		want := map[string]any{}
+		for k, v := range params {
+			if e, ok := v.(encodedJSON); ok {
+				v = json.RawMessage(e)
+			}
+			want[k] = v
+		}
+		wantBytes, err := json.Marshal(want)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := encodeParams(params)
+		if err != nil || string(got) != string(wantBytes) {
+			t.Errorf("encodeParams = %s, %v; want %s", got, err, wantBytes)
+		}
+	}
+}
