@@ -53,34 +53,54 @@ func encodeParams(params map[string]any) ([]byte, error) {
 	if !raw {
 		return json.Marshal(params)
 	}
-	keys := make([]string, 0, len(params))
+	var keyBuf [8]string
+	keys := keyBuf[:0]
 	for k := range params {
 		keys = append(keys, k)
 	}
 	slices.Sort(keys)
-	parts := make([][]byte, 0, 2*len(keys))
+	var valBuf [8][]byte
+	vals := valBuf[:0]
 	size := 2
 	for _, k := range keys {
-		key, err := json.Marshal(k)
-		if err != nil {
-			return nil, err
-		}
 		v, ok := params[k].(encodedJSON)
 		if !ok {
+			var err error
 			if v, err = json.Marshal(params[k]); err != nil {
 				return nil, err
 			}
 		}
-		parts = append(parts, key, v)
-		size += len(key) + len(v) + 2
+		vals = append(vals, v)
+		size += len(k) + len(v) + 4
 	}
 	b := make([]byte, 0, size)
 	b = append(b, '{')
-	for i := 0; i < len(parts); i += 2 {
+	for i, k := range keys {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = append(append(append(b, parts[i]...), ':'), parts[i+1]...)
+		if plainKey(k) {
+			b = append(append(append(b, '"'), k...), '"')
+		} else {
+			key, err := json.Marshal(k)
+			if err != nil {
+				return nil, err
+			}
+			b = append(b, key...)
+		}
+		b = append(append(b, ':'), vals[i]...)
 	}
 	return append(b, '}'), nil
+}
+
+// plainKey reports whether json.Marshal writes k as it is between quotes:
+// letters, digits, '_', '-' and '/' only (every key the client sends).
+func plainKey(k string) bool {
+	for i := 0; i < len(k); i++ {
+		c := k[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '-' || c == '/') {
+			return false
+		}
+	}
+	return true
 }

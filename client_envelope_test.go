@@ -50,6 +50,7 @@ func TestEncodeParams(t *testing.T) {
 		{"name": "echo", "arguments": encodedJSON(args)},
 		{"name": "<odd> & name", "arguments": encodedJSON(args), "_meta": map[string]any{"progressToken": "p1", "z": nil}},
 		{"arguments": encodedJSON(`{}`), "inputResponses": map[string]json.RawMessage{"k": json.RawMessage(`{"a" : 1}`)}, "requestState": "s<"},
+		{"arguments": encodedJSON(`{}`), "a<b": 1, "q\"uote": 2, "é": 3, "": 4, "a/b-c_D9": 5},
 		{"name": "no arguments"},
 		{},
 	} {
