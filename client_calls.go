@@ -18,7 +18,9 @@ import (
 //		// te.Result holds what the tool said; res is the same result
 //	}
 type ToolCallError struct {
-	Tool   string
+	// Tool is the name of the tool that failed.
+	Tool string
+	// Result is the tool's answer, whose content says what went wrong.
 	Result *CallToolResult
 }
 
@@ -208,17 +210,24 @@ func (c *Client) GetPrompt(ctx context.Context, name string, args map[string]str
 // argument (Type "ref/prompt", Name) or a resource template's variable
 // (Type "ref/resource", URI).
 type CompletionRef struct {
+	// Type is "ref/prompt" or "ref/resource".
 	Type string `json:"type"`
+	// Name is the prompt's name, for "ref/prompt".
 	Name string `json:"name,omitempty"`
-	URI  string `json:"uri,omitempty"`
+	// URI is the resource template's URI template, for "ref/resource".
+	URI string `json:"uri,omitempty"`
 }
 
 // Completion is the answer of completion/complete: candidate values, and
 // how many there are in all when the server knows.
 type Completion struct {
-	Values  []string `json:"values"`
-	Total   int      `json:"total,omitempty"`
-	HasMore bool     `json:"hasMore,omitempty"`
+	// Values are the candidate values.
+	Values []string `json:"values"`
+	// Total is how many candidates there are in all; 0 when the server
+	// does not say.
+	Total int `json:"total,omitempty"`
+	// HasMore says that there are more candidates than Values holds.
+	HasMore bool `json:"hasMore,omitempty"`
 }
 
 // Complete asks the server to complete the argument arg of ref from the

@@ -17,17 +17,14 @@ import (
 	"time"
 )
 
-// This file is the client side of Streamable HTTP: every message is a
-// POST, answered with JSON or with an SSE stream that carries the call's
-// notifications before its response. In a legacy session the client also
-// holds the session id, opens the GET stream for the server's own
-// messages, answers the server's requests with POSTs, and resumes a
-// broken stream with Last-Event-ID.
-
 // HTTPTransport reaches the Streamable HTTP endpoint at url, in both
 // eras: stateless 2026-07-28 POSTs with the request headers the revision
 // defines, or a legacy session (Mcp-Session-Id, ended with DELETE on
-// Close).
+// Close). Every message is a POST, answered with JSON or with an SSE
+// stream that carries the call's notifications before its response. In a
+// legacy session the client also opens the GET stream for the server's
+// own messages, answers the server's requests with POSTs, and resumes a
+// broken stream with Last-Event-ID.
 func HTTPTransport(url string) ClientTransport { return &httpTransport{url: url} }
 
 type httpTransport struct{ url string }
@@ -118,9 +115,12 @@ func refused(err error) bool {
 // errors.As finds an [*InsufficientScopeError] with the scope the server
 // asked for.
 type HTTPStatusError struct {
+	// StatusCode is the HTTP status of the answer.
 	StatusCode int
-	Body       string
-	Err        *ProtocolError // the JSON-RPC error of the body, if any
+	// Body is the start of the answer's body, for the error's text.
+	Body string
+	// Err is the JSON-RPC error of the body, if it held one.
+	Err *ProtocolError
 
 	scope   *InsufficientScopeError // a 403's insufficient_scope
 	session string                  // the legacy session the request was sent in

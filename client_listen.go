@@ -11,13 +11,6 @@ import (
 	"time"
 )
 
-// This file subscribes to the server's change notifications in both
-// eras: a 2026-07-28 server streams them on a subscriptions/listen
-// request that stays open, tagged with its id; a legacy session gets
-// resources/subscribe and resources/unsubscribe for the resources, and
-// the list changes and task status notifications without asking, which
-// the client hands to the subscriptions whose filter names them.
-
 // ListenFilter says which change notifications a subscription receives:
 // notifications/tools/list_changed, .../prompts/list_changed and
 // .../resources/list_changed; notifications/resources/updated for the
@@ -25,17 +18,27 @@ import (
 // (notifications/tasks in 2026-07-28, notifications/tasks/status in
 // 2025-11-25).
 type ListenFilter struct {
-	ToolsListChanged      bool     `json:"toolsListChanged,omitempty"`
-	PromptsListChanged    bool     `json:"promptsListChanged,omitempty"`
-	ResourcesListChanged  bool     `json:"resourcesListChanged,omitempty"`
+	// ToolsListChanged asks for notifications/tools/list_changed.
+	ToolsListChanged bool `json:"toolsListChanged,omitempty"`
+	// PromptsListChanged asks for notifications/prompts/list_changed.
+	PromptsListChanged bool `json:"promptsListChanged,omitempty"`
+	// ResourcesListChanged asks for notifications/resources/list_changed.
+	ResourcesListChanged bool `json:"resourcesListChanged,omitempty"`
+	// ResourceSubscriptions are the URIs of the resources whose
+	// notifications/resources/updated to receive.
 	ResourceSubscriptions []string `json:"resourceSubscriptions,omitempty"`
-	TaskIDs               []string `json:"taskIds,omitempty"`
+	// TaskIDs are the ids of the tasks whose status notifications to
+	// receive.
+	TaskIDs []string `json:"taskIds,omitempty"`
 }
 
 // Notification is one notification of the server: its method and its
 // params as sent (with the _meta that tags it with its subscription).
 type Notification struct {
+	// Method is the notification's method, such as
+	// notifications/resources/updated.
 	Method string
+	// Params are its params as sent.
 	Params json.RawMessage
 }
 

@@ -16,9 +16,12 @@ import (
 // its level ("debug" ... "emergency"), the logger that wrote it, if
 // named, and its data, any JSON value.
 type LogMessage struct {
-	Level  string          `json:"level"`
-	Logger string          `json:"logger,omitempty"`
-	Data   json.RawMessage `json:"data"`
+	// Level is the message's severity, "debug" ... "emergency".
+	Level string `json:"level"`
+	// Logger names what wrote the message, if the server said.
+	Logger string `json:"logger,omitempty"`
+	// Data is the message itself, any JSON value.
+	Data json.RawMessage `json:"data"`
 }
 
 // SetLogLevel asks the server for the log messages at level or above

@@ -7,26 +7,34 @@ import (
 	"time"
 )
 
-// This file runs tool calls as tasks and follows them, in both eras: the
-// io.modelcontextprotocol/tasks extension of 2026-07-28 (tools/call
-// answered with resultType "task"; tasks/get, tasks/update, tasks/cancel;
-// notifications/tasks on a listen stream) and the tasks of 2025-11-25
-// (tools/call with params.task answered with a CreateTaskResult;
-// tasks/get, tasks/result, tasks/cancel; notifications/tasks/status).
-
 // TaskStatus is a task's state as the server reported it: its id, its
 // status ("working", "input_required", "completed", "failed" or
 // "cancelled"), what the server said about it, when it was created and
 // last changed, how long the server keeps it and how often to poll it,
 // and in 2026-07-28 the questions it waits on.
 type TaskStatus struct {
-	TaskID        string
-	Status        string
+	// TaskID is the task's id, which the server chose.
+	TaskID string
+	// Status is "working", "input_required", "completed", "failed" or
+	// "cancelled".
+	Status string
+	// StatusMessage is what the server said about the status, if
+	// anything.
 	StatusMessage string
-	CreatedAt     string
+	// CreatedAt is when the task was created, as the server wrote it
+	// (ISO 8601).
+	CreatedAt string
+	// LastUpdatedAt is when its status last changed, as the server wrote
+	// it.
 	LastUpdatedAt string
-	TTL           time.Duration // 0 when the server keeps it without a limit or did not say
-	PollInterval  time.Duration // 0 when the server did not say
+	// TTL is how long the server keeps the task; 0 when it keeps it
+	// without a limit or did not say.
+	TTL time.Duration
+	// PollInterval is how often the server asks to be polled; 0 when it
+	// did not say.
+	PollInterval time.Duration
+	// InputRequests are the questions the task waits on, by key, as
+	// sent (2026-07-28, status input_required).
 	InputRequests map[string]json.RawMessage
 }
 
@@ -74,6 +82,13 @@ func decodeTaskStatus(raw json.RawMessage) (*TaskStatus, error) {
 // [Client.StartToolTask]: follow it with Get, wait for its result with
 // Result, stop it with Cancel, or subscribe to its status with
 // [Client.Listen] (ListenFilter.TaskIDs).
+//
+// Tasks work in both eras: the io.modelcontextprotocol/tasks extension of
+// 2026-07-28 (tools/call answered with resultType "task"; tasks/get,
+// tasks/update, tasks/cancel; notifications/tasks on a listen stream) and
+// the tasks of 2025-11-25 (tools/call with params.task answered with a
+// CreateTaskResult; tasks/get, tasks/result, tasks/cancel;
+// notifications/tasks/status).
 type Task struct {
 	c       *Client
 	tool    string

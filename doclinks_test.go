@@ -18,6 +18,7 @@ var publicPackages = map[string]string{
 	".":               "github.com/mcpgen/mcpgen",
 	"oauth":           "github.com/mcpgen/mcpgen/oauth",
 	"oauth/devissuer": "github.com/mcpgen/mcpgen/oauth/devissuer",
+	"oauthclient":     "github.com/mcpgen/mcpgen/oauthclient",
 	"metrics":         "github.com/mcpgen/mcpgen/metrics",
 	"tracing":         "github.com/mcpgen/mcpgen/tracing",
 	"pgcluster":       "github.com/mcpgen/mcpgen/pgcluster",

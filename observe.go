@@ -34,8 +34,10 @@ type RequestObserver interface {
 // [RequestObserver]. The runtime fills it in as it learns more: fields
 // marked "at end" are set only when EndRequest is called.
 type RequestInfo struct {
+	// Method is the JSON-RPC method, as the client sent it.
 	Method string
-	ID     json.RawMessage // the request id as sent; nil for a notification
+	// ID is the request id as sent; nil for a notification.
+	ID json.RawMessage
 	// Target is the tool or prompt name, or the resource URI, that the
 	// params name, as the client sent it: any string, so not for metric
 	// labels. Component is the low-cardinality one.
@@ -45,17 +47,27 @@ type RequestInfo struct {
 	Meta json.RawMessage
 	// Headers are the HTTP request headers; nil on stdio.
 	Headers HeaderGetter
-	Auth    Principal
-	Start   time.Time
+	// Auth is the caller, as the transport authenticated it.
+	Auth Principal
+	// Start is when the runtime began to serve the request.
+	Start time.Time
 
 	// Component is the registered tool, prompt, resource URI or resource
 	// template that served the request; empty when none did (at end).
 	Component string
-	Version   string // the request's protocol revision, once classified (at end)
-	SessionID string // the legacy session, if any (at end)
-	Duration  time.Duration
-	Outcome   string         // OutcomeOK, OutcomeToolError, OutcomeError or OutcomeCancelled (at end)
-	Error     *ProtocolError // the error answered when Outcome is OutcomeError (at end)
+	// Version is the request's protocol revision, once classified (at
+	// end).
+	Version string
+	// SessionID is the legacy session the request ran in, if any (at
+	// end).
+	SessionID string
+	// Duration is how long the request took to answer (at end).
+	Duration time.Duration
+	// Outcome is how the request ended: OutcomeOK, OutcomeToolError,
+	// OutcomeError or OutcomeCancelled (at end).
+	Outcome string
+	// Error is the error answered when Outcome is OutcomeError (at end).
+	Error *ProtocolError
 
 	ctx     context.Context // StartRequest's context
 	started bool
@@ -192,7 +204,9 @@ func (r *Request) observeResult(v any) {
 // [Client] hands such a 403 back as one too (within its
 // [*HTTPStatusError]).
 type InsufficientScopeError struct {
-	Scope string // the scope the component requires (client: the challenge's scope)
+	// Scope is the scope the component requires; in a [Client]'s error,
+	// the scope the server's challenge names.
+	Scope string
 }
 
 // Error says which scope is missing.

@@ -8,13 +8,6 @@ import (
 	"strings"
 )
 
-// Server Cards (SEP-2127, the experimental extension
-// io.modelcontextprotocol/server-card): a static JSON document describing
-// a remote server (name, version, description, repository, its
-// Streamable HTTP URLs and protocol revisions), which clients fetch before
-// they connect. mcpgen writes it as generated/<server>/server-card.json;
-// the generated package embeds it as [Definition].ServerCard.
-
 // ServerCardMediaType is the media type of a Server Card.
 const ServerCardMediaType = "application/mcp-server-card+json"
 
@@ -27,8 +20,14 @@ const ServerCardSuffix = "/server-card"
 // nil when it has none.
 func (s *Server) ServerCard() []byte { return s.def.ServerCard }
 
-// ServerCardHandler serves srv's Server Card, for a mux that mounts the
-// endpoint itself; [Flags.Run] (every binary on [Main]) mounts it at the
+// ServerCardHandler serves srv's Server Card (SEP-2127, the experimental
+// extension io.modelcontextprotocol/server-card): a static JSON document
+// describing a remote server (name, version, description, repository, its
+// Streamable HTTP URLs and protocol revisions), which clients fetch before
+// they connect. mcpgen writes it as generated/<server>/server-card.json;
+// the generated package embeds it as [Definition].ServerCard.
+//
+// The handler is for a mux that mounts the endpoint itself; [Flags.Run] (every binary on [Main]) mounts it at the
 // endpoint's path + [ServerCardSuffix]:
 //
 //	mux.Handle("/mcp", mcpgen.HTTPHandler(srv, opts))

@@ -1,11 +1,5 @@
 package mcpgen
 
-// The helpers that generated typed clients (generated/<server>/<server>client)
-// call besides the client runtime: reading a resource into a Go value,
-// expanding a URI template, and comparing a server's tools with the ones a
-// client was generated against. They are public so that generated code
-// uses only this package's API; a hand-written client may use them too.
-
 import (
 	"context"
 	"encoding/base64"
@@ -129,37 +123,51 @@ func isHex(c byte) bool {
 // name, its input and output schemas (OutputSchema nil when the tool had
 // none) and its link to the MCP Apps extension (UI nil when it had none).
 type SurfaceTool struct {
-	Name         string
-	InputSchema  []byte
+	// Name is the tool's name.
+	Name string
+	// InputSchema is the JSON Schema of the tool's arguments.
+	InputSchema []byte
+	// OutputSchema is the JSON Schema of its structured result; nil
+	// when it had none.
 	OutputSchema []byte
-	UI           *ToolUI
+	// UI is the tool's link to a view of the MCP Apps extension; nil
+	// when it had none.
+	UI *ToolUI
 }
 
 // SurfaceResource is a resource, or a resource template when Template
 // is set, as a typed client was generated against it: its URI (or URI
 // template) and its MIME type ("" when it declared none).
 type SurfaceResource struct {
-	URI      string
+	// URI is the resource's URI, or the template's URI template.
+	URI string
+	// MimeType is the media type it declared; "" when none.
 	MimeType string
+	// Template says that URI is a URI template.
 	Template bool
 }
 
 // SurfacePrompt is a prompt as a typed client was generated against it:
 // its name and its arguments.
 type SurfacePrompt struct {
-	Name      string
+	// Name is the prompt's name.
+	Name string
+	// Arguments are the arguments it declared.
 	Arguments []SurfaceArgument
 }
 
 // SurfaceArgument is one argument of a [SurfacePrompt].
 type SurfaceArgument struct {
-	Name     string
+	// Name is the argument's name.
+	Name string
+	// Required says that the prompt cannot be got without it.
 	Required bool
 }
 
 // SurfaceSkill is a skill as a typed client was generated against it:
 // the URI of its SKILL.md.
 type SurfaceSkill struct {
+	// URI is the address of the skill's SKILL.md.
 	URI string
 }
 
@@ -167,18 +175,24 @@ type SurfaceSkill struct {
 // tools, resources and templates, prompts and skills. Generated typed
 // clients hold theirs and check it in their CheckSurface method.
 type Surface struct {
-	Tools     []SurfaceTool
+	// Tools are the tools the client calls.
+	Tools []SurfaceTool
+	// Resources are the resources and resource templates it reads.
 	Resources []SurfaceResource
-	Prompts   []SurfacePrompt
-	Skills    []SurfaceSkill
+	// Prompts are the prompts it gets.
+	Prompts []SurfacePrompt
+	// Skills are the skills it reads.
+	Skills []SurfaceSkill
 }
 
 // SurfaceError lists how a server differs from what a typed client was
 // generated against, one line per difference.
 type SurfaceError struct {
+	// Differences are the differences, one sentence each.
 	Differences []string
 }
 
+// Error counts the differences and lists them, one per line.
 func (e *SurfaceError) Error() string {
 	what := "tools differ"
 	for _, d := range e.Differences {
