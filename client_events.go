@@ -10,10 +10,15 @@ import (
 // Event is one occurrence of an event (events/poll) with its data decoded
 // into T.
 type Event[T any] struct {
-	ID        string    `json:"eventId"`
-	Name      string    `json:"name"`
+	// ID is the occurrence's eventId: the same on every delivery of it,
+	// so that receivers deduplicate on it.
+	ID string `json:"eventId"`
+	// Name is the event's name.
+	Name string `json:"name"`
+	// Timestamp is when the server emitted it.
 	Timestamp time.Time `json:"timestamp"`
-	Data      T         `json:"data"`
+	// Data is its payload.
+	Data T `json:"data"`
 }
 
 // EventPage is one answer of events/poll: the occurrences, the cursor to
@@ -21,11 +26,16 @@ type Event[T any] struct {
 // events were skipped (Truncated), whether more are waiting (HasMore:
 // poll again at once) and when to poll next.
 type EventPage[T any] struct {
-	Events    []Event[T] `json:"events"`
-	Cursor    string     `json:"cursor"`
-	Truncated bool       `json:"truncated"`
-	HasMore   bool       `json:"hasMore"`
-	NextPoll  int64      `json:"nextPollMs"`
+	// Events are the occurrences since the cursor polled with, oldest first.
+	Events []Event[T] `json:"events"`
+	// Cursor is where to poll from next time; it survives restarts.
+	Cursor string `json:"cursor"`
+	// Truncated says events were skipped (retention passed them by).
+	Truncated bool `json:"truncated"`
+	// HasMore says more are waiting: poll again at once.
+	HasMore bool `json:"hasMore"`
+	// NextPoll is the server's advice on when to poll next, in milliseconds.
+	NextPoll int64 `json:"nextPollMs"`
 }
 
 // PollEvents polls the event name with the subscription arguments args

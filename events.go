@@ -18,33 +18,42 @@ import (
 	"github.com/mcpgen/mcpgen/internal/jsonschema"
 )
 
-// This file is the events feature (extension io.modelcontextprotocol/events,
-// the triggers/events working group's design sketch as the AI SDK's MCP
-// client speaks it): events/list, events/poll, events/stream and, in
-// events_webhook.go, events/subscribe, events/unsubscribe and webhook
-// delivery. Components emit with [Emit]; the log, the subscriptions and
-// the outbox are kept by an [EventStore].
-
-// EventsExtension is the extension identifier of MCP Events.
+// EventsExtension is the extension identifier of MCP Events (the
+// triggers/events working group's design sketch as the AI SDK's MCP client
+// speaks it): a server with [Options].Events serves events/list,
+// events/poll, events/stream, events/subscribe and events/unsubscribe with
+// webhook delivery. Components emit with [Emit]; the log, the
+// subscriptions and the outbox are kept by an [EventStore]. docs/events.md
+// is the guide.
 const EventsExtension = "io.modelcontextprotocol/events"
 
 // The error codes of the events design sketch.
 const (
-	CodeNotFound              = -32011
-	CodeForbidden             = -32012
-	CodeResourceExhausted     = -32013
-	CodeUnsupported           = -32014
-	CodeCallbackEndpointError = -32015
+	// CodeEventNotFound answers a request naming an event or subscription
+	// the server does not have.
+	CodeEventNotFound = -32011
+	// CodeEventForbidden answers a caller that may not subscribe
+	// (unauthenticated, or lacking the event's scope).
+	CodeEventForbidden = -32012
+	// CodeEventQuota answers a subscriber over its quota.
+	CodeEventQuota = -32013
+	// CodeEventUnsupported answers a delivery mode the server does not offer.
+	CodeEventUnsupported = -32014
+	// CodeEventCallback answers a webhook URL that is refused or failed
+	// its verification.
+	CodeEventCallback = -32015
 )
 
 // EventType is one event a server offers (an entry of events/list), as
 // mcpgen generates it from an //mcp:event struct.
 type EventType struct {
-	Name        string
+	// Name is the event's name in events/list and on every occurrence.
+	Name string
+	// Description says when the event happens.
 	Description string
-	// InputSchema describes the subscription arguments (filters);
-	// PayloadSchema the data of every occurrence.
-	InputSchema   json.RawMessage
+	// InputSchema describes the subscription arguments (filters).
+	InputSchema json.RawMessage
+	// PayloadSchema describes the data of every occurrence.
 	PayloadSchema json.RawMessage
 	// Scope is the permission scope a subscriber must hold, checked like
 	// a tool's (with [Options].Grants), when it subscribes or polls and
@@ -87,9 +96,10 @@ type EventOptions struct {
 	// request for no expiry gets it too); MinTTL the shortest (default 1m).
 	MaxTTL, MinTTL time.Duration
 	// Attempts is how often one event is tried before it is abandoned
-	// and a gap is sent (default 8); RetryBase the first backoff, doubled
-	// each time up to an hour (default 1s).
-	Attempts  int
+	// and a gap is sent (default 8).
+	Attempts int
+	// RetryBase is the first backoff between attempts, doubled each time
+	// up to an hour (default 1s).
 	RetryBase time.Duration
 	// GiveUpAfter ends a subscription (a terminated envelope) once this
 	// many events in a row were abandoned (default 3).
@@ -98,8 +108,9 @@ type EventOptions struct {
 	// (default 10s).
 	Timeout time.Duration
 	// Retention is how long events are kept for polls and replays
-	// (default 24h); MaxEvents how many at most (default 100,000).
+	// (default 24h).
 	Retention time.Duration
+	// MaxEvents is how many events are kept at most (default 100,000).
 	MaxEvents int
 }
 
@@ -323,7 +334,7 @@ func (f *events) resolve(ctx context.Context, req *Request, name string, args js
 	}
 	t, ok := f.types[name]
 	if !ok {
-		return nil, eventError(CodeNotFound, map[string]any{"kind": "event"}, "NotFound: no event %q", name)
+		return nil, eventError(CodeEventNotFound, map[string]any{"kind": "event"}, "NotFound: no event %q", name)
 	}
 	canon, err := canonicalArgs(args)
 	if err != nil {
@@ -340,7 +351,7 @@ func (f *events) resolve(ctx context.Context, req *Request, name string, args js
 
 // forbidden turns a refused scope into the sketch's Forbidden.
 func forbidden(name string, err error) error {
-	return eventError(CodeForbidden, map[string]any{"event": name}, "Forbidden: %v", err)
+	return eventError(CodeEventForbidden, map[string]any{"event": name}, "Forbidden: %v", err)
 }
 
 // canonicalArgs bounds subscription arguments and returns them in one
@@ -617,11 +628,11 @@ func (f *events) openStream(key string) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.nstream >= f.opts.MaxStreams {
-		return eventError(CodeResourceExhausted, map[string]any{"limit": "streams", "max": f.opts.MaxStreams},
+		return eventError(CodeEventQuota, map[string]any{"limit": "streams", "max": f.opts.MaxStreams},
 			"ResourceExhausted: the server has %d events/stream requests open, the most allowed; retry later", f.opts.MaxStreams)
 	}
 	if f.streams[key] >= f.opts.MaxStreamsPerPrincipal {
-		return eventError(CodeResourceExhausted, map[string]any{"limit": "streamsPerPrincipal", "max": f.opts.MaxStreamsPerPrincipal},
+		return eventError(CodeEventQuota, map[string]any{"limit": "streamsPerPrincipal", "max": f.opts.MaxStreamsPerPrincipal},
 			"ResourceExhausted: at most %d events/stream requests per caller may be open at once", f.opts.MaxStreamsPerPrincipal)
 	}
 	f.nstream++

@@ -21,55 +21,83 @@ type EventRecord struct {
 	// reader that has seen Seq n never later finds an event below n.
 	Seq int64
 	// ID is the eventId clients deduplicate on (webhook-id on webhooks).
-	ID        string
-	Name      string
-	Partition string // the partition of the request that emitted it
-	Time      time.Time
-	Data      json.RawMessage
+	ID string
+	// Name is the event's name.
+	Name string
+	// Partition is the partition of the request that emitted it.
+	Partition string
+	// Time is when it was emitted.
+	Time time.Time
+	// Data is its payload, valid against the event's payload schema.
+	Data json.RawMessage
 }
 
 // EventSubscription is one webhook subscription (events/subscribe),
 // keyed by its derived ID over (principal, url, name, arguments).
 type EventSubscription struct {
-	ID        string
-	Name      string
-	Arguments json.RawMessage // canonical JSON
-	URL       string
+	// ID is derived from (principal, url, name, arguments), so that the
+	// same subscription made twice is one.
+	ID string
+	// Name is the event subscribed to.
+	Name string
+	// Arguments are the subscription's filters, as canonical JSON.
+	Arguments json.RawMessage
+	// URL is the webhook deliveries are posted to.
+	URL string
 	// Secret is the client's whsec_ signing secret. It is stored because
 	// every delivery is signed with it, and never logged.
 	Secret string
 	// Principal is the subscriber as authenticated when it last
-	// subscribed; PrincipalKey is its quota key.
-	Principal    Principal
+	// subscribed.
+	Principal Principal
+	// PrincipalKey is the subscriber's quota key ([Principal.ID]).
 	PrincipalKey string
-	Partition    string
-	Created      time.Time
-	Expires      time.Time // zero: no expiry
+	// Partition is the partition it subscribed in; it receives only
+	// events emitted there.
+	Partition string
+	// Created is when it was first made.
+	Created time.Time
+	// Expires is when it lapses unless refreshed; zero: no expiry.
+	Expires time.Time
 	// Failures counts events abandoned in a row (every retry failed); a
 	// delivery that succeeds resets it.
-	Failures      int
-	LastDelivery  time.Time
-	LastError     string // a category: connection_refused, timeout, tls_error, http_4xx, http_5xx
-	FailingSince  time.Time
-	Active        bool // false: suspended after failures until the next refresh
-	Verified      bool // the endpoint answered the verification challenge
+	Failures int
+	// LastDelivery is when a delivery last succeeded.
+	LastDelivery time.Time
+	// LastError is the category of the last failure: connection_refused,
+	// timeout, tls_error, http_4xx or http_5xx.
+	LastError string
+	// FailingSince is when the current run of failures began; zero while
+	// deliveries succeed.
+	FailingSince time.Time
+	// Active is false while the subscription is suspended after failures,
+	// until the next refresh.
+	Active bool
+	// Verified says the endpoint answered the verification challenge.
+	Verified bool
+	// ReplayedUntil is the Seq up to which the log was replayed to it.
 	ReplayedUntil int64
 }
 
 // EventDelivery is one row of the delivery outbox: an event (or a control
 // envelope) owed to one subscription.
 type EventDelivery struct {
-	ID           int64
+	// ID identifies the row in the store.
+	ID int64
+	// Subscription is the ID of the subscription it is owed to.
 	Subscription string
 	// Seq is the event delivered (0 for a control envelope); Claim fills
 	// Event with it.
-	Seq   int64
+	Seq int64
+	// Event is the event of Seq, filled in by Claim.
 	Event *EventRecord
 	// Control is the body of a control envelope (gap, terminated), nil
 	// for an event.
-	Control  json.RawMessage
+	Control json.RawMessage
+	// Attempts counts the tries so far.
 	Attempts int
-	Due      time.Time
+	// Due is when the next try may be made.
+	Due time.Time
 }
 
 // EventStore keeps the event log, the webhook subscriptions and the
@@ -123,6 +151,7 @@ type EventStore interface {
 // a server with events and no [EventOptions].Store; it keeps at most
 // MaxEvents events (default 10,000), dropping the oldest.
 type MemoryEventStore struct {
+	// MaxEvents is how many events it keeps (default 10,000).
 	MaxEvents int
 
 	mu     sync.Mutex

@@ -141,11 +141,11 @@ func TestEventsPoll(t *testing.T) {
 		t.Fatalf("second page: %v", r)
 	}
 	// Refusals.
-	wantError(t, evCall(t, s, alice, "events/poll", `"name":"nope","cursor":null`), CodeNotFound, "no event")
+	wantError(t, evCall(t, s, alice, "events/poll", `"name":"nope","cursor":null`), CodeEventNotFound, "no event")
 	wantError(t, evCall(t, s, alice, "events/poll", `"name":"note.changed","cursor":"x1"`), jsonrpc.CodeInvalidParams, "cursor")
 	wantError(t, evCall(t, s, alice, "events/poll", `"name":"note.changed","cursor":null,"arguments":{"colour":1}`), jsonrpc.CodeInvalidParams, "arguments")
 	wantError(t, evCall(t, s, alice, "events/poll", `"name":"note.changed","cursor":null,"maxEvents":0`), jsonrpc.CodeInvalidParams, "maxEvents")
-	wantError(t, evCall(t, s, mallo, "events/poll", `"name":"note.changed","cursor":null`), CodeForbidden, "Forbidden")
+	wantError(t, evCall(t, s, mallo, "events/poll", `"name":"note.changed","cursor":null`), CodeEventForbidden, "Forbidden")
 	big := `"name":"note.changed","cursor":null,"arguments":{"kind":"` + strings.Repeat("x", maxEventArgsBytes) + `"}`
 	wantError(t, evCall(t, s, alice, "events/poll", big), jsonrpc.CodeInvalidParams, "over")
 }
@@ -253,7 +253,7 @@ func TestEventsStream(t *testing.T) {
 	// A second stream of the same principal is over its cap.
 	m2, _ := jsonrpc.Decode([]byte(`{"jsonrpc":"2.0","id":"st2","method":"events/stream","params":{` + modernCaps(`{}`) + `,"name":"note.changed","cursor":null}}`))
 	resp, _ := s.handle(ctx, &inbound{Msg: m2, Auth: alice, Authenticated: true, peer: &streamPeerRec{got: make(chan string, 10)}})
-	wantError(t, resp, CodeResourceExhausted, "events/stream")
+	wantError(t, resp, CodeEventQuota, "events/stream")
 	emitNote(t, s, "", "skip", "b")
 	emitNote(t, s, "", "live", "a")
 	for {
@@ -396,9 +396,9 @@ func TestEventsWebhook(t *testing.T) {
 		t.Fatalf("refresh: %v", r)
 	}
 	// Another principal cannot unsubscribe it; alice can, once.
-	wantError(t, evCall(t, s, Principal{Subject: "bob", Scopes: []string{"notes:read"}}, "events/unsubscribe", `"name":"note.changed","arguments":{"kind":"a"},"delivery":{"url":"`+url+`"}`), CodeNotFound, "subscription")
+	wantError(t, evCall(t, s, Principal{Subject: "bob", Scopes: []string{"notes:read"}}, "events/unsubscribe", `"name":"note.changed","arguments":{"kind":"a"},"delivery":{"url":"`+url+`"}`), CodeEventNotFound, "subscription")
 	result(t, evCall(t, s, alice, "events/unsubscribe", `"name":"note.changed","arguments":{"kind":"a"},"delivery":{"url":"`+url+`"}`))
-	wantError(t, evCall(t, s, alice, "events/unsubscribe", `"name":"note.changed","arguments":{"kind":"a"},"delivery":{"url":"`+url+`"}`), CodeNotFound, "subscription")
+	wantError(t, evCall(t, s, alice, "events/unsubscribe", `"name":"note.changed","arguments":{"kind":"a"},"delivery":{"url":"`+url+`"}`), CodeEventNotFound, "subscription")
 	emitNote(t, s, "", "after", "a")
 	time.Sleep(100 * time.Millisecond)
 	rc.mu.Lock()
@@ -425,7 +425,7 @@ func TestEventsWebhookGapAndTerminated(t *testing.T) {
 	rc.mu.Unlock()
 	emitNote(t, s, "", "lost2", "a")
 	v := rc.next(t)
-	if v["type"] != "terminated" || v["error"].(map[string]any)["code"] != float64(CodeCallbackEndpointError) {
+	if v["type"] != "terminated" || v["error"].(map[string]any)["code"] != float64(CodeEventCallback) {
 		t.Fatalf("want terminated after two abandoned events, got %v", v)
 	}
 	if sub, _ := s.events.store.Subscriptions(context.Background(), "note.changed", ""); len(sub) != 0 {
@@ -437,9 +437,9 @@ func TestEventsWebhookRefusals(t *testing.T) {
 	rc, hs := newReceiver(t)
 	s := newEventsServer(t, EventOptions{WebhookAllow: []string{hs.URL}, MaxSubscriptionsPerPrincipal: 1})
 	// Anonymous callers cannot hold webhooks.
-	wantError(t, evCall(t, s, Principal{}, "events/subscribe", subscribeParams2(hs.URL, `{}`)), CodeForbidden, "authenticated")
+	wantError(t, evCall(t, s, Principal{}, "events/subscribe", subscribeParams2(hs.URL, `{}`)), CodeEventForbidden, "authenticated")
 	// Without the scope.
-	wantError(t, evCall(t, s, mallo, "events/subscribe", subscribeParams2(hs.URL, `{}`)), CodeForbidden, "Forbidden")
+	wantError(t, evCall(t, s, mallo, "events/subscribe", subscribeParams2(hs.URL, `{}`)), CodeEventForbidden, "Forbidden")
 	// Not https, not allowed.
 	wantError(t, evCall(t, s, alice, "events/subscribe", subscribeParams2("http://example.com/h", `{}`)), jsonrpc.CodeInvalidParams, "https")
 	// https to a private address: refused without the allowance.
@@ -453,12 +453,12 @@ func TestEventsWebhookRefusals(t *testing.T) {
 		p := strings.Replace(subscribeParams2(hs.URL, `{}`), testSecret, sec, 1)
 		wantError(t, evCall(t, s, alice, "events/subscribe", p), jsonrpc.CodeInvalidParams, "secret")
 	}
-	wantError(t, evCall(t, s, alice, "events/subscribe", strings.Replace(subscribeParams2(hs.URL, `{}`), `"mode":"webhook"`, `"mode":"push"`, 1)), CodeUnsupported, "Unsupported")
+	wantError(t, evCall(t, s, alice, "events/subscribe", strings.Replace(subscribeParams2(hs.URL, `{}`), `"mode":"webhook"`, `"mode":"push"`, 1)), CodeEventUnsupported, "Unsupported")
 	wantError(t, evCall(t, s, alice, "events/subscribe", strings.Replace(subscribeParams2(hs.URL, `{}`), `"ttlMs":600000`, `"ttlMs":-1`, 1)), jsonrpc.CodeInvalidParams, "ttlMs")
 	// An endpoint that does not echo the challenge.
 	rc.noEcho = true
 	r := evCall(t, s, alice, "events/subscribe", subscribeParams2(hs.URL, `{}`))
-	wantError(t, r, CodeCallbackEndpointError, "challenge_failed")
+	wantError(t, r, CodeEventCallback, "challenge_failed")
 	if !strings.Contains(string(r.Error.Data), `"reason":"challenge_failed"`) {
 		t.Errorf("data: %s", r.Error.Data)
 	}
@@ -466,7 +466,7 @@ func TestEventsWebhookRefusals(t *testing.T) {
 	// Quota: one subscription per principal here.
 	result(t, evCall(t, s, alice, "events/subscribe", subscribeParams2(hs.URL, `{}`)))
 	r = evCall(t, s, alice, "events/subscribe", subscribeParams2(hs.URL, `{"kind":"b"}`))
-	wantError(t, r, CodeResourceExhausted, "at most 1")
+	wantError(t, r, CodeEventQuota, "at most 1")
 	// Secrets are never in an answer.
 	if strings.Contains(string(r.Error.Data)+r.Error.Message, testSecret) {
 		t.Error("the secret is in an error")

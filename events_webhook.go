@@ -82,7 +82,7 @@ func checkSecret(secret string) ([]byte, error) {
 // webhook subscription can belong to.
 func webhookPrincipal(req *Request) (string, error) {
 	if req.Auth.Anonymous() {
-		return "", eventError(CodeForbidden, map[string]any{"reason": "unauthenticated"},
+		return "", eventError(CodeEventForbidden, map[string]any{"reason": "unauthenticated"},
 			"Forbidden: webhook subscriptions belong to an authenticated principal; this request has none (poll or stream instead)")
 	}
 	return req.Auth.ID(), nil
@@ -104,7 +104,7 @@ func (f *events) subscribe(ctx context.Context, req *Request, raw json.RawMessag
 		return nil, fmt.Errorf("%w: delivery is required", jsonrpc.ErrInvalidParams)
 	}
 	if p.Delivery.Mode != "" && p.Delivery.Mode != "webhook" {
-		return nil, eventError(CodeUnsupported, map[string]any{"feature": "deliveryMode", "value": p.Delivery.Mode},
+		return nil, eventError(CodeEventUnsupported, map[string]any{"feature": "deliveryMode", "value": p.Delivery.Mode},
 			"Unsupported: events/subscribe takes delivery mode webhook; poll and stream need no subscription")
 	}
 	target, err := f.hooks.checkURL(p.Delivery.URL)
@@ -141,7 +141,7 @@ func (f *events) subscribe(ctx context.Context, req *Request, raw json.RawMessag
 			return nil, unavailable("subscription store", err)
 		}
 		if n >= f.opts.MaxSubscriptionsPerPrincipal {
-			return nil, eventError(CodeResourceExhausted, map[string]any{"limit": "subscriptions", "max": f.opts.MaxSubscriptionsPerPrincipal},
+			return nil, eventError(CodeEventQuota, map[string]any{"limit": "subscriptions", "max": f.opts.MaxSubscriptionsPerPrincipal},
 				"ResourceExhausted: at most %d webhook subscriptions per principal; unsubscribe one first", f.opts.MaxSubscriptionsPerPrincipal)
 		}
 	} else {
@@ -150,7 +150,7 @@ func (f *events) subscribe(ctx context.Context, req *Request, raw json.RawMessag
 	}
 	if !rec.Verified {
 		if reason := f.hooks.verify(ctx, rec); reason != "" {
-			return nil, eventError(CodeCallbackEndpointError, map[string]any{"reason": reason},
+			return nil, eventError(CodeEventCallback, map[string]any{"reason": reason},
 				"CallbackEndpointError: the callback endpoint did not confirm the subscription (%s)", reason)
 		}
 		rec.Verified = true
@@ -252,7 +252,7 @@ func (f *events) unsubscribe(ctx context.Context, req *Request, raw json.RawMess
 	}
 	t, ok := f.types[p.Name]
 	if !ok {
-		return nil, eventError(CodeNotFound, map[string]any{"kind": "event"}, "NotFound: no event %q", p.Name)
+		return nil, eventError(CodeEventNotFound, map[string]any{"kind": "event"}, "NotFound: no event %q", p.Name)
 	}
 	if p.Delivery == nil || p.Delivery.URL == "" {
 		return nil, fmt.Errorf("%w: delivery.url is required", jsonrpc.ErrInvalidParams)
@@ -267,7 +267,7 @@ func (f *events) unsubscribe(ctx context.Context, req *Request, raw json.RawMess
 		return nil, unavailable("subscription store", err)
 	}
 	if !found {
-		return nil, eventError(CodeNotFound, map[string]any{"kind": "subscription"}, "NotFound: no subscription of yours to %s at that url with those arguments", t.Name)
+		return nil, eventError(CodeEventNotFound, map[string]any{"kind": "subscription"}, "NotFound: no subscription of yours to %s at that url with those arguments", t.Name)
 	}
 	f.tel.log.Info("event subscription ended", zap.String("id", id))
 	return json.RawMessage(`{}`), nil
@@ -360,7 +360,7 @@ func (w *webhooks) checkAddress(ctx context.Context, u *url.URL) error {
 		defer cancel()
 		addrs, err = net.DefaultResolver.LookupNetIP(ctx, "ip", host)
 		if err != nil || len(addrs) == 0 {
-			return eventError(CodeCallbackEndpointError, map[string]any{"reason": "connection_refused"},
+			return eventError(CodeEventCallback, map[string]any{"reason": "connection_refused"},
 				"CallbackEndpointError: the callback host %s does not resolve", host)
 		}
 	}
@@ -624,7 +624,7 @@ func (w *webhooks) deliver(d *EventDelivery) {
 	sub.Failures++
 	f.tel.log.Warn("webhook delivery abandoned", zap.String("subscription", sub.ID), zap.String("event", msgID), zap.String("error", failed), zap.Int("attempts", attempts))
 	if sub.Failures >= f.opts.GiveUpAfter {
-		w.terminate(ctx, sub, eventError(CodeCallbackEndpointError, map[string]any{"reason": failed},
+		w.terminate(ctx, sub, eventError(CodeEventCallback, map[string]any{"reason": failed},
 			"CallbackEndpointError: %d events in a row could not be delivered (%s); the subscription ended", sub.Failures, failed))
 		return
 	}
