@@ -35,9 +35,13 @@ func (r *Result) Surfaces() []ServerSurface {
 // input or output property (or prompt argument) when it still exists,
 // else the directive of the tool, resource, template or prompt (the view=
 // value of a tool whose link changed), else the directive of the skill or
-// view, else the server directive (for what was removed).
+// view, else the server directive (for what was removed). A likely
+// rename shows at the item's directive under its new name.
 func (ss ServerSurface) Position(c surface.Change) token.Position {
 	s := ss.server
+	if c.Renamed != "" {
+		c.Name = c.Renamed // the item as it is named today
+	}
 	var comp *component
 	var typ types.Type
 	switch c.Kind {
