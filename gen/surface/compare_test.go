@@ -205,6 +205,38 @@ func TestRenameIsOneChange(t *testing.T) {
 	}
 }
 
+// TestSingleTypedFormIsNoBreak: the schemas mcpgen writes now (anyOf a
+// type and null; a result's slice an array, never null) compared with
+// the lists of types it wrote before break nothing.
+func TestSingleTypedFormIsNoBreak(t *testing.T) {
+	old, new := base(), base()
+	old.Tools[0].InputSchema = json.RawMessage(`{"type":"object","properties":{
+		"kind":{"type":["string","null"],"enum":["todo","idea",null]},
+		"tags":{"type":["array","null"],"items":{"type":"string"}}
+	},"additionalProperties":false}`)
+	new.Tools[0].InputSchema = json.RawMessage(`{"type":"object","properties":{
+		"kind":{"anyOf":[{"type":"string","enum":["todo","idea"]},{"type":"null"}]},
+		"tags":{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}]}
+	},"additionalProperties":false}`)
+	old.Tools[0].OutputSchema = json.RawMessage(`{"type":"object","properties":{
+		"kind":{"type":["string","null"],"enum":["new","old",null]},
+		"tags":{"type":["array","null"],"items":{"type":"string"}}
+	},"required":["kind","tags"]}`)
+	new.Tools[0].OutputSchema = json.RawMessage(`{"type":"object","properties":{
+		"kind":{"anyOf":[{"type":"string","enum":["new","old"]},{"type":"null"}]},
+		"tags":{"type":"array","items":{"type":"string"}}
+	},"required":["kind","tags"]}`)
+	for _, c := range Compare(old, new) {
+		if c.Breaking {
+			t.Errorf("reported as breaking: %s (rule %s)", c, c.Rule)
+		}
+	}
+	// The other way, a result's array that may now be null is a break.
+	if got := rulesOf(Compare(new, old)); !slices.Contains(got, "output-type-changed") {
+		t.Errorf("an output array that may be null: rules %v", got)
+	}
+}
+
 func TestSameSurfaceNoChanges(t *testing.T) {
 	if got := Compare(base(), base()); len(got) != 0 {
 		t.Fatalf("changes between equal surfaces: %v", got)
