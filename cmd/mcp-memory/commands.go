@@ -90,26 +90,7 @@ func importFile(ctx context.Context, graphs *memstore.Graphs, graph, path string
 			}
 			m.Update(lines, bytes, size)
 		}
-		stop := make(chan struct{})
-		ticked := make(chan struct{})
-		go func() { // the clock moves while the store writes
-			defer close(ticked)
-			t := time.NewTicker(time.Second)
-			defer t.Stop()
-			for {
-				select {
-				case <-stop:
-					return
-				case <-t.C:
-					m.Draw()
-				}
-			}
-		}()
-		endProgress = func() {
-			close(stop)
-			<-ticked
-			m.Clear()
-		}
+		endProgress = m.Tick(time.Second) // the clock moves while the store writes
 	}
 	stats, err := store.Import(memstore.WithAuthor(ctx, memstore.LocalAuthor), r)
 	endProgress()

@@ -131,25 +131,7 @@ func bundle(ctx context.Context, o bundleOptions) error {
 	meter := &progress.Meter{W: o.Progress, Now: now}
 	stopTicks := func() {}
 	if o.Terminal {
-		stop, ticked := make(chan struct{}), make(chan struct{})
-		go func() { // the clock moves while go build works
-			defer close(ticked)
-			t := time.NewTicker(time.Second)
-			defer t.Stop()
-			for {
-				select {
-				case <-stop:
-					return
-				case <-t.C:
-					meter.Draw()
-				}
-			}
-		}()
-		stopTicks = func() {
-			close(stop)
-			<-ticked
-			meter.Clear()
-		}
+		stopTicks = meter.Tick(time.Second) // the clock moves while go build works
 	}
 	files := map[string]string{} // path in the bundle -> file on disk
 	for i, p := range platforms {

@@ -88,6 +88,32 @@ func (m *Meter) Relabel(label, unit string) {
 	m.done, m.total = 0, 0
 }
 
+// Tick draws the line every interval from another goroutine, so that
+// the time shown moves while the work reports nothing (a build, a long
+// write), until the returned stop, which waits for that goroutine and
+// blanks the line.
+func (m *Meter) Tick(every time.Duration) (stop func()) {
+	done, ended := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(ended)
+		t := time.NewTicker(every)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				m.Draw()
+			}
+		}
+	}()
+	return func() {
+		close(done)
+		<-ended
+		m.Clear()
+	}
+}
+
 // Clear blanks the line, so that what is printed next starts clean.
 func (m *Meter) Clear() {
 	m.mu.Lock()

@@ -2,6 +2,7 @@ package progress
 
 import (
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -60,5 +61,53 @@ func TestCountAndDuration(t *testing.T) {
 		if got := Duration(d); got != want {
 			t.Errorf("Duration(%v) = %q, want %q", d, got, want)
 		}
+	}
+}
+
+// lockedBuilder is a strings.Builder safe for the ticker's goroutine.
+type lockedBuilder struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *lockedBuilder) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuilder) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// TestMeterTicks: while the work reports nothing, Tick redraws the line
+// (its clock moving); stop ends the redrawing and blanks the line.
+func TestMeterTicks(t *testing.T) {
+	var mu sync.Mutex
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	clock := func() time.Time {
+		mu.Lock()
+		defer mu.Unlock()
+		now = now.Add(time.Second)
+		return now
+	}
+	out := &lockedBuilder{}
+	m := &Meter{W: out, Now: clock, Label: "building"}
+	m.Update(0, 0, 2)
+	stop := m.Tick(time.Millisecond)
+	for !strings.Contains(out.String(), "building: 3.0s") {
+		time.Sleep(time.Millisecond)
+	}
+	stop()
+	got := out.String()
+	if !strings.HasSuffix(got, "\r"+strings.Repeat(" ", len("building: 3.0s"))+"\r") && !strings.Contains(got[strings.LastIndex(got, "building"):], "\r ") {
+		t.Fatalf("the line is not blanked at stop: %q", got)
+	}
+	after := out.String()
+	time.Sleep(5 * time.Millisecond)
+	if out.String() != after {
+		t.Fatal("still drawing after stop")
 	}
 }
