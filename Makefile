@@ -4,7 +4,7 @@ GO        ?= go
 ADDR      ?= 127.0.0.1:8080
 DB        ?= memory.db
 
-.PHONY: help run generate check-generated vet test test-short test-go footprint conformance conformance-client conformance-telemetry conformance-cluster conformance-balancers bench bench-memory-large bench-smoke bench-client bundle-memory build
+.PHONY: help run generate check-generated vet test test-short test-go test-browser footprint conformance conformance-client conformance-telemetry conformance-cluster conformance-balancers bench bench-memory-large bench-smoke bench-client bundle-memory build
 
 help:
 	@echo "make run              start mcp-memory over Streamable HTTP on $(ADDR) (store: $(DB))"
@@ -12,6 +12,7 @@ help:
 	@echo "make test             the whole test suite (what CI runs)"
 	@echo "make generate         regenerate generated/ from components/"
 	@echo "make check-generated  fail if generated/ is stale"
+	@echo "make test-browser     the MCP Apps views in Debian's chromium (apt-get installs it), with the explorer's drift check (part of make test)"
 	@echo "make footprint        packages linked and stripped size vs a go-sdk server, at most 1.2x (part of make test)"
 	@echo "make conformance      official MCP conformance suite against mcp-everything"
 	@echo "make conformance-client  the suite's client scenarios against our client (both requirement sets, skills, client credentials)"
@@ -50,6 +51,14 @@ test-go:
 test-short:
 	$(GO) test -short -count=1 ./...
 
+# The MCP Apps views in a real browser: the drift check of mcp-memory's
+# explorer (components/memory/ui/explorer.html against its sources), then
+# Debian's chromium under puppeteer-core on a host built from ext-apps'
+# AppBridge, against mcp-memory, mcp-everything and ext-apps' own basic
+# example server. chromium comes from apt-get when missing (as root).
+test-browser:
+	scripts/browser-test.sh
+
 conformance:
 	scripts/conformance.sh
 
@@ -76,7 +85,7 @@ conformance-balancers:
 footprint:
 	cd bench && $(GO) test -count=1 -run '^TestFootprint$$' -v .
 
-test: vet check-generated test-go footprint conformance conformance-client conformance-telemetry conformance-cluster conformance-balancers bench-smoke
+test: vet check-generated test-go footprint conformance conformance-client conformance-telemetry conformance-cluster conformance-balancers bench-smoke test-browser
 
 bench:
 	scripts/bench.sh

@@ -224,7 +224,7 @@ func buildApps(def *Definition, cache Cache) (*appsFeature, error) {
 	a := &appsFeature{byURI: map[string]*servedView{}, tools: map[string]*ToolUI{}}
 	resources := map[string]bool{}
 	for _, r := range def.Resources {
-		resources[r.Resource.URI] = true
+		resources[r.Info.URI] = true
 	}
 	for _, v := range def.Views {
 		if why := views.CheckURI(v.URI); why != "" {
@@ -266,7 +266,7 @@ func buildApps(def *Definition, cache Cache) (*appsFeature, error) {
 		if t.UI == nil {
 			continue
 		}
-		name := t.Tool.Name
+		name := t.Info.Name
 		if t.UI.Visibility != nil {
 			if why := views.CheckVisibility(t.UI.Visibility); why != "" {
 				return nil, fmt.Errorf("tool %s: the visibility %s", name, why)
@@ -278,9 +278,9 @@ func buildApps(def *Definition, cache Cache) (*appsFeature, error) {
 		if t.UI.ResourceURI == "" && t.UI.Visibility == nil {
 			return nil, fmt.Errorf("tool %s: its UI names neither a view nor a visibility", name)
 		}
-		if len(t.Tool.Meta) > 0 {
+		if len(t.Info.Meta) > 0 {
 			var m map[string]json.RawMessage
-			if err := json.Unmarshal(t.Tool.Meta, &m); err != nil {
+			if err := json.Unmarshal(t.Info.Meta, &m); err != nil {
 				return nil, fmt.Errorf("tool %s: _meta is not a JSON object", name)
 			}
 			if _, ok := m["ui"]; ok {
@@ -354,7 +354,7 @@ func (a *appsFeature) addLists(b *listPages, def *Definition) error {
 	}
 	tools := make([]any, 0, len(def.Tools))
 	for _, t := range def.Tools {
-		info := t.Tool
+		info := t.Info
 		if ui := a.tools[info.Name]; ui != nil {
 			var err error
 			if info, err = withUI(info, ui); err != nil {
@@ -365,7 +365,7 @@ func (a *appsFeature) addLists(b *listPages, def *Definition) error {
 	}
 	resources := make([]any, 0, len(def.Resources)+len(a.views))
 	for _, r := range def.Resources {
-		resources = append(resources, r.Resource)
+		resources = append(resources, r.Info)
 	}
 	for _, v := range a.views {
 		resources = append(resources, v.info)

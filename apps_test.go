@@ -38,11 +38,11 @@ func appsDefinition() (withViews, plain Definition) {
 	plain = Definition{
 		Name: "weather", Version: "1.0.0",
 		Tools: []Tool{
-			{Tool: ToolInfo{Name: "forecast", Description: "Tomorrow's weather.", InputSchema: object}, Call: text("rain")},
-			{Tool: ToolInfo{Name: "get_weather", Description: "Today's weather.", InputSchema: object}, Call: text("sun")},
+			{Info: ToolInfo{Name: "forecast", Description: "Tomorrow's weather.", InputSchema: object}, Call: text("rain")},
+			{Info: ToolInfo{Name: "get_weather", Description: "Today's weather.", InputSchema: object}, Call: text("sun")},
 		},
 		Resources: []Resource{{
-			Resource: ResourceInfo{URI: "weather://stations", Name: "stations", MimeType: "text/plain"},
+			Info: ResourceInfo{URI: "weather://stations", Name: "stations", MimeType: "text/plain"},
 			Read: func(context.Context, *Request) (*ReadResourceResult, error) {
 				return ResourceText("weather://stations", "text/plain", "Paris", nil)
 			},
@@ -52,7 +52,7 @@ func appsDefinition() (withViews, plain Definition) {
 	withViews.Tools = []Tool{
 		plain.Tools[0],
 		plain.Tools[1],
-		{Tool: ToolInfo{Name: "refresh_weather", Description: "Refresh the dashboard.", InputSchema: object}, Call: text("refreshed"),
+		{Info: ToolInfo{Name: "refresh_weather", Description: "Refresh the dashboard.", InputSchema: object}, Call: text("refreshed"),
 			UI: &ToolUI{ResourceURI: viewURI, Visibility: []string{"app"}}},
 	}
 	withViews.Tools[1].UI = &ToolUI{ResourceURI: viewURI}
@@ -285,10 +285,10 @@ func TestViewsRefusedAtStart(t *testing.T) {
 			d.Tools[2].UI = nil
 		}, "does not start with ui://"},
 		"not a document":  {func(d *Definition) { d.Views[0].Content, d.Views[0].Digest = []byte("<p>hi</p>"), "" }, "<!DOCTYPE html>"},
-		"own _meta.ui":    {func(d *Definition) { d.Tools[1].Tool.Meta = json.RawMessage(`{"ui":{}}`) }, "set Tool.UI"},
+		"own _meta.ui":    {func(d *Definition) { d.Tools[1].Info.Meta = json.RawMessage(`{"ui":{}}`) }, "set Tool.UI"},
 		"bad CSP domain":  {func(d *Definition) { d.Views[0].Meta.CSP.FrameDomains = []string{"'self'"} }, "CSP keyword"},
 		"bad permission":  {func(d *Definition) { d.Views[0].Meta.Permissions = []string{"usb"} }, `permission "usb"`},
-		"resource clash":  {func(d *Definition) { d.Resources[0].Resource.URI = viewURI }, "has that URI already"},
+		"resource clash":  {func(d *Definition) { d.Resources[0].Info.URI = viewURI }, "has that URI already"},
 		"duplicate views": {func(d *Definition) { d.Views = append(d.Views, d.Views[0]) }, "has that URI already"},
 	} {
 		def, _ := appsDefinition()

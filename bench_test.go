@@ -20,7 +20,7 @@ func benchServer(b *testing.B) *Server {
 	// Twenty more tools, so that the list is of a realistic size.
 	for i := range 20 {
 		def.Tools = append(def.Tools, Tool{
-			Tool: ToolInfo{
+			Info: ToolInfo{
 				Name:        fmt.Sprintf("tool_%02d", i),
 				Description: "A tool that takes a city and a number of days.",
 				InputSchema: json.RawMessage(`{"type":"object","properties":{"city":{"type":"string"},"days":{"type":"integer","minimum":1,"maximum":14}},"required":["city"]}`),

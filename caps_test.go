@@ -153,7 +153,7 @@ func TestListenStreamCaps(t *testing.T) {
 func taskDefinition() Definition {
 	def := unitDefinition()
 	def.Tools = append(def.Tools, Tool{
-		Tool: ToolInfo{Name: "blob", InputSchema: json.RawMessage(`{"type":"object","properties":{"n":{"type":"integer"}}}`)}, Task: "optional",
+		Info: ToolInfo{Name: "blob", InputSchema: json.RawMessage(`{"type":"object","properties":{"n":{"type":"integer"}}}`)}, Task: "optional",
 		Call: func(_ context.Context, _ *Request, args json.RawMessage) (*CallToolResult, error) {
 			in, err := DecodeArguments[struct {
 				N int `json:"n"`

@@ -16,7 +16,7 @@ import (
 func TestClusterKeysRotate(t *testing.T) {
 	def := Definition{Name: "pages"}
 	for i := range 5 {
-		def.Tools = append(def.Tools, Tool{Tool: ToolInfo{Name: fmt.Sprintf("t%d", i), InputSchema: json.RawMessage(`{"type":"object"}`)}})
+		def.Tools = append(def.Tools, Tool{Info: ToolInfo{Name: fmt.Sprintf("t%d", i), InputSchema: json.RawMessage(`{"type":"object"}`)}})
 	}
 	mem := cluster.NewMemory()
 	a := New(def, Options{PageSize: 2, Cluster: mem.Replica()})

@@ -9,18 +9,25 @@ import (
 // identity and its components. The generated constructor fills it in once and
 // hands it to [New]; nothing in it changes afterwards.
 type Definition struct {
-	Name  string
+	// Name is the server's name as clients see it (serverInfo.name).
+	Name string
+	// Title is the server's name shown to people.
 	Title string
 	// Version is what the server reports (//mcp:server version=); when
 	// empty, the version of the binary's main module from its build
 	// information (set by go install module@version), else "0.0.0".
-	Version      string
+	Version string
+	// Instructions tell the model how to use the server as a whole.
 	Instructions string
 
-	Tools     []Tool
+	// Tools are the server's tools, in the order tools/list shows them.
+	Tools []Tool
+	// Resources are its resources with a fixed URI.
 	Resources []Resource
+	// Templates are its resource templates.
 	Templates []Template
-	Prompts   []Prompt
+	// Prompts are its prompts.
+	Prompts []Prompt
 	// Skills are the Agent Skills the server publishes (//mcp:skill), each
 	// file embedded and digested by mcpgen.
 	Skills []Skill
@@ -37,22 +44,29 @@ type Definition struct {
 
 // Cache carries the 2026-07-28 cache hints of a list or read result.
 type Cache struct {
-	TTLMs int64  // how long a client may reuse the result, in milliseconds; 0 means no hint
-	Scope string // "public" or "private"; empty means no hint
+	// TTLMs is how long a client may reuse the result, in milliseconds;
+	// 0 means no hint.
+	TTLMs int64
+	// Scope is "public" or "private"; empty means no hint.
+	Scope string
 }
 
 // Tool is one registered tool: its list entry, compiled schemas and the
 // generated adapter that calls the component.
 type Tool struct {
-	Tool  ToolInfo
-	Scope string // permission scope the caller must hold; empty means none
+	// Info is the tool's tools/list entry.
+	Info ToolInfo
+	// Scope is the permission scope a caller must hold when the server
+	// authenticates callers; empty means none.
+	Scope string
 	// Task is "optional" or "required" for tools that run as tasks
 	// (io.modelcontextprotocol/tasks) when the client declares the
 	// extension; "required" refuses clients that do not.
 	Task string
+	// Call runs the tool: the generated adapter around the component.
 	Call ToolHandler
 	// OutputTrusted skips the run-time check of structuredContent against
-	// Tool.OutputSchema. The generator sets it only where it proved that
+	// Info.OutputSchema. The generator sets it only where it proved that
 	// every value of the Go result type encodes to JSON the schema
 	// accepts (see gen's outputProvable); everything else is validated.
 	OutputTrusted bool
@@ -73,35 +87,53 @@ type ToolHandler func(ctx context.Context, req *Request, args json.RawMessage) (
 
 // Resource is one resource with a fixed URI.
 type Resource struct {
-	Resource ResourceInfo
-	Scope    string
-	Cache    Cache
-	Read     func(ctx context.Context, req *Request) (*ReadResourceResult, error)
+	// Info is the resource's resources/list entry.
+	Info ResourceInfo
+	// Scope is the permission scope a reader must hold; empty means none.
+	Scope string
+	// Cache holds the cache hints of its reads.
+	Cache Cache
+	// Read returns the resource's contents.
+	Read func(ctx context.Context, req *Request) (*ReadResourceResult, error)
 }
 
-// Template is a resource template: URIs matching Template.URITemplate are
+// Template is a resource template: URIs matching Info.URITemplate are
 // read by binding the template variables.
 type Template struct {
-	Template TemplateInfo
-	Scope    string
-	Cache    Cache
-	Read     func(ctx context.Context, req *Request, uri string, vars map[string]string) (*ReadResourceResult, error)
-	Complete CompleteHandler // nil when the component offers no completion
+	// Info is the template's resources/templates/list entry.
+	Info TemplateInfo
+	// Scope is the permission scope a reader must hold; empty means none.
+	Scope string
+	// Cache holds the cache hints of its reads.
+	Cache Cache
+	// Read returns the contents at uri, whose template variables are vars.
+	Read func(ctx context.Context, req *Request, uri string, vars map[string]string) (*ReadResourceResult, error)
+	// Complete suggests values of a variable; nil when the component
+	// offers no completion.
+	Complete CompleteHandler
 }
 
 // Prompt is one registered prompt.
 type Prompt struct {
-	Prompt   PromptInfo
-	Scope    string
-	Get      func(ctx context.Context, req *Request, args map[string]string) (*GetPromptResult, error)
+	// Info is the prompt's prompts/list entry.
+	Info PromptInfo
+	// Scope is the permission scope a caller must hold; empty means none.
+	Scope string
+	// Get renders the prompt with its arguments.
+	Get func(ctx context.Context, req *Request, args map[string]string) (*GetPromptResult, error)
+	// Complete suggests values of an argument; nil when the component
+	// offers no completion.
 	Complete CompleteHandler
 }
 
 // CompleteRequest is what completion/complete asks about one argument.
 type CompleteRequest struct {
-	Argument string            // the argument (or template variable) being completed
-	Value    string            // what the user typed so far
-	Context  map[string]string // arguments already resolved, if the client sent them
+	// Argument is the argument (or template variable) being completed.
+	Argument string
+	// Value is what the user typed so far.
+	Value string
+	// Context holds the arguments already resolved, if the client sent them.
+	Context map[string]string
 }
 
 // CompleteHandler returns candidate values for an argument, best first.

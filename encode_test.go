@@ -69,7 +69,7 @@ func TestAppendToolResultMatchesMarshal(t *testing.T) {
 func TestOutputTrustedSkipsValidation(t *testing.T) {
 	for _, trusted := range []bool{false, true} {
 		def := Definition{Name: "unit", Version: "1.0.0", Tools: []Tool{{
-			Tool: ToolInfo{Name: "count", InputSchema: json.RawMessage(`{"type":"object"}`),
+			Info: ToolInfo{Name: "count", InputSchema: json.RawMessage(`{"type":"object"}`),
 				OutputSchema: json.RawMessage(`{"type":"object","properties":{"count":{"type":"integer"}},"required":["count"]}`)},
 			OutputTrusted: trusted,
 			Call: func(context.Context, *Request, json.RawMessage) (*CallToolResult, error) {
@@ -114,7 +114,7 @@ func TestRenderedResultIsSentFromItsBuffers(t *testing.T) {
 		js := []byte(`{"n":` + itoa(size) + `}`)
 		released := 0
 		def := Definition{Name: "unit", Version: "1.0.0", Tools: []Tool{{
-			Tool: ToolInfo{Name: "render", InputSchema: json.RawMessage(`{"type":"object"}`),
+			Info: ToolInfo{Name: "render", InputSchema: json.RawMessage(`{"type":"object"}`),
 				OutputSchema: json.RawMessage(`{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]}`)},
 			Call: func(context.Context, *Request, json.RawMessage) (*CallToolResult, error) {
 				return StructuredResult(renderedResult{encText, js, &released}, nil)

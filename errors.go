@@ -1,7 +1,6 @@
 package mcpgen
 
 import (
-	"encoding/json"
 	"fmt"
 
 	"github.com/mcpgen/mcpgen/internal/jsonrpc"
@@ -17,33 +16,12 @@ import (
 // JSON-RPC error with that code. Anything else that goes wrong in the
 // runtime becomes -32603 with a safe message, never with internal details.
 
-// ProtocolError is a JSON-RPC error: a code, a message and optional data.
-// Return it (wrapped or not) from a handler to answer with that error.
-type ProtocolError struct {
-	Code    int64           `json:"code"`
-	Message string          `json:"message"`
-	Data    json.RawMessage `json:"data,omitempty"`
-}
-
-// Error returns the message.
-func (e *ProtocolError) Error() string { return e.Message }
-
-// As lets the runtime find e in a chain of wrapped errors: it is what the
-// runtime answers with.
-func (e *ProtocolError) As(target any) bool {
-	if t, ok := target.(**jsonrpc.Error); ok {
-		*t = (*jsonrpc.Error)(e)
-		return true
-	}
-	return false
-}
-
-// Is reports whether e is target, also when the runtime holds it under
-// its own type.
-func (e *ProtocolError) Is(target error) bool {
-	t, ok := target.(*jsonrpc.Error)
-	return ok && t == (*jsonrpc.Error)(e)
-}
+// ProtocolError is a JSON-RPC error: a Code, a Message and optional Data
+// (raw JSON). Return it (wrapped or not) from a handler to answer with
+// that error; the runtime's own errors are of this type too, so
+// errors.As and errors.Is find them. WithData returns a copy carrying
+// data. A [Client] returns the errors a server answers with as one.
+type ProtocolError = jsonrpc.Error
 
 // JSON-RPC error codes.
 const (
@@ -57,10 +35,10 @@ const (
 // Sentinel protocol errors; wrap them with fmt.Errorf("...: %w", Err...) to
 // add detail while keeping the code.
 var (
-	ErrInvalidRequest = (*ProtocolError)(jsonrpc.ErrInvalidRequest)
-	ErrMethodNotFound = (*ProtocolError)(jsonrpc.ErrMethodNotFound)
-	ErrInvalidParams  = (*ProtocolError)(jsonrpc.ErrInvalidParams)
-	ErrInternal       = (*ProtocolError)(jsonrpc.ErrInternal)
+	ErrInvalidRequest = jsonrpc.ErrInvalidRequest
+	ErrMethodNotFound = jsonrpc.ErrMethodNotFound
+	ErrInvalidParams  = jsonrpc.ErrInvalidParams
+	ErrInternal       = jsonrpc.ErrInternal
 )
 
 // Errorf returns a protocol error with the given code and message.

@@ -59,11 +59,11 @@ func (fx *fixture) definition(f features) Definition {
 		var rs []Resource
 		var ts []Template
 		for _, n := range f.resources {
-			if i := slices.IndexFunc(resources, func(r Resource) bool { return r.Resource.Name == n }); i >= 0 {
+			if i := slices.IndexFunc(resources, func(r Resource) bool { return r.Info.Name == n }); i >= 0 {
 				rs = append(rs, resources[i])
 				continue
 			}
-			i := slices.IndexFunc(templates, func(t Template) bool { return t.Template.Name == n })
+			i := slices.IndexFunc(templates, func(t Template) bool { return t.Info.Name == n })
 			if i < 0 {
 				panic(fmt.Sprintf("fixture: no resource or template %q", n))
 			}
@@ -76,10 +76,10 @@ func (fx *fixture) definition(f features) Definition {
 		Title:        "Transcript fixture",
 		Version:      "1.2.3",
 		Instructions: "A fixture server for protocol transcripts.",
-		Tools:        pick(tools, f.tools, func(t Tool) string { return t.Tool.Name }),
+		Tools:        pick(tools, f.tools, func(t Tool) string { return t.Info.Name }),
 		Resources:    resources,
 		Templates:    templates,
-		Prompts:      pick(fx.prompts(), f.prompts, func(p Prompt) string { return p.Prompt.Name }),
+		Prompts:      pick(fx.prompts(), f.prompts, func(p Prompt) string { return p.Info.Name }),
 	}
 }
 
@@ -115,7 +115,7 @@ type elicitAnswer struct {
 func (fx *fixture) tools() []Tool {
 	return []Tool{
 		{
-			Tool: ToolInfo{
+			Info: ToolInfo{
 				Name: "ask_name", Description: "Asks the user for their name (elicitation), then greets them.",
 				InputSchema: schema(`{"type":"object","properties":{}}`),
 			},
@@ -143,7 +143,7 @@ func (fx *fixture) tools() []Tool {
 			},
 		},
 		{
-			Tool: ToolInfo{
+			Info: ToolInfo{
 				Name: "bad_output", Description: "Declares an outputSchema and breaks it.",
 				InputSchema:  schema(`{"type":"object"}`),
 				OutputSchema: schema(`{"type":"object","properties":{"count":{"type":"integer"}},"required":["count"]}`),
@@ -153,7 +153,7 @@ func (fx *fixture) tools() []Tool {
 			},
 		},
 		{
-			Tool: ToolInfo{
+			Info: ToolInfo{
 				Name: "crash", Description: "Panics.", InputSchema: schema(`{"type":"object"}`),
 			},
 			Call: func(context.Context, *Request, json.RawMessage) (*CallToolResult, error) {
@@ -161,7 +161,7 @@ func (fx *fixture) tools() []Tool {
 			},
 		},
 		{
-			Tool: ToolInfo{
+			Info: ToolInfo{
 				Name: "echo", Title: "Echo", Description: "Returns its text.",
 				InputSchema: schema(`{"type":"object","properties":{"text":{"type":"string","maxLength":64}},"required":["text"],"additionalProperties":false}`),
 				Annotations: &ToolAnnotations{ReadOnlyHint: Bool(true)},
@@ -175,7 +175,7 @@ func (fx *fixture) tools() []Tool {
 			},
 		},
 		{
-			Tool: ToolInfo{
+			Info: ToolInfo{
 				Name: "fail", Description: "Always fails as a tool (isError).", InputSchema: schema(`{"type":"object"}`),
 			},
 			Call: func(context.Context, *Request, json.RawMessage) (*CallToolResult, error) {
@@ -183,7 +183,7 @@ func (fx *fixture) tools() []Tool {
 			},
 		},
 		{
-			Tool: ToolInfo{
+			Info: ToolInfo{
 				Name: "log_steps", Description: "Logs at debug, info and warning.", InputSchema: schema(`{"type":"object"}`),
 			},
 			Call: func(ctx context.Context, req *Request, _ json.RawMessage) (*CallToolResult, error) {
@@ -198,7 +198,7 @@ func (fx *fixture) tools() []Tool {
 			},
 		},
 		{
-			Tool: ToolInfo{
+			Info: ToolInfo{
 				Name: "notify_change", Description: "Reports that a resource and the tool list changed.",
 				InputSchema: schema(`{"type":"object","properties":{"uri":{"type":"string"}},"required":["uri"]}`),
 			},
@@ -213,7 +213,7 @@ func (fx *fixture) tools() []Tool {
 			},
 		},
 		{
-			Tool: ToolInfo{
+			Info: ToolInfo{
 				Name: "progress", Description: "Reports progress three times.", InputSchema: schema(`{"type":"object"}`),
 			},
 			Call: func(ctx context.Context, req *Request, _ json.RawMessage) (*CallToolResult, error) {
@@ -226,7 +226,7 @@ func (fx *fixture) tools() []Tool {
 			},
 		},
 		{
-			Tool: ToolInfo{
+			Info: ToolInfo{
 				Name: "release_tasks", Description: "Lets slow_report finish and waits until every task is terminal.",
 				InputSchema: schema(`{"type":"object"}`),
 			},
@@ -239,7 +239,7 @@ func (fx *fixture) tools() []Tool {
 			},
 		},
 		{
-			Tool: ToolInfo{
+			Info: ToolInfo{
 				Name: "sign_in", Description: "Sends the user to a URL (URL-mode elicitation).",
 				InputSchema: schema(`{"type":"object"}`),
 			},
@@ -256,7 +256,7 @@ func (fx *fixture) tools() []Tool {
 			},
 		},
 		{
-			Tool: ToolInfo{
+			Info: ToolInfo{
 				Name: "slow_report", Description: "A task tool: waits until released.",
 				InputSchema: schema(`{"type":"object","properties":{"topic":{"type":"string"}},"required":["topic"]}`),
 			},
@@ -277,7 +277,7 @@ func (fx *fixture) tools() []Tool {
 			},
 		},
 		{
-			Tool: ToolInfo{
+			Info: ToolInfo{
 				Name: "weather", Description: "Structured weather for a city.",
 				InputSchema:  schema(`{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}`),
 				OutputSchema: schema(`{"type":"object","properties":{"city":{"type":"string"},"tempC":{"type":"number"},"conditions":{"type":"string"}},"required":["city","tempC","conditions"]}`),
@@ -295,8 +295,8 @@ func (fx *fixture) tools() []Tool {
 
 func (fx *fixture) resources() []Resource {
 	return []Resource{{
-		Resource: ResourceInfo{URI: "test://info", Name: "info", Title: "Info", MimeType: "text/plain"},
-		Cache:    Cache{TTLMs: 60000, Scope: "public"},
+		Info:  ResourceInfo{URI: "test://info", Name: "info", Title: "Info", MimeType: "text/plain"},
+		Cache: Cache{TTLMs: 60000, Scope: "public"},
 		Read: func(context.Context, *Request) (*ReadResourceResult, error) {
 			return ResourceText("test://info", "text/plain", "MCP transcript fixture", nil)
 		},
@@ -307,7 +307,7 @@ var itemIDs = []string{"apple", "apricot", "banana"}
 
 func (fx *fixture) templates() []Template {
 	return []Template{{
-		Template: TemplateInfo{URITemplate: "test://items/{id}", Name: "item", MimeType: "application/json"},
+		Info: TemplateInfo{URITemplate: "test://items/{id}", Name: "item", MimeType: "application/json"},
 		Read: func(_ context.Context, _ *Request, uri string, vars map[string]string) (*ReadResourceResult, error) {
 			if !slices.Contains(itemIDs, vars["id"]) {
 				return nil, ErrResourceNotFound
@@ -322,7 +322,7 @@ func (fx *fixture) templates() []Template {
 
 func (fx *fixture) prompts() []Prompt {
 	return []Prompt{{
-		Prompt: PromptInfo{
+		Info: PromptInfo{
 			Name: "review", Description: "Review some code.",
 			Arguments: []PromptArgument{
 				{Name: "code", Description: "The code to review.", Required: true},

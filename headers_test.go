@@ -21,15 +21,15 @@ func headersServer(t *testing.T) *Server {
 	return New(Definition{
 		Name: "headers",
 		Tools: []Tool{
-			{Tool: ToolInfo{Name: "query", InputSchema: json.RawMessage(`{"type":"object","properties":{
+			{Info: ToolInfo{Name: "query", InputSchema: json.RawMessage(`{"type":"object","properties":{
 				"region":{"type":"string","x-mcp-header":"Region"},
 				"limit":{"type":"integer","x-mcp-header":"Limit"},
 				"dry":{"type":"boolean","x-mcp-header":"Dry"},
 				"tenant":{"type":["string","null"],"x-mcp-header":"TenantID"},
 				"q":{"type":"string"}}}`)}, Call: ok},
-			{Tool: ToolInfo{Name: "plain", InputSchema: json.RawMessage(`{"type":"object"}`)}, Call: ok},
+			{Info: ToolInfo{Name: "plain", InputSchema: json.RawMessage(`{"type":"object"}`)}, Call: ok},
 		},
-		Resources: []Resource{{Resource: ResourceInfo{URI: "test://info", Name: "info"}}},
+		Resources: []Resource{{Info: ResourceInfo{URI: "test://info", Name: "info"}}},
 	}, Options{Tasks: true})
 }
 

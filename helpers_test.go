@@ -38,9 +38,9 @@ func unitDefinition() Definition {
 	return Definition{
 		Name: "unit", Version: "1.0.0",
 		Tools: []Tool{
-			{Tool: ToolInfo{Name: "ask", InputSchema: json.RawMessage(`{"type":"object"}`)}, Call: askTwo},
+			{Info: ToolInfo{Name: "ask", InputSchema: json.RawMessage(`{"type":"object"}`)}, Call: askTwo},
 			{
-				Tool: ToolInfo{Name: "echo", InputSchema: json.RawMessage(`{"type":"object","properties":{"text":{"type":"string"}},"required":["text"]}`)},
+				Info: ToolInfo{Name: "echo", InputSchema: json.RawMessage(`{"type":"object","properties":{"text":{"type":"string"}},"required":["text"]}`)},
 				Call: func(_ context.Context, _ *Request, args json.RawMessage) (*CallToolResult, error) {
 					in, err := DecodeArguments[struct {
 						Text string `json:"text"`
@@ -51,7 +51,7 @@ func unitDefinition() Definition {
 					return TextResult(in.Text, nil)
 				},
 			},
-			{Tool: ToolInfo{Name: "interview", InputSchema: json.RawMessage(`{"type":"object"}`)}, Task: "optional", Call: askTwo},
+			{Info: ToolInfo{Name: "interview", InputSchema: json.RawMessage(`{"type":"object"}`)}, Task: "optional", Call: askTwo},
 		},
 	}
 }

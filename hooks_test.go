@@ -61,16 +61,16 @@ func hooksDefinition() Definition {
 	return Definition{
 		Name: "hooks", Version: "1",
 		Tools: []Tool{
-			{Tool: ToolInfo{Name: "ok", InputSchema: obj}, Call: func(context.Context, *Request, json.RawMessage) (*CallToolResult, error) {
+			{Info: ToolInfo{Name: "ok", InputSchema: obj}, Call: func(context.Context, *Request, json.RawMessage) (*CallToolResult, error) {
 				return TextResult("fine", nil)
 			}},
-			{Tool: ToolInfo{Name: "fails", InputSchema: obj}, Call: func(context.Context, *Request, json.RawMessage) (*CallToolResult, error) {
+			{Info: ToolInfo{Name: "fails", InputSchema: obj}, Call: func(context.Context, *Request, json.RawMessage) (*CallToolResult, error) {
 				return TextResult("", errors.New("disk full"))
 			}},
-			{Tool: ToolInfo{Name: "panics", InputSchema: obj}, Call: func(context.Context, *Request, json.RawMessage) (*CallToolResult, error) {
+			{Info: ToolInfo{Name: "panics", InputSchema: obj}, Call: func(context.Context, *Request, json.RawMessage) (*CallToolResult, error) {
 				panic("boom")
 			}},
-			{Tool: ToolInfo{Name: "admin", InputSchema: obj}, Scope: "admin", Call: func(context.Context, *Request, json.RawMessage) (*CallToolResult, error) {
+			{Info: ToolInfo{Name: "admin", InputSchema: obj}, Scope: "admin", Call: func(context.Context, *Request, json.RawMessage) (*CallToolResult, error) {
 				return TextResult("granted", nil)
 			}},
 		},

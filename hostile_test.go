@@ -398,7 +398,7 @@ func TestHostileUnreadAnswers(t *testing.T) {
 	held := int(mcpgen.DefaultMaxPendingBytesPerPrincipal / size)
 	big := strings.Repeat("x", size)
 	def := mcpgen.Definition{Name: "big", Version: "1.0.0", Tools: []mcpgen.Tool{{
-		Tool: mcpgen.ToolInfo{Name: "big", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		Info: mcpgen.ToolInfo{Name: "big", InputSchema: json.RawMessage(`{"type":"object"}`)},
 		Call: func(context.Context, *mcpgen.Request, json.RawMessage) (*mcpgen.CallToolResult, error) {
 			return mcpgen.TextResult(big, nil)
 		},
@@ -716,7 +716,7 @@ func TestHostileUnreadAnswerHoldsConcurrencySlot(t *testing.T) {
 	const size = 16 << 20
 	big := strings.Repeat("x", size)
 	def := mcpgen.Definition{Name: "big", Version: "1.0.0", Tools: []mcpgen.Tool{{
-		Tool: mcpgen.ToolInfo{Name: "big", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		Info: mcpgen.ToolInfo{Name: "big", InputSchema: json.RawMessage(`{"type":"object"}`)},
 		Call: func(context.Context, *mcpgen.Request, json.RawMessage) (*mcpgen.CallToolResult, error) {
 			return mcpgen.TextResult(big, nil)
 		},

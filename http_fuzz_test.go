@@ -182,7 +182,7 @@ func fuzzDefinition() Definition {
 	return Definition{
 		Name: "fuzz", Version: "1.0.0",
 		Tools: []Tool{
-			{Tool: ToolInfo{Name: "echo", InputSchema: json.RawMessage(messageSchema)},
+			{Info: ToolInfo{Name: "echo", InputSchema: json.RawMessage(messageSchema)},
 				Call: func(_ context.Context, _ *Request, args json.RawMessage) (*CallToolResult, error) {
 					in, err := DecodeArguments[struct {
 						Message string `json:"message"`
@@ -192,7 +192,7 @@ func fuzzDefinition() Definition {
 					}
 					return text(in.Message), nil
 				}},
-			{Tool: ToolInfo{Name: "progress", InputSchema: json.RawMessage(`{"type":"object"}`)},
+			{Info: ToolInfo{Name: "progress", InputSchema: json.RawMessage(`{"type":"object"}`)},
 				Call: func(ctx context.Context, req *Request, _ json.RawMessage) (*CallToolResult, error) {
 					_ = req.Progress(ctx, 1, 2, "half")
 					_ = req.Log(ctx, "info", "fuzz", "logged")
@@ -200,7 +200,7 @@ func fuzzDefinition() Definition {
 				}},
 		},
 		Resources: []Resource{{
-			Resource: ResourceInfo{URI: "test://r", Name: "r"},
+			Info: ResourceInfo{URI: "test://r", Name: "r"},
 			Read: func(context.Context, *Request) (*ReadResourceResult, error) {
 				s := "r"
 				return &ReadResourceResult{Contents: []ResourceContents{{URI: "test://r", Text: &s}}}, nil

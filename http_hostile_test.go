@@ -171,7 +171,7 @@ func TestReadDeadlineLiftedAfterBody(t *testing.T) {
 func TestUnreadAnswerAbandoned(t *testing.T) {
 	big := strings.Repeat("x", 16<<20)
 	def := Definition{Name: "test", Version: "1.0.0", Tools: []Tool{{
-		Tool: ToolInfo{Name: "big", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		Info: ToolInfo{Name: "big", InputSchema: json.RawMessage(`{"type":"object"}`)},
 		Call: func(context.Context, *Request, json.RawMessage) (*CallToolResult, error) { return text(big), nil },
 	}}}
 	srv := New(def, Options{Limits: Limits{HTTPWriteTimeout: 200 * time.Millisecond}})

@@ -27,7 +27,7 @@ func TestLargeResultWrittenFromItsPieces(t *testing.T) {
 	encText, _ := json.Marshal(text)
 	var released atomic.Int32
 	def := Definition{Name: "test", Version: "1.0.0", Tools: []Tool{{
-		Tool: ToolInfo{Name: "graph", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		Info: ToolInfo{Name: "graph", InputSchema: json.RawMessage(`{"type":"object"}`)},
 		Call: func(context.Context, *Request, json.RawMessage) (*CallToolResult, error) {
 			return StructuredResult(rendered{encText, []byte(`{"lines":20000}`), &released}, nil)
 		},

@@ -46,7 +46,7 @@ func newFixtureWith(t testing.TB, sopts Options, opts HTTPOptions) *httpFixture 
 	def := Definition{
 		Name: "test", Version: "1.0.0",
 		Tools: []Tool{
-			{Tool: ToolInfo{Name: "echo", Description: "Echoes message.", InputSchema: json.RawMessage(messageSchema)},
+			{Info: ToolInfo{Name: "echo", Description: "Echoes message.", InputSchema: json.RawMessage(messageSchema)},
 				Call: func(_ context.Context, req *Request, args json.RawMessage) (*CallToolResult, error) {
 					var a struct{ Message string }
 					_ = json.Unmarshal(args, &a)
@@ -55,7 +55,7 @@ func newFixtureWith(t testing.TB, sopts Options, opts HTTPOptions) *httpFixture 
 					}
 					return text(a.Message), nil
 				}},
-			{Tool: ToolInfo{Name: "progress", Description: "Reports progress three times.", InputSchema: empty},
+			{Info: ToolInfo{Name: "progress", Description: "Reports progress three times.", InputSchema: empty},
 				Call: func(ctx context.Context, req *Request, _ json.RawMessage) (*CallToolResult, error) {
 					for i := 1; i <= 3; i++ {
 						if err := req.Progress(ctx, float64(i), 3, ""); err != nil {
@@ -64,7 +64,7 @@ func newFixtureWith(t testing.TB, sopts Options, opts HTTPOptions) *httpFixture 
 					}
 					return text("done"), nil
 				}},
-			{Tool: ToolInfo{Name: "ask", Description: "Asks the client to sample.", InputSchema: json.RawMessage(messageSchema)},
+			{Info: ToolInfo{Name: "ask", Description: "Asks the client to sample.", InputSchema: json.RawMessage(messageSchema)},
 				Call: func(ctx context.Context, req *Request, args json.RawMessage) (*CallToolResult, error) {
 					var a struct{ Message string }
 					_ = json.Unmarshal(args, &a)
@@ -81,14 +81,14 @@ func newFixtureWith(t testing.TB, sopts Options, opts HTTPOptions) *httpFixture 
 					_ = json.Unmarshal(raw, &r)
 					return text("LLM response: " + r.Content.Text), nil
 				}},
-			{Tool: ToolInfo{Name: "block", Description: "Blocks until cancelled.", InputSchema: empty},
+			{Info: ToolInfo{Name: "block", Description: "Blocks until cancelled.", InputSchema: empty},
 				Call: func(ctx context.Context, req *Request, _ json.RawMessage) (*CallToolResult, error) {
 					f.started <- req.Method
 					<-ctx.Done()
 					f.stopped <- ctx.Err()
 					return nil, ctx.Err()
 				}},
-			{Tool: ToolInfo{Name: "slow", Description: "Takes 150ms.", InputSchema: empty},
+			{Info: ToolInfo{Name: "slow", Description: "Takes 150ms.", InputSchema: empty},
 				Call: func(ctx context.Context, _ *Request, _ json.RawMessage) (*CallToolResult, error) {
 					select {
 					case <-time.After(150 * time.Millisecond):
@@ -99,7 +99,7 @@ func newFixtureWith(t testing.TB, sopts Options, opts HTTPOptions) *httpFixture 
 				}},
 		},
 		Resources: []Resource{{
-			Resource: ResourceInfo{URI: "test://watched", Name: "watched"},
+			Info: ResourceInfo{URI: "test://watched", Name: "watched"},
 			Read: func(context.Context, *Request) (*ReadResourceResult, error) {
 				s := "hello"
 				return &ReadResourceResult{Contents: []ResourceContents{{URI: "test://watched", Text: &s}}}, nil

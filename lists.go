@@ -110,20 +110,20 @@ func (b *listPages) addComponents(def *Definition) error {
 	tools := make([]any, 0, len(def.Tools))
 	for _, t := range def.Tools {
 		if t.UI == nil || !t.UI.AppOnly() {
-			tools = append(tools, t.Tool)
+			tools = append(tools, t.Info)
 		}
 	}
 	resources := make([]any, 0, len(def.Resources))
 	for _, r := range def.Resources {
-		resources = append(resources, r.Resource)
+		resources = append(resources, r.Info)
 	}
 	templates := make([]any, 0, len(def.Templates))
 	for _, t := range def.Templates {
-		templates = append(templates, t.Template)
+		templates = append(templates, t.Info)
 	}
 	prompts := make([]any, 0, len(def.Prompts))
 	for _, p := range def.Prompts {
-		prompts = append(prompts, p.Prompt)
+		prompts = append(prompts, p.Info)
 	}
 	for _, l := range []struct {
 		method, key string

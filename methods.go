@@ -224,7 +224,7 @@ func (s *Server) callTool(ctx context.Context, req *Request, p *params, _ json.R
 	if !ok || hiddenTool(req, &t.Tool) {
 		return nil, fmt.Errorf("%w: unknown tool %q", jsonrpc.ErrInvalidParams, p.Name)
 	}
-	req.served(t.Tool.Tool.Name)
+	req.served(t.Tool.Info.Name)
 	if err := s.permit(ctx, req, t.Scope); err != nil {
 		return nil, err
 	}
@@ -236,7 +236,7 @@ func (s *Server) callTool(ctx context.Context, req *Request, p *params, _ json.R
 		// Argument values that break the schema are a tool execution error
 		// (SEP-1303), so the model can correct itself.
 		return &CallToolResult{
-			Content: []Content{TextContent(fmt.Sprintf("invalid arguments for tool %s: %s", t.Tool.Tool.Name, argumentError(err)))},
+			Content: []Content{TextContent(fmt.Sprintf("invalid arguments for tool %s: %s", t.Tool.Info.Name, argumentError(err)))},
 			IsError: true,
 		}, nil
 	}
@@ -310,17 +310,17 @@ func (s *Server) runTool(ctx context.Context, req *Request, t *compiledTool, arg
 	defer func() {
 		// Tasks run on their own goroutine, outside dispatch's recover.
 		if p := recover(); p != nil {
-			s.tel.log.Error("tool panicked", zap.String("tool", t.Tool.Tool.Name), zap.Any("panic", p), zap.Stack("stack"))
-			res, err = nil, fmt.Errorf("%w: tool %s failed unexpectedly", jsonrpc.ErrInternal, t.Tool.Tool.Name)
+			s.tel.log.Error("tool panicked", zap.String("tool", t.Tool.Info.Name), zap.Any("panic", p), zap.Stack("stack"))
+			res, err = nil, fmt.Errorf("%w: tool %s failed unexpectedly", jsonrpc.ErrInternal, t.Tool.Info.Name)
 		}
 	}()
 	res, err = t.Call(withRequest(ctx, req), req, args) // a task's request, on its own goroutine
 	if err != nil {
-		s.tel.event(EventToolFailed, "tool", t.Tool.Tool.Name)
+		s.tel.event(EventToolFailed, "tool", t.Tool.Info.Name)
 		return nil, err
 	}
 	if res.IsError {
-		s.tel.event(EventToolFailed, "tool", t.Tool.Tool.Name)
+		s.tel.event(EventToolFailed, "tool", t.Tool.Info.Name)
 		return res, nil
 	}
 	if res.streamed != nil {
@@ -332,24 +332,24 @@ func (s *Server) runTool(ctx context.Context, req *Request, t *compiledTool, arg
 		}
 		if err := checkStreamed(res, check); err != nil {
 			res.Release()
-			return nil, fmt.Errorf("%w: tool %s returned a streamed structuredContent that fails its check: %v", jsonrpc.ErrInternal, t.Tool.Tool.Name, err)
+			return nil, fmt.Errorf("%w: tool %s returned a streamed structuredContent that fails its check: %v", jsonrpc.ErrInternal, t.Tool.Info.Name, err)
 		}
 	} else if t.output == nil {
 		if len(res.StructuredContent) > 0 && !json.Valid(res.StructuredContent) {
-			return nil, fmt.Errorf("%w: tool %s returned structuredContent that is not JSON", jsonrpc.ErrInternal, t.Tool.Tool.Name)
+			return nil, fmt.Errorf("%w: tool %s returned structuredContent that is not JSON", jsonrpc.ErrInternal, t.Tool.Info.Name)
 		}
 	} else {
 		if len(res.StructuredContent) == 0 {
-			return nil, fmt.Errorf("%w: tool %s returned no structuredContent although it declares an outputSchema", jsonrpc.ErrInternal, t.Tool.Tool.Name)
+			return nil, fmt.Errorf("%w: tool %s returned no structuredContent although it declares an outputSchema", jsonrpc.ErrInternal, t.Tool.Info.Name)
 		}
 		fillNullArrays(res, t.output)
 		if t.Tool.OutputTrusted {
 			// Proven by the generator: the result type cannot break the schema.
 		} else if err := t.output.Validate(res.StructuredContent); err != nil {
-			return nil, fmt.Errorf("%w: tool %s returned structuredContent that breaks its outputSchema: %v", jsonrpc.ErrInternal, t.Tool.Tool.Name, err)
+			return nil, fmt.Errorf("%w: tool %s returned structuredContent that breaks its outputSchema: %v", jsonrpc.ErrInternal, t.Tool.Info.Name, err)
 		}
 	}
-	s.tel.event(EventToolSuccess, "tool", t.Tool.Tool.Name)
+	s.tel.event(EventToolSuccess, "tool", t.Tool.Info.Name)
 	return res, nil
 }
 
@@ -366,7 +366,7 @@ func (s *Server) readResource(ctx context.Context, req *Request, p *params, _ js
 		cache Cache
 	)
 	if r, ok := s.resources[p.URI]; ok {
-		req.served(r.Resource.URI)
+		req.served(r.Info.URI)
 		if err := s.permit(ctx, req, r.Scope); err != nil {
 			return nil, err
 		}
@@ -376,7 +376,7 @@ func (s *Server) readResource(ctx context.Context, req *Request, p *params, _ js
 		req.served(v.URI)
 		res, cache = v.read(), v.cache
 	} else if t, vars := s.matchTemplate(p.URI); t != nil {
-		req.served(t.Template.Template.URITemplate)
+		req.served(t.Template.Info.URITemplate)
 		if err := s.permit(ctx, req, t.Scope); err != nil {
 			return nil, err
 		}
@@ -430,7 +430,7 @@ func (s *Server) getPrompt(ctx context.Context, req *Request, p *params, raw jso
 	if !ok {
 		return nil, fmt.Errorf("%w: unknown prompt %q", jsonrpc.ErrInvalidParams, p.Name)
 	}
-	req.served(pr.Prompt.Name)
+	req.served(pr.Info.Name)
 	if err := s.permit(ctx, req, pr.Scope); err != nil {
 		return nil, err
 	}
@@ -440,9 +440,9 @@ func (s *Server) getPrompt(ctx context.Context, req *Request, p *params, raw jso
 			return nil, jsonrpc.DecodeError(jsonrpc.ErrInvalidParams, p.Arguments, "/params/arguments", err)
 		}
 	}
-	for _, a := range pr.Prompt.Arguments {
+	for _, a := range pr.Info.Arguments {
 		if _, ok := args[a.Name]; a.Required && !ok {
-			return nil, fmt.Errorf("%w: prompt %s: missing required argument %q", jsonrpc.ErrInvalidParams, pr.Prompt.Name, a.Name)
+			return nil, fmt.Errorf("%w: prompt %s: missing required argument %q", jsonrpc.ErrInvalidParams, pr.Info.Name, a.Name)
 		}
 	}
 	if err := req.restoreInput(s, p); err != nil {
@@ -486,7 +486,7 @@ func (s *Server) complete(ctx context.Context, req *Request, _ *params, raw json
 		h, scope = pr.Complete, pr.Scope
 	case "ref/resource":
 		for _, t := range s.templates {
-			if t.Template.Template.URITemplate == cp.Ref.URI {
+			if t.Template.Info.URITemplate == cp.Ref.URI {
 				h, scope = t.Complete, t.Scope
 			}
 		}
@@ -518,7 +518,7 @@ func (s *Server) complete(ctx context.Context, req *Request, _ *params, raw json
 
 func (s *Server) knownTemplate(uri string) bool {
 	for _, t := range s.templates {
-		if t.Template.Template.URITemplate == uri {
+		if t.Template.Info.URITemplate == uri {
 			return true
 		}
 	}

@@ -54,7 +54,7 @@ type RequestInfo struct {
 	SessionID string // the legacy session, if any (at end)
 	Duration  time.Duration
 	Outcome   string         // OutcomeOK, OutcomeToolError or OutcomeError (at end)
-	Error     *jsonrpc.Error // the error answered when Outcome is OutcomeError (at end)
+	Error     *ProtocolError // the error answered when Outcome is OutcomeError (at end)
 
 	ctx     context.Context // StartRequest's context
 	started bool

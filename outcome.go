@@ -44,8 +44,12 @@ func (e *refusedError) Unwrap() error { return e.err }
 // refuse wraps err, the answer to a request, with the outcome o.
 func refuse(err error, o outcome) error { return &refusedError{err: err, outcome: o} }
 
-// outcomeOf is the outcome an error answering a request carries.
+// outcomeOf is the outcome an error answering a request carries; the
+// zero outcome for nil, at no cost (most requests succeed).
 func outcomeOf(err error) outcome {
+	if err == nil {
+		return outcome{}
+	}
 	var re *refusedError
 	if errors.As(err, &re) {
 		return re.outcome

@@ -17,16 +17,16 @@ import (
 // completion, and the unit tools (interview runs as a task).
 func partitionDefinition() Definition {
 	d := unitDefinition()
-	d.Resources = []Resource{{Resource: ResourceInfo{URI: "test://r", Name: "r"},
+	d.Resources = []Resource{{Info: ResourceInfo{URI: "test://r", Name: "r"},
 		Read: func(context.Context, *Request) (*ReadResourceResult, error) {
 			return ResourceText("test://r", "", "r", nil)
 		}}}
-	d.Templates = []Template{{Template: TemplateInfo{URITemplate: "test://t/{x}", Name: "t"}, Scope: "t:read",
+	d.Templates = []Template{{Info: TemplateInfo{URITemplate: "test://t/{x}", Name: "t"}, Scope: "t:read",
 		Read: func(_ context.Context, _ *Request, uri string, _ map[string]string) (*ReadResourceResult, error) {
 			return ResourceText(uri, "", "t", nil)
 		},
 		Complete: func(context.Context, *Request, CompleteRequest) ([]string, error) { return []string{"secret"}, nil }}}
-	d.Tools = append(d.Tools, Tool{Tool: ToolInfo{Name: "touch", InputSchema: json.RawMessage(`{"type":"object"}`)},
+	d.Tools = append(d.Tools, Tool{Info: ToolInfo{Name: "touch", InputSchema: json.RawMessage(`{"type":"object"}`)},
 		Call: func(_ context.Context, req *Request, _ json.RawMessage) (*CallToolResult, error) {
 			req.ResourceUpdated("test://r")
 			req.ListChanged("resources")

@@ -65,54 +65,85 @@ func supportedVersion(v string) bool {
 
 // Implementation names a client or server.
 type Implementation struct {
-	Name        string `json:"name"`
-	Title       string `json:"title,omitempty"`
-	Version     string `json:"version"`
+	// Name identifies the program to programs (logs, registries).
+	Name string `json:"name"`
+	// Title is the name shown to people; Name when empty.
+	Title string `json:"title,omitempty"`
+	// Version is the program's version, semantic where it can be.
+	Version string `json:"version"`
+	// Description says in a sentence what the program is for.
 	Description string `json:"description,omitempty"`
-	WebsiteURL  string `json:"websiteUrl,omitempty"`
-	Icons       []Icon `json:"icons,omitempty"`
+	// WebsiteURL is where people learn more about the program.
+	WebsiteURL string `json:"websiteUrl,omitempty"`
+	// Icons are pictures a peer may show beside the name.
+	Icons []Icon `json:"icons,omitempty"`
 }
 
 // Icon is a picture a client may show beside a server or component.
 type Icon struct {
-	Src      string   `json:"src"`
-	MimeType string   `json:"mimeType,omitempty"`
-	Sizes    []string `json:"sizes,omitempty"`
-	Theme    string   `json:"theme,omitempty"`
+	// Src is the picture's URL: https or a data: URI.
+	Src string `json:"src"`
+	// MimeType is the picture's media type, when Src does not say it.
+	MimeType string `json:"mimeType,omitempty"`
+	// Sizes lists the sizes the picture has ("48x48", "any").
+	Sizes []string `json:"sizes,omitempty"`
+	// Theme is "light" or "dark" when the picture suits only one.
+	Theme string `json:"theme,omitempty"`
 }
 
 // ToolAnnotations are the behaviour hints of a tool. Every hint is a pointer
 // so that the generator can always emit an explicit value.
 type ToolAnnotations struct {
-	Title           string `json:"title,omitempty"`
-	ReadOnlyHint    *bool  `json:"readOnlyHint,omitempty"`
-	DestructiveHint *bool  `json:"destructiveHint,omitempty"`
-	IdempotentHint  *bool  `json:"idempotentHint,omitempty"`
-	OpenWorldHint   *bool  `json:"openWorldHint,omitempty"`
+	// Title is the tool's name shown to people (older clients read it here).
+	Title string `json:"title,omitempty"`
+	// ReadOnlyHint says the tool changes nothing.
+	ReadOnlyHint *bool `json:"readOnlyHint,omitempty"`
+	// DestructiveHint says a change may delete or overwrite what exists.
+	DestructiveHint *bool `json:"destructiveHint,omitempty"`
+	// IdempotentHint says calling twice with the same arguments does no more
+	// than calling once, so clients may retry.
+	IdempotentHint *bool `json:"idempotentHint,omitempty"`
+	// OpenWorldHint says the tool reaches beyond the server (the web, other
+	// systems), not only its own data.
+	OpenWorldHint *bool `json:"openWorldHint,omitempty"`
 }
 
 // Annotations are the audience/priority hints on contents and resources.
 type Annotations struct {
-	Audience     []string `json:"audience,omitempty"`
-	Priority     *float64 `json:"priority,omitempty"`
-	LastModified string   `json:"lastModified,omitempty"`
+	// Audience names who the content is for: "user", "assistant" or both.
+	Audience []string `json:"audience,omitempty"`
+	// Priority ranks the content from 0 (optional) to 1 (required).
+	Priority *float64 `json:"priority,omitempty"`
+	// LastModified is an RFC 3339 time of the content's last change.
+	LastModified string `json:"lastModified,omitempty"`
 }
 
 // Content is one block of a tool result or prompt message. Type selects
 // which of the other fields are meaningful: text; image and audio (Data,
 // MimeType); resource_link (URI, Name...); resource (Resource).
 type Content struct {
-	Type        string            `json:"type"`
-	Text        string            `json:"text,omitempty"`
-	Data        string            `json:"data,omitempty"`
-	MimeType    string            `json:"mimeType,omitempty"`
-	URI         string            `json:"uri,omitempty"`
-	Name        string            `json:"name,omitempty"`
-	Title       string            `json:"title,omitempty"`
-	Description string            `json:"description,omitempty"`
-	Resource    *ResourceContents `json:"resource,omitempty"`
-	Annotations *Annotations      `json:"annotations,omitempty"`
-	Meta        json.RawMessage   `json:"_meta,omitempty"`
+	// Type is "text", "image", "audio", "resource_link" or "resource".
+	Type string `json:"type"`
+	// Text is the text of a text block.
+	Text string `json:"text,omitempty"`
+	// Data is the base64 bytes of an image or audio block.
+	Data string `json:"data,omitempty"`
+	// MimeType is the media type of Data or of the linked resource.
+	MimeType string `json:"mimeType,omitempty"`
+	// URI is the address of a linked resource.
+	URI string `json:"uri,omitempty"`
+	// Name is the linked resource's name.
+	Name string `json:"name,omitempty"`
+	// Title is the linked resource's name shown to people.
+	Title string `json:"title,omitempty"`
+	// Description says what the linked resource holds.
+	Description string `json:"description,omitempty"`
+	// Resource is the embedded resource of a resource block.
+	Resource *ResourceContents `json:"resource,omitempty"`
+	// Annotations are the block's audience and priority hints.
+	Annotations *Annotations `json:"annotations,omitempty"`
+	// Meta is the block's _meta object, sent as it is.
+	Meta json.RawMessage `json:"_meta,omitempty"`
 
 	encodedText []byte // see EncodedTextContent
 }
@@ -156,22 +187,35 @@ func (c Content) MarshalJSON() ([]byte, error) {
 
 // ResourceContents is the body of a resource: Text or Blob (base64).
 type ResourceContents struct {
-	URI      string          `json:"uri"`
-	MimeType string          `json:"mimeType,omitempty"`
-	Text     *string         `json:"text,omitempty"`
-	Blob     string          `json:"blob,omitempty"`
-	Meta     json.RawMessage `json:"_meta,omitempty"`
+	// URI is the address of what was read.
+	URI string `json:"uri"`
+	// MimeType is the media type of the body.
+	MimeType string `json:"mimeType,omitempty"`
+	// Text is a textual body; nil for a binary one.
+	Text *string `json:"text,omitempty"`
+	// Blob is a binary body, base64.
+	Blob string `json:"blob,omitempty"`
+	// Meta is the contents' _meta object, sent as it is.
+	Meta json.RawMessage `json:"_meta,omitempty"`
 
 	body Body // a streamed text (ResourceJSON): Text is nil until written
 }
 
 // CallToolResult answers tools/call.
 type CallToolResult struct {
-	ResultType        string          `json:"resultType,omitempty"`
-	Content           []Content       `json:"content"`
+	// ResultType is "complete" in 2026-07-28 answers (or "input_required"
+	// in a multi round-trip call); empty for legacy clients.
+	ResultType string `json:"resultType,omitempty"`
+	// Content is what the model reads: text, images, links.
+	Content []Content `json:"content"`
+	// StructuredContent is the JSON result a tool with an output schema
+	// returns, valid against that schema.
 	StructuredContent json.RawMessage `json:"structuredContent,omitempty"`
-	IsError           bool            `json:"isError,omitempty"`
-	Meta              json.RawMessage `json:"_meta,omitempty"`
+	// IsError marks a failure the model should see (bad arguments, a
+	// refused action), as opposed to a protocol error.
+	IsError bool `json:"isError,omitempty"`
+	// Meta is the result's _meta object, sent as it is.
+	Meta json.RawMessage `json:"_meta,omitempty"`
 
 	release  []func()    // see OnRelease
 	streamed *toolBodies // see StructuredResult: text and structuredContent as bodies
@@ -195,79 +239,127 @@ func (r *CallToolResult) Release() {
 
 // ReadResourceResult answers resources/read.
 type ReadResourceResult struct {
-	ResultType string             `json:"resultType,omitempty"`
-	Contents   []ResourceContents `json:"contents"`
-	Meta       json.RawMessage    `json:"_meta,omitempty"`
+	// ResultType is "complete" in 2026-07-28 answers; empty for legacy clients.
+	ResultType string `json:"resultType,omitempty"`
+	// Contents are the bodies read: usually one.
+	Contents []ResourceContents `json:"contents"`
+	// Meta is the result's _meta object, sent as it is.
+	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
 // PromptMessage is one message of a prompt.
 type PromptMessage struct {
-	Role    string  `json:"role"`
+	// Role is "user" or "assistant".
+	Role string `json:"role"`
+	// Content is the message's one block.
 	Content Content `json:"content"`
 }
 
 // GetPromptResult answers prompts/get.
 type GetPromptResult struct {
-	ResultType  string          `json:"resultType,omitempty"`
-	Description string          `json:"description,omitempty"`
-	Messages    []PromptMessage `json:"messages"`
-	Meta        json.RawMessage `json:"_meta,omitempty"`
+	// ResultType is "complete" in 2026-07-28 answers; empty for legacy clients.
+	ResultType string `json:"resultType,omitempty"`
+	// Description says what the rendered prompt is for.
+	Description string `json:"description,omitempty"`
+	// Messages are the prompt's messages, in order.
+	Messages []PromptMessage `json:"messages"`
+	// Meta is the result's _meta object, sent as it is.
+	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// Tool is a tools/list entry.
+// ToolInfo is a tools/list entry: what a client learns of a tool.
 type ToolInfo struct {
-	Name         string           `json:"name"`
-	Title        string           `json:"title,omitempty"`
-	Description  string           `json:"description,omitempty"`
-	InputSchema  json.RawMessage  `json:"inputSchema"`
-	OutputSchema json.RawMessage  `json:"outputSchema,omitempty"`
-	Annotations  *ToolAnnotations `json:"annotations,omitempty"`
-	Icons        []Icon           `json:"icons,omitempty"`
-	Execution    json.RawMessage  `json:"execution,omitempty"`
-	Meta         json.RawMessage  `json:"_meta,omitempty"`
+	// Name is the tool's name in tools/call.
+	Name string `json:"name"`
+	// Title is the tool's name shown to people.
+	Title string `json:"title,omitempty"`
+	// Description tells the model what the tool does and when to use it.
+	Description string `json:"description,omitempty"`
+	// InputSchema is the JSON Schema of the arguments.
+	InputSchema json.RawMessage `json:"inputSchema"`
+	// OutputSchema is the JSON Schema of structuredContent, when the tool
+	// returns structured results.
+	OutputSchema json.RawMessage `json:"outputSchema,omitempty"`
+	// Annotations are the tool's behaviour hints.
+	Annotations *ToolAnnotations `json:"annotations,omitempty"`
+	// Icons are pictures a client may show beside the tool.
+	Icons []Icon `json:"icons,omitempty"`
+	// Execution says how the tool runs (task support), as JSON.
+	Execution json.RawMessage `json:"execution,omitempty"`
+	// Meta is the entry's _meta object (a linked view, say), sent as it is.
+	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// Resource is a resources/list entry.
+// ResourceInfo is a resources/list entry: what a client learns of a
+// resource before reading it.
 type ResourceInfo struct {
-	URI         string          `json:"uri"`
-	Name        string          `json:"name"`
-	Title       string          `json:"title,omitempty"`
-	Description string          `json:"description,omitempty"`
-	MimeType    string          `json:"mimeType,omitempty"`
-	Size        *int64          `json:"size,omitempty"`
-	Annotations *Annotations    `json:"annotations,omitempty"`
-	Icons       []Icon          `json:"icons,omitempty"`
-	Meta        json.RawMessage `json:"_meta,omitempty"`
+	// URI is the address to read.
+	URI string `json:"uri"`
+	// Name identifies the resource to programs.
+	Name string `json:"name"`
+	// Title is the resource's name shown to people.
+	Title string `json:"title,omitempty"`
+	// Description says what the resource holds.
+	Description string `json:"description,omitempty"`
+	// MimeType is the media type of its body.
+	MimeType string `json:"mimeType,omitempty"`
+	// Size is the body's size in bytes, when known.
+	Size *int64 `json:"size,omitempty"`
+	// Annotations are its audience and priority hints.
+	Annotations *Annotations `json:"annotations,omitempty"`
+	// Icons are pictures a client may show beside it.
+	Icons []Icon `json:"icons,omitempty"`
+	// Meta is the entry's _meta object, sent as it is.
+	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// ResourceTemplate is a resources/templates/list entry.
+// TemplateInfo is a resources/templates/list entry: a family of
+// resources addressed by an RFC 6570 URI template.
 type TemplateInfo struct {
-	URITemplate string          `json:"uriTemplate"`
-	Name        string          `json:"name"`
-	Title       string          `json:"title,omitempty"`
-	Description string          `json:"description,omitempty"`
-	MimeType    string          `json:"mimeType,omitempty"`
-	Annotations *Annotations    `json:"annotations,omitempty"`
-	Icons       []Icon          `json:"icons,omitempty"`
-	Meta        json.RawMessage `json:"_meta,omitempty"`
+	// URITemplate is the template the addresses follow.
+	URITemplate string `json:"uriTemplate"`
+	// Name identifies the template to programs.
+	Name string `json:"name"`
+	// Title is the template's name shown to people.
+	Title string `json:"title,omitempty"`
+	// Description says what its resources hold.
+	Description string `json:"description,omitempty"`
+	// MimeType is the media type of its resources' bodies.
+	MimeType string `json:"mimeType,omitempty"`
+	// Annotations are its audience and priority hints.
+	Annotations *Annotations `json:"annotations,omitempty"`
+	// Icons are pictures a client may show beside it.
+	Icons []Icon `json:"icons,omitempty"`
+	// Meta is the entry's _meta object, sent as it is.
+	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
 // PromptArgument is one named string argument of a prompt.
 type PromptArgument struct {
-	Name        string `json:"name"`
-	Title       string `json:"title,omitempty"`
+	// Name is the argument's key in prompts/get.
+	Name string `json:"name"`
+	// Title is the argument's name shown to people.
+	Title string `json:"title,omitempty"`
+	// Description says what to give.
 	Description string `json:"description,omitempty"`
-	Required    bool   `json:"required,omitempty"`
+	// Required says prompts/get fails without it.
+	Required bool `json:"required,omitempty"`
 }
 
-// Prompt is a prompts/list entry.
+// PromptInfo is a prompts/list entry.
 type PromptInfo struct {
-	Name        string           `json:"name"`
-	Title       string           `json:"title,omitempty"`
-	Description string           `json:"description,omitempty"`
-	Arguments   []PromptArgument `json:"arguments,omitempty"`
-	Icons       []Icon           `json:"icons,omitempty"`
-	Meta        json.RawMessage  `json:"_meta,omitempty"`
+	// Name is the prompt's name in prompts/get.
+	Name string `json:"name"`
+	// Title is the prompt's name shown to people.
+	Title string `json:"title,omitempty"`
+	// Description says what the prompt is for.
+	Description string `json:"description,omitempty"`
+	// Arguments are the values the prompt takes.
+	Arguments []PromptArgument `json:"arguments,omitempty"`
+	// Icons are pictures a client may show beside it.
+	Icons []Icon `json:"icons,omitempty"`
+	// Meta is the entry's _meta object, sent as it is.
+	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
 // Bool returns a pointer to b, for the explicit hints of [ToolAnnotations].

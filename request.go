@@ -25,14 +25,20 @@ type streamPeer interface {
 // progress, logging and asking the client for input. Component methods that
 // declare a *Request parameter receive it.
 type Request struct {
-	Method  string
-	Version string // the negotiated protocol revision
+	// Method is the JSON-RPC method being served (tools/call, ...).
+	Method string
+	// Version is the negotiated protocol revision.
+	Version string
 	// Client and ClientCaps come from initialize (legacy) or from the
 	// request's _meta (2026-07-28).
 	Client     Implementation
 	ClientCaps json.RawMessage
-	Session    *Session // nil for stateless (2026-07-28) requests
-	Auth       Principal
+	// Session is the legacy session the request belongs to; nil for
+	// stateless (2026-07-28) requests.
+	Session *Session
+	// Auth is who is calling, as authentication established it; the zero
+	// Principal when the server does not authenticate.
+	Auth Principal
 	// Partition is the part of the server the request belongs to, as the
 	// transport decided it ([HTTPOptions].Partition; "" when there are no
 	// partitions, and on stdio). Partitions share nothing a client can
@@ -137,8 +143,11 @@ func (r *Request) Ask(ctx context.Context, key, method string, params any) (json
 
 // Question is one server-to-client request for [Request.AskAll].
 type Question struct {
-	Key    string // names the question among the handler's; stable across retries
-	Method string // elicitation/create, sampling/createMessage or roots/list
+	// Key names the question among the handler's; stable across retries.
+	Key string
+	// Method is elicitation/create, sampling/createMessage or roots/list.
+	Method string
+	// Params are the request's parameters, encoded as JSON.
 	Params any
 }
 
@@ -193,14 +202,17 @@ func (r *Request) AskAll(ctx context.Context, qs ...Question) (map[string]json.R
 // InputRequest is one server-to-client request carried in an
 // input_required result.
 type InputRequest struct {
+	// Method is the server-to-client method (elicitation/create, ...).
 	Method string `json:"method"`
-	Params any    `json:"params,omitempty"`
+	// Params are its parameters.
+	Params any `json:"params,omitempty"`
 }
 
 // InputRequiredError is returned by [Request.Ask] in the stateless era when
 // the client has not yet answered: the runtime sends the requests and the
 // client retries with their answers.
 type InputRequiredError struct {
+	// Requests are the questions still unanswered, by key.
 	Requests map[string]InputRequest
 }
 

@@ -30,12 +30,20 @@ import (
 // uses them; a main with commands of its own (mcp-memory's import and
 // export, say) calls Register, Logger, ServerOptions and Run itself.
 type Flags struct {
-	HTTP          string        // --http: serve Streamable HTTP on this address; empty: stdio
-	Path          string        // --path: the HTTP path of the MCP endpoint
-	LogLevel      string        // --log-level: debug, info, warn or error
-	AllowOrigins  string        // --allow-origin: extra Origins, comma-separated
-	AllowHosts    string        // --allow-host: extra Host values, comma-separated
-	ShutdownGrace time.Duration // --shutdown-grace: how long in-flight HTTP calls may run after a signal
+	// HTTP (--http) is the address to serve Streamable HTTP on; empty
+	// serves stdio.
+	HTTP string
+	// Path (--path) is the HTTP path of the MCP endpoint.
+	Path string
+	// LogLevel (--log-level) is debug, info, warn or error.
+	LogLevel string
+	// AllowOrigins (--allow-origin) are extra Origins, comma-separated.
+	AllowOrigins string
+	// AllowHosts (--allow-host) are extra Host values, comma-separated.
+	AllowHosts string
+	// ShutdownGrace (--shutdown-grace) is how long in-flight HTTP calls
+	// may run after a signal.
+	ShutdownGrace time.Duration
 	// AllowUnauthenticated (--allow-unauthenticated) lets --http serve
 	// callers without authentication on an address other hosts can reach;
 	// without it Run refuses to, since every declared scope is then void.
@@ -45,10 +53,11 @@ type Flags struct {
 	// --http-read-timeout, ...; see [Limits]).
 	Limits Limits
 
-	// Set by a main before Run, not by flags: more HTTP path patterns the
-	// endpoint is served at beside --path (e.g. "/graphs/{name}/mcp"), and
-	// the endpoint's [HTTPOptions].Partition.
-	Paths     []string
+	// Paths are more HTTP path patterns the endpoint is served at beside
+	// --path (e.g. "/graphs/{name}/mcp"); a main sets them before Run.
+	Paths []string
+	// Partition is the endpoint's [HTTPOptions].Partition; a main sets it
+	// before Run.
 	Partition func(r *http.Request, p Principal) (string, error)
 
 	integrations []Integration // one instance of each registered integration

@@ -255,29 +255,29 @@ func build(def Definition, opts Options) (*Server, error) {
 	}
 	for i := range def.Tools {
 		t := &compiledTool{Tool: def.Tools[i]}
-		if _, dup := s.tools[t.Tool.Tool.Name]; dup {
-			return nil, fmt.Errorf("duplicate tool %q", t.Tool.Tool.Name)
+		if _, dup := s.tools[t.Tool.Info.Name]; dup {
+			return nil, fmt.Errorf("duplicate tool %q", t.Tool.Info.Name)
 		}
 		var err error
-		if t.input, err = jsonschema.Compile(t.Tool.Tool.InputSchema); err != nil {
-			return nil, fmt.Errorf("tool %s: input schema: %w", t.Tool.Tool.Name, err)
+		if t.input, err = jsonschema.Compile(t.Tool.Info.InputSchema); err != nil {
+			return nil, fmt.Errorf("tool %s: input schema: %w", t.Tool.Info.Name, err)
 		}
-		if len(t.Tool.Tool.OutputSchema) > 0 {
-			if t.output, err = jsonschema.Compile(t.Tool.Tool.OutputSchema); err != nil {
-				return nil, fmt.Errorf("tool %s: output schema: %w", t.Tool.Tool.Name, err)
+		if len(t.Tool.Info.OutputSchema) > 0 {
+			if t.output, err = jsonschema.Compile(t.Tool.Info.OutputSchema); err != nil {
+				return nil, fmt.Errorf("tool %s: output schema: %w", t.Tool.Info.Name, err)
 			}
 		}
-		t.headerParams = headerParams(t.Tool.Tool.InputSchema)
-		s.tools[t.Tool.Tool.Name] = t
-		s.tel.registered("tool", t.Tool.Tool.Name)
+		t.headerParams = headerParams(t.Tool.Info.InputSchema)
+		s.tools[t.Tool.Info.Name] = t
+		s.tel.registered("tool", t.Tool.Info.Name)
 	}
 	for i := range def.Resources {
 		r := &def.Resources[i]
-		if _, dup := s.resources[r.Resource.URI]; dup {
-			return nil, fmt.Errorf("duplicate resource %q", r.Resource.URI)
+		if _, dup := s.resources[r.Info.URI]; dup {
+			return nil, fmt.Errorf("duplicate resource %q", r.Info.URI)
 		}
-		s.resources[r.Resource.URI] = r
-		s.tel.registered("resource", r.Resource.Name)
+		s.resources[r.Info.URI] = r
+		s.tel.registered("resource", r.Info.Name)
 	}
 	for i := range def.Templates {
 		ct, err := compileTemplate(&def.Templates[i])
@@ -285,15 +285,15 @@ func build(def Definition, opts Options) (*Server, error) {
 			return nil, err
 		}
 		s.templates = append(s.templates, ct)
-		s.tel.registered("template", ct.Template.Template.Name)
+		s.tel.registered("template", ct.Template.Info.Name)
 	}
 	for i := range def.Prompts {
 		p := &def.Prompts[i]
-		if _, dup := s.prompts[p.Prompt.Name]; dup {
-			return nil, fmt.Errorf("duplicate prompt %q", p.Prompt.Name)
+		if _, dup := s.prompts[p.Info.Name]; dup {
+			return nil, fmt.Errorf("duplicate prompt %q", p.Info.Name)
 		}
-		s.prompts[p.Prompt.Name] = p
-		s.tel.registered("prompt", p.Prompt.Name)
+		s.prompts[p.Info.Name] = p
+		s.tel.registered("prompt", p.Info.Name)
 	}
 	s.completions = s.offersCompletions()
 	s.notes.serves.tools, s.notes.serves.prompts, s.notes.serves.resources, s.notes.serves.tasks = hasTools(s), hasPrompts(s), hasResources(s), s.tasks != nil

@@ -58,7 +58,7 @@ func TestSignerRejectsAlteredTokens(t *testing.T) {
 func TestCursors(t *testing.T) {
 	def := Definition{Name: "pages"}
 	for i := range 5 {
-		def.Tools = append(def.Tools, Tool{Tool: ToolInfo{Name: fmt.Sprintf("t%d", i), InputSchema: json.RawMessage(`{"type":"object"}`)}})
+		def.Tools = append(def.Tools, Tool{Info: ToolInfo{Name: fmt.Sprintf("t%d", i), InputSchema: json.RawMessage(`{"type":"object"}`)}})
 	}
 	s := New(def, Options{PageSize: 2, Secret: []byte("secret")})
 	other := New(def, Options{PageSize: 2, Secret: []byte("another secret")})

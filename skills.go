@@ -123,12 +123,12 @@ func newSkillIndex(def *Definition, extra []Skill, tel *telemetry, ls *lists) (*
 			if f.Path == skills.Manifest {
 				r.Name, r.Description = fm.Name, fm.Description
 			}
-			resources = append(resources, Resource{Resource: r, Cache: x.lists.cache, Read: fileReader(uri, f)})
+			resources = append(resources, Resource{Info: r, Cache: x.lists.cache, Read: fileReader(uri, f)})
 			addToDirs(children, uri, ResourceInfo{URI: uri, Name: path.Base(f.Path), MimeType: f.MimeType, Size: &size})
 		}
 	}
 	sort.Slice(x.all, func(i, j int) bool { return x.all[i].uri < x.all[j].uri })
-	sort.Slice(resources, func(i, j int) bool { return resources[i].Resource.URI < resources[j].Resource.URI })
+	sort.Slice(resources, func(i, j int) bool { return resources[i].Info.URI < resources[j].Info.URI })
 	for dir, kids := range children {
 		list := make([]ResourceInfo, 0, len(kids))
 		for _, k := range sortedKeys(kids) {
@@ -139,7 +139,7 @@ func newSkillIndex(def *Definition, extra []Skill, tel *telemetry, ls *lists) (*
 	// Clip so that appending never writes into the caller's arrays.
 	def.Resources = append(def.Resources[:len(def.Resources):len(def.Resources)], resources...)
 	def.Templates = append(def.Templates[:len(def.Templates):len(def.Templates)], Template{
-		Template: TemplateInfo{
+		Info: TemplateInfo{
 			URITemplate: skillTemplateURI,
 			Name:        "skill-files",
 			Title:       "Skill files",

@@ -167,7 +167,7 @@ func TestServeBlockingStdin(t *testing.T) {
 func TestPipeConcurrentAndCancelled(t *testing.T) {
 	started, stopped := make(chan struct{}), make(chan error, 1)
 	def := Definition{Name: "stdio-test", Version: "1.0.0", Tools: []Tool{{
-		Tool: ToolInfo{Name: "block", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		Info: ToolInfo{Name: "block", InputSchema: json.RawMessage(`{"type":"object"}`)},
 		Call: func(ctx context.Context, _ *Request, _ json.RawMessage) (*CallToolResult, error) {
 			close(started)
 			<-ctx.Done()

@@ -67,14 +67,14 @@ func streamedServer(t *testing.T, text, js []byte) (srv *Server, closed *atomic.
 	var released atomic.Int32
 	def := Definition{Name: "test", Version: "1.0.0", Tools: []Tool{
 		{
-			Tool: ToolInfo{Name: "streamed", InputSchema: json.RawMessage(`{"type":"object"}`)},
+			Info: ToolInfo{Name: "streamed", InputSchema: json.RawMessage(`{"type":"object"}`)},
 			Call: func(ctx context.Context, req *Request, _ json.RawMessage) (*CallToolResult, error) {
 				_ = req.Progress(ctx, 1, 2, "rendered") // a progress token makes it an SSE answer
 				return StructuredResult(spilled{countClose{spillOf(t, text), closed}, countClose{spillOf(t, js), closed}}, nil)
 			},
 		},
 		{
-			Tool: ToolInfo{Name: "held", InputSchema: json.RawMessage(`{"type":"object"}`)},
+			Info: ToolInfo{Name: "held", InputSchema: json.RawMessage(`{"type":"object"}`)},
 			Call: func(ctx context.Context, req *Request, _ json.RawMessage) (*CallToolResult, error) {
 				_ = req.Progress(ctx, 1, 2, "rendered")
 				return StructuredResult(rendered{text, js, &released}, nil)
@@ -203,7 +203,7 @@ func (f failing) Close() error { return nil }
 func TestStreamedResultFailingPartWay(t *testing.T) {
 	text, js := bigResult()
 	def := Definition{Name: "test", Version: "1.0.0", Tools: []Tool{{
-		Tool: ToolInfo{Name: "broken", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		Info: ToolInfo{Name: "broken", InputSchema: json.RawMessage(`{"type":"object"}`)},
 		Call: func(ctx context.Context, req *Request, _ json.RawMessage) (*CallToolResult, error) {
 			_ = req.Progress(ctx, 1, 2, "rendered")
 			// The text fails: a small structuredContent is read once more
@@ -283,7 +283,7 @@ func TestStreamedResultCountedUntilWritten(t *testing.T) {
 	text = append(append([]byte{'"'}, big...), '"')
 	closed := new(atomic.Int32)
 	def := Definition{Name: "test", Version: "1.0.0", Tools: []Tool{{
-		Tool: ToolInfo{Name: "big", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		Info: ToolInfo{Name: "big", InputSchema: json.RawMessage(`{"type":"object"}`)},
 		Call: func(context.Context, *Request, json.RawMessage) (*CallToolResult, error) {
 			return StructuredResult(spilled{countClose{spillOf(t, text), closed}, countClose{spillOf(t, js), closed}}, nil)
 		},
@@ -338,7 +338,7 @@ func TestStreamedResultChecked(t *testing.T) {
 			js = bare
 		}
 		def := Definition{Name: "test", Version: "1.0.0", Tools: []Tool{{
-			Tool: ToolInfo{Name: "wrong", InputSchema: json.RawMessage(`{"type":"object"}`),
+			Info: ToolInfo{Name: "wrong", InputSchema: json.RawMessage(`{"type":"object"}`),
 				OutputSchema: json.RawMessage(`{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]}`)},
 			Call: func(context.Context, *Request, json.RawMessage) (*CallToolResult, error) {
 				return StructuredResult(spilled{countClose{spillOf(t, []byte(`"`+strings.Repeat("t", 2000)+`"`)), closed}, js}, nil)
@@ -392,9 +392,9 @@ func TestStreamedResourceSameBytes(t *testing.T) {
 			return ResourceText("test://big", "text/plain", plain, nil)
 		}
 		srv := New(Definition{Name: "test", Version: "1.0.0", Resources: []Resource{{
-			Resource: ResourceInfo{URI: "test://big", Name: "big", MimeType: "text/plain"},
-			Cache:    Cache{TTLMs: 5000},
-			Read:     read,
+			Info:  ResourceInfo{URI: "test://big", Name: "big", MimeType: "text/plain"},
+			Cache: Cache{TTLMs: 5000},
+			Read:  read,
 		}}}, Options{})
 		t.Cleanup(srv.Close)
 		return srv
@@ -460,7 +460,7 @@ func TestStreamedResultAsTask(t *testing.T) {
 	text, js := bigResult()
 	closed := new(atomic.Int32)
 	s := New(Definition{Name: "test", Version: "1.0.0", Tools: []Tool{{
-		Tool: ToolInfo{Name: "streamed", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		Info: ToolInfo{Name: "streamed", InputSchema: json.RawMessage(`{"type":"object"}`)},
 		Task: "optional",
 		Call: func(context.Context, *Request, json.RawMessage) (*CallToolResult, error) {
 			return StructuredResult(spilled{countClose{spillOf(t, text), closed}, countClose{spillOf(t, js), closed}}, nil)

@@ -32,18 +32,18 @@ func definition() mcpgen.Definition {
 	return mcpgen.Definition{
 		Name: "telemetry", Version: "1",
 		Tools: []mcpgen.Tool{
-			{Tool: mcpgen.ToolInfo{Name: "echo", InputSchema: obj}, Call: func(ctx context.Context, _ *mcpgen.Request, _ json.RawMessage) (*mcpgen.CallToolResult, error) {
+			{Info: mcpgen.ToolInfo{Name: "echo", InputSchema: obj}, Call: func(ctx context.Context, _ *mcpgen.Request, _ json.RawMessage) (*mcpgen.CallToolResult, error) {
 				return mcpgen.TextResult("trace="+trace.SpanContextFromContext(ctx).TraceID().String(), nil)
 			}},
-			{Tool: mcpgen.ToolInfo{Name: "fails", InputSchema: obj}, Call: func(context.Context, *mcpgen.Request, json.RawMessage) (*mcpgen.CallToolResult, error) {
+			{Info: mcpgen.ToolInfo{Name: "fails", InputSchema: obj}, Call: func(context.Context, *mcpgen.Request, json.RawMessage) (*mcpgen.CallToolResult, error) {
 				return mcpgen.TextResult("", errors.New("disk full"))
 			}},
-			{Tool: mcpgen.ToolInfo{Name: "slow", InputSchema: obj}, Task: "optional", Call: func(context.Context, *mcpgen.Request, json.RawMessage) (*mcpgen.CallToolResult, error) {
+			{Info: mcpgen.ToolInfo{Name: "slow", InputSchema: obj}, Task: "optional", Call: func(context.Context, *mcpgen.Request, json.RawMessage) (*mcpgen.CallToolResult, error) {
 				return mcpgen.TextResult("done", nil)
 			}},
 		},
 		Resources: []mcpgen.Resource{{
-			Resource: mcpgen.ResourceInfo{URI: "mem://readme", Name: "readme"},
+			Info: mcpgen.ResourceInfo{URI: "mem://readme", Name: "readme"},
 			Read: func(context.Context, *mcpgen.Request) (*mcpgen.ReadResourceResult, error) {
 				text := "hi"
 				return &mcpgen.ReadResourceResult{Contents: []mcpgen.ResourceContents{{URI: "mem://readme", Text: &text}}}, nil

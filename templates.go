@@ -19,7 +19,7 @@ type compiledTemplate struct {
 var templateExpr = regexp.MustCompile(`\{(\+?)([A-Za-z0-9_]+)\}`)
 
 func compileTemplate(t *Template) (*compiledTemplate, error) {
-	tpl := t.Template.URITemplate
+	tpl := t.Info.URITemplate
 	var b strings.Builder
 	b.WriteString("^")
 	var vars []string

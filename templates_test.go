@@ -9,7 +9,7 @@ func templatesServer(t *testing.T, uriTemplates ...string) *Server {
 	t.Helper()
 	def := Definition{Name: "templates"}
 	for _, u := range uriTemplates {
-		def.Templates = append(def.Templates, Template{Template: TemplateInfo{URITemplate: u, Name: u}})
+		def.Templates = append(def.Templates, Template{Info: TemplateInfo{URITemplate: u, Name: u}})
 	}
 	s, err := build(def, Options{})
 	if err != nil {
@@ -58,7 +58,7 @@ func TestTemplateMatching(t *testing.T) {
 
 func TestTemplateFirstMatchWins(t *testing.T) {
 	s := templatesServer(t, "test://items/{id}", "test://{+rest}")
-	if tpl, _ := s.matchTemplate("test://items/a"); tpl == nil || tpl.Template.Template.URITemplate != "test://items/{id}" {
+	if tpl, _ := s.matchTemplate("test://items/a"); tpl == nil || tpl.Template.Info.URITemplate != "test://items/{id}" {
 		t.Errorf("test://items/a matched %v, want the first template", tpl)
 	}
 	if tpl, vars := s.matchTemplate("test://other/a"); tpl == nil || vars["rest"] != "other/a" {
@@ -86,7 +86,7 @@ func TestTemplateUnsupportedExpressions(t *testing.T) {
 		"test://items/id}",
 		"test://items/{}",
 	} {
-		def := Definition{Name: "bad", Templates: []Template{{Template: TemplateInfo{URITemplate: u, Name: "t"}}}}
+		def := Definition{Name: "bad", Templates: []Template{{Info: TemplateInfo{URITemplate: u, Name: "t"}}}}
 		if _, err := build(def, Options{}); err == nil {
 			t.Errorf("template %q was accepted", u)
 		}

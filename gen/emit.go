@@ -470,7 +470,7 @@ func (e *emitter) toolsFile() *jen.File {
 		hints.add("OpenWorldHint", rt("Bool").Call(jen.Lit(t.OpenWorld)))
 		tool.add("Annotations", jen.Op("&").Add(rt("ToolAnnotations")).Values(hints.lines()...))
 		var entry fields
-		entry.add("Tool", rt("ToolInfo").Values(tool.lines()...))
+		entry.add("Info", rt("ToolInfo").Values(tool.lines()...))
 		entry.addString("Scope", t.Scope)
 		entry.addString("Task", t.Task)
 		entry.add("Call", jen.Id("h").Dot("call"+t.TypeName))
@@ -623,9 +623,9 @@ func (e *emitter) resourcesFile() *jen.File {
 // resourceEntry renders the registry entry of a fixed resource
 // (server.Resource) or of a template (server.Template).
 func (e *emitter) resourceEntry(r *resource) jen.Code {
-	entryKey, listType, uriKey := "Resource", "ResourceInfo", "URI"
+	listType, uriKey := "ResourceInfo", "URI"
 	if r.Template {
-		entryKey, listType, uriKey = "Template", "TemplateInfo", "URITemplate"
+		listType, uriKey = "TemplateInfo", "URITemplate"
 	}
 	var res fields
 	res.add(uriKey, jen.Lit(r.URI))
@@ -636,7 +636,7 @@ func (e *emitter) resourceEntry(r *resource) jen.Code {
 	cache.add("TTLMs", jen.Lit(r.CacheTTLMs))
 	cache.addString("Scope", r.CacheScope)
 	var entry fields
-	entry.add(entryKey, rt(listType).Values(res.lines()...))
+	entry.add("Info", rt(listType).Values(res.lines()...))
 	entry.addString("Scope", r.Scope)
 	entry.add("Cache", rt("Cache").Values(cache...))
 	entry.add("Read", jen.Id("h").Dot("read"+r.TypeName))
@@ -694,7 +694,7 @@ func (e *emitter) promptsFile() *jen.File {
 			prompt.add("Arguments", jen.Index().Add(rt("PromptArgument")).Values(multiline(as)...))
 		}
 		var entry fields
-		entry.add("Prompt", rt("PromptInfo").Values(prompt.lines()...))
+		entry.add("Info", rt("PromptInfo").Values(prompt.lines()...))
 		entry.addString("Scope", p.Scope)
 		entry.add("Get", jen.Id("h").Dot("get"+p.TypeName))
 		if p.Complete != nil {

@@ -67,8 +67,8 @@ func startMCP(t *testing.T, issuer string, tweak func(*oauth.Config)) *mcpServer
 	def := mcpgen.Definition{
 		Name: "protected", Version: "1",
 		Tools: []mcpgen.Tool{
-			{Tool: mcpgen.ToolInfo{Name: "whoami", InputSchema: obj}, Call: whoami},
-			{Tool: mcpgen.ToolInfo{Name: "admin_reset", InputSchema: obj}, Scope: "admin", Call: whoami},
+			{Info: mcpgen.ToolInfo{Name: "whoami", InputSchema: obj}, Call: whoami},
+			{Info: mcpgen.ToolInfo{Name: "admin_reset", InputSchema: obj}, Scope: "admin", Call: whoami},
 		},
 		Scopes: []string{"admin"},
 	}

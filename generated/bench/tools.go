@@ -169,7 +169,7 @@ var noop48Input []byte
 func (h *handlers) tools() []mcpgen.Tool {
 	return []mcpgen.Tool{
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:        "echo",
 				Description: "Return the message it is given.",
 				InputSchema: echoInput,
@@ -183,7 +183,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			Call: h.callEcho,
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:         "ingest",
 				Description:  "Count a batch of knowledge-graph entities and their observations.",
 				InputSchema:  ingestInput,
@@ -199,7 +199,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			OutputTrusted: true,
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:        "noop_01",
 				Description: "Do nothing (filler tool 01 of 48, so that tools/list has 50 tools).",
 				InputSchema: noop01Input,
@@ -213,7 +213,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			Call: h.callNoop01,
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:        "noop_02",
 				Description: "Do nothing (filler tool 02 of 48, so that tools/list has 50 tools).",
 				InputSchema: noop02Input,
@@ -227,7 +227,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			Call: h.callNoop02,
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:        "noop_03",
 				Description: "Do nothing (filler tool 03 of 48, so that tools/list has 50 tools).",
 				InputSchema: noop03Input,
@@ -241,7 +241,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			Call: h.callNoop03,
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:        "noop_04",
 				Description: "Do nothing (filler tool 04 of 48, so that tools/list has 50 tools).",
 				InputSchema: noop04Input,
@@ -255,7 +255,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			Call: h.callNoop04,
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:        "noop_05",
 				Description: "Do nothing (filler tool 05 of 48, so that tools/list has 50 tools).",
 				InputSchema: noop05Input,
@@ -269,7 +269,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			Call: h.callNoop05,
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:        "noop_06",
 				Description: "Do nothing (filler tool 06 of 48, so that tools/list has 50 tools).",
 				InputSchema: noop06Input,
@@ -283,7 +283,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			Call: h.callNoop06,
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:        "noop_07",
 				Description: "Do nothing (filler tool 07 of 48, so that tools/list has 50 tools).",
 				InputSchema: noop07Input,
@@ -297,7 +297,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			Call: h.callNoop07,
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:        "noop_08",
 				Description: "Do nothing (filler tool 08 of 48, so that tools/list has 50 tools).",
 				InputSchema: noop08Input,
@@ -311,7 +311,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			Call: h.callNoop08,
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:        "noop_09",
 				Description: "Do nothing (filler tool 09 of 48, so that tools/list has 50 tools).",
 				InputSchema: noop09Input,
@@ -325,7 +325,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			Call: h.callNoop09,
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:        "noop_10",
 				Description: "Do nothing (filler tool 10 of 48, so that tools/list has 50 tools).",
 				InputSchema: noop10Input,
@@ -339,7 +339,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			Call: h.callNoop10,
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:        "noop_11",
 				Description: "Do nothing (filler tool 11 of 48, so that tools/list has 50 tools).",
 				InputSchema: noop11Input,
@@ -353,7 +353,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			Call: h.callNoop11,
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:        "noop_12",
 				Description: "Do nothing (filler tool 12 of 48, so that tools/list has 50 tools).",
 				InputSchema: noop12Input,
@@ -367,7 +367,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			Call: h.callNoop12,
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:        "noop_13",
 				Description: "Do nothing (filler tool 13 of 48, so that tools/list has 50 tools).",
 				InputSchema: noop13Input,
@@ -381,7 +381,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			Call: h.callNoop13,
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:        "noop_14",
 				Description: "Do nothing (filler tool 14 of 48, so that tools/list has 50 tools).",
 				InputSchema: noop14Input,
@@ -395,7 +395,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			Call: h.callNoop14,
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:        "noop_15",
 				Description: "Do nothing (filler tool 15 of 48, so that tools/list has 50 tools).",
 				InputSchema: noop15Input,
@@ -409,7 +409,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			Call: h.callNoop15,
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:        "noop_16",
 				Description: "Do nothing (filler tool 16 of 48, so that tools/list has 50 tools).",
 				InputSchema: noop16Input,
@@ -423,7 +423,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			Call: h.callNoop16,
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:        "noop_17",
 				Description: "Do nothing (filler tool 17 of 48, so that tools/list has 50 tools).",
 				InputSchema: noop17Input,
@@ -437,7 +437,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			Call: h.callNoop17,
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:        "noop_18",
 				Description: "Do nothing (filler tool 18 of 48, so that tools/list has 50 tools).",
 				InputSchema: noop18Input,
@@ -451,7 +451,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			Call: h.callNoop18,
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:        "noop_19",
 				Description: "Do nothing (filler tool 19 of 48, so that tools/list has 50 tools).",
 				InputSchema: noop19Input,
@@ -465,7 +465,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			Call: h.callNoop19,
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:        "noop_20",
 				Description: "Do nothing (filler tool 20 of 48, so that tools/list has 50 tools).",
 				InputSchema: noop20Input,
@@ -479,7 +479,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			Call: h.callNoop20,
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:        "noop_21",
 				Description: "Do nothing (filler tool 21 of 48, so that tools/list has 50 tools).",
 				InputSchema: noop21Input,
@@ -493,7 +493,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			Call: h.callNoop21,
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:        "noop_22",
 				Description: "Do nothing (filler tool 22 of 48, so that tools/list has 50 tools).",
 				InputSchema: noop22Input,
@@ -507,7 +507,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			Call: h.callNoop22,
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:        "noop_23",
 				Description: "Do nothing (filler tool 23 of 48, so that tools/list has 50 tools).",
 				InputSchema: noop23Input,
@@ -521,7 +521,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			Call: h.callNoop23,
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:        "noop_24",
 				Description: "Do nothing (filler tool 24 of 48, so that tools/list has 50 tools).",
 				InputSchema: noop24Input,
@@ -535,7 +535,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			Call: h.callNoop24,
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:        "noop_25",
 				Description: "Do nothing (filler tool 25 of 48, so that tools/list has 50 tools).",
 				InputSchema: noop25Input,
@@ -549,7 +549,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			Call: h.callNoop25,
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:        "noop_26",
 				Description: "Do nothing (filler tool 26 of 48, so that tools/list has 50 tools).",
 				InputSchema: noop26Input,
@@ -563,7 +563,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			Call: h.callNoop26,
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:        "noop_27",
 				Description: "Do nothing (filler tool 27 of 48, so that tools/list has 50 tools).",
 				InputSchema: noop27Input,
@@ -577,7 +577,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			Call: h.callNoop27,
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:        "noop_28",
 				Description: "Do nothing (filler tool 28 of 48, so that tools/list has 50 tools).",
 				InputSchema: noop28Input,
@@ -591,7 +591,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			Call: h.callNoop28,
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:        "noop_29",
 				Description: "Do nothing (filler tool 29 of 48, so that tools/list has 50 tools).",
 				InputSchema: noop29Input,
@@ -605,7 +605,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			Call: h.callNoop29,
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:        "noop_30",
 				Description: "Do nothing (filler tool 30 of 48, so that tools/list has 50 tools).",
 				InputSchema: noop30Input,
@@ -619,7 +619,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			Call: h.callNoop30,
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:        "noop_31",
 				Description: "Do nothing (filler tool 31 of 48, so that tools/list has 50 tools).",
 				InputSchema: noop31Input,
@@ -633,7 +633,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			Call: h.callNoop31,
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:        "noop_32",
 				Description: "Do nothing (filler tool 32 of 48, so that tools/list has 50 tools).",
 				InputSchema: noop32Input,
@@ -647,7 +647,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			Call: h.callNoop32,
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:        "noop_33",
 				Description: "Do nothing (filler tool 33 of 48, so that tools/list has 50 tools).",
 				InputSchema: noop33Input,
@@ -661,7 +661,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			Call: h.callNoop33,
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:        "noop_34",
 				Description: "Do nothing (filler tool 34 of 48, so that tools/list has 50 tools).",
 				InputSchema: noop34Input,
@@ -675,7 +675,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			Call: h.callNoop34,
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:        "noop_35",
 				Description: "Do nothing (filler tool 35 of 48, so that tools/list has 50 tools).",
 				InputSchema: noop35Input,
@@ -689,7 +689,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			Call: h.callNoop35,
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:        "noop_36",
 				Description: "Do nothing (filler tool 36 of 48, so that tools/list has 50 tools).",
 				InputSchema: noop36Input,
@@ -703,7 +703,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			Call: h.callNoop36,
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:        "noop_37",
 				Description: "Do nothing (filler tool 37 of 48, so that tools/list has 50 tools).",
 				InputSchema: noop37Input,
@@ -717,7 +717,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			Call: h.callNoop37,
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:        "noop_38",
 				Description: "Do nothing (filler tool 38 of 48, so that tools/list has 50 tools).",
 				InputSchema: noop38Input,
@@ -731,7 +731,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			Call: h.callNoop38,
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:        "noop_39",
 				Description: "Do nothing (filler tool 39 of 48, so that tools/list has 50 tools).",
 				InputSchema: noop39Input,
@@ -745,7 +745,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			Call: h.callNoop39,
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:        "noop_40",
 				Description: "Do nothing (filler tool 40 of 48, so that tools/list has 50 tools).",
 				InputSchema: noop40Input,
@@ -759,7 +759,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			Call: h.callNoop40,
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:        "noop_41",
 				Description: "Do nothing (filler tool 41 of 48, so that tools/list has 50 tools).",
 				InputSchema: noop41Input,
@@ -773,7 +773,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			Call: h.callNoop41,
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:        "noop_42",
 				Description: "Do nothing (filler tool 42 of 48, so that tools/list has 50 tools).",
 				InputSchema: noop42Input,
@@ -787,7 +787,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			Call: h.callNoop42,
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:        "noop_43",
 				Description: "Do nothing (filler tool 43 of 48, so that tools/list has 50 tools).",
 				InputSchema: noop43Input,
@@ -801,7 +801,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			Call: h.callNoop43,
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:        "noop_44",
 				Description: "Do nothing (filler tool 44 of 48, so that tools/list has 50 tools).",
 				InputSchema: noop44Input,
@@ -815,7 +815,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			Call: h.callNoop44,
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:        "noop_45",
 				Description: "Do nothing (filler tool 45 of 48, so that tools/list has 50 tools).",
 				InputSchema: noop45Input,
@@ -829,7 +829,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			Call: h.callNoop45,
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:        "noop_46",
 				Description: "Do nothing (filler tool 46 of 48, so that tools/list has 50 tools).",
 				InputSchema: noop46Input,
@@ -843,7 +843,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			Call: h.callNoop46,
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:        "noop_47",
 				Description: "Do nothing (filler tool 47 of 48, so that tools/list has 50 tools).",
 				InputSchema: noop47Input,
@@ -857,7 +857,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			Call: h.callNoop47,
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:        "noop_48",
 				Description: "Do nothing (filler tool 48 of 48, so that tools/list has 50 tools).",
 				InputSchema: noop48Input,

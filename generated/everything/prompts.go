@@ -14,14 +14,14 @@ import (
 func (h *handlers) prompts() []mcpgen.Prompt {
 	return []mcpgen.Prompt{
 		{
-			Prompt: mcpgen.PromptInfo{
+			Info: mcpgen.PromptInfo{
 				Name:        "test_input_required_result_prompt",
 				Description: "A prompt that first asks the user for context (input request user_context), then builds its message around it.",
 			},
 			Get: h.getInputRequiredPrompt,
 		},
 		{
-			Prompt: mcpgen.PromptInfo{
+			Info: mcpgen.PromptInfo{
 				Name:        "test_prompt_with_arguments",
 				Description: "A prompt built from two required arguments; both offer completions.",
 				Arguments: []mcpgen.PromptArgument{
@@ -33,7 +33,7 @@ func (h *handlers) prompts() []mcpgen.Prompt {
 			Complete: h.completePromptWithArguments,
 		},
 		{
-			Prompt: mcpgen.PromptInfo{
+			Info: mcpgen.PromptInfo{
 				Name:        "test_prompt_with_embedded_resource",
 				Description: "A prompt that embeds the resource it is given.",
 				Arguments: []mcpgen.PromptArgument{
@@ -43,14 +43,14 @@ func (h *handlers) prompts() []mcpgen.Prompt {
 			Get: h.getPromptWithEmbeddedResource,
 		},
 		{
-			Prompt: mcpgen.PromptInfo{
+			Info: mcpgen.PromptInfo{
 				Name:        "test_prompt_with_image",
 				Description: "A prompt that shows an image and asks about it.",
 			},
 			Get: h.getPromptWithImage,
 		},
 		{
-			Prompt: mcpgen.PromptInfo{
+			Info: mcpgen.PromptInfo{
 				Name:        "test_simple_prompt",
 				Description: "A prompt without arguments: one user message.",
 			},

@@ -14,7 +14,7 @@ import (
 func (h *handlers) resources() []mcpgen.Resource {
 	return []mcpgen.Resource{
 		{
-			Resource: mcpgen.ResourceInfo{
+			Info: mcpgen.ResourceInfo{
 				URI:         "test://static-binary",
 				Name:        "static_binary",
 				Title:       "Static binary",
@@ -25,7 +25,7 @@ func (h *handlers) resources() []mcpgen.Resource {
 			Read:  h.readStaticBinary,
 		},
 		{
-			Resource: mcpgen.ResourceInfo{
+			Info: mcpgen.ResourceInfo{
 				URI:         "test://static-text",
 				Name:        "static_text",
 				Title:       "Static text",
@@ -36,7 +36,7 @@ func (h *handlers) resources() []mcpgen.Resource {
 			Read:  h.readStaticText,
 		},
 		{
-			Resource: mcpgen.ResourceInfo{
+			Info: mcpgen.ResourceInfo{
 				URI:         "test://watched-resource",
 				Name:        "watched_resource",
 				Title:       "Watched resource",
@@ -74,7 +74,7 @@ func (h *handlers) readWatchedResource(ctx context.Context, req *mcpgen.Request)
 func (h *handlers) templates() []mcpgen.Template {
 	return []mcpgen.Template{
 		{
-			Template: mcpgen.TemplateInfo{
+			Info: mcpgen.TemplateInfo{
 				URITemplate: "test://template/{id}/data",
 				Name:        "template_data",
 				Title:       "Data by identifier",

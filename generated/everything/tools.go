@@ -133,7 +133,7 @@ var triggerToolChangeInput []byte
 func (h *handlers) tools() []mcpgen.Tool {
 	return []mcpgen.Tool{
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:        "about",
 				Title:       "About this server",
 				Description: "Describe this server: what it is for and which conformance scenarios it serves.",
@@ -149,7 +149,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			UI:   &mcpgen.ToolUI{ResourceURI: "ui://everything/about.html"},
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:         "app_greet",
 				Description:  "Greet someone by name, for the about view: only the server's views call it.",
 				InputSchema:  appGreetInput,
@@ -166,7 +166,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			UI:            &mcpgen.ToolUI{ResourceURI: "ui://everything/about.html", Visibility: []string{"app"}},
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:        "confirm_delete",
 				Description: "Delete a file once the user confirms (nothing is really deleted). As a task it waits in input_required for the answer.",
 				InputSchema: confirmDeleteInput,
@@ -181,7 +181,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			Call: h.callConfirmDelete,
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:        "echo",
 				Description: "Return the message it is given.",
 				InputSchema: echoInput,
@@ -195,7 +195,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			Call: h.callEcho,
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:        "failing_job",
 				Description: "Work for a second, then fail with a tool error: the task ends completed with isError set. Only runs as a task.",
 				InputSchema: failingJobInput,
@@ -210,7 +210,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			Call: h.callFailingJob,
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:        "greet",
 				Description: "Greet someone by name. Never runs as a task.",
 				InputSchema: greetInput,
@@ -224,7 +224,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			Call: h.callGreet,
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:        "json_schema_2020_12_tool",
 				Description: "Describe a contact. The input schema uses JSON Schema 2020-12 keywords ($defs with an $anchor, $ref, allOf, anyOf, if/then/else) and is listed exactly as written.",
 				InputSchema: jsonSchema202012Input,
@@ -238,7 +238,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			Call: h.callJSONSchema202012,
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:        "multi_input",
 				Description: "Ask two questions at the same time. As a task both wait in input_required together, and each can be answered on its own.",
 				InputSchema: multiInputInput,
@@ -253,7 +253,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			Call: h.callMultiInput,
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:        "protocol_error_job",
 				Description: "Work briefly, then fail with a JSON-RPC error: as a task it ends failed, carrying the error.",
 				InputSchema: protocolErrorJobInput,
@@ -268,7 +268,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			Call: h.callProtocolErrorJob,
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:        "slow_compute",
 				Description: "Work for the given number of seconds, reporting progress each second. Runs as a task for clients that support tasks, and can be cancelled.",
 				InputSchema: slowComputeInput,
@@ -283,7 +283,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			Call: h.callSlowCompute,
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:        "test_audio_content",
 				Description: "Return an audio block: a very short silent WAV clip.",
 				InputSchema: audioContentInput,
@@ -297,7 +297,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			Call: h.callAudioContent,
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:        "test_custom_header",
 				Description: "Greet a region. Over Streamable HTTP the region argument is mirrored in the Mcp-Param-Region header (x-mcp-header), and a call whose header and argument disagree is refused.",
 				InputSchema: customHeaderInput,
@@ -311,7 +311,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			Call: h.callCustomHeader,
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:        "test_elicitation",
 				Description: "Ask the user for a user name and an email address (elicitation), then report the answer.",
 				InputSchema: elicitationInput,
@@ -325,7 +325,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			Call: h.callElicitation,
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:        "test_elicitation_sep1034_defaults",
 				Description: "Ask the user to fill in a form whose every field has a default value (SEP-1034): a string, an integer, a number, an enum and a boolean.",
 				InputSchema: elicitationDefaultsInput,
@@ -339,7 +339,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			Call: h.callElicitationDefaults,
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:        "test_elicitation_sep1330_enums",
 				Description: "Ask the user to fill in a form with every enum style of SEP-1330: untitled and titled single choice, legacy enumNames, untitled and titled multiple choice.",
 				InputSchema: elicitationEnumsInput,
@@ -353,7 +353,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			Call: h.callElicitationEnums,
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:        "test_embedded_resource",
 				Description: "Return a text resource embedded in the result.",
 				InputSchema: embeddedResourceInput,
@@ -367,7 +367,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			Call: h.callEmbeddedResource,
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:        "test_error_handling",
 				Description: "Always fail: the result is a tool error (isError), not a protocol error.",
 				InputSchema: errorHandlingInput,
@@ -381,7 +381,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			Call: h.callErrorHandling,
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:        "test_image_content",
 				Description: "Return an image block: a one-pixel PNG.",
 				InputSchema: imageContentInput,
@@ -395,7 +395,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			Call: h.callImageContent,
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:        "test_input_required_result_capabilities",
 				Description: "Ask the client only what its declared capabilities allow: a name if it can elicit, a model reply if it can sample, its roots if it has roots.",
 				InputSchema: inputRequiredCapabilitiesInput,
@@ -409,7 +409,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			Call: h.callInputRequiredCapabilities,
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:        "test_input_required_result_elicitation",
 				Description: "Ask the user's name (input request user_name), then greet them.",
 				InputSchema: inputRequiredElicitationInput,
@@ -423,7 +423,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			Call: h.callInputRequiredElicitation,
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:        "test_input_required_result_list_roots",
 				Description: "Ask for the client's roots (input request client_roots) and list them.",
 				InputSchema: inputRequiredListRootsInput,
@@ -437,7 +437,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			Call: h.callInputRequiredListRoots,
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:        "test_input_required_result_multi_round",
 				Description: "Ask two questions in two rounds: a name (step1), then a favourite colour (step2).",
 				InputSchema: inputRequiredMultiRoundInput,
@@ -451,7 +451,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			Call: h.callInputRequiredMultiRound,
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:        "test_input_required_result_multiple_inputs",
 				Description: "Ask three things in one round: the user's name (user_name), a greeting from the client's model (greeting) and the client's roots (client_roots).",
 				InputSchema: inputRequiredMultipleInputsInput,
@@ -465,7 +465,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			Call: h.callInputRequiredMultipleInputs,
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:        "test_input_required_result_request_state",
 				Description: "Ask for a confirmation (input request confirm); the retry must carry the requestState the server issued.",
 				InputSchema: inputRequiredRequestStateInput,
@@ -479,7 +479,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			Call: h.callInputRequiredRequestState,
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:        "test_input_required_result_sampling",
 				Description: "Ask the client's model a question (input request capital_question) and return its reply.",
 				InputSchema: inputRequiredSamplingInput,
@@ -493,7 +493,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			Call: h.callInputRequiredSampling,
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:        "test_input_required_result_tampered_state",
 				Description: "Ask for a confirmation (input request confirm); a retry with an altered requestState is refused.",
 				InputSchema: inputRequiredTamperedStateInput,
@@ -507,7 +507,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			Call: h.callInputRequiredTamperedState,
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:        "test_logging_tool",
 				Description: "Log one message at level info and return at once; a stateless client receives it only if its request set a log level.",
 				InputSchema: loggingToolInput,
@@ -521,7 +521,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			Call: h.callLoggingTool,
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:        "test_missing_capability",
 				Description: "Ask the client's model for a word; needs the sampling capability, and a client without it gets a missing-capability error (-32021).",
 				InputSchema: missingCapabilityInput,
@@ -535,7 +535,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			Call: h.callMissingCapability,
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:        "test_multiple_content_types",
 				Description: "Return three kinds of content in one result: a text, an image and an embedded JSON resource.",
 				InputSchema: multipleContentTypesInput,
@@ -549,7 +549,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			Call: h.callMultipleContentTypes,
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:        "test_reconnection",
 				Description: "Answer after half a second, so that a client can resume its response stream while the call runs.",
 				InputSchema: reconnectionInput,
@@ -563,7 +563,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			Call: h.callReconnection,
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:        "test_sampling",
 				Description: "Ask the client's model to answer a prompt (sampling) and return its reply.",
 				InputSchema: samplingInput,
@@ -577,7 +577,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			Call: h.callSampling,
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:        "test_simple_text",
 				Description: "Return one fixed text block.",
 				InputSchema: simpleTextInput,
@@ -591,7 +591,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			Call: h.callSimpleText,
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:        "test_streaming_elicitation",
 				Description: "Ask the user's name right away; a stateless client gets the question as an input_required result, never as a request on the response stream.",
 				InputSchema: streamingElicitationInput,
@@ -605,7 +605,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			Call: h.callStreamingElicitation,
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:        "test_tool_with_logging",
 				Description: "Send three log messages at level info while running; a client receives them if it chose a log level of info or lower.",
 				InputSchema: toolWithLoggingInput,
@@ -619,7 +619,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			Call: h.callToolWithLogging,
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:        "test_tool_with_progress",
 				Description: "Report progress 0, 50 and 100 out of 100 while running, if the request carries a progress token.",
 				InputSchema: toolWithProgressInput,
@@ -633,7 +633,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			Call: h.callToolWithProgress,
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:        "test_tool_with_task",
 				Description: "Ask the user's name with an input_required round trip, then greet them from a task. Only runs as a task.",
 				InputSchema: toolWithTaskInput,
@@ -649,7 +649,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			Prepare: h.prepareToolWithTask,
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:        "test_trigger_prompt_change",
 				Description: "Announce that the prompt list changed (notifications/prompts/list_changed) to the clients listening for it.",
 				InputSchema: triggerPromptChangeInput,
@@ -663,7 +663,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			Call: h.callTriggerPromptChange,
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:        "test_trigger_tool_change",
 				Description: "Announce that the tool list changed (notifications/tools/list_changed) to the clients listening for it.",
 				InputSchema: triggerToolChangeInput,

@@ -14,7 +14,7 @@ import (
 func (h *handlers) prompts() []mcpgen.Prompt {
 	return []mcpgen.Prompt{
 		{
-			Prompt: mcpgen.PromptInfo{
+			Info: mcpgen.PromptInfo{
 				Name:        "analyze_tech_debt",
 				Title:       "Analyze technical debt",
 				Description: "Review what the knowledge graph records as technical debt (observations mentioning debt, TODO, FIXME, hacks, workarounds, deprecations), optionally scoped to one entity and its neighbours, and propose what to pay down first.",
@@ -27,7 +27,7 @@ func (h *handlers) prompts() []mcpgen.Prompt {
 			Complete: h.completeAnalyzeTechDebt,
 		},
 		{
-			Prompt: mcpgen.PromptInfo{
+			Info: mcpgen.PromptInfo{
 				Name:        "handoff_routine",
 				Title:       "Hand-off routine",
 				Description: "Draft a hand-off note for whoever picks up the work next, from the active tasks and the most recent changes to the knowledge graph.",

@@ -14,7 +14,7 @@ import (
 func (h *handlers) resources() []mcpgen.Resource {
 	return []mcpgen.Resource{
 		{
-			Resource: mcpgen.ResourceInfo{
+			Info: mcpgen.ResourceInfo{
 				URI:         "memory://tasks/active",
 				Name:        "active-tasks",
 				Title:       "Active tasks",
@@ -26,7 +26,7 @@ func (h *handlers) resources() []mcpgen.Resource {
 			Read:  h.readActiveTasks,
 		},
 		{
-			Resource: mcpgen.ResourceInfo{
+			Info: mcpgen.ResourceInfo{
 				URI:         "memory://graph/entities",
 				Name:        "graph-entities",
 				Title:       "Graph entities",
@@ -38,7 +38,7 @@ func (h *handlers) resources() []mcpgen.Resource {
 			Read:  h.readGraphEntities,
 		},
 		{
-			Resource: mcpgen.ResourceInfo{
+			Info: mcpgen.ResourceInfo{
 				URI:         "memory://knowledge-graph",
 				Name:        "knowledge-graph",
 				Title:       "Knowledge Graph",
@@ -50,7 +50,7 @@ func (h *handlers) resources() []mcpgen.Resource {
 			Read:  h.readKnowledgeGraph,
 		},
 		{
-			Resource: mcpgen.ResourceInfo{
+			Info: mcpgen.ResourceInfo{
 				URI:         "memory://session/delta",
 				Name:        "session-delta",
 				Title:       "Changes this session",
@@ -96,7 +96,7 @@ func (h *handlers) readSessionDelta(ctx context.Context, req *mcpgen.Request) (*
 func (h *handlers) templates() []mcpgen.Template {
 	return []mcpgen.Template{
 		{
-			Template: mcpgen.TemplateInfo{
+			Info: mcpgen.TemplateInfo{
 				URITemplate: "memory://changes/{since}",
 				Name:        "changes",
 				Title:       "Changes since a cursor",
@@ -108,7 +108,7 @@ func (h *handlers) templates() []mcpgen.Template {
 			Read:  h.readChanges,
 		},
 		{
-			Template: mcpgen.TemplateInfo{
+			Info: mcpgen.TemplateInfo{
 				URITemplate: "memory://entities/{name}",
 				Name:        "entity",
 				Title:       "Entity",
@@ -121,7 +121,7 @@ func (h *handlers) templates() []mcpgen.Template {
 			Complete: h.completeEntity,
 		},
 		{
-			Template: mcpgen.TemplateInfo{
+			Info: mcpgen.TemplateInfo{
 				URITemplate: "memory://entities/{name}/history",
 				Name:        "entity-history",
 				Title:       "Entity history",

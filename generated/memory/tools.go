@@ -88,7 +88,7 @@ var updateTaskOutput []byte
 func (h *handlers) tools() []mcpgen.Tool {
 	return []mcpgen.Tool{
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:         "add_observations",
 				Title:        "Add Observations",
 				Description:  "Add new observations to existing entities in the knowledge graph",
@@ -105,7 +105,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			Call:  h.callAddObservations,
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:         "create_entities",
 				Title:        "Create Entities",
 				Description:  "Create multiple new entities in the knowledge graph",
@@ -122,7 +122,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			Call:  h.callCreateEntities,
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:         "create_relations",
 				Title:        "Create Relations",
 				Description:  "Create multiple new relations between entities in the knowledge graph. Relations should be in active voice",
@@ -139,7 +139,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			Call:  h.callCreateRelations,
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:         "create_task",
 				Title:        "Create Task",
 				Description:  "Create a task (a unit of work to track), optionally linked to entities of the graph. Its status starts as open unless given.",
@@ -156,7 +156,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			Call:  h.callCreateTask,
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:         "delete_entities",
 				Title:        "Delete Entities",
 				Description:  "Delete multiple entities and their associated relations from the knowledge graph",
@@ -174,7 +174,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			OutputTrusted: true,
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:         "delete_observations",
 				Title:        "Delete Observations",
 				Description:  "Delete specific observations from entities in the knowledge graph",
@@ -192,7 +192,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			OutputTrusted: true,
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:         "delete_relations",
 				Title:        "Delete Relations",
 				Description:  "Delete multiple relations from the knowledge graph",
@@ -210,7 +210,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			OutputTrusted: true,
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:         "list_tasks",
 				Title:        "List Tasks",
 				Description:  "List tasks, newest first: by default the active ones (not done); filter by status or by a linked entity.",
@@ -227,7 +227,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			Call:  h.callListTasks,
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:         "open_nodes",
 				Title:        "Open Nodes",
 				Description:  "Open specific nodes in the knowledge graph by their names",
@@ -245,7 +245,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			UI:    &mcpgen.ToolUI{ResourceURI: "ui://memory/explorer.html"},
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:         "read_graph",
 				Title:        "Read Graph",
 				Description:  "Read the entire knowledge graph",
@@ -263,7 +263,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			UI:    &mcpgen.ToolUI{ResourceURI: "ui://memory/explorer.html"},
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:         "search_nodes",
 				Title:        "Search Nodes",
 				Description:  "Search for nodes in the knowledge graph based on a query",
@@ -281,7 +281,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			UI:    &mcpgen.ToolUI{ResourceURI: "ui://memory/explorer.html"},
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:         "update_task",
 				Title:        "Update Task",
 				Description:  "Update a task: change its title, status (open, in_progress, blocked, done), notes or linked entities. Fields left out stay as they are.",

@@ -22,7 +22,7 @@ func views() []mcpgen.View {
 			Title:       "Knowledge graph explorer",
 			Description: "Browse the entities and relations a read_graph, search_nodes or open_nodes call returned.",
 			Content:     mcpgen.MustReadFile(viewFiles, "_views/explorer.html"),
-			Digest:      "sha256:8888fb5ff72c3a0b59cdb0cb5f42c72738d7e7a97bc5e76570ec28f997098322",
+			Digest:      "sha256:d06776176120fcbc60b159708e8745829dec569ce2f1b7cd8aec86b7d0d65f77",
 		},
 	}
 }

@@ -14,7 +14,7 @@ import (
 func (h *handlers) prompts() []mcpgen.Prompt {
 	return []mcpgen.Prompt{
 		{
-			Prompt: mcpgen.PromptInfo{
+			Info: mcpgen.PromptInfo{
 				Name:        "summarize",
 				Title:       "Summarize a note",
 				Description: "Asks the model to summarise one note.",

@@ -22,7 +22,7 @@ var addNoteOutput []byte
 func (h *handlers) tools() []mcpgen.Tool {
 	return []mcpgen.Tool{
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:         "add_note",
 				Title:        "Add note",
 				Description:  "Stores a note under an identifier.",

@@ -93,6 +93,7 @@ type Error struct {
 	Data    json.RawMessage `json:"data,omitempty"`
 }
 
+// Error returns the message.
 func (e *Error) Error() string { return e.Message }
 
 // Errorf builds a coded error with a formatted message.

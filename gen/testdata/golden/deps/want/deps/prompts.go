@@ -14,7 +14,7 @@ import (
 func (h *handlers) prompts() []mcpgen.Prompt {
 	return []mcpgen.Prompt{
 		{
-			Prompt: mcpgen.PromptInfo{
+			Info: mcpgen.PromptInfo{
 				Name:        "digest",
 				Description: "Summarises the store for the model.",
 				Arguments: []mcpgen.PromptArgument{

@@ -14,7 +14,7 @@ import (
 func (h *handlers) templates() []mcpgen.Template {
 	return []mcpgen.Template{
 		{
-			Template: mcpgen.TemplateInfo{
+			Info: mcpgen.TemplateInfo{
 				URITemplate: "store://entries/{key}",
 				Name:        "entry",
 				Description: "One stored value, by key.",

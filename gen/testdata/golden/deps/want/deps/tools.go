@@ -22,7 +22,7 @@ var rememberInput []byte
 func (h *handlers) tools() []mcpgen.Tool {
 	return []mcpgen.Tool{
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:        "recall",
 				Description: "Returns the value stored under a key.",
 				InputSchema: recallInput,
@@ -36,7 +36,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			Call: h.callRecall,
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:        "remember",
 				Description: "Stores a value under a key.",
 				InputSchema: rememberInput,

@@ -14,7 +14,7 @@ import (
 func (h *handlers) prompts() []mcpgen.Prompt {
 	return []mcpgen.Prompt{
 		{
-			Prompt: mcpgen.PromptInfo{
+			Info: mcpgen.PromptInfo{
 				Name:        "standup",
 				Title:       "Daily stand-up",
 				Description: "Drafts a stand-up note.",

@@ -14,7 +14,7 @@ import (
 func (h *handlers) resources() []mcpgen.Resource {
 	return []mcpgen.Resource{
 		{
-			Resource: mcpgen.ResourceInfo{
+			Info: mcpgen.ResourceInfo{
 				URI:         "status://now",
 				Name:        "status",
 				Title:       "Live status",
@@ -42,7 +42,7 @@ func (h *handlers) readStatus(ctx context.Context, req *mcpgen.Request) (*mcpgen
 func (h *handlers) templates() []mcpgen.Template {
 	return []mcpgen.Template{
 		{
-			Template: mcpgen.TemplateInfo{
+			Info: mcpgen.TemplateInfo{
 				URITemplate: "profiles://{user}",
 				Name:        "user-profile",
 				Description: "A user profile, private to the caller.",

@@ -28,7 +28,7 @@ var touchInput []byte
 func (h *handlers) tools() []mcpgen.Tool {
 	return []mcpgen.Tool{
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:        "purge",
 				Description: "Deletes everything: every hint left to its default.",
 				InputSchema: purgeInput,
@@ -43,7 +43,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			Call:  h.callPurge,
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:        "rename",
 				Description: "Renames a document: hints given explicitly.",
 				InputSchema: renameInput,
@@ -57,7 +57,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			Call: h.callRename,
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:        "search",
 				Title:       "Search documents",
 				Description: "Finds documents.",
@@ -77,7 +77,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			Call:  h.callSearchDocs,
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:        "touch",
 				Description: "Marks a document as seen (overrides the doc comment).",
 				InputSchema: touchInput,

@@ -14,14 +14,14 @@ import (
 func (h *handlers) prompts() []mcpgen.Prompt {
 	return []mcpgen.Prompt{
 		{
-			Prompt: mcpgen.PromptInfo{
+			Info: mcpgen.PromptInfo{
 				Name:        "greeting",
 				Description: "Builds its whole result itself and takes no arguments.",
 			},
 			Get: h.getGreeting,
 		},
 		{
-			Prompt: mcpgen.PromptInfo{
+			Info: mcpgen.PromptInfo{
 				Name:        "review",
 				Description: "Asks the model to review a piece of code.",
 				Arguments: []mcpgen.PromptArgument{
@@ -35,7 +35,7 @@ func (h *handlers) prompts() []mcpgen.Prompt {
 			Complete: h.completeReview,
 		},
 		{
-			Prompt: mcpgen.PromptInfo{
+			Info: mcpgen.PromptInfo{
 				Name:        "translate-text",
 				Title:       "Translate text",
 				Description: "Sets up a translation as a conversation.",

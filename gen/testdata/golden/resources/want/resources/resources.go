@@ -14,7 +14,7 @@ import (
 func (h *handlers) resources() []mcpgen.Resource {
 	return []mcpgen.Resource{
 		{
-			Resource: mcpgen.ResourceInfo{
+			Info: mcpgen.ResourceInfo{
 				URI:         "bundle://all",
 				Name:        "bundle",
 				Description: "Several documents at once: a raw result.",
@@ -23,7 +23,7 @@ func (h *handlers) resources() []mcpgen.Resource {
 			Read:  h.readBundle,
 		},
 		{
-			Resource: mcpgen.ResourceInfo{
+			Info: mcpgen.ResourceInfo{
 				URI:         "images://logo.png",
 				Name:        "logo",
 				Description: "The logo picture: a blob result.",
@@ -33,7 +33,7 @@ func (h *handlers) resources() []mcpgen.Resource {
 			Read:  h.readLogo,
 		},
 		{
-			Resource: mcpgen.ResourceInfo{
+			Info: mcpgen.ResourceInfo{
 				URI:         "docs://readme",
 				Name:        "readme",
 				Description: "The project's read-me: a fixed URI with a text result.",
@@ -43,7 +43,7 @@ func (h *handlers) resources() []mcpgen.Resource {
 			Read:  h.readReadme,
 		},
 		{
-			Resource: mcpgen.ResourceInfo{
+			Info: mcpgen.ResourceInfo{
 				URI:         "config://app",
 				Name:        "settings",
 				Description: "The application's configuration as JSON.",
@@ -87,7 +87,7 @@ func (h *handlers) readSettings(ctx context.Context, req *mcpgen.Request) (*mcpg
 func (h *handlers) templates() []mcpgen.Template {
 	return []mcpgen.Template{
 		{
-			Template: mcpgen.TemplateInfo{
+			Info: mcpgen.TemplateInfo{
 				URITemplate: "accounts://{account_id}",
 				Name:        "account",
 				Description: "A user account as JSON: a template without completion, bound\nto a field whose Go name differs from the variable.",
@@ -97,7 +97,7 @@ func (h *handlers) templates() []mcpgen.Template {
 			Read:  h.readAccount,
 		},
 		{
-			Template: mcpgen.TemplateInfo{
+			Info: mcpgen.TemplateInfo{
 				URITemplate: "notes://{folder}/{+path}",
 				Name:        "note",
 				Description: "One note of a folder: a template whose variables bind to the\nfields Folder ({folder}) and Path ({+path}, may hold slashes).",

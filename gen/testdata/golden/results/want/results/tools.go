@@ -43,7 +43,7 @@ var tallyOutput []byte
 func (h *handlers) tools() []mcpgen.Tool {
 	return []mcpgen.Tool{
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:         "forget",
 				Description:  "Removes a fact and says so in words.",
 				InputSchema:  forgetInput,
@@ -59,7 +59,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			OutputTrusted: true,
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:        "lookup",
 				Description: "Builds its whole result itself: a raw result.",
 				InputSchema: lookupInput,
@@ -73,7 +73,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			Call: h.callLookup,
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:         "measure",
 				Description:  "Reports statistics about a list of numbers: a structured result.",
 				InputSchema:  measureInput,
@@ -88,7 +88,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			Call: h.callMeasure,
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:        "picture",
 				Description: "Returns content blocks: a caption and an image.",
 				InputSchema: pictureInput,
@@ -102,7 +102,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			Call: h.callPicture,
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:        "shout",
 				Description: "Returns its text in capitals: a text result.",
 				InputSchema: shoutInput,
@@ -116,7 +116,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			Call: h.callShout,
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:         "tally",
 				Description:  "Counts the words of a text: a structured map result.",
 				InputSchema:  tallyInput,

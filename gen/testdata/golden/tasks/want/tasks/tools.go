@@ -22,7 +22,7 @@ var reindexInput []byte
 func (h *handlers) tools() []mcpgen.Tool {
 	return []mcpgen.Tool{
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:        "export",
 				Description: "Writes everything to a destination; it always runs as a task for\nclients that support them.",
 				InputSchema: exportInput,
@@ -38,7 +38,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			Prepare: h.prepareExport,
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:        "reindex",
 				Description: "Rebuilds the index; it may run as a task.",
 				InputSchema: reindexInput,

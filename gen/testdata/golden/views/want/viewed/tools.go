@@ -34,7 +34,7 @@ var unitsInput []byte
 func (h *handlers) tools() []mcpgen.Tool {
 	return []mcpgen.Tool{
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:        "alerts",
 				Description: "Lists the weather alerts on the alerts panel; the model cannot\ncall it.",
 				InputSchema: alertsInput,
@@ -49,7 +49,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			UI:   &mcpgen.ToolUI{ResourceURI: "ui://weather/panels/alerts.html", Visibility: []string{"app"}},
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:        "forecast",
 				Description: "Shows tomorrow on the forecast panel.",
 				InputSchema: forecastInput,
@@ -64,7 +64,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			UI:   &mcpgen.ToolUI{ResourceURI: "ui://weather/panels/forecast.html", Visibility: []string{"model", "app"}},
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:         "get_weather",
 				Description:  "Returns today's weather for a city; hosts that show views\ndraw it on the dashboard.",
 				InputSchema:  getWeatherInput,
@@ -81,7 +81,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			UI:            &mcpgen.ToolUI{ResourceURI: "ui://weather/dashboard.html"},
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:        "refresh_weather",
 				Description: "Refreshes the dashboard; only the dashboard calls it.",
 				InputSchema: refreshWeatherInput,
@@ -96,7 +96,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			UI:   &mcpgen.ToolUI{ResourceURI: "ui://weather/dashboard.html", Visibility: []string{"app"}},
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:        "units",
 				Description: "Converts temperatures; it has nothing to do with the views.",
 				InputSchema: unitsInput,

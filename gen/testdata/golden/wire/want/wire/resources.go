@@ -14,7 +14,7 @@ import (
 func (h *handlers) templates() []mcpgen.Template {
 	return []mcpgen.Template{
 		{
-			Template: mcpgen.TemplateInfo{
+			Info: mcpgen.TemplateInfo{
 				URITemplate: "geo://Åland/{name}",
 				Name:        "place",
 				Description: "Reads a place by name; the URI has non-ASCII letters.",

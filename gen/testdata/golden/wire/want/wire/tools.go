@@ -43,7 +43,7 @@ var sayInput []byte
 func (h *handlers) tools() []mcpgen.Tool {
 	return []mcpgen.Tool{
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:         "browse",
 				Description:  "Returns a page of items: a generic instantiation as a result.",
 				InputSchema:  browseInput,
@@ -58,7 +58,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			Call: h.callBrowse,
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:         "count",
 				Description:  "Returns an anonymous struct.",
 				InputSchema:  countInput,
@@ -74,7 +74,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			OutputTrusted: true,
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:         "find",
 				Description:  "Returns nothing for an unknown key: a nil *Found and no error.",
 				InputSchema:  findInput,
@@ -89,7 +89,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			Call: h.callFind,
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:         "record",
 				Title:        "Récupère – «record»",
 				Description:  "Exercises the wire forms.",
@@ -105,7 +105,7 @@ func (h *handlers) tools() []mcpgen.Tool {
 			Call: h.callRecord,
 		},
 		{
-			Tool: mcpgen.ToolInfo{
+			Info: mcpgen.ToolInfo{
 				Name:        "say",
 				Description: "Says the text back.",
 				InputSchema: sayInput,
