@@ -191,7 +191,7 @@ func TestNilSliceSentAsEmptyArray(t *testing.T) {
 		Tags  []string `json:"tags"`
 	}
 	def := Definition{Name: "unit", Version: "1.0.0", Tools: []Tool{{
-		Tool: ToolInfo{Name: "page", InputSchema: json.RawMessage(`{"type":"object"}`),
+		Info: ToolInfo{Name: "page", InputSchema: json.RawMessage(`{"type":"object"}`),
 			OutputSchema: json.RawMessage(`{"type":"object","properties":{
 				"items":{"type":"array","items":{"type":"string"}},
 				"next":{"anyOf":[{"type":"string"},{"type":"null"}]},
