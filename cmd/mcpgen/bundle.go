@@ -182,7 +182,7 @@ func fileSHA256(path string) (string, error) {
 // recordDigest writes <bundle>.server.json beside the bundle: the
 // generated server.json with the bundle's digest as the fileSha256 of its
 // MCPB package, which the registry requires; the file to publish. With
-// no server.json, or no MCPB package in it, it says how to declare one.
+// no MCPB package in server.json to put it on, it says how to declare one.
 func recordDigest(w io.Writer, out, digest string, registryJSON []byte) error {
 	if registryJSON == nil {
 		return nil
@@ -192,7 +192,7 @@ func recordDigest(w io.Writer, out, digest string, registryJSON []byte) error {
 		return err
 	}
 	if !ok {
-		fmt.Fprintf(w, "mcpgen bundle: the server declares no MCPB package: to list the bundle in the MCP registry, add package=mcpb:https://…/%s to //mcp:server and bundle again\n", filepath.Base(out))
+		fmt.Fprintf(w, "mcpgen bundle: server.json has no MCPB package to record the digest on: to list the bundle in the MCP registry, add package=mcpb:https://…/%s to //mcp:server (its URL ending in the bundle's name) and bundle again\n", filepath.Base(out))
 		return nil
 	}
 	path := strings.TrimSuffix(out, ".mcpb") + ".server.json"
