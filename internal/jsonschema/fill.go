@@ -79,9 +79,13 @@ func (f *filler) value(n *node, depth int) bool {
 			if !f.skipString() {
 				return false
 			}
-			var key string
-			if json.Unmarshal(f.data[start:f.pos], &key) != nil {
-				return false
+			key := f.data[start+1 : f.pos-1]
+			if bytes.IndexByte(key, '\\') >= 0 {
+				var k string
+				if json.Unmarshal(f.data[start:f.pos], &k) != nil {
+					return false
+				}
+				key = []byte(k)
 			}
 			f.space()
 			if f.pos >= len(f.data) || f.data[f.pos] != ':' {
@@ -208,15 +212,15 @@ func nonNull(alts []*node) *node {
 }
 
 // propertyOf is the schema of the member key of an object n describes.
-func propertyOf(n *node, key string) *node {
+func propertyOf(n *node, key []byte) *node {
 	if n == nil {
 		return nil
 	}
-	if i := n.lookup([]byte(key)); i >= 0 && n.props[i].schema != nil {
+	if i := n.lookup(key); i >= 0 && n.props[i].schema != nil {
 		return n.props[i].schema
 	}
 	for _, p := range n.patterns {
-		if p.re.MatchString(key) {
+		if p.re.Match(key) {
 			return p.schema
 		}
 	}
