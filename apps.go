@@ -12,20 +12,26 @@ import (
 	"github.com/mcpgen/mcpgen/internal/views"
 )
 
-// This file serves the MCP Apps extension (io.modelcontextprotocol/ui,
-// SEP-1865): views, HTML documents at ui:// URIs that a host shows in a
-// sandboxed frame, and the links from tools to them (a tool's _meta.ui).
-// Views come from the generated definition (//mcp:view, embedded and
-// digested by mcpgen).
+// UIExtension is the capability key of the MCP Apps extension, under
+// capabilities.extensions.
+const UIExtension = views.Extension
+
+// ViewMimeType is the MIME type of a view's resource and contents.
+const ViewMimeType = views.MimeType
+
+// View is a view of the MCP Apps extension (io.modelcontextprotocol/ui,
+// SEP-1865): one self-contained HTML document served as a resource at a
+// ui:// URI, which a host shows in a sandboxed frame and which tools link
+// to (a tool's _meta.ui, see [ToolUI]). Generated code fills it from
+// //mcp:view, with the document embedded and digested by mcpgen.
 //
 // The extension is negotiated per client. The server declares it in
 // initialize and in server/discover, to every client, so that a host can
 // learn that it may opt in. Everything else is shown only to a client
-// that declared it itself (the extension with the view MIME type among
-// its mimeTypes: initialize's capabilities in the legacy era, each
-// request's clientCapabilities in 2026-07-28), see [Request.RendersViews];
-// to any other client the server answers exactly as it would without
-// views:
+// that declared it itself (the extension with [ViewMimeType] among its
+// mimeTypes: initialize's capabilities in the legacy era, each request's
+// clientCapabilities in 2026-07-28), see [Request.RendersViews]; to any
+// other client the server answers exactly as it would without views:
 //
 //   - tools/list carries no _meta.ui (nor the flat ui/resourceUri key);
 //   - tools offered to views only (visibility ["app"]) are not listed,
@@ -35,21 +41,14 @@ import (
 //     a view's URI as an unknown resource.
 //
 // The list answers of both kinds of client are encoded once, at start.
-
-// UIExtension is the capability key of the MCP Apps extension, under
-// capabilities.extensions.
-const UIExtension = views.Extension
-
-// ViewMimeType is the MIME type of a view's resource and contents.
-const ViewMimeType = views.MimeType
-
-// View is a view of the MCP Apps extension: one self-contained HTML
-// document served as a resource at a ui:// URI, which tools link to (see
-// [ToolUI]). Generated code fills it from //mcp:view.
 type View struct {
-	URI         string // ui://...
-	Name        string // the resource's name in resources/list
-	Title       string
+	// URI is the view's resource URI; it starts with ui://.
+	URI string
+	// Name is the view's resource name in resources/list.
+	Name string
+	// Title is the view's human-readable name, for the host's display.
+	Title string
+	// Description says what the view shows, in its resources/list entry.
 	Description string
 	// Content is the HTML document, served with [ViewMimeType].
 	Content []byte
@@ -67,6 +66,8 @@ type View struct {
 // permissions, a dedicated sandbox origin and whether it wants a border.
 // Empty fields are left out on the wire, where the host's defaults apply.
 type ViewMeta struct {
+	// CSP lists the origins the view's Content-Security-Policy must
+	// allow.
 	CSP ViewCSP
 	// Permissions are the browser permissions the view asks for: camera,
 	// microphone, geolocation, clipboardWrite.
@@ -82,10 +83,18 @@ type ViewMeta struct {
 // ViewCSP lists the origins a view needs, by what for; empty means none
 // (the host's restrictive default).
 type ViewCSP struct {
-	ConnectDomains  []string `json:"connectDomains,omitempty"`  // fetch, XHR, WebSocket (connect-src)
-	ResourceDomains []string `json:"resourceDomains,omitempty"` // scripts, styles, images, fonts, media
-	FrameDomains    []string `json:"frameDomains,omitempty"`    // nested frames (frame-src)
-	BaseURIDomains  []string `json:"baseUriDomains,omitempty"`  // base URIs (base-uri)
+	// ConnectDomains are the origins the view may fetch from or open a
+	// WebSocket to (connect-src).
+	ConnectDomains []string `json:"connectDomains,omitempty"`
+	// ResourceDomains are the origins of the view's scripts, styles,
+	// images, fonts and media.
+	ResourceDomains []string `json:"resourceDomains,omitempty"`
+	// FrameDomains are the origins of the frames the view nests
+	// (frame-src).
+	FrameDomains []string `json:"frameDomains,omitempty"`
+	// BaseURIDomains are the origins the view's base URI may name
+	// (base-uri).
+	BaseURIDomains []string `json:"baseUriDomains,omitempty"`
 }
 
 func (c ViewCSP) empty() bool {

@@ -1,7 +1,3 @@
-// The client runtime: [Connect] reaches an MCP server through a
-// [ClientTransport] and returns a [Client] whose methods call the server's
-// tools, resources and prompts in whichever protocol era the server speaks.
-
 package mcpgen
 
 import (
@@ -90,14 +86,19 @@ type ClientOptions struct {
 	// Auth supplies credentials for HTTP requests; nil sends none.
 	Auth ClientAuth
 
-	// Elicit, Sample and Roots answer the server's questions: requests
-	// elicitation/create, sampling/createMessage and roots/list (legacy
-	// era), or the input requests of an input_required result
-	// (2026-07-28). A nil handler is a capability the client does not
-	// declare, so the server does not ask.
+	// Elicit answers the server's questions to the user
+	// (elicitation/create). It and the other handlers of the server's
+	// questions, Sample and Roots, answer requests of the server (legacy
+	// era) or the input requests of an input_required result
+	// (2026-07-28) alike. A nil handler is a capability the client does
+	// not declare, so the server does not ask.
 	Elicit func(ctx context.Context, req *ElicitRequest) (*ElicitResult, error)
+	// Sample answers the server's requests for a completion of the
+	// client's model (sampling/createMessage); nil declares no sampling.
 	Sample func(ctx context.Context, req *CreateMessageRequest) (*CreateMessageResult, error)
-	Roots  func(ctx context.Context) ([]Root, error)
+	// Roots answers the server's question which directories and files it
+	// may work in (roots/list); nil declares no roots.
+	Roots func(ctx context.Context) ([]Root, error)
 
 	// Views declares the MCP Apps extension ([UIExtension], with
 	// [ViewMimeType]): the client shows views, as a host does. Servers
@@ -108,22 +109,30 @@ type ClientOptions struct {
 
 	// OnNotification receives the notifications the server sends
 	// (notifications/message, .../list_changed, resources/updated ...)
-	// other than progress, which goes to the callback of [WithProgress].
+	// other than progress, which goes to the callback of [WithProgress],
+	// and the acknowledgement of a subscription, which [Client.Listen]
+	// takes.
 	// It runs on the goroutine that reads the connection: it must not
 	// block. Nil drops them.
 	OnNotification func(method string, params json.RawMessage)
+	// OnLog receives the server's log messages (notifications/message),
+	// decoded, before OnNotification gets them too; [Client.SetLogLevel]
+	// asks for them. Like OnNotification it runs on the goroutine that
+	// reads the connection and must not block.
+	OnLog func(LogMessage)
 
 	// MaxMessageBytes bounds one message from the server (a stdio line, an
 	// HTTP body, an SSE event); default 16 MiB. A larger one fails the
 	// call (stdio: the connection) with [ErrMessageTooLarge].
 	MaxMessageBytes int64
-	// MaxPages bounds the pages one list follows (default 1000), and
-	// MaxListBytes the bytes of those pages together (default 32 MiB), so
-	// that a server handing out cursors forever, or huge pages, cannot
-	// make the client hold what it sends: past either, the list (every
-	// List* method, CheckSurface, a typed client's CheckSurface) fails
-	// with [ErrListLimit].
-	MaxPages     int
+	// MaxPages bounds the pages one list follows (default 1000), so that
+	// a server handing out cursors forever cannot make the client hold
+	// what it sends: past it, the list (every List* method, CheckSurface,
+	// a typed client's CheckSurface) fails with [ErrListLimit].
+	MaxPages int
+	// MaxListBytes bounds the bytes of one list's pages together (default
+	// 32 MiB), so that huge pages cannot make the client hold what the
+	// server sends either: past it, the list fails with [ErrListLimit].
 	MaxListBytes int64
 }
 
@@ -158,8 +167,10 @@ func (t staticToken) Refused(_ context.Context, _ *http.Request, resp *http.Resp
 	return fmt.Errorf("the server refused the token: HTTP %s", resp.Status)
 }
 
-// Client is a connection to one MCP server, made by [Connect]. Its
-// methods may be called from any number of goroutines at once. Close it
+// Client is a connection to one MCP server, made by [Connect]: its methods
+// call the server's tools, resources and prompts in whichever protocol era
+// the server speaks. They may be called from any number of goroutines at
+// once. Close it
 // when done: that ends the server process of a [CommandTransport] and the
 // session of a legacy HTTP server.
 type Client struct {
@@ -179,6 +190,8 @@ type Client struct {
 	progress  sync.Map // progress token (string) -> func(Progress)
 	toolsMu   sync.Mutex
 	toolCache map[string]json.RawMessage // tool name -> input schema, from ListTools (HTTP headers)
+	logLevel  atomic.Pointer[string]     // SetLogLevel's level
+	subs      subscriptions              // Listen's subscriptions
 	closeOnce sync.Once
 	closeErr  error
 }
@@ -487,6 +500,13 @@ func (c *Client) callWith(ctx context.Context, o *outgoing, params map[string]an
 		meta[metaProtocolVersion] = c.version
 		meta[metaClientInfo] = c.metaInfo
 		meta[metaClientCapabilities] = c.caps
+		level, err := c.requestLogLevel(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", o.method, err)
+		}
+		if level != "" {
+			meta[metaLogLevel] = level
+		}
 	}
 	if fn := progressOf(ctx); fn != nil {
 		token := "p" + strconv.FormatInt(c.nextID.Add(1), 10)
@@ -510,15 +530,18 @@ func (c *Client) callWith(ctx context.Context, o *outgoing, params map[string]an
 	return c.send(ctx, o)
 }
 
-// send numbers and sends one request.
+// send numbers and sends one request (unless the caller numbered it).
 func (c *Client) send(ctx context.Context, o *outgoing) (json.RawMessage, error) {
-	o.id = c.nextID.Add(1)
+	if o.id == 0 {
+		o.id = c.nextID.Add(1)
+	}
 	return c.conn.call(ctx, o)
 }
 
 // notification is called by the connection for every notification the
-// server sends: progress goes to the call's callback, the rest to
-// OnNotification.
+// server sends: progress goes to the call's callback; the acknowledgement
+// of a subscription to [Client.Listen]; the rest to the subscriptions
+// they belong to, log messages to OnLog, and all to OnNotification.
 func (c *Client) notification(method string, params json.RawMessage) {
 	if method == "notifications/progress" {
 		var p struct {
@@ -537,6 +560,14 @@ func (c *Client) notification(method string, params json.RawMessage) {
 				return
 			}
 		}
+	}
+	if method == "notifications/subscriptions/acknowledged" {
+		c.subs.acknowledged(params)
+		return
+	}
+	c.subs.route(method, params)
+	if method == "notifications/message" {
+		c.onLog(params)
 	}
 	if c.opts.OnNotification != nil {
 		c.opts.OnNotification(method, params)

@@ -18,7 +18,9 @@ import (
 //		// te.Result holds what the tool said; res is the same result
 //	}
 type ToolCallError struct {
-	Tool   string
+	// Tool is the name of the tool that failed.
+	Tool string
+	// Result is the tool's answer, whose content says what went wrong.
 	Result *CallToolResult
 }
 
@@ -42,87 +44,24 @@ func (e *ToolCallError) Error() string {
 // most ClientOptions.MaxPages of MaxListBytes together). Over
 // HTTP in the stateless era, a tool whose x-mcp-header annotations break
 // the rules of the transport is left out, as the revision requires.
+// [Client.ListToolsPage] lists one page, [Client.Tools] iterates.
 func (c *Client) ListTools(ctx context.Context) ([]ToolInfo, error) {
-	tools, err := listAll[ToolInfo](ctx, c, "tools/list", "tools")
-	if err != nil {
-		return nil, err
-	}
-	kept := tools[:0]
-	c.toolsMu.Lock()
-	for _, t := range tools {
-		if _, err := headerPaths(t.InputSchema); err != nil && c.mirrorsHeaders() {
-			continue
-		}
-		c.toolCache[t.Name] = t.InputSchema
-		kept = append(kept, t)
-	}
-	c.toolsMu.Unlock()
-	return kept, nil
+	return listAll(ctx, c, "tools/list", "tools", c.keepTools)
 }
 
 // ListResources lists every resource, following every page.
 func (c *Client) ListResources(ctx context.Context) ([]ResourceInfo, error) {
-	return listAll[ResourceInfo](ctx, c, "resources/list", "resources")
+	return listAll[ResourceInfo](ctx, c, "resources/list", "resources", nil)
 }
 
 // ListResourceTemplates lists every resource template, following every page.
 func (c *Client) ListResourceTemplates(ctx context.Context) ([]TemplateInfo, error) {
-	return listAll[TemplateInfo](ctx, c, "resources/templates/list", "resourceTemplates")
+	return listAll[TemplateInfo](ctx, c, "resources/templates/list", "resourceTemplates", nil)
 }
 
 // ListPrompts lists every prompt, following every page.
 func (c *Client) ListPrompts(ctx context.Context) ([]PromptInfo, error) {
-	return listAll[PromptInfo](ctx, c, "prompts/list", "prompts")
-}
-
-// listAll calls a list method page after page until no nextCursor comes
-// back, at most MaxPages pages of MaxListBytes together, and returns the
-// items under key.
-func listAll[T any](ctx context.Context, c *Client, method, key string) ([]T, error) {
-	var all []T
-	var cursor string
-	var size int64
-	seen := map[string]bool{}
-	for page := 0; ; page++ {
-		if page == c.opts.MaxPages {
-			return nil, fmt.Errorf("%s: %w: more than %d pages (ClientOptions.MaxPages)", method, ErrListLimit, c.opts.MaxPages)
-		}
-		var params map[string]any
-		if cursor != "" {
-			params = map[string]any{"cursor": cursor}
-		}
-		raw, err := c.call(ctx, method, params, "")
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", method, err)
-		}
-		if size += int64(len(raw)); size > c.opts.MaxListBytes {
-			return nil, fmt.Errorf("%s: %w: more than %d bytes in %d pages (ClientOptions.MaxListBytes)", method, ErrListLimit, c.opts.MaxListBytes, page+1)
-		}
-		var res map[string]json.RawMessage
-		if err := json.Unmarshal(raw, &res); err != nil {
-			return nil, fmt.Errorf("%s: decode result: %w: %w", method, ErrUnexpectedResult, err)
-		}
-		var items []T
-		if b := res[key]; len(b) > 0 {
-			if err := json.Unmarshal(b, &items); err != nil {
-				return nil, fmt.Errorf("%s: decode %s: %w: %w", method, key, ErrUnexpectedResult, err)
-			}
-		}
-		all = append(all, items...)
-		cursor = ""
-		if b := res["nextCursor"]; len(b) > 0 && string(b) != "null" {
-			if err := json.Unmarshal(b, &cursor); err != nil {
-				return nil, fmt.Errorf("%s: decode nextCursor: %w: %w", method, ErrUnexpectedResult, err)
-			}
-		}
-		if cursor == "" {
-			return all, nil
-		}
-		if seen[cursor] {
-			return nil, fmt.Errorf("%s: the server repeated the cursor %q", method, cursor)
-		}
-		seen[cursor] = true
-	}
+	return listAll[PromptInfo](ctx, c, "prompts/list", "prompts", nil)
 }
 
 // CallTool calls a tool with args (any value that encodes to a JSON
@@ -133,11 +72,25 @@ func listAll[T any](ctx context.Context, c *Client, method, key string) ([]T, er
 // and the call retried; a tool the server runs as a task is followed to
 // its result.
 func (c *Client) CallTool(ctx context.Context, name string, args any) (*CallToolResult, error) {
+	params, o, err := c.toolCall(name, args)
+	if err != nil {
+		return nil, err
+	}
+	raw, err := c.roundTrips(ctx, o, params)
+	if err != nil {
+		return nil, fmt.Errorf("tools/call %s: %w", name, err)
+	}
+	return decodeToolResult(name, raw)
+}
+
+// toolCall builds the params and the request of a tools/call: the
+// arguments encoded, and over stateless HTTP their Mcp-Param-* headers.
+func (c *Client) toolCall(name string, args any) (map[string]any, *outgoing, error) {
 	var rawArgs json.RawMessage
 	if args != nil {
 		b, err := json.Marshal(args)
 		if err != nil {
-			return nil, fmt.Errorf("tools/call %s: encode arguments: %w", name, err)
+			return nil, nil, fmt.Errorf("tools/call %s: encode arguments: %w", name, err)
 		}
 		if string(b) != "null" {
 			rawArgs = b
@@ -151,20 +104,22 @@ func (c *Client) CallTool(ctx context.Context, name string, args any) (*CallTool
 	if c.mirrorsHeaders() {
 		h, err := c.paramHeaders(name, rawArgs)
 		if err != nil {
-			return nil, fmt.Errorf("tools/call %s: %w", name, err)
+			return nil, nil, fmt.Errorf("tools/call %s: %w", name, err)
 		}
 		o.header = h
 	}
-	raw, err := c.roundTrips(ctx, o, params)
-	if err != nil {
-		return nil, fmt.Errorf("tools/call %s: %w", name, err)
-	}
+	return params, o, nil
+}
+
+// decodeToolResult decodes the result of a call to tool: a result with
+// isError comes back with a [*ToolCallError].
+func decodeToolResult(tool string, raw json.RawMessage) (*CallToolResult, error) {
 	var res CallToolResult
 	if err := json.Unmarshal(raw, &res); err != nil {
-		return nil, fmt.Errorf("tools/call %s: decode result: %w: %w", name, ErrUnexpectedResult, err)
+		return nil, fmt.Errorf("tools/call %s: decode result: %w: %w", tool, ErrUnexpectedResult, err)
 	}
 	if res.IsError {
-		return &res, &ToolCallError{Tool: name, Result: &res}
+		return &res, &ToolCallError{Tool: tool, Result: &res}
 	}
 	return &res, nil
 }
@@ -176,11 +131,18 @@ func (c *Client) CallTool(ctx context.Context, name string, args any) (*CallTool
 // result that does not decode into Out wraps [ErrUnexpectedResult] and the
 // decoder's error. Generated typed clients call it.
 func CallToolAs[Out any](ctx context.Context, c *Client, name string, in any) (Out, error) {
-	var out Out
 	res, err := c.CallTool(ctx, name, in)
 	if err != nil {
+		var out Out
 		return out, err
 	}
+	return resultAs[Out](name, res)
+}
+
+// resultAs decodes the result of a call to the tool name into Out, as
+// [CallToolAs] says.
+func resultAs[Out any](name string, res *CallToolResult) (Out, error) {
+	var out Out
 	switch p := any(&out).(type) {
 	case *string:
 		var b strings.Builder
@@ -248,17 +210,24 @@ func (c *Client) GetPrompt(ctx context.Context, name string, args map[string]str
 // argument (Type "ref/prompt", Name) or a resource template's variable
 // (Type "ref/resource", URI).
 type CompletionRef struct {
+	// Type is "ref/prompt" or "ref/resource".
 	Type string `json:"type"`
+	// Name is the prompt's name, for "ref/prompt".
 	Name string `json:"name,omitempty"`
-	URI  string `json:"uri,omitempty"`
+	// URI is the resource template's URI template, for "ref/resource".
+	URI string `json:"uri,omitempty"`
 }
 
 // Completion is the answer of completion/complete: candidate values, and
 // how many there are in all when the server knows.
 type Completion struct {
-	Values  []string `json:"values"`
-	Total   int      `json:"total,omitempty"`
-	HasMore bool     `json:"hasMore,omitempty"`
+	// Values are the candidate values.
+	Values []string `json:"values"`
+	// Total is how many candidates there are in all; 0 when the server
+	// does not say.
+	Total int `json:"total,omitempty"`
+	// HasMore says that there are more candidates than Values holds.
+	HasMore bool `json:"hasMore,omitempty"`
 }
 
 // Complete asks the server to complete the argument arg of ref from the

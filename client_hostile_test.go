@@ -759,6 +759,11 @@ func TestHostileClientEndlessPages(t *testing.T) {
 			"ListResourceTemplates": func() error { _, err := c.ListResourceTemplates(ctx); return err },
 			"ListPrompts":           func() error { _, err := c.ListPrompts(ctx); return err },
 			"ListSkills":            func() error { _, err := c.ListSkills(ctx); return err },
+			"Tools iterator":        func() error { return lastErr(c.Tools(ctx)) },
+			"Resources iterator":    func() error { return lastErr(c.Resources(ctx)) },
+			"Templates iterator":    func() error { return lastErr(c.ResourceTemplates(ctx)) },
+			"Prompts iterator":      func() error { return lastErr(c.Prompts(ctx)) },
+			"Skills iterator":       func() error { return lastErr(c.Skills(ctx)) },
 			"CheckSurface":          func() error { return mcpgen.CheckSurface(ctx, c, nil) },
 			"typed CheckSurface":    func() error { return notesclient.New(c).CheckSurface(ctx) },
 		}

@@ -17,17 +17,14 @@ import (
 	"time"
 )
 
-// This file is the client side of Streamable HTTP: every message is a
-// POST, answered with JSON or with an SSE stream that carries the call's
-// notifications before its response. In a legacy session the client also
-// holds the session id, opens the GET stream for the server's own
-// messages, answers the server's requests with POSTs, and resumes a
-// broken stream with Last-Event-ID.
-
 // HTTPTransport reaches the Streamable HTTP endpoint at url, in both
 // eras: stateless 2026-07-28 POSTs with the request headers the revision
 // defines, or a legacy session (Mcp-Session-Id, ended with DELETE on
-// Close).
+// Close). Every message is a POST, answered with JSON or with an SSE
+// stream that carries the call's notifications before its response. In a
+// legacy session the client also opens the GET stream for the server's
+// own messages, answers the server's requests with POSTs, and resumes a
+// broken stream with Last-Event-ID.
 func HTTPTransport(url string) ClientTransport { return &httpTransport{url: url} }
 
 type httpTransport struct{ url string }
@@ -60,7 +57,7 @@ func (t *httpTransport) dial(_ context.Context, c *Client) (clientConn, error) {
 	// A copy, so that the caller's client keeps its own redirect policy.
 	safe := *hc
 	safe.CheckRedirect = sameOrigin(hc.CheckRedirect)
-	return &httpConn{c: c, url: t.url, hc: &safe, own: own}, nil
+	return &httpConn{c: c, url: t.url, hc: &safe, own: own, getReady: make(chan struct{})}, nil
 }
 
 type httpConn struct {
@@ -75,6 +72,11 @@ type httpConn struct {
 	session   string // Mcp-Session-Id of a legacy session
 	stopGET   context.CancelFunc
 	listening sync.WaitGroup
+	// getReady is closed once the first answer to the GET stream's
+	// request came (or it failed): from then on the server sends the
+	// session's notifications there.
+	getReady chan struct{}
+	getOnce  sync.Once
 	// waiting holds the calls whose response may arrive on another
 	// stream (a legacy server may send it on the GET stream), by id.
 	waiting map[string]chan *wireMessage
@@ -113,9 +115,12 @@ func refused(err error) bool {
 // errors.As finds an [*InsufficientScopeError] with the scope the server
 // asked for.
 type HTTPStatusError struct {
+	// StatusCode is the HTTP status of the answer.
 	StatusCode int
-	Body       string
-	Err        *ProtocolError // the JSON-RPC error of the body, if any
+	// Body is the start of the answer's body, for the error's text.
+	Body string
+	// Err is the JSON-RPC error of the body, if it held one.
+	Err *ProtocolError
 
 	scope   *InsufficientScopeError // a 403's insufficient_scope
 	session string                  // the legacy session the request was sent in
@@ -615,9 +620,12 @@ func (hc *httpConn) get(ctx context.Context, lastID string) (*http.Response, err
 // in a row; a server without one (405) is left alone.
 func (hc *httpConn) listen(ctx context.Context) {
 	defer hc.listening.Done()
+	ready := func() { hc.getOnce.Do(func() { close(hc.getReady) }) }
+	defer ready()
 	st := &sseState{retry: defaultSSERetry}
 	for fails := 0; fails <= maxSSEReconnects && ctx.Err() == nil; {
 		resp, err := hc.get(ctx, st.lastID)
+		ready()
 		if err != nil {
 			fails++
 		} else {
@@ -646,6 +654,24 @@ func (hc *httpConn) listen(ctx context.Context) {
 			return
 		case <-time.After(st.retry):
 		}
+	}
+}
+
+// sessionStream waits until the legacy session's GET stream was answered
+// (or refused), so that the session's notifications sent from then on
+// reach the client; at once when the connection holds no such stream.
+func (hc *httpConn) sessionStream(ctx context.Context) error {
+	hc.mu.Lock()
+	listening := hc.stopGET != nil
+	hc.mu.Unlock()
+	if !listening {
+		return nil
+	}
+	select {
+	case <-hc.getReady:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
 	}
 }
 

@@ -16,12 +16,20 @@ import (
 // (elicitation/create): in form mode a message and the JSON Schema of the
 // answer; in url mode a URL for the user to visit.
 type ElicitRequest struct {
-	Mode            string          `json:"mode,omitempty"` // "form" (or empty) or "url"
-	Message         string          `json:"message"`
+	// Mode is "form" (or empty) or "url".
+	Mode string `json:"mode,omitempty"`
+	// Message is what to show the user.
+	Message string `json:"message"`
+	// RequestedSchema is the JSON Schema of the answer in form mode: an
+	// object of primitive properties.
 	RequestedSchema json.RawMessage `json:"requestedSchema,omitempty"`
-	URL             string          `json:"url,omitempty"`
-	ElicitationID   string          `json:"elicitationId,omitempty"`
-	Meta            json.RawMessage `json:"_meta,omitempty"`
+	// URL is the page the user is to visit in url mode.
+	URL string `json:"url,omitempty"`
+	// ElicitationID identifies a url-mode elicitation, which the server
+	// names again when it is complete.
+	ElicitationID string `json:"elicitationId,omitempty"`
+	// Meta is the request's _meta object.
+	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
 // ElicitResult is the user's answer: Action "accept" (with Content, the
@@ -29,17 +37,23 @@ type ElicitRequest struct {
 // When accepting, properties the answer leaves out that have a default in
 // the requested schema are filled in with it.
 type ElicitResult struct {
-	Action  string          `json:"action"`
-	Content map[string]any  `json:"content,omitempty"`
-	Meta    json.RawMessage `json:"_meta,omitempty"`
+	// Action is what the user did: "accept", "decline" or "cancel".
+	Action string `json:"action"`
+	// Content holds the answer's values, by property, when accepting.
+	Content map[string]any `json:"content,omitempty"`
+	// Meta is the result's _meta object.
+	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
 // SamplingMessage is one message of a sampling request. Content is one
 // content block or, since 2025-11-25, an array of them; see Blocks.
 type SamplingMessage struct {
-	Role    string          `json:"role"`
+	// Role is who speaks: "user" or "assistant".
+	Role string `json:"role"`
+	// Content is one content block or an array of them, as sent.
 	Content json.RawMessage `json:"content"`
-	Meta    json.RawMessage `json:"_meta,omitempty"`
+	// Meta is the message's _meta object.
+	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
 // Blocks decodes the message's content as a list of blocks, whether it
@@ -60,33 +74,59 @@ func (m *SamplingMessage) Blocks() ([]Content, error) {
 // CreateMessageRequest is the server asking the client's model for a
 // completion (sampling/createMessage).
 type CreateMessageRequest struct {
-	Messages         []SamplingMessage `json:"messages"`
-	ModelPreferences json.RawMessage   `json:"modelPreferences,omitempty"`
-	SystemPrompt     string            `json:"systemPrompt,omitempty"`
-	IncludeContext   string            `json:"includeContext,omitempty"`
-	Temperature      *float64          `json:"temperature,omitempty"`
-	MaxTokens        int               `json:"maxTokens"`
-	StopSequences    []string          `json:"stopSequences,omitempty"`
-	Metadata         json.RawMessage   `json:"metadata,omitempty"`
-	Tools            json.RawMessage   `json:"tools,omitempty"`
-	ToolChoice       json.RawMessage   `json:"toolChoice,omitempty"`
-	Meta             json.RawMessage   `json:"_meta,omitempty"`
+	// Messages are the conversation to continue.
+	Messages []SamplingMessage `json:"messages"`
+	// ModelPreferences are the server's hints for choosing a model
+	// (names, and the priorities of cost, speed and intelligence), as
+	// sent.
+	ModelPreferences json.RawMessage `json:"modelPreferences,omitempty"`
+	// SystemPrompt is the system prompt the server asks for; the client
+	// may change or ignore it.
+	SystemPrompt string `json:"systemPrompt,omitempty"`
+	// IncludeContext asks for context from MCP servers: "none",
+	// "thisServer" or "allServers".
+	IncludeContext string `json:"includeContext,omitempty"`
+	// Temperature is the sampling temperature asked for; nil leaves it to
+	// the client.
+	Temperature *float64 `json:"temperature,omitempty"`
+	// MaxTokens is the most tokens the completion may have.
+	MaxTokens int `json:"maxTokens"`
+	// StopSequences end the completion where they occur.
+	StopSequences []string `json:"stopSequences,omitempty"`
+	// Metadata is for the model provider, passed through as sent.
+	Metadata json.RawMessage `json:"metadata,omitempty"`
+	// Tools are the tools the model may call (since 2025-11-25), as
+	// sent.
+	Tools json.RawMessage `json:"tools,omitempty"`
+	// ToolChoice says how the model may use Tools, as sent.
+	ToolChoice json.RawMessage `json:"toolChoice,omitempty"`
+	// Meta is the request's _meta object.
+	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
 // CreateMessageResult is the model's answer to a sampling request.
 type CreateMessageResult struct {
-	Role       string          `json:"role"`
-	Content    Content         `json:"content"`
-	Model      string          `json:"model"`
-	StopReason string          `json:"stopReason,omitempty"`
-	Meta       json.RawMessage `json:"_meta,omitempty"`
+	// Role is who speaks in Content, normally "assistant".
+	Role string `json:"role"`
+	// Content is what the model wrote.
+	Content Content `json:"content"`
+	// Model names the model that wrote it.
+	Model string `json:"model"`
+	// StopReason says why the model stopped: "endTurn", "stopSequence",
+	// "maxTokens", "toolUse" or another reason of the client's.
+	StopReason string `json:"stopReason,omitempty"`
+	// Meta is the result's _meta object.
+	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
 // Root is a directory or file the client lets the server work in
 // (roots/list).
 type Root struct {
-	URI  string          `json:"uri"`
-	Name string          `json:"name,omitempty"`
+	// URI is the root's address, a file:// URI.
+	URI string `json:"uri"`
+	// Name is the root's name shown to people.
+	Name string `json:"name,omitempty"`
+	// Meta is the root's _meta object.
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -254,6 +294,12 @@ func (c *Client) answerAll(ctx context.Context, reqs map[string]json.RawMessage)
 // server's requestState (at most maxInputRounds times); a task result is
 // followed to the task's end.
 func (c *Client) roundTrips(ctx context.Context, o *outgoing, base map[string]any) (json.RawMessage, error) {
+	return c.rounds(ctx, o, base, true)
+}
+
+// rounds is roundTrips; with follow false a task result is returned as
+// it is instead of followed.
+func (c *Client) rounds(ctx context.Context, o *outgoing, base map[string]any, follow bool) (json.RawMessage, error) {
 	params := maps.Clone(base)
 	for round := 0; ; round++ {
 		try := *o
@@ -273,7 +319,10 @@ func (c *Client) roundTrips(ctx context.Context, o *outgoing, base map[string]an
 		switch head.ResultType {
 		case resultInputRequired:
 		case resultTask:
-			return c.followTask(ctx, head.TaskID, raw)
+			if !follow {
+				return raw, nil
+			}
+			return c.followTask(ctx, head.TaskID, raw, true)
 		default:
 			return raw, nil
 		}
@@ -301,15 +350,17 @@ const (
 )
 
 // followTask polls the task id (tasks/get) until it ends, answering its
-// questions (tasks/update), and returns the result of the call it runs.
-// Over HTTP the task id travels in Mcp-Name as the tasks extension says.
-// When ctx ends first the task is cancelled (tasks/cancel).
-func (c *Client) followTask(ctx context.Context, id string, first json.RawMessage) (json.RawMessage, error) {
+// questions (tasks/update) in at most maxInputRounds rounds, and returns
+// the result of the call it runs. Over HTTP the task id travels in
+// Mcp-Name as the tasks extension says. When ctx ends first, or the task
+// asks too often, the task is cancelled (tasks/cancel) if cancel is set.
+func (c *Client) followTask(ctx context.Context, id string, first json.RawMessage, cancel bool) (json.RawMessage, error) {
 	if id == "" {
 		return nil, fmt.Errorf("the server answered with a task but no taskId")
 	}
 	view := first
 	answered := map[string]bool{}
+	rounds := 0
 	for {
 		var t struct {
 			Status         string                     `json:"status"`
@@ -342,6 +393,12 @@ func (c *Client) followTask(ctx context.Context, id string, first json.RawMessag
 				}
 			}
 			if len(pending) > 0 {
+				if rounds++; rounds > maxInputRounds {
+					if cancel {
+						c.cancelTask(ctx, id)
+					}
+					return nil, fmt.Errorf("task %s: the server asked for input %d times without completing the task", id, maxInputRounds)
+				}
 				answers, err := c.answerAll(ctx, pending)
 				if err != nil {
 					return nil, fmt.Errorf("task %s: %w", id, err)
@@ -357,9 +414,9 @@ func (c *Client) followTask(ctx context.Context, id string, first json.RawMessag
 		wait := min(max(time.Duration(t.PollIntervalMs)*time.Millisecond, minTaskPoll), maxTaskPoll)
 		select {
 		case <-ctx.Done():
-			cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-			_, _ = c.call(cctx, "tasks/cancel", map[string]any{"taskId": id}, id)
-			cancel()
+			if cancel {
+				c.cancelTask(ctx, id)
+			}
 			return nil, ctx.Err()
 		case <-time.After(wait):
 		}
@@ -370,11 +427,24 @@ func (c *Client) followTask(ctx context.Context, id string, first json.RawMessag
 	}
 }
 
+// cancelTask sends tasks/cancel for a task the caller gave up on, within
+// 5 s of ctx ending.
+func (c *Client) cancelTask(ctx context.Context, id string) {
+	cctx, stop := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer stop()
+	_, _ = c.call(cctx, "tasks/cancel", map[string]any{"taskId": id}, id)
+}
+
 // Progress is one progress notification of a call: how far it got, of
 // what total (0 when unknown), and what it is doing.
 type Progress struct {
-	Progress, Total float64
-	Message         string
+	// Progress is how far the call got; it grows with every
+	// notification.
+	Progress float64
+	// Total is what Progress counts up to; 0 when unknown.
+	Total float64
+	// Message says what the call is doing, if the server said.
+	Message string
 }
 
 type progressKey struct{}

@@ -24,18 +24,28 @@ import (
 // files with their digests and sizes, or "dynamic" for a skill whose
 // files the server generates when read.
 type SkillInfo struct {
-	URI         string          `json:"uri"`
+	// URI is the address of the skill's SKILL.md.
+	URI string `json:"uri"`
+	// Frontmatter is the SKILL.md frontmatter as a JSON object (name,
+	// description ...).
 	Frontmatter json.RawMessage `json:"frontmatter,omitempty"`
-	Resources   json.RawMessage `json:"resources,omitempty"`
-	Meta        json.RawMessage `json:"_meta,omitempty"`
+	// Resources lists the skill's files as the server sent it: an array
+	// of entries (see [SkillInfo.Files]) or "dynamic".
+	Resources json.RawMessage `json:"resources,omitempty"`
+	// Meta is the entry's _meta object.
+	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
 // SkillFileInfo is one file of a skill's entry: where to read it, and the
 // digest ("sha256:<hex>") and size its content must have.
 type SkillFileInfo struct {
-	URI    string `json:"uri"`
+	// URI is where to read the file.
+	URI string `json:"uri"`
+	// Digest is "sha256:<hex>" of the file's content.
 	Digest string `json:"digest,omitempty"`
-	Size   *int64 `json:"size,omitempty"`
+	// Size is the content's length in bytes; nil when the entry does not
+	// say.
+	Size *int64 `json:"size,omitempty"`
 }
 
 // Files returns the skill's files as its entry lists them; false for a
@@ -56,7 +66,7 @@ var ErrSkillVerification = errors.New("skill file verification failed")
 // ListSkills lists every skill the server offers, following every page.
 // It reads none of their files.
 func (c *Client) ListSkills(ctx context.Context) ([]SkillInfo, error) {
-	return listAll[SkillInfo](ctx, c, "skills/list", "skills")
+	return listAll[SkillInfo](ctx, c, "skills/list", "skills", nil)
 }
 
 // GetSkill returns the entry of the skill whose SKILL.md is at uri.

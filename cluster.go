@@ -17,29 +17,6 @@ import (
 	"github.com/mcpgen/mcpgen/internal/jsonrpc"
 )
 
-// This file shares a server's state with the other replicas of its
-// deployment through a [cluster.Backend] (Options.Cluster). Without one,
-// none of it runs: sessions, tasks and keys stay in this process.
-//
-// What is shared, and how:
-//   - legacy sessions: created in the backend at initialize, loaded by any
-//     replica that sees their Mcp-Session-Id and cached there; changes (log
-//     level, subscriptions, end) are saved and published, and the
-//     replicas that cache the session reload it (or end it); a DELETE is
-//     answered once every replica has confirmed the end (endEverywhere);
-//     the expiry is pushed forward at most once per touchEvery;
-//   - notifications (resources/updated, list changes, task status): are
-//     published, and every replica, the publisher too, delivers them to its
-//     listeners in the order of the messages, after the session changes
-//     published before them (a subscription answered on one replica holds
-//     for the next change made on any);
-//   - responses to our legacy server-to-client requests that the load
-//     balancer sent to another replica: published, and the replica whose
-//     handler waits delivers them;
-//   - tasks: every status change is written through; tasks/get reads the
-//     backend; tasks/update and tasks/cancel reach the owner by message;
-//   - signing keys for cursors and requestState: from the backend.
-
 // touchEvery is how often a session in use pushes its shared expiry.
 const touchEvery = time.Minute
 

@@ -17,7 +17,7 @@ import (
 // The legacy sessions of a server in a cluster: created in the backend at
 // initialize, loaded by any replica that sees their Mcp-Session-Id and
 // cached there, changed field by field and reloaded where cached, ended
-// everywhere before a DELETE is answered (see cluster.go).
+// everywhere before a DELETE is answered (see ClusterBackend).
 
 func (sess *Session) record(idle time.Duration) cluster.Session {
 	client, _ := json.Marshal(sess.Client)

@@ -1,9 +1,3 @@
-// Observers: the runtime emits events and request timings to one
-// [Observer] ([Options].Observer); CombineObservers puts several there.
-// The metrics and tracing packages provide Prometheus and OpenTelemetry
-// observers, [NewAccessLog] a zap access log. When none is set, the
-// request path does no observing work at all.
-
 package mcpgen
 
 import (
@@ -11,8 +5,10 @@ import (
 	"time"
 )
 
-// Combine returns one observer that feeds all of obs (nil ones are
-// skipped), or nil when there are none, so that the server runs without.
+// CombineObservers returns one observer that feeds all of obs (nil ones
+// are skipped), or nil when there are none, so that the server runs
+// without: [Options].Observer takes one, and a main that wants
+// Prometheus metrics, traces and an access log at once combines them.
 func CombineObservers(obs ...Observer) Observer {
 	var m multi
 	for _, o := range obs {

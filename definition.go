@@ -40,6 +40,12 @@ type Definition struct {
 	// components require; the generator fills it in. OAuth publishes it
 	// as scopes_supported.
 	Scopes []string
+
+	// ServerCard is the server's MCP Server Card (SEP-2127), the JSON
+	// document mcpgen writes as generated/<server>/server-card.json from
+	// the //mcp:server options; [ServerCardHandler] serves it. Empty: the
+	// server has none.
+	ServerCard []byte
 }
 
 // Cache carries the 2026-07-28 cache hints of a list or read result.

@@ -48,6 +48,12 @@
 // prompts (Get) follow the same pattern; a Complete method adds argument
 // completion.
 //
+// The MCP message types that the runtime and the components share (list
+// entries such as [ToolInfo], [Content], results such as
+// [CallToolResult]) follow the published schema of each revision; the
+// fields a newer revision added are optional, so that one type serves
+// both eras.
+//
 // A result too large to hold in memory (a whole knowledge graph) is
 // streamed: its type renders its text and structuredContent into a
 // [Body], typically a [Spill], while it reads its data ([StreamedText],
@@ -126,6 +132,9 @@
 // method per tool, resource, template and prompt taking and returning
 // copies of the components' types, and [CheckSurface] compares a server's
 // tools with the ones such a client was generated from (docs/clients.md).
+// The helpers generated clients call ([CallToolAs], [ReadResourceAs],
+// [ExpandTemplate], [CheckSurface]) are public so that generated code uses
+// only this package's API; a hand-written client may use them too.
 //
 // A tool that failed returns its result and a [*ToolCallError]; a
 // request the server refused returns a [*ProtocolError] (over HTTP, within

@@ -15,11 +15,13 @@ import (
 // publicPackages are the packages users import: their doc links must all
 // resolve, since go doc shows an unresolved one as plain text in brackets.
 var publicPackages = map[string]string{
-	".":         "github.com/mcpgen/mcpgen",
-	"oauth":     "github.com/mcpgen/mcpgen/oauth",
-	"metrics":   "github.com/mcpgen/mcpgen/metrics",
-	"tracing":   "github.com/mcpgen/mcpgen/tracing",
-	"pgcluster": "github.com/mcpgen/mcpgen/pgcluster",
+	".":               "github.com/mcpgen/mcpgen",
+	"oauth":           "github.com/mcpgen/mcpgen/oauth",
+	"oauth/devissuer": "github.com/mcpgen/mcpgen/oauth/devissuer",
+	"oauthclient":     "github.com/mcpgen/mcpgen/oauthclient",
+	"metrics":         "github.com/mcpgen/mcpgen/metrics",
+	"tracing":         "github.com/mcpgen/mcpgen/tracing",
+	"pgcluster":       "github.com/mcpgen/mcpgen/pgcluster",
 }
 
 // symbols is what one package declares: exported and unexported names,

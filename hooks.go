@@ -7,9 +7,13 @@ import (
 	"go.uber.org/zap"
 )
 
-// Observer receives events and timings as they happen; it stores nothing
-// itself. Implementations must be safe for concurrent use and fast: they run
-// on the request path. A nil Observer in [Options] means none.
+// Observer receives the events and timings the runtime emits as they
+// happen ([Options].Observer); it stores nothing itself. Implementations
+// must be safe for concurrent use and fast: they run on the request path.
+// A nil Observer in [Options] means none, and then the request path does
+// no observing work at all. The metrics and tracing packages provide
+// Prometheus and OpenTelemetry observers, [NewAccessLog] a zap access
+// log, and [CombineObservers] feeds several.
 type Observer interface {
 	// Event records one occurrence, e.g. "mcp.request.count" with method=tools/call.
 	Event(name string, tags ...Tag)
@@ -18,7 +22,12 @@ type Observer interface {
 }
 
 // Tag is a key/value label on an event.
-type Tag struct{ Key, Value string }
+type Tag struct {
+	// Key names the label, e.g. "method".
+	Key string
+	// Value is the label's value, e.g. "tools/call".
+	Value string
+}
 
 // Event names emitted by the runtime.
 const (
@@ -35,11 +44,16 @@ const (
 // monitoring. It is separate from the error factory ([jsonrpc.Wire]) so that
 // logging can be swapped without touching what clients see.
 type ErrorHandler interface {
+	// LogError records err, which the runtime answered with on the wire,
+	// with msg saying what failed and tags the request's labels.
 	LogError(ctx context.Context, msg string, err error, tags ...Tag)
 }
 
 // ZapErrors is an [ErrorHandler] that logs through zap.
-type ZapErrors struct{ Logger *zap.Logger }
+type ZapErrors struct {
+	// Logger receives each error at error level; it must not be nil.
+	Logger *zap.Logger
+}
 
 // LogError implements [ErrorHandler].
 func (z ZapErrors) LogError(_ context.Context, msg string, err error, tags ...Tag) {
@@ -64,7 +78,9 @@ type Principal struct {
 	// subject the authorization server gave a client acting for itself);
 	// empty when the token names only a client.
 	Subject string
-	Scopes  []string
+	// Scopes are the scopes the token grants, which components' declared
+	// scopes are checked against.
+	Scopes []string
 	// ClientID is the OAuth client the token was issued to, if known.
 	ClientID string
 	// Issuer is the authorization server that vouched for Subject and

@@ -1,12 +1,167 @@
-// The Streamable HTTP transport ([HTTPHandler]) serves an MCP server over Streamable HTTP: one endpoint
-// that speaks the stateless 2026-07-28 revision and the legacy revisions
-// (2025-03-26, 2025-06-18, 2025-11-25: initialize handshake, Mcp-Session-Id
-// sessions, GET notification stream, DELETE) at the same time.
+package mcpgen
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"mime"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+	"unicode"
+
+	"go.uber.org/zap"
+
+	"github.com/mcpgen/mcpgen/internal/jsonrpc"
+)
+
+// HTTP header names used by the transport.
+const (
+	hdrProtocolVersion = "MCP-Protocol-Version"
+	hdrSessionID       = "Mcp-Session-Id"
+)
+
+// Shared header values (net/http never modifies them).
+var (
+	ctJSON      = []string{"application/json"}
+	ctSSE       = []string{"text/event-stream"}
+	noCache     = []string{"no-cache"}
+	noBuffering = []string{"no"}
+)
+
+// DefaultKeepAlive is the default of [HTTPOptions.KeepAlive].
+const DefaultKeepAlive = 15 * time.Second
+
+// EventTransportRefused is a request or connection the HTTP transport
+// refused before it reached the runtime, for the [Observer]; tag reason:
+// forbidden (Host or Origin, 403), body_timeout (the body did not arrive
+// within [Limits].HTTPReadTimeout, 408), unavailable (a session lookup while the
+// cluster's shared state is unreachable, 503), max_conns_per_ip and
+// max_conns (connections closed at once by [Flags.Run]'s caps). Refused
+// authentication is [EventAuthRefused], a body over the message limit and
+// requests over a per-principal limit [EventLimitRefused].
+const EventTransportRefused = "mcp.transport.refused"
+
+// HTTPOptions configure [HTTPHandler]: the Origin and Host checks that
+// guard against DNS rebinding (loopback is always allowed), SSE
+// keep-alives, a logger and the authentication of callers. The zero value
+// is ready to use.
+type HTTPOptions struct {
+	// AllowedOrigins lists extra Origin values (scheme://host[:port],
+	// compared case-insensitively) that may call the endpoint; "*" allows
+	// any origin. See [HTTPHandler] for the rules.
+	AllowedOrigins []string
+	// AllowedHosts lists extra Host header values ("name" for any port,
+	// "name:port" for one); "*" disables the Host check.
+	AllowedHosts []string
+	// KeepAlive is the interval of SSE keep-alive comments on long
+	// responses and GET streams (default 15s; negative disables them).
+	KeepAlive time.Duration
+	// Logger receives transport diagnostics; nil logs nothing.
+	Logger *zap.Logger
+	// Auth establishes who sends each request; nil treats every caller
+	// as anonymous. A refusal answers 401 (with WWW-Authenticate: Bearer),
+	// or the status and headers of the [*AuthError] it returns. When Auth
+	// also implements [ScopeChallenger], a call to a component whose scope
+	// the caller lacks is answered 403 with its challenge (OAuth step-up);
+	// otherwise with a JSON-RPC error. The oauth package provides an OAuth
+	// 2.1 resource server to use here.
+	Auth Authenticator
+	// Partition, when set, puts each request in a partition of the
+	// server ([Request.Partition]) once Auth has established its caller:
+	// a tenant named by the URL path (mount the handler on a pattern such
+	// as "/graphs/{name}/mcp" and read r.PathValue), or the caller's own.
+	// A partition must hold no control character. An error refuses the
+	// request: an [*AuthError] chooses the status and headers, any other
+	// error is 403.
+	Partition func(r *http.Request, p Principal) (string, error)
+}
+
+type partitionKey struct{}
+
+// partitionOf returns the partition ServeHTTP put r in.
+func partitionOf(r *http.Request) string {
+	p, _ := r.Context().Value(partitionKey{}).(string)
+	return p
+}
+
+// Authenticator establishes the [Principal] of an HTTP request
+// ([HTTPOptions].Auth). Implementations must be safe for concurrent use.
+type Authenticator interface {
+	// Authenticate returns who sends r, or an error that refuses the
+	// request: an [*AuthError] chooses the status and headers, any other
+	// error is a 401.
+	Authenticate(r *http.Request) (Principal, error)
+}
+
+// AuthFunc adapts a function to an [Authenticator].
+type AuthFunc func(*http.Request) (Principal, error)
+
+// Authenticate calls f(r).
+func (f AuthFunc) Authenticate(r *http.Request) (Principal, error) { return f(r) }
+
+// ScopeChallenger is implemented by an [Authenticator] that answers a
+// call lacking a component's scope with its own refusal, such as OAuth's
+// 403 error="insufficient_scope" naming the scopes to ask for.
+type ScopeChallenger interface {
+	// InsufficientScope returns the refusal of a call by p to a
+	// component that requires scope, which p's credentials lack.
+	InsufficientScope(p Principal, scope string) *AuthError
+}
+
+// AuthError is a refusal an [Authenticator] returns: its Status (401 when
+// zero), extra headers such as WWW-Authenticate, a short Reason for
+// observers (the reason tag of [EventAuthRefused]; "missing_token",
+// "expired", ...) and the underlying error. The client's body is a
+// JSON-RPC error naming only the status and Description.
+type AuthError struct {
+	// Status is the HTTP status of the refusal; zero means 401.
+	Status int
+	// Header holds headers to add to the refusal, such as
+	// WWW-Authenticate.
+	Header http.Header
+	// Reason is a short word for observers, the reason tag of
+	// [EventAuthRefused] ("missing_token", "expired", ...); the client
+	// does not see it.
+	Reason string
+	// Description says what was refused, in the message of the client's
+	// JSON-RPC error after the status.
+	Description string
+	// Err is the underlying error, for logs and errors.Is; the client
+	// does not see it.
+	Err error
+}
+
+// Error returns the underlying error's text, or the status text.
+func (e *AuthError) Error() string {
+	if e.Err == nil {
+		return http.StatusText(e.status())
+	}
+	return e.Err.Error()
+}
+
+// Unwrap returns the underlying error.
+func (e *AuthError) Unwrap() error { return e.Err }
+
+func (e *AuthError) status() int {
+	if e.Status == 0 {
+		return http.StatusUnauthorized
+	}
+	return e.Status
+}
+
+// HTTPHandler returns the Streamable HTTP endpoint of srv as an ordinary
+// http.Handler, to mount at any path of your own mux. One endpoint speaks
+// the stateless 2026-07-28 revision and the legacy revisions (2025-03-26,
+// 2025-06-18, 2025-11-25: initialize handshake, Mcp-Session-Id sessions,
+// GET notification stream, DELETE) at the same time.
 //
 // # Mounting
 //
-// [HTTPHandler] returns an ordinary [http.Handler] for one endpoint; it does not
-// look at the URL path, so mount it wherever you like. Several servers can
+// The handler does not look at the URL path, so mount it wherever you
+// like. Several servers can
 // share one mux, each with its own Handler (use exactly one Handler per
 // [Server], since the Handler owns the session's GET stream):
 //
@@ -107,156 +262,6 @@
 // running requests and closes its GET stream. GET and DELETE answer 400
 // without Mcp-Session-Id, 404 for an unknown session, and 405 (Allow: POST)
 // to a 2026-07-28 client.
-
-package mcpgen
-
-import (
-	"context"
-	"encoding/json"
-	"errors"
-	"fmt"
-	"mime"
-	"net/http"
-	"strings"
-	"sync"
-	"time"
-	"unicode"
-
-	"go.uber.org/zap"
-
-	"github.com/mcpgen/mcpgen/internal/jsonrpc"
-)
-
-// HTTP header names used by the transport.
-const (
-	hdrProtocolVersion = "MCP-Protocol-Version"
-	hdrSessionID       = "Mcp-Session-Id"
-)
-
-// Shared header values (net/http never modifies them).
-var (
-	ctJSON      = []string{"application/json"}
-	ctSSE       = []string{"text/event-stream"}
-	noCache     = []string{"no-cache"}
-	noBuffering = []string{"no"}
-)
-
-// DefaultKeepAlive is the default of [HTTPOptions.KeepAlive].
-const DefaultKeepAlive = 15 * time.Second
-
-// EventTransportRefused is a request or connection the HTTP transport
-// refused before it reached the runtime, for the [Observer]; tag reason:
-// forbidden (Host or Origin, 403), body_timeout (the body did not arrive
-// within [Limits].HTTPReadTimeout, 408), unavailable (a session lookup while the
-// cluster's shared state is unreachable, 503), max_conns_per_ip and
-// max_conns (connections closed at once by [Flags.Run]'s caps). Refused
-// authentication is [EventAuthRefused], a body over the message limit and
-// requests over a per-principal limit [EventLimitRefused].
-const EventTransportRefused = "mcp.transport.refused"
-
-// HTTPOptions configure [HTTPHandler]: the Origin and Host checks that
-// guard against DNS rebinding (loopback is always allowed), SSE
-// keep-alives, a logger and the authentication of callers. The zero value
-// is ready to use.
-type HTTPOptions struct {
-	// AllowedOrigins lists extra Origin values (scheme://host[:port],
-	// compared case-insensitively) that may call the endpoint; "*" allows
-	// any origin. See the package documentation.
-	AllowedOrigins []string
-	// AllowedHosts lists extra Host header values ("name" for any port,
-	// "name:port" for one); "*" disables the Host check.
-	AllowedHosts []string
-	// KeepAlive is the interval of SSE keep-alive comments on long
-	// responses and GET streams (default 15s; negative disables them).
-	KeepAlive time.Duration
-	// Logger receives transport diagnostics; nil logs nothing.
-	Logger *zap.Logger
-	// Auth establishes who sends each request; nil treats every caller
-	// as anonymous. A refusal answers 401 (with WWW-Authenticate: Bearer),
-	// or the status and headers of the [*AuthError] it returns. When Auth
-	// also implements [ScopeChallenger], a call to a component whose scope
-	// the caller lacks is answered 403 with its challenge (OAuth step-up);
-	// otherwise with a JSON-RPC error. The oauth package provides an OAuth
-	// 2.1 resource server to use here.
-	Auth Authenticator
-	// Partition, when set, puts each request in a partition of the
-	// server ([Request.Partition]) once Auth has established its caller:
-	// a tenant named by the URL path (mount the handler on a pattern such
-	// as "/graphs/{name}/mcp" and read r.PathValue), or the caller's own.
-	// A partition must hold no control character. An error refuses the
-	// request: an [*AuthError] chooses the status and headers, any other
-	// error is 403.
-	Partition func(r *http.Request, p Principal) (string, error)
-}
-
-type partitionKey struct{}
-
-// partitionOf returns the partition ServeHTTP put r in.
-func partitionOf(r *http.Request) string {
-	p, _ := r.Context().Value(partitionKey{}).(string)
-	return p
-}
-
-// Authenticator establishes the [Principal] of an HTTP request
-// ([HTTPOptions].Auth). Implementations must be safe for concurrent use.
-type Authenticator interface {
-	// Authenticate returns who sends r, or an error that refuses the
-	// request: an [*AuthError] chooses the status and headers, any other
-	// error is a 401.
-	Authenticate(r *http.Request) (Principal, error)
-}
-
-// AuthFunc adapts a function to an [Authenticator].
-type AuthFunc func(*http.Request) (Principal, error)
-
-// Authenticate calls f(r).
-func (f AuthFunc) Authenticate(r *http.Request) (Principal, error) { return f(r) }
-
-// ScopeChallenger is implemented by an [Authenticator] that answers a
-// call lacking a component's scope with its own refusal, such as OAuth's
-// 403 error="insufficient_scope" naming the scopes to ask for.
-type ScopeChallenger interface {
-	InsufficientScope(p Principal, scope string) *AuthError
-}
-
-// AuthError is a refusal an [Authenticator] returns: its Status (401 when
-// zero), extra headers such as WWW-Authenticate, a short Reason for
-// observers (the reason tag of [EventAuthRefused]; "missing_token",
-// "expired", ...) and the underlying error. The client's body is a
-// JSON-RPC error naming only the status and Description.
-type AuthError struct {
-	Status      int
-	Header      http.Header
-	Reason      string
-	Description string
-	Err         error
-}
-
-// Error returns the underlying error's text, or the status text.
-func (e *AuthError) Error() string {
-	if e.Err == nil {
-		return http.StatusText(e.status())
-	}
-	return e.Err.Error()
-}
-
-// Unwrap returns the underlying error.
-func (e *AuthError) Unwrap() error { return e.Err }
-
-func (e *AuthError) status() int {
-	if e.Status == 0 {
-		return http.StatusUnauthorized
-	}
-	return e.Status
-}
-
-// HTTPHandler returns the Streamable HTTP endpoint of srv as an ordinary
-// http.Handler, to mount at any path of your own mux. One endpoint serves
-// stateless 2026-07-28 clients and legacy clients (initialize,
-// Mcp-Session-Id, GET stream, DELETE) alike. Use one handler per server;
-// several servers may share a mux at different paths. Call srv.Close when
-// shutting the HTTP server down (http.Server.RegisterOnShutdown), so that
-// open streams end.
 func HTTPHandler(srv *Server, opts HTTPOptions) http.Handler {
 	lim := srv.opts.Limits
 	h := &handler{srv: srv, opts: opts, log: opts.Logger, readTimeout: lim.HTTPReadTimeout, writeTimeout: lim.HTTPWriteTimeout}

@@ -48,7 +48,7 @@ func (g *guard) check(r *http.Request) error {
 			return errNoHost
 		}
 		if !g.hostOK(r.Host) {
-			return fmt.Errorf("host %q is not allowed", r.Host)
+			return fmt.Errorf("host %q is not allowed (accept it with --allow-host %s, or HTTPOptions.AllowedHosts)", r.Host, hostname(r.Host))
 		}
 	}
 	origin := r.Header.Get("Origin")
@@ -65,7 +65,7 @@ func (g *guard) check(r *http.Request) error {
 	if g.hostOK(u.Host) || strings.EqualFold(u.Host, r.Host) {
 		return nil
 	}
-	return fmt.Errorf("origin %q is not allowed", origin)
+	return fmt.Errorf("origin %q is not allowed (accept it with --allow-origin %s, or HTTPOptions.AllowedOrigins)", origin, strings.TrimRight(strings.ToLower(origin), "/"))
 }
 
 // hostOK accepts loopback names (any port) and the configured hosts.

@@ -681,6 +681,29 @@ func TestDNSRebinding(t *testing.T) {
 	decodeJSON(t, post(t, g.url, h, modernBody(1, "tools/list", nil)), 200)
 }
 
+// TestRefusalNamesTheFlag: a refused Host or Origin says which flag
+// accepts it, so that an operator behind a proxy knows what to pass.
+func TestRefusalNamesTheFlag(t *testing.T) {
+	f := newHTTPFixture(t, HTTPOptions{})
+	for _, c := range []struct{ host, origin, want string }{
+		{"bookmarks.acme.dev", "", `Forbidden: host "bookmarks.acme.dev" is not allowed (accept it with --allow-host bookmarks.acme.dev, or HTTPOptions.AllowedHosts)`},
+		{"bookmarks.acme.dev:8443", "", `--allow-host bookmarks.acme.dev,`},
+		{"", "https://app.acme.dev/", `Forbidden: origin "https://app.acme.dev/" is not allowed (accept it with --allow-origin https://app.acme.dev, or HTTPOptions.AllowedOrigins)`},
+	} {
+		h := modernHeaders("tools/list", "")
+		if c.host != "" {
+			h.Set("Host", c.host)
+		}
+		if c.origin != "" {
+			h.Set("Origin", c.origin)
+		}
+		m := decodeJSON(t, post(t, f.url, h, modernBody(1, "tools/list", nil)), 403)
+		if m.Error == nil || !strings.Contains(m.Error.Message, c.want) {
+			t.Errorf("host %q origin %q: error %+v, want it to contain %q", c.host, c.origin, m.Error, c.want)
+		}
+	}
+}
+
 func TestBodyTooLarge(t *testing.T) {
 	f := newFixtureWith(t, Options{Limits: Limits{MaxMessageBytes: 1024}}, HTTPOptions{})
 	big := modernBody(1, "tools/call", map[string]any{"name": "echo", "arguments": map[string]any{"message": strings.Repeat("x", 2048)}})

@@ -11,14 +11,6 @@ import (
 	"github.com/mcpgen/mcpgen/internal/jsonrpc"
 )
 
-// This file implements multi round-trip requests (2026-07-28): a handler
-// that needs the client's input returns an input_required result; the
-// client retries with inputResponses and the requestState we issued. The
-// state is HMAC-signed and bound to the method, the component, a digest of
-// the arguments, the caller and an expiry, and it carries the answers of
-// earlier rounds so that a handler asking several questions in turn sees
-// them all.
-
 // requestStateTTL bounds how long a client may take to answer.
 const requestStateTTL = 10 * time.Minute
 

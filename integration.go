@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"net"
 	"net/http"
 	"slices"
 	"sync"
@@ -36,12 +37,27 @@ type Integration interface {
 
 // Setup is what an [Integration] sees of the binary being started.
 type Setup struct {
-	Name    string         // the binary's name, e.g. for a trace's service name
-	Logger  *zap.Logger    // the binary's logger
-	Options *Options       // Configure: the options the server will be made with
-	Server  *Server        // Serve: the server
-	HTTP    *HTTPOptions   // Serve: the endpoint's options; nil on stdio
-	Mux     *http.ServeMux // Serve: the HTTP mux the endpoint is mounted on; nil on stdio
+	// Name is the binary's name, e.g. for a trace's service name.
+	Name string
+	// Logger is the binary's logger.
+	Logger *zap.Logger
+	// Options are the options the server will be made with, which
+	// Configure may change.
+	Options *Options
+	// Server is the server, set before Serve.
+	Server *Server
+	// HTTP is the endpoint's options, set before Serve, which Serve may
+	// change (Auth, say); nil on stdio.
+	HTTP *HTTPOptions
+	// Mux is the HTTP mux the endpoint is mounted on, set before Serve,
+	// for the integration's own handlers; nil on stdio.
+	Mux *http.ServeMux
+	// Addr is the address the HTTP listener is bound to (its port, when
+	// --http asked for 0), set before Serve; nil on stdio.
+	Addr net.Addr
+	// Path is the HTTP path of the endpoint (--path), set before Serve;
+	// empty on stdio.
+	Path string
 
 	closers []func() error
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 
 	"go.uber.org/zap"
 
@@ -232,7 +233,7 @@ func (s *Server) callTool(ctx context.Context, req *Request, p *params, _ json.R
 	if len(args) == 0 || string(args) == "null" {
 		args = json.RawMessage(`{}`)
 	}
-	if err := t.input.Validate(args); err != nil {
+	if err := t.input.ValidateAll(args, maxArgumentErrors); err != nil {
 		// Argument values that break the schema are a tool execution error
 		// (SEP-1303), so the model can correct itself.
 		return &CallToolResult{
@@ -265,9 +266,27 @@ func (s *Server) callTool(ctx context.Context, req *Request, p *params, _ json.R
 	return res, nil
 }
 
-// argumentError states a schema violation with the JSON Pointer of the
-// offending value in the request, as every other params error does.
+// maxArgumentErrors bounds the schema violations one invalid call
+// reports: enough for a model to fix its arguments in one go, not so many
+// that a huge bad array fills the answer.
+const maxArgumentErrors = 10
+
+// argumentError states the schema violations with the JSON Pointer of
+// each offending value in the request, as every other params error does,
+// separated by "; ".
 func argumentError(err error) string {
+	var ves jsonschema.ValidationErrors
+	if errors.As(err, &ves) {
+		msgs := make([]string, len(ves))
+		for i, ve := range ves {
+			msgs[i] = "/params/arguments" + ve.Path + ": " + ve.Message
+		}
+		s := strings.Join(msgs, "; ")
+		if len(ves) == maxArgumentErrors {
+			s += fmt.Sprintf(" (the first %d violations; there may be more)", maxArgumentErrors)
+		}
+		return s
+	}
 	var ve *jsonschema.ValidationError
 	if errors.As(err, &ve) {
 		return "/params/arguments" + ve.Path + ": " + ve.Message
@@ -325,7 +344,7 @@ func (s *Server) runTool(ctx context.Context, req *Request, t *compiledTool, arg
 	}
 	if res.streamed != nil {
 		// Written from its bodies later; checked when small (see
-		// "Streamed results").
+		// Body and maxCheckedStream).
 		check := validJSON
 		if t.output != nil && !t.Tool.OutputTrusted {
 			check = t.output.Validate

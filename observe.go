@@ -3,6 +3,7 @@ package mcpgen
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
@@ -33,8 +34,10 @@ type RequestObserver interface {
 // [RequestObserver]. The runtime fills it in as it learns more: fields
 // marked "at end" are set only when EndRequest is called.
 type RequestInfo struct {
+	// Method is the JSON-RPC method, as the client sent it.
 	Method string
-	ID     json.RawMessage // the request id as sent; nil for a notification
+	// ID is the request id as sent; nil for a notification.
+	ID json.RawMessage
 	// Target is the tool or prompt name, or the resource URI, that the
 	// params name, as the client sent it: any string, so not for metric
 	// labels. Component is the low-cardinality one.
@@ -44,17 +47,27 @@ type RequestInfo struct {
 	Meta json.RawMessage
 	// Headers are the HTTP request headers; nil on stdio.
 	Headers HeaderGetter
-	Auth    Principal
-	Start   time.Time
+	// Auth is the caller, as the transport authenticated it.
+	Auth Principal
+	// Start is when the runtime began to serve the request.
+	Start time.Time
 
 	// Component is the registered tool, prompt, resource URI or resource
 	// template that served the request; empty when none did (at end).
 	Component string
-	Version   string // the request's protocol revision, once classified (at end)
-	SessionID string // the legacy session, if any (at end)
-	Duration  time.Duration
-	Outcome   string         // OutcomeOK, OutcomeToolError or OutcomeError (at end)
-	Error     *ProtocolError // the error answered when Outcome is OutcomeError (at end)
+	// Version is the request's protocol revision, once classified (at
+	// end).
+	Version string
+	// SessionID is the legacy session the request ran in, if any (at
+	// end).
+	SessionID string
+	// Duration is how long the request took to answer (at end).
+	Duration time.Duration
+	// Outcome is how the request ended: OutcomeOK, OutcomeToolError,
+	// OutcomeError or OutcomeCancelled (at end).
+	Outcome string
+	// Error is the error answered when Outcome is OutcomeError (at end).
+	Error *ProtocolError
 
 	ctx     context.Context // StartRequest's context
 	started bool
@@ -65,6 +78,12 @@ const (
 	OutcomeOK        = "ok"
 	OutcomeToolError = "tool_error" // a tools/call answered with isError: true
 	OutcomeError     = "error"      // a JSON-RPC error
+	// OutcomeCancelled is a request whose context was cancelled before
+	// its answer was made: the client cancelled it
+	// (notifications/cancelled), closed its HTTP request or stream, or
+	// the server was shutting down. Whatever the handler returned then
+	// (a tool error, an error made of the context's) is counted as this.
+	OutcomeCancelled = "cancelled"
 )
 
 // Event names of the runtime's state changes, beside the request events in
@@ -148,6 +167,10 @@ func (t *telemetry) endObserved(ctx context.Context, in *inbound, info *RequestI
 		info.SessionID = in.Session.ID
 	}
 	switch {
+	case errors.Is(ctx.Err(), context.Canceled):
+		// The caller cancelled: the request's context ended before its
+		// answer was made.
+		info.Outcome, info.Error = OutcomeCancelled, nil
 	case err != nil:
 		info.Outcome, info.Error = OutcomeError, jsonrpc.Wire(err)
 	case info.Outcome == "":
@@ -181,7 +204,9 @@ func (r *Request) observeResult(v any) {
 // [Client] hands such a 403 back as one too (within its
 // [*HTTPStatusError]).
 type InsufficientScopeError struct {
-	Scope string // the scope the component requires (client: the challenge's scope)
+	// Scope is the scope the component requires; in a [Client]'s error,
+	// the scope the server's challenge names.
+	Scope string
 }
 
 // Error says which scope is missing.

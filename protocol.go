@@ -1,7 +1,3 @@
-// The MCP message types that the runtime and the components share: list entries, contents, results and the protocol
-// revisions. Field names follow the published schema of each revision; the
-// newer fields are optional so that one type serves both eras.
-
 package mcpgen
 
 import (

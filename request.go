@@ -29,9 +29,11 @@ type Request struct {
 	Method string
 	// Version is the negotiated protocol revision.
 	Version string
-	// Client and ClientCaps come from initialize (legacy) or from the
+	// Client names the client, from initialize (legacy) or from the
 	// request's _meta (2026-07-28).
-	Client     Implementation
+	Client Implementation
+	// ClientCaps are the client's capabilities as it sent them, from the
+	// same place as Client.
 	ClientCaps json.RawMessage
 	// Session is the legacy session the request belongs to; nil for
 	// stateless (2026-07-28) requests.
@@ -209,13 +211,19 @@ type InputRequest struct {
 }
 
 // InputRequiredError is returned by [Request.Ask] in the stateless era when
-// the client has not yet answered: the runtime sends the requests and the
-// client retries with their answers.
+// the client has not yet answered: the runtime answers with an
+// input_required result carrying the requests, and the client retries
+// with their answers (inputResponses) and the requestState the server
+// issued. The state is signed and bound to the method, the component, a
+// digest of the arguments, the caller and an expiry, and it carries the
+// answers of earlier rounds, so that a handler asking several questions
+// in turn sees them all.
 type InputRequiredError struct {
 	// Requests are the questions still unanswered, by key.
 	Requests map[string]InputRequest
 }
 
+// Error says how many questions wait for the client.
 func (e *InputRequiredError) Error() string {
 	return fmt.Sprintf("input required: %d request(s) for the client", len(e.Requests))
 }

@@ -90,6 +90,7 @@ func RawResult(out *CallToolResult, err error) (*CallToolResult, error) {
 // output. The bytes must be compact JSON (no newline): unless the tool is
 // OutputTrusted they are still checked against the output schema.
 type EncodedJSON interface {
+	// EncodedJSON returns the value's compact JSON encoding.
 	EncodedJSON() []byte
 }
 
@@ -100,6 +101,7 @@ type EncodedJSON interface {
 // instead of the result's JSON escaped again. The bytes must be one valid
 // JSON string.
 type EncodedText interface {
+	// EncodedText returns the text block as one quoted JSON string.
 	EncodedText() []byte
 }
 
@@ -110,6 +112,8 @@ type EncodedText interface {
 // for a large result, after the transport has written the answer from
 // them.
 type Releaser interface {
+	// Release returns the buffers of the encoded bytes for reuse; the
+	// runtime calls it once.
 	Release()
 }
 
@@ -151,7 +155,7 @@ func marshalResult[T any](out T) ([]byte, error) {
 // JSON as a text block for clients that predate structured output (or the
 // result's EncodedText). A result that gives its text and structuredContent
 // as bodies (StreamedText and StreamedJSON) is streamed to the client from
-// them (see "Streamed results" in streamed.go).
+// them (see [Body]).
 func StructuredResult[T any](out T, err error) (*CallToolResult, error) {
 	if err != nil {
 		return ToolError(err)
@@ -210,7 +214,7 @@ func ResourceBlob(uri, mimeType string, out []byte, err error) (*ReadResourceRes
 
 // ResourceJSON encodes a typed value read from a resource as JSON text; a
 // value that gives its text as a body (StreamedText) is streamed to the
-// client from it instead (see "Streamed results" in streamed.go).
+// client from it instead (see [Body]).
 func ResourceJSON[T any](uri, mimeType string, out T, err error) (*ReadResourceResult, error) {
 	if err != nil {
 		return nil, err

@@ -160,12 +160,23 @@ func (f *Flags) Run(srv *Server, log *zap.Logger) error {
 	}
 	s := f.setup
 	s.Server = srv
+	var ln net.Listener
 	if f.HTTP != "" {
+		// Bound before the integrations are served, so that they know the
+		// address (its port when --http asked for port 0).
+		var err error
+		if ln, err = net.Listen("tcp", f.HTTP); err != nil {
+			return fmt.Errorf("--http: %w", err)
+		}
 		s.Mux = http.NewServeMux()
 		s.HTTP = &HTTPOptions{AllowedOrigins: split(f.AllowOrigins), AllowedHosts: split(f.AllowHosts), Logger: log, Partition: f.Partition}
+		s.Addr, s.Path = ln.Addr(), f.Path
 	}
 	for _, in := range f.integrations {
 		if err := in.Serve(ctx, s); err != nil {
+			if ln != nil {
+				_ = ln.Close()
+			}
 			return err
 		}
 	}
@@ -179,12 +190,15 @@ func (f *Flags) Run(srv *Server, log *zap.Logger) error {
 		return ServeStdio(ctx, srv, in, out)
 	}
 	endpoint := HTTPHandler(srv, *s.HTTP)
+	var card http.Handler
+	if len(srv.ServerCard()) > 0 {
+		card = ServerCardHandler(srv)
+	}
 	for _, p := range append([]string{f.Path}, f.Paths...) {
 		s.Mux.Handle(p, endpoint)
-	}
-	ln, err := net.Listen("tcp", f.HTTP)
-	if err != nil {
-		return fmt.Errorf("--http: %w", err)
+		if card != nil {
+			s.Mux.Handle(strings.TrimSuffix(p, "/")+ServerCardSuffix, card) // next to the endpoint (SEP-2127)
+		}
 	}
 	if s.HTTP.Auth == nil {
 		if err := f.checkUnauthenticated(ln.Addr(), srv, log); err != nil {

@@ -1,12 +1,3 @@
-// The core of the runtime: one [Server] value per
-// generated package, a router from each MCP method to its handler, and the
-// era logic that lets legacy (initialize, sessions) and stateless 2026-07-28
-// clients use the same endpoint at the same time.
-//
-// Transports (stdio, Streamable HTTP) decode messages and call
-// [Server.handle]; they hold no protocol state of their own. Generated
-// packages build the [Definition] and call [New].
-
 package mcpgen
 
 import (
@@ -32,17 +23,23 @@ import (
 // Options tune a server. The zero value is ready to use: no logging, no
 // observer, no permission checks, a random signing key.
 type Options struct {
-	Logger   *zap.Logger  // nil: no logs
-	Observer Observer     // nil: no events
-	Errors   ErrorHandler // nil: errors are not logged
+	// Logger receives the runtime's logs; nil logs nothing.
+	Logger *zap.Logger
+	// Observer receives the runtime's events and request timings; nil
+	// observes nothing, at no cost.
+	Observer Observer
+	// Errors receives the errors the runtime answered with, for
+	// monitoring; nil does not log them.
+	Errors ErrorHandler
 	// Grants says which scopes stand for a component's declared scope on
-	// a request (nil: the declared scope alone); Permission adds
-	// conditions of its own (nil: none). Declared scopes are enforced
-	// wherever the transport authenticates callers (HTTP with
+	// a request (nil: the declared scope alone). Declared scopes are
+	// enforced wherever the transport authenticates callers (HTTP with
 	// [HTTPOptions].Auth); without authentication (stdio, HTTP without
 	// Auth) every caller may use every component, and [Flags.Run] says so
 	// when it starts.
-	Grants     Grants
+	Grants Grants
+	// Permission adds conditions of its own to a component's declared
+	// scope, checked once the caller holds it (nil: none).
 	Permission Permission
 
 	// PageSize is the number of items per list page (default 100).
@@ -56,7 +53,11 @@ type Options struct {
 	// SessionIdle ends legacy sessions unused for this long (default 30 min;
 	// negative disables).
 	SessionIdle time.Duration
-	// Tasks enables the io.modelcontextprotocol/tasks extension.
+	// Tasks enables the io.modelcontextprotocol/tasks extension: a tool
+	// marked as a task ([Tool].Task) runs in the background when the
+	// client declares the extension on the request; the client polls
+	// tasks/get, answers input requests with tasks/update and may
+	// tasks/cancel.
 	Tasks bool
 	// Skills are Agent Skills provided by code, served under the
 	// io.modelcontextprotocol/skills extension beside the definition's
@@ -79,7 +80,27 @@ type Options struct {
 // ([Options].Cluster): legacy sessions, notifications, tasks and signing
 // keys. Backends come from opt-in packages (pgcluster, on PostgreSQL);
 // the runtime uses them through a wider contract of its own, and New
-// refuses any other implementation.
+// refuses any other implementation. Without one, sessions, tasks and keys
+// stay in the process.
+//
+// What is shared, and how:
+//   - legacy sessions: created in the backend at initialize, loaded by any
+//     replica that sees their Mcp-Session-Id and cached there; changes (log
+//     level, subscriptions, end) are saved and published, and the
+//     replicas that cache the session reload it (or end it); a DELETE is
+//     answered once every replica has confirmed the end; a session in use
+//     pushes its shared expiry forward at most once a minute;
+//   - notifications (resources/updated, list changes, task status): are
+//     published, and every replica, the publisher too, delivers them to its
+//     listeners in the order of the messages, after the session changes
+//     published before them (a subscription answered on one replica holds
+//     for the next change made on any);
+//   - responses to the server's legacy server-to-client requests that the
+//     load balancer sent to another replica: published, and the replica
+//     whose handler waits delivers them;
+//   - tasks: every status change is written through; tasks/get reads the
+//     backend; tasks/update and tasks/cancel reach the owner by message;
+//   - signing keys for cursors and requestState: from the backend.
 type ClusterBackend interface {
 	// ID names this replica, unique per process start.
 	ID() string
@@ -88,8 +109,13 @@ type ClusterBackend interface {
 	Close() error
 }
 
-// Server serves one generated component registry. It is safe for
-// concurrent use by any number of transports and requests.
+// Server serves one generated component registry: generated packages
+// build its [Definition] and call [New], one Server per server. It routes
+// each MCP method to its handler and holds the era logic that lets legacy
+// (initialize, sessions) and stateless 2026-07-28 clients use the same
+// endpoint at the same time; the transports ([ServeStdio],
+// [HTTPHandler]) only carry messages. It is safe for concurrent use by
+// any number of transports and requests.
 type Server struct {
 	def  Definition
 	opts Options
@@ -342,7 +368,9 @@ type inbound struct {
 
 // HeaderGetter reads HTTP request headers (http.Header satisfies it).
 type HeaderGetter interface {
+	// Get returns the first value of the header key, or "".
 	Get(key string) string
+	// Values returns every value of the header key.
 	Values(key string) []string
 }
 
@@ -392,7 +420,8 @@ func (m *requestMeta) UnmarshalJSON(b []byte) error {
 // handle serves one incoming message and returns the response to send, or
 // nil when there is none (notifications, responses to our own requests),
 // and its outcome: whether and why it was refused, for the transport to
-// render. handle never panics on bad input; a panicking handler becomes
+// render. Transports decode messages and call handle; they hold no
+// protocol state of their own. handle never panics on bad input; a panicking handler becomes
 // -32603.
 //
 // A request's concurrency slot and the bytes of its answer stay counted
@@ -728,7 +757,7 @@ func validLogLevel(l string) bool { _, ok := logLevels[l]; return ok }
 type answer struct {
 	b       json.RawMessage
 	parts   [][]byte
-	stream  jsonrpc.Stream // a streamed result (see "Streamed results")
+	stream  jsonrpc.Stream // a streamed result (see Body)
 	release func()
 }
 

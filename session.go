@@ -18,9 +18,14 @@ import (
 // negotiated revision, client identity and capabilities, log level and
 // resource subscriptions. Stateless 2026-07-28 requests have none.
 type Session struct {
-	ID         string
-	Version    string
-	Client     Implementation
+	// ID is the session's id, sent as Mcp-Session-Id over HTTP.
+	ID string
+	// Version is the protocol revision negotiated at initialize.
+	Version string
+	// Client names the client, as initialize said.
+	Client Implementation
+	// ClientCaps are the capabilities the client declared at
+	// initialize, as it sent them.
 	ClientCaps json.RawMessage
 
 	started     time.Time

@@ -14,14 +14,15 @@ import (
 	"github.com/mcpgen/mcpgen/internal/skills"
 )
 
-// This file serves the Skills extension (io.modelcontextprotocol/skills,
-// SEP-2640): Agent Skills published as resources under skill://, with
-// skills/list, skills/get and resources/directory/read. Skills come from the
-// generated definition (//mcp:skill, embedded and digested by mcpgen) and
-// from [Options.Skills] (provided by code), and are served side by side.
-
 // Skill is one Agent Skill: a directory whose SKILL.md frontmatter names
 // and describes it. Exactly one of Files and Dynamic is set.
+//
+// A server serves its skills under the Skills extension
+// (io.modelcontextprotocol/skills, SEP-2640), as resources under skill://
+// with skills/list, skills/get and resources/directory/read. Skills come
+// from the generated definition ([Definition].Skills, from //mcp:skill,
+// embedded and digested by mcpgen) and from [Options].Skills (provided by
+// code), and are served side by side.
 type Skill struct {
 	// Path locates the skill in the server's skill namespace: "git-workflow"
 	// or "acme/billing/refunds". Its last segment is the skill's name; the
@@ -41,9 +42,14 @@ type Skill struct {
 
 // SkillFile is one file of a skill.
 type SkillFile struct {
-	Path     string // relative to the skill root, '/'-separated: "SKILL.md", "references/FORMS.md"
-	MimeType string // empty: derived from the name and content (skills.MimeType)
-	Content  []byte
+	// Path is the file's path relative to the skill root,
+	// '/'-separated: "SKILL.md", "references/FORMS.md".
+	Path string
+	// MimeType is the file's media type; empty derives it from the name
+	// and content.
+	MimeType string
+	// Content is the file's bytes.
+	Content []byte
 	// Digest is "sha256:<hex>" of Content. When set (generated code sets
 	// it), New verifies it, so the binary serves what mcpgen checked;
 	// when empty, New computes it.

@@ -7,8 +7,7 @@ import (
 	"sync"
 )
 
-// Spill is a [Body] a component renders a large result into (see
-// "Streamed results"): its first bytes are held in memory and, past a
+// Spill is a [Body] a component renders a large result into: its first bytes are held in memory and, past a
 // limit, all of them in an unlinked temporary file, so that an answer of
 // hundreds of megabytes costs the process a few buffers, not the answer
 // (the file's pages are the kernel's page cache, not the process's

@@ -1,17 +1,3 @@
-// The stdio transport ([ServeStdio]) serves an MCP server over newline-delimited JSON-RPC on a
-// reader and a writer (a process's stdin and stdout). Nothing but protocol
-// messages is written to the writer; logs belong on stderr.
-//
-// A line longer than the server's MaxMessageBytes (the limit HTTP applies
-// to a body) is answered with -32600 naming the limit and a null id, and
-// the connection goes on with the next line; the reader never holds more
-// than the limit of one line.
-//
-// Requests run concurrently, so that a slow tool does not hold up the
-// others and notifications/cancelled can reach a running handler; the
-// initialize request and all notifications and responses are handled in
-// arrival order.
-
 package mcpgen
 
 import (
@@ -31,10 +17,22 @@ import (
 	"github.com/mcpgen/mcpgen/internal/jsonrpc"
 )
 
-// Serve reads messages from r until EOF or ctx ends, answering on w. It
-// waits for handlers in flight before returning. A clean EOF returns nil.
-// An answer that fails part-way (a streamed result, see "Streamed
-// results") ends the connection: w is closed if it is an io.Closer.
+// ServeStdio serves srv over newline-delimited JSON-RPC, reading messages
+// from r (a process's stdin) until EOF or ctx ends and answering on w (its
+// stdout). Nothing but protocol messages is written to w; logs belong on
+// stderr. It waits for handlers in flight before returning. A clean EOF
+// returns nil.
+//
+// A line longer than the server's MaxMessageBytes (the limit HTTP applies
+// to a body) is answered with -32600 naming the limit and a null id, and
+// the connection goes on with the next line; the reader never holds more
+// than the limit of one line.
+//
+// Requests run concurrently, so that a slow tool does not hold up the
+// others and notifications/cancelled can reach a running handler; the
+// initialize request and all notifications and responses are handled in
+// arrival order. An answer that fails part-way (a streamed result whose
+// [Body] failed) ends the connection: w is closed if it is an io.Closer.
 func ServeStdio(ctx context.Context, srv *Server, r io.Reader, w io.Writer) error {
 	growPipe(w)
 	c := &conn{srv: srv, w: w, out: bufio.NewWriter(w), inflight: map[string]context.CancelCauseFunc{}, wake: make(chan struct{}, 1)}
@@ -153,7 +151,7 @@ func (c *conn) write(m *jsonrpc.Message) error {
 }
 
 // cut ends a connection on which a message was written in part (a
-// streamed result whose body failed, see "Streamed results"): nothing
+// streamed result whose body failed, see Body): nothing
 // more may follow a broken line, so the output is closed, when it can be,
 // and nothing is written to it again; the client sees the stream end.
 // c.wmu is held.

@@ -10,62 +10,51 @@ import (
 	"github.com/mcpgen/mcpgen/internal/jsonrpc"
 )
 
-// Streamed results
+// Body is part of a result held outside memory, so that a result of
+// hundreds of megabytes (mcp-memory's read_graph of a large graph) is not
+// held in memory on its way to the client: its component renders it into
+// a Body (a [Spill], say) while it reads its data, and the transport
+// copies the body into the answer after the handler returned, between the
+// fixed parts of the JSON-RPC response. stdio, HTTP JSON and HTTP SSE
+// answers are all written this way; the process holds a few buffers,
+// whatever the answer's size. A result type opts in by implementing
+// [StreamedText] (the text block of a tool result, or the text of a
+// resource) and, for a tool with structured output, [StreamedJSON];
+// [StructuredResult] and [ResourceJSON] find them.
 //
-// A result of hundreds of megabytes (mcp-memory's read_graph of a large
-// graph) is not held in memory on its way to the client: its component
-// renders it into a [Body] (a file, say) while it reads its data, and the
-// transport copies the body into the answer after the handler returned,
-// between the fixed parts of the JSON-RPC response. stdio, HTTP JSON and
-// HTTP SSE answers are all written this way; the process holds a few
-// buffers, whatever the answer's size.
+// A Body holds Len bytes of one JSON value (for a text, a JSON string,
+// quotes included) with no line break outside its strings. WriteTo writes
+// those bytes, from the start, each time it is called; calls are never
+// concurrent. The runtime calls Close once the answer is written or
+// dropped; Close must allow a second call.
 //
-// A result type opts in by implementing [StreamedText] (the text block of
-// a tool result, or the text of a resource) and, for a tool with
-// structured output, [StreamedJSON]; [StructuredResult] and
-// [ResourceJSON] find them.
+// Errors: render the body completely before the handler returns, so that
+// a failure of the data source (a store failing mid-walk) is an ordinary
+// error of the call, answered as any other, and nothing of the answer has
+// been written yet. Once writing has begun, only reading the body back or
+// the client's connection can fail; the message is then cut short, never
+// completed with made-up bytes: stdio closes its output (the client sees
+// the stream end, not a broken line followed by more messages), HTTP
+// aborts the response, whose Content-Length (JSON answers) or unfinished
+// event (SSE) tells the client it is incomplete.
 //
-// Errors: the component renders its body completely before it returns,
-// so an error of its data source (a store failing mid-walk) is an
-// ordinary error of the call, answered as any other, and nothing of the
-// answer has been written yet. Once writing has begun, only reading the
-// body back or the client's connection can fail; the message is then cut
-// short, never completed with made-up bytes: stdio closes its output (the
-// client sees the stream end, not a broken line followed by more
-// messages), HTTP aborts the response, whose Content-Length (JSON
-// answers) or unfinished event (SSE) tells the client it is incomplete.
-//
-// Limits hold as for other answers: a streamed answer's full length
+// Limits hold as for other answers: a streamed answer's whole length
 // counts against its caller's pending bytes
-// (Options.Limits.MaxPendingBytesPerPrincipal) and its concurrency slot stays
+// ([Limits].MaxPendingBytesPerPrincipal) and its concurrency slot stays
 // taken until it is written or dropped. A task stores its result, so a
 // tool run as a task reads its body into memory once.
 //
-// Output schemas: a streamed structuredContent of at most
-// maxCheckedStream bytes is read back and checked against the tool's
-// output schema like any other; a larger one is not read back, and the
-// result type vouches for it (render it from typed values, and test it
-// against the schema, as mcp-memory's graph does).
-
-// Body is part of a result held outside memory: Len bytes of one JSON
-// value (for a text, a JSON string, quotes included) with no line break
-// outside its strings. WriteTo writes those bytes, from the start, each
-// time it is called; calls are never concurrent. The runtime calls Close
-// once the answer is written or dropped; Close must allow a second call.
-//
-// Render the body completely before the handler returns: a failure of the
-// data source is then an ordinary error of the call, and nothing of the
-// answer has been sent. If writing the body fails once the answer has
-// begun, the answer is cut short, never completed: stdio closes its
-// output, HTTP aborts the response (a JSON answer carries Content-Length).
-// A streamed answer's whole length counts against its caller's pending
-// bytes (Options.Limits.MaxPendingBytesPerPrincipal) and its concurrency slot
-// stays taken until it is written or dropped; a task reads it into memory
-// to store it. A streamed structuredContent over 1 MiB is not read back to
-// be checked against the output schema: the result type vouches for it.
+// Output schemas: a streamed structuredContent of at most 1 MiB is read
+// back and checked against the tool's output schema like any other; a
+// larger one is not read back, and the result type vouches for it (render
+// it from typed values, and test it against the schema, as mcp-memory's
+// graph does).
 type Body interface {
+	// Len is the number of bytes WriteTo writes.
 	Len() int64
+	// WriteTo writes the whole body to w, from its first byte.
 	WriteTo(w io.Writer) (int64, error)
+	// Close releases what holds the body (a temporary file, say).
 	Close() error
 }
 
@@ -73,8 +62,9 @@ type Body interface {
 // a Body rather than held in memory: a tool result's text block
 // (StructuredResult, with StreamedJSON) or a resource's text
 // (ResourceJSON). A nil Body means the type has none this time, and the
-// result is encoded as usual. See "Streamed results" above.
+// result is encoded as usual. See [Body].
 type StreamedText interface {
+	// StreamedText returns the body of the text, or nil.
 	StreamedText() Body
 }
 
@@ -82,6 +72,7 @@ type StreamedText interface {
 // (compact JSON) is rendered into a Body; StructuredResult streams the
 // result when the type gives both StreamedText and StreamedJSON.
 type StreamedJSON interface {
+	// StreamedJSON returns the body of the structuredContent, or nil.
 	StreamedJSON() Body
 }
 

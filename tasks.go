@@ -16,11 +16,6 @@ import (
 	"github.com/mcpgen/mcpgen/internal/jsonrpc"
 )
 
-// This file implements the io.modelcontextprotocol/tasks extension: a tool
-// marked as a task runs in the background when the client declares the
-// extension on the request; the client polls tasks/get, answers input
-// requests with tasks/update and may tasks/cancel.
-
 // taskTTL is how long a finished task's result is kept.
 const taskTTL = time.Hour
 

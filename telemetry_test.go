@@ -265,6 +265,58 @@ func TestAccessLog(t *testing.T) {
 	}
 }
 
+// TestCancelledOutcome: a call the client cancels counts as cancelled in
+// the access log and the metrics, not as the tool error (or error) its
+// handler made of the ended context.
+func TestCancelledOutcome(t *testing.T) {
+	obj := json.RawMessage(`{"type":"object"}`)
+	running := make(chan struct{}, 2)
+	def := mcpgen.Definition{Name: "cancel", Version: "1", Tools: []mcpgen.Tool{
+		{Info: mcpgen.ToolInfo{Name: "waits", InputSchema: obj}, Call: func(ctx context.Context, _ *mcpgen.Request, _ json.RawMessage) (*mcpgen.CallToolResult, error) {
+			running <- struct{}{}
+			<-ctx.Done()
+			return mcpgen.TextResult("", ctx.Err()) // a tool error, as most handlers make it
+		}},
+	}}
+	core, logs := observer.New(zap.DebugLevel)
+	m := metrics.New()
+	srv := mcpgen.New(def, mcpgen.Options{Observer: mcpgen.CombineObservers(m, mcpgen.NewAccessLog(zap.New(core)))})
+	defer srv.Close()
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	served := make(chan error, 1)
+	go func() { served <- mcpgen.ServeStdio(context.Background(), srv, inR, outW); outW.Close() }()
+	go func() { _, _ = io.Copy(io.Discard, outR) }()
+	send := func(line string) {
+		if _, err := io.WriteString(inW, line+"\n"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"waits",` + telemetryMeta + `}}`)
+	<-running
+	send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}`)
+	deadline := time.Now().Add(5 * time.Second)
+	for logs.FilterField(zap.String("component", "waits")).Len() == 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("no access line for the cancelled call: %v", logs.All())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	inW.Close()
+	if err := <-served; err != nil {
+		t.Fatal(err)
+	}
+	line := logs.FilterField(zap.String("component", "waits")).All()[0].ContextMap()
+	if line["outcome"] != mcpgen.OutcomeCancelled {
+		t.Errorf("access log outcome %v, want cancelled (line %v)", line["outcome"], line)
+	}
+	rec := httptest.NewRecorder()
+	m.Handler().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/metrics", nil))
+	if want := `mcp_server_requests_total{component="waits",method="tools/call",outcome="cancelled"} 1`; !strings.Contains(rec.Body.String(), want) {
+		t.Errorf("metrics lack %q:\n%s", want, grep(rec.Body.String(), "mcp_server_requests_total"))
+	}
+}
+
 // TestCombine feeds every observer and nests the contexts.
 func TestCombine(t *testing.T) {
 	if mcpgen.CombineObservers(nil, nil) != nil {

@@ -1,11 +1,5 @@
 package mcpgen
 
-// The helpers that generated typed clients (generated/<server>/<server>client)
-// call besides the client runtime: reading a resource into a Go value,
-// expanding a URI template, and comparing a server's tools with the ones a
-// client was generated against. They are public so that generated code
-// uses only this package's API; a hand-written client may use them too.
-
 import (
 	"context"
 	"encoding/base64"
@@ -129,21 +123,86 @@ func isHex(c byte) bool {
 // name, its input and output schemas (OutputSchema nil when the tool had
 // none) and its link to the MCP Apps extension (UI nil when it had none).
 type SurfaceTool struct {
-	Name         string
-	InputSchema  []byte
+	// Name is the tool's name.
+	Name string
+	// InputSchema is the JSON Schema of the tool's arguments.
+	InputSchema []byte
+	// OutputSchema is the JSON Schema of its structured result; nil
+	// when it had none.
 	OutputSchema []byte
-	UI           *ToolUI
+	// UI is the tool's link to a view of the MCP Apps extension; nil
+	// when it had none.
+	UI *ToolUI
 }
 
-// SurfaceError lists how a server's tools differ from the ones a typed
-// client was generated against, one line per difference.
+// SurfaceResource is a resource, or a resource template when Template
+// is set, as a typed client was generated against it: its URI (or URI
+// template) and its MIME type ("" when it declared none).
+type SurfaceResource struct {
+	// URI is the resource's URI, or the template's URI template.
+	URI string
+	// MimeType is the media type it declared; "" when none.
+	MimeType string
+	// Template says that URI is a URI template.
+	Template bool
+}
+
+// SurfacePrompt is a prompt as a typed client was generated against it:
+// its name and its arguments.
+type SurfacePrompt struct {
+	// Name is the prompt's name.
+	Name string
+	// Arguments are the arguments it declared.
+	Arguments []SurfaceArgument
+}
+
+// SurfaceArgument is one argument of a [SurfacePrompt].
+type SurfaceArgument struct {
+	// Name is the argument's name.
+	Name string
+	// Required says that the prompt cannot be got without it.
+	Required bool
+}
+
+// SurfaceSkill is a skill as a typed client was generated against it:
+// the URI of its SKILL.md.
+type SurfaceSkill struct {
+	// URI is the address of the skill's SKILL.md.
+	URI string
+}
+
+// Surface is every primitive a typed client was generated against: its
+// tools, resources and templates, prompts and skills. Generated typed
+// clients hold theirs and check it in their CheckSurface method.
+type Surface struct {
+	// Tools are the tools the client calls.
+	Tools []SurfaceTool
+	// Resources are the resources and resource templates it reads.
+	Resources []SurfaceResource
+	// Prompts are the prompts it gets.
+	Prompts []SurfacePrompt
+	// Skills are the skills it reads.
+	Skills []SurfaceSkill
+}
+
+// SurfaceError lists how a server differs from what a typed client was
+// generated against, one line per difference.
 type SurfaceError struct {
+	// Differences are the differences, one sentence each.
 	Differences []string
 }
 
+// Error counts the differences and lists them, one per line.
 func (e *SurfaceError) Error() string {
-	return fmt.Sprintf("the server's tools differ from the client's (%d difference(s)):\n\t%s",
-		len(e.Differences), strings.Join(e.Differences, "\n\t"))
+	what := "tools differ"
+	for _, d := range e.Differences {
+		if !strings.HasPrefix(d, "tool ") {
+			what = "surface differs"
+			break
+		}
+	}
+	return fmt.Sprintf("the server's %s from the client's (%d difference(s)):\n\t%s",
+		what, len(e.Differences), strings.Join(e.Differences, "\n\t"))
 }
 
 // surfaceIgnored are the schema keywords that only document: a difference
@@ -159,13 +218,86 @@ var surfaceIgnored = map[string]bool{"description": true, "title": true, "exampl
 // Over a connection that shows views ([ClientOptions].Views) each tool's
 // view link and visibility are compared too; over any other, tools
 // offered to views only are not looked for, since servers list them only
-// to clients that show views. Typed clients call it from their
-// CheckSurface method.
+// to clients that show views. [Surface.Check] compares the other
+// primitives too.
 func CheckSurface(ctx context.Context, c *Client, want []SurfaceTool) error {
+	return (&Surface{Tools: want}).Check(ctx, c)
+}
+
+// Check lists the server's tools, and its resources, resource templates,
+// prompts and skills when s names any, and compares them with s: the
+// tools as [CheckSurface] does; a resource or template the server does
+// not offer, or offers with another MIME type (a client decodes by it);
+// a prompt it does not offer, an argument of s it does not take, or one
+// it requires that s does not; a skill it does not offer. The error (a
+// *SurfaceError) lists every difference; what the server offers beyond s
+// is not one. Typed clients call it from their CheckSurface method.
+func (s *Surface) Check(ctx context.Context, c *Client) error {
 	tools, err := c.ListTools(ctx)
 	if err != nil {
 		return fmt.Errorf("check surface: %w", err)
 	}
+	diffs := toolDiffs(c, s.Tools, tools)
+	var fixed, templates []SurfaceResource
+	for _, r := range s.Resources {
+		if r.Template {
+			templates = append(templates, r)
+		} else {
+			fixed = append(fixed, r)
+		}
+	}
+	if len(fixed) > 0 {
+		got, err := c.ListResources(ctx)
+		if err != nil {
+			return fmt.Errorf("check surface: %w", err)
+		}
+		offered := map[string]string{}
+		for _, r := range got {
+			offered[r.URI] = r.MimeType
+		}
+		diffs = append(diffs, resourceDiffs("resource", fixed, offered)...)
+	}
+	if len(templates) > 0 {
+		got, err := c.ListResourceTemplates(ctx)
+		if err != nil {
+			return fmt.Errorf("check surface: %w", err)
+		}
+		offered := map[string]string{}
+		for _, r := range got {
+			offered[r.URITemplate] = r.MimeType
+		}
+		diffs = append(diffs, resourceDiffs("resource template", templates, offered)...)
+	}
+	if len(s.Prompts) > 0 {
+		got, err := c.ListPrompts(ctx)
+		if err != nil {
+			return fmt.Errorf("check surface: %w", err)
+		}
+		diffs = append(diffs, promptDiffs(s.Prompts, got)...)
+	}
+	if len(s.Skills) > 0 {
+		got, err := c.ListSkills(ctx)
+		if err != nil {
+			return fmt.Errorf("check surface: %w", err)
+		}
+		offered := map[string]bool{}
+		for _, sk := range got {
+			offered[sk.URI] = true
+		}
+		for _, sk := range s.Skills {
+			if !offered[sk.URI] {
+				diffs = append(diffs, fmt.Sprintf("skill %s: the server does not offer it", sk.URI))
+			}
+		}
+	}
+	if len(diffs) > 0 {
+		return &SurfaceError{Differences: diffs}
+	}
+	return nil
+}
+
+// toolDiffs compares the tools of want with those the server offered.
+func toolDiffs(c *Client, want []SurfaceTool, tools []ToolInfo) []string {
 	offered := make(map[string]ToolInfo, len(tools))
 	for _, t := range tools {
 		offered[t.Name] = t
@@ -193,10 +325,61 @@ func CheckSurface(ctx context.Context, c *Client, want []SurfaceTool) error {
 			diffs = append(diffs, uiDiffs(w, got)...)
 		}
 	}
-	if len(diffs) > 0 {
-		return &SurfaceError{Differences: diffs}
+	return diffs
+}
+
+// resourceDiffs compares resources (or templates) with those offered, by
+// URI: presence and MIME type.
+func resourceDiffs(kind string, want []SurfaceResource, offered map[string]string) []string {
+	var diffs []string
+	for _, r := range want {
+		mime, ok := offered[r.URI]
+		switch {
+		case !ok:
+			diffs = append(diffs, fmt.Sprintf("%s %s: the server does not offer it", kind, r.URI))
+		case mime != r.MimeType:
+			diffs = append(diffs, fmt.Sprintf("%s %s: the server declares MIME type %q; the client expects %q", kind, r.URI, mime, r.MimeType))
+		}
 	}
-	return nil
+	return diffs
+}
+
+// promptDiffs compares prompts with those offered, by name: presence and
+// arguments.
+func promptDiffs(want []SurfacePrompt, got []PromptInfo) []string {
+	offered := make(map[string]PromptInfo, len(got))
+	for _, p := range got {
+		offered[p.Name] = p
+	}
+	var diffs []string
+	for _, w := range want {
+		p, ok := offered[w.Name]
+		if !ok {
+			diffs = append(diffs, fmt.Sprintf("prompt %s: the server does not offer it", w.Name))
+			continue
+		}
+		known := map[string]bool{}
+		for _, a := range w.Arguments {
+			known[a.Name] = a.Required
+		}
+		has := map[string]bool{}
+		for _, a := range p.Arguments {
+			has[a.Name] = true
+			required, ok := known[a.Name]
+			switch {
+			case !ok && a.Required:
+				diffs = append(diffs, fmt.Sprintf("prompt %s: the server requires the argument %s, which the client does not know", w.Name, a.Name))
+			case ok && a.Required && !required:
+				diffs = append(diffs, fmt.Sprintf("prompt %s: the server requires the argument %s, which the client may leave out", w.Name, a.Name))
+			}
+		}
+		for _, a := range w.Arguments {
+			if !has[a.Name] {
+				diffs = append(diffs, fmt.Sprintf("prompt %s: the server takes no argument %s", w.Name, a.Name))
+			}
+		}
+	}
+	return diffs
 }
 
 // schemaDiffs compares two JSON documents and describes each place where

@@ -264,6 +264,18 @@ func (c *checker) checkGeneratedNames(s *server) {
 			continue
 		}
 		methods[m] = comp
+		for _, extra := range s.clientExtraMethods(comp) {
+			if prev, dup := methods[extra]; dup || slices.Contains(clientMethods, extra) {
+				what := "the client's own method"
+				if dup {
+					what = fmt.Sprintf("the method of %s at %s", prev.TypeName, prev.Pos)
+				}
+				c.atPosition(comp.Pos, comp.TypeName, "rename one of the two types",
+					"its typed client method %s collides with %s", extra, what)
+				continue
+			}
+			methods[extra] = comp
+		}
 		if (comp.TypeName == "Client" || comp.TypeName == "New") && !strings.HasPrefix(m, "Read") {
 			c.atPosition(comp.Pos, comp.TypeName, "rename the type", "the typed client package declares %s itself", comp.TypeName)
 		}

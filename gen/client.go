@@ -15,6 +15,7 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/mcpgen/mcpgen/internal/jsontag"
+	"github.com/mcpgen/mcpgen/internal/skills"
 )
 
 // The typed client of a server is a package of its own beside the server
@@ -133,7 +134,9 @@ func (ce *clientEmitter) clientFile() *jen.File {
 		"tool reports (a result with isError) is a *mcpgen.ToolCallError; a\n" +
 		"protocol failure is a *mcpgen.ProtocolError. Resources are ReadX methods,\n" +
 		"templates take their URI variables as arguments, and prompts are GetX\n" +
-		"methods.\n\n")
+		"methods. A resource has a SubscribeX method for its updates, a tool that\n" +
+		"runs as a task a StartX method returning the task, and a prompt or\n" +
+		"template with a completion method a CompleteXField method per argument.\n\n")
 	var index []string
 	for _, t := range s.Tools {
 		index = append(index, fmt.Sprintf("  - tool %s: [Client.%s]", t.Name, s.clientMethod(&t.component)))
@@ -175,7 +178,8 @@ func (ce *clientEmitter) clientFile() *jen.File {
 	)
 	f.Line()
 	f.Comment("Untyped returns the connection the client calls through, for what the")
-	f.Comment("typed methods do not cover (listing, completion, subscriptions).")
+	f.Comment("typed methods do not cover (listing, log levels, list changes, tasks")
+	f.Comment("by id).")
 	f.Func().Params(jen.Id("c").Op("*").Id("Client")).Id("Untyped").Params().Op("*").Add(rt("Client")).Block(
 		jen.Return(jen.Id("c").Dot("c")),
 	)
@@ -193,7 +197,31 @@ func (ce *clientEmitter) clientFile() *jen.File {
 		}
 		f.Line()
 	}
-	var entries []jen.Code
+	f.Comment("surface lists the tools, resources, templates, prompts and skills as this")
+	f.Comment("client was generated against them.")
+	f.Var().Id("surface").Op("=").Add(rt("Surface")).Values(ce.surfaceFields()...)
+	f.Line()
+	f.Comment("CheckSurface lists the server's tools, resources, templates, prompts and")
+	f.Comment("skills and compares them with the ones this client was generated from: a")
+	f.Comment("tool the server does not offer, or whose input or output schema differs,")
+	f.Comment("a resource or template missing or of another MIME type, a prompt missing")
+	f.Comment("or whose arguments differ, a skill missing, is a difference, and the error")
+	f.Comment("(a *mcpgen.SurfaceError) lists every one. Call it once after connecting to")
+	f.Comment("refuse a server of an incompatible version; nil means every method of")
+	f.Comment("this client matches what the server declares.")
+	f.Func().Params(jen.Id("c").Op("*").Id("Client")).Id("CheckSurface").Params(jen.Id("ctx").Qual(ctxPkg, "Context")).Error().Block(
+		jen.Return(jen.Id("surface").Dot("Check").Call(jen.Id("ctx"), jen.Id("c").Dot("c"))),
+	)
+	ce.toolUIFunc(f)
+	return f
+}
+
+// surfaceFields are the fields of the client's mcpgen.Surface: every
+// primitive as the client was generated against it.
+func (ce *clientEmitter) surfaceFields() []jen.Code {
+	s := ce.s
+	var out fields
+	var tools, resources, prompts, skillList []jen.Code
 	for _, t := range s.Tools {
 		v := lowerFirst(t.TypeName)
 		var e fields
@@ -205,22 +233,104 @@ func (ce *clientEmitter) clientFile() *jen.File {
 		if ui := toolUI(t); ui != nil {
 			e.add("UI", ui)
 		}
-		entries = append(entries, jen.Values(e...))
+		tools = append(tools, jen.Values(e...))
 	}
-	f.Comment("surface lists the tools as this client was generated against them.")
-	f.Var().Id("surface").Op("=").Index().Add(rt("SurfaceTool")).Values(multiline(entries)...)
-	f.Line()
-	f.Comment("CheckSurface lists the server's tools and compares them with the ones this")
-	f.Comment("client was generated from: a tool the server does not offer, or whose")
-	f.Comment("input or output schema differs, is a difference, and the error (a")
-	f.Comment("*mcpgen.SurfaceError) lists every one. Call it once after connecting to")
-	f.Comment("refuse a server of an incompatible version; nil means every method of")
-	f.Comment("this client matches what the server declares.")
-	f.Func().Params(jen.Id("c").Op("*").Id("Client")).Id("CheckSurface").Params(jen.Id("ctx").Qual(ctxPkg, "Context")).Error().Block(
-		jen.Return(rt("CheckSurface").Call(jen.Id("ctx"), jen.Id("c").Dot("c"), jen.Id("surface"))),
-	)
-	ce.toolUIFunc(f)
-	return f
+	for _, r := range s.Resources {
+		var e fields
+		e.add("URI", jen.Lit(r.URI))
+		if r.MimeType != "" {
+			e.add("MimeType", jen.Lit(r.MimeType))
+		}
+		if r.Template {
+			e.add("Template", jen.True())
+		}
+		resources = append(resources, jen.Values(e...))
+	}
+	for _, p := range s.Prompts {
+		var e fields
+		e.add("Name", jen.Lit(p.Name))
+		var args []jen.Code
+		for _, a := range p.Args {
+			var ae fields
+			ae.add("Name", jen.Lit(a.Name))
+			if a.Required {
+				ae.add("Required", jen.True())
+			}
+			args = append(args, jen.Values(ae...))
+		}
+		if len(args) > 0 {
+			e.add("Arguments", jen.Index().Add(rt("SurfaceArgument")).Values(args...))
+		}
+		prompts = append(prompts, jen.Values(e...))
+	}
+	for _, sk := range s.Skills {
+		skillList = append(skillList, jen.Values(jen.Id("URI").Op(":").Lit(skills.URI(sk.Path, skills.Manifest))))
+	}
+	if len(tools) > 0 {
+		out.add("Tools", jen.Index().Add(rt("SurfaceTool")).Values(multiline(tools)...))
+	}
+	if len(resources) > 0 {
+		out.add("Resources", jen.Index().Add(rt("SurfaceResource")).Values(multiline(resources)...))
+	}
+	if len(prompts) > 0 {
+		out.add("Prompts", jen.Index().Add(rt("SurfacePrompt")).Values(multiline(prompts)...))
+	}
+	if len(skillList) > 0 {
+		out.add("Skills", jen.Index().Add(rt("SurfaceSkill")).Values(multiline(skillList)...))
+	}
+	return multiline(out)
+}
+
+// clientExtraMethods are the typed client's methods for comp besides the
+// one clientMethod names: Start+type for a tool that runs as a task,
+// Subscribe+type for a resource, Complete+type+field for each argument
+// of a prompt or template with a completion method.
+func (s *server) clientExtraMethods(comp *component) []string {
+	var out []string
+	for _, t := range s.Tools {
+		if &t.component == comp && t.Task != "" {
+			out = append(out, "Start"+comp.TypeName)
+		}
+	}
+	for _, r := range s.Resources {
+		if &r.component != comp {
+			continue
+		}
+		out = append(out, "Subscribe"+comp.TypeName)
+		if comp.Complete != nil {
+			for _, v := range r.Vars {
+				out = append(out, "Complete"+comp.TypeName+v.Field)
+			}
+		}
+	}
+	for _, p := range s.Prompts {
+		if &p.component == comp && comp.Complete != nil {
+			for _, a := range p.Args {
+				out = append(out, "Complete"+comp.TypeName+a.Field)
+			}
+		}
+	}
+	return out
+}
+
+// wrapComment fills text into // lines of at most about 76 columns.
+func wrapComment(text string) string {
+	var lines []string
+	line := ""
+	for _, w := range strings.Fields(text) {
+		if line != "" && len(line)+1+len(w) > 76 {
+			lines = append(lines, line)
+			line = ""
+		}
+		if line != "" {
+			line += " "
+		}
+		line += w
+	}
+	if line != "" {
+		lines = append(lines, line)
+	}
+	return comment(strings.Join(lines, "\n"))
 }
 
 // docLines turns a description into a paragraph of a doc comment: one
@@ -309,8 +419,37 @@ func (ce *clientEmitter) toolsFile() *jen.File {
 		f.Func().Params(jen.Id("c").Op("*").Id("Client")).Id(t.TypeName).Params(
 			jen.Id("ctx").Qual(ctxPkg, "Context"), jen.Id("in").Add(in),
 		).Params(result, jen.Error()).Block(body)
+		if t.Task != "" {
+			ce.startMethod(f, t, in, result)
+		}
 	}
 	return f
+}
+
+// startMethod writes Start+type, which calls a tool that may run as a
+// task (task=optional or task=required) as one and returns the task,
+// typed with the tool's result.
+func (ce *clientEmitter) startMethod(f *jen.File, t *tool, in, result jen.Code) {
+	name := "Start" + t.TypeName
+	f.Line()
+	doc := fmt.Sprintf("%s calls the tool %s as a task (it is marked task=%s): the server answers at once with the task and runs the tool in the background. Follow it with Get, Cancel or a subscription (mcpgen.ListenFilter.TaskIDs), and wait for its result with Result", name, t.Name, t.Task)
+	if t.Handler.Kind != resultRaw {
+		doc += fmt.Sprintf(", typed as %s's", t.TypeName)
+	}
+	f.Comment(wrapComment(doc + ". In a legacy session the server must declare task-augmented tools/call."))
+	if t.Handler.Kind == resultRaw {
+		f.Func().Params(jen.Id("c").Op("*").Id("Client")).Id(name).Params(
+			jen.Id("ctx").Qual(ctxPkg, "Context"), jen.Id("in").Add(in),
+		).Params(jen.Op("*").Add(rt("Task")), jen.Error()).Block(
+			jen.Return(jen.Id("c").Dot("c").Dot("StartToolTask").Call(jen.Id("ctx"), jen.Lit(t.Name), jen.Id("in"))),
+		)
+		return
+	}
+	f.Func().Params(jen.Id("c").Op("*").Id("Client")).Id(name).Params(
+		jen.Id("ctx").Qual(ctxPkg, "Context"), jen.Id("in").Add(in),
+	).Params(rt("TypedTask").Types(result), jen.Error()).Block(
+		jen.Return(rt("StartToolTaskAs").Types(result).Call(jen.Id("ctx"), jen.Id("c").Dot("c"), jen.Lit(t.Name), jen.Id("in"))),
+	)
 }
 
 // hintSentence says what the tool's annotations declare.
@@ -394,8 +533,46 @@ func (ce *clientEmitter) resourcesFile() *jen.File {
 		f.Func().Params(jen.Id("c").Op("*").Id("Client")).Id(name).Params(params...).Params(result, jen.Error()).Block(
 			jen.Return(read(uri)),
 		)
+		ce.subscribeMethod(f, r, params, uri, argNames)
+		if r.Template && r.Complete != nil {
+			for _, v := range r.Vars {
+				ce.completeTemplateMethod(f, r, v)
+			}
+		}
 	}
 	return f
+}
+
+// subscribeMethod writes Subscribe+type, which subscribes to the
+// resource's updates (for a template, those of the resource its
+// arguments name).
+func (ce *clientEmitter) subscribeMethod(f *jen.File, r *resource, params []jen.Code, uri jen.Code, argNames []string) {
+	name := "Subscribe" + r.TypeName
+	f.Line()
+	what := fmt.Sprintf("the resource %s", r.Name)
+	if r.Template {
+		what = fmt.Sprintf("the resource of the template %s that %s name", r.Name, strings.Join(argNames, " and "))
+	}
+	f.Comment(wrapComment(fmt.Sprintf("%s subscribes to the updates of %s and calls onUpdate with its URI at each (notifications/resources/updated: resources/subscribe in a legacy session, subscriptions/listen in 2026-07-28). onUpdate runs on the goroutine that reads the connection and must not block: read the resource elsewhere (%s). Close the subscription when done.", name, what, ce.s.clientMethod(&r.component))))
+	ps := append(append([]jen.Code{}, params...), jen.Id("onUpdate").Func().Params(jen.Id("uri").String()))
+	f.Func().Params(jen.Id("c").Op("*").Id("Client")).Id(name).Params(ps...).Params(jen.Op("*").Add(rt("Subscription")), jen.Error()).Block(
+		jen.Return(jen.Id("c").Dot("c").Dot("Subscribe").Call(jen.Id("ctx"), uri, jen.Id("onUpdate"))),
+	)
+}
+
+// completeTemplateMethod writes Complete+type+field, which asks the
+// server to complete one variable of a resource template.
+func (ce *clientEmitter) completeTemplateMethod(f *jen.File, r *resource, v templateVar) {
+	name := "Complete" + r.TypeName + v.Field
+	f.Line()
+	f.Comment(wrapComment(fmt.Sprintf("%s asks the server to complete the variable {%s} of the resource template %s (completion/complete) from the partial value; chosen holds the template's other variables already chosen (may be nil).", name, v.Name, r.Name)))
+	f.Func().Params(jen.Id("c").Op("*").Id("Client")).Id(name).Params(
+		jen.Id("ctx").Qual(ctxPkg, "Context"), jen.Id("value").String(), jen.Id("chosen").Map(jen.String()).String(),
+	).Params(jen.Op("*").Add(rt("Completion")), jen.Error()).Block(
+		jen.Return(jen.Id("c").Dot("c").Dot("Complete").Call(jen.Id("ctx"),
+			rt("CompletionRef").Values(jen.Id("Type").Op(":").Lit("ref/resource"), jen.Id("URI").Op(":").Lit(r.URI)),
+			jen.Lit(v.Name), jen.Id("value"), jen.Id("chosen"))),
+	)
 }
 
 // varList describes a template's variables and the arguments bound to them.
@@ -425,24 +602,7 @@ func (ce *clientEmitter) promptsFile() *jen.File {
 		}
 		name := ce.s.clientMethod(&p.component)
 		body := []jen.Code{}
-		required := jen.Dict{}
-		for _, a := range p.Args {
-			if a.Required {
-				required[jen.Lit(a.Name)] = jen.Id("in").Dot(a.Field)
-			}
-		}
-		body = append(body, jen.Id("args").Op(":=").Map(jen.String()).String().Values(required))
-		for _, a := range p.Args {
-			switch {
-			case a.Required:
-			case a.Pointer:
-				body = append(body, jen.If(jen.Id("in").Dot(a.Field).Op("!=").Nil()).Block(
-					jen.Id("args").Index(jen.Lit(a.Name)).Op("=").Op("*").Id("in").Dot(a.Field)))
-			default:
-				body = append(body, jen.If(jen.Id("in").Dot(a.Field).Op("!=").Lit("")).Block(
-					jen.Id("args").Index(jen.Lit(a.Name)).Op("=").Id("in").Dot(a.Field)))
-			}
-		}
+		body = append(body, promptArgs(p)...)
 		body = append(body, jen.Return(jen.Id("c").Dot("c").Dot("GetPrompt").Call(jen.Id("ctx"), jen.Lit(p.Name), jen.Id("args"))))
 		title := ""
 		if p.Title != "" {
@@ -460,8 +620,55 @@ func (ce *clientEmitter) promptsFile() *jen.File {
 		f.Func().Params(jen.Id("c").Op("*").Id("Client")).Id(name).Params(
 			jen.Id("ctx").Qual(ctxPkg, "Context"), jen.Id("in").Id(ce.types.nameOf(p.Type)),
 		).Params(jen.Op("*").Add(rt("GetPromptResult")), jen.Error()).Block(body...)
+		if p.Complete != nil {
+			for _, a := range p.Args {
+				ce.completePromptMethod(f, p, a)
+			}
+		}
 	}
 	return f
+}
+
+// promptArgs are the statements that build args, the prompt's arguments
+// from in: the required ones always, the others when set.
+func promptArgs(p *prompt) []jen.Code {
+	required := jen.Dict{}
+	for _, a := range p.Args {
+		if a.Required {
+			required[jen.Lit(a.Name)] = jen.Id("in").Dot(a.Field)
+		}
+	}
+	body := []jen.Code{jen.Id("args").Op(":=").Map(jen.String()).String().Values(required)}
+	for _, a := range p.Args {
+		switch {
+		case a.Required:
+		case a.Pointer:
+			body = append(body, jen.If(jen.Id("in").Dot(a.Field).Op("!=").Nil()).Block(
+				jen.Id("args").Index(jen.Lit(a.Name)).Op("=").Op("*").Id("in").Dot(a.Field)))
+		default:
+			body = append(body, jen.If(jen.Id("in").Dot(a.Field).Op("!=").Lit("")).Block(
+				jen.Id("args").Index(jen.Lit(a.Name)).Op("=").Id("in").Dot(a.Field)))
+		}
+	}
+	return body
+}
+
+// completePromptMethod writes Complete+type+field, which asks the server
+// to complete one argument of a prompt, the others taken from in.
+func (ce *clientEmitter) completePromptMethod(f *jen.File, p *prompt, a promptArg) {
+	name := "Complete" + p.TypeName + a.Field
+	f.Line()
+	f.Comment(wrapComment(fmt.Sprintf("%s asks the server to complete the argument %s of the prompt %s (completion/complete) from the partial value; the other arguments in in are sent as those already chosen.", name, a.Name, p.Name)))
+	body := promptArgs(p)
+	body = append(body,
+		jen.Delete(jen.Id("args"), jen.Lit(a.Name)),
+		jen.Return(jen.Id("c").Dot("c").Dot("Complete").Call(jen.Id("ctx"),
+			rt("CompletionRef").Values(jen.Id("Type").Op(":").Lit("ref/prompt"), jen.Id("Name").Op(":").Lit(p.Name)),
+			jen.Lit(a.Name), jen.Id("value"), jen.Id("args"))),
+	)
+	f.Func().Params(jen.Id("c").Op("*").Id("Client")).Id(name).Params(
+		jen.Id("ctx").Qual(ctxPkg, "Context"), jen.Id("in").Id(ce.types.nameOf(p.Type)), jen.Id("value").String(),
+	).Params(jen.Op("*").Add(rt("Completion")), jen.Error()).Block(body...)
 }
 
 func promptArgsSentence(args []promptArg) string {

@@ -129,8 +129,8 @@ func TestGeneratedFiles(t *testing.T) {
 			if !bytes.HasSuffix(f.Content, []byte("}\n")) || !bytes.Contains(f.Content, []byte("\n  ")) {
 				t.Errorf("%s is not indented JSON ending in a newline", f.Path)
 			}
-			if !strings.Contains(f.Path, "/schemas/") && path.Base(f.Path) != "surface.json" && path.Base(f.Path) != "server.json" {
-				t.Errorf("%s: neither a schema in schemas/ nor the surface or registry entry", f.Path)
+			if !strings.Contains(f.Path, "/schemas/") && path.Base(f.Path) != "surface.json" && path.Base(f.Path) != "server.json" && path.Base(f.Path) != "server-card.json" {
+				t.Errorf("%s: neither a schema in schemas/ nor the surface, registry entry or server card", f.Path)
 			}
 		default:
 			t.Errorf("unexpected generated file %s", f.Path)

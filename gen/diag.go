@@ -3,6 +3,7 @@ package gen
 import (
 	"fmt"
 	"go/token"
+	"path/filepath"
 	"sort"
 	"strings"
 )
@@ -50,6 +51,39 @@ func (ds Diagnostics) Error() string {
 		lines[i] = d.String()
 	}
 	return strings.Join(lines, "\n")
+}
+
+// Relative returns the diagnostics with each file name made relative to
+// dir when that is shorter, as the go command prints paths (so
+// components/notes/notes.go:8:1 from the module root, ../notes/notes.go
+// from a sibling directory); the directory of a diagnostic's file is
+// shortened the same way where its text names it (a hint naming the
+// package directory). Absolute names stay as they are otherwise.
+func (ds Diagnostics) Relative(dir string) Diagnostics {
+	out := make(Diagnostics, len(ds))
+	for i, d := range ds {
+		if f := d.Pos.Filename; filepath.IsAbs(f) {
+			d.Pos.Filename = shortPath(dir, f)
+			abs := filepath.Dir(f)
+			short := shortPath(dir, abs)
+			d.Problem = strings.ReplaceAll(d.Problem, abs, short)
+			d.Hint = strings.ReplaceAll(d.Hint, abs, short)
+		}
+		out[i] = d
+	}
+	return out
+}
+
+// shortPath is path relative to dir when that is shorter.
+func shortPath(dir, path string) string {
+	if dir == "" {
+		return path
+	}
+	rel, err := filepath.Rel(dir, path)
+	if err != nil || len(rel) >= len(path) {
+		return path
+	}
+	return rel
 }
 
 // dedupe drops repeats: one mistake reached twice (a bad field of a type

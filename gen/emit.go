@@ -70,7 +70,11 @@ func emit(s *server, version string) ([]File, error) {
 	if err != nil {
 		return nil, err
 	}
-	files = append(files, sf, rf)
+	cf, err := cardFile(s)
+	if err != nil {
+		return nil, err
+	}
+	files = append(files, sf, rf, cf)
 	if len(s.Tools) > 0 {
 		if err := add("tools.go", e.toolsFile()); err != nil {
 			return nil, err
@@ -148,6 +152,13 @@ func (e *emitter) serverFile() *jen.File {
 		depInit = append(depInit, jen.Id(d.VarName).Op(":").Id(d.VarName))
 	}
 
+	f.Anon("embed")
+	f.Comment("serverCard is the server's MCP Server Card (server-card.json), which")
+	f.Comment("the HTTP transport serves at the endpoint's URL + \"/server-card\".")
+	f.Comment("")
+	f.Comment("//go:embed server-card.json")
+	f.Var().Id("serverCard").Index().Byte()
+	f.Line()
 	f.Comment(fmt.Sprintf("New returns the %s server, ready to serve on any transport.", s.Name))
 	if len(s.Deps) > 0 {
 		f.Comment("Its arguments are the dependencies its components' handlers declare.")
@@ -182,6 +193,7 @@ func (e *emitter) serverFile() *jen.File {
 			}
 		}))
 	}
+	defFields.add("ServerCard", jen.Id("serverCard"))
 	f.Func().Id("New").Params(params...).Op("*").Add(rt("Server")).Block(
 		jen.Id("h").Op(":=").Op("&").Id("handlers").Values(depInit...),
 		jen.Return(rt("New").Call(rt("Definition").Values(defFields.lines()...), jen.Id("opts"))),

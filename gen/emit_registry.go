@@ -7,6 +7,8 @@ import (
 	"path"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/mcpgen/mcpgen"
 )
 
 // registrySchema is the version of the MCP registry's server.json format
@@ -50,6 +52,19 @@ type registryTransport struct {
 // registryFile is generated/<server>/server.json, the server's entry for
 // the official MCP registry, filled from the //mcp:server directive.
 func registryFile(s *server) (File, error) {
+	r, err := registryOf(s)
+	if err != nil {
+		return File{}, err
+	}
+	b, err := encodeJSON(r)
+	if err != nil {
+		return File{}, internalError("server.json of %s: %v", s.Name, err)
+	}
+	return File{Path: path.Join(s.Name, "server.json"), Content: b}, nil
+}
+
+// registryOf is the server.json entry of s.
+func registryOf(s *server) (registryServer, error) {
 	r := registryServer{
 		Schema: registrySchema, Name: registryNameOf(s), Title: s.Title,
 		Description: descriptionOf(s), Version: s.Version,
@@ -75,22 +90,7 @@ func registryFile(s *server) (File, error) {
 	for _, u := range s.Remotes {
 		r.Remotes = append(r.Remotes, registryTransport{Type: "streamable-http", URL: u})
 	}
-	b, err := encodeRegistry(r)
-	if err != nil {
-		return File{}, internalError("server.json of %s: %v", s.Name, err)
-	}
-	return File{Path: path.Join(s.Name, "server.json"), Content: b}, nil
-}
-
-func encodeRegistry(r registryServer) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(r); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
+	return r, nil
 }
 
 // RegistryWithDigest returns serverJSON, a server.json the generator
@@ -121,7 +121,7 @@ func RegistryWithDigest(serverJSON []byte, bundle, sha256Hex string) (out []byte
 		return nil, false, nil
 	}
 	r.Packages[pick].FileSha256 = sha256Hex
-	b, err := encodeRegistry(r)
+	b, err := encodeJSON(r)
 	return b, err == nil, err
 }
 
@@ -199,4 +199,62 @@ func descriptionOf(s *server) string {
 		doc = "MCP server " + s.Name
 	}
 	return doc
+}
+
+// cardSchema is the $schema of an MCP Server Card (SEP-2127, the
+// experimental extension io.modelcontextprotocol/server-card).
+const cardSchema = "https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json"
+
+// serverCard is an MCP Server Card: the part of server.json that
+// describes a remote server (identity, repository, remotes), which
+// clients fetch before they connect.
+type serverCard struct {
+	Schema      string              `json:"$schema"`
+	Name        string              `json:"name"`
+	Version     string              `json:"version"`
+	Description string              `json:"description"`
+	Title       string              `json:"title,omitempty"`
+	Repository  *registryRepository `json:"repository,omitempty"`
+	Remotes     []cardRemote        `json:"remotes,omitempty"`
+}
+
+type cardRemote struct {
+	Type                      string   `json:"type"`
+	URL                       string   `json:"url"`
+	SupportedProtocolVersions []string `json:"supportedProtocolVersions"`
+}
+
+// cardFile is generated/<server>/server-card.json, the server's MCP
+// Server Card, from the same //mcp:server options as server.json: its
+// name, version, description, title, repository, and a remote per
+// remote= URL with the protocol revisions the runtime serves. The
+// generated package embeds it and the HTTP transport serves it at the
+// endpoint's URL + "/server-card".
+func cardFile(s *server) (File, error) {
+	r, err := registryOf(s)
+	if err != nil {
+		return File{}, err
+	}
+	c := serverCard{Schema: cardSchema, Name: r.Name, Version: r.Version, Description: r.Description, Title: r.Title, Repository: r.Repository}
+	for _, u := range s.Remotes {
+		c.Remotes = append(c.Remotes, cardRemote{Type: "streamable-http", URL: u, SupportedProtocolVersions: mcpgen.Versions()})
+	}
+	b, err := encodeJSON(c)
+	if err != nil {
+		return File{}, internalError("server-card.json of %s: %v", s.Name, err)
+	}
+	return File{Path: path.Join(s.Name, "server-card.json"), Content: b}, nil
+}
+
+// encodeJSON is v as indented JSON without HTML escaping, ending in a
+// newline.
+func encodeJSON(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
 }

@@ -153,9 +153,10 @@ func generatedFrom(b []byte) string {
 }
 
 // generatedFile reports whether p is ours to remove: a Go file with our
-// header, a schema document, or the server's surface or registry entry.
+// header, a schema document, or the server's surface, registry entry or
+// server card.
 func generatedFile(p string) bool {
-	if strings.HasSuffix(p, ".json") && filepath.Base(filepath.Dir(p)) == "schemas" || filepath.Base(p) == "surface.json" || filepath.Base(p) == "server.json" {
+	if strings.HasSuffix(p, ".json") && filepath.Base(filepath.Dir(p)) == "schemas" || filepath.Base(p) == "surface.json" || filepath.Base(p) == "server.json" || filepath.Base(p) == "server-card.json" {
 		return true
 	}
 	b, err := os.ReadFile(p)

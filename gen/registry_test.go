@@ -1,11 +1,14 @@
 package gen
 
 import (
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/mcpgen/mcpgen"
 	"github.com/mcpgen/mcpgen/internal/jsonschema"
 )
 
@@ -14,14 +17,28 @@ import (
 const registrySchemaFile = "testdata/registry/server.schema.2025-12-11.json"
 
 func registryValidator(t *testing.T) *jsonschema.Schema {
+	return schemaValidator(t, registrySchemaFile, "")
+}
+
+// schemaValidator compiles the schema in file; ref, when set, is the
+// definition within it (a JSON pointer) documents are validated against.
+func schemaValidator(t *testing.T, file, ref string) *jsonschema.Schema {
 	t.Helper()
-	b, err := os.ReadFile(registrySchemaFile)
+	b, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}
+	if ref != "" {
+		var doc map[string]any
+		if err := json.Unmarshal(b, &doc); err != nil {
+			t.Fatal(err)
+		}
+		doc["$ref"] = ref
+		b, _ = json.Marshal(doc)
+	}
 	s, err := jsonschema.Compile(b)
 	if err != nil {
-		t.Fatalf("compile the registry schema: %v", err)
+		t.Fatalf("compile %s: %v", file, err)
 	}
 	return s
 }
@@ -120,5 +137,81 @@ func TestRegistryWithDigest(t *testing.T) {
 	}
 	if _, ok, _ := RegistryWithDigest(entry("npm:@acme/notes"), "notes-1.2.0.mcpb", digest); ok {
 		t.Error("no MCPB package, yet a digest was recorded")
+	}
+}
+
+// cardSchemaFile is the Server Card schema of the experimental extension
+// io.modelcontextprotocol/server-card (SEP-2127; schema.json of
+// modelcontextprotocol/experimental-ext-server-card, 2026-07-24), kept as
+// test data; its root has only $defs, so the validator refers to
+// ServerCard.
+const cardSchemaFile = "testdata/registry/server-card.schema.v1.json"
+
+func cardValidator(t *testing.T) *jsonschema.Schema {
+	return schemaValidator(t, cardSchemaFile, "#/$defs/ServerCard")
+}
+
+// TestServerCard: the card is valid against the extension's schema, says
+// what server.json says of the server (name, version, description,
+// title, repository), and lists each remote with the revisions the
+// runtime serves; the committed cards of this repository are valid too.
+func TestServerCard(t *testing.T) {
+	v := cardValidator(t)
+	for _, s := range []server{
+		{Name: "notes", Module: "github.com/acme/tools", PkgName: "notes", Doc: "Package notes is a small server that keeps notes. It has more to say."},
+		{Name: "notes", Module: "example.com/x", Version: "1.2.3", Title: "Notes", Registry: "com.example/notes", Description: "Notes.",
+			Packages: []string{"npm:@acme/notes"}, Remotes: []string{"https://notes.example.com/mcp", "https://eu.notes.example.com/mcp"}},
+	} {
+		card, err := cardFile(&s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if card.Path != s.Name+"/server-card.json" {
+			t.Errorf("card at %s", card.Path)
+		}
+		if err := v.Validate(card.Content); err != nil {
+			t.Errorf("%v\n%s", err, card.Content)
+		}
+		reg, _ := registryFile(&s)
+		var c, r map[string]any
+		if err := json.Unmarshal(card.Content, &c); err != nil {
+			t.Fatal(err)
+		}
+		_ = json.Unmarshal(reg.Content, &r)
+		for _, k := range []string{"name", "version", "description", "title", "repository"} {
+			if fmt.Sprint(c[k]) != fmt.Sprint(r[k]) {
+				t.Errorf("%s: the card has %v, server.json %v", k, c[k], r[k])
+			}
+		}
+		if _, ok := c["packages"]; ok {
+			t.Error("the card lists packages: they are server.json's, for local servers")
+		}
+		remotes, _ := c["remotes"].([]any)
+		if len(remotes) != len(s.Remotes) {
+			t.Fatalf("remotes %v, want one per remote= URL %v", c["remotes"], s.Remotes)
+		}
+		for i, rm := range remotes {
+			m := rm.(map[string]any)
+			if m["url"] != s.Remotes[i] || m["type"] != "streamable-http" || fmt.Sprint(m["supportedProtocolVersions"]) != fmt.Sprint(mcpgen.Versions()) {
+				t.Errorf("remote %d: %v", i, m)
+			}
+		}
+	}
+	files, _ := filepath.Glob("../generated/*/server-card.json")
+	if len(files) < 4 {
+		t.Fatalf("server-card.json files: %v", files)
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := v.Validate(b); err != nil {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
+	bad, _ := cardFile(&server{Name: "n", Module: "example.com/x", Registry: "not a name"})
+	if err := v.Validate(bad.Content); err == nil {
+		t.Error("the schema accepted a malformed name: the test validates nothing")
 	}
 }

@@ -33,7 +33,8 @@ import (
 //	mcp_server_limit_refusals_total{limit}                      counter
 //	mcp_server_transport_refusals_total{reason}                 counter
 //
-// outcome is ok, tool_error (isError results) or error; component is the
+// outcome is ok, tool_error (isError results), error or cancelled (the
+// client gave up first); component is the
 // tool, prompt, resource URI or resource template, empty for other
 // methods. Methods the server does not know are counted as "unknown", so
 // that clients cannot grow the label set.

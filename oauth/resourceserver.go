@@ -102,9 +102,11 @@ type Introspection struct {
 	// Endpoint is the introspection URL; empty takes the
 	// introspection_endpoint of the authorization server's metadata.
 	Endpoint string
-	// ClientID and ClientSecret authenticate this resource server at the
-	// endpoint (HTTP Basic, RFC 6749 section 2.3.1).
-	ClientID     string
+	// ClientID names this resource server at the endpoint, which it
+	// authenticates with ClientSecret (HTTP Basic, RFC 6749 section
+	// 2.3.1).
+	ClientID string
+	// ClientSecret is the secret that goes with ClientID.
 	ClientSecret string
 
 	// Timeout bounds one introspection, from waiting for a free slot to
@@ -141,7 +143,9 @@ type Introspection struct {
 	// without a call. Behind a reverse proxy every caller shares the
 	// proxy's address, so raise the limits there. A negative AddressRate
 	// disables the limit.
-	AddressRate  float64
+	AddressRate float64
+	// AddressBurst is the most lookups one remote address may make at
+	// once before AddressRate applies (default 20); see AddressRate.
 	AddressBurst int
 }
 

@@ -31,9 +31,11 @@ const (
 type IdentityAssertion struct {
 	// TokenURL is the identity provider's token endpoint.
 	TokenURL string
-	// ClientID and ClientSecret are the client's credentials at the
-	// identity provider (ClientSecret may be empty).
-	ClientID, ClientSecret string
+	// ClientID is the client's identifier at the identity provider.
+	ClientID string
+	// ClientSecret is the client's secret at the identity provider; it
+	// may be empty.
+	ClientSecret string
 	// IDToken returns the user's ID token from the identity provider.
 	IDToken func(ctx context.Context) (string, error)
 	// HTTPClient makes the request; default one with a 30 second timeout.

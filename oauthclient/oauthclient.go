@@ -165,24 +165,29 @@ type Config struct {
 	// Grant is how tokens are obtained; default GrantAuthorizationCode.
 	Grant Grant
 
-	// ClientID and ClientSecret are pre-registered credentials, and
+	// ClientID is a pre-registered client identifier, for the
+	// authorization server ClientIssuer names.
+	ClientID string
+	// ClientSecret is the secret pre-registered with ClientID, if the
+	// client has one.
+	ClientSecret string
 	// ClientIssuer is the issuer identifier of the authorization server
-	// they are for, exactly as its metadata states it
-	// (https://auth.example.com). A client that holds a credential
-	// (ClientSecret, PrivateKey, or the Assertion of GrantJWTBearer)
-	// must set ClientIssuer: the credential is presented to that
-	// authorization server only, and an MCP server whose metadata names
-	// another one is refused with [ErrIssuerMismatch] before anything is
-	// sent to it. Without a credential, ClientIssuer restricts a
-	// ClientID to that server the same way.
-	ClientID, ClientSecret string
-	ClientIssuer           string
+	// ClientID and the credentials are for, exactly as its metadata
+	// states it (https://auth.example.com). A client that holds a
+	// credential (ClientSecret, PrivateKey, or the Assertion of
+	// GrantJWTBearer) must set ClientIssuer: the credential is presented
+	// to that authorization server only, and an MCP server whose metadata
+	// names another one is refused with [ErrIssuerMismatch] before
+	// anything is sent to it. Without a credential, ClientIssuer restricts
+	// a ClientID to that server the same way.
+	ClientIssuer string
 	// PrivateKey, with ClientID, authenticates the client with a signed
 	// JWT assertion (private_key_jwt, RFC 7523) instead of a secret: an
 	// *ecdsa.PrivateKey, *rsa.PrivateKey or ed25519.PrivateKey (see
-	// [ParsePrivateKey]). SigningAlgorithm is its JWS algorithm; default
+	// [ParsePrivateKey]).
+	PrivateKey crypto.Signer
+	// SigningAlgorithm is PrivateKey's JWS algorithm; default
 	// ES256/ES384/ES512 by curve, RS256, or EdDSA.
-	PrivateKey       crypto.Signer
 	SigningAlgorithm string
 
 	// Assertion returns the JWT the GrantJWTBearer grant presents to the

@@ -11,8 +11,11 @@ import (
 // server: tokens are bound to both (RFC 8707, and the authorization server
 // binding of MCP), so a store never hands a token to another server.
 type TokenKey struct {
-	Issuer   string // the authorization server's issuer identifier ("" for a 2025-03-26 server without metadata)
-	Resource string // the resource indicator the token was requested for
+	// Issuer is the authorization server's issuer identifier ("" for a
+	// 2025-03-26 server without metadata).
+	Issuer string
+	// Resource is the resource indicator the token was requested for.
+	Resource string
 }
 
 // TokenStore keeps tokens between requests, and between processes when

@@ -125,6 +125,8 @@ func (t *Tracer) EndRequest(ctx context.Context, info *mcpgen.RequestInfo) {
 	case mcpgen.OutcomeToolError:
 		attrs = append(attrs, semconv.ErrorTypeKey.String("tool_error"))
 		span.SetStatus(codes.Error, "tool returned isError")
+	case mcpgen.OutcomeCancelled:
+		attrs = append(attrs, semconv.ErrorTypeKey.String("cancelled")) // the client's doing: no error status
 	}
 	span.SetAttributes(attrs...)
 	span.End(trace.WithTimestamp(info.Start.Add(info.Duration)))

@@ -79,7 +79,7 @@ func runBreaking(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	if err != nil {
 		var diags gen.Diagnostics
 		if errors.As(err, &diags) {
-			fmt.Fprintln(stderr, diags.Error())
+			fmt.Fprintln(stderr, diags.Relative(workDir()).Error())
 			fmt.Fprintf(stderr, "mcpgen breaking: %d error(s) in the components; fix them first\n", len(diags))
 			return 1
 		}

@@ -7,6 +7,7 @@
 //	mcpgen new tool|resource|prompt NAME [DIR]
 //	mcpgen breaking -against REF [-v] [-check-version] [-allow RULE] [packages...]
 //	mcpgen bundle [-o FILE] [-platforms LIST] [-author NAME] ./cmd/SERVER
+//	mcpgen dev-token [-url URL] [-scope SCOPES] [-subject NAME]
 //	mcpgen -version
 //
 // It scans the packages (default ./components/...) for //mcp: directives
@@ -43,6 +44,10 @@
 // main's flags, its binaries cross-compiled; it prints the bundle's
 // SHA-256 and writes the server.json to publish with it (fileSha256 on
 // its MCPB package). See `mcpgen bundle -h`.
+//
+// mcpgen dev-token prints an access token from the development OAuth
+// issuer of a server running with --dev-auth on loopback (never in
+// production), for trying scopes locally; see docs/oauth-local.md.
 //
 // mcpgen new scaffolds a server package (with a main and a generate.go) or
 // one more component in an existing package; see `mcpgen new -h`.
@@ -88,6 +93,11 @@ func run(args []string) int {
 		defer stop()
 		return runBreaking(ctx, args[1:], os.Stdout, os.Stderr)
 	}
+	if len(args) > 0 && args[0] == "dev-token" {
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+		defer stop()
+		return runDevToken(ctx, args[1:], os.Stdout, os.Stderr)
+	}
 	if len(args) > 0 && args[0] == "bundle" {
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 		defer stop()
@@ -101,7 +111,8 @@ func run(args []string) int {
 		fmt.Fprintf(fs.Output(), "usage: mcpgen [-out DIR] [-check] [packages...]\n"+
 			"       mcpgen new server|tool|resource|prompt NAME [DIR]\n"+
 			"       mcpgen breaking -against REF [-v] [-check-version] [-allow RULE] [packages...]\n"+
-			"       mcpgen bundle [-o FILE] [-platforms LIST] ./cmd/SERVER\n\n"+
+			"       mcpgen bundle [-o FILE] [-platforms LIST] ./cmd/SERVER\n"+
+			"       mcpgen dev-token [-url URL] [-scope SCOPES]   (a token from a --dev-auth server)\n\n"+
 			"Generates MCP servers from //mcp: annotated structs (default packages ./components/...).\n"+
 			"The directives are documented in docs/annotations.md of the mcpgen module.\n\n")
 		fs.PrintDefaults()
@@ -134,14 +145,14 @@ func run(args []string) int {
 	if err != nil {
 		var diags gen.Diagnostics
 		if errors.As(err, &diags) {
-			fmt.Fprintln(os.Stderr, diags.Error())
+			fmt.Fprintln(os.Stderr, diags.Relative(workDir()).Error())
 			fmt.Fprintf(os.Stderr, "mcpgen: %d error(s); nothing written\n", len(diags))
 			return 1
 		}
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	for _, w := range res.Warnings {
+	for _, w := range res.Warnings.Relative(workDir()) {
 		fmt.Fprintln(os.Stderr, w)
 	}
 	if *checkOnly {
@@ -164,6 +175,13 @@ func run(args []string) int {
 		return 1
 	}
 	return 0
+}
+
+// workDir is the working directory, which messages print paths relative
+// to; empty when it cannot be had (then they stay absolute).
+func workDir() string {
+	wd, _ := os.Getwd()
+	return wd
 }
 
 // regenerateCommand is the command that brings the output up to date in

@@ -92,11 +92,15 @@ func TestWriteAndCheck(t *testing.T) {
 	if err := os.WriteFile(leftover, edited, 0o644); err != nil {
 		t.Fatal(err)
 	}
+	card := filepath.Join(out, "results", "server-card.json") // the Server Card is checked like server.json
+	if err := os.WriteFile(card, []byte(`{"name":"hand-edited"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	code, stderr := runMcpgen(t, "-check", "-out", out, fixture)
 	if code != 1 {
 		t.Errorf("mcpgen -check on stale output exited %d, want 1", code)
 	}
-	for _, f := range []string{"results/tools.go", "results/schemas/shout.input.json", "results/old.go"} {
+	for _, f := range []string{"results/tools.go", "results/schemas/shout.input.json", "results/old.go", "results/server-card.json"} {
 		if !strings.Contains(stderr, out+"/"+f+" is stale") {
 			t.Errorf("mcpgen -check does not name %s:\n%s", f, stderr)
 		}
@@ -145,6 +149,27 @@ func TestDiagnosticsWriteNothing(t *testing.T) {
 	entries, err := os.ReadDir(out)
 	if err != nil || len(entries) != 0 {
 		t.Errorf("output directory holds %v (%v), want nothing", entries, err)
+	}
+}
+
+// TestDiagnosticsRelativePaths: mistakes are printed at paths relative
+// to the working directory (as the go command prints them), not at the
+// absolute paths go/packages hands the generator.
+func TestDiagnosticsRelativePaths(t *testing.T) {
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, stderr := runMcpgen(t, "-out", t.TempDir(), "../../gen/testdata/diagnostics/...")
+	if code != 1 {
+		t.Fatalf("exit %d, want 1:\n%s", code, stderr)
+	}
+	want := filepath.FromSlash("../../gen/testdata/diagnostics/mistakes/directives.go") + ":7:38: "
+	if !strings.Contains(stderr, "\n"+want) && !strings.HasPrefix(stderr, want) {
+		t.Errorf("stderr lacks a line starting %q:\n%s", want, stderr)
+	}
+	if root := filepath.Dir(filepath.Dir(wd)); strings.Contains(stderr, root) {
+		t.Errorf("stderr names the absolute path %s:\n%s", root, stderr)
 	}
 }
 

@@ -13,18 +13,26 @@ package bench
 
 import (
 	"context"
+	_ "embed"
 
 	"github.com/mcpgen/mcpgen"
 )
+
+// serverCard is the server's MCP Server Card (server-card.json), which
+// the HTTP transport serves at the endpoint's URL + "/server-card".
+//
+//go:embed server-card.json
+var serverCard []byte
 
 // New returns the bench server, ready to serve on any transport.
 func New(opts mcpgen.Options) *mcpgen.Server {
 	h := &handlers{}
 	return mcpgen.New(mcpgen.Definition{
-		Name:    "bench",
-		Title:   "Benchmark server",
-		Version: "0.1.0",
-		Tools:   h.tools(),
+		Name:       "bench",
+		Title:      "Benchmark server",
+		Version:    "0.1.0",
+		Tools:      h.tools(),
+		ServerCard: serverCard,
 	}, opts)
 }
 

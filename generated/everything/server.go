@@ -13,23 +13,31 @@ package everything
 
 import (
 	"context"
+	_ "embed"
 
 	"github.com/mcpgen/mcpgen"
 )
+
+// serverCard is the server's MCP Server Card (server-card.json), which
+// the HTTP transport serves at the endpoint's URL + "/server-card".
+//
+//go:embed server-card.json
+var serverCard []byte
 
 // New returns the everything server, ready to serve on any transport.
 func New(opts mcpgen.Options) *mcpgen.Server {
 	h := &handlers{}
 	return mcpgen.New(mcpgen.Definition{
-		Name:      "everything",
-		Title:     "Conformance fixture",
-		Version:   "0.1.0",
-		Tools:     h.tools(),
-		Resources: h.resources(),
-		Templates: h.templates(),
-		Prompts:   h.prompts(),
-		Skills:    h.skills(),
-		Views:     views(),
+		Name:       "everything",
+		Title:      "Conformance fixture",
+		Version:    "0.1.0",
+		Tools:      h.tools(),
+		Resources:  h.resources(),
+		Templates:  h.templates(),
+		Prompts:    h.prompts(),
+		Skills:     h.skills(),
+		Views:      views(),
+		ServerCard: serverCard,
 	}, opts)
 }
 

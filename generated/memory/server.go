@@ -13,10 +13,17 @@ package memory
 
 import (
 	"context"
+	_ "embed"
 
 	"github.com/mcpgen/mcpgen"
 	memstore "github.com/mcpgen/mcpgen/components/memory/memstore"
 )
+
+// serverCard is the server's MCP Server Card (server-card.json), which
+// the HTTP transport serves at the endpoint's URL + "/server-card".
+//
+//go:embed server-card.json
+var serverCard []byte
 
 // New returns the memory server, ready to serve on any transport.
 // Its arguments are the dependencies its components' handlers declare.
@@ -34,6 +41,7 @@ func New(store memstore.Store, opts mcpgen.Options) *mcpgen.Server {
 		Skills:       h.skills(),
 		Views:        views(),
 		Scopes:       []string{"memory:read", "memory:write"},
+		ServerCard:   serverCard,
 	}, opts)
 }
 

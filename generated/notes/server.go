@@ -13,22 +13,30 @@ package notes
 
 import (
 	"context"
+	_ "embed"
 
 	"github.com/mcpgen/mcpgen"
 	component "github.com/mcpgen/mcpgen/components/notes"
 )
+
+// serverCard is the server's MCP Server Card (server-card.json), which
+// the HTTP transport serves at the endpoint's URL + "/server-card".
+//
+//go:embed server-card.json
+var serverCard []byte
 
 // New returns the notes server, ready to serve on any transport.
 // Its arguments are the dependencies its components' handlers declare.
 func New(store *component.Store, opts mcpgen.Options) *mcpgen.Server {
 	h := &handlers{store: store}
 	return mcpgen.New(mcpgen.Definition{
-		Name:      "notes",
-		Title:     "Notes",
-		Version:   "1.0.0",
-		Tools:     h.tools(),
-		Templates: h.templates(),
-		Prompts:   h.prompts(),
+		Name:       "notes",
+		Title:      "Notes",
+		Version:    "1.0.0",
+		Tools:      h.tools(),
+		Templates:  h.templates(),
+		Prompts:    h.prompts(),
+		ServerCard: serverCard,
 	}, opts)
 }
 

@@ -9,7 +9,11 @@
 //     simpleStatelessStreamableHttp.js (no sessions) and
 //     jsonResponseStreamableHttp.js (JSON bodies) over Streamable HTTP,
 //     and the first through a proxy that cuts a call's stream, which the
-//     client must resume.
+//     client must resume; simpleStreamableHttp.js's delay tool also runs
+//     as a task (2025-11-25 tasks);
+//   - testdata/features.mjs, a server of ours written with the SDK's
+//     low-level Server over stdio: log levels, resource subscriptions and
+//     a paged tool list, which no example server offers.
 //
 // These servers speak only the legacy revisions (initialize and
 // sessions), so what the tests exercise is the client's fallback from

@@ -189,6 +189,54 @@ func MustCompile(schema []byte) *Schema {
 	return s
 }
 
+// ValidationErrors are the places where a well-formed document does not
+// satisfy the schema, in document order: what [Schema.ValidateAll] found.
+type ValidationErrors []*ValidationError
+
+// Error lists every failure, separated by "; ".
+func (es ValidationErrors) Error() string {
+	msgs := make([]string, len(es))
+	for i, e := range es {
+		msgs[i] = e.Error()
+	}
+	return strings.Join(msgs, "; ")
+}
+
+// ValidateAll is [Schema.Validate] that does not stop at the first
+// failure: it returns nil, an *InputError, or [ValidationErrors] holding
+// up to limit failures (at least one), found in one more walk of the
+// document once the fast check has failed. A value that fails is
+// skipped, so what is inside it is not reported twice; failures within
+// anyOf or oneOf branches are one failure, as in Validate.
+func (s *Schema) ValidateAll(data []byte, limit int) error {
+	err := s.Validate(data)
+	if _, ok := err.(*ValidationError); !ok || limit <= 1 {
+		if ve, ok := err.(*ValidationError); ok {
+			return ValidationErrors{ve}
+		}
+		return err
+	}
+	v := getValidator(data)
+	defer putValidator(v)
+	v.detail, v.collect, v.limit = true, true, limit
+	_, err = v.validate(s.root, 0, 0)
+	found := v.found
+	v.found = nil
+	switch e := err.(type) {
+	case nil:
+	case *vErr:
+		found = append(found, e.export())
+	default:
+		if err != errEnough {
+			return err
+		}
+	}
+	if len(found) == 0 {
+		return ValidationErrors{&ValidationError{Message: "does not match the schema"}} // unreachable
+	}
+	return ValidationErrors(found)
+}
+
 // Validate checks that data is a single well-formed JSON value (surrounding
 // whitespace allowed) that satisfies s. It returns nil, a *ValidationError,
 // or an *InputError wrapping ErrSyntax, ErrTooDeep or ErrTooComplex; input

@@ -48,6 +48,16 @@ type validator struct {
 	bits            []uint64  // "required" bitsets of objects with > 64 required names
 	buf             []byte    // decoded strings
 	items           []itemRef // uniqueItems bookkeeping
+
+	// collect (detail mode of ValidateAll only): a failing property or
+	// item is recorded in found and the walk goes on past it, with path
+	// the location of the value being checked (outermost first), until
+	// limit failures are found. Branches tried by anyOf, oneOf, not and
+	// if are never recorded: their failures are expected.
+	collect bool
+	path    []pathSeg
+	found   []*ValidationError
+	limit   int
 }
 
 var validatorPool = sync.Pool{New: func() any { return new(validator) }}
@@ -75,6 +85,9 @@ func putValidator(v *validator) {
 func (v *validator) reset(data []byte) {
 	v.data = data
 	v.detail = false
+	v.collect = false
+	v.path = v.path[:0]
+	v.found = nil
 	v.steps = 0
 	v.maxSteps = EvalStepsPerByte*len(data) + 1<<16
 	v.bits = v.bits[:0]
@@ -344,6 +357,9 @@ func (v *validator) oneOf(branches []*node, start, depth int) (int, error) {
 
 // explain builds the error for a value that matches none of branches.
 func (v *validator) explain(branches []*node, start, depth int, kw string) error {
+	collect := v.collect
+	v.collect = false // the branches' failures make one error, not several
+	defer func() { v.collect = collect }()
 	var rest []*vErr
 	var expected typeMask
 	got := ""
@@ -440,12 +456,15 @@ func (v *validator) object(n *node, i, depth int) (int, error) {
 			if i >= len(d) || d[i] != ':' {
 				return 0, expected(d, i, "':' after object key")
 			}
+			keySeg := func() pathSeg { return pathSeg{key: v.key(ks, ke, kesc)} }
 			i++
-			if count++; n.maxProps >= 0 && count > n.maxProps {
+			if count++; n.maxProps >= 0 && count == n.maxProps+1 {
 				if !v.detail {
 					return 0, errInvalid
 				}
-				return 0, v.errf("maxProperties", "must have at most %d properties", n.maxProps)
+				if err := v.fail(v.errf("maxProperties", "must have at most %d properties", n.maxProps)); err != nil {
+					return 0, err
+				}
 			}
 			if n.propertyNames != nil {
 				if _, err := v.validate(n.propertyNames, ks, depth+1); err != nil {
@@ -454,7 +473,9 @@ func (v *validator) object(n *node, i, depth int) (int, error) {
 						ve.kw = "propertyNames"
 						ve.expected = 0
 					}
-					return 0, err
+					if err = v.fail(err); err != nil {
+						return 0, err
+					}
 				}
 			}
 
@@ -490,7 +511,7 @@ func (v *validator) object(n *node, i, depth int) (int, error) {
 				}
 				if p.schema != nil {
 					matched = true
-					if end, err = v.validate(p.schema, i, depth+1); err != nil {
+					if end, err = v.member(p.schema, i, depth+1, keySeg); err != nil {
 						return 0, v.inKey(err, ks, ke, kesc)
 					}
 				}
@@ -498,7 +519,7 @@ func (v *validator) object(n *node, i, depth int) (int, error) {
 			for pmask != 0 {
 				k := bits.TrailingZeros64(pmask)
 				pmask &= pmask - 1
-				if end, err = v.validate(n.patterns[k].schema, i, depth+1); err != nil {
+				if end, err = v.member(n.patterns[k].schema, i, depth+1, keySeg); err != nil {
 					return 0, v.inKey(err, ks, ke, kesc)
 				}
 			}
@@ -507,9 +528,11 @@ func (v *validator) object(n *node, i, depth int) (int, error) {
 					if !v.detail {
 						return 0, errInvalid
 					}
-					return 0, &vErr{kw: "additionalProperties", msg: "additional property " + strconv.Quote(v.key(ks, ke, kesc)) + " is not allowed"}
-				}
-				if end, err = v.validate(n.additional, i, depth+1); err != nil {
+					err := v.fail(&vErr{kw: "additionalProperties", msg: "additional property " + strconv.Quote(v.key(ks, ke, kesc)) + " is not allowed"})
+					if err != nil {
+						return 0, err
+					}
+				} else if end, err = v.member(n.additional, i, depth+1, keySeg); err != nil {
 					return 0, v.inKey(err, ks, ke, kesc)
 				}
 			}
@@ -547,10 +570,16 @@ func (v *validator) object(n *node, i, depth int) (int, error) {
 					missing = append(missing, strconv.Quote(n.props[pi].name))
 				}
 			}
+			var err error
 			if len(missing) == 1 {
-				return 0, &vErr{kw: "required", msg: "missing required property " + missing[0]}
+				err = &vErr{kw: "required", msg: "missing required property " + missing[0]}
 			} else if len(missing) > 1 {
-				return 0, &vErr{kw: "required", msg: "missing required properties " + strings.Join(missing, ", ")}
+				err = &vErr{kw: "required", msg: "missing required properties " + strings.Join(missing, ", ")}
+			}
+			if err != nil {
+				if err = v.fail(err); err != nil {
+					return 0, err
+				}
 			}
 		}
 		v.bits = v.bits[:boff]
@@ -559,7 +588,9 @@ func (v *validator) object(n *node, i, depth int) (int, error) {
 		if !v.detail {
 			return 0, errInvalid
 		}
-		return 0, v.errf("minProperties", "must have at least %d properties", n.minProps)
+		if err := v.fail(v.errf("minProperties", "must have at least %d properties", n.minProps)); err != nil {
+			return 0, err
+		}
 	}
 	return i, nil
 }
@@ -595,6 +626,63 @@ func (v *validator) inKey(err error, ks, ke int, esc bool) error {
 	return err
 }
 
+// errEnough stops a collecting walk once limit failures are recorded.
+var errEnough = errors.New("jsonschema: enough failures found")
+
+// collecting says whether failures are recorded here and the walk goes on.
+func (v *validator) collecting() bool { return v.collect && v.detail }
+
+// record keeps err, a failure of the value at v.path (which seg, when
+// set, extends), and returns errEnough once the limit is reached; any
+// other error is returned as it is.
+func (v *validator) record(err error, seg *pathSeg) error {
+	ve, ok := err.(*vErr)
+	if !ok {
+		return err
+	}
+	inner := slices.Clone(ve.segs)
+	slices.Reverse(inner)
+	segs := slices.Clone(v.path)
+	if seg != nil {
+		segs = append(segs, *seg)
+	}
+	segs = append(segs, inner...)
+	v.found = append(v.found, &ValidationError{Path: pointer(segs), Message: ve.msg, Keyword: ve.kw, segs: segs})
+	if len(v.found) >= v.limit {
+		return errEnough
+	}
+	return nil
+}
+
+// member validates the value of an object member or array item at
+// v.data[i] against n; when collecting, a failure is recorded and the
+// value skipped, so that the walk goes on after it.
+func (v *validator) member(n *node, i, depth int, seg func() pathSeg) (int, error) {
+	if !v.collecting() {
+		return v.validate(n, i, depth)
+	}
+	s := seg()
+	v.path = append(v.path, s)
+	end, err := v.validate(n, i, depth)
+	v.path = v.path[:len(v.path)-1]
+	if err == nil {
+		return end, nil
+	}
+	if err = v.record(err, &s); err != nil {
+		return 0, err
+	}
+	return skipValue(v.data, skipWS(v.data, i), depth)
+}
+
+// fail is a failure of the value being checked (at v.path): returned, or
+// when collecting recorded, so that the caller goes on.
+func (v *validator) fail(err error) error {
+	if !v.collecting() {
+		return err
+	}
+	return v.record(err, nil)
+}
+
 func (v *validator) array(n *node, i, depth int) (int, error) {
 	d := v.data
 	if depth >= MaxDepth {
@@ -611,22 +699,30 @@ func (v *validator) array(n *node, i, depth int) (int, error) {
 				if !v.detail {
 					return 0, errInvalid
 				}
-				return 0, v.errf("maxItems", "must have at most %d items", n.maxItems)
+				if err := v.fail(v.errf("maxItems", "must have at most %d items", n.maxItems)); err != nil {
+					return 0, err
+				}
 			}
 			sub := n.items
 			if idx < len(n.prefix) {
 				sub = n.prefix[idx]
-			} else if sub != nil && sub.isFalse {
+			} else if sub != nil && sub.isFalse && idx == len(n.prefix) {
 				if !v.detail {
 					return 0, errInvalid
 				}
-				return 0, v.errf("items", "must have at most %d items", len(n.prefix))
+				if err := v.fail(v.errf("items", "must have at most %d items", len(n.prefix))); err != nil {
+					return 0, err
+				}
+			}
+			if sub != nil && sub.isFalse && idx >= len(n.prefix) {
+				sub = nil // reported once above, when collecting: the rest are skipped
 			}
 			i = skipWS(d, i)
 			if n.unique {
 				v.items = append(v.items, itemRef{idx: idx, start: i})
 			}
-			end, err := v.validate(sub, i, depth+1)
+			at := idx
+			end, err := v.member(sub, i, depth+1, func() pathSeg { return pathSeg{index: at, isIndex: true} })
 			if err != nil {
 				if ve, ok := err.(*vErr); ok {
 					ve.segs = append(ve.segs, pathSeg{index: idx, isIndex: true})
@@ -650,7 +746,9 @@ func (v *validator) array(n *node, i, depth int) (int, error) {
 		if !v.detail {
 			return 0, errInvalid
 		}
-		return 0, v.errf("minItems", "must have at least %d items", n.minItems)
+		if err := v.fail(v.errf("minItems", "must have at least %d items", n.minItems)); err != nil {
+			return 0, err
+		}
 	}
 	if n.unique {
 		a, b, dup := v.duplicate(v.items[ioff:])
@@ -659,7 +757,9 @@ func (v *validator) array(n *node, i, depth int) (int, error) {
 			if !v.detail {
 				return 0, errInvalid
 			}
-			return 0, v.errf("uniqueItems", "must not contain duplicate items (items %d and %d are equal)", a, b)
+			if err := v.fail(v.errf("uniqueItems", "must not contain duplicate items (items %d and %d are equal)", a, b)); err != nil {
+				return 0, err
+			}
 		}
 	}
 	return i, nil

@@ -24,7 +24,9 @@
 // tool reports (a result with isError) is a *mcpgen.ToolCallError; a
 // protocol failure is a *mcpgen.ProtocolError. Resources are ReadX methods,
 // templates take their URI variables as arguments, and prompts are GetX
-// methods.
+// methods. A resource has a SubscribeX method for its updates, a tool that
+// runs as a task a StartX method returning the task, and a prompt or
+// template with a completion method a CompleteXField method per argument.
 //
 // The server's components and their methods:
 //
@@ -111,7 +113,8 @@ func New(c *mcpgen.Client) *Client {
 }
 
 // Untyped returns the connection the client calls through, for what the
-// typed methods do not cover (listing, completion, subscriptions).
+// typed methods do not cover (listing, log levels, list changes, tasks
+// by id).
 func (c *Client) Untyped() *mcpgen.Client {
 	return c.c
 }
@@ -269,66 +272,71 @@ var noop47Input []byte
 //go:embed schemas/noop_48.input.json
 var noop48Input []byte
 
-// surface lists the tools as this client was generated against them.
-var surface = []mcpgen.SurfaceTool{
-	{Name: "echo", InputSchema: echoInput},
-	{Name: "ingest", InputSchema: ingestInput, OutputSchema: ingestOutput},
-	{Name: "noop_01", InputSchema: noop01Input},
-	{Name: "noop_02", InputSchema: noop02Input},
-	{Name: "noop_03", InputSchema: noop03Input},
-	{Name: "noop_04", InputSchema: noop04Input},
-	{Name: "noop_05", InputSchema: noop05Input},
-	{Name: "noop_06", InputSchema: noop06Input},
-	{Name: "noop_07", InputSchema: noop07Input},
-	{Name: "noop_08", InputSchema: noop08Input},
-	{Name: "noop_09", InputSchema: noop09Input},
-	{Name: "noop_10", InputSchema: noop10Input},
-	{Name: "noop_11", InputSchema: noop11Input},
-	{Name: "noop_12", InputSchema: noop12Input},
-	{Name: "noop_13", InputSchema: noop13Input},
-	{Name: "noop_14", InputSchema: noop14Input},
-	{Name: "noop_15", InputSchema: noop15Input},
-	{Name: "noop_16", InputSchema: noop16Input},
-	{Name: "noop_17", InputSchema: noop17Input},
-	{Name: "noop_18", InputSchema: noop18Input},
-	{Name: "noop_19", InputSchema: noop19Input},
-	{Name: "noop_20", InputSchema: noop20Input},
-	{Name: "noop_21", InputSchema: noop21Input},
-	{Name: "noop_22", InputSchema: noop22Input},
-	{Name: "noop_23", InputSchema: noop23Input},
-	{Name: "noop_24", InputSchema: noop24Input},
-	{Name: "noop_25", InputSchema: noop25Input},
-	{Name: "noop_26", InputSchema: noop26Input},
-	{Name: "noop_27", InputSchema: noop27Input},
-	{Name: "noop_28", InputSchema: noop28Input},
-	{Name: "noop_29", InputSchema: noop29Input},
-	{Name: "noop_30", InputSchema: noop30Input},
-	{Name: "noop_31", InputSchema: noop31Input},
-	{Name: "noop_32", InputSchema: noop32Input},
-	{Name: "noop_33", InputSchema: noop33Input},
-	{Name: "noop_34", InputSchema: noop34Input},
-	{Name: "noop_35", InputSchema: noop35Input},
-	{Name: "noop_36", InputSchema: noop36Input},
-	{Name: "noop_37", InputSchema: noop37Input},
-	{Name: "noop_38", InputSchema: noop38Input},
-	{Name: "noop_39", InputSchema: noop39Input},
-	{Name: "noop_40", InputSchema: noop40Input},
-	{Name: "noop_41", InputSchema: noop41Input},
-	{Name: "noop_42", InputSchema: noop42Input},
-	{Name: "noop_43", InputSchema: noop43Input},
-	{Name: "noop_44", InputSchema: noop44Input},
-	{Name: "noop_45", InputSchema: noop45Input},
-	{Name: "noop_46", InputSchema: noop46Input},
-	{Name: "noop_47", InputSchema: noop47Input},
-	{Name: "noop_48", InputSchema: noop48Input},
+// surface lists the tools, resources, templates, prompts and skills as this
+// client was generated against them.
+var surface = mcpgen.Surface{
+	Tools: []mcpgen.SurfaceTool{
+		{Name: "echo", InputSchema: echoInput},
+		{Name: "ingest", InputSchema: ingestInput, OutputSchema: ingestOutput},
+		{Name: "noop_01", InputSchema: noop01Input},
+		{Name: "noop_02", InputSchema: noop02Input},
+		{Name: "noop_03", InputSchema: noop03Input},
+		{Name: "noop_04", InputSchema: noop04Input},
+		{Name: "noop_05", InputSchema: noop05Input},
+		{Name: "noop_06", InputSchema: noop06Input},
+		{Name: "noop_07", InputSchema: noop07Input},
+		{Name: "noop_08", InputSchema: noop08Input},
+		{Name: "noop_09", InputSchema: noop09Input},
+		{Name: "noop_10", InputSchema: noop10Input},
+		{Name: "noop_11", InputSchema: noop11Input},
+		{Name: "noop_12", InputSchema: noop12Input},
+		{Name: "noop_13", InputSchema: noop13Input},
+		{Name: "noop_14", InputSchema: noop14Input},
+		{Name: "noop_15", InputSchema: noop15Input},
+		{Name: "noop_16", InputSchema: noop16Input},
+		{Name: "noop_17", InputSchema: noop17Input},
+		{Name: "noop_18", InputSchema: noop18Input},
+		{Name: "noop_19", InputSchema: noop19Input},
+		{Name: "noop_20", InputSchema: noop20Input},
+		{Name: "noop_21", InputSchema: noop21Input},
+		{Name: "noop_22", InputSchema: noop22Input},
+		{Name: "noop_23", InputSchema: noop23Input},
+		{Name: "noop_24", InputSchema: noop24Input},
+		{Name: "noop_25", InputSchema: noop25Input},
+		{Name: "noop_26", InputSchema: noop26Input},
+		{Name: "noop_27", InputSchema: noop27Input},
+		{Name: "noop_28", InputSchema: noop28Input},
+		{Name: "noop_29", InputSchema: noop29Input},
+		{Name: "noop_30", InputSchema: noop30Input},
+		{Name: "noop_31", InputSchema: noop31Input},
+		{Name: "noop_32", InputSchema: noop32Input},
+		{Name: "noop_33", InputSchema: noop33Input},
+		{Name: "noop_34", InputSchema: noop34Input},
+		{Name: "noop_35", InputSchema: noop35Input},
+		{Name: "noop_36", InputSchema: noop36Input},
+		{Name: "noop_37", InputSchema: noop37Input},
+		{Name: "noop_38", InputSchema: noop38Input},
+		{Name: "noop_39", InputSchema: noop39Input},
+		{Name: "noop_40", InputSchema: noop40Input},
+		{Name: "noop_41", InputSchema: noop41Input},
+		{Name: "noop_42", InputSchema: noop42Input},
+		{Name: "noop_43", InputSchema: noop43Input},
+		{Name: "noop_44", InputSchema: noop44Input},
+		{Name: "noop_45", InputSchema: noop45Input},
+		{Name: "noop_46", InputSchema: noop46Input},
+		{Name: "noop_47", InputSchema: noop47Input},
+		{Name: "noop_48", InputSchema: noop48Input},
+	},
 }
 
-// CheckSurface lists the server's tools and compares them with the ones this
-// client was generated from: a tool the server does not offer, or whose
-// input or output schema differs, is a difference, and the error (a
-// *mcpgen.SurfaceError) lists every one. Call it once after connecting to
+// CheckSurface lists the server's tools, resources, templates, prompts and
+// skills and compares them with the ones this client was generated from: a
+// tool the server does not offer, or whose input or output schema differs,
+// a resource or template missing or of another MIME type, a prompt missing
+// or whose arguments differ, a skill missing, is a difference, and the error
+// (a *mcpgen.SurfaceError) lists every one. Call it once after connecting to
 // refuse a server of an incompatible version; nil means every method of
 // this client matches what the server declares.
 func (c *Client) CheckSurface(ctx context.Context) error {
-	return mcpgen.CheckSurface(ctx, c.c, surface)
+	return surface.Check(ctx, c.c)
 }

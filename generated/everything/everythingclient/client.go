@@ -24,7 +24,9 @@
 // tool reports (a result with isError) is a *mcpgen.ToolCallError; a
 // protocol failure is a *mcpgen.ProtocolError. Resources are ReadX methods,
 // templates take their URI variables as arguments, and prompts are GetX
-// methods.
+// methods. A resource has a SubscribeX method for its updates, a tool that
+// runs as a task a StartX method returning the task, and a prompt or
+// template with a completion method a CompleteXField method per argument.
 //
 // The server's components and their methods:
 //
@@ -108,7 +110,8 @@ func New(c *mcpgen.Client) *Client {
 }
 
 // Untyped returns the connection the client calls through, for what the
-// typed methods do not cover (listing, completion, subscriptions).
+// typed methods do not cover (listing, log levels, list changes, tasks
+// by id).
 func (c *Client) Untyped() *mcpgen.Client {
 	return c.c
 }
@@ -230,56 +233,79 @@ var triggerPromptChangeInput []byte
 //go:embed schemas/test_trigger_tool_change.input.json
 var triggerToolChangeInput []byte
 
-// surface lists the tools as this client was generated against them.
-var surface = []mcpgen.SurfaceTool{
-	{Name: "about", InputSchema: aboutInput, UI: &mcpgen.ToolUI{ResourceURI: "ui://everything/about.html"}},
-	{Name: "app_greet", InputSchema: appGreetInput, OutputSchema: appGreetOutput, UI: &mcpgen.ToolUI{ResourceURI: "ui://everything/about.html", Visibility: []string{"app"}}},
-	{Name: "confirm_delete", InputSchema: confirmDeleteInput},
-	{Name: "echo", InputSchema: echoInput},
-	{Name: "failing_job", InputSchema: failingJobInput},
-	{Name: "greet", InputSchema: greetInput},
-	{Name: "json_schema_2020_12_tool", InputSchema: jsonSchema202012Input},
-	{Name: "multi_input", InputSchema: multiInputInput},
-	{Name: "protocol_error_job", InputSchema: protocolErrorJobInput},
-	{Name: "slow_compute", InputSchema: slowComputeInput},
-	{Name: "test_audio_content", InputSchema: audioContentInput},
-	{Name: "test_custom_header", InputSchema: customHeaderInput},
-	{Name: "test_elicitation", InputSchema: elicitationInput},
-	{Name: "test_elicitation_sep1034_defaults", InputSchema: elicitationDefaultsInput},
-	{Name: "test_elicitation_sep1330_enums", InputSchema: elicitationEnumsInput},
-	{Name: "test_embedded_resource", InputSchema: embeddedResourceInput},
-	{Name: "test_error_handling", InputSchema: errorHandlingInput},
-	{Name: "test_image_content", InputSchema: imageContentInput},
-	{Name: "test_input_required_result_capabilities", InputSchema: inputRequiredCapabilitiesInput},
-	{Name: "test_input_required_result_elicitation", InputSchema: inputRequiredElicitationInput},
-	{Name: "test_input_required_result_list_roots", InputSchema: inputRequiredListRootsInput},
-	{Name: "test_input_required_result_multi_round", InputSchema: inputRequiredMultiRoundInput},
-	{Name: "test_input_required_result_multiple_inputs", InputSchema: inputRequiredMultipleInputsInput},
-	{Name: "test_input_required_result_request_state", InputSchema: inputRequiredRequestStateInput},
-	{Name: "test_input_required_result_sampling", InputSchema: inputRequiredSamplingInput},
-	{Name: "test_input_required_result_tampered_state", InputSchema: inputRequiredTamperedStateInput},
-	{Name: "test_logging_tool", InputSchema: loggingToolInput},
-	{Name: "test_missing_capability", InputSchema: missingCapabilityInput},
-	{Name: "test_multiple_content_types", InputSchema: multipleContentTypesInput},
-	{Name: "test_reconnection", InputSchema: reconnectionInput},
-	{Name: "test_sampling", InputSchema: samplingInput},
-	{Name: "test_simple_text", InputSchema: simpleTextInput},
-	{Name: "test_streaming_elicitation", InputSchema: streamingElicitationInput},
-	{Name: "test_tool_with_logging", InputSchema: toolWithLoggingInput},
-	{Name: "test_tool_with_progress", InputSchema: toolWithProgressInput},
-	{Name: "test_tool_with_task", InputSchema: toolWithTaskInput},
-	{Name: "test_trigger_prompt_change", InputSchema: triggerPromptChangeInput},
-	{Name: "test_trigger_tool_change", InputSchema: triggerToolChangeInput},
+// surface lists the tools, resources, templates, prompts and skills as this
+// client was generated against them.
+var surface = mcpgen.Surface{
+	Tools: []mcpgen.SurfaceTool{
+		{Name: "about", InputSchema: aboutInput, UI: &mcpgen.ToolUI{ResourceURI: "ui://everything/about.html"}},
+		{Name: "app_greet", InputSchema: appGreetInput, OutputSchema: appGreetOutput, UI: &mcpgen.ToolUI{ResourceURI: "ui://everything/about.html", Visibility: []string{"app"}}},
+		{Name: "confirm_delete", InputSchema: confirmDeleteInput},
+		{Name: "echo", InputSchema: echoInput},
+		{Name: "failing_job", InputSchema: failingJobInput},
+		{Name: "greet", InputSchema: greetInput},
+		{Name: "json_schema_2020_12_tool", InputSchema: jsonSchema202012Input},
+		{Name: "multi_input", InputSchema: multiInputInput},
+		{Name: "protocol_error_job", InputSchema: protocolErrorJobInput},
+		{Name: "slow_compute", InputSchema: slowComputeInput},
+		{Name: "test_audio_content", InputSchema: audioContentInput},
+		{Name: "test_custom_header", InputSchema: customHeaderInput},
+		{Name: "test_elicitation", InputSchema: elicitationInput},
+		{Name: "test_elicitation_sep1034_defaults", InputSchema: elicitationDefaultsInput},
+		{Name: "test_elicitation_sep1330_enums", InputSchema: elicitationEnumsInput},
+		{Name: "test_embedded_resource", InputSchema: embeddedResourceInput},
+		{Name: "test_error_handling", InputSchema: errorHandlingInput},
+		{Name: "test_image_content", InputSchema: imageContentInput},
+		{Name: "test_input_required_result_capabilities", InputSchema: inputRequiredCapabilitiesInput},
+		{Name: "test_input_required_result_elicitation", InputSchema: inputRequiredElicitationInput},
+		{Name: "test_input_required_result_list_roots", InputSchema: inputRequiredListRootsInput},
+		{Name: "test_input_required_result_multi_round", InputSchema: inputRequiredMultiRoundInput},
+		{Name: "test_input_required_result_multiple_inputs", InputSchema: inputRequiredMultipleInputsInput},
+		{Name: "test_input_required_result_request_state", InputSchema: inputRequiredRequestStateInput},
+		{Name: "test_input_required_result_sampling", InputSchema: inputRequiredSamplingInput},
+		{Name: "test_input_required_result_tampered_state", InputSchema: inputRequiredTamperedStateInput},
+		{Name: "test_logging_tool", InputSchema: loggingToolInput},
+		{Name: "test_missing_capability", InputSchema: missingCapabilityInput},
+		{Name: "test_multiple_content_types", InputSchema: multipleContentTypesInput},
+		{Name: "test_reconnection", InputSchema: reconnectionInput},
+		{Name: "test_sampling", InputSchema: samplingInput},
+		{Name: "test_simple_text", InputSchema: simpleTextInput},
+		{Name: "test_streaming_elicitation", InputSchema: streamingElicitationInput},
+		{Name: "test_tool_with_logging", InputSchema: toolWithLoggingInput},
+		{Name: "test_tool_with_progress", InputSchema: toolWithProgressInput},
+		{Name: "test_tool_with_task", InputSchema: toolWithTaskInput},
+		{Name: "test_trigger_prompt_change", InputSchema: triggerPromptChangeInput},
+		{Name: "test_trigger_tool_change", InputSchema: triggerToolChangeInput},
+	},
+	Resources: []mcpgen.SurfaceResource{
+		{URI: "test://static-binary", MimeType: "image/png"},
+		{URI: "test://static-text", MimeType: "text/plain"},
+		{URI: "test://template/{id}/data", MimeType: "application/json", Template: true},
+		{URI: "test://watched-resource", MimeType: "text/plain"},
+	},
+	Prompts: []mcpgen.SurfacePrompt{
+		{Name: "test_input_required_result_prompt"},
+		{Name: "test_prompt_with_arguments", Arguments: []mcpgen.SurfaceArgument{{Name: "arg1", Required: true}, {Name: "arg2", Required: true}}},
+		{Name: "test_prompt_with_embedded_resource", Arguments: []mcpgen.SurfaceArgument{{Name: "resourceUri", Required: true}}},
+		{Name: "test_prompt_with_image"},
+		{Name: "test_simple_prompt"},
+	},
+	Skills: []mcpgen.SurfaceSkill{
+		{URI: "skill://acme/billing/refunds/SKILL.md"},
+		{URI: "skill://live-status/SKILL.md"},
+		{URI: "skill://pdf-processing/SKILL.md"},
+	},
 }
 
-// CheckSurface lists the server's tools and compares them with the ones this
-// client was generated from: a tool the server does not offer, or whose
-// input or output schema differs, is a difference, and the error (a
-// *mcpgen.SurfaceError) lists every one. Call it once after connecting to
+// CheckSurface lists the server's tools, resources, templates, prompts and
+// skills and compares them with the ones this client was generated from: a
+// tool the server does not offer, or whose input or output schema differs,
+// a resource or template missing or of another MIME type, a prompt missing
+// or whose arguments differ, a skill missing, is a difference, and the error
+// (a *mcpgen.SurfaceError) lists every one. Call it once after connecting to
 // refuse a server of an incompatible version; nil means every method of
 // this client matches what the server declares.
 func (c *Client) CheckSurface(ctx context.Context) error {
-	return mcpgen.CheckSurface(ctx, c.c, surface)
+	return surface.Check(ctx, c.c)
 }
 
 // ToolUI returns the named tool's link to the MCP Apps extension as this

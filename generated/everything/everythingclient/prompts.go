@@ -30,6 +30,30 @@ func (c *Client) GetPromptWithArguments(ctx context.Context, in PromptWithArgume
 	return c.c.GetPrompt(ctx, "test_prompt_with_arguments", args)
 }
 
+// CompletePromptWithArgumentsArg1 asks the server to complete the argument
+// arg1 of the prompt test_prompt_with_arguments (completion/complete) from the
+// partial value; the other arguments in in are sent as those already chosen.
+func (c *Client) CompletePromptWithArgumentsArg1(ctx context.Context, in PromptWithArguments, value string) (*mcpgen.Completion, error) {
+	args := map[string]string{
+		"arg1": in.Arg1,
+		"arg2": in.Arg2,
+	}
+	delete(args, "arg1")
+	return c.c.Complete(ctx, mcpgen.CompletionRef{Type: "ref/prompt", Name: "test_prompt_with_arguments"}, "arg1", value, args)
+}
+
+// CompletePromptWithArgumentsArg2 asks the server to complete the argument
+// arg2 of the prompt test_prompt_with_arguments (completion/complete) from the
+// partial value; the other arguments in in are sent as those already chosen.
+func (c *Client) CompletePromptWithArgumentsArg2(ctx context.Context, in PromptWithArguments, value string) (*mcpgen.Completion, error) {
+	args := map[string]string{
+		"arg1": in.Arg1,
+		"arg2": in.Arg2,
+	}
+	delete(args, "arg2")
+	return c.c.Complete(ctx, mcpgen.CompletionRef{Type: "ref/prompt", Name: "test_prompt_with_arguments"}, "arg2", value, args)
+}
+
 // GetPromptWithEmbeddedResource gets the prompt test_prompt_with_embedded_resource.
 //
 // A prompt that embeds the resource it is given.

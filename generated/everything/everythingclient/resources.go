@@ -18,6 +18,16 @@ func (c *Client) ReadStaticBinary(ctx context.Context) ([]byte, error) {
 	return mcpgen.ReadResourceAs[[]byte](ctx, c.c, "test://static-binary")
 }
 
+// SubscribeStaticBinary subscribes to the updates of the resource
+// static_binary and calls onUpdate with its URI at each
+// (notifications/resources/updated: resources/subscribe in a legacy session,
+// subscriptions/listen in 2026-07-28). onUpdate runs on the goroutine that
+// reads the connection and must not block: read the resource elsewhere
+// (ReadStaticBinary). Close the subscription when done.
+func (c *Client) SubscribeStaticBinary(ctx context.Context, onUpdate func(uri string)) (*mcpgen.Subscription, error) {
+	return c.c.Subscribe(ctx, "test://static-binary", onUpdate)
+}
+
 // ReadStaticText reads the resource static_text: test://static-text.
 //
 // A fixed text.
@@ -25,6 +35,16 @@ func (c *Client) ReadStaticBinary(ctx context.Context) ([]byte, error) {
 // It returns the text of the resource.
 func (c *Client) ReadStaticText(ctx context.Context) (string, error) {
 	return mcpgen.ReadResourceAs[string](ctx, c.c, "test://static-text")
+}
+
+// SubscribeStaticText subscribes to the updates of the resource static_text
+// and calls onUpdate with its URI at each (notifications/resources/updated:
+// resources/subscribe in a legacy session, subscriptions/listen in
+// 2026-07-28). onUpdate runs on the goroutine that reads the connection and
+// must not block: read the resource elsewhere (ReadStaticText). Close the
+// subscription when done.
+func (c *Client) SubscribeStaticText(ctx context.Context, onUpdate func(uri string)) (*mcpgen.Subscription, error) {
+	return c.c.Subscribe(ctx, "test://static-text", onUpdate)
 }
 
 // ReadTemplateData reads the resource template template_data: test://template/{id}/data, with {id} from id.
@@ -36,6 +56,24 @@ func (c *Client) ReadTemplateData(ctx context.Context, id string) (Record, error
 	return mcpgen.ReadResourceAs[Record](ctx, c.c, mcpgen.ExpandTemplate("test://template/{id}/data", map[string]string{"id": id}))
 }
 
+// SubscribeTemplateData subscribes to the updates of the resource of the
+// template template_data that id name and calls onUpdate with its URI at each
+// (notifications/resources/updated: resources/subscribe in a legacy session,
+// subscriptions/listen in 2026-07-28). onUpdate runs on the goroutine that
+// reads the connection and must not block: read the resource elsewhere
+// (ReadTemplateData). Close the subscription when done.
+func (c *Client) SubscribeTemplateData(ctx context.Context, id string, onUpdate func(uri string)) (*mcpgen.Subscription, error) {
+	return c.c.Subscribe(ctx, mcpgen.ExpandTemplate("test://template/{id}/data", map[string]string{"id": id}), onUpdate)
+}
+
+// CompleteTemplateDataID asks the server to complete the variable {id} of the
+// resource template template_data (completion/complete) from the partial
+// value; chosen holds the template's other variables already chosen (may be
+// nil).
+func (c *Client) CompleteTemplateDataID(ctx context.Context, value string, chosen map[string]string) (*mcpgen.Completion, error) {
+	return c.c.Complete(ctx, mcpgen.CompletionRef{Type: "ref/resource", URI: "test://template/{id}/data"}, "id", value, chosen)
+}
+
 // ReadWatchedResource reads the resource watched_resource: test://watched-resource.
 //
 // A resource to subscribe to; its text tells when it was read.
@@ -43,4 +81,14 @@ func (c *Client) ReadTemplateData(ctx context.Context, id string) (Record, error
 // It returns the text of the resource.
 func (c *Client) ReadWatchedResource(ctx context.Context) (string, error) {
 	return mcpgen.ReadResourceAs[string](ctx, c.c, "test://watched-resource")
+}
+
+// SubscribeWatchedResource subscribes to the updates of the resource
+// watched_resource and calls onUpdate with its URI at each
+// (notifications/resources/updated: resources/subscribe in a legacy session,
+// subscriptions/listen in 2026-07-28). onUpdate runs on the goroutine that
+// reads the connection and must not block: read the resource elsewhere
+// (ReadWatchedResource). Close the subscription when done.
+func (c *Client) SubscribeWatchedResource(ctx context.Context, onUpdate func(uri string)) (*mcpgen.Subscription, error) {
+	return c.c.Subscribe(ctx, "test://watched-resource", onUpdate)
 }

@@ -46,6 +46,16 @@ func (c *Client) ConfirmDelete(ctx context.Context, in ConfirmDelete) (string, e
 	return mcpgen.CallToolAs[string](ctx, c.c, "confirm_delete", in)
 }
 
+// StartConfirmDelete calls the tool confirm_delete as a task (it is marked
+// task=optional): the server answers at once with the task and runs the tool
+// in the background. Follow it with Get, Cancel or a subscription
+// (mcpgen.ListenFilter.TaskIDs), and wait for its result with Result, typed as
+// ConfirmDelete's. In a legacy session the server must declare task-augmented
+// tools/call.
+func (c *Client) StartConfirmDelete(ctx context.Context, in ConfirmDelete) (mcpgen.TypedTask[string], error) {
+	return mcpgen.StartToolTaskAs[string](ctx, c.c, "confirm_delete", in)
+}
+
 // Echo calls the tool echo.
 //
 // Return the message it is given.
@@ -66,6 +76,16 @@ func (c *Client) Echo(ctx context.Context, in Echo) (string, error) {
 // Its hints: read-only, idempotent.
 func (c *Client) FailingJob(ctx context.Context, in FailingJob) (string, error) {
 	return mcpgen.CallToolAs[string](ctx, c.c, "failing_job", in)
+}
+
+// StartFailingJob calls the tool failing_job as a task (it is marked
+// task=required): the server answers at once with the task and runs the tool
+// in the background. Follow it with Get, Cancel or a subscription
+// (mcpgen.ListenFilter.TaskIDs), and wait for its result with Result, typed as
+// FailingJob's. In a legacy session the server must declare task-augmented
+// tools/call.
+func (c *Client) StartFailingJob(ctx context.Context, in FailingJob) (mcpgen.TypedTask[string], error) {
+	return mcpgen.StartToolTaskAs[string](ctx, c.c, "failing_job", in)
 }
 
 // Greet calls the tool greet.
@@ -101,6 +121,16 @@ func (c *Client) MultiInput(ctx context.Context, in MultiInput) (string, error) 
 	return mcpgen.CallToolAs[string](ctx, c.c, "multi_input", in)
 }
 
+// StartMultiInput calls the tool multi_input as a task (it is marked
+// task=optional): the server answers at once with the task and runs the tool
+// in the background. Follow it with Get, Cancel or a subscription
+// (mcpgen.ListenFilter.TaskIDs), and wait for its result with Result, typed as
+// MultiInput's. In a legacy session the server must declare task-augmented
+// tools/call.
+func (c *Client) StartMultiInput(ctx context.Context, in MultiInput) (mcpgen.TypedTask[string], error) {
+	return mcpgen.StartToolTaskAs[string](ctx, c.c, "multi_input", in)
+}
+
 // ProtocolErrorJob calls the tool protocol_error_job.
 //
 // Work briefly, then fail with a JSON-RPC error: as a task it ends failed, carrying the error.
@@ -112,6 +142,16 @@ func (c *Client) ProtocolErrorJob(ctx context.Context, in ProtocolErrorJob) (str
 	return mcpgen.CallToolAs[string](ctx, c.c, "protocol_error_job", in)
 }
 
+// StartProtocolErrorJob calls the tool protocol_error_job as a task (it is
+// marked task=optional): the server answers at once with the task and runs the
+// tool in the background. Follow it with Get, Cancel or a subscription
+// (mcpgen.ListenFilter.TaskIDs), and wait for its result with Result, typed as
+// ProtocolErrorJob's. In a legacy session the server must declare
+// task-augmented tools/call.
+func (c *Client) StartProtocolErrorJob(ctx context.Context, in ProtocolErrorJob) (mcpgen.TypedTask[string], error) {
+	return mcpgen.StartToolTaskAs[string](ctx, c.c, "protocol_error_job", in)
+}
+
 // SlowCompute calls the tool slow_compute.
 //
 // Work for the given number of seconds, reporting progress each second. Runs as a task for clients that support tasks, and can be cancelled.
@@ -121,6 +161,16 @@ func (c *Client) ProtocolErrorJob(ctx context.Context, in ProtocolErrorJob) (str
 // Its hints: read-only, idempotent.
 func (c *Client) SlowCompute(ctx context.Context, in SlowCompute) (string, error) {
 	return mcpgen.CallToolAs[string](ctx, c.c, "slow_compute", in)
+}
+
+// StartSlowCompute calls the tool slow_compute as a task (it is marked
+// task=optional): the server answers at once with the task and runs the tool
+// in the background. Follow it with Get, Cancel or a subscription
+// (mcpgen.ListenFilter.TaskIDs), and wait for its result with Result, typed as
+// SlowCompute's. In a legacy session the server must declare task-augmented
+// tools/call.
+func (c *Client) StartSlowCompute(ctx context.Context, in SlowCompute) (mcpgen.TypedTask[string], error) {
+	return mcpgen.StartToolTaskAs[string](ctx, c.c, "slow_compute", in)
 }
 
 // AudioContent calls the tool test_audio_content.
@@ -407,6 +457,16 @@ func (c *Client) ToolWithProgress(ctx context.Context, in ToolWithProgress) (str
 // Its hints: read-only, idempotent.
 func (c *Client) ToolWithTask(ctx context.Context, in ToolWithTask) (string, error) {
 	return mcpgen.CallToolAs[string](ctx, c.c, "test_tool_with_task", in)
+}
+
+// StartToolWithTask calls the tool test_tool_with_task as a task (it is marked
+// task=required): the server answers at once with the task and runs the tool
+// in the background. Follow it with Get, Cancel or a subscription
+// (mcpgen.ListenFilter.TaskIDs), and wait for its result with Result, typed as
+// ToolWithTask's. In a legacy session the server must declare task-augmented
+// tools/call.
+func (c *Client) StartToolWithTask(ctx context.Context, in ToolWithTask) (mcpgen.TypedTask[string], error) {
+	return mcpgen.StartToolTaskAs[string](ctx, c.c, "test_tool_with_task", in)
 }
 
 // TriggerPromptChange calls the tool test_trigger_prompt_change.

@@ -24,7 +24,9 @@
 // tool reports (a result with isError) is a *mcpgen.ToolCallError; a
 // protocol failure is a *mcpgen.ProtocolError. Resources are ReadX methods,
 // templates take their URI variables as arguments, and prompts are GetX
-// methods.
+// methods. A resource has a SubscribeX method for its updates, a tool that
+// runs as a task a StartX method returning the task, and a prompt or
+// template with a completion method a CompleteXField method per argument.
 //
 // The server's components and their methods:
 //
@@ -84,7 +86,8 @@ func New(c *mcpgen.Client) *Client {
 }
 
 // Untyped returns the connection the client calls through, for what the
-// typed methods do not cover (listing, completion, subscriptions).
+// typed methods do not cover (listing, log levels, list changes, tasks
+// by id).
 func (c *Client) Untyped() *mcpgen.Client {
 	return c.c
 }
@@ -161,30 +164,51 @@ var updateTaskInput []byte
 //go:embed schemas/update_task.output.json
 var updateTaskOutput []byte
 
-// surface lists the tools as this client was generated against them.
-var surface = []mcpgen.SurfaceTool{
-	{Name: "add_observations", InputSchema: addObservationsInput, OutputSchema: addObservationsOutput},
-	{Name: "create_entities", InputSchema: createEntitiesInput, OutputSchema: createEntitiesOutput},
-	{Name: "create_relations", InputSchema: createRelationsInput, OutputSchema: createRelationsOutput},
-	{Name: "create_task", InputSchema: createTaskInput, OutputSchema: createTaskOutput},
-	{Name: "delete_entities", InputSchema: deleteEntitiesInput, OutputSchema: deleteEntitiesOutput},
-	{Name: "delete_observations", InputSchema: deleteObservationsInput, OutputSchema: deleteObservationsOutput},
-	{Name: "delete_relations", InputSchema: deleteRelationsInput, OutputSchema: deleteRelationsOutput},
-	{Name: "list_tasks", InputSchema: listTasksInput, OutputSchema: listTasksOutput},
-	{Name: "open_nodes", InputSchema: openNodesInput, OutputSchema: openNodesOutput, UI: &mcpgen.ToolUI{ResourceURI: "ui://memory/explorer.html"}},
-	{Name: "read_graph", InputSchema: readGraphInput, OutputSchema: readGraphOutput, UI: &mcpgen.ToolUI{ResourceURI: "ui://memory/explorer.html"}},
-	{Name: "search_nodes", InputSchema: searchNodesInput, OutputSchema: searchNodesOutput, UI: &mcpgen.ToolUI{ResourceURI: "ui://memory/explorer.html"}},
-	{Name: "update_task", InputSchema: updateTaskInput, OutputSchema: updateTaskOutput},
+// surface lists the tools, resources, templates, prompts and skills as this
+// client was generated against them.
+var surface = mcpgen.Surface{
+	Tools: []mcpgen.SurfaceTool{
+		{Name: "add_observations", InputSchema: addObservationsInput, OutputSchema: addObservationsOutput},
+		{Name: "create_entities", InputSchema: createEntitiesInput, OutputSchema: createEntitiesOutput},
+		{Name: "create_relations", InputSchema: createRelationsInput, OutputSchema: createRelationsOutput},
+		{Name: "create_task", InputSchema: createTaskInput, OutputSchema: createTaskOutput},
+		{Name: "delete_entities", InputSchema: deleteEntitiesInput, OutputSchema: deleteEntitiesOutput},
+		{Name: "delete_observations", InputSchema: deleteObservationsInput, OutputSchema: deleteObservationsOutput},
+		{Name: "delete_relations", InputSchema: deleteRelationsInput, OutputSchema: deleteRelationsOutput},
+		{Name: "list_tasks", InputSchema: listTasksInput, OutputSchema: listTasksOutput},
+		{Name: "open_nodes", InputSchema: openNodesInput, OutputSchema: openNodesOutput, UI: &mcpgen.ToolUI{ResourceURI: "ui://memory/explorer.html"}},
+		{Name: "read_graph", InputSchema: readGraphInput, OutputSchema: readGraphOutput, UI: &mcpgen.ToolUI{ResourceURI: "ui://memory/explorer.html"}},
+		{Name: "search_nodes", InputSchema: searchNodesInput, OutputSchema: searchNodesOutput, UI: &mcpgen.ToolUI{ResourceURI: "ui://memory/explorer.html"}},
+		{Name: "update_task", InputSchema: updateTaskInput, OutputSchema: updateTaskOutput},
+	},
+	Resources: []mcpgen.SurfaceResource{
+		{URI: "memory://tasks/active", MimeType: "application/json"},
+		{URI: "memory://changes/{since}", MimeType: "application/json", Template: true},
+		{URI: "memory://entities/{name}", MimeType: "application/json", Template: true},
+		{URI: "memory://entities/{name}/history", MimeType: "application/json", Template: true},
+		{URI: "memory://graph/entities", MimeType: "application/json"},
+		{URI: "memory://knowledge-graph", MimeType: "application/json"},
+		{URI: "memory://session/delta", MimeType: "application/json"},
+	},
+	Prompts: []mcpgen.SurfacePrompt{
+		{Name: "analyze_tech_debt", Arguments: []mcpgen.SurfaceArgument{{Name: "entity"}}},
+		{Name: "handoff_routine", Arguments: []mcpgen.SurfaceArgument{{Name: "focus"}}},
+	},
+	Skills: []mcpgen.SurfaceSkill{
+		{URI: "skill://tidy-knowledge-graph/SKILL.md"},
+	},
 }
 
-// CheckSurface lists the server's tools and compares them with the ones this
-// client was generated from: a tool the server does not offer, or whose
-// input or output schema differs, is a difference, and the error (a
-// *mcpgen.SurfaceError) lists every one. Call it once after connecting to
+// CheckSurface lists the server's tools, resources, templates, prompts and
+// skills and compares them with the ones this client was generated from: a
+// tool the server does not offer, or whose input or output schema differs,
+// a resource or template missing or of another MIME type, a prompt missing
+// or whose arguments differ, a skill missing, is a difference, and the error
+// (a *mcpgen.SurfaceError) lists every one. Call it once after connecting to
 // refuse a server of an incompatible version; nil means every method of
 // this client matches what the server declares.
 func (c *Client) CheckSurface(ctx context.Context) error {
-	return mcpgen.CheckSurface(ctx, c.c, surface)
+	return surface.Check(ctx, c.c)
 }
 
 // ToolUI returns the named tool's link to the MCP Apps extension as this

@@ -22,6 +22,18 @@ func (c *Client) GetAnalyzeTechDebt(ctx context.Context, in AnalyzeTechDebt) (*m
 	return c.c.GetPrompt(ctx, "analyze_tech_debt", args)
 }
 
+// CompleteAnalyzeTechDebtEntity asks the server to complete the argument
+// entity of the prompt analyze_tech_debt (completion/complete) from the
+// partial value; the other arguments in in are sent as those already chosen.
+func (c *Client) CompleteAnalyzeTechDebtEntity(ctx context.Context, in AnalyzeTechDebt, value string) (*mcpgen.Completion, error) {
+	args := map[string]string{}
+	if in.Entity != nil {
+		args["entity"] = *in.Entity
+	}
+	delete(args, "entity")
+	return c.c.Complete(ctx, mcpgen.CompletionRef{Type: "ref/prompt", Name: "analyze_tech_debt"}, "entity", value, args)
+}
+
 // GetHandoffRoutine gets the prompt handoff_routine (Hand-off routine).
 //
 // Draft a hand-off note for whoever picks up the work next, from the active tasks and the most recent changes to the knowledge graph.
@@ -33,4 +45,16 @@ func (c *Client) GetHandoffRoutine(ctx context.Context, in HandoffRoutine) (*mcp
 		args["focus"] = *in.Focus
 	}
 	return c.c.GetPrompt(ctx, "handoff_routine", args)
+}
+
+// CompleteHandoffRoutineFocus asks the server to complete the argument focus
+// of the prompt handoff_routine (completion/complete) from the partial value;
+// the other arguments in in are sent as those already chosen.
+func (c *Client) CompleteHandoffRoutineFocus(ctx context.Context, in HandoffRoutine, value string) (*mcpgen.Completion, error) {
+	args := map[string]string{}
+	if in.Focus != nil {
+		args["focus"] = *in.Focus
+	}
+	delete(args, "focus")
+	return c.c.Complete(ctx, mcpgen.CompletionRef{Type: "ref/prompt", Name: "handoff_routine"}, "focus", value, args)
 }

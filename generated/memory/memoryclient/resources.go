@@ -18,6 +18,16 @@ func (c *Client) ReadActiveTasks(ctx context.Context) (TaskList, error) {
 	return mcpgen.ReadResourceAs[TaskList](ctx, c.c, "memory://tasks/active")
 }
 
+// SubscribeActiveTasks subscribes to the updates of the resource active-tasks
+// and calls onUpdate with its URI at each (notifications/resources/updated:
+// resources/subscribe in a legacy session, subscriptions/listen in
+// 2026-07-28). onUpdate runs on the goroutine that reads the connection and
+// must not block: read the resource elsewhere (ReadActiveTasks). Close the
+// subscription when done.
+func (c *Client) SubscribeActiveTasks(ctx context.Context, onUpdate func(uri string)) (*mcpgen.Subscription, error) {
+	return c.c.Subscribe(ctx, "memory://tasks/active", onUpdate)
+}
+
 // ReadChanges reads the resource template changes: memory://changes/{since}, with {since} from since.
 //
 // The changes after a cursor, oldest first, at most one page. Start from
@@ -29,6 +39,16 @@ func (c *Client) ReadChanges(ctx context.Context, since string) (Delta, error) {
 	return mcpgen.ReadResourceAs[Delta](ctx, c.c, mcpgen.ExpandTemplate("memory://changes/{since}", map[string]string{"since": since}))
 }
 
+// SubscribeChanges subscribes to the updates of the resource of the template
+// changes that since name and calls onUpdate with its URI at each
+// (notifications/resources/updated: resources/subscribe in a legacy session,
+// subscriptions/listen in 2026-07-28). onUpdate runs on the goroutine that
+// reads the connection and must not block: read the resource elsewhere
+// (ReadChanges). Close the subscription when done.
+func (c *Client) SubscribeChanges(ctx context.Context, since string, onUpdate func(uri string)) (*mcpgen.Subscription, error) {
+	return c.c.Subscribe(ctx, mcpgen.ExpandTemplate("memory://changes/{since}", map[string]string{"since": since}), onUpdate)
+}
+
 // ReadEntity reads the resource template entity: memory://entities/{name}, with {name} from name.
 //
 // One entity with its observations and the relations touching it.
@@ -36,6 +56,23 @@ func (c *Client) ReadChanges(ctx context.Context, since string) (Delta, error) {
 // It returns the resource's JSON decoded into MemstoreGraph.
 func (c *Client) ReadEntity(ctx context.Context, name string) (MemstoreGraph, error) {
 	return mcpgen.ReadResourceAs[MemstoreGraph](ctx, c.c, mcpgen.ExpandTemplate("memory://entities/{name}", map[string]string{"name": name}))
+}
+
+// SubscribeEntity subscribes to the updates of the resource of the template
+// entity that name name and calls onUpdate with its URI at each
+// (notifications/resources/updated: resources/subscribe in a legacy session,
+// subscriptions/listen in 2026-07-28). onUpdate runs on the goroutine that
+// reads the connection and must not block: read the resource elsewhere
+// (ReadEntity). Close the subscription when done.
+func (c *Client) SubscribeEntity(ctx context.Context, name string, onUpdate func(uri string)) (*mcpgen.Subscription, error) {
+	return c.c.Subscribe(ctx, mcpgen.ExpandTemplate("memory://entities/{name}", map[string]string{"name": name}), onUpdate)
+}
+
+// CompleteEntityName asks the server to complete the variable {name} of the
+// resource template entity (completion/complete) from the partial value;
+// chosen holds the template's other variables already chosen (may be nil).
+func (c *Client) CompleteEntityName(ctx context.Context, value string, chosen map[string]string) (*mcpgen.Completion, error) {
+	return c.c.Complete(ctx, mcpgen.CompletionRef{Type: "ref/resource", URI: "memory://entities/{name}"}, "name", value, chosen)
 }
 
 // ReadEntityHistory reads the resource template entity-history: memory://entities/{name}/history, with {name} from name.
@@ -47,6 +84,24 @@ func (c *Client) ReadEntityHistory(ctx context.Context, name string) (History, e
 	return mcpgen.ReadResourceAs[History](ctx, c.c, mcpgen.ExpandTemplate("memory://entities/{name}/history", map[string]string{"name": name}))
 }
 
+// SubscribeEntityHistory subscribes to the updates of the resource of the
+// template entity-history that name name and calls onUpdate with its URI at
+// each (notifications/resources/updated: resources/subscribe in a legacy
+// session, subscriptions/listen in 2026-07-28). onUpdate runs on the goroutine
+// that reads the connection and must not block: read the resource elsewhere
+// (ReadEntityHistory). Close the subscription when done.
+func (c *Client) SubscribeEntityHistory(ctx context.Context, name string, onUpdate func(uri string)) (*mcpgen.Subscription, error) {
+	return c.c.Subscribe(ctx, mcpgen.ExpandTemplate("memory://entities/{name}/history", map[string]string{"name": name}), onUpdate)
+}
+
+// CompleteEntityHistoryName asks the server to complete the variable {name} of
+// the resource template entity-history (completion/complete) from the partial
+// value; chosen holds the template's other variables already chosen (may be
+// nil).
+func (c *Client) CompleteEntityHistoryName(ctx context.Context, value string, chosen map[string]string) (*mcpgen.Completion, error) {
+	return c.c.Complete(ctx, mcpgen.CompletionRef{Type: "ref/resource", URI: "memory://entities/{name}/history"}, "name", value, chosen)
+}
+
 // ReadGraphEntities reads the resource graph-entities: memory://graph/entities.
 //
 // The entities of the graph, with their types and observations, without relations.
@@ -56,6 +111,16 @@ func (c *Client) ReadGraphEntities(ctx context.Context) (Entities, error) {
 	return mcpgen.ReadResourceAs[Entities](ctx, c.c, "memory://graph/entities")
 }
 
+// SubscribeGraphEntities subscribes to the updates of the resource
+// graph-entities and calls onUpdate with its URI at each
+// (notifications/resources/updated: resources/subscribe in a legacy session,
+// subscriptions/listen in 2026-07-28). onUpdate runs on the goroutine that
+// reads the connection and must not block: read the resource elsewhere
+// (ReadGraphEntities). Close the subscription when done.
+func (c *Client) SubscribeGraphEntities(ctx context.Context, onUpdate func(uri string)) (*mcpgen.Subscription, error) {
+	return c.c.Subscribe(ctx, "memory://graph/entities", onUpdate)
+}
+
 // ReadKnowledgeGraph reads the resource knowledge-graph: memory://knowledge-graph.
 //
 // The whole knowledge graph as JSON, as the reference server offers it.
@@ -63,6 +128,16 @@ func (c *Client) ReadGraphEntities(ctx context.Context) (Entities, error) {
 // It returns the resource's JSON decoded into Graph.
 func (c *Client) ReadKnowledgeGraph(ctx context.Context) (Graph, error) {
 	return mcpgen.ReadResourceAs[Graph](ctx, c.c, "memory://knowledge-graph")
+}
+
+// SubscribeKnowledgeGraph subscribes to the updates of the resource
+// knowledge-graph and calls onUpdate with its URI at each
+// (notifications/resources/updated: resources/subscribe in a legacy session,
+// subscriptions/listen in 2026-07-28). onUpdate runs on the goroutine that
+// reads the connection and must not block: read the resource elsewhere
+// (ReadKnowledgeGraph). Close the subscription when done.
+func (c *Client) SubscribeKnowledgeGraph(ctx context.Context, onUpdate func(uri string)) (*mcpgen.Subscription, error) {
+	return c.c.Subscribe(ctx, "memory://knowledge-graph", onUpdate)
 }
 
 // ReadSessionDelta reads the resource session-delta: memory://session/delta.
@@ -75,4 +150,14 @@ func (c *Client) ReadKnowledgeGraph(ctx context.Context) (Graph, error) {
 // It returns the resource's JSON decoded into Delta.
 func (c *Client) ReadSessionDelta(ctx context.Context) (Delta, error) {
 	return mcpgen.ReadResourceAs[Delta](ctx, c.c, "memory://session/delta")
+}
+
+// SubscribeSessionDelta subscribes to the updates of the resource
+// session-delta and calls onUpdate with its URI at each
+// (notifications/resources/updated: resources/subscribe in a legacy session,
+// subscriptions/listen in 2026-07-28). onUpdate runs on the goroutine that
+// reads the connection and must not block: read the resource elsewhere
+// (ReadSessionDelta). Close the subscription when done.
+func (c *Client) SubscribeSessionDelta(ctx context.Context, onUpdate func(uri string)) (*mcpgen.Subscription, error) {
+	return c.c.Subscribe(ctx, "memory://session/delta", onUpdate)
 }

@@ -17,3 +17,20 @@ import (
 func (c *Client) ReadNote(ctx context.Context, id string) (string, error) {
 	return mcpgen.ReadResourceAs[string](ctx, c.c, mcpgen.ExpandTemplate("notes://{id}", map[string]string{"id": id}))
 }
+
+// SubscribeNote subscribes to the updates of the resource of the template note
+// that id name and calls onUpdate with its URI at each
+// (notifications/resources/updated: resources/subscribe in a legacy session,
+// subscriptions/listen in 2026-07-28). onUpdate runs on the goroutine that
+// reads the connection and must not block: read the resource elsewhere
+// (ReadNote). Close the subscription when done.
+func (c *Client) SubscribeNote(ctx context.Context, id string, onUpdate func(uri string)) (*mcpgen.Subscription, error) {
+	return c.c.Subscribe(ctx, mcpgen.ExpandTemplate("notes://{id}", map[string]string{"id": id}), onUpdate)
+}
+
+// CompleteNoteID asks the server to complete the variable {id} of the resource
+// template note (completion/complete) from the partial value; chosen holds the
+// template's other variables already chosen (may be nil).
+func (c *Client) CompleteNoteID(ctx context.Context, value string, chosen map[string]string) (*mcpgen.Completion, error) {
+	return c.c.Complete(ctx, mcpgen.CompletionRef{Type: "ref/resource", URI: "notes://{id}"}, "id", value, chosen)
+}

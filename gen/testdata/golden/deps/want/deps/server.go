@@ -13,6 +13,7 @@ package deps
 
 import (
 	"context"
+	_ "embed"
 
 	"github.com/mcpgen/mcpgen"
 	component "github.com/mcpgen/mcpgen/gen/testdata/golden/deps"
@@ -20,15 +21,22 @@ import (
 	store "github.com/mcpgen/mcpgen/gen/testdata/golden/deps/store"
 )
 
+// serverCard is the server's MCP Server Card (server-card.json), which
+// the HTTP transport serves at the endpoint's URL + "/server-card".
+//
+//go:embed server-card.json
+var serverCard []byte
+
 // New returns the deps server, ready to serve on any transport.
 // Its arguments are the dependencies its components' handlers declare.
 func New(clock component.Clock, serverDep *cache.Server, store *store.Store, store2 *cache.Store, opts mcpgen.Options) *mcpgen.Server {
 	h := &handlers{clock: clock, serverDep: serverDep, store: store, store2: store2}
 	return mcpgen.New(mcpgen.Definition{
-		Name:      "deps",
-		Tools:     h.tools(),
-		Templates: h.templates(),
-		Prompts:   h.prompts(),
+		Name:       "deps",
+		Tools:      h.tools(),
+		Templates:  h.templates(),
+		Prompts:    h.prompts(),
+		ServerCard: serverCard,
 	}, opts)
 }
 

@@ -13,16 +13,24 @@ package dynskill
 
 import (
 	"context"
+	_ "embed"
 
 	"github.com/mcpgen/mcpgen"
 )
+
+// serverCard is the server's MCP Server Card (server-card.json), which
+// the HTTP transport serves at the endpoint's URL + "/server-card".
+//
+//go:embed server-card.json
+var serverCard []byte
 
 // New returns the dynskill server, ready to serve on any transport.
 func New(opts mcpgen.Options) *mcpgen.Server {
 	h := &handlers{}
 	return mcpgen.New(mcpgen.Definition{
-		Name:   "dynskill",
-		Skills: h.skills(),
+		Name:       "dynskill",
+		Skills:     h.skills(),
+		ServerCard: serverCard,
 	}, opts)
 }
 

@@ -13,9 +13,16 @@ package options
 
 import (
 	"context"
+	_ "embed"
 
 	"github.com/mcpgen/mcpgen"
 )
+
+// serverCard is the server's MCP Server Card (server-card.json), which
+// the HTTP transport serves at the endpoint's URL + "/server-card".
+//
+//go:embed server-card.json
+var serverCard []byte
 
 // New returns the options server, ready to serve on any transport.
 func New(opts mcpgen.Options) *mcpgen.Server {
@@ -30,6 +37,7 @@ func New(opts mcpgen.Options) *mcpgen.Server {
 		Templates:    h.templates(),
 		Prompts:      h.prompts(),
 		Scopes:       []string{"admin", "docs:read", "ops", "team"},
+		ServerCard:   serverCard,
 	}, opts)
 }
 

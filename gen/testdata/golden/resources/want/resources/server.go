@@ -13,17 +13,25 @@ package resources
 
 import (
 	"context"
+	_ "embed"
 
 	"github.com/mcpgen/mcpgen"
 )
+
+// serverCard is the server's MCP Server Card (server-card.json), which
+// the HTTP transport serves at the endpoint's URL + "/server-card".
+//
+//go:embed server-card.json
+var serverCard []byte
 
 // New returns the resources server, ready to serve on any transport.
 func New(opts mcpgen.Options) *mcpgen.Server {
 	h := &handlers{}
 	return mcpgen.New(mcpgen.Definition{
-		Name:      "resources",
-		Resources: h.resources(),
-		Templates: h.templates(),
+		Name:       "resources",
+		Resources:  h.resources(),
+		Templates:  h.templates(),
+		ServerCard: serverCard,
 	}, opts)
 }
 

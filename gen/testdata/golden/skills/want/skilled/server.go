@@ -13,19 +13,27 @@ package skilled
 
 import (
 	"context"
+	_ "embed"
 
 	"github.com/mcpgen/mcpgen"
 	component "github.com/mcpgen/mcpgen/gen/testdata/golden/skills"
 )
+
+// serverCard is the server's MCP Server Card (server-card.json), which
+// the HTTP transport serves at the endpoint's URL + "/server-card".
+//
+//go:embed server-card.json
+var serverCard []byte
 
 // New returns the skilled server, ready to serve on any transport.
 // Its arguments are the dependencies its components' handlers declare.
 func New(clock *component.Clock, opts mcpgen.Options) *mcpgen.Server {
 	h := &handlers{clock: clock}
 	return mcpgen.New(mcpgen.Definition{
-		Name:    "skilled",
-		Version: "1.0.0",
-		Skills:  h.skills(),
+		Name:       "skilled",
+		Version:    "1.0.0",
+		Skills:     h.skills(),
+		ServerCard: serverCard,
 	}, opts)
 }
 

@@ -13,18 +13,26 @@ package viewed
 
 import (
 	"context"
+	_ "embed"
 
 	"github.com/mcpgen/mcpgen"
 )
+
+// serverCard is the server's MCP Server Card (server-card.json), which
+// the HTTP transport serves at the endpoint's URL + "/server-card".
+//
+//go:embed server-card.json
+var serverCard []byte
 
 // New returns the viewed server, ready to serve on any transport.
 func New(opts mcpgen.Options) *mcpgen.Server {
 	h := &handlers{}
 	return mcpgen.New(mcpgen.Definition{
-		Name:    "viewed",
-		Version: "1.0.0",
-		Tools:   h.tools(),
-		Views:   views(),
+		Name:       "viewed",
+		Version:    "1.0.0",
+		Tools:      h.tools(),
+		Views:      views(),
+		ServerCard: serverCard,
 	}, opts)
 }
 

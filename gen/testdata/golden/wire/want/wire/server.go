@@ -13,20 +13,28 @@ package wire
 
 import (
 	"context"
+	_ "embed"
 
 	"github.com/mcpgen/mcpgen"
 	component "github.com/mcpgen/mcpgen/gen/testdata/golden/wire"
 )
+
+// serverCard is the server's MCP Server Card (server-card.json), which
+// the HTTP transport serves at the endpoint's URL + "/server-card".
+//
+//go:embed server-card.json
+var serverCard []byte
 
 // New returns the wire server, ready to serve on any transport.
 // Its arguments are the dependencies its components' handlers declare.
 func New(greeter *component.Greeter, opts mcpgen.Options) *mcpgen.Server {
 	h := &handlers{greeter: greeter}
 	return mcpgen.New(mcpgen.Definition{
-		Name:      "wire",
-		Title:     "Wire – forms à la encoding/json",
-		Tools:     h.tools(),
-		Templates: h.templates(),
+		Name:       "wire",
+		Title:      "Wire – forms à la encoding/json",
+		Tools:      h.tools(),
+		Templates:  h.templates(),
+		ServerCard: serverCard,
 	}, opts)
 }
 

@@ -17,3 +17,20 @@ import (
 func (c *Client) ReadEntry(ctx context.Context, key string) (string, error) {
 	return mcpgen.ReadResourceAs[string](ctx, c.c, mcpgen.ExpandTemplate("store://entries/{key}", map[string]string{"key": key}))
 }
+
+// SubscribeEntry subscribes to the updates of the resource of the template
+// entry that key name and calls onUpdate with its URI at each
+// (notifications/resources/updated: resources/subscribe in a legacy session,
+// subscriptions/listen in 2026-07-28). onUpdate runs on the goroutine that
+// reads the connection and must not block: read the resource elsewhere
+// (ReadEntry). Close the subscription when done.
+func (c *Client) SubscribeEntry(ctx context.Context, key string, onUpdate func(uri string)) (*mcpgen.Subscription, error) {
+	return c.c.Subscribe(ctx, mcpgen.ExpandTemplate("store://entries/{key}", map[string]string{"key": key}), onUpdate)
+}
+
+// CompleteEntryKey asks the server to complete the variable {key} of the
+// resource template entry (completion/complete) from the partial value; chosen
+// holds the template's other variables already chosen (may be nil).
+func (c *Client) CompleteEntryKey(ctx context.Context, value string, chosen map[string]string) (*mcpgen.Completion, error) {
+	return c.c.Complete(ctx, mcpgen.CompletionRef{Type: "ref/resource", URI: "store://entries/{key}"}, "key", value, chosen)
+}

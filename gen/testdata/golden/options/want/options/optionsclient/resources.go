@@ -18,6 +18,16 @@ func (c *Client) ReadStatus(ctx context.Context) (string, error) {
 	return mcpgen.ReadResourceAs[string](ctx, c.c, "status://now")
 }
 
+// SubscribeStatus subscribes to the updates of the resource status and calls
+// onUpdate with its URI at each (notifications/resources/updated:
+// resources/subscribe in a legacy session, subscriptions/listen in
+// 2026-07-28). onUpdate runs on the goroutine that reads the connection and
+// must not block: read the resource elsewhere (ReadStatus). Close the
+// subscription when done.
+func (c *Client) SubscribeStatus(ctx context.Context, onUpdate func(uri string)) (*mcpgen.Subscription, error) {
+	return c.c.Subscribe(ctx, "status://now", onUpdate)
+}
+
 // ReadProfile reads the resource template user-profile: profiles://{user}, with {user} from user.
 //
 // A user profile, private to the caller.
@@ -25,4 +35,21 @@ func (c *Client) ReadStatus(ctx context.Context) (string, error) {
 // It returns the text of the resource.
 func (c *Client) ReadProfile(ctx context.Context, user string) (string, error) {
 	return mcpgen.ReadResourceAs[string](ctx, c.c, mcpgen.ExpandTemplate("profiles://{user}", map[string]string{"user": user}))
+}
+
+// SubscribeProfile subscribes to the updates of the resource of the template
+// user-profile that user name and calls onUpdate with its URI at each
+// (notifications/resources/updated: resources/subscribe in a legacy session,
+// subscriptions/listen in 2026-07-28). onUpdate runs on the goroutine that
+// reads the connection and must not block: read the resource elsewhere
+// (ReadProfile). Close the subscription when done.
+func (c *Client) SubscribeProfile(ctx context.Context, user string, onUpdate func(uri string)) (*mcpgen.Subscription, error) {
+	return c.c.Subscribe(ctx, mcpgen.ExpandTemplate("profiles://{user}", map[string]string{"user": user}), onUpdate)
+}
+
+// CompleteProfileUser asks the server to complete the variable {user} of the
+// resource template user-profile (completion/complete) from the partial value;
+// chosen holds the template's other variables already chosen (may be nil).
+func (c *Client) CompleteProfileUser(ctx context.Context, value string, chosen map[string]string) (*mcpgen.Completion, error) {
+	return c.c.Complete(ctx, mcpgen.CompletionRef{Type: "ref/resource", URI: "profiles://{user}"}, "user", value, chosen)
 }

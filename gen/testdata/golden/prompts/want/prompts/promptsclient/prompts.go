@@ -36,6 +36,78 @@ func (c *Client) GetReview(ctx context.Context, in Review) (*mcpgen.GetPromptRes
 	return c.c.GetPrompt(ctx, "review", args)
 }
 
+// CompleteReviewCode asks the server to complete the argument code of the
+// prompt review (completion/complete) from the partial value; the other
+// arguments in in are sent as those already chosen.
+func (c *Client) CompleteReviewCode(ctx context.Context, in Review, value string) (*mcpgen.Completion, error) {
+	args := map[string]string{"code": in.Code}
+	if in.Language != "" {
+		args["language"] = in.Language
+	}
+	if in.Focus != nil {
+		args["focus"] = *in.Focus
+	}
+	if in.Strict != "" {
+		args["strict"] = in.Strict
+	}
+	delete(args, "code")
+	return c.c.Complete(ctx, mcpgen.CompletionRef{Type: "ref/prompt", Name: "review"}, "code", value, args)
+}
+
+// CompleteReviewLanguage asks the server to complete the argument language of
+// the prompt review (completion/complete) from the partial value; the other
+// arguments in in are sent as those already chosen.
+func (c *Client) CompleteReviewLanguage(ctx context.Context, in Review, value string) (*mcpgen.Completion, error) {
+	args := map[string]string{"code": in.Code}
+	if in.Language != "" {
+		args["language"] = in.Language
+	}
+	if in.Focus != nil {
+		args["focus"] = *in.Focus
+	}
+	if in.Strict != "" {
+		args["strict"] = in.Strict
+	}
+	delete(args, "language")
+	return c.c.Complete(ctx, mcpgen.CompletionRef{Type: "ref/prompt", Name: "review"}, "language", value, args)
+}
+
+// CompleteReviewFocus asks the server to complete the argument focus of the
+// prompt review (completion/complete) from the partial value; the other
+// arguments in in are sent as those already chosen.
+func (c *Client) CompleteReviewFocus(ctx context.Context, in Review, value string) (*mcpgen.Completion, error) {
+	args := map[string]string{"code": in.Code}
+	if in.Language != "" {
+		args["language"] = in.Language
+	}
+	if in.Focus != nil {
+		args["focus"] = *in.Focus
+	}
+	if in.Strict != "" {
+		args["strict"] = in.Strict
+	}
+	delete(args, "focus")
+	return c.c.Complete(ctx, mcpgen.CompletionRef{Type: "ref/prompt", Name: "review"}, "focus", value, args)
+}
+
+// CompleteReviewStrict asks the server to complete the argument strict of the
+// prompt review (completion/complete) from the partial value; the other
+// arguments in in are sent as those already chosen.
+func (c *Client) CompleteReviewStrict(ctx context.Context, in Review, value string) (*mcpgen.Completion, error) {
+	args := map[string]string{"code": in.Code}
+	if in.Language != "" {
+		args["language"] = in.Language
+	}
+	if in.Focus != nil {
+		args["focus"] = *in.Focus
+	}
+	if in.Strict != "" {
+		args["strict"] = in.Strict
+	}
+	delete(args, "strict")
+	return c.c.Complete(ctx, mcpgen.CompletionRef{Type: "ref/prompt", Name: "review"}, "strict", value, args)
+}
+
 // GetTranslate gets the prompt translate-text (Translate text).
 //
 // Sets up a translation as a conversation.

@@ -19,6 +19,16 @@ func (c *Client) ReadAccount(ctx context.Context, id string) (*AccountInfo, erro
 	return mcpgen.ReadResourceAs[*AccountInfo](ctx, c.c, mcpgen.ExpandTemplate("accounts://{account_id}", map[string]string{"account_id": id}))
 }
 
+// SubscribeAccount subscribes to the updates of the resource of the template
+// account that id name and calls onUpdate with its URI at each
+// (notifications/resources/updated: resources/subscribe in a legacy session,
+// subscriptions/listen in 2026-07-28). onUpdate runs on the goroutine that
+// reads the connection and must not block: read the resource elsewhere
+// (ReadAccount). Close the subscription when done.
+func (c *Client) SubscribeAccount(ctx context.Context, id string, onUpdate func(uri string)) (*mcpgen.Subscription, error) {
+	return c.c.Subscribe(ctx, mcpgen.ExpandTemplate("accounts://{account_id}", map[string]string{"account_id": id}), onUpdate)
+}
+
 // ReadBundle reads the resource bundle: bundle://all.
 //
 // Several documents at once: a raw result.
@@ -28,6 +38,16 @@ func (c *Client) ReadBundle(ctx context.Context) (*mcpgen.ReadResourceResult, er
 	return c.c.ReadResource(ctx, "bundle://all")
 }
 
+// SubscribeBundle subscribes to the updates of the resource bundle and calls
+// onUpdate with its URI at each (notifications/resources/updated:
+// resources/subscribe in a legacy session, subscriptions/listen in
+// 2026-07-28). onUpdate runs on the goroutine that reads the connection and
+// must not block: read the resource elsewhere (ReadBundle). Close the
+// subscription when done.
+func (c *Client) SubscribeBundle(ctx context.Context, onUpdate func(uri string)) (*mcpgen.Subscription, error) {
+	return c.c.Subscribe(ctx, "bundle://all", onUpdate)
+}
+
 // ReadLogo reads the resource logo: images://logo.png.
 //
 // The logo picture: a blob result.
@@ -35,6 +55,16 @@ func (c *Client) ReadBundle(ctx context.Context) (*mcpgen.ReadResourceResult, er
 // It returns the bytes of the resource.
 func (c *Client) ReadLogo(ctx context.Context) ([]byte, error) {
 	return mcpgen.ReadResourceAs[[]byte](ctx, c.c, "images://logo.png")
+}
+
+// SubscribeLogo subscribes to the updates of the resource logo and calls
+// onUpdate with its URI at each (notifications/resources/updated:
+// resources/subscribe in a legacy session, subscriptions/listen in
+// 2026-07-28). onUpdate runs on the goroutine that reads the connection and
+// must not block: read the resource elsewhere (ReadLogo). Close the
+// subscription when done.
+func (c *Client) SubscribeLogo(ctx context.Context, onUpdate func(uri string)) (*mcpgen.Subscription, error) {
+	return c.c.Subscribe(ctx, "images://logo.png", onUpdate)
 }
 
 // ReadNote reads the resource template note: notes://{folder}/{+path}, with {folder} from folder and {path} from path.
@@ -50,6 +80,33 @@ func (c *Client) ReadNote(ctx context.Context, folder string, path string) (stri
 	}))
 }
 
+// SubscribeNote subscribes to the updates of the resource of the template note
+// that folder and path name and calls onUpdate with its URI at each
+// (notifications/resources/updated: resources/subscribe in a legacy session,
+// subscriptions/listen in 2026-07-28). onUpdate runs on the goroutine that
+// reads the connection and must not block: read the resource elsewhere
+// (ReadNote). Close the subscription when done.
+func (c *Client) SubscribeNote(ctx context.Context, folder string, path string, onUpdate func(uri string)) (*mcpgen.Subscription, error) {
+	return c.c.Subscribe(ctx, mcpgen.ExpandTemplate("notes://{folder}/{+path}", map[string]string{
+		"folder": folder,
+		"path":   path,
+	}), onUpdate)
+}
+
+// CompleteNoteFolder asks the server to complete the variable {folder} of the
+// resource template note (completion/complete) from the partial value; chosen
+// holds the template's other variables already chosen (may be nil).
+func (c *Client) CompleteNoteFolder(ctx context.Context, value string, chosen map[string]string) (*mcpgen.Completion, error) {
+	return c.c.Complete(ctx, mcpgen.CompletionRef{Type: "ref/resource", URI: "notes://{folder}/{+path}"}, "folder", value, chosen)
+}
+
+// CompleteNotePath asks the server to complete the variable {path} of the
+// resource template note (completion/complete) from the partial value; chosen
+// holds the template's other variables already chosen (may be nil).
+func (c *Client) CompleteNotePath(ctx context.Context, value string, chosen map[string]string) (*mcpgen.Completion, error) {
+	return c.c.Complete(ctx, mcpgen.CompletionRef{Type: "ref/resource", URI: "notes://{folder}/{+path}"}, "path", value, chosen)
+}
+
 // ReadReadme reads the resource readme: docs://readme.
 //
 // The project's read-me: a fixed URI with a text result.
@@ -59,6 +116,16 @@ func (c *Client) ReadReadme(ctx context.Context) (string, error) {
 	return mcpgen.ReadResourceAs[string](ctx, c.c, "docs://readme")
 }
 
+// SubscribeReadme subscribes to the updates of the resource readme and calls
+// onUpdate with its URI at each (notifications/resources/updated:
+// resources/subscribe in a legacy session, subscriptions/listen in
+// 2026-07-28). onUpdate runs on the goroutine that reads the connection and
+// must not block: read the resource elsewhere (ReadReadme). Close the
+// subscription when done.
+func (c *Client) SubscribeReadme(ctx context.Context, onUpdate func(uri string)) (*mcpgen.Subscription, error) {
+	return c.c.Subscribe(ctx, "docs://readme", onUpdate)
+}
+
 // ReadSettings reads the resource settings: config://app.
 //
 // The application's configuration as JSON.
@@ -66,4 +133,14 @@ func (c *Client) ReadReadme(ctx context.Context) (string, error) {
 // It returns the resource's JSON decoded into AppConfig.
 func (c *Client) ReadSettings(ctx context.Context) (AppConfig, error) {
 	return mcpgen.ReadResourceAs[AppConfig](ctx, c.c, "config://app")
+}
+
+// SubscribeSettings subscribes to the updates of the resource settings and
+// calls onUpdate with its URI at each (notifications/resources/updated:
+// resources/subscribe in a legacy session, subscriptions/listen in
+// 2026-07-28). onUpdate runs on the goroutine that reads the connection and
+// must not block: read the resource elsewhere (ReadSettings). Close the
+// subscription when done.
+func (c *Client) SubscribeSettings(ctx context.Context, onUpdate func(uri string)) (*mcpgen.Subscription, error) {
+	return c.c.Subscribe(ctx, "config://app", onUpdate)
 }

@@ -21,6 +21,16 @@ func (c *Client) Export(ctx context.Context, in Export) (string, error) {
 	return mcpgen.CallToolAs[string](ctx, c.c, "export", in)
 }
 
+// StartExport calls the tool export as a task (it is marked task=required):
+// the server answers at once with the task and runs the tool in the
+// background. Follow it with Get, Cancel or a subscription
+// (mcpgen.ListenFilter.TaskIDs), and wait for its result with Result, typed as
+// Export's. In a legacy session the server must declare task-augmented
+// tools/call.
+func (c *Client) StartExport(ctx context.Context, in Export) (mcpgen.TypedTask[string], error) {
+	return mcpgen.StartToolTaskAs[string](ctx, c.c, "export", in)
+}
+
 // Reindex calls the tool reindex.
 //
 // Rebuilds the index; it may run as a task.
@@ -30,4 +40,14 @@ func (c *Client) Export(ctx context.Context, in Export) (string, error) {
 // Its hints: not destructive, idempotent.
 func (c *Client) Reindex(ctx context.Context, in Reindex) (string, error) {
 	return mcpgen.CallToolAs[string](ctx, c.c, "reindex", in)
+}
+
+// StartReindex calls the tool reindex as a task (it is marked task=optional):
+// the server answers at once with the task and runs the tool in the
+// background. Follow it with Get, Cancel or a subscription
+// (mcpgen.ListenFilter.TaskIDs), and wait for its result with Result, typed as
+// Reindex's. In a legacy session the server must declare task-augmented
+// tools/call.
+func (c *Client) StartReindex(ctx context.Context, in Reindex) (mcpgen.TypedTask[string], error) {
+	return mcpgen.StartToolTaskAs[string](ctx, c.c, "reindex", in)
 }

@@ -24,7 +24,9 @@
 // tool reports (a result with isError) is a *mcpgen.ToolCallError; a
 // protocol failure is a *mcpgen.ProtocolError. Resources are ReadX methods,
 // templates take their URI variables as arguments, and prompts are GetX
-// methods.
+// methods. A resource has a SubscribeX method for its updates, a tool that
+// runs as a task a StartX method returning the task, and a prompt or
+// template with a completion method a CompleteXField method per argument.
 //
 // The server's components and their methods:
 //
@@ -66,7 +68,8 @@ func New(c *mcpgen.Client) *Client {
 }
 
 // Untyped returns the connection the client calls through, for what the
-// typed methods do not cover (listing, completion, subscriptions).
+// typed methods do not cover (listing, log levels, list changes, tasks
+// by id).
 func (c *Client) Untyped() *mcpgen.Client {
 	return c.c
 }
@@ -89,23 +92,28 @@ var refreshWeatherInput []byte
 //go:embed schemas/units.input.json
 var unitsInput []byte
 
-// surface lists the tools as this client was generated against them.
-var surface = []mcpgen.SurfaceTool{
-	{Name: "alerts", InputSchema: alertsInput, UI: &mcpgen.ToolUI{ResourceURI: "ui://weather/panels/alerts.html", Visibility: []string{"app"}}},
-	{Name: "forecast", InputSchema: forecastInput, UI: &mcpgen.ToolUI{ResourceURI: "ui://weather/panels/forecast.html", Visibility: []string{"model", "app"}}},
-	{Name: "get_weather", InputSchema: getWeatherInput, OutputSchema: getWeatherOutput, UI: &mcpgen.ToolUI{ResourceURI: "ui://weather/dashboard.html"}},
-	{Name: "refresh_weather", InputSchema: refreshWeatherInput, UI: &mcpgen.ToolUI{ResourceURI: "ui://weather/dashboard.html", Visibility: []string{"app"}}},
-	{Name: "units", InputSchema: unitsInput},
+// surface lists the tools, resources, templates, prompts and skills as this
+// client was generated against them.
+var surface = mcpgen.Surface{
+	Tools: []mcpgen.SurfaceTool{
+		{Name: "alerts", InputSchema: alertsInput, UI: &mcpgen.ToolUI{ResourceURI: "ui://weather/panels/alerts.html", Visibility: []string{"app"}}},
+		{Name: "forecast", InputSchema: forecastInput, UI: &mcpgen.ToolUI{ResourceURI: "ui://weather/panels/forecast.html", Visibility: []string{"model", "app"}}},
+		{Name: "get_weather", InputSchema: getWeatherInput, OutputSchema: getWeatherOutput, UI: &mcpgen.ToolUI{ResourceURI: "ui://weather/dashboard.html"}},
+		{Name: "refresh_weather", InputSchema: refreshWeatherInput, UI: &mcpgen.ToolUI{ResourceURI: "ui://weather/dashboard.html", Visibility: []string{"app"}}},
+		{Name: "units", InputSchema: unitsInput},
+	},
 }
 
-// CheckSurface lists the server's tools and compares them with the ones this
-// client was generated from: a tool the server does not offer, or whose
-// input or output schema differs, is a difference, and the error (a
-// *mcpgen.SurfaceError) lists every one. Call it once after connecting to
+// CheckSurface lists the server's tools, resources, templates, prompts and
+// skills and compares them with the ones this client was generated from: a
+// tool the server does not offer, or whose input or output schema differs,
+// a resource or template missing or of another MIME type, a prompt missing
+// or whose arguments differ, a skill missing, is a difference, and the error
+// (a *mcpgen.SurfaceError) lists every one. Call it once after connecting to
 // refuse a server of an incompatible version; nil means every method of
 // this client matches what the server declares.
 func (c *Client) CheckSurface(ctx context.Context) error {
-	return mcpgen.CheckSurface(ctx, c.c, surface)
+	return surface.Check(ctx, c.c)
 }
 
 // ToolUI returns the named tool's link to the MCP Apps extension as this

@@ -17,3 +17,13 @@ import (
 func (c *Client) ReadPlace(ctx context.Context, name string) (string, error) {
 	return mcpgen.ReadResourceAs[string](ctx, c.c, mcpgen.ExpandTemplate("geo://Åland/{name}", map[string]string{"name": name}))
 }
+
+// SubscribePlace subscribes to the updates of the resource of the template
+// place that name name and calls onUpdate with its URI at each
+// (notifications/resources/updated: resources/subscribe in a legacy session,
+// subscriptions/listen in 2026-07-28). onUpdate runs on the goroutine that
+// reads the connection and must not block: read the resource elsewhere
+// (ReadPlace). Close the subscription when done.
+func (c *Client) SubscribePlace(ctx context.Context, name string, onUpdate func(uri string)) (*mcpgen.Subscription, error) {
+	return c.c.Subscribe(ctx, mcpgen.ExpandTemplate("geo://Åland/{name}", map[string]string{"name": name}), onUpdate)
+}
