@@ -4,7 +4,7 @@ GO        ?= go
 ADDR      ?= 127.0.0.1:8080
 DB        ?= memory.db
 
-.PHONY: help run generate check-generated vet test test-short test-go test-browser footprint conformance conformance-client conformance-telemetry conformance-cluster conformance-balancers bench bench-memory-large bench-smoke bench-client bundle-memory build
+.PHONY: help run generate check-generated vet test test-short test-go test-browser footprint conformance conformance-client conformance-telemetry conformance-cluster conformance-balancers events-aisdk bench bench-memory-large bench-smoke bench-client bundle-memory build
 
 help:
 	@echo "make run              start mcp-memory over Streamable HTTP on $(ADDR) (store: $(DB))"
@@ -19,6 +19,7 @@ help:
 	@echo "make conformance-telemetry  the same with Prometheus metrics and OTLP tracing on, checking both"
 	@echo "make conformance-cluster  the same against 3 replicas on PostgreSQL behind a round-robin proxy"
 	@echo "make conformance-balancers  the same behind nginx and HAProxy from docs/deploy/ (apt-get installs them, as root)"
+	@echo "make events-aisdk     mcp-memory's events driven by the AI SDK's MCP client (webhooks, SIGKILL, 3 replicas)"
 	@echo "make bench            the bench suite, ~7 min (writes docs/bench/results.md and the chart)"
 	@echo "make bench-memory-large  mcp-memory vs the reference up to 1,000,000 entities, ~15 min (writes docs/bench/memory-large.md)"
 	@echo "make bundle-memory    mcpgen bundle ./cmd/mcp-memory (two platforms), validated by the mcpb tool"
@@ -71,6 +72,11 @@ conformance-telemetry:
 conformance-cluster:
 	scripts/conformance-cluster.sh
 
+# mcp-memory's events driven by the AI SDK's MCP client (experimental_events):
+# webhook subscribe, signatures, retries, SIGKILL, three replicas on PostgreSQL.
+events-aisdk:
+	scripts/events-aisdk.sh
+
 # The cluster run behind real balancers, started from the configurations
 # docs/deployment.md ships (docs/deploy/nginx.conf, docs/deploy/haproxy.cfg);
 # nginx-light and haproxy come from apt-get when missing. Both run even
@@ -85,7 +91,7 @@ conformance-balancers:
 footprint:
 	cd bench && $(GO) test -count=1 -run '^TestFootprint$$' -v .
 
-test: vet check-generated test-go footprint conformance conformance-client conformance-telemetry conformance-cluster conformance-balancers bench-smoke test-browser
+test: vet check-generated test-go footprint conformance conformance-client conformance-telemetry conformance-cluster conformance-balancers events-aisdk bench-smoke test-browser
 
 bench:
 	scripts/bench.sh

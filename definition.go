@@ -35,6 +35,9 @@ type Definition struct {
 	// documents at ui:// URIs that tools link to (Tool.UI), each embedded
 	// and digested by mcpgen.
 	Views []View
+	// Events are the events of the io.modelcontextprotocol/events
+	// extension (//mcp:event), which components emit with [Emit].
+	Events []EventType
 
 	// Scopes lists, sorted and once each, the permission scopes the
 	// components require; the generator fills it in. OAuth publishes it

@@ -50,6 +50,11 @@ func init() {
 		"tasks/get":                 {handle: taskGet, modernOnly: true, enabled: hasTasks},
 		"tasks/update":              {handle: taskUpdate, modernOnly: true, enabled: hasTasks},
 		"tasks/cancel":              {handle: taskCancel, modernOnly: true, enabled: hasTasks},
+		"events/list":               {handle: eventsList, enabled: hasEvents},
+		"events/poll":               {handle: eventsPoll, enabled: hasEvents},
+		"events/stream":             {handle: eventsStream, enabled: hasEvents},
+		"events/subscribe":          {handle: eventsSubscribe, enabled: hasEvents},
+		"events/unsubscribe":        {handle: eventsUnsubscribe, enabled: hasEvents},
 		// Cancellation is carried out by the transport, which knows the
 		// requests in flight; the core passes it to the other replicas.
 		"notifications/cancelled":          {handle: cancelled},
@@ -155,6 +160,13 @@ func (s *Server) buildCapabilities() {
 	if s.apps != nil {
 		// To every client, so that a host learns it may opt in (apps.go).
 		exts[UIExtension] = map[string]any{}
+		caps["extensions"] = exts
+	}
+	if s.events != nil {
+		// Both places: the AI SDK's client checks the top-level
+		// capability, the design sketch declares the extension.
+		caps["events"] = map[string]any{"listChanged": false}
+		exts[EventsExtension] = map[string]any{}
 		caps["extensions"] = exts
 	}
 	s.legacyCaps, _ = json.Marshal(caps)

@@ -74,6 +74,12 @@ type Options struct {
 	// it after the server. Unless Secret is set, the signing keys come
 	// from the cluster.
 	Cluster ClusterBackend
+
+	// Events configures the events extension (io.modelcontextprotocol/events)
+	// of a definition that declares events (Definition.Events): where the
+	// log, the subscriptions and the outbox are kept, and webhook
+	// delivery. Ignored without events.
+	Events EventOptions
 }
 
 // ClusterBackend is the state that the replicas of one deployment share
@@ -127,6 +133,7 @@ type Server struct {
 	prompts   map[string]*Prompt
 	skills    *skillIndex
 	apps      *appsFeature // nil: no views and no tool linked to them
+	events    *events      // nil: no events declared
 
 	lists      *lists
 	legacyCaps json.RawMessage
@@ -321,6 +328,16 @@ func build(def Definition, opts Options) (*Server, error) {
 		s.prompts[p.Info.Name] = p
 		s.tel.registered("prompt", p.Info.Name)
 	}
+	if len(def.Events) > 0 {
+		owner := "local-" + randomHex(8)
+		if s.cluster != nil {
+			owner = s.cluster.b.ID()
+		}
+		if s.events, err = newEvents(def.Events, opts.Events, owner, s.tel, s.closed, s.permit); err != nil {
+			return nil, err
+		}
+		s.events.start()
+	}
 	s.completions = s.offersCompletions()
 	s.notes.serves.tools, s.notes.serves.prompts, s.notes.serves.resources, s.notes.serves.tasks = hasTools(s), hasPrompts(s), hasResources(s), s.tasks != nil
 	if err := s.lists.rebuild(); err != nil {
@@ -439,7 +456,7 @@ func (s *Server) handle(ctx context.Context, in *inbound) (*jsonrpc.Message, out
 	}
 	slot := func() {}
 	if s.limits != nil {
-		release, refused := s.limits.acquire(key, m.Method != "subscriptions/listen")
+		release, refused := s.limits.acquire(key, m.Method != "subscriptions/listen" && m.Method != "events/stream")
 		if refused != nil {
 			return s.refuse(in, refused)
 		}

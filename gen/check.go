@@ -150,7 +150,7 @@ func (c *checker) checkPackage() *server {
 			}
 		}
 	}
-	if !hasServer && len(s.Tools)+len(s.Resources)+len(s.Prompts)+len(s.Skills)+len(s.Views) == 0 {
+	if !hasServer && len(s.Tools)+len(s.Resources)+len(s.Prompts)+len(s.Skills)+len(s.Views)+len(s.Events) == 0 {
 		return nil
 	}
 	if !hasServer && len(p.Syntax) > 0 {
@@ -404,7 +404,7 @@ func (c *checker) checkType(s *server, ts *ast.TypeSpec, doc *ast.CommentGroup, 
 		c.at(ts.Name.Pos(), ts.Name.Name, "components are struct types: their fields are the input", "//mcp:%s on a non-struct type", d.Kind)
 		return
 	}
-	if d.Kind == "tool" || d.Kind == "resource" || d.Kind == "prompt" || d.Kind == "skill" {
+	if d.Kind == "tool" || d.Kind == "resource" || d.Kind == "prompt" || d.Kind == "skill" || d.Kind == "event" {
 		// The generated package refers to the type by name.
 		switch {
 		case !ts.Name.IsExported():
@@ -433,10 +433,12 @@ func (c *checker) checkType(s *server, ts *ast.TypeSpec, doc *ast.CommentGroup, 
 		c.at(d.Pos, "//mcp:server", "move it to the package doc comment", "//mcp:server belongs in the package doc comment")
 	case "skill":
 		c.checkSkillComponent(s, comp, d)
+	case "event":
+		c.checkEvent(s, comp, d)
 	case "view":
 		c.at(d.Pos, "//mcp:view", "move it to the package doc comment, beside //mcp:server; link tools to it with view= on //mcp:tool", "//mcp:view belongs in the package doc comment")
 	default:
-		c.at(d.Pos, "//mcp:"+d.Kind, "use //mcp:tool, //mcp:resource, //mcp:prompt or //mcp:skill (or //mcp:server, //mcp:skill and //mcp:view on the package)", "unknown directive %q", d.Kind)
+		c.at(d.Pos, "//mcp:"+d.Kind, "use //mcp:tool, //mcp:resource, //mcp:prompt, //mcp:event or //mcp:skill (or //mcp:server, //mcp:skill and //mcp:view on the package)", "unknown directive %q", d.Kind)
 	}
 }
 

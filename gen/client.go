@@ -95,6 +95,11 @@ func emitClient(s *server, version string) ([]File, error) {
 			return nil, err
 		}
 	}
+	if len(s.Events) > 0 {
+		if err := add("events.go", ce.eventsFile()); err != nil {
+			return nil, err
+		}
+	}
 	if len(ce.types.list) > 0 {
 		if err := add("types.go", ce.typesFile()); err != nil {
 			return nil, err
@@ -807,6 +812,12 @@ func (ct *clientTypes) collect() {
 	}
 	for _, p := range s.Prompts {
 		w.walk(p.Type)
+	}
+	for _, ev := range s.Events {
+		w.walk(ev.Type)
+		if ev.Filter != nil {
+			w.walk(ev.Filter)
+		}
 	}
 	// Component types keep their names; then the others, in a stable order.
 	sort.SliceStable(ct.list, func(i, j int) bool {

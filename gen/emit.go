@@ -103,6 +103,15 @@ func emit(s *server, version string) ([]File, error) {
 		}
 		files = append(files, skillFiles...)
 	}
+	if len(s.Events) > 0 {
+		if err := add("events.go", e.eventsFile()); err != nil {
+			return nil, err
+		}
+		for _, ev := range s.Events {
+			files = append(files, File{Path: path.Join(s.Name, "schemas", "event."+ev.Name+".input.json"), Content: ev.InputSchema},
+				File{Path: path.Join(s.Name, "schemas", "event."+ev.Name+".payload.json"), Content: ev.PayloadSchema})
+		}
+	}
 	if len(s.Views) > 0 {
 		viewFiles, err := e.views()
 		if err != nil {
@@ -185,6 +194,9 @@ func (e *emitter) serverFile() *jen.File {
 	}
 	if len(s.Views) > 0 {
 		defFields.add("Views", jen.Id("views").Call())
+	}
+	if len(s.Events) > 0 {
+		defFields.add("Events", jen.Id("events").Call())
 	}
 	if scopes := s.scopes(); len(scopes) > 0 {
 		defFields.add("Scopes", jen.Index().String().ValuesFunc(func(g *jen.Group) {
@@ -774,6 +786,9 @@ func (s *server) scopes() []string {
 	}
 	for _, p := range s.Prompts {
 		out = append(out, p.Scope)
+	}
+	for _, ev := range s.Events {
+		out = append(out, ev.Scope)
 	}
 	slices.Sort(out)
 	return slices.DeleteFunc(slices.Compact(out), func(s string) bool { return s == "" })

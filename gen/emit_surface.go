@@ -69,6 +69,10 @@ func surfaceOf(s *server) *surface.Surface {
 		}
 		out.Views = append(out.Views, sv)
 	}
+	for _, ev := range s.Events {
+		out.Events = append(out.Events, surface.Event{Name: ev.Name, Title: ev.Title, Description: ev.Description,
+			InputSchema: ev.InputSchema, PayloadSchema: ev.PayloadSchema, Scope: ev.Scope})
+	}
 	return out
 }
 

@@ -33,6 +33,7 @@ type server struct {
 	Deps      []*dep   // constructor parameters, sorted by type
 	Skills    []*skill // //mcp:skill directives, sorted by skill path
 	Views     []*view  // //mcp:view directives, sorted by URI
+	Events    []*event // //mcp:event types, in declaration order
 	// Warnings are what is worth saying about the server but does not
 	// stop generation (a view no tool links to).
 	Warnings Diagnostics
@@ -170,4 +171,17 @@ type promptArg struct {
 	Description string
 	Required    bool
 	Pointer     bool // *string field: absent stays nil
+}
+
+// event is an //mcp:event struct: its fields are the payload of every
+// occurrence; filter= names the struct of the subscription arguments.
+type event struct {
+	component
+	Filter *types.Named // nil: the event takes no arguments
+	// FilterName is the filter type's name; MatchPtr says its Match
+	// method has a pointer receiver; HasMatch that it has one.
+	FilterName         string
+	HasMatch, MatchPtr bool
+	InputSchema        []byte
+	PayloadSchema      []byte
 }

@@ -50,6 +50,14 @@ type schemaJob struct {
 func schemaJobs(servers []*server) []schemaJob {
 	var jobs []schemaJob
 	for _, s := range servers {
+		for _, ev := range s.Events {
+			jobs = append(jobs, schemaJob{key: s.Name + "/event/" + ev.Name + "/output", typ: ev.Type, code: jen.Qual(s.PkgPath, ev.TypeName), output: true,
+				dest: &ev.PayloadSchema, pos: ev.Pos, subj: "event " + ev.Name})
+			if ev.Filter != nil {
+				jobs = append(jobs, schemaJob{key: s.Name + "/event/" + ev.Name + "/input", typ: ev.Filter, code: jen.Qual(s.PkgPath, ev.FilterName),
+					dest: &ev.InputSchema, pos: ev.Pos, subj: "event " + ev.Name})
+			}
+		}
 		for _, t := range s.Tools {
 			jobs = append(jobs, schemaJob{key: s.Name + "/tool/" + t.Name + "/input", typ: t.Type, code: jen.Qual(s.PkgPath, t.TypeName), dest: &t.InputSchema, pos: t.Pos, subj: "tool " + t.Name})
 			if t.Handler != nil && t.Handler.Kind == resultStructured {

@@ -3,7 +3,7 @@
 # registry, under .tools/ (git-ignored). Idempotent: what is there at the
 # pinned version is kept. Prints nothing when nothing had to be installed.
 #
-#   scripts/tools.sh [node] [conformance] [server-memory] [ts-sdk] [mcpb] [inspector]
+#   scripts/tools.sh [node] [conformance] [server-memory] [ts-sdk] [mcpb] [ai-sdk] [inspector]
 #       (default: all but inspector, which only TestInspectorStrict uses)
 #
 # Paths afterwards:
@@ -14,6 +14,8 @@
 #       TypeScript SDK's example servers (simpleStreamableHttp.js: Streamable HTTP
 #       on $MCP_PORT, default 3000), for the client interop tests
 #   .tools/mcpb/node_modules/@anthropic-ai/mcpb/dist/cli/cli.js               the MCP Bundle CLI (mcpb)
+#   .tools/ai-sdk/node_modules/@ai-sdk/mcp/dist/index.js                      the AI SDK's MCP client
+#       (experimental_events), for the events tests (scripts/events-aisdk.sh)
 #   .tools/inspector/node_modules/@modelcontextprotocol/inspector/clients/cli/build/index.js
 #       the MCP Inspector's CLI (--method tools/list --strict lints tool schemas)
 set -euo pipefail
@@ -24,10 +26,12 @@ suite_version="${CONFORMANCE_VERSION:-0.2.0-alpha.12}"
 memory_version="${SERVER_MEMORY_VERSION:-2026.8.31}"
 ts_sdk_version="${TS_SDK_VERSION:-1.32.2}"
 mcpb_version="${MCPB_VERSION:-2.1.2}"
+aisdk_version="${AISDK_MCP_VERSION:-2.0.99}"
+zod_version="${ZOD_VERSION:-4.6.7}" # the SDK's peer dependency
 inspector_version="${INSPECTOR_VERSION:-2.12.0}"
 
 want=("$@")
-[ ${#want[@]} -eq 0 ] && want=(node conformance server-memory ts-sdk mcpb)
+[ ${#want[@]} -eq 0 ] && want=(node conformance server-memory ts-sdk mcpb ai-sdk)
 
 installed() { # dir package version
   local pj="$1/node_modules/$2/package.json"
@@ -60,6 +64,11 @@ for w in "${want[@]}"; do
     if ! installed "$tools/mcpb" @anthropic-ai/mcpb "$mcpb_version"; then
       echo "tools: installing @anthropic-ai/mcpb@$mcpb_version into .tools/mcpb" >&2
       npm install --prefix "$tools/mcpb" --no-audit --no-fund --silent "@anthropic-ai/mcpb@$mcpb_version" >&2
+    fi ;;
+  ai-sdk)
+    if ! installed "$tools/ai-sdk" @ai-sdk/mcp "$aisdk_version"; then
+      echo "tools: installing @ai-sdk/mcp@$aisdk_version into .tools/ai-sdk" >&2
+      npm install --prefix "$tools/ai-sdk" --no-audit --no-fund --silent "@ai-sdk/mcp@$aisdk_version" "zod@$zod_version" >&2
     fi ;;
   inspector)
     if ! installed "$tools/inspector" @modelcontextprotocol/inspector "$inspector_version"; then

@@ -165,6 +165,13 @@ read memory://entities/{name}/history.
 			return mcpgen.ExitCode(err)
 		}
 		opts.Grants = store.Grants
+		events, closeEvents, err := openEvents(ctx, *db)
+		if err != nil {
+			fmt.Fprintln(stderr, "mcp-memory: events:", err)
+			return 1
+		}
+		defer closeEvents.Close()
+		opts.Events.Store = events
 		f.Paths, f.Partition = []string{component.SharedPath}, store.Partition
 		srv := memory.New(store, opts)
 		log.Info("store ready", zap.String("db", where), zap.Duration("opened_in", time.Since(opened)))

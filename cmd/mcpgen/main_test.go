@@ -139,7 +139,7 @@ func TestDiagnosticsWriteNothing(t *testing.T) {
 		t.Errorf("mcpgen on packages with mistakes exited %d, want 1", code)
 	}
 	for _, want := range []string{
-		"mistakes/directives.go:7:38: //mcp:tol: unknown directive \"tol\"\n\tuse //mcp:tool, //mcp:resource, //mcp:prompt or //mcp:skill",
+		"mistakes/directives.go:7:38: //mcp:tol: unknown directive \"tol\"\n\tuse //mcp:tool, //mcp:resource, //mcp:prompt, //mcp:event or //mcp:skill (or //mcp:server, //mcp:skill and //mcp:view on the package)",
 		"error(s); nothing written",
 	} {
 		if !strings.Contains(stderr, want) {

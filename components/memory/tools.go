@@ -29,7 +29,12 @@ func (in CreateEntities) Call(ctx context.Context, req *mcpgen.Request, store me
 		return Entities{}, err
 	}
 	graphChanged(req)
-	return Entities{Entities: created}, nil
+	g := graphName(req, store)
+	evs := make([]EntityChanged, 0, len(created))
+	for _, e := range created {
+		evs = append(evs, EntityChanged{Graph: g, Entity: e.Name, EntityType: e.EntityType, Change: "created", Observations: e.Observations})
+	}
+	return Entities{Entities: created}, emit(ctx, evs)
 }
 
 // Create multiple new relations between entities in the knowledge graph. Relations should be in active voice
@@ -54,7 +59,12 @@ func (in CreateRelations) Call(ctx context.Context, req *mcpgen.Request, store m
 		return Relations{}, err
 	}
 	graphChanged(req)
-	return Relations{Relations: created}, nil
+	g := graphName(req, store)
+	evs := make([]RelationChanged, 0, len(created))
+	for _, r := range created {
+		evs = append(evs, RelationChanged{Graph: g, From: r.From, To: r.To, RelationType: r.RelationType, Change: "added"})
+	}
+	return Relations{Relations: created}, emit(ctx, evs)
 }
 
 // Add new observations to existing entities in the knowledge graph
@@ -79,7 +89,22 @@ func (in AddObservations) Call(ctx context.Context, req *mcpgen.Request, store m
 		return AddedResults{}, err
 	}
 	graphChanged(req)
-	return AddedResults{Results: added}, nil
+	names := make([]string, 0, len(added))
+	for _, a := range added {
+		names = append(names, a.EntityName)
+	}
+	kinds, err := typesOf(ctx, store, names)
+	if err != nil {
+		return AddedResults{Results: added}, err
+	}
+	g := graphName(req, store)
+	var evs []EntityChanged
+	for _, a := range added {
+		if len(a.AddedObservations) > 0 {
+			evs = append(evs, EntityChanged{Graph: g, Entity: a.EntityName, EntityType: kinds[a.EntityName], Change: "observations_added", Observations: a.AddedObservations})
+		}
+	}
+	return AddedResults{Results: added}, emit(ctx, evs)
 }
 
 // Delete multiple entities and their associated relations from the knowledge graph
@@ -92,10 +117,25 @@ type DeleteEntities struct {
 
 // Call deletes the entities and every relation touching them.
 func (in DeleteEntities) Call(ctx context.Context, req *mcpgen.Request, store memstore.Store) (Done, error) {
+	kinds, err := typesOf(ctx, store, in.EntityNames)
+	if err != nil {
+		return Done{}, err
+	}
 	if err := store.DeleteEntities(ctx, in.EntityNames); err != nil {
 		return Done{}, err
 	}
 	graphChanged(req)
+	g := graphName(req, store)
+	var evs []EntityChanged
+	for _, n := range in.EntityNames {
+		if t, ok := kinds[n]; ok {
+			evs = append(evs, EntityChanged{Graph: g, Entity: n, EntityType: t, Change: "deleted"})
+			delete(kinds, n) // a name given twice is deleted once
+		}
+	}
+	if err := emit(ctx, evs); err != nil {
+		return Done{}, err
+	}
 	return Done{Success: true, Message: "Entities deleted successfully"}, nil
 }
 
@@ -108,10 +148,28 @@ type DeleteObservations struct {
 
 // Call deletes the observations; missing ones are ignored.
 func (in DeleteObservations) Call(ctx context.Context, req *mcpgen.Request, store memstore.Store) (Done, error) {
+	names := make([]string, 0, len(in.Deletions))
+	for _, d := range in.Deletions {
+		names = append(names, d.EntityName)
+	}
+	kinds, err := typesOf(ctx, store, names)
+	if err != nil {
+		return Done{}, err
+	}
 	if err := store.DeleteObservations(ctx, in.Deletions); err != nil {
 		return Done{}, err
 	}
 	graphChanged(req)
+	g := graphName(req, store)
+	var evs []EntityChanged
+	for _, d := range in.Deletions {
+		if t, ok := kinds[d.EntityName]; ok && len(d.Observations) > 0 {
+			evs = append(evs, EntityChanged{Graph: g, Entity: d.EntityName, EntityType: t, Change: "observations_deleted", Observations: d.Observations})
+		}
+	}
+	if err := emit(ctx, evs); err != nil {
+		return Done{}, err
+	}
 	return Done{Success: true, Message: "Observations deleted successfully"}, nil
 }
 
@@ -129,6 +187,14 @@ func (in DeleteRelations) Call(ctx context.Context, req *mcpgen.Request, store m
 		return Done{}, err
 	}
 	graphChanged(req)
+	g := graphName(req, store)
+	evs := make([]RelationChanged, 0, len(in.Relations))
+	for _, r := range in.Relations {
+		evs = append(evs, RelationChanged{Graph: g, From: r.From, To: r.To, RelationType: r.RelationType, Change: "removed"})
+	}
+	if err := emit(ctx, evs); err != nil {
+		return Done{}, err
+	}
 	return Done{Success: true, Message: "Relations deleted successfully"}, nil
 }
 

@@ -77,6 +77,8 @@ var Rules = []struct {
 	{"tool-task-changed", true, "a tool now requires tasks, or no longer supports them"},
 	{"view-removed", true, "a view (MCP Apps) was removed or its URI changed"},
 	{"tool-view-changed", true, "a tool's view changed or was unlinked, or the model or the views may no longer call it"},
+	{"event-removed", true, "an event was removed or renamed"},
+	{"event-scope-changed", true, "an event needs an OAuth scope it did not need"},
 
 	{"added", false, "a tool, resource, template, prompt or skill was added"},
 	{"input-widened", false, "an input accepts more than it did (optional property, wider type, enum value, looser bounds)"},
@@ -103,6 +105,7 @@ func Compare(old, new *Surface) []Change {
 	pair(&d, "prompt", old.Prompts, new.Prompts, func(p *Prompt) *string { return &p.Name }, "prompt-removed", d.prompt)
 	pair(&d, "skill", old.Skills, new.Skills, func(s *Skill) *string { return &s.Name }, "skill-removed", d.skill)
 	pair(&d, "view", old.Views, new.Views, func(v *View) *string { return &v.URI }, "view-removed", d.view)
+	pair(&d, "event", old.Events, new.Events, func(e *Event) *string { return &e.Name }, "event-removed", d.event)
 	slices.SortStableFunc(d.out, func(a, b Change) int {
 		return cmp.Or(strings.Compare(a.Kind, b.Kind), strings.Compare(a.Name, b.Name), strings.Compare(a.Message, b.Message))
 	})

@@ -37,6 +37,7 @@ func base() *Surface {
 		Prompts:   []Prompt{{Name: "summarize", Arguments: []Argument{{Name: "style"}, {Name: "topic", Required: true}}}},
 		Skills:    []Skill{{Name: "filing", Digest: "sha256:aa"}},
 		Views:     []View{{URI: "ui://notes/board.html", Name: "board", Digest: "sha256:cc"}},
+		Events:    baseEvents(),
 	}
 }
 

@@ -1,5 +1,5 @@
 // Package surface is the API an MCP server offers its callers (tools,
-// resources, templates, prompts, skills and views, with their schemas) as one
+// resources, templates, prompts, skills, views and events, with their schemas) as one
 // canonical document, surface.json, and the comparison of two of them
 // that tells which changes break existing callers.
 //
@@ -26,6 +26,7 @@ type Surface struct {
 	Prompts   []Prompt   `json:"prompts,omitempty"`
 	Skills    []Skill    `json:"skills,omitempty"`
 	Views     []View     `json:"views,omitempty"`
+	Events    []Event    `json:"events,omitempty"`
 }
 
 // Server names the server and what it tells clients about itself.
@@ -145,6 +146,18 @@ func (s *Surface) Marshal() ([]byte, error) {
 	slices.SortFunc(c.Skills, func(a, b Skill) int { return strings.Compare(a.Name, b.Name) })
 	c.Views = slices.Clone(s.Views)
 	slices.SortFunc(c.Views, func(a, b View) int { return strings.Compare(a.URI, b.URI) })
+	c.Events = slices.Clone(s.Events)
+	slices.SortFunc(c.Events, func(a, b Event) int { return strings.Compare(a.Name, b.Name) })
+	for i := range c.Events {
+		e := &c.Events[i]
+		for _, sc := range []*json.RawMessage{&e.InputSchema, &e.PayloadSchema} {
+			var b bytes.Buffer
+			if err := json.Compact(&b, *sc); err != nil {
+				return nil, fmt.Errorf("event %s: schema: %w", e.Name, err)
+			}
+			*sc = b.Bytes()
+		}
+	}
 	for i := range c.Tools {
 		t := &c.Tools[i]
 		for _, sc := range []*json.RawMessage{&t.InputSchema, &t.OutputSchema} {

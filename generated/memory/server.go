@@ -40,6 +40,7 @@ func New(store memstore.Store, opts mcpgen.Options) *mcpgen.Server {
 		Prompts:      h.prompts(),
 		Skills:       h.skills(),
 		Views:        views(),
+		Events:       events(),
 		Scopes:       []string{"memory:read", "memory:write"},
 		ServerCard:   serverCard,
 	}, opts)

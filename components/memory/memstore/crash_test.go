@@ -57,20 +57,16 @@ func crashChild(path string) {
 	wg.Wait()
 }
 
-// TestCrashKeepsAcknowledgedWrites re-executes the test binary as a child
+// testCrashKeepsAcknowledgedWrites re-executes the test binary as a child
 // that writes and acknowledges continuously, kills it with SIGKILL after a
 // number of acknowledgements, then reopens the database and checks that
 // every acknowledged write is there and nothing is half-written.
-func TestCrashKeepsAcknowledgedWrites(t *testing.T) {
-	if path := os.Getenv(crashChildEnv); path != "" {
-		crashChild(path)
-		return
-	}
+func testCrashKeepsAcknowledgedWrites(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "crash.db")
-	if testBackend == backendPostgres {
+	if engineOf(t) == enginePostgres {
 		path = postgresTestURL(t)
 	}
-	cmd := exec.Command(os.Args[0], "-test.run=^TestCrashKeepsAcknowledgedWrites$", "-test.count=1")
+	cmd := exec.Command(os.Args[0], "-test.run=^$") // TestMain runs crashChild
 	cmd.Env = append(os.Environ(), crashChildEnv+"="+path)
 	cmd.Stderr = os.Stderr
 	stdout, err := cmd.StdoutPipe()

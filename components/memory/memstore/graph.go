@@ -2,266 +2,184 @@ package memstore
 
 import (
 	"cmp"
-	"context"
+	"database/sql"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
 )
 
-// CreateEntities implements Store.
-func (s *SQLite) CreateEntities(ctx context.Context, entities []Entity) ([]Entity, error) {
-	if err := validateEntities(entities); err != nil {
-		return nil, err
-	}
-	created := make([]Entity, 0, len(entities))
-	err := s.write(ctx, func(w *writer) error {
-		created = created[:0]
-		for _, e := range entities {
-			// Names already stored, including earlier in this batch, are
-			// skipped by the insert itself.
-			stored := entityToStore(e)
-			inserted, err := w.insertEntity(stored)
-			if err != nil {
-				return err
-			}
-			if !inserted {
-				continue
-			}
-			if err := w.logChange(ChangeEntityCreated, e.Name, e.EntityType, nil, 0); err != nil {
-				return err
-			}
-			created = append(created, stored)
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	return created, nil
-}
+// The SQLite engine's write transaction (writeTx, see ops.go): on the
+// single writer connection every lookup is an indexed query on a
+// prepared statement, cheap in process, so the set-wise parts of writeTx
+// are loops of them.
 
-// CreateRelations implements Store.
-func (s *SQLite) CreateRelations(ctx context.Context, relations []Relation) ([]Relation, error) {
-	if err := validateRelations(relations); err != nil {
-		return nil, err
-	}
-	created := make([]Relation, 0, len(relations))
-	err := s.write(ctx, func(w *writer) error {
-		var err error
-		created, err = newRelations(relations, func(r Relation) (bool, error) {
-			var one int
-			return w.queryRow(`SELECT 1 FROM relations WHERE from_name = ? AND to_name = ? AND relation_type = ? LIMIT 1`,
-				[]any{r.From, r.To, r.RelationType}, &one)
-		})
-		if err != nil {
-			return err
-		}
-		for _, r := range created {
-			if err := w.insertRelation(r); err != nil {
-				return err
-			}
-			if err := w.logChange(ChangeRelationCreated, r.From, "", &r, 0); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	return created, nil
-}
+// callTime implements writeTx.
+func (w *writer) callTime() int64 { return w.now }
 
-// AddObservations implements Store.
-func (s *SQLite) AddObservations(ctx context.Context, adds []ObservationAdd) ([]AddedObservations, error) {
-	err := validateObservationLists("observations", "contents", len(adds), func(i int) (string, []string) {
-		return adds[i].EntityName, adds[i].Contents
-	})
+// each implements querier.
+func (w *writer) each(query string, args []any, scan func(scanner) error) error {
+	st, err := w.stmt(query)
 	if err != nil {
-		return nil, err
-	}
-	var results []AddedObservations
-	err = s.write(ctx, func(w *writer) error {
-		var fresh []newObservation
-		var err error
-		results, fresh, err = planObservationAdds(adds, func(name string) (int64, []storedObservation, bool, error) {
-			id, ok, err := w.entityID(name)
-			if err != nil || !ok {
-				return 0, nil, false, err
-			}
-			obs, err := w.observations(id)
-			return id, obs, true, err
-		})
-		if err != nil {
-			return err
-		}
-		for _, o := range fresh {
-			if err := w.insertObservation(o.entityID, o.content); err != nil {
-				return err
-			}
-		}
-		for _, r := range results {
-			for _, c := range r.AddedObservations {
-				if err := w.logChange(ChangeObservationAdded, r.EntityName, c, nil, 0); err != nil {
-					return err
-				}
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	return results, nil
-}
-
-// DeleteEntities implements Store.
-func (s *SQLite) DeleteEntities(ctx context.Context, names []string) error {
-	if err := validateNames("entityNames", names); err != nil {
 		return err
 	}
-	names = dedupe(names)
-	return s.write(ctx, func(w *writer) error {
-		ents := make(map[string]storedEntity, len(names))
-		byID := map[int64]storedRelation{}
-		for _, name := range names {
-			var e storedEntity
-			found, err := w.queryRow(`SELECT id, entity_type FROM entities WHERE name = ?`, []any{name}, &e.id, &e.entityType)
-			if err != nil {
-				return err
-			}
-			if found {
-				ents[name] = e
-			}
-			rels, err := w.relationsTouching(name)
-			if err != nil {
-				return err
-			}
-			for _, r := range rels {
+	rows, err := st.QueryContext(w.ctx, args...)
+	if err != nil {
+		return fmt.Errorf("memstore: %w", err)
+	}
+	defer rows.Close()
+	return scanRows(rows, func(r *sql.Rows) error { return scan(r) })
+}
+
+// row implements querier.
+func (w *writer) row(query string, args []any, dest ...any) (bool, error) {
+	return w.queryRow(query, args, dest...)
+}
+
+// entitiesNamed implements writeTx.
+func (w *writer) entitiesNamed(names []string) (map[string]storedEntity, error) {
+	out := make(map[string]storedEntity, len(names))
+	for _, name := range names {
+		if _, ok := out[name]; ok {
+			continue
+		}
+		var e storedEntity
+		found, err := w.queryRow(`SELECT id, entity_type FROM entities WHERE name = ?`, []any{name}, &e.id, &e.entityType)
+		if err != nil {
+			return nil, err
+		}
+		if found {
+			out[name] = e
+		}
+	}
+	return out, nil
+}
+
+// observationsOf implements writeTx.
+func (w *writer) observationsOf(ents map[string]storedEntity) (map[int64][]storedObservation, error) {
+	out := make(map[int64][]storedObservation, len(ents))
+	for _, e := range ents {
+		obs, err := w.observations(e.id)
+		if err != nil {
+			return nil, err
+		}
+		out[e.id] = obs
+	}
+	return out, nil
+}
+
+// relationsWithKeys implements writeTx.
+func (w *writer) relationsWithKeys(rels []Relation, maxID int64) (map[Relation][]int64, error) {
+	if maxID <= 0 {
+		maxID = math.MaxInt64
+	}
+	out := map[Relation][]int64{}
+	for _, r := range rels {
+		if _, ok := out[r]; ok {
+			continue
+		}
+		ids, err := appendIDs(w, nil, `SELECT id FROM relations WHERE from_name = ? AND to_name = ? AND relation_type = ? AND id <= ? ORDER BY id`,
+			[]any{r.From, r.To, r.RelationType, maxID})
+		if err != nil {
+			return nil, err
+		}
+		out[r] = ids
+	}
+	return out, nil
+}
+
+// relationsTouching implements writeTx.
+func (w *writer) relationsTouching(names []string) ([]storedRelation, error) {
+	byID := map[int64]storedRelation{}
+	for _, name := range names {
+		err := w.each(`SELECT id, from_name, to_name, relation_type FROM relations WHERE from_name = ?1
+			UNION ALL SELECT id, from_name, to_name, relation_type FROM relations WHERE to_name = ?1 AND from_name <> ?1`,
+			[]any{name}, func(row scanner) error {
+				var r storedRelation
+				err := row.Scan(&r.id, &r.From, &r.To, &r.RelationType)
 				byID[r.id] = r
-			}
+				return err
+			})
+		if err != nil {
+			return nil, err
 		}
-		rels := make([]storedRelation, 0, len(byID))
-		for _, r := range byID {
-			rels = append(rels, r)
-		}
-		slices.SortFunc(rels, func(a, b storedRelation) int { return cmp.Compare(a.id, b.id) })
-		for _, d := range planEntityDeletes(names, ents, rels) {
-			if d.found {
-				if err := w.deleteEntity(d.entity.id); err != nil {
-					return err
-				}
-				if err := w.logChange(ChangeEntityDeleted, d.name, d.entity.entityType, nil, 0); err != nil {
-					return err
-				}
-			}
-			for _, r := range d.relations {
-				if _, err := w.exec(`DELETE FROM relations WHERE id = ?`, r.id); err != nil {
-					return err
-				}
-				w.ops = append(w.ops, mirrorOp{kind: opDelRel, id: r.id})
-				if err := w.logChange(ChangeRelationDeleted, r.From, "", &r.Relation, 0); err != nil {
-					return err
-				}
-			}
-		}
-		return w.clampTailAfterDeletes()
-	})
+	}
+	rels := make([]storedRelation, 0, len(byID))
+	for _, r := range byID {
+		rels = append(rels, r)
+	}
+	slices.SortFunc(rels, func(a, b storedRelation) int { return cmp.Compare(a.id, b.id) })
+	return rels, nil
 }
 
-// DeleteObservations implements Store.
-func (s *SQLite) DeleteObservations(ctx context.Context, deletions []ObservationDelete) error {
-	err := validateObservationLists("deletions", "observations", len(deletions), func(i int) (string, []string) {
-		return deletions[i].EntityName, deletions[i].Observations
-	})
+// insertEntities implements writeTx.
+func (w *writer) insertEntities(es []Entity) error {
+	for _, e := range es {
+		if _, err := w.insertEntity(e); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// insertObservations implements writeTx.
+func (w *writer) insertObservations(obs []newObservation) error {
+	for _, o := range obs {
+		if err := w.insertObservation(o.entityID, o.content); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// insertRelations implements writeTx.
+func (w *writer) insertRelations(rels []Relation) error {
+	for _, r := range rels {
+		if err := w.insertRelation(r); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// deleteObservations implements writeTx, with their search index rows.
+func (w *writer) deleteObservations(entityID int64, gone []storedObservation) error {
+	if len(gone) == 0 {
+		return nil
+	}
+	ends, err := w.indexed()
 	if err != nil {
 		return err
 	}
-	return s.write(ctx, func(w *writer) error {
-		for _, d := range deletions {
-			id, ok, err := w.entityID(d.EntityName)
-			if err != nil {
+	for _, o := range gone {
+		if o.id <= ends.obsUpto {
+			if _, err := w.exec(`DELETE FROM search_obs WHERE rowid = ?`, o.id); err != nil {
 				return err
-			}
-			if !ok || len(d.Observations) == 0 {
-				continue
-			}
-			obs, err := w.observations(id)
-			if err != nil {
-				return err
-			}
-			ends, err := w.indexed()
-			if err != nil {
-				return err
-			}
-			gone, _, deleted := observationsToDelete(obs, d.Observations)
-			for _, o := range gone {
-				if o.id <= ends.obsUpto {
-					if _, err := w.exec(`DELETE FROM search_obs WHERE rowid = ?`, o.id); err != nil {
-						return err
-					}
-				}
-				if _, err := w.exec(`DELETE FROM observations WHERE id = ?`, o.id); err != nil {
-					return err
-				}
-				w.ops = append(w.ops, mirrorOp{kind: opDelObs, owner: id, a: o.content})
-			}
-			for _, o := range deleted {
-				if err := w.logChange(ChangeObservationDeleted, d.EntityName, o, nil, 0); err != nil {
-					return err
-				}
 			}
 		}
-		return w.clampTailAfterDeletes()
-	})
-}
-
-// DeleteRelations implements Store.
-func (s *SQLite) DeleteRelations(ctx context.Context, relations []Relation) error {
-	if err := validateRelations(relations); err != nil {
-		return err
+		if _, err := w.exec(`DELETE FROM observations WHERE id = ?`, o.id); err != nil {
+			return err
+		}
+		w.ops = append(w.ops, mirrorOp{kind: opDelObs, owner: entityID, a: o.content})
 	}
-	return s.write(ctx, func(w *writer) error {
-		for _, r := range relations {
-			st, err := w.stmt(`DELETE FROM relations WHERE from_name = ? AND to_name = ? AND relation_type = ? RETURNING id`)
-			if err != nil {
-				return err
-			}
-			n := 0
-			rows, err := st.QueryContext(w.ctx, r.From, r.To, r.RelationType)
-			if err != nil {
-				return fmt.Errorf("memstore: %w", err)
-			}
-			for rows.Next() {
-				var id int64
-				if err := rows.Scan(&id); err != nil {
-					rows.Close()
-					return fmt.Errorf("memstore: %w", err)
-				}
-				w.ops = append(w.ops, mirrorOp{kind: opDelRel, id: id})
-				n++
-			}
-			rows.Close()
-			if err := rows.Err(); err != nil {
-				return fmt.Errorf("memstore: %w", err)
-			}
-			if n > 0 {
-				if err := w.logChange(ChangeRelationDeleted, r.From, "", &r, 0); err != nil {
-					return err
-				}
-			}
-		}
-		return nil
-	})
+	return nil
 }
 
-// entityID looks an entity up by exact name.
-func (w *writer) entityID(name string) (id int64, found bool, err error) {
-	found, err = w.queryRow(`SELECT id FROM entities WHERE name = ?`, []any{name}, &id)
-	return id, found, err
+// deleteRelations implements writeTx.
+func (w *writer) deleteRelations(ids []int64) error {
+	for _, id := range ids {
+		if _, err := w.exec(`DELETE FROM relations WHERE id = ?`, id); err != nil {
+			return err
+		}
+		w.ops = append(w.ops, mirrorOp{kind: opDelRel, id: id})
+	}
+	return nil
 }
+
+// deleted implements writeTx: the search tail follows the deletions.
+func (w *writer) deleted() error { return w.clampTailAfterDeletes() }
 
 // observations returns the observations of entity id in insertion order.
 func (w *writer) observations(id int64) ([]storedObservation, error) {
@@ -322,8 +240,10 @@ func (w *writer) insertObservation(entityID int64, content string) error {
 	return nil
 }
 
-// deleteEntity removes entity id, its observations and their index rows.
-func (w *writer) deleteEntity(id int64) error {
+// deleteEntity implements writeTx: entity e, its observations and their
+// index rows.
+func (w *writer) deleteEntity(e storedEntity) error {
+	id := e.id
 	obs, err := w.observations(id)
 	if err != nil {
 		return err
@@ -363,34 +283,6 @@ func (w *writer) insertRelation(r Relation) error {
 	}
 	w.ops = append(w.ops, mirrorOp{kind: opAddRel, id: id, a: r.From, b: r.To, c: r.RelationType})
 	return nil
-}
-
-// relationsTouching returns the relations whose from or to is name, in
-// insertion order.
-func (w *writer) relationsTouching(name string) ([]storedRelation, error) {
-	st, err := w.stmt(`SELECT id, from_name, to_name, relation_type FROM relations WHERE from_name = ?1
-		UNION ALL SELECT id, from_name, to_name, relation_type FROM relations WHERE to_name = ?1 AND from_name <> ?1
-		ORDER BY 1`)
-	if err != nil {
-		return nil, err
-	}
-	rows, err := st.QueryContext(w.ctx, name)
-	if err != nil {
-		return nil, fmt.Errorf("memstore: %w", err)
-	}
-	defer rows.Close()
-	var out []storedRelation
-	for rows.Next() {
-		var r storedRelation
-		if err := rows.Scan(&r.id, &r.From, &r.To, &r.RelationType); err != nil {
-			return nil, fmt.Errorf("memstore: %w", err)
-		}
-		out = append(out, r)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("memstore: %w", err)
-	}
-	return out, nil
 }
 
 // rebuildSearch recreates both search indexes from the tables, each as
@@ -435,9 +327,8 @@ func headerText(name, entityType string) string {
 	return pairText(jsLower(name), jsLower(entityType))
 }
 
-// logChange appends one row to the change feed, and to the history of
-// each entity it concerns, recorded as made by the call's author. For
-// relation changes the subject is the relation's From.
+// logChange implements writeTx: it appends one row to the change feed
+// and to the history of each entity it concerns.
 func (w *writer) logChange(kind ChangeKind, subject, detail string, rel *Relation, taskID int64) error {
 	var relTo, relType, tid any
 	if rel != nil {
@@ -464,7 +355,7 @@ func (w *writer) logChange(kind ChangeKind, subject, detail string, rel *Relatio
 	return nil
 }
 
-// addHistory appends a row to an entity's history.
+// addHistory implements writeTx.
 func (w *writer) addHistory(h historyLine) error {
 	var from, to, typ any
 	if r := h.Relation; r != nil {

@@ -10,7 +10,7 @@ import (
 	"testing"
 )
 
-func TestCreateEntitiesSkipsExistingAndBatchDuplicates(t *testing.T) {
+func testCreateEntitiesSkipsExistingAndBatchDuplicates(t *testing.T) {
 	s, _ := openTest(t)
 	got := must[[]Entity](t)(s.CreateEntities(bg, []Entity{
 		{Name: "Alice", EntityType: "person", Observations: []string{"likes tea"}},
@@ -40,7 +40,7 @@ func TestCreateEntitiesSkipsExistingAndBatchDuplicates(t *testing.T) {
 	}
 }
 
-func TestCreateRelations(t *testing.T) {
+func testCreateRelations(t *testing.T) {
 	s, _ := openTest(t)
 	r1 := Relation{"A", "B", "knows"}
 	r2 := Relation{"A", "B", "likes"}
@@ -59,7 +59,7 @@ func TestCreateRelations(t *testing.T) {
 	}
 }
 
-func TestAddObservations(t *testing.T) {
+func testAddObservations(t *testing.T) {
 	s, _ := openTest(t)
 	must[[]Entity](t)(s.CreateEntities(bg, []Entity{{"A", "t", []string{"one"}}, {"B", "t", nil}}))
 	res := must[[]AddedObservations](t)(s.AddObservations(bg, []ObservationAdd{
@@ -77,7 +77,7 @@ func TestAddObservations(t *testing.T) {
 	}})
 }
 
-func TestAddObservationsMissingEntityChangesNothing(t *testing.T) {
+func testAddObservationsMissingEntityChangesNothing(t *testing.T) {
 	s, _ := openTest(t)
 	must[[]Entity](t)(s.CreateEntities(bg, []Entity{{"A", "t", nil}}))
 	before := readGraph(t, s)
@@ -99,7 +99,7 @@ func TestAddObservationsMissingEntityChangesNothing(t *testing.T) {
 	}
 }
 
-func TestDeleteEntitiesRemovesTouchingRelations(t *testing.T) {
+func testDeleteEntitiesRemovesTouchingRelations(t *testing.T) {
 	s, _ := openTest(t)
 	must[[]Entity](t)(s.CreateEntities(bg, []Entity{{"A", "t", []string{"a"}}, {"B", "t", nil}, {"C", "t", nil}}))
 	must[[]Relation](t)(s.CreateRelations(bg, []Relation{
@@ -122,7 +122,7 @@ func TestDeleteEntitiesRemovesTouchingRelations(t *testing.T) {
 	}
 }
 
-func TestDeleteObservations(t *testing.T) {
+func testDeleteObservations(t *testing.T) {
 	s, _ := openTest(t)
 	// Import keeps repeated observations; deleting removes every copy.
 	must[ImportStats](t)(s.Import(bg, strings.NewReader(`{"type":"entity","name":"A","entityType":"t","observations":["x","y","x","z"]}`)))
@@ -139,7 +139,7 @@ func TestDeleteObservations(t *testing.T) {
 	assertGraph(t, "graph", readGraph(t, s), Graph{Entities: []Entity{{"A", "t", []string{"y", "z", "x"}}}})
 }
 
-func TestDeleteRelations(t *testing.T) {
+func testDeleteRelations(t *testing.T) {
 	s, _ := openTest(t)
 	must[ImportStats](t)(s.Import(bg, strings.NewReader(strings.Join([]string{
 		`{"type":"relation","from":"A","to":"B","relationType":"r"}`,
@@ -150,7 +150,7 @@ func TestDeleteRelations(t *testing.T) {
 	assertGraph(t, "graph", readGraph(t, s), Graph{Relations: []Relation{{"A", "B", "s"}}})
 }
 
-func TestReadGraphKeepsInsertionOrder(t *testing.T) {
+func testReadGraphKeepsInsertionOrder(t *testing.T) {
 	s, _ := openTest(t)
 	names := []string{"zeta", "alpha", "Mu", "beta", "ALPHA"}
 	for _, n := range names {
@@ -168,7 +168,7 @@ func TestReadGraphKeepsInsertionOrder(t *testing.T) {
 	}
 }
 
-func TestOpenNodes(t *testing.T) {
+func testOpenNodes(t *testing.T) {
 	s, _ := openTest(t)
 	must[[]Entity](t)(s.CreateEntities(bg, []Entity{{"A", "t", nil}, {"B", "t", nil}, {"C", "t", nil}}))
 	must[[]Relation](t)(s.CreateRelations(bg, []Relation{
@@ -189,7 +189,7 @@ func TestOpenNodes(t *testing.T) {
 	}
 }
 
-func TestEntityNames(t *testing.T) {
+func testEntityNames(t *testing.T) {
 	s, _ := openTest(t)
 	for _, n := range []string{"Alice", "alfred", "ALBERT", "Bob", "Ål", "al"} {
 		must[[]Entity](t)(s.CreateEntities(bg, []Entity{{n, "t", nil}}))
@@ -238,7 +238,7 @@ func TestJSONShapes(t *testing.T) {
 	}
 }
 
-func TestLimitsAndInvalidInput(t *testing.T) {
+func testLimitsAndInvalidInput(t *testing.T) {
 	s, _ := openTest(t)
 	long := strings.Repeat("n", MaxNameBytes+1)
 	huge := strings.Repeat("o", MaxObservationBytes+1)
@@ -299,7 +299,7 @@ func TestLimitsAndInvalidInput(t *testing.T) {
 	assertGraph(t, "at limit", readGraph(t, s), Graph{Entities: []Entity{atLimit}})
 }
 
-func TestAnyUnicodeAndEmptyStrings(t *testing.T) {
+func testAnyUnicodeAndEmptyStrings(t *testing.T) {
 	s, path := openTest(t)
 	weird := []string{"", " ", "\x00", "a\x00b", "日本語", "🧠💾", "e\u0301", "\u202eRTL", "\u2028\u2029", "\ufeff", "\"quoted\"\\", "tab\there\nnewline", strings.Repeat("ß", 1000)}
 	var ents []Entity
@@ -330,7 +330,7 @@ func TestAnyUnicodeAndEmptyStrings(t *testing.T) {
 	assertGraph(t, "after delete", readGraph(t, s2), Graph{})
 }
 
-func TestReopenKeepsData(t *testing.T) {
+func testReopenKeepsData(t *testing.T) {
 	s, path := openTest(t)
 	must[[]Entity](t)(s.CreateEntities(bg, []Entity{{"A", "t", []string{"hello world"}}}))
 	must[[]Relation](t)(s.CreateRelations(bg, []Relation{{"A", "B", "r"}}))
@@ -357,7 +357,7 @@ func TestReopenKeepsData(t *testing.T) {
 	}
 }
 
-func TestOpenRejectsNonFilePathsAndNewerSchema(t *testing.T) {
+func testOpenRejectsNonFilePathsAndNewerSchema(t *testing.T) {
 	sqliteOnly(t, "TestPostgresRejectsNewerSchema")
 	for _, p := range []string{"", ":memory:", "file:x.db"} {
 		if _, err := Open(p); !errors.Is(err, ErrInvalid) {
@@ -373,7 +373,7 @@ func TestOpenRejectsNonFilePathsAndNewerSchema(t *testing.T) {
 	}
 }
 
-func TestPathWithSpecialCharacters(t *testing.T) {
+func testPathWithSpecialCharacters(t *testing.T) {
 	sqliteOnly(t, "")
 	dir := t.TempDir()
 	path := dir + "/we?ird #name% 100.db"
@@ -387,7 +387,7 @@ func TestPathWithSpecialCharacters(t *testing.T) {
 	}
 }
 
-func TestSearchIndexRebuiltWhenFoldVersionChanges(t *testing.T) {
+func testSearchIndexRebuiltWhenFoldVersionChanges(t *testing.T) {
 	sqliteOnly(t, "TestPostgresRefoldsWhenFoldVersionChanges")
 	s, path := openSQLiteTest(t)
 	must[[]Entity](t)(s.CreateEntities(bg, []Entity{{"ΟΔΟΣ", "place", []string{"İstanbul trip"}}}))
@@ -415,7 +415,7 @@ func TestSearchIndexRebuiltWhenFoldVersionChanges(t *testing.T) {
 	}
 }
 
-func TestHugeBatchAtLimit(t *testing.T) {
+func testHugeBatchAtLimit(t *testing.T) {
 	if testing.Short() {
 		t.Skip("slow (creates, extends and deletes MaxBatch entities; TestLimitsAndInvalidInput checks the limit); runs without -short")
 	}
@@ -451,7 +451,7 @@ func TestHugeBatchAtLimit(t *testing.T) {
 	}
 }
 
-func TestCanceledContextChangesNothing(t *testing.T) {
+func testCanceledContextChangesNothing(t *testing.T) {
 	s, _ := openTest(t)
 	ctx, cancel := context.WithCancel(bg)
 	cancel()
@@ -468,10 +468,10 @@ func TestCanceledContextChangesNothing(t *testing.T) {
 	must[[]Entity](t)(s.CreateEntities(bg, []Entity{{"A", "t", nil}}))
 }
 
-// TestWalkGraphEqualsReadGraph checks that walking the graph hands over
+// testWalkGraphEqualsReadGraph checks that walking the graph hands over
 // what ReadGraph returns, in the same order, after writes that interleave
 // observations of different entities and delete some of everything.
-func TestWalkGraphEqualsReadGraph(t *testing.T) {
+func testWalkGraphEqualsReadGraph(t *testing.T) {
 	s, _ := openTest(t)
 	walk := func() Graph {
 		var g Graph

@@ -14,7 +14,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/mcpgen/mcpgen"
+	"github.com/mcpgen/mcpgen/internal/cluster"
 )
 
 // DefaultGraph is the name of the graph a store held before it had named
@@ -106,8 +106,6 @@ type graphBackend interface {
 	records(ctx context.Context) ([]graphRecord, error)
 	// open opens the store of a registered graph, creating its tables.
 	open(ctx context.Context, rec graphRecord) (Store, error)
-	// counts returns the size of store, one of this backend's.
-	counts(ctx context.Context, store Store) (GraphInfo, error)
 }
 
 // Graphs is one store holding any number of named graphs, each a whole
@@ -227,7 +225,7 @@ func (g *Graphs) use(ctx context.Context, name string, create bool) (Store, func
 	if g.closed {
 		g.mu.Unlock()
 		s.Close()
-		return nil, nil, fmt.Errorf("%w: memstore: the store is closed", mcpgen.ErrUnavailable)
+		return nil, nil, fmt.Errorf("%w: memstore: the store is closed", cluster.ErrUnavailable)
 	}
 	g.open[name] = &openGraph{store: s, used: time.Now()}
 	g.mu.Unlock()
@@ -271,7 +269,7 @@ func (g *Graphs) makeRoom() error {
 	}
 	if victim == "" {
 		g.mu.Unlock()
-		return fmt.Errorf("%w: memstore: all %d open graphs are in use (raise the limit on open graphs)", mcpgen.ErrUnavailable, g.maxOpen)
+		return fmt.Errorf("%w: memstore: all %d open graphs are in use (raise the limit on open graphs)", cluster.ErrUnavailable, g.maxOpen)
 	}
 	s := g.open[victim].store
 	delete(g.open, victim)
@@ -286,7 +284,7 @@ func (g *Graphs) List(ctx context.Context) ([]GraphInfo, error) {
 	if err != nil {
 		return nil, err
 	}
-	main, err := g.backend.counts(ctx, g.main)
+	main, err := graphCounts(ctx, g.main)
 	if err != nil {
 		return nil, err
 	}
@@ -310,12 +308,23 @@ func (g *Graphs) info(ctx context.Context, rec graphRecord) (GraphInfo, error) {
 		return GraphInfo{}, err
 	}
 	defer release()
-	info, err := g.backend.counts(ctx, s)
+	info, err := graphCounts(ctx, s)
 	if err != nil {
 		return GraphInfo{}, fmt.Errorf("memstore: graph %q: %w", rec.name, err)
 	}
 	info.Name, info.Owner, info.Created = rec.name, rec.owner, rec.created
 	return info, nil
+}
+
+// graphCounts measures a graph's store, one of the engines'.
+func graphCounts(ctx context.Context, s Store) (GraphInfo, error) {
+	m, ok := s.(interface {
+		counts(ctx context.Context) (GraphInfo, error)
+	})
+	if !ok {
+		return GraphInfo{}, fmt.Errorf("memstore: a %T cannot be measured", s)
+	}
+	return m.counts(ctx)
 }
 
 // Close closes every open graph and the store.

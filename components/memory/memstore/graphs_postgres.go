@@ -103,6 +103,7 @@ func (b *pgGraphs) open(ctx context.Context, rec graphRecord) (Store, error) {
 	s := &Postgres{pool: m.pool, retention: m.retention, history: m.history, schema: rec.key, searchPath: path,
 		beginWrite: "BEGIN; SET LOCAL search_path TO " + path,
 		beginRead:  "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; SET LOCAL search_path TO " + path}
+	s.ops = ops{eng: s, d: postgresDialect}
 	// Under a lock: replicas creating the same schema at once would
 	// otherwise collide in the catalog despite IF NOT EXISTS.
 	err := pgx.BeginFunc(ctx, m.pool, func(tx pgx.Tx) error {
@@ -122,13 +123,4 @@ func (b *pgGraphs) open(ctx context.Context, rec graphRecord) (Store, error) {
 		return nil, err
 	}
 	return s, nil
-}
-
-func (b *pgGraphs) counts(ctx context.Context, store Store) (GraphInfo, error) {
-	var info GraphInfo
-	err := store.(*Postgres).read(ctx, func(tx pgx.Tx) error {
-		return tx.QueryRow(ctx, `SELECT (SELECT count(*) FROM memory_entities), (SELECT count(*) FROM memory_relations), (SELECT count(*) FROM memory_observations)`).
-			Scan(&info.Entities, &info.Relations, &info.Observations)
-	})
-	return info, err
 }

@@ -92,12 +92,3 @@ func (b *sqliteGraphs) records(ctx context.Context) ([]graphRecord, error) {
 func (b *sqliteGraphs) open(_ context.Context, rec graphRecord) (Store, error) {
 	return Open(filepath.Join(b.dir, rec.key), b.opts...)
 }
-
-func (b *sqliteGraphs) counts(ctx context.Context, store Store) (GraphInfo, error) {
-	var info GraphInfo
-	err := store.(*SQLite).read(ctx, func(tx *txn) error {
-		return tx.QueryRowContext(ctx, `SELECT (SELECT count(*) FROM entities), (SELECT count(*) FROM relations), (SELECT count(*) FROM observations)`).
-			Scan(&info.Entities, &info.Relations, &info.Observations)
-	})
-	return info, err
-}

@@ -18,7 +18,7 @@ import (
 func openGraphsTest(t *testing.T, opts ...Option) (*Graphs, string) {
 	t.Helper()
 	where := filepath.Join(t.TempDir(), "memory.db")
-	if testBackend == backendPostgres {
+	if engineOf(t) == enginePostgres {
 		where = postgresTestURL(t)
 	}
 	g, err := OpenGraphs(bg, where, opts...)
@@ -40,7 +40,7 @@ func use(t *testing.T, g *Graphs, name string) Store {
 	return s
 }
 
-func TestGraphsShareNothing(t *testing.T) {
+func testGraphsShareNothing(t *testing.T) {
 	g, where := openGraphsTest(t)
 	names := []string{DefaultGraph, "team", PrivateGraph("alice"), PrivateGraph("bob@example.com")}
 	for i, name := range names {
@@ -88,7 +88,7 @@ func TestGraphsShareNothing(t *testing.T) {
 	}
 }
 
-func TestGraphNames(t *testing.T) {
+func testGraphNames(t *testing.T) {
 	g, _ := openGraphsTest(t)
 	for _, bad := range []string{"", "a b", "memory:x", "-x", "x/y", "@", "@a\x00b", string(make([]byte, 65))} {
 		if _, _, err := g.Use(bg, bad); !errors.Is(err, ErrInvalid) {
@@ -100,7 +100,7 @@ func TestGraphNames(t *testing.T) {
 	}
 }
 
-func TestGraphsBounds(t *testing.T) {
+func testGraphsBounds(t *testing.T) {
 	g, _ := openGraphsTest(t, WithMaxGraphs(2), WithMaxOpenGraphs(1))
 	a, releaseA, err := g.Use(bg, "a")
 	mustNil(t, err)
@@ -122,12 +122,12 @@ func TestGraphsBounds(t *testing.T) {
 	}
 }
 
-// TestGraphsUseExisting: a graph that does not exist yet reads as a real
+// testGraphsUseExisting: a graph that does not exist yet reads as a real
 // empty graph does (each read's answer and each bad argument's error
 // kind compared with a graph created empty), refuses writes, is not
 // created by reading (List, WithMaxGraphs), and once a write has created
 // it UseExisting gives the real graph.
-func TestGraphsUseExisting(t *testing.T) {
+func testGraphsUseExisting(t *testing.T) {
 	g, _ := openGraphsTest(t, WithMaxGraphs(1))
 	real := use(t, g, "created") // the one graph WithMaxGraphs(1) allows
 	absent, release, err := g.UseExisting(bg, "absent")
@@ -198,7 +198,7 @@ func TestGraphsUseExisting(t *testing.T) {
 	}
 }
 
-func TestAuthorAndHistory(t *testing.T) {
+func testAuthorAndHistory(t *testing.T) {
 	s, _ := openTest(t)
 	alice, bob := WithAuthor(bg, "alice"), WithAuthor(bg, "bob")
 	must[[]Entity](t)(s.CreateEntities(alice, []Entity{{Name: "X", EntityType: "t", Observations: []string{"o1"}}, {Name: "Y", EntityType: "t"}}))
@@ -235,7 +235,7 @@ func TestAuthorAndHistory(t *testing.T) {
 	}
 }
 
-func TestHistoryRetention(t *testing.T) {
+func testHistoryRetention(t *testing.T) {
 	s, _ := openTest(t, WithHistoryRetention(3))
 	for _, o := range []string{"a", "b", "c", "d", "e"} {
 		must[[]Entity](t)(s.CreateEntities(bg, []Entity{{Name: o, EntityType: "t"}}))
@@ -250,10 +250,10 @@ func TestHistoryRetention(t *testing.T) {
 	}
 }
 
-// TestGraphsConcurrentUse: many callers on more graphs than may be open
+// testGraphsConcurrentUse: many callers on more graphs than may be open
 // at once; a graph in use is never closed under its caller (every call
 // succeeds or is told to retry), and every write is kept.
-func TestGraphsConcurrentUse(t *testing.T) {
+func testGraphsConcurrentUse(t *testing.T) {
 	g, _ := openGraphsTest(t, WithMaxOpenGraphs(3))
 	const workers, rounds, graphs = 6, 10, 5
 	var wg sync.WaitGroup
@@ -301,10 +301,10 @@ func TestGraphsConcurrentUse(t *testing.T) {
 	}
 }
 
-// TestHistoryRoundTrip: an export with history imported into another
+// testHistoryRoundTrip: an export with history imported into another
 // store brings the audit trail along, older than the import's own
 // changes; a malformed history line fails the import and changes nothing.
-func TestHistoryRoundTrip(t *testing.T) {
+func testHistoryRoundTrip(t *testing.T) {
 	src, _ := openTest(t)
 	alice := WithAuthor(bg, "alice")
 	must[[]Entity](t)(src.CreateEntities(alice, []Entity{{Name: "X", EntityType: "t", Observations: []string{"o"}}}))

@@ -13,11 +13,11 @@ import (
 var bg = context.Background()
 
 // openTest opens a fresh, empty store of the backend under test (see
-// testBackend), closed at cleanup, and returns it with where it lives: a
+// engineOf), closed at cleanup, and returns it with where it lives: a
 // file path or a postgres:// URL, which reopenTest opens again.
 func openTest(t testing.TB, opts ...Option) (Store, string) {
 	t.Helper()
-	if testBackend == backendPostgres {
+	if engineOf(t) == enginePostgres {
 		where := postgresTestURL(t)
 		return reopenTest(t, where, opts...), where
 	}

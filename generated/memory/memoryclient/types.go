@@ -191,6 +191,36 @@ type Entity struct {
 	Observations []string `json:"observations" jsonschema:"nullable=false"`
 }
 
+// EntityChanged fires when an entity is created, gains or loses
+// observations, or is deleted.
+//
+// It is a copy of memory.EntityChanged, of package
+// github.com/mcpgen/mcpgen/components/memory, with the same JSON form.
+type EntityChanged struct {
+	// The graph the entity is in
+	Graph string `json:"graph"`
+	// The entity's name
+	Entity string `json:"entity"`
+	// The entity's type
+	EntityType string `json:"entityType"`
+	// What happened to it
+	Change string `json:"change" jsonschema:"enum=created,enum=observations_added,enum=observations_deleted,enum=deleted"`
+	// The observations added or deleted (observations_added,
+	// observations_deleted)
+	Observations []string `json:"observations,omitempty"`
+}
+
+// EntityFilter narrows entity events; empty fields match everything.
+//
+// It is a copy of memory.EntityFilter, of package
+// github.com/mcpgen/mcpgen/components/memory, with the same JSON form.
+type EntityFilter struct {
+	// Only entities of this type
+	EntityType string `json:"entityType,omitempty"`
+	// Only the entity of this name
+	Entity string `json:"entity,omitempty"`
+}
+
 // Graph is a graph result of the read tools, rendered once (see
 // graphRender). Its embedded memstore.Graph gives the output schema its
 // shape; the values themselves are not kept.
@@ -297,6 +327,34 @@ type Relation struct {
 	To string `json:"to"`
 	// The type of the relation
 	RelationType string `json:"relationType"`
+}
+
+// RelationChanged fires when a relation is added or removed.
+//
+// It is a copy of memory.RelationChanged, of package
+// github.com/mcpgen/mcpgen/components/memory, with the same JSON form.
+type RelationChanged struct {
+	// The graph the relation is in
+	Graph string `json:"graph"`
+	// The entity the relation starts at
+	From string `json:"from"`
+	// The entity the relation ends at
+	To string `json:"to"`
+	// The relation's type
+	RelationType string `json:"relationType"`
+	// What happened to it
+	Change string `json:"change" jsonschema:"enum=added,enum=removed"`
+}
+
+// RelationFilter narrows relation events; empty fields match everything.
+//
+// It is a copy of memory.RelationFilter, of package
+// github.com/mcpgen/mcpgen/components/memory, with the same JSON form.
+type RelationFilter struct {
+	// Only relations of this type
+	RelationType string `json:"relationType,omitempty"`
+	// Only relations from or to the entity of this name
+	Entity string `json:"entity,omitempty"`
 }
 
 // Relations is a list of relations.

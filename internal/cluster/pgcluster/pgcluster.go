@@ -702,6 +702,10 @@ func DropSchema(ctx context.Context, rawURL string) error {
 	return err
 }
 
+// SchemaOf is schemaOf for the other stores on the cluster's database
+// (pgcluster.OpenEventStore), so that they share its schema.
+func SchemaOf(u *url.URL) string { return schemaOf(u) }
+
 // schemaOf returns the schema a cluster URL names and removes the schema
 // parameter (ours, not PostgreSQL's) from u: the schema parameter, else
 // the first schema of search_path (so that a store and the cluster given

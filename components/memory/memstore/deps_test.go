@@ -1,0 +1,32 @@
+package memstore
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// TestImportsNeitherRuntimeNorPgcluster checks that the store depends on
+// neither the MCP runtime (the module's root package) nor pgcluster, not
+// even indirectly: it is a storage library that the memory server wires
+// into the runtime, not a part of it.
+func TestImportsNeitherRuntimeNorPgcluster(t *testing.T) {
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skipf("no go command to list the imports with: %v", err)
+	}
+	out, err := exec.Command(goTool, "list", "-deps", ".").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list -deps: %v\n%s", err, out)
+	}
+	deps := strings.Fields(string(out))
+	if len(deps) < 10 {
+		t.Fatalf("go list -deps listed too little to be the real list:\n%s", out)
+	}
+	for _, d := range deps {
+		switch d {
+		case "github.com/mcpgen/mcpgen", "github.com/mcpgen/mcpgen/pgcluster", "github.com/mcpgen/mcpgen/internal/cluster/pgcluster":
+			t.Errorf("memstore depends on %s", d)
+		}
+	}
+}

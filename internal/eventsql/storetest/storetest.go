@@ -1,0 +1,227 @@
+// Package storetest is the contract every [mcpgen.EventStore] meets, run
+// by the tests of each store (memory, SQLite, PostgreSQL).
+package storetest
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mcpgen/mcpgen"
+)
+
+// Run checks the store open returns (a fresh one per call).
+func Run(t *testing.T, open func(t *testing.T) mcpgen.EventStore) {
+	t.Run("Log", func(t *testing.T) { testLog(t, open(t)) })
+	t.Run("Subscriptions", func(t *testing.T) { testSubscriptions(t, open(t)) })
+	t.Run("Outbox", func(t *testing.T) { testOutbox(t, open(t)) })
+	t.Run("ClaimOnce", func(t *testing.T) { testClaimOnce(t, open(t)) })
+	t.Run("Prune", func(t *testing.T) { testPrune(t, open(t)) })
+}
+
+var bg = context.Background()
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func appendN(t *testing.T, s mcpgen.EventStore, name, part string, n int, to ...string) []int64 {
+	t.Helper()
+	var seqs []int64
+	for i := range n {
+		e := &mcpgen.EventRecord{ID: fmt.Sprintf("evt_%s_%d", name, i), Name: name, Partition: part, Time: time.Now().UTC(), Data: json.RawMessage(fmt.Sprintf(`{"i":%d}`, i))}
+		must(t, s.Append(bg, e, to))
+		seqs = append(seqs, e.Seq)
+	}
+	return seqs
+}
+
+func testLog(t *testing.T, s mcpgen.EventStore) {
+	oldest, newest, err := s.Bounds(bg)
+	if err != nil || oldest != 0 || newest != 0 {
+		t.Fatalf("empty bounds: %d %d %v", oldest, newest, err)
+	}
+	a := appendN(t, s, "a", "", 3)
+	b := appendN(t, s, "b", "", 1)
+	appendN(t, s, "a", "p2", 2)
+	for i := 1; i < len(a); i++ {
+		if a[i] <= a[i-1] || b[0] <= a[2] {
+			t.Fatalf("positions not increasing: %v %v", a, b)
+		}
+	}
+	oldest, newest, _ = s.Bounds(bg)
+	if oldest != a[0] || newest != a[0]+5 {
+		t.Errorf("bounds %d %d", oldest, newest)
+	}
+	got, err := s.Events(bg, "a", "", a[0], newest, 10)
+	must(t, err)
+	if len(got) != 2 || got[0].Seq != a[1] || string(got[1].Data) != `{"i":2}` || got[0].ID != "evt_a_1" || got[0].Time.IsZero() {
+		t.Fatalf("events after %d: %+v", a[0], got)
+	}
+	if got, _ := s.Events(bg, "a", "", 0, a[1], 10); len(got) != 2 {
+		t.Errorf("upto: %+v", got)
+	}
+	if got, _ := s.Events(bg, "a", "", 0, newest, 1); len(got) != 1 {
+		t.Errorf("limit: %+v", got)
+	}
+	if got, _ := s.Events(bg, "a", "p2", 0, newest, 10); len(got) != 2 {
+		t.Errorf("partition p2: %+v", got)
+	}
+}
+
+func sub(id, name, principal string) *mcpgen.EventSubscription {
+	return &mcpgen.EventSubscription{ID: id, Name: name, Arguments: json.RawMessage(`{}`), URL: "https://example.com/" + id,
+		Secret: "whsec_x", Principal: mcpgen.Principal{Subject: principal, Scopes: []string{"s"}}, PrincipalKey: "sub:" + principal,
+		Created: time.Now().UTC(), Expires: time.Now().Add(time.Hour).UTC(), Verified: true, Active: true}
+}
+
+func testSubscriptions(t *testing.T, s mcpgen.EventStore) {
+	must(t, s.SaveSubscription(bg, sub("s1", "a", "alice")))
+	must(t, s.SaveSubscription(bg, sub("s2", "a", "alice")))
+	must(t, s.SaveSubscription(bg, sub("s3", "b", "bob")))
+	got, err := s.Subscription(bg, "s1")
+	must(t, err)
+	if got == nil || got.Principal.Subject != "alice" || got.Secret != "whsec_x" || !got.Verified || got.Expires.IsZero() {
+		t.Fatalf("s1: %+v", got)
+	}
+	if none, err := s.Subscription(bg, "nope"); none != nil || err != nil {
+		t.Errorf("missing: %v %v", none, err)
+	}
+	u := sub("s1", "a", "alice")
+	u.Failures, u.LastError = 2, "http_5xx"
+	must(t, s.SaveSubscription(bg, u))
+	if got, _ := s.Subscription(bg, "s1"); got.Failures != 2 || got.LastError != "http_5xx" {
+		t.Errorf("update: %+v", got)
+	}
+	if all, _ := s.Subscriptions(bg, "a", ""); len(all) != 2 {
+		t.Errorf("subscriptions to a: %+v", all)
+	}
+	if n, _ := s.CountSubscriptions(bg, "sub:alice"); n != 2 {
+		t.Errorf("alice has %d", n)
+	}
+	appendN(t, s, "a", "", 1, "s1", "s2")
+	if ok, err := s.DeleteSubscription(bg, "s1"); !ok || err != nil {
+		t.Errorf("delete: %v %v", ok, err)
+	}
+	if ok, _ := s.DeleteSubscription(bg, "s1"); ok {
+		t.Error("deleted twice")
+	}
+	ds, _ := s.Claim(bg, "r1", time.Now(), time.Minute, 10)
+	if len(ds) != 1 || ds[0].Subscription != "s2" {
+		t.Errorf("the deleted subscription's delivery is still owed: %+v", ds)
+	}
+}
+
+func testOutbox(t *testing.T, s mcpgen.EventStore) {
+	must(t, s.SaveSubscription(bg, sub("s1", "a", "alice")))
+	seqs := appendN(t, s, "a", "", 2, "s1")
+	must(t, s.Enqueue(bg, []mcpgen.EventDelivery{{Subscription: "s1", Control: json.RawMessage(`{"type":"gap","cursor":"1"}`), Due: time.Now()}}))
+	now := time.Now()
+	ds, err := s.Claim(bg, "r1", now, time.Minute, 10)
+	must(t, err)
+	if len(ds) != 3 || ds[0].Event == nil || ds[0].Event.Seq != seqs[0] || string(ds[0].Event.Data) != `{"i":0}` || ds[2].Control == nil || ds[2].Event != nil {
+		t.Fatalf("claim: %+v", ds)
+	}
+	if again, _ := s.Claim(bg, "r2", now, time.Minute, 10); len(again) != 0 {
+		t.Fatalf("leased deliveries claimed again: %+v", again)
+	}
+	if low, _ := s.PendingBelow(bg, "s1", ds[0].ID); low != seqs[1] {
+		t.Errorf("pending below, except the first: %d", low)
+	}
+	must(t, s.Complete(bg, ds[0].ID))
+	must(t, s.Retry(bg, ds[1].ID, now.Add(time.Hour), 3))
+	// The lease of the third runs out: due again for anyone.
+	later, _ := s.Claim(bg, "r2", now.Add(2*time.Minute), time.Minute, 10)
+	if len(later) != 1 || later[0].ID != ds[2].ID {
+		t.Fatalf("after the lease: %+v", later)
+	}
+	retried, _ := s.Claim(bg, "r2", now.Add(2*time.Hour), time.Minute, 10)
+	if len(retried) != 2 {
+		t.Fatalf("after the retry time: %+v", retried)
+	}
+	for _, d := range retried {
+		if d.ID == ds[1].ID && d.Attempts != 3 {
+			t.Errorf("attempts %d", d.Attempts)
+		}
+	}
+}
+
+// testClaimOnce: owners claiming at once never get the same delivery.
+func testClaimOnce(t *testing.T, s mcpgen.EventStore) {
+	must(t, s.SaveSubscription(bg, sub("s1", "a", "alice")))
+	appendN(t, s, "a", "", 60, "s1")
+	var mu sync.Mutex
+	seen := map[int64]string{}
+	var wg sync.WaitGroup
+	for w := range 3 {
+		wg.Add(1)
+		go func(owner string) {
+			defer wg.Done()
+			for {
+				ds, err := s.Claim(bg, owner, time.Now(), time.Minute, 7)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				if len(ds) == 0 {
+					return
+				}
+				mu.Lock()
+				for _, d := range ds {
+					if o, dup := seen[d.ID]; dup {
+						t.Errorf("delivery %d claimed by %s and %s", d.ID, o, owner)
+					}
+					seen[d.ID] = owner
+				}
+				mu.Unlock()
+			}
+		}(fmt.Sprint("r", w))
+	}
+	wg.Wait()
+	if len(seen) != 60 {
+		t.Errorf("%d of 60 claimed", len(seen))
+	}
+}
+
+func testPrune(t *testing.T, s mcpgen.EventStore) {
+	old := sub("old", "a", "alice")
+	old.Expires = time.Now().Add(-time.Minute)
+	must(t, s.SaveSubscription(bg, old))
+	must(t, s.SaveSubscription(bg, sub("live", "a", "alice")))
+	seqs := appendN(t, s, "a", "", 5, "old", "live")
+	must(t, s.Prune(bg, time.Now(), time.Now().Add(-time.Hour), 2))
+	oldest, newest, _ := s.Bounds(bg)
+	if oldest != seqs[3] || newest != seqs[4] {
+		t.Errorf("after keeping 2: bounds %d %d, want %d %d", oldest, newest, seqs[3], seqs[4])
+	}
+	if got, _ := s.Subscription(bg, "old"); got != nil {
+		t.Error("expired subscription kept")
+	}
+	if got, _ := s.Subscription(bg, "live"); got == nil {
+		t.Error("live subscription pruned")
+	}
+	ds, _ := s.Claim(bg, "r", time.Now(), time.Minute, 100)
+	pruned := 0
+	for _, d := range ds {
+		if d.Subscription == "old" {
+			t.Errorf("delivery of an expired subscription kept: %+v", d)
+		}
+		if d.Event == nil {
+			pruned++
+		}
+	}
+	if len(ds) != 5 || pruned != 3 {
+		t.Errorf("live deliveries %d (want 5), %d without their pruned event (want 3)", len(ds), pruned)
+	}
+	// Prune by age.
+	must(t, s.Prune(bg, time.Now(), time.Now().Add(time.Hour), 100))
+	if oldest, _, _ := s.Bounds(bg); oldest != 0 {
+		t.Errorf("events older than the cutoff kept: oldest %d", oldest)
+	}
+}
