@@ -521,7 +521,7 @@ func (c *Client) callWith(ctx context.Context, o *outgoing, params map[string]an
 		params["_meta"] = meta
 	}
 	if params != nil {
-		b, err := json.Marshal(params)
+		b, err := encodeParams(params)
 		if err != nil {
 			return nil, fmt.Errorf("%s: encode params: %w", o.method, err)
 		}

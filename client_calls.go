@@ -98,7 +98,7 @@ func (c *Client) toolCall(name string, args any) (map[string]any, *outgoing, err
 	}
 	params := map[string]any{"name": name}
 	if rawArgs != nil {
-		params["arguments"] = rawArgs
+		params["arguments"] = encodedJSON(rawArgs)
 	}
 	o := &outgoing{method: "tools/call", name: name}
 	if c.mirrorsHeaders() {

@@ -246,11 +246,7 @@ func (hc *httpConn) post(ctx context.Context, body []byte, extra func(http.Heade
 }
 
 func (hc *httpConn) call(ctx context.Context, o *outgoing) (json.RawMessage, error) {
-	msg := map[string]any{"jsonrpc": "2.0", "id": o.id, "method": o.method}
-	if o.params != nil {
-		msg["params"] = o.params
-	}
-	body, err := json.Marshal(msg)
+	body, err := requestBytes(o)
 	if err != nil {
 		return nil, fmt.Errorf("encode request: %w", err)
 	}

@@ -272,6 +272,11 @@ func (lc *lineConn) write(v any) error {
 	if err != nil {
 		return fmt.Errorf("encode message: %w", err)
 	}
+	return lc.writeLine(b)
+}
+
+// writeLine sends one encoded message.
+func (lc *lineConn) writeLine(b []byte) error {
 	lc.wmu.Lock()
 	defer lc.wmu.Unlock()
 	lc.bw.Write(b)
@@ -293,11 +298,12 @@ func (lc *lineConn) call(ctx context.Context, o *outgoing) (json.RawMessage, err
 	}
 	lc.pending[key] = ch
 	lc.mu.Unlock()
-	msg := map[string]any{"jsonrpc": "2.0", "id": o.id, "method": o.method}
-	if o.params != nil {
-		msg["params"] = o.params
+	b, err := requestBytes(o)
+	if err != nil {
+		lc.forget(key)
+		return nil, fmt.Errorf("encode message: %w", err)
 	}
-	if err := lc.write(msg); err != nil {
+	if err := lc.writeLine(b); err != nil {
 		lc.forget(key)
 		return nil, err
 	}

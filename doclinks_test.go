@@ -22,6 +22,8 @@ var publicPackages = map[string]string{
 	"metrics":         "github.com/mcpgen/mcpgen/metrics",
 	"tracing":         "github.com/mcpgen/mcpgen/tracing",
 	"pgcluster":       "github.com/mcpgen/mcpgen/pgcluster",
+	"pgdsn":           "github.com/mcpgen/mcpgen/pgdsn",
+	"eventstore":      "github.com/mcpgen/mcpgen/eventstore",
 }
 
 // symbols is what one package declares: exported and unexported names,

@@ -406,7 +406,7 @@ func parseCursor(c string) (int64, error) {
 func (f *events) startAt(ctx context.Context, cursor *string) (after int64, truncated bool, err error) {
 	oldest, newest, err := f.store.Bounds(ctx)
 	if err != nil {
-		return 0, false, unavailable("event log", err)
+		return 0, false, storeFailed("event log", err)
 	}
 	if cursor == nil {
 		return newest, false, nil
@@ -424,7 +424,9 @@ func (f *events) startAt(ctx context.Context, cursor *string) (after int64, trun
 	return after, false, nil
 }
 
-func unavailable(what string, err error) error {
+// storeFailed is the error of a request the event store failed: the client
+// may retry.
+func storeFailed(what string, err error) error {
 	return fmt.Errorf("%w: the %s cannot be read now (%v); retry", jsonrpc.ErrInternal, what, err)
 }
 
@@ -434,7 +436,7 @@ func unavailable(what string, err error) error {
 func (f *events) read(ctx context.Context, sub *subject, partition string, after int64, maxAge time.Duration, max int) (out []EventRecord, next int64, truncated, more bool, err error) {
 	_, newest, err := f.store.Bounds(ctx)
 	if err != nil {
-		return nil, after, false, false, unavailable("event log", err)
+		return nil, after, false, false, storeFailed("event log", err)
 	}
 	var floor time.Time
 	if maxAge > 0 {
@@ -444,7 +446,7 @@ func (f *events) read(ctx context.Context, sub *subject, partition string, after
 	for scanned := 0; ; {
 		batch, err := f.store.Events(ctx, sub.t.Name, partition, next, newest, eventBatch)
 		if err != nil {
-			return nil, after, false, false, unavailable("event log", err)
+			return nil, after, false, false, storeFailed("event log", err)
 		}
 		for i := range batch {
 			if len(out) == max {

@@ -124,12 +124,12 @@ func (f *events) subscribe(ctx context.Context, req *Request, raw json.RawMessag
 	id := webhookSubscriptionID(owner, p.Delivery.URL, sub.t.Name, sub.args)
 	old, err := f.store.Subscription(ctx, id)
 	if err != nil {
-		return nil, unavailable("subscription store", err)
+		return nil, storeFailed("subscription store", err)
 	}
 	now := time.Now().UTC()
 	if old != nil && !old.Expires.IsZero() && old.Expires.Before(now) {
 		if _, err := f.store.DeleteSubscription(ctx, id); err != nil {
-			return nil, unavailable("subscription store", err)
+			return nil, storeFailed("subscription store", err)
 		}
 		old = nil
 	}
@@ -138,7 +138,7 @@ func (f *events) subscribe(ctx context.Context, req *Request, raw json.RawMessag
 	if old == nil {
 		n, err := f.store.CountSubscriptions(ctx, owner)
 		if err != nil {
-			return nil, unavailable("subscription store", err)
+			return nil, storeFailed("subscription store", err)
 		}
 		if n >= f.opts.MaxSubscriptionsPerPrincipal {
 			return nil, eventError(CodeEventQuota, map[string]any{"limit": "subscriptions", "max": f.opts.MaxSubscriptionsPerPrincipal},
@@ -160,14 +160,14 @@ func (f *events) subscribe(ctx context.Context, req *Request, raw json.RawMessag
 	// (or replayed). One emitted meanwhile may be owed twice; receivers
 	// deduplicate on webhook-id.
 	if err := f.store.SaveSubscription(ctx, rec); err != nil {
-		return nil, unavailable("subscription store", err)
+		return nil, storeFailed("subscription store", err)
 	}
 	// The position delivery starts after, and what to replay.
 	var replay []EventDelivery
 	truncated := false
 	_, newest, err := f.store.Bounds(ctx)
 	if err != nil {
-		return nil, unavailable("event log", err)
+		return nil, storeFailed("event log", err)
 	}
 	cursor := newest
 	if p.Cursor != nil && old == nil {
@@ -197,7 +197,7 @@ func (f *events) subscribe(ctx context.Context, req *Request, raw json.RawMessag
 	}
 	if len(replay) > 0 {
 		if err := f.store.Enqueue(ctx, replay); err != nil {
-			return nil, unavailable("delivery outbox", err)
+			return nil, storeFailed("delivery outbox", err)
 		}
 		f.notify()
 	}
@@ -264,7 +264,7 @@ func (f *events) unsubscribe(ctx context.Context, req *Request, raw json.RawMess
 	id := webhookSubscriptionID(owner, p.Delivery.URL, t.Name, canon)
 	found, err := f.store.DeleteSubscription(ctx, id)
 	if err != nil {
-		return nil, unavailable("subscription store", err)
+		return nil, storeFailed("subscription store", err)
 	}
 	if !found {
 		return nil, eventError(CodeEventNotFound, map[string]any{"kind": "subscription"}, "NotFound: no subscription of yours to %s at that url with those arguments", t.Name)

@@ -2,6 +2,8 @@ package mcpgen_test
 
 import (
 	"context"
+	"go/parser"
+	"go/token"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -75,12 +77,14 @@ func TestComponentsImportOnlyPublicPackages(t *testing.T) {
 				return err
 			}
 			files++
-			b, err := os.ReadFile(p)
+			f, err := parser.ParseFile(token.NewFileSet(), p, nil, parser.ImportsOnly)
 			if err != nil {
 				return err
 			}
-			if strings.Contains(string(b), `"github.com/mcpgen/mcpgen/internal`) {
-				t.Errorf("%s imports an internal package; use the root package github.com/mcpgen/mcpgen", p)
+			for _, imp := range f.Imports {
+				if strings.HasPrefix(imp.Path.Value, `"github.com/mcpgen/mcpgen/internal`) {
+					t.Errorf("%s imports the internal package %s; use the public packages (the root package github.com/mcpgen/mcpgen, pgdsn, ...)", p, imp.Path.Value)
+				}
 			}
 			return nil
 		})

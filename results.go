@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/mcpgen/mcpgen/internal/cluster"
 	"github.com/mcpgen/mcpgen/internal/jsonrpc"
 )
 
@@ -34,7 +33,7 @@ func DecodeArguments[T any](args json.RawMessage) (T, error) {
 func protocolError(err error) bool {
 	var coded *jsonrpc.Error
 	var input *InputRequiredError
-	return errors.As(err, &coded) || errors.As(err, &input) || errors.Is(err, cluster.ErrUnavailable)
+	return errors.As(err, &coded) || errors.As(err, &input) || unavailable(err)
 }
 
 // ToolError turns a component's error into a tool result with isError set,

@@ -310,5 +310,15 @@ func split(s string) []string {
 // ErrUnavailable, wrapped by a handler's error when a service it needs
 // (its database, say) cannot be reached, answers with a retryable error:
 // HTTP 503 with Retry-After, -32603 naming the outage on stdio. The model
-// never sees it as a failed tool call.
+// never sees it as a failed tool call. A package that does not import the
+// runtime (a store, say) says the same with an error in the chain that
+// has a method Unavailable() bool returning true.
 var ErrUnavailable = cluster.ErrUnavailable
+
+// unavailable reports whether err says a service the server needs cannot
+// be reached: it wraps [ErrUnavailable], or an error in its chain has an
+// Unavailable method that returns true.
+func unavailable(err error) bool {
+	var u interface{ Unavailable() bool }
+	return errors.Is(err, ErrUnavailable) || errors.As(err, &u) && u.Unavailable()
+}

@@ -612,7 +612,7 @@ func (s *Server) dispatch(ctx context.Context, in *inbound, info *RequestInfo) (
 		}
 	}
 	v, err := r.handle(s, withRequest(ctx, req), req, &p, m.Params)
-	if err != nil && errors.Is(err, cluster.ErrUnavailable) {
+	if err != nil && unavailable(err) {
 		return answer{}, unavailableError(err)
 	}
 	req.observeResult(v)

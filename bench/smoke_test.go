@@ -88,6 +88,16 @@ func TestSmoke(t *testing.T) {
 			}
 		}
 	}
+	for _, m := range harness.ClientModes {
+		for _, w := range harness.ClientWorkloads {
+			for _, c := range harness.Clients {
+				k := harness.ClientKey{Client: c, Mode: m.Name, Workload: w}
+				if s, ok := rep.Client.Summarize(k); !ok || s.CPU == 0 {
+					t.Errorf("client %+v: no call measured", k)
+				}
+			}
+		}
+	}
 	// mcp-memory on both stores: the harness checked every answer (and
 	// counted any wrong one above); here, that each store answered.
 	stores := []string{harness.MemMcpMemory}

@@ -12,7 +12,7 @@ import (
 	"github.com/mcpgen/mcpgen"
 	"github.com/mcpgen/mcpgen/internal/cluster/pgcluster"
 	"github.com/mcpgen/mcpgen/internal/eventsql"
-	"github.com/mcpgen/mcpgen/internal/pgdsn"
+	"github.com/mcpgen/mcpgen/pgdsn"
 )
 
 // EventStore is the events of a deployment ([mcpgen.EventStore]) in

@@ -33,7 +33,7 @@ import (
 
 	"github.com/mcpgen/mcpgen"
 	"github.com/mcpgen/mcpgen/internal/cluster/pgcluster"
-	"github.com/mcpgen/mcpgen/internal/pgdsn"
+	"github.com/mcpgen/mcpgen/pgdsn"
 )
 
 // Open connects to the PostgreSQL database at url, migrates its tables and

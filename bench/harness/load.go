@@ -589,6 +589,10 @@ type CPUMeter interface {
 	CPU() (time.Duration, error)
 }
 
+// windowGrace is how much longer than its window a cell waits for its
+// first measured call.
+const windowGrace = 10 * time.Second
+
 // RunCell drives a server with conc workers sending workload w: callers[i]
 // is worker i's caller. It measures the server's CPU over the window.
 func RunCell(ctx context.Context, srv CPUMeter, callers []Caller, w Workload, modern bool, cfg CellConfig) CellResult {
@@ -600,6 +604,7 @@ func RunCell(ctx context.Context, srv CPUMeter, callers []Caller, w Workload, mo
 	var (
 		phase    atomic.Int32
 		started  atomic.Int64
+		measured atomic.Int64
 		failures atomic.Int64
 		mu       sync.Mutex
 		firstErr string
@@ -649,6 +654,7 @@ func RunCell(ctx context.Context, srv CPUMeter, callers []Caller, w Workload, mo
 				if phase.Load() == measuring {
 					lats[i] = append(lats[i], d)
 					counts[i]++
+					measured.Add(1)
 				}
 			}
 		}()
@@ -662,9 +668,16 @@ func RunCell(ctx context.Context, srv CPUMeter, callers []Caller, w Workload, mo
 	t0 := time.Now()
 	phase.Store(measuring)
 	close(measure)
-	deadline := t0.Add(cfg.Window)
-	for time.Now().Before(deadline) && started.Load() <= int64(cfg.MaxCalls) && ctx.Err() == nil {
-		sleep(ctx, min(10*time.Millisecond, time.Until(deadline)))
+	// The window lasts its time, and on a machine so busy that no call
+	// ended within it, until the first one does (at most windowGrace
+	// more): a cell always measures something.
+	deadline, last := t0.Add(cfg.Window), t0.Add(cfg.Window+windowGrace)
+	for started.Load() <= int64(cfg.MaxCalls) && ctx.Err() == nil {
+		now := time.Now()
+		if !now.Before(deadline) && (measured.Load() > 0 || !now.Before(last)) {
+			break
+		}
+		sleep(ctx, min(10*time.Millisecond, max(time.Millisecond, time.Until(deadline))))
 	}
 	phase.Store(stopped)
 	window := time.Since(t0)

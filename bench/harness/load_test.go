@@ -43,3 +43,28 @@ func TestRunCellKeepsCallsForTheWindow(t *testing.T) {
 		t.Fatal("no request measured in the window")
 	}
 }
+
+// slowEcho answers after a delay longer than the smoke window.
+type slowEcho struct{ d time.Duration }
+
+func (s slowEcho) Call(ctx context.Context, method, name string, id int64, body []byte) ([]byte, error) {
+	time.Sleep(s.d)
+	return instantEcho{}.Call(ctx, method, name, id, body)
+}
+
+func (slowEcho) Close() {}
+
+// TestRunCellWaitsForTheFirstAnswer: on a machine so busy that no call
+// ends within the window, the cell still measures the first that does
+// (bench/TestSmoke reported "no answered request" under load).
+func TestRunCellWaitsForTheFirstAnswer(t *testing.T) {
+	callers := []Caller{slowEcho{d: 150 * time.Millisecond}, slowEcho{d: 150 * time.Millisecond}}
+	cfg := CellConfig{Warmup: time.Millisecond, Window: 20 * time.Millisecond, MaxCalls: 400}
+	res := RunCell(context.Background(), noCPU{}, callers, Echo, false, cfg)
+	if res.Failures > 0 {
+		t.Fatalf("%d failures; first: %s", res.Failures, res.FirstErr)
+	}
+	if res.Requests == 0 {
+		t.Fatal("no request measured: the window ended before the first answer")
+	}
+}

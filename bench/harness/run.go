@@ -29,7 +29,7 @@ type Options struct {
 	Rounds     int
 	Window     time.Duration
 	Warmup     time.Duration
-	Only       string // "throughput", "memory" or both (empty)
+	Only       string // parts: throughput, memory, cluster, client, agents (empty: all)
 	Targets    string
 	ModesFlag  string
 	Node       string // Node 22, for the reference memory server
@@ -51,6 +51,9 @@ type Options struct {
 	// mcp-bench to compare (a change to internal/ against HEAD, say); they
 	// appear in the full table and the chart, not in the headline.
 	Extra string
+	// ClusterWorkloads limits the cluster suite to these workloads
+	// ("echo,notify", say; empty: echo, ingest and notify).
+	ClusterWorkloads string
 	// ClusterDB is the PostgreSQL server of the cluster suite (a fresh
 	// schema per topology); unreachable: the suite is skipped, with a note.
 	ClusterDB string
@@ -70,6 +73,7 @@ type Report struct {
 	Suite        *SuiteResult
 	Memory       *MemoryResult
 	Cluster      *ClusterResult
+	Client       *ClientResult
 	Agents       []*AgentsResult // one per store: SQLite, then PostgreSQL
 	// PostgresSkipped says why the memory and agents workloads did not run
 	// on PostgreSQL ("" when they did or were not asked for).
@@ -196,6 +200,12 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 			Conc: 8, Rounds: o.Rounds, Cores: cores, Log: o.Log,
 			Cell: CellConfig{Warmup: o.Warmup, Window: o.Window, MaxCalls: 200_000},
 		}
+		if ws := splitList(o.ClusterWorkloads); len(ws) > 0 {
+			ccfg.Workloads = nil
+			for _, w := range ws {
+				ccfg.Workloads = append(ccfg.Workloads, Workload(w))
+			}
+		}
 		if o.Smoke {
 			ccfg.Rounds, ccfg.Conc = 1, 2
 			ccfg.Cell = CellConfig{Warmup: 20 * time.Millisecond, Window: 60 * time.Millisecond, MaxCalls: 200}
@@ -213,6 +223,30 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 		if rep.Cluster.Skipped != "" && os.Getenv("CI") == "true" {
 			rep.Failures++
 			rep.FailureNotes = append(rep.FailureNotes, "cluster suite skipped under CI=true: "+rep.Cluster.Skipped)
+		}
+	}
+	if want("client") && ctx.Err() == nil {
+		raw := filepath.Join(o.BinDir, "peer-raw")
+		if _, err := os.Stat(raw); err != nil {
+			return nil, fmt.Errorf("client benchmark: %w (build it first: scripts/bench.sh does)", err)
+		}
+		kcfg := ClientConfig{Raw: raw, Clients: Clients, Modes: ClientModes, Workloads: ClientWorkloads,
+			Rounds: o.Rounds, Cores: cores, Log: o.Log,
+			Cell: CellConfig{Warmup: o.Warmup, Window: o.Window, MaxCalls: 200_000},
+		}
+		if o.Smoke {
+			kcfg.Rounds = 1
+			kcfg.Cell = CellConfig{Warmup: 10 * time.Millisecond, Window: 30 * time.Millisecond, MaxCalls: 50}
+		}
+		rep.Client = RunClients(ctx, kcfg)
+		rep.Failures += rep.Client.Failures()
+		rep.FailureNotes = append(rep.FailureNotes, rep.Client.Errors...)
+		for k, cs := range rep.Client.Cells {
+			for _, c := range cs {
+				if c.Failures > 0 {
+					rep.FailureNotes = append(rep.FailureNotes, fmt.Sprintf("client %s %s %s: %d wrong; first: %s", k.Client, k.Mode, k.Workload, c.Failures, c.FirstErr))
+				}
+			}
 		}
 	}
 	if want("agents") && ctx.Err() == nil {
@@ -267,6 +301,9 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	if rep.Cluster != nil {
 		rep.Markdown += "\n" + rep.Cluster.Markdown()
 	}
+	if rep.Client != nil {
+		rep.Markdown += "\n" + rep.Client.Markdown()
+	}
 	if o.Out != "" {
 		if err := os.MkdirAll(o.Out, 0o755); err != nil {
 			return nil, err
@@ -281,6 +318,11 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 		if rep.Suite != nil {
 			if err := Chart(rep.Suite, filepath.Join(o.Out, "cpu-per-request.png")); err != nil {
 				return nil, fmt.Errorf("chart: %w", err)
+			}
+		}
+		if rep.Client != nil {
+			if err := ClientChart(rep.Client, filepath.Join(o.Out, "client-cpu-per-call.png")); err != nil {
+				return nil, fmt.Errorf("client chart: %w", err)
 			}
 		}
 		if err := writeRaw(filepath.Join(o.Out, "raw"), rep); err != nil {

@@ -74,7 +74,10 @@ type Backend interface {
 
 	// Publish sends a message on topic to every subscriber of every
 	// replica, this one included. Delivery is at most once; subscribers
-	// see each replica's messages in the order they were published.
+	// see each replica's messages in the order they were published. A
+	// message equal to the one this replica published just before it
+	// (same topic and payload), while that one is still on its way, may
+	// be delivered once for both: callers publish changes, not counts.
 	Publish(ctx context.Context, topic string, payload []byte) error
 	// Subscribe registers fn for every message published on any topic
 	// starting with prefix. fn runs on one goroutine per subscription and

@@ -70,6 +70,11 @@ type callResult struct {
 	Meta              map[string]any `json:"_meta,omitempty"`
 }
 
+// discover is the answer to server/discover (2026-07-28), which the
+// clients of the client benchmark send before anything else.
+var discover = json.RawMessage(`{"resultType":"complete","supportedVersions":["2026-07-28","2025-11-25"],"capabilities":{"tools":{}},` +
+	`"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"bench","version":"0.1.0"}}}`)
+
 // The tools/list results, built once from the same tool definitions
 // mcp-bench lists (tools.ListJSON), so that both send the same bytes.
 var listLegacy, listModern json.RawMessage
@@ -94,6 +99,8 @@ func handle(body []byte) *response {
 	case "initialize":
 		resp.Result = map[string]any{"protocolVersion": "2025-11-25", "capabilities": map[string]any{"tools": map[string]any{}},
 			"serverInfo": map[string]any{"name": "bench", "version": "0.1.0"}}
+	case "server/discover":
+		resp.Result = discover
 	case "tools/list":
 		if modern {
 			resp.Result = listModern

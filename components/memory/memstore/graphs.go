@@ -13,8 +13,6 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
-
-	"github.com/mcpgen/mcpgen/internal/cluster"
 )
 
 // DefaultGraph is the name of the graph a store held before it had named
@@ -225,7 +223,7 @@ func (g *Graphs) use(ctx context.Context, name string, create bool) (Store, func
 	if g.closed {
 		g.mu.Unlock()
 		s.Close()
-		return nil, nil, fmt.Errorf("%w: memstore: the store is closed", cluster.ErrUnavailable)
+		return nil, nil, fmt.Errorf("%w: memstore: the store is closed", ErrUnavailable)
 	}
 	g.open[name] = &openGraph{store: s, used: time.Now()}
 	g.mu.Unlock()
@@ -269,7 +267,7 @@ func (g *Graphs) makeRoom() error {
 	}
 	if victim == "" {
 		g.mu.Unlock()
-		return fmt.Errorf("%w: memstore: all %d open graphs are in use (raise the limit on open graphs)", cluster.ErrUnavailable, g.maxOpen)
+		return fmt.Errorf("%w: memstore: all %d open graphs are in use (raise the limit on open graphs)", ErrUnavailable, g.maxOpen)
 	}
 	s := g.open[victim].store
 	delete(g.open, victim)

@@ -9,8 +9,6 @@ import (
 	"sync"
 	"testing"
 	"time"
-
-	"github.com/mcpgen/mcpgen"
 )
 
 // openGraphsTest opens a fresh store of the backend under test with its
@@ -106,7 +104,7 @@ func testGraphsBounds(t *testing.T) {
 	mustNil(t, err)
 	must[[]Entity](t)(a.CreateEntities(bg, []Entity{{Name: "in-a", EntityType: "t"}}))
 	// a is in use: b cannot open until it is released.
-	if _, _, err := g.Use(bg, "b"); !errors.Is(err, mcpgen.ErrUnavailable) {
+	if _, _, err := g.Use(bg, "b"); !errors.Is(err, ErrUnavailable) {
 		t.Fatalf("Use(b) with a in use = %v, want ErrUnavailable", err)
 	}
 	releaseA()
@@ -266,7 +264,7 @@ func testGraphsConcurrentUse(t *testing.T) {
 				name := fmt.Sprintf("g%d", (w+r)%graphs)
 				for {
 					s, release, err := g.Use(bg, name)
-					if errors.Is(err, mcpgen.ErrUnavailable) {
+					if errors.Is(err, ErrUnavailable) {
 						time.Sleep(time.Millisecond)
 						continue
 					}

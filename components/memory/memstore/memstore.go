@@ -266,7 +266,21 @@ var (
 	// discarded by the retention policy; re-read the graph and continue
 	// from Head (cursor 0, the oldest kept, never has this error).
 	ErrHistoryPruned = errors.New("memstore: change history pruned")
+	// ErrUnavailable means the database cannot be reached, or the store
+	// cannot take the work now (closed, every open graph in use): the
+	// caller may retry. Its Unavailable method says so to the mcpgen
+	// runtime, which answers such a call as unavailable (HTTP 503 with
+	// Retry-After) rather than as a failed tool call.
+	ErrUnavailable error = unavailableError{}
 )
+
+// unavailableError is the type of ErrUnavailable.
+type unavailableError struct{}
+
+func (unavailableError) Error() string { return "service unavailable" }
+
+// Unavailable reports true: see ErrUnavailable.
+func (unavailableError) Unavailable() bool { return true }
 
 // EntityNotFoundError is returned by AddObservations when an entity does not
 // exist. Its message is the reference server's, word for word.

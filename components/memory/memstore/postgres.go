@@ -17,8 +17,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"github.com/mcpgen/mcpgen/internal/cluster"
-	"github.com/mcpgen/mcpgen/internal/pgdsn"
+	"github.com/mcpgen/mcpgen/pgdsn"
 )
 
 // Postgres is the Store backed by a PostgreSQL database, so that several
@@ -551,10 +550,10 @@ func (s *Postgres) view(ctx context.Context, fn func(r readTx) error) error {
 
 // pgUnreachable marks an error that means the database could not be
 // reached (refused, reset, timed out, closed mid-call) with
-// cluster.ErrUnavailable, so that the client gets a retryable error rather
+// ErrUnavailable, so that the client gets a retryable error rather
 // than a failed tool call; errors the server answered pass unchanged.
 func pgUnreachable(ctx context.Context, err error) error {
-	if err == nil || ctx.Err() != nil || errors.Is(err, cluster.ErrUnavailable) {
+	if err == nil || ctx.Err() != nil || errors.Is(err, ErrUnavailable) {
 		return err
 	}
 	var answered *pgconn.PgError
@@ -566,7 +565,7 @@ func pgUnreachable(ctx context.Context, err error) error {
 	if errors.As(err, &connect) || errors.As(err, &netErr) || errors.Is(err, net.ErrClosed) ||
 		errors.Is(err, pgconn.ErrConnClosed) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
 		pgconn.Timeout(err) || pgconn.SafeToRetry(err) {
-		return fmt.Errorf("%w: %w", cluster.ErrUnavailable, err)
+		return fmt.Errorf("%w: %w", ErrUnavailable, err)
 	}
 	return err
 }

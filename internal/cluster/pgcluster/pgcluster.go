@@ -40,7 +40,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/mcpgen/mcpgen/internal/cluster"
-	"github.com/mcpgen/mcpgen/internal/pgdsn"
+	"github.com/mcpgen/mcpgen/pgdsn"
 )
 
 // opTimeout bounds one query, so that a database that stopped answering
@@ -67,6 +67,8 @@ type Backend struct {
 
 	mu   sync.Mutex
 	subs map[*sub]struct{}
+
+	pub publisher // messages waiting for their NOTIFY
 
 	stop chan struct{}
 	wg   sync.WaitGroup
@@ -113,6 +115,7 @@ func Open(ctx context.Context, rawURL string, log *zap.Logger) (*Backend, error)
 		id: cluster.NewID(), cfg: pcfg.ConnConfig.Copy(), schema: schema, url: red, log: log,
 		channel: "mcpgen_" + hex.EncodeToString(sum[:8]),
 		subs:    map[*sub]struct{}{}, stop: make(chan struct{}),
+		pub: publisher{wake: make(chan struct{}, 1), maxSize: maxNotify},
 	}
 	b.q = newQueries(pgx.Identifier{schema}.Sanitize())
 	b.pool, err = pgxpool.NewWithConfig(ctx, pcfg)
@@ -134,9 +137,10 @@ func Open(ctx context.Context, rawURL string, log *zap.Logger) (*Backend, error)
 		return nil, fmt.Errorf("cluster database %s: listen: %s", red, pgdsn.Scrub(err.Error(), rawURL))
 	}
 	b.listening.Store(true)
-	b.wg.Add(2)
+	b.wg.Add(3)
 	go b.listenLoop(conn)
 	go b.maintain()
+	go b.publishLoop()
 	return b, nil
 }
 
@@ -152,6 +156,9 @@ func (b *Backend) Close() error {
 	}
 	close(b.stop)
 	b.wg.Wait()
+	st := b.PublishStats()
+	b.log.Info("cluster messages published", zap.Int64("messages", st.Messages), zap.Int64("merged", st.Merged),
+		zap.Int64("notifies", st.Notifies), zap.Int64("bytes", st.Bytes))
 	ctx, cancel := b.ctx(context.Background())
 	if _, err := b.pool.Exec(ctx, b.q.dropSubs, b.id); err != nil { // the others stop counting on us
 		b.log.Debug("subscriptions not removed", zap.Error(err))
@@ -414,39 +421,6 @@ func (b *Backend) SigningKeys(ctx context.Context) ([][]byte, error) {
 	return keys, nil
 }
 
-// Publish sends a message to every subscriber on every replica.
-func (b *Backend) Publish(ctx context.Context, topic string, payload []byte) error {
-	ctx, cancel := b.ctx(ctx)
-	defer cancel()
-	head := b.id + " " + topic + "\n"
-	var body string
-	if len(payload) <= maxInline && isText(payload) {
-		body = head + "i" + string(payload)
-	} else {
-		var id int64
-		if err := b.pool.QueryRow(ctx, b.q.addMessage, payload).Scan(&id); err != nil {
-			return b.fail("publish", err)
-		}
-		body = head + fmt.Sprintf("r%d", id)
-	}
-	if _, err := b.pool.Exec(ctx, `SELECT pg_notify($1, $2)`, b.channel, body); err != nil {
-		return b.fail("publish", err)
-	}
-	b.ok()
-	return nil
-}
-
-// isText reports whether p can travel in a NOTIFY payload (no NUL bytes,
-// valid UTF-8 is the publisher's business: ours are JSON).
-func isText(p []byte) bool {
-	for _, c := range p {
-		if c == 0 {
-			return false
-		}
-	}
-	return true
-}
-
 // Subscribe registers fn for messages on topics starting with prefix, and
 // records the subscription in the store (see Subscribers) before it
 // returns; a failure to record it is logged, and the next renewal
@@ -596,38 +570,14 @@ func (b *Backend) listenLoop(conn *pgx.Conn) {
 			_ = b.fail("listen", err)
 			continue
 		}
-		if m, ok := b.decode(ctx, n.Payload); ok {
+		ms, err := b.decode(ctx, n.Payload)
+		for _, m := range ms {
 			b.dispatch(m)
 		}
-	}
-}
-
-// decode parses "origin topic\n" followed by "i" and the payload, or "r"
-// and the id of a row holding it.
-func (b *Backend) decode(ctx context.Context, s string) (cluster.Message, bool) {
-	head, body, ok := strings.Cut(s, "\n")
-	if !ok || body == "" {
-		return cluster.Message{}, false
-	}
-	origin, topic, ok := strings.Cut(head, " ")
-	if !ok {
-		return cluster.Message{}, false
-	}
-	m := cluster.Message{Origin: origin, Topic: topic}
-	switch body[0] {
-	case 'i':
-		m.Payload = []byte(body[1:])
-	case 'r':
-		qctx, cancel := b.ctx(ctx)
-		defer cancel()
-		if err := b.pool.QueryRow(qctx, b.q.loadMessage, body[1:]).Scan(&m.Payload); err != nil {
-			b.log.Warn("cluster message lost", zap.String("topic", topic), zap.Error(err))
-			return cluster.Message{}, false
+		if err != nil {
+			b.log.Warn("cluster message lost", zap.Error(err))
 		}
-	default:
-		return cluster.Message{}, false
 	}
-	return m, true
 }
 
 // maintain renews the leases of this replica's running tasks and, while

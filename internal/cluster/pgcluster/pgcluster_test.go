@@ -3,7 +3,9 @@ package pgcluster_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -160,4 +162,60 @@ func TestIDsThatCannotExist(t *testing.T) {
 			t.Errorf("LoadTask(%q): %v, want ErrNotFound", id, err)
 		}
 	}
+}
+
+// TestPublishConcurrently: many goroutines publishing at once through one
+// replica (so that their messages share NOTIFYs) reach another replica
+// each once, each goroutine's in the order it published them, a payload
+// too large for a NOTIFY among them.
+func TestPublishConcurrently(t *testing.T) {
+	url, _ := pgtest.URL(t, "publish")
+	a, b := open(t, url, nil), open(t, url, nil)
+	const writers, each = 16, 40
+	got := make(chan cluster.Message, writers*each)
+	defer b.Subscribe("p/", func(m cluster.Message) { got <- m })()
+	large := strings.Repeat("y", 9000)
+	var wg sync.WaitGroup
+	for w := range writers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range each {
+				payload := fmt.Sprintf("%d %d", w, i)
+				if w == 0 && i == each/2 {
+					payload += " " + large
+				}
+				if err := a.Publish(context.Background(), "p/x", []byte(payload)); err != nil {
+					t.Errorf("publish %s: %v", payload, err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	next := make([]int, writers)
+	timeout := time.After(30 * time.Second)
+	for n := 0; n < writers*each; n++ {
+		select {
+		case m := <-got:
+			var w, i int
+			if _, err := fmt.Sscanf(string(m.Payload), "%d %d", &w, &i); err != nil || m.Origin != a.ID() || m.Topic != "p/x" {
+				t.Fatalf("message %q from %s on %s", m.Payload, m.Origin, m.Topic)
+			}
+			if i != next[w] {
+				t.Fatalf("writer %d: message %d arrived, want %d", w, i, next[w])
+			}
+			if w == 0 && i == each/2 && !strings.HasSuffix(string(m.Payload), large) {
+				t.Fatalf("the large payload arrived as %d bytes", len(m.Payload))
+			}
+			next[w]++
+		case <-timeout:
+			t.Fatalf("%d of %d messages arrived; per writer %v", n, writers*each, next)
+		}
+	}
+	st := a.PublishStats()
+	if st.Messages != writers*each || st.Merged != 0 || st.Notifies < 1 || st.Notifies > st.Messages {
+		t.Fatalf("stats %+v: want %d messages, none merged, at most one NOTIFY each", st, writers*each)
+	}
+	t.Logf("%d messages in %d NOTIFYs, %d bytes", st.Messages, st.Notifies, st.Bytes)
 }
