@@ -19,7 +19,7 @@ help:
 	@echo "make conformance-telemetry  the same with Prometheus metrics and OTLP tracing on, checking both"
 	@echo "make conformance-cluster  the same against 3 replicas on PostgreSQL behind a round-robin proxy"
 	@echo "make conformance-balancers  the same behind nginx and HAProxy from docs/deploy/ (apt-get installs them, as root)"
-	@echo "make events-aisdk     mcp-memory's events driven by the AI SDK's MCP client (webhooks, SIGKILL, 3 replicas)"
+	@echo "make events-aisdk     mcp-memory's events driven by the AI SDK's MCP client (webhooks, SIGKILL, 3 replicas; in make test through go test)"
 	@echo "make bench            the bench suite, ~7 min (writes docs/bench/results.md and the chart)"
 	@echo "make bench-memory-large  mcp-memory vs the reference up to 1,000,000 entities, ~15 min (writes docs/bench/memory-large.md)"
 	@echo "make bundle-memory    mcpgen bundle ./cmd/mcp-memory (two platforms), validated by the mcpb tool"
@@ -91,7 +91,7 @@ conformance-balancers:
 footprint:
 	cd bench && $(GO) test -count=1 -run '^TestFootprint$$' -v .
 
-test: vet check-generated test-go footprint conformance conformance-client conformance-telemetry conformance-cluster conformance-balancers events-aisdk bench-smoke test-browser
+test: vet check-generated test-go footprint conformance conformance-client conformance-telemetry conformance-cluster conformance-balancers bench-smoke test-browser
 
 bench:
 	scripts/bench.sh

@@ -178,3 +178,50 @@ func TestEncodedTextContentMarshals(t *testing.T) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// TestNilSliceSentAsEmptyArray: a result's nil slice, which encoding/json
+// writes as null, is sent as [] where the output schema takes only an
+// array (as the generator now describes a result's slices), in
+// structuredContent and in the text block that repeats it; a null the
+// schema allows is sent as it is.
+func TestNilSliceSentAsEmptyArray(t *testing.T) {
+	type page struct {
+		Items []string `json:"items"`
+		Next  *string  `json:"next"`
+		Tags  []string `json:"tags"`
+	}
+	def := Definition{Name: "unit", Version: "1.0.0", Tools: []Tool{{
+		Info: ToolInfo{Name: "page", InputSchema: json.RawMessage(`{"type":"object"}`),
+			OutputSchema: json.RawMessage(`{"type":"object","properties":{
+				"items":{"type":"array","items":{"type":"string"}},
+				"next":{"anyOf":[{"type":"string"},{"type":"null"}]},
+				"tags":{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}]}
+			},"required":["items","next","tags"],"additionalProperties":false}`)},
+		Call: func(context.Context, *Request, json.RawMessage) (*CallToolResult, error) {
+			return StructuredResult(page{}, nil)
+		},
+	}}}
+	s := New(def, Options{})
+	resp := handle(t, s, nil, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"page","arguments":{}}}`)
+	var line strings.Builder
+	if err := jsonrpc.WriteLine(&line, resp); err != nil {
+		t.Fatal(err)
+	}
+	resp.Done()
+	var got struct {
+		Result struct {
+			Content []struct {
+				Text string `json:"text"`
+			} `json:"content"`
+			StructuredContent json.RawMessage `json:"structuredContent"`
+			IsError           bool            `json:"isError"`
+		} `json:"result"`
+	}
+	if err := json.Unmarshal([]byte(line.String()), &got); err != nil {
+		t.Fatalf("%v: %s", err, line.String())
+	}
+	want := `{"items":[],"next":null,"tags":null}`
+	if got.Result.IsError || string(got.Result.StructuredContent) != want || len(got.Result.Content) != 1 || got.Result.Content[0].Text != want {
+		t.Fatalf("answer %s, want structuredContent and text %s", line.String(), want)
+	}
+}

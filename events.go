@@ -286,6 +286,9 @@ func (f *events) emit(ctx context.Context, partition, name string, data any) err
 	if len(b) > maxEventPayload {
 		return fmt.Errorf("emit event %s: payload of %d bytes is over the %d allowed", name, len(b), maxEventPayload)
 	}
+	// A nil slice of the payload is sent as [], as its schema says (the
+	// generator's rule for what is sent; see fillNullArrays).
+	b, _ = t.payload.FillNullArrays(b)
 	if err := t.payload.Validate(b); err != nil {
 		return fmt.Errorf("emit event %s: payload does not fit its schema: %w", name, err)
 	}

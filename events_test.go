@@ -586,3 +586,36 @@ func TestEventsWebhookReplay(t *testing.T) {
 		t.Errorf("%d deliveries, want the one replay", len(rc.bodies))
 	}
 }
+
+// TestEventPayloadNilSliceSentAsEmptyArray: a payload's nil slice, which
+// encoding/json writes as null, is recorded and sent as [] where the
+// payload schema takes only an array (as the generator describes what is
+// sent), instead of failing the schema.
+func TestEventPayloadNilSliceSentAsEmptyArray(t *testing.T) {
+	def := eventsDefinition()
+	def.Events[0].PayloadSchema = json.RawMessage(`{"type":"object","properties":{"note":{"type":"string"},"kind":{"type":"string"},
+		"tags":{"type":"array","items":{"type":"string"}}},"required":["note","kind","tags"]}`)
+	s, err := build(def, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Close)
+	type tagged struct {
+		Note string   `json:"note"`
+		Kind string   `json:"kind"`
+		Tags []string `json:"tags"`
+	}
+	first := result(t, evCall(t, s, alice, "events/poll", `"name":"note.changed","cursor":null`))
+	if err := EmitTo(context.Background(), s, "", "note.changed", tagged{Note: "n1", Kind: "a"}); err != nil {
+		t.Fatalf("emit with a nil slice: %v", err)
+	}
+	r := result(t, evCall(t, s, alice, "events/poll", `"name":"note.changed","cursor":"`+first["cursor"].(string)+`"`))
+	evs := r["events"].([]any)
+	if len(evs) != 1 {
+		t.Fatalf("events %v", r)
+	}
+	b, _ := json.Marshal(evs[0].(map[string]any)["data"])
+	if string(b) != `{"kind":"a","note":"n1","tags":[]}` {
+		t.Fatalf("payload sent %s, want tags as []", b)
+	}
+}

@@ -318,6 +318,24 @@ func validJSON(b []byte) error {
 	return nil
 }
 
+// fillNullArrays sends a nil slice of a result as [], as the output
+// schema promises (the generator describes a slice of a result as an
+// array, never null: single-type clients refuse a list of types), where
+// encoding/json wrote null; a text block that repeats the JSON is
+// changed the same way. A result that needs no change is not copied.
+func fillNullArrays(res *CallToolResult, output *jsonschema.Schema) {
+	filled, changed := output.FillNullArrays(res.StructuredContent)
+	if !changed {
+		return
+	}
+	for i := range res.Content {
+		if c := &res.Content[i]; plainText(c) && c.EncodedText() == nil && c.Text == string(res.StructuredContent) {
+			c.Text = string(filled)
+		}
+	}
+	res.StructuredContent = filled
+}
+
 // runTool calls the tool's adapter and checks its structured output.
 func (s *Server) runTool(ctx context.Context, req *Request, t *compiledTool, args json.RawMessage) (res *CallToolResult, err error) {
 	defer func() {
@@ -355,6 +373,7 @@ func (s *Server) runTool(ctx context.Context, req *Request, t *compiledTool, arg
 		if len(res.StructuredContent) == 0 {
 			return nil, fmt.Errorf("%w: tool %s returned no structuredContent although it declares an outputSchema", jsonrpc.ErrInternal, t.Tool.Info.Name)
 		}
+		fillNullArrays(res, t.output)
 		if t.Tool.OutputTrusted {
 			// Proven by the generator: the result type cannot break the schema.
 		} else if err := t.output.Validate(res.StructuredContent); err != nil {

@@ -116,6 +116,37 @@ func TestOAuthLocalPage(t *testing.T) {
 		t.Errorf("GET %s%s: %d ETag %q\n%s\nwant generated/memory/server-card.json", endpoint, mcpgen.ServerCardSuffix, cardResp.StatusCode, cardResp.Header.Get("ETag"), card)
 	}
 
+	// --graph-per-subject works with the development issuer too: each
+	// subject its own graph.
+	private := serverproc.HTTP(ctx, t, filepath.Join(bin, "mcp-memory"), "--http", "127.0.0.1:0", "--dev-auth", "--graph-per-subject", "--db", filepath.Join(t.TempDir(), "private.db"))
+	read := func(subject string) string {
+		out, err := exec.CommandContext(ctx, filepath.Join(bin, "mcpgen"), "dev-token", "-url", private, "-scope", "memory:read memory:write", "-subject", subject).Output()
+		if err != nil {
+			t.Fatalf("mcpgen dev-token -subject %s: %v %s", subject, err, out)
+		}
+		c, err := mcpgen.Connect(ctx, mcpgen.HTTPTransport(private), mcpgen.ClientOptions{Auth: mcpgen.StaticToken(strings.TrimSpace(string(out)))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		if subject == "alice" {
+			if _, err := c.CallTool(ctx, "create_entities", map[string]any{"entities": []any{map[string]any{"name": "Ada", "entityType": "person", "observations": []string{}}}}); err != nil {
+				t.Fatalf("alice create_entities: %v", err)
+			}
+		}
+		res, err := c.CallTool(ctx, "read_graph", nil)
+		if err != nil {
+			t.Fatalf("%s read_graph: %v", subject, err)
+		}
+		return string(res.StructuredContent)
+	}
+	if got := read("alice"); !strings.Contains(got, "Ada") {
+		t.Errorf("alice's private graph: %s, want Ada", got)
+	}
+	if got := read("bob"); strings.Contains(got, "Ada") {
+		t.Errorf("bob's private graph: %s, want nothing of alice's", got)
+	}
+
 	// The page's Go client.
 	c, err := mcpgen.Connect(ctx, mcpgen.HTTPTransport(endpoint), mcpgen.ClientOptions{Auth: mcpgen.StaticToken(token)})
 	if err != nil {

@@ -249,7 +249,8 @@ func TestTypedClientResultKinds(t *testing.T) {
 // TestTypedMemoryClient writes and reads a graph and a task through the
 // memory server's typed client in memory, on a SQLite store in a
 // temporary directory: copied types nested from another package
-// (memstore.Entity, memstore.Graph as MemstoreGraph, embedded in Graph),
+// (memstore.Entity, memstore.Graph as MemstoreGraph, whose fields Graph,
+// which embeds it, holds flat),
 // a named string type with its constants, time.Time, templates.
 func TestTypedMemoryClient(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -279,7 +280,7 @@ func TestTypedMemoryClient(t *testing.T) {
 			t.Fatalf("CreateEntities = %+v, %v", created, err)
 		}
 		graph, err := c.OpenNodes(ctx, memoryclient.OpenNodes{Names: []string{name}})
-		if err != nil || len(graph.Entities) != 1 || graph.MemstoreGraph.Entities[0].Observations[0] != "wrote the first program" {
+		if err != nil || len(graph.Entities) != 1 || graph.Entities[0].Observations[0] != "wrote the first program" {
 			t.Errorf("OpenNodes = %+v, %v", graph, err)
 		}
 		one, err := c.ReadEntity(ctx, name)

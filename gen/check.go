@@ -166,6 +166,7 @@ func (c *checker) checkPackage() *server {
 	c.checkGeneratedNames(s)
 	c.checkSkills(s)
 	c.checkViews(s)
+	c.checkEmits(s)
 	s.Warnings = c.warnings
 	for _, d := range c.deps {
 		s.Deps = append(s.Deps, d)

@@ -7,7 +7,9 @@ import (
 	"go/token"
 	"go/types"
 	"path"
+	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
@@ -777,11 +779,12 @@ type copiedType struct {
 
 // clientTypes are the named types a client copies, and their names there.
 type clientTypes struct {
-	s     *server
-	docs  *docIndex
-	byKey map[string]*copiedType
-	list  []*copiedType // sorted by name once collected
-	taken map[string]bool
+	s      *server
+	docs   *docIndex
+	byKey  map[string]*copiedType
+	list   []*copiedType // sorted by name once collected
+	taken  map[string]bool
+	walker *typeWalk // collect's, which need continues into struct members
 }
 
 func newClientTypes(s *server) *clientTypes {
@@ -795,6 +798,7 @@ func newClientTypes(s *server) *clientTypes {
 func (ct *clientTypes) collect() {
 	s := ct.s
 	w := &typeWalk{visit: ct.need}
+	ct.walker = w
 	for _, t := range s.Tools {
 		w.walk(t.Type)
 		if t.Handler != nil && t.Handler.Kind == resultStructured {
@@ -900,9 +904,11 @@ func (ct *clientTypes) copies(n *types.Named) bool {
 	return strings.Contains(first, ".")
 }
 
-// need is the visitor that collects the types to copy: it goes through
-// the fields encoding/json sees and into the named types copied with
-// their layout.
+// need is the visitor that collects the types to copy: it goes into
+// the named types copied with their layout and, in a struct, into the
+// types of the members encoding/json sees (jsonMembers: the fields of an
+// embedded struct are copied into the struct that embeds it, so the
+// embedded type itself is not copied).
 func (ct *clientTypes) need(n *typeNode) walkAction {
 	if n.step == stepField && !copiedField(n.field, n.tag) {
 		return walkOver
@@ -922,10 +928,24 @@ func (ct *clientTypes) need(n *typeNode) walkAction {
 		if c.form != formLayout {
 			return walkOver
 		}
+		if st, ok := u.Underlying().(*types.Struct); ok {
+			ct.walkMembers(st)
+			return walkOver
+		}
+	case *types.Struct:
+		ct.walkMembers(u)
+		return walkOver
 	case *types.Chan, *types.Signature:
 		return walkOver
 	}
 	return walkInto
+}
+
+// walkMembers collects the types of the members of st.
+func (ct *clientTypes) walkMembers(st *types.Struct) {
+	for _, m := range jsonMembers(st) {
+		ct.walker.walk(m.v.Type())
+	}
 }
 
 // formOf decides how n is copied from the methods that decide its JSON,
@@ -1011,32 +1031,102 @@ func (ct *clientTypes) code(t types.Type) *jen.Statement {
 // spell renders t as the client package writes it, for doc comments.
 func (ct *clientTypes) spell(t types.Type) string { return fmt.Sprintf("%#v", ct.code(t)) }
 
-// structCode writes the fields encoding/json sees, with their tags and,
-// for a named struct, their doc comments.
+// structCode writes the members encoding/json sees (jsonMembers) as
+// fields of one flat struct, with their tags and, where the struct that
+// declares them is named, their doc comments. Flat, because a copy that
+// embedded its embedded structs would repeat what makes go vet refuse two
+// embedded structs that share a json name (encoding/json drops both, and
+// so does the copy). The copy encodes the same JSON: a field promoted
+// through an embedded pointer, absent while that pointer is nil, becomes
+// a pointer (unless it can be nil already) marked omitempty; a field whose
+// Go name another member took is named after the struct that declares it,
+// with its JSON name in its tag.
 func (ct *clientTypes) structCode(st *types.Struct, named *types.Named) *jen.Statement {
-	var docs map[string]string
-	if named != nil {
-		docs = ct.docs.structDocs(named.Origin())
+	members := jsonMembers(st)
+	goNames := map[string]bool{}
+	for _, m := range members {
+		if len(m.index) == 1 {
+			goNames[m.v.Name()] = true // the struct's own fields keep their names
+		}
 	}
 	var fs []jen.Code
-	for _, i := range copiedFields(st) {
-		f := st.Field(i)
-		if d := docs[f.Name()]; d != "" {
-			fs = append(fs, jen.Comment(comment(d)))
+	for _, m := range members {
+		owner := named
+		if m.owner != types.Type(st) {
+			owner, _ = m.owner.(*types.Named)
 		}
-		var c *jen.Statement
-		if f.Embedded() {
-			c = ct.code(f.Type())
-		} else {
-			c = jen.Id(f.Name()).Add(ct.code(f.Type()))
+		if owner != nil {
+			if d := ct.docs.structDocs(owner.Origin())[m.v.Name()]; d != "" {
+				fs = append(fs, jen.Comment(comment(d)))
+			}
 		}
-		if tag := st.Tag(i); tag != "" {
+		name := m.v.Name()
+		if len(m.index) > 1 && goNames[name] {
+			prefix := "Embedded"
+			if owner != nil {
+				prefix = exportName(baseName(owner))
+			}
+			name = prefix + name
+			for i := 2; goNames[name]; i++ {
+				name = fmt.Sprintf("%s%s%d", prefix, m.v.Name(), i)
+			}
+		}
+		goNames[name] = true
+		typ := ct.code(m.v.Type())
+		if m.viaPtr && !canBeNil(m.v.Type()) {
+			typ = jen.Op("*").Add(typ)
+		}
+		c := jen.Id(name).Add(typ)
+		tag := m.tag
+		if name != m.v.Name() || m.viaPtr {
+			tag = setJSONTag(tag, m.name, m.viaPtr)
+		}
+		if tag != "" {
 			c = c.Op(tagLiteral(tag))
 		}
 		fs = append(fs, c)
 	}
 	return jen.Struct(fs...)
 }
+
+// canBeNil reports whether a value of type t can be nil (and so encode as
+// null or be left out by omitempty).
+func canBeNil(t types.Type) bool {
+	switch t.Underlying().(type) {
+	case *types.Pointer, *types.Slice, *types.Map, *types.Interface:
+		return true
+	}
+	return false
+}
+
+// setJSONTag returns the struct tag with its json key naming name, and
+// omitempty added when omitEmpty is set; its other keys and json options
+// are kept.
+func setJSONTag(tag, name string, omitEmpty bool) string {
+	jt := jsontag.Parse(tag)
+	val := name
+	opts := []string{}
+	if jt.OmitEmpty || omitEmpty {
+		opts = append(opts, "omitempty")
+	}
+	if jt.OmitZero {
+		opts = append(opts, "omitzero")
+	}
+	if jt.String {
+		opts = append(opts, "string")
+	}
+	for _, o := range opts {
+		val += "," + o
+	}
+	kv := "json:" + strconv.Quote(val)
+	if loc := jsonTagKey.FindStringSubmatchIndex(tag); loc != nil {
+		return tag[:loc[3]] + kv + tag[loc[1]:] // the space before it kept
+	}
+	return strings.TrimSpace(tag + " " + kv)
+}
+
+// jsonTagKey matches the json key of a struct tag and its quoted value.
+var jsonTagKey = regexp.MustCompile(`(^|\s)json:"(?:[^"\\]|\\.)*"`)
 
 // typeDoc returns the doc comment of n's declaration, without directives.
 func (d *docIndex) typeDoc(n *types.Named) string {

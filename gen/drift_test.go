@@ -23,8 +23,10 @@ func TestDriftGuard(t *testing.T) {
 		name               string
 		caseDir, file, pkg string // golden case, its component file, its generated package
 		before, after      string
-		guard              string // the guard's advice, as its call in guard.go spells it
-		detail             string // regexp: what the first error line says after the guard's call
+		guard              string    // the guard's advice, as its call in guard.go spells it
+		detail             string    // regexp: what the first error line says after the guard's call
+		removed            string    // regexp: the whole first error, at the guard's line (a field gone: the call is not quoted)
+		also               [2]string // a second replacement in the component, which keeps it compiling
 	}{
 		{
 			name:    "method",
@@ -43,12 +45,33 @@ func TestDriftGuard(t *testing.T) {
 			detail: `\(missing method Call\)$`,
 		},
 		{
-			name:    "field",
+			// A new field: each field's guard holds, the struct's fails.
+			name:    "field added",
 			caseDir: "gen/testdata/golden/results", file: "results.go", pkg: "results",
 			before: "type Shout struct {",
 			after:  "type Shout struct {\n\tLoud bool `json:\"loud\"`",
-			guard:  "results.Shout changed after mcpgen ran: run go generate ./...",
+			guard:  "results.Shout has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...",
 			detail: `, component\.Shout\{\}\) \(value of struct type .*Shout\) as struct\{Text string .*\} value in variable declaration$`,
+		},
+		{
+			// A field's type: its own guard names it, not the whole struct.
+			name:    "field type",
+			caseDir: "gen/testdata/golden/results", file: "results.go", pkg: "results",
+			before: "	Bangs int `json:\"bangs,omitempty\"",
+			after:  "	Bangs int8 `json:\"bangs,omitempty\"",
+			also:   [2]string{`strings.Repeat("!", in.Bangs)`, `strings.Repeat("!", int(in.Bangs))`},
+			guard:  "results.Shout.Bangs changed after mcpgen ran: run go generate ./...",
+			detail: `, component\.Shout\{\}\.Bangs\) \(value of type int8\) as int value in variable declaration$`,
+		},
+		{
+			// A field gone: the compiler names it at its guard.
+			name:    "field removed",
+			caseDir: "gen/testdata/golden/results", file: "results.go", pkg: "results",
+			before:  "	Bangs int `json:\"bangs,omitempty\"",
+			after:   "	Exclamations int `json:\"bangs,omitempty\"",
+			also:    [2]string{`strings.Repeat("!", in.Bangs)`, `strings.Repeat("!", in.Exclamations)`},
+			guard:   "results.Shout.Bangs changed after mcpgen ran: run go generate ./...",
+			removed: `component\.Shout\{\}\.Bangs undefined \(type .*Shout has no field or method Bangs\)$`,
 		},
 		{
 			// prompts.go calls Review.Get: it fails to compile too.
@@ -92,7 +115,14 @@ func TestDriftGuard(t *testing.T) {
 				t.Fatalf("%s no longer declares %q; update this test", component, tc.before)
 			}
 			o := newOverlay(t)
-			o.add(component, []byte(strings.Replace(string(src), tc.before, tc.after, 1)))
+			changed := strings.Replace(string(src), tc.before, tc.after, 1)
+			if tc.also[0] != "" {
+				if !strings.Contains(changed, tc.also[0]) {
+					t.Fatalf("%s no longer holds %q; update this test", component, tc.also[0])
+				}
+				changed = strings.Replace(changed, tc.also[0], tc.also[1], 1)
+			}
+			o.add(component, []byte(changed))
 			out, err := goCmd(t, "build", "-overlay", o.file(), "./"+generated)
 			if err == nil {
 				t.Fatalf("the generated package still compiles after the change:\n%s", out)
@@ -110,6 +140,9 @@ func TestDriftGuard(t *testing.T) {
 			}
 			first := strings.SplitN(strings.TrimPrefix(out, "# "+modulePath+"/"+generated+"\n"), "\n", 2)[0]
 			at := regexp.MustCompile("^" + regexp.QuoteMeta(generated+"/guard.go:") + `(\d+):\d+: cannot use ` + regexp.QuoteMeta(call) + `.*` + tc.detail)
+			if tc.removed != "" {
+				at = regexp.MustCompile("^" + regexp.QuoteMeta(generated+"/guard.go:") + `(\d+):\d+: ` + tc.removed)
+			}
 			m := at.FindStringSubmatch(first)
 			if m == nil {
 				t.Fatalf("the compiler's first error is not the drift guard's %s ... %s:\n%s", call, tc.detail, out)

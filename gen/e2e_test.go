@@ -163,7 +163,7 @@ func TestEndToEnd(t *testing.T) {
 		c := startClient(t, bin, "wire")
 		record := `{"id":"i","kind":"k","temp":"21.5C","level":"L3","uuid":"6ba7b810-9dad-11d1-80b4-00c04fd430c8",
 			"big":12345678901234567890,"addr":"192.0.2.1","at":"2026-01-02T03:04:05Z","quoted":"42","small":-5,
-			"huge":18446744073709551615,"-":"dash","maybe":null,"list":null,"names":{"en":"hello"},
+			"huge":18446744073709551615,"-":"dash","maybe":null,"list":[],"names":{"en":"hello"},
 			"seg":{"from":{"x":1,"y":2},"to":{"x":3,"y":4}},"tree":{"a":{"b":{}}},"root":{"label":"r","children":[{"label":"c"}]}}`
 		c.wantStructured(c.callTool("record", record), record)
 		for _, bad := range []string{
@@ -183,7 +183,7 @@ func TestEndToEnd(t *testing.T) {
 			t.Errorf("record with huge out of range: code %d, want -32602 (invalid params)", code)
 		}
 		c.wantStructured(c.callTool("browse", `{"n":2}`), `{"items":[{"name":"a"},{"name":"b"}],"more":false}`)
-		c.wantStructured(c.callTool("browse", `{"n":0}`), `{"items":null,"more":false}`) // a nil slice is null
+		c.wantStructured(c.callTool("browse", `{"n":0}`), `{"items":[],"more":false}`) // a nil slice of a result is sent as []
 		c.wantStructured(c.callTool("count", `{"words":["a","b"]}`), `{"n":2}`)
 		c.wantToolError(c.callTool("count", `{"words":null}`), "invalid arguments") // nullable=false
 		c.wantText(c.callTool("find", `{"key":"known"}`), "found known")

@@ -265,7 +265,8 @@ func (e *emitter) mainFunc(f *jen.File) {
 }
 
 // guardFile is guard.go, the drift guard: package-level variables, one
-// per component method and per struct type a schema describes, whose
+// per component method, per struct type a schema describes and per field
+// of those, whose
 // declared types restate them as mcpgen saw them. The compiler checks
 // package-level declarations before any function body, so when a
 // component changed its first error is a guard's, and it quotes the
@@ -290,8 +291,17 @@ func (e *emitter) guardFile() *jen.File {
 		}
 	}
 	for _, t := range guardedStructs(s) {
-		advice := fmt.Sprintf("%s %s", short(t), guardAdvice)
-		guards = append(guards, jen.Id("_").Add(typeCode(t.Underlying())).Op("=").Id(guardFunc).Call(jen.Lit(advice), typeCode(t).Values()))
+		// Each field first, so that the first error names the field whose
+		// type changed (or that is gone: "component.T{}.F undefined");
+		// then the struct, which catches a field added or a tag changed.
+		st := t.Underlying().(*types.Struct)
+		for i := range st.NumFields() {
+			f := st.Field(i)
+			advice := fmt.Sprintf("%s.%s %s", short(t), f.Name(), guardAdvice)
+			guards = append(guards, jen.Id("_").Add(typeCode(f.Type())).Op("=").Id(guardFunc).Call(jen.Lit(advice), typeCode(t).Values().Dot(f.Name())))
+		}
+		advice := fmt.Sprintf("%s %s", short(t), guardStructAdvice)
+		guards = append(guards, jen.Id("_").Add(typeCode(st)).Op("=").Id(guardFunc).Call(jen.Lit(advice), typeCode(t).Values()))
 	}
 	if len(guards) == 0 {
 		return nil
@@ -310,10 +320,12 @@ func (e *emitter) guardFile() *jen.File {
 }
 
 // guardFunc is the drift guard's function, and guardAdvice what its
-// calls say after naming the method or type.
+// calls say after naming the method or field; guardStructAdvice what the
+// guard of a whole struct says, whose fields have their own guards.
 const (
-	guardFunc   = "stale"
-	guardAdvice = "changed after mcpgen ran: run go generate ./..."
+	guardFunc         = "stale"
+	guardAdvice       = "changed after mcpgen ran: run go generate ./..."
+	guardStructAdvice = "has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./..."
 )
 
 // guardedStructs lists the named struct types of the server's module that

@@ -3,6 +3,7 @@ package gen
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"path"
 	"strings"
 	"unicode/utf8"
@@ -32,10 +33,15 @@ type registryRepository struct {
 }
 
 type registryPackage struct {
-	RegistryType string            `json:"registryType"`
-	Identifier   string            `json:"identifier"`
-	Version      string            `json:"version,omitempty"`
-	Transport    registryTransport `json:"transport"`
+	RegistryType string `json:"registryType"`
+	Identifier   string `json:"identifier"`
+	Version      string `json:"version,omitempty"`
+	// FileSha256 is the hex SHA-256 of the package file, which the
+	// registry requires of an MCPB package; mcpgen bundle fills it in the
+	// copy of server.json it writes beside the bundle (the generator
+	// cannot know it: the bundle is built from the generated code).
+	FileSha256 string            `json:"fileSha256,omitempty"`
+	Transport  registryTransport `json:"transport"`
 }
 
 type registryTransport struct {
@@ -85,6 +91,38 @@ func registryOf(s *server) (registryServer, error) {
 		r.Remotes = append(r.Remotes, registryTransport{Type: "streamable-http", URL: u})
 	}
 	return r, nil
+}
+
+// RegistryWithDigest returns serverJSON, a server.json the generator
+// wrote, with fileSha256 set to sha256Hex on the MCPB package whose URL
+// names the file bundle (its last path element), or on the only MCPB
+// package when none does; ok is false when there is no such package.
+func RegistryWithDigest(serverJSON []byte, bundle, sha256Hex string) (out []byte, ok bool, err error) {
+	var r registryServer
+	if err := json.Unmarshal(serverJSON, &r); err != nil {
+		return nil, false, fmt.Errorf("server.json: %w", err)
+	}
+	var mcpb []int
+	for i, p := range r.Packages {
+		if p.RegistryType == "mcpb" {
+			mcpb = append(mcpb, i)
+		}
+	}
+	pick := -1
+	for _, i := range mcpb {
+		if u := r.Packages[i].Identifier; path.Base(strings.SplitN(u, "?", 2)[0]) == bundle {
+			pick = i
+		}
+	}
+	if pick < 0 && len(mcpb) == 1 {
+		pick = mcpb[0]
+	}
+	if pick < 0 {
+		return nil, false, nil
+	}
+	r.Packages[pick].FileSha256 = sha256Hex
+	b, err := encodeJSON(r)
+	return b, err == nil, err
 }
 
 // registryNameOf is registry= or, from the module path, the reverse-DNS

@@ -2,9 +2,11 @@ package gen
 
 import (
 	"fmt"
+	"go/ast"
 	"go/token"
 	"go/types"
 	"regexp"
+	"strings"
 
 	"github.com/dave/jennifer/jen"
 )
@@ -131,4 +133,81 @@ func (e *emitter) eventsFile() *jen.File {
 		)
 	}
 	return f
+}
+
+// checkEmits checks every call of mcpgen.Emit in the package: its value
+// must be of one of the package's //mcp:event types, which Emit finds the
+// event by. Emit takes any, so the compiler cannot say it; the generator
+// can, at the call.
+func (c *checker) checkEmits(s *server) {
+	for _, f := range c.pkg.Syntax {
+		ast.Inspect(f, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok || len(call.Args) != 2 || !c.isRuntimeFunc(call.Fun, "Emit") {
+				return true
+			}
+			t := types.Unalias(c.pkg.TypesInfo.TypeOf(call.Args[1]))
+			if allEvents(s, t) {
+				return true
+			}
+			var names []string
+			for _, ev := range s.Events {
+				names = append(names, ev.TypeName)
+			}
+			hint := "declare the type with //mcp:event, or emit a value of an event type"
+			if len(names) > 0 {
+				hint = "emit a value of an //mcp:event type of this package: " + strings.Join(names, ", ")
+			}
+			c.at(call.Args[1].Pos(), "mcpgen.Emit", hint, "%s is not an //mcp:event type: Emit would fail when it runs", types.TypeString(t, types.RelativeTo(c.pkg.Types)))
+			return true
+		})
+	}
+}
+
+// allEvents reports whether every value of type t is of an event type of
+// s: t is one, or a type parameter whose constraint allows only them
+// (func emit[E EntityChanged | RelationChanged]).
+func allEvents(s *server, t types.Type) bool {
+	isEvent := func(t types.Type) bool {
+		for _, ev := range s.Events {
+			if types.Identical(t, ev.Type) {
+				return true
+			}
+		}
+		return false
+	}
+	tp, ok := t.(*types.TypeParam)
+	if !ok {
+		return isEvent(t)
+	}
+	iface, _ := tp.Constraint().Underlying().(*types.Interface)
+	if iface == nil || iface.NumEmbeddeds() != 1 || iface.NumMethods() != 0 {
+		return false
+	}
+	switch e := iface.EmbeddedType(0).(type) {
+	case *types.Union:
+		for i := range e.Len() {
+			if term := e.Term(i); term.Tilde() || !isEvent(term.Type()) {
+				return false
+			}
+		}
+		return true
+	default:
+		return isEvent(e)
+	}
+}
+
+// isRuntimeFunc reports whether fun names the runtime's function name.
+func (c *checker) isRuntimeFunc(fun ast.Expr, name string) bool {
+	var id *ast.Ident
+	switch f := ast.Unparen(fun).(type) {
+	case *ast.Ident:
+		id = f
+	case *ast.SelectorExpr:
+		id = f.Sel
+	default:
+		return false
+	}
+	fn, ok := c.pkg.TypesInfo.Uses[id].(*types.Func)
+	return ok && fn.Name() == name && fn.Pkg() != nil && fn.Pkg().Path() == runtimeModule
 }

@@ -145,27 +145,38 @@ func lineDiff(want, got []byte) string {
 	return b.String()
 }
 
-// TestGoldenVet runs go vet on the generated golden packages: generated
-// code must pass it even where the components do not (wire's Record embeds
-// two structs whose "name" fields collide, which vet reports in wire.go; a
-// drift guard that wrote Record's fields out made server.go fail too).
-// Only diagnostics in the generated packages count: go vet may also print
-// those of the components, which it analyses as dependencies.
+// TestGoldenVet runs go vet on the generated golden packages, the typed
+// clients too: generated code must pass it even where the components do
+// not (wire's Record embeds two structs whose "name" fields collide, which
+// vet reports in wire.go; a drift guard that wrote Record's fields out
+// made server.go fail, and a client copy that embedded copies of the two
+// structs made types.go fail). Only diagnostics in the generated packages
+// count: go vet may also print those of the components, which it analyses
+// as dependencies.
 func TestGoldenVet(t *testing.T) {
 	var pkgs []string
 	want := map[string]bool{}
 	for _, name := range goldenCases(t) {
-		entries, err := os.ReadDir(filepath.Join("testdata", "golden", name, "want"))
+		root := filepath.Join("testdata", "golden", name, "want")
+		err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err != nil || !d.IsDir() || p == root {
+				return err
+			}
+			if gos, _ := filepath.Glob(filepath.Join(p, "*.go")); len(gos) == 0 {
+				return nil // schemas/, say
+			}
+			rel, _ := filepath.Rel(root, p)
+			ip := modulePath + "/gen/testdata/golden/" + name + "/want/" + filepath.ToSlash(rel)
+			pkgs = append(pkgs, ip)
+			want[ip] = true
+			return nil
+		})
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, e := range entries {
-			if e.IsDir() {
-				p := modulePath + "/gen/testdata/golden/" + name + "/want/" + e.Name()
-				pkgs = append(pkgs, p)
-				want[p] = true
-			}
-		}
+	}
+	if !want[modulePath+"/gen/testdata/golden/wire/want/wire/wireclient"] {
+		t.Fatalf("the wire client is not among the packages vetted: %v", pkgs)
 	}
 	out, err := goCmd(t, append([]string{"vet", "-json"}, pkgs...)...)
 	if err != nil {

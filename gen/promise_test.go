@@ -362,7 +362,12 @@ func checkPromise(t *testing.T, seeds []int64) {
 			continue // Go values may break constraint tags
 		}
 		checked++
-		if err := s.Validate([]byte(parts[2])); err != nil && failures < 5 {
+		value := []byte(parts[2])
+		if parts[1] == "output" {
+			// What the runtime sends: a nil slice as [] (runTool).
+			value, _ = s.FillNullArrays(value)
+		}
+		if err := s.Validate(value); err != nil && failures < 5 {
 			failures++
 			t.Errorf("%s: Go encodes %s, which its schema refuses: %v\nschema: %s", key, parts[2], err, docs[key])
 		}

@@ -103,6 +103,43 @@ func TestRegistryEntry(t *testing.T) {
 	}
 }
 
+// TestRegistryWithDigest: the digest goes on the MCPB package whose URL
+// ends in the bundle's file name, or on the only MCPB package; with
+// none, nothing is recorded. The entry stays valid.
+func TestRegistryWithDigest(t *testing.T) {
+	v := registryValidator(t)
+	const digest = "fe333e598595000ae021bd27117db32ec69af6987f507ba7a63c90638ff633ce"
+	entry := func(pkgs ...string) []byte {
+		f, err := registryFile(&server{Name: "notes", Module: "github.com/acme/notes", Version: "1.2.0", Packages: pkgs})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return f.Content
+	}
+	two := entry("mcpb:https://example.com/notes-linux.mcpb", "mcpb:https://example.com/notes-mac.mcpb?download=1", "npm:@acme/notes")
+	out, ok, err := RegistryWithDigest(two, "notes-mac.mcpb", digest)
+	if err != nil || !ok {
+		t.Fatalf("RegistryWithDigest: %v, %v", ok, err)
+	}
+	if err := v.Validate(out); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if strings.Count(string(out), digest) != 1 || !strings.Contains(string(out), `notes-mac.mcpb?download=1",
+      "fileSha256": "`+digest+`"`) {
+		t.Errorf("digest not on the package named notes-mac.mcpb:\n%s", out)
+	}
+	if _, ok, _ := RegistryWithDigest(two, "notes-windows.mcpb", digest); ok {
+		t.Error("two MCPB packages, neither named like the bundle: a digest was recorded")
+	}
+	one := entry("mcpb:https://example.com/latest.mcpb")
+	if out, ok, _ := RegistryWithDigest(one, "notes-1.2.0.mcpb", digest); !ok || !strings.Contains(string(out), `"fileSha256": "`+digest+`"`) {
+		t.Errorf("the only MCPB package did not get the digest:\n%s", out)
+	}
+	if _, ok, _ := RegistryWithDigest(entry("npm:@acme/notes"), "notes-1.2.0.mcpb", digest); ok {
+		t.Error("no MCPB package, yet a digest was recorded")
+	}
+}
+
 // cardSchemaFile is the Server Card schema of the experimental extension
 // io.modelcontextprotocol/server-card (SEP-2127; schema.json of
 // modelcontextprotocol/experimental-ext-server-card, 2026-07-24), kept as

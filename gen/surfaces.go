@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/mcpgen/mcpgen/gen/surface"
-	"github.com/mcpgen/mcpgen/internal/jsontag"
 )
 
 // ServerSurface is one generated server's surface, with a way back from
@@ -35,9 +34,13 @@ func (r *Result) Surfaces() []ServerSurface {
 // input or output property (or prompt argument) when it still exists,
 // else the directive of the tool, resource, template or prompt (the view=
 // value of a tool whose link changed), else the directive of the skill or
-// view, else the server directive (for what was removed).
+// view, else the server directive (for what was removed). A likely
+// rename shows at the item's directive under its new name.
 func (ss ServerSurface) Position(c surface.Change) token.Position {
 	s := ss.server
+	if c.Renamed != "" {
+		c.Name = c.Renamed // the item as it is named today
+	}
 	var comp *component
 	var typ types.Type
 	switch c.Kind {
@@ -133,35 +136,28 @@ func elem(t types.Type) types.Type {
 }
 
 // jsonField is the field of struct type t (or a pointer to one) encoded
-// under name, looking into embedded structs as encoding/json does.
+// under name (its Go name, with goName), looking into embedded structs as
+// encoding/json does.
 func jsonField(t types.Type, name string, goName bool) *types.Var {
-	found := walkType(t, func(n *typeNode) walkAction {
-		if n.step != stepField {
-			// Through pointers to the struct, whose parts are its fields.
-			switch n.typ.Underlying().(type) {
-			case *types.Pointer, *types.Struct:
-				return walkInto
-			}
-			return walkOver
+	for {
+		p, ok := t.Underlying().(*types.Pointer)
+		if !ok {
+			break
 		}
-		tag := jsontag.Parse(n.tag)
-		if tag.Skip {
-			return walkOver
-		}
-		if n.field.Embedded() && tag.Name == "" {
-			return walkInto
-		}
-		key := tag.Name
-		if key == "" || goName {
-			key = n.field.Name()
-		}
-		if key == name {
-			return walkStop
-		}
-		return walkOver
-	})
-	if found == nil {
+		t = p.Elem()
+	}
+	st, ok := t.Underlying().(*types.Struct)
+	if !ok {
 		return nil
 	}
-	return found.field
+	for _, m := range jsonMembers(st) {
+		key := m.name
+		if goName {
+			key = m.v.Name()
+		}
+		if key == name {
+			return m.v
+		}
+	}
+	return nil
 }

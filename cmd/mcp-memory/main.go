@@ -133,8 +133,8 @@ read memory://entities/{name}/history.
 		fmt.Fprintln(stderr, "mcp-memory: --graph:", err)
 		return 2
 	}
-	if *perSubject && (f.HTTP == "" || fs.Lookup("auth-issuer").Value.String() == "") {
-		fmt.Fprintln(stderr, "mcp-memory: --graph-per-subject needs --http and --auth-issuer: a private graph belongs to an authenticated caller")
+	if *perSubject && (f.HTTP == "" || !authenticated(fs)) {
+		fmt.Fprintln(stderr, "mcp-memory: --graph-per-subject needs --http and --auth-issuer (or --dev-auth): a private graph belongs to an authenticated caller")
 		return 2
 	}
 	log.Info("opening store")
@@ -226,4 +226,16 @@ func clusterURL(db, cluster string) string {
 		return db
 	}
 	return ""
+}
+
+// authenticated reports whether the flags turn OAuth on: --auth-issuer, or
+// the development issuer of --dev-auth.
+func authenticated(fs *flag.FlagSet) bool {
+	on := func(name string) string {
+		if f := fs.Lookup(name); f != nil {
+			return f.Value.String()
+		}
+		return ""
+	}
+	return on("auth-issuer") != "" || on("dev-auth") == "true"
 }

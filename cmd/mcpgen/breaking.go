@@ -25,7 +25,8 @@ func runBreaking(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	fs.SetOutput(stderr)
 	against := fs.String("against", "", "the baseline: a git `revision` (its committed surface.json files) or the path of a surface.json")
 	out := fs.String("out", "generated", "the generated `directory` whose surface.json files the revision holds")
-	verbose := fs.Bool("v", false, "also list the changes that break nothing")
+	verbose := fs.Bool("v", false, "also list the changes that break nothing, and the version bump the changes call for")
+	checkVersion := fs.Bool("check-version", false, "also fail (exit 1) when the server's version= is not bumped as far as the changes call for (a break: major, or minor in 0.x; an addition: minor; other changes: patch)")
 	var allow []string
 	fs.Func("allow", "accept breaks of this `rule` (repeat or comma-separate); the rules are listed below", func(v string) error {
 		for _, r := range strings.Split(v, ",") {
@@ -43,10 +44,11 @@ func runBreaking(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		return nil
 	})
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "usage: mcpgen breaking -against REF [-v] [-allow RULE] [packages...]\n\n"+
+		fmt.Fprintf(fs.Output(), "usage: mcpgen breaking -against REF [-v] [-check-version] [-allow RULE] [packages...]\n\n"+
 			"Compares each server's surface (tools, resources, templates, prompts, skills and\n"+
 			"their schemas) with a baseline and lists, at today's source, every change that\n"+
-			"breaks an existing caller; exits 1 when there is one. REF is a git revision\n"+
+			"breaks an existing caller; exits 1 when there is one. Changes that break nothing\n"+
+			"print nothing unless -v. REF is a git revision\n"+
 			"(HEAD, main, v1.2.0: the generated/<server>/surface.json committed there) or\n"+
 			"the path of a surface.json file.\n\n")
 		fs.PrintDefaults()
@@ -89,7 +91,7 @@ func runBreaking(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		fmt.Fprintf(stderr, "mcpgen breaking: no //mcp:server package in %s\n", strings.Join(patterns, " "))
 		return 2
 	}
-	broken := 0
+	broken, unbumped := 0, 0
 	for _, ss := range surfaces {
 		old, where, err := baseline(*against, *out, ss.Name, res.ModuleDir, len(surfaces))
 		if err != nil {
@@ -118,14 +120,26 @@ func runBreaking(ctx context.Context, args []string, stdout, stderr io.Writer) i
 			}
 		}
 		broken += n
-		if bump := surface.Bump(changes); bump != "" {
-			if msg := versionAdvice(old.Server.Version, ss.Surface.Server.Version, bump); msg != "" {
-				fmt.Fprintf(stderr, "%s: server %s: %s\n", relPos(ss.Pos), ss.Name, msg)
-			}
+		bump := surface.Bump(changes)
+		if bump == "" {
+			continue
 		}
+		advice, short := versionAdvice(old.Server.Version, ss.Surface.Server.Version, bump)
+		switch {
+		case *checkVersion && short:
+			unbumped++
+			fmt.Fprintf(stdout, "%s: server %s: %s (-check-version)\n", relPos(ss.Pos), ss.Name, advice)
+		case *verbose:
+			fmt.Fprintf(stdout, "server %s: %s\n", ss.Name, advice)
+		}
+	}
+	if unbumped > 0 {
+		fmt.Fprintf(stderr, "mcpgen breaking: %d server(s) need a higher version= (-check-version)\n", unbumped)
 	}
 	if broken > 0 {
 		fmt.Fprintf(stderr, "mcpgen breaking: %d breaking change(s) since %s; accept a known one with -allow RULE\n", broken, *against)
+	}
+	if broken > 0 || unbumped > 0 {
 		return 1
 	}
 	return 0
@@ -174,29 +188,37 @@ func baseline(ref, out, server, moduleDir string, servers int) (*surface.Surface
 	return s, ref, nil
 }
 
-// versionAdvice says which version the changes call for when the server's
-// version does not show it yet; "" when it does.
-func versionAdvice(oldV, newV, bump string) string {
+// versionAdvice says which version the changes call for, given the bump
+// surface.Bump names, and whether newV falls short of it. In 0.x, where
+// semantic versioning promises nothing, the convention is one step down:
+// a break bumps the minor version, anything else the patch version.
+func versionAdvice(oldV, newV, bump string) (advice string, short bool) {
 	o, okO := semver(oldV)
 	n, okN := semver(newV)
 	if !okO || !okN {
-		return fmt.Sprintf("these changes need a %s version bump (set //mcp:server version=X.Y.Z)", bump)
+		return fmt.Sprintf("these changes need a %s version bump, and version %q (was %q) is not X.Y.Z: set //mcp:server version=X.Y.Z", bump, newV, oldV), true
 	}
-	want := o
-	switch {
-	case bump == "major" && o[0] == 0: // 0.x: breaking changes bump the minor version
-		want = [3]int{0, o[1] + 1, 0}
-	case bump == "major":
+	if o[0] == 0 {
+		if bump == "major" {
+			bump = "minor"
+		} else {
+			bump = "patch"
+		}
+	}
+	var want [3]int
+	switch bump {
+	case "major":
 		want = [3]int{o[0] + 1, 0, 0}
-	case bump == "minor":
+	case "minor":
 		want = [3]int{o[0], o[1] + 1, 0}
 	default:
 		want = [3]int{o[0], o[1], o[2] + 1}
 	}
+	wantV := fmt.Sprintf("%d.%d.%d", want[0], want[1], want[2])
 	if compareVersions(n, want) >= 0 {
-		return ""
+		return fmt.Sprintf("these changes need a %s version bump: version=%s is at least %s (was %s)", bump, newV, wantV, oldV), false
 	}
-	return fmt.Sprintf("these changes need a %s version bump: version=%s is still below %d.%d.%d (was %s)", bump, newV, want[0], want[1], want[2], oldV)
+	return fmt.Sprintf("these changes need a %s version bump: version=%s is still below %s (was %s)", bump, newV, wantV, oldV), true
 }
 
 func semver(v string) ([3]int, bool) {

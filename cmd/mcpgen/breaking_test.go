@@ -79,8 +79,10 @@ func scratchNotes(t *testing.T) (dir, src string) {
 
 // TestBreakingReportsEachBreak makes each breaking change of the notes
 // example in a scratch module and checks `mcpgen breaking -against HEAD`
-// names it at its place in the source and exits 1; a description change
-// reports nothing.
+// names it at its place in the source, on one line (a rename too), and
+// exits 1, with no word of version bumps (that is -v's and
+// -check-version's); then each of eight changes that break nothing
+// prints nothing at all and exits 0.
 func TestBreakingReportsEachBreak(t *testing.T) {
 	if testing.Short() {
 		t.Skip("loads the scratch module once per change (~1 min)")
@@ -90,15 +92,26 @@ func TestBreakingReportsEachBreak(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	edit := func(t *testing.T, old, new string) {
+		t.Helper()
+		edited := strings.Replace(string(base), old, new, 1)
+		if edited == string(base) {
+			t.Fatalf("%q is not in the component", old)
+		}
+		if err := os.WriteFile(src, []byte(edited), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	for _, c := range []struct {
 		name     string
 		old, new string
 		want     string // the line, after "notes/notes.go:LINE:COL: server notes: "
 	}{
-		{"tool renamed", "name=add_note", "name=add_memo", `tool add_note: removed \(callers of tool "add_note" fail\) \(rule tool-removed\)`},
-		{"template renamed", "name=note uri", "name=entry uri", `template note: removed .*\(rule template-removed\)`},
+		{"tool renamed", "name=add_note", "name=add_memo", `tool add_note: renamed to "add_memo"\? \(callers of tool "add_note" fail\) \(rule tool-removed\)`},
+		{"template renamed", "name=note uri", "name=entry uri", `template note: renamed to "entry"\? .*\(rule template-removed\)`},
 		{"template variables", "uri=notes://{id}", "uri=notes://item/{id}", `template note: URI template notes://\{id\} is now notes://item/\{id\} \(rule template-variables-changed\)`},
-		{"prompt renamed", "name=summarize", "name=digest", `prompt summarize: removed .*\(rule prompt-removed\)`},
+		{"template MIME type", "mime=text/plain", "mime=text/markdown", `template note: MIME type text/plain is now text/markdown \(rule mime-type-changed\)`},
+		{"prompt renamed", "name=summarize", "name=digest", `prompt summarize: renamed to "digest"\? .*\(rule prompt-removed\)`},
 		{"input property added as required", "	// How urgent it is.", "	Tags []string `json:\"tags\"`\n	// How urgent it is.", `tool add_note: input property "tags" was added as required \(rule input-required\)`},
 		{"input property removed", "`json:\"text\" jsonschema:\"minLength=1\"`", "`json:\"-\"`", `tool add_note: input property "text" was removed, and unknown properties are refused \(rule input-property-removed\)`},
 		{"input type changed", "Priority int `json:\"priority,omitempty\" jsonschema:\"minimum=0,maximum=10\"`", "Priority bool `json:\"priority,omitempty\"`", `tool add_note: input property "priority" is now boolean \(was integer\) \(rule input-type-changed\)`},
@@ -107,18 +120,13 @@ func TestBreakingReportsEachBreak(t *testing.T) {
 		{"input pattern", "enum=todo,enum=idea", "enum=todo,enum=idea,pattern=^t", `tool add_note: input property "kind" now has pattern "\^t" \(rule input-pattern-changed\)`},
 		{"output property removed", "At string `json:\"at,omitempty\"`", "At string `json:\"-\"`", `tool add_note: output property "at" was removed \(rule output-property-removed\)`},
 		{"output made optional", "Count int `json:\"count\"`", "Count int `json:\"count,omitempty\"`", `tool add_note: output property "count" is no longer always present \(rule output-now-optional\)`},
-		{"output type changed", "At string `", "At []string `", `tool add_note: output property "at" is now array or null \(was string\) \(rule output-type-changed\)`},
+		{"output type changed", "At string `", "At int `", `tool add_note: output property "at" is now integer \(was string\) \(rule output-type-changed\)`},
 		{"prompt argument added as required", "type Summarize struct {", "type Summarize struct {\n	// The tone.\n	Tone string `json:\"tone\"`", `prompt summarize: argument "tone" was added as required \(rule prompt-argument-required\)`},
 		{"tool now destructive", "idempotent destructive=false", "idempotent", `tool add_note: is now destructive \(rule tool-now-destructive\)`},
+		{"tool no longer idempotent", "idempotent destructive=false", "destructive=false", `tool add_note: is no longer idempotent .*\(rule tool-no-longer-idempotent\)`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			edited := strings.Replace(string(base), c.old, c.new, 1)
-			if edited == string(base) {
-				t.Fatalf("%q is not in the component", c.old)
-			}
-			if err := os.WriteFile(src, []byte(edited), 0o644); err != nil {
-				t.Fatal(err)
-			}
+			edit(t, c.old, c.new)
 			code, stdout, stderr := runIn(t, dir, "breaking", "-against", "HEAD", "./notes")
 			if code != 1 {
 				t.Fatalf("exit %d, want 1\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
@@ -127,21 +135,75 @@ func TestBreakingReportsEachBreak(t *testing.T) {
 			if !re.MatchString(stdout) {
 				t.Fatalf("no line matching %s in:\n%s", re, stdout)
 			}
-			if !strings.Contains(stderr, "need a major version bump") {
-				t.Errorf("the version bump it needs is not named:\n%s", stderr)
+			if n := strings.Count(stdout, "\n"); n != 1 {
+				t.Errorf("%d lines, want the one change:\n%s", n, stdout)
+			}
+			if strings.Contains(stdout+stderr, "version") {
+				t.Errorf("without -v or -check-version, a version bump is mentioned:\n%s%s", stdout, stderr)
 			}
 		})
 	}
 
-	// A description is not a break; -v lists it.
-	if err := os.WriteFile(src, bytes.Replace(base, []byte("// AddNote stores a note under an identifier."), []byte("// AddNote keeps one note."), 1), 0o644); err != nil {
+	// Eight changes that break nothing: not a word, exit 0.
+	for _, c := range []struct{ name, old, new string }{
+		{"description", "// AddNote stores a note under an identifier.", "// AddNote keeps one note."},
+		{"title", `title="Add note"`, `title="Add a note"`},
+		{"optional input property", "	// How urgent it is.", "	// Who wrote it.\n	Author string `json:\"author,omitempty\"`\n	// How urgent it is."},
+		{"enum widened", "enum=todo,enum=idea", "enum=todo,enum=idea,enum=bug"},
+		{"bounds relaxed", "maximum=10", "maximum=100"},
+		{"output property added", "	// When it was saved.", "	// Who saved it.\n	By string `json:\"by\"`\n	// When it was saved."},
+		{"optional prompt argument", "type Summarize struct {", "type Summarize struct {\n	// The tone.\n	Tone string `json:\"tone,omitempty\"`"},
+		{"tool added", "// Note is one note, by identifier.", "// Ping answers.\n//\n//mcp:tool name=ping readonly\ntype Ping struct{}\n\n// Call answers.\nfunc (Ping) Call(ctx context.Context) (string, error) { return \"pong\", nil }\n\n// Note is one note, by identifier."},
+	} {
+		t.Run("fine/"+c.name, func(t *testing.T) {
+			edit(t, c.old, c.new)
+			if code, stdout, stderr := runIn(t, dir, "breaking", "-against", "HEAD", "./notes"); code != 0 || stdout != "" || stderr != "" {
+				t.Fatalf("exit %d, want 0 and no output\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+			}
+		})
+	}
+
+	// -v lists the change and the bump it needs; -check-version enforces
+	// the bump.
+	edit(t, "// AddNote stores a note under an identifier.", "// AddNote keeps one note.")
+	if _, stdout, _ := runIn(t, dir, "breaking", "-against", "HEAD", "-v", "./notes"); !strings.Contains(stdout, "tool add_note: title or description changed (fine: rule described)") ||
+		!strings.Contains(stdout, "server notes: these changes need a patch version bump: version=1.0.0 is still below 1.0.1 (was 1.0.0)") {
+		t.Fatalf("-v does not list the description change and its bump:\n%s", stdout)
+	}
+	code, stdout, stderr := runIn(t, dir, "breaking", "-against", "HEAD", "-check-version", "./notes")
+	if code != 1 || !regexp.MustCompile(`(?m)^notes/notes\.go:\d+:\d+: server notes: these changes need a patch version bump: version=1\.0\.0 is still below 1\.0\.1 \(was 1\.0\.0\) \(-check-version\)$`).MatchString(stdout) {
+		t.Fatalf("-check-version, version not bumped: exit %d\n%s%s", code, stdout, stderr)
+	}
+	if err := os.WriteFile(src, bytes.Replace(bytes.Replace(base, []byte("// AddNote stores a note under an identifier."), []byte("// AddNote keeps one note."), 1), []byte("version=1.0.0"), []byte("version=1.0.1"), 1), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if code, stdout, stderr := runIn(t, dir, "breaking", "-against", "HEAD", "./notes"); code != 0 || stdout != "" {
-		t.Fatalf("a description change: exit %d\n%s%s", code, stdout, stderr)
+	if code, stdout, stderr := runIn(t, dir, "breaking", "-against", "HEAD", "-check-version", "./notes"); code != 0 || stdout != "" {
+		t.Fatalf("-check-version, version bumped: exit %d\n%s%s", code, stdout, stderr)
 	}
-	if _, stdout, _ := runIn(t, dir, "breaking", "-against", "HEAD", "-v", "./notes"); !strings.Contains(stdout, "tool add_note: title or description changed (fine: rule described)") {
-		t.Fatalf("-v does not list the description change:\n%s", stdout)
+}
+
+// TestVersionAdvice: the bump a change needs, and 0.x's convention (a
+// break bumps the minor version, anything else the patch version).
+func TestVersionAdvice(t *testing.T) {
+	for _, c := range []struct {
+		old, new, bump string
+		short          bool
+		want           string
+	}{
+		{"1.2.3", "1.2.3", "major", true, "need a major version bump: version=1.2.3 is still below 2.0.0"},
+		{"1.2.3", "2.0.0", "major", false, "need a major version bump: version=2.0.0 is at least 2.0.0"},
+		{"1.2.3", "1.2.9", "minor", true, "need a minor version bump: version=1.2.9 is still below 1.3.0"},
+		{"1.2.3", "1.2.4", "patch", false, "need a patch version bump"},
+		{"0.2.3", "0.2.9", "major", true, "need a minor version bump: version=0.2.9 is still below 0.3.0"},
+		{"0.2.3", "0.3.0", "major", false, "need a minor version bump: version=0.3.0 is at least 0.3.0"},
+		{"0.2.3", "0.2.4", "minor", false, "need a patch version bump"},
+		{"0.2.3", "0.2.3", "minor", true, "need a patch version bump: version=0.2.3 is still below 0.2.4"},
+		{"", "", "patch", true, "is not X.Y.Z"},
+	} {
+		got, short := versionAdvice(c.old, c.new, c.bump)
+		if short != c.short || !strings.Contains(got, c.want) {
+			t.Errorf("versionAdvice(%q, %q, %s) = %q, %v; want %q, %v", c.old, c.new, c.bump, got, short, c.want, c.short)
+		}
 	}
 }
 

@@ -4,6 +4,8 @@ import (
 	"archive/zip"
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -19,7 +21,9 @@ import (
 
 	"golang.org/x/tools/go/packages"
 
+	"github.com/mcpgen/mcpgen/gen"
 	"github.com/mcpgen/mcpgen/gen/surface"
+	"github.com/mcpgen/mcpgen/internal/progress"
 )
 
 // defaultPlatforms are the machines of desktop MCP clients: macOS on
@@ -56,7 +60,7 @@ func runBundle(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		fmt.Fprintln(stderr, "mcpgen bundle: name one main package, e.g. mcpgen bundle ./cmd/mcp-memory")
 		return 2
 	}
-	err := bundle(ctx, bundleOptions{Package: fs.Arg(0), Out: *out, Platforms: *plats, Author: *author, Progress: stderr})
+	err := bundle(ctx, bundleOptions{Package: fs.Arg(0), Out: *out, Platforms: *plats, Author: *author, Progress: stderr, Terminal: progress.IsTerminal(stderr)})
 	if err != nil {
 		fmt.Fprintln(stderr, "mcpgen bundle:", err)
 		if errors.As(err, new(usageError)) {
@@ -75,6 +79,11 @@ type bundleOptions struct {
 	Author    string
 	Dir       string    // where to run go; "" for the working directory
 	Progress  io.Writer // progress lines
+	// Terminal says Progress is a terminal: the build's progress is one
+	// line redrawn in place (platform, time so far and left) rather than
+	// a line per platform.
+	Terminal bool
+	Now      func() time.Time // time.Now when nil
 }
 
 // bundle builds the bundle: it loads the main package, finds the
@@ -89,7 +98,7 @@ func bundle(ctx context.Context, o bundleOptions) error {
 	if err != nil {
 		return err
 	}
-	s, reg, surfaceFile, err := importedServer(ctx, o.Dir, pkg)
+	s, reg, registryJSON, surfaceFile, err := importedServer(ctx, o.Dir, pkg)
 	if err != nil {
 		return err
 	}
@@ -114,15 +123,32 @@ func bundle(ctx context.Context, o bundleOptions) error {
 		return err
 	}
 	defer os.RemoveAll(tmp)
+	now := o.Now
+	if now == nil {
+		now = time.Now
+	}
+	start := now()
+	meter := &progress.Meter{W: o.Progress, Now: now}
+	stopTicks := func() {}
+	if o.Terminal {
+		stopTicks = meter.Tick(time.Second) // the clock moves while go build works
+	}
 	files := map[string]string{} // path in the bundle -> file on disk
 	for i, p := range platforms {
-		fmt.Fprintf(o.Progress, "mcpgen bundle: building %s for %s (%d/%d)\n", pkg.PkgPath, p, i+1, len(platforms))
+		meter.Relabel(fmt.Sprintf("mcpgen bundle: building %s for %s (%d/%d)", pkg.PkgPath, p, i+1, len(platforms)), "")
+		if o.Terminal {
+			meter.Update(int64(i), int64(i), int64(len(platforms)))
+		} else {
+			fmt.Fprintln(o.Progress, meter.Label)
+		}
 		bin := filepath.Join(tmp, filepath.FromSlash(p.binaryPath(command)))
 		if err := crossBuild(ctx, o.Dir, pkg.PkgPath, p, bin); err != nil {
+			stopTicks()
 			return err
 		}
 		files[p.binaryPath(command)] = bin
 	}
+	stopTicks()
 	manifestJSON, err := json.MarshalIndent(m, "", "  ")
 	if err != nil {
 		return fmt.Errorf("internal error: manifest: %v; please report", err)
@@ -130,7 +156,50 @@ func bundle(ctx context.Context, o bundleOptions) error {
 	if err := writeBundle(out, append(manifestJSON, '\n'), launchers, files); err != nil {
 		return err
 	}
-	fmt.Fprintf(o.Progress, "mcpgen bundle: wrote %s (%s %s, %s)\n", out, m.Name, m.Version, joinPlatforms(platforms))
+	digest, err := fileSHA256(out)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(o.Progress, "mcpgen bundle: wrote %s (%s %s, %s) in %s\n", out, m.Name, m.Version, joinPlatforms(platforms), progress.Duration(now().Sub(start)))
+	fmt.Fprintf(o.Progress, "mcpgen bundle: sha256 %s\n", digest)
+	return recordDigest(o.Progress, out, digest, registryJSON)
+}
+
+// fileSHA256 is the hex SHA-256 of the file at path.
+func fileSHA256(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", fmt.Errorf("digest %s: %w", path, err)
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// recordDigest writes <bundle>.server.json beside the bundle: the
+// generated server.json with the bundle's digest as the fileSha256 of its
+// MCPB package, which the registry requires; the file to publish. With
+// no MCPB package in server.json to put it on, it says how to declare one.
+func recordDigest(w io.Writer, out, digest string, registryJSON []byte) error {
+	if registryJSON == nil {
+		return nil
+	}
+	entry, ok, err := gen.RegistryWithDigest(registryJSON, filepath.Base(out), digest)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		fmt.Fprintf(w, "mcpgen bundle: server.json has no MCPB package to record the digest on: to list the bundle in the MCP registry, add package=mcpb:https://…/%s to //mcp:server (its URL ending in the bundle's name) and bundle again\n", filepath.Base(out))
+		return nil
+	}
+	path := strings.TrimSuffix(out, ".mcpb") + ".server.json"
+	if err := os.WriteFile(path, entry, 0o644); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "mcpgen bundle: wrote %s (server.json with this fileSha256: publish it with the bundle)\n", path)
 	return nil
 }
 
@@ -201,14 +270,14 @@ func loadMain(ctx context.Context, dir, pattern string) (*packages.Package, erro
 // one) of the generated server the main package imports, directly or not:
 // the one package among its dependencies whose directory holds a
 // surface.json. It returns the surface.json's path too, for messages.
-func importedServer(ctx context.Context, dir string, pkg *packages.Package) (*surface.Surface, *registryEntry, string, error) {
+func importedServer(ctx context.Context, dir string, pkg *packages.Package) (*surface.Surface, *registryEntry, []byte, string, error) {
 	cmd := exec.CommandContext(ctx, "go", "list", "-deps", "-f", "{{if not .Standard}}{{.ImportPath}}\t{{.Dir}}{{end}}", pkg.PkgPath)
 	cmd.Dir = dir
 	var errb bytes.Buffer
 	cmd.Stderr = &errb
 	b, err := cmd.Output()
 	if err != nil {
-		return nil, nil, "", fmt.Errorf("go list -deps %s: %v: %s", pkg.PkgPath, err, strings.TrimSpace(errb.String()))
+		return nil, nil, nil, "", fmt.Errorf("go list -deps %s: %v: %s", pkg.PkgPath, err, strings.TrimSpace(errb.String()))
 	}
 	type found struct {
 		path string
@@ -227,33 +296,33 @@ func importedServer(ctx context.Context, dir string, pkg *packages.Package) (*su
 		}
 		s, err := surface.Parse(data)
 		if err != nil {
-			return nil, nil, "", fmt.Errorf("%s: %w", filepath.Join(d, "surface.json"), err)
+			return nil, nil, nil, "", fmt.Errorf("%s: %w", filepath.Join(d, "surface.json"), err)
 		}
 		servers = append(servers, found{ip, s, d})
 	}
 	switch len(servers) {
 	case 0:
-		return nil, nil, "", usageError{fmt.Errorf("%s imports no generated server (no package among its dependencies has a surface.json; run mcpgen first?)", pkg.PkgPath)}
+		return nil, nil, nil, "", usageError{fmt.Errorf("%s imports no generated server (no package among its dependencies has a surface.json; run mcpgen first?)", pkg.PkgPath)}
 	case 1:
 	default:
 		var names []string
 		for _, f := range servers {
 			names = append(names, f.path)
 		}
-		return nil, nil, "", usageError{fmt.Errorf("%s imports %d generated servers (%s); a bundle describes one", pkg.PkgPath, len(servers), strings.Join(names, ", "))}
+		return nil, nil, nil, "", usageError{fmt.Errorf("%s imports %d generated servers (%s); a bundle describes one", pkg.PkgPath, len(servers), strings.Join(names, ", "))}
 	}
 	srv := servers[0]
 	data, err := os.ReadFile(filepath.Join(srv.dir, "server.json"))
 	if errors.Is(err, os.ErrNotExist) {
-		return srv.s, nil, filepath.Join(srv.dir, "surface.json"), nil
+		return srv.s, nil, nil, filepath.Join(srv.dir, "surface.json"), nil
 	} else if err != nil {
-		return nil, nil, "", err
+		return nil, nil, nil, "", err
 	}
 	var reg registryEntry
 	if err := json.Unmarshal(data, &reg); err != nil {
-		return nil, nil, "", fmt.Errorf("%s: %w", filepath.Join(srv.dir, "server.json"), err)
+		return nil, nil, nil, "", fmt.Errorf("%s: %w", filepath.Join(srv.dir, "server.json"), err)
 	}
-	return srv.s, &reg, filepath.Join(srv.dir, "surface.json"), nil
+	return srv.s, &reg, data, filepath.Join(srv.dir, "surface.json"), nil
 }
 
 // crossBuild builds the main package importPath for p into bin: static

@@ -3,6 +3,8 @@ package main
 import (
 	"archive/zip"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"go/token"
@@ -18,6 +20,7 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/gen/surface"
+	"github.com/mcpgen/mcpgen/internal/jsonschema"
 )
 
 func testSurface() *surface.Surface {
@@ -303,6 +306,9 @@ func bundleEndToEnd(t *testing.T, pkg, bin string, check func(t *testing.T, m ma
 	if !strings.Contains(stderr, "for darwin/arm64 (1/2)") {
 		t.Errorf("no progress lines on stderr:\n%s", stderr)
 	}
+	if digest, err := fileSHA256(out); err != nil || !strings.Contains(stderr, "mcpgen bundle: sha256 "+digest+"\n") {
+		t.Errorf("the bundle's digest %s (%v) is not printed:\n%s", digest, err, stderr)
+	}
 	zr, err := zip.OpenReader(out)
 	if err != nil {
 		t.Fatal(err)
@@ -429,4 +435,93 @@ func installTools(root string, tools ...string) error {
 		return fmt.Errorf("scripts/tools.sh %s (is the npm registry reachable?): %v\n%s", strings.Join(tools, " "), err, out)
 	}
 	return nil
+}
+
+// TestRecordDigest: the server.json written beside a bundle is the
+// generated one with the bundle's SHA-256 as the fileSha256 of its MCPB
+// package (the registry requires it), still valid against the registry's
+// schema; without an MCPB package, nothing is written and the message
+// says how to declare one.
+func TestRecordDigest(t *testing.T) {
+	schemaText, err := os.ReadFile("../../gen/testdata/registry/server.schema.2025-12-11.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	schema, err := jsonschema.Compile(schemaText)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	out := filepath.Join(dir, "notes-1.2.0.mcpb")
+	if err := os.WriteFile(out, []byte("not really a zip"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	digest, err := fileSHA256(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256([]byte("not really a zip"))
+	if digest != hex.EncodeToString(sum[:]) {
+		t.Fatalf("digest %s", digest)
+	}
+	generated := `{
+  "$schema": "https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json",
+  "name": "io.github.acme/notes",
+  "description": "Notes.",
+  "version": "1.2.0",
+  "packages": [
+    {
+      "registryType": "npm",
+      "identifier": "@acme/notes",
+      "version": "1.2.0",
+      "transport": {
+        "type": "stdio"
+      }
+    },
+    {
+      "registryType": "mcpb",
+      "identifier": "https://github.com/acme/notes/releases/download/v1.2.0/notes-1.2.0.mcpb",
+      "transport": {
+        "type": "stdio"
+      }
+    }
+  ]
+}
+`
+	var msg strings.Builder
+	if err := recordDigest(&msg, out, digest, []byte(generated)); err != nil {
+		t.Fatal(err)
+	}
+	written := filepath.Join(dir, "notes-1.2.0.server.json")
+	b, err := os.ReadFile(written)
+	if err != nil {
+		t.Fatalf("no server.json beside the bundle: %v (said %q)", err, msg.String())
+	}
+	want := strings.Replace(generated, `notes-1.2.0.mcpb",`, `notes-1.2.0.mcpb",
+      "fileSha256": "`+digest+`",`, 1)
+	if string(b) != want {
+		t.Fatalf("server.json beside the bundle:\n%s\nwant:\n%s", b, want)
+	}
+	if err := schema.Validate(b); err != nil {
+		t.Fatalf("the registry's schema refuses it: %v", err)
+	}
+	if !strings.Contains(msg.String(), "wrote "+written) {
+		t.Errorf("message %q does not name the file", msg.String())
+	}
+
+	// No MCPB package: a hint, no file.
+	msg.Reset()
+	noMCPB := strings.Replace(generated, `"registryType": "mcpb"`, `"registryType": "oci"`, 1)
+	if err := os.Remove(written); err != nil {
+		t.Fatal(err)
+	}
+	if err := recordDigest(&msg, out, digest, []byte(noMCPB)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(written); err == nil {
+		t.Error("a server.json was written for a server with no MCPB package")
+	}
+	if !strings.Contains(msg.String(), "add package=mcpb:https://…/notes-1.2.0.mcpb to //mcp:server") {
+		t.Errorf("message %q", msg.String())
+	}
 }

@@ -5,7 +5,7 @@
 //	mcpgen [-out DIR] [-check] [packages...]
 //	mcpgen new server NAME [DIR]
 //	mcpgen new tool|resource|prompt NAME [DIR]
-//	mcpgen breaking -against REF [-v] [-allow RULE] [packages...]
+//	mcpgen breaking -against REF [-v] [-check-version] [-allow RULE] [packages...]
 //	mcpgen bundle [-o FILE] [-platforms LIST] [-author NAME] ./cmd/SERVER
 //	mcpgen dev-token [-url URL] [-scope SCOPES] [-subject NAME]
 //	mcpgen -version
@@ -34,12 +34,16 @@
 // mcpgen breaking compares each server's surface (generated/<server>/
 // surface.json, written with the rest) with the one at a git revision or
 // in a file, and lists every change that breaks existing callers at its
-// place in today's source; it exits 1 when there is any. See `mcpgen
-// breaking -h` for the rules.
+// place in today's source; it exits 1 when there is any. Changes that
+// break nothing print nothing unless -v, which also names the version
+// bump the changes call for; -check-version fails when version= falls
+// short of it. See `mcpgen breaking -h` for the rules.
 //
 // mcpgen bundle builds an MCP Bundle (.mcpb) of a server's main package
 // for desktop clients: its manifest from the server's surface and the
-// main's flags, its binaries cross-compiled. See `mcpgen bundle -h`.
+// main's flags, its binaries cross-compiled; it prints the bundle's
+// SHA-256 and writes the server.json to publish with it (fileSha256 on
+// its MCPB package). See `mcpgen bundle -h`.
 //
 // mcpgen dev-token prints an access token from the development OAuth
 // issuer of a server running with --dev-auth on loopback (never in
@@ -106,7 +110,7 @@ func run(args []string) int {
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "usage: mcpgen [-out DIR] [-check] [packages...]\n"+
 			"       mcpgen new server|tool|resource|prompt NAME [DIR]\n"+
-			"       mcpgen breaking -against REF [-v] [-allow RULE] [packages...]\n"+
+			"       mcpgen breaking -against REF [-v] [-check-version] [-allow RULE] [packages...]\n"+
 			"       mcpgen bundle [-o FILE] [-platforms LIST] ./cmd/SERVER\n"+
 			"       mcpgen dev-token [-url URL] [-scope SCOPES]   (a token from a --dev-auth server)\n\n"+
 			"Generates MCP servers from //mcp: annotated structs (default packages ./components/...).\n"+

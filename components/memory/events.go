@@ -86,7 +86,7 @@ func graphName(req *mcpgen.Request, store memstore.Store) string {
 // (a component called directly) there is nowhere to record them. The
 // change itself is committed already: an error says the events are
 // missing, so that the caller knows subscribers were not told.
-func emit[E any](ctx context.Context, evs []E) error {
+func emit[E EntityChanged | RelationChanged](ctx context.Context, evs []E) error {
 	if mcpgen.RequestFrom(ctx) == nil {
 		return nil
 	}

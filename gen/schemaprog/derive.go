@@ -59,6 +59,9 @@ type sch struct {
 	kind string // "string", "integer", "number", "boolean", "array", "object", or "" (described by the type itself)
 	null bool   // null is accepted too
 	item *sch   // for arrays: the items
+	// nilSlice: a slice in an output, which the runtime sends as [] when
+	// nil; nullable=false on it says what is so already.
+	nilSlice bool
 }
 
 // deriver derives one schema document.
@@ -113,7 +116,7 @@ func (d *deriver) document(t reflect.Type) *obj {
 	if len(d.defs.keys) > 0 {
 		doc.set("$defs", d.defs)
 	}
-	return doc
+	return singleTyped(doc).(*obj)
 }
 
 func (d *deriver) fail(at, format string, args ...any) {
@@ -256,7 +259,7 @@ func (d *deriver) schema(t reflect.Type, at string, addr bool) *sch {
 func (d *deriver) refTo(t reflect.Type, ref string) *sch {
 	s := &sch{o: newObj("$ref", ref), kind: kindOf(t)}
 	if body := d.defKinds[t]; body != nil {
-		s.kind, s.item, s.null = body.kind, body.item, body.null
+		s.kind, s.item, s.null, s.nilSlice = body.kind, body.item, body.null, body.nilSlice
 	}
 	return s
 }
@@ -461,7 +464,14 @@ func (d *deriver) build(t reflect.Type, at string, addr bool) *sch {
 			return nullable(&sch{o: newObj("type", "string", "contentEncoding", "base64", "pattern", base64Pattern), kind: "string"})
 		}
 		item := d.schema(t.Elem(), at, true)
-		return nullable(&sch{o: newObj("type", "array", "items", item.o), kind: "array", item: item})
+		s := &sch{o: newObj("type", "array", "items", item.o), kind: "array", item: item}
+		if d.output {
+			// The runtime sends a nil slice of a result as [], never null
+			// (jsonschema.Schema.FillNullArrays).
+			s.nilSlice = true
+			return s
+		}
+		return nullable(s)
 	case reflect.Array:
 		item := d.schema(t.Elem(), at, addr)
 		n := json.Number(strconv.Itoa(t.Len()))
@@ -658,7 +668,7 @@ func nullable(s *sch) *sch {
 		return s
 	}
 	c := shallow(s)
-	c.null = true
+	c.null, c.nilSlice = true, false
 	typ, hasType := c.o.vals["type"].(string)
 	_, hasRef := c.o.vals["$ref"]
 	_, hasEnum := c.o.vals["enum"]
@@ -672,4 +682,64 @@ func nullable(s *sch) *sch {
 		c.o.set("enum", append(append([]any(nil), c.o.vals["enum"].([]any)...), nil))
 	}
 	return c
+}
+
+// annotationKeys stay on the outside when a nullable schema is split into
+// anyOf branches: they describe the property, not one of its types.
+var annotationKeys = map[string]bool{"title": true, "description": true, "default": true, "examples": true,
+	"deprecated": true, "readOnly": true, "writeOnly": true, "$comment": true}
+
+// singleTyped rewrites every schema object in v whose type is a list,
+// [T, "null"] (nullable's form while keywords are added), as anyOf a
+// schema of type T and one of type null: clients that map tool schemas
+// onto a single-type dialect (the OpenAPI subset of Gemini's function
+// declarations) refuse a list of types, and MCP Inspector --strict warns
+// about one. It builds new objects: the objects of v may be shared.
+func singleTyped(v any) any {
+	switch x := v.(type) {
+	case *obj:
+		c := &obj{vals: make(map[string]any, len(x.vals))}
+		for _, k := range x.keys {
+			val := x.vals[k]
+			switch k {
+			case "enum", "const", "default", "examples":
+			default:
+				val = singleTyped(val)
+			}
+			c.set(k, val)
+		}
+		typ, ok := c.vals["type"].([]string)
+		if !ok || len(typ) != 2 || typ[1] != "null" {
+			return c
+		}
+		outer, inner := newObj(), newObj()
+		for _, k := range c.keys {
+			val := c.vals[k]
+			switch {
+			case k == "type":
+				inner.set(k, typ[0])
+			case k == "enum":
+				var vals []any
+				for _, e := range val.([]any) {
+					if e != nil {
+						vals = append(vals, e)
+					}
+				}
+				inner.set(k, vals)
+			case annotationKeys[k] || strings.HasPrefix(k, "x-"):
+				outer.set(k, val)
+			default:
+				inner.set(k, val)
+			}
+		}
+		outer.set("anyOf", []any{inner, newObj("type", "null")})
+		return outer
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = singleTyped(e)
+		}
+		return out
+	}
+	return v
 }

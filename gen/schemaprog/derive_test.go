@@ -2,6 +2,7 @@ package schemaprog
 
 import (
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"regexp"
 	"slices"
@@ -194,7 +195,7 @@ func TestRecursiveMap(t *testing.T) {
 	if len(line.Errors) > 0 {
 		t.Fatal(line.Errors)
 	}
-	want := `"$defs":{"Tree":{"type":["object","null"],"additionalProperties":{"$ref":"#/$defs/Tree"}}}`
+	want := `"$defs":{"Tree":{"anyOf":[{"type":"object","additionalProperties":{"$ref":"#/$defs/Tree"}},{"type":"null"}]}}`
 	if !strings.Contains(string(line.Schema), want) {
 		t.Errorf("schema = %s, want it to contain %s", line.Schema, want)
 	}
@@ -251,6 +252,82 @@ func TestIntegerBounds(t *testing.T) {
 			if got := string(doc.Properties[name]); got != w {
 				t.Errorf("output=%v: %s: schema %s, want %s", output, name, got, w)
 			}
+		}
+	}
+}
+
+// TestSingleTyped: no schema has a list of types (MCP Inspector --strict
+// warns of them: single-type clients such as Gemini's function
+// declarations may refuse the tool). What may be null is anyOf its type
+// and null, annotations outside, an enum's null in the null branch; a
+// slice of an output is an array (the runtime sends [] for nil), of an
+// input it still takes null, as it did; nullable=false on an output slice
+// is accepted and changes nothing.
+func TestSingleTyped(t *testing.T) {
+	type inner struct {
+		N int `json:"n"`
+	}
+	type mixed struct {
+		// A pointer.
+		P     *string          `json:"p" jsonschema:"minLength=1"`
+		Kind  *string          `json:"kind" jsonschema:"enum=a,enum=b"`
+		List  []string         `json:"list"`
+		Fixed []string         `json:"fixed" jsonschema:"nullable=false,minItems=1"`
+		Bytes []byte           `json:"bytes"`
+		Map   map[string]int   `json:"map"`
+		In    *inner           `json:"in"`
+		Deep  map[string][]int `json:"deep"`
+	}
+	for _, output := range []bool{false, true} {
+		line := Derive("k", reflect.TypeFor[mixed](), output, map[string]string{})
+		if len(line.Errors) > 0 {
+			t.Fatal(line.Errors)
+		}
+		var doc any
+		if err := json.Unmarshal(line.Schema, &doc); err != nil {
+			t.Fatal(err)
+		}
+		var walk func(v any, at string)
+		walk = func(v any, at string) {
+			switch x := v.(type) {
+			case map[string]any:
+				if _, ok := x["type"].([]any); ok {
+					t.Errorf("output %v: %s has a list of types: %v", output, at, x["type"])
+				}
+				for k, e := range x {
+					walk(e, at+"/"+k)
+				}
+			case []any:
+				for i, e := range x {
+					walk(e, fmt.Sprintf("%s/%d", at, i))
+				}
+			}
+		}
+		walk(doc, "#")
+		props := doc.(map[string]any)["properties"].(map[string]any)
+		js := func(name string) string {
+			b, _ := json.Marshal(props[name])
+			return string(b)
+		}
+		wantP := `{"anyOf":[{"minLength":1,"type":"string"},{"type":"null"}]}`
+		if got := js("p"); got != wantP {
+			t.Errorf("output %v: p = %s, want %s", output, got, wantP)
+		}
+		if got, want := js("kind"), `{"anyOf":[{"enum":["a","b"],"type":"string"},{"type":"null"}]}`; got != want {
+			t.Errorf("output %v: kind = %s, want %s", output, got, want)
+		}
+		if got, want := js("fixed"), `{"items":{"type":"string"},"minItems":1,"type":"array"}`; got != want {
+			t.Errorf("output %v: fixed = %s, want %s", output, got, want)
+		}
+		wantList := `{"anyOf":[{"items":{"type":"string"},"type":"array"},{"type":"null"}]}`
+		if output {
+			wantList = `{"items":{"type":"string"},"type":"array"}`
+		}
+		if got := js("list"); got != wantList {
+			t.Errorf("output %v: list = %s, want %s", output, got, wantList)
+		}
+		if got := js("in"); !strings.HasPrefix(got, `{"anyOf":[{"additionalProperties":false`) {
+			t.Errorf("output %v: in = %s", output, got)
 		}
 	}
 }

@@ -2,7 +2,6 @@ package schemaprog
 
 import (
 	"reflect"
-	"sort"
 
 	"github.com/mcpgen/mcpgen/internal/jsontag"
 )
@@ -99,57 +98,5 @@ func structFields(t reflect.Type) []field {
 		}
 	}
 	// Keep the dominant field of each name.
-	byName := map[string][]field{}
-	var names []string
-	for _, f := range all {
-		if _, ok := byName[f.name]; !ok {
-			names = append(names, f.name)
-		}
-		byName[f.name] = append(byName[f.name], f)
-	}
-	var out []field
-	for _, n := range names {
-		if f, ok := dominant(byName[n]); ok {
-			out = append(out, f)
-		}
-	}
-	sort.Slice(out, func(i, j int) bool { return lessIndex(out[i].index, out[j].index) })
-	return out
-}
-
-// dominant picks the field encoding/json keeps among fields of one name:
-// the only shallowest one, or the only tagged one among the shallowest.
-func dominant(fs []field) (field, bool) {
-	depth := len(fs[0].index)
-	for _, f := range fs {
-		depth = min(depth, len(f.index))
-	}
-	var top, tagged []field
-	for _, f := range fs {
-		if len(f.index) == depth {
-			top = append(top, f)
-			if f.tagged {
-				tagged = append(tagged, f)
-			}
-		}
-	}
-	switch {
-	case len(top) == 1:
-		return top[0], true
-	case len(tagged) == 1:
-		return tagged[0], true
-	}
-	return field{}, false
-}
-
-func lessIndex(a, b []int) bool {
-	for i := range a {
-		if i >= len(b) {
-			return false
-		}
-		if a[i] != b[i] {
-			return a[i] < b[i]
-		}
-	}
-	return len(a) < len(b)
+	return jsontag.Resolve(all, func(f field) string { return f.name }, func(f field) []int { return f.index }, func(f field) bool { return f.tagged })
 }

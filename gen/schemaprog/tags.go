@@ -74,12 +74,15 @@ func (d *deriver) applyTags(s *sch, f field, loc string) (described bool) {
 			bad(k, "write nullable=false to refuse null where the Go type allows it", "nullable=%q: only nullable=false is a keyword", k.val)
 			continue
 		}
+		if s.nilSlice {
+			continue // never null in an output already
+		}
 		if !s.null {
 			bad(k, "drop it: only pointers, slices and maps may be null", "nullable=false on a field that cannot be null")
 			continue
 		}
 		notNull(s)
-		// The encoder may still write null (a nil slice): a narrowing the
+		// The encoder may still write null (a nil map): a narrowing the
 		// runtime checks, not a derivation.
 		d.inexact = d.inexact || d.output
 	}

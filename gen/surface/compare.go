@@ -27,6 +27,10 @@ type Change struct {
 	Field string
 	// Output is set when Field is in the tool's output schema.
 	Output bool
+	// Renamed is, for a removed item, the name (or URI) of an added item
+	// that is the same in every other respect: the change is reported
+	// once, as a likely rename, not as a removal and an addition.
+	Renamed string
 	// Message says what changed, in a caller's terms.
 	Message string
 }
@@ -67,6 +71,8 @@ var Rules = []struct {
 	{"prompt-argument-removed", true, "a prompt argument was removed"},
 	{"tool-no-longer-read-only", true, "a read-only tool may now change state"},
 	{"tool-now-destructive", true, "a tool declared non-destructive may now destroy data"},
+	{"tool-no-longer-idempotent", true, "an idempotent tool may no longer be safe to retry"},
+	{"mime-type-changed", true, "a resource's or template's MIME type changed (clients decode by it)"},
 	{"tool-scope-changed", true, "a tool needs an OAuth scope it did not need"},
 	{"tool-task-changed", true, "a tool now requires tasks, or no longer supports them"},
 	{"view-removed", true, "a view (MCP Apps) was removed or its URI changed"},
@@ -81,7 +87,7 @@ var Rules = []struct {
 	{"output-schema-added", false, "a tool now declares its structured output"},
 	{"prompt-argument-added", false, "an optional prompt argument was added, or an argument became optional"},
 	{"annotations-changed", false, "a tool's hints changed in a way callers can rely on"},
-	{"described", false, "a title, description, MIME type or instructions changed"},
+	{"described", false, "a title, description, name or instructions changed"},
 	{"skill-changed", false, "a skill's content changed (its digest)"},
 	{"tool-view-added", false, "a tool now links a view, or more callers may call it (its visibility)"},
 	{"view-changed", false, "a view's content (its digest) or what it asks of hosts (CSP, permissions, domain, border) changed"},
@@ -93,13 +99,13 @@ var Rules = []struct {
 func Compare(old, new *Surface) []Change {
 	var d differ
 	d.server(old.Server, new.Server)
-	pair(&d, "tool", old.Tools, new.Tools, func(t Tool) string { return t.Name }, "tool-removed", d.tool)
-	pair(&d, "resource", old.Resources, new.Resources, func(r Resource) string { return r.URI }, "resource-removed", d.resource)
-	pair(&d, "template", old.Templates, new.Templates, func(t Template) string { return t.Name }, "template-removed", d.template)
-	pair(&d, "prompt", old.Prompts, new.Prompts, func(p Prompt) string { return p.Name }, "prompt-removed", d.prompt)
-	pair(&d, "skill", old.Skills, new.Skills, func(s Skill) string { return s.Name }, "skill-removed", d.skill)
-	pair(&d, "view", old.Views, new.Views, func(v View) string { return v.URI }, "view-removed", d.view)
-	pair(&d, "event", old.Events, new.Events, func(e Event) string { return e.Name }, "event-removed", d.event)
+	pair(&d, "tool", old.Tools, new.Tools, func(t *Tool) *string { return &t.Name }, "tool-removed", d.tool)
+	pair(&d, "resource", old.Resources, new.Resources, func(r *Resource) *string { return &r.URI }, "resource-removed", d.resource)
+	pair(&d, "template", old.Templates, new.Templates, func(t *Template) *string { return &t.Name }, "template-removed", d.template)
+	pair(&d, "prompt", old.Prompts, new.Prompts, func(p *Prompt) *string { return &p.Name }, "prompt-removed", d.prompt)
+	pair(&d, "skill", old.Skills, new.Skills, func(s *Skill) *string { return &s.Name }, "skill-removed", d.skill)
+	pair(&d, "view", old.Views, new.Views, func(v *View) *string { return &v.URI }, "view-removed", d.view)
+	pair(&d, "event", old.Events, new.Events, func(e *Event) *string { return &e.Name }, "event-removed", d.event)
 	slices.SortStableFunc(d.out, func(a, b Change) int {
 		return cmp.Or(strings.Compare(a.Kind, b.Kind), strings.Compare(a.Name, b.Name), strings.Compare(a.Message, b.Message))
 	})
@@ -141,26 +147,62 @@ func (d *differ) add(rule string, field string, output bool, format string, args
 	d.out = append(d.out, Change{Rule: rule, Breaking: breaking, Kind: d.kind, Name: d.name, Field: field, Output: output, Message: fmt.Sprintf(format, args...)})
 }
 
-// pair matches the items of two lists by key and compares each pair;
-// items only in old are removed (rule), only in new added.
-func pair[T any](d *differ, kind string, old, new []T, key func(T) string, removed string, same func(o, n T)) {
+// pair matches the items of two lists by key (key points into an item)
+// and compares each pair; items only in old are removed (rule), only in
+// new added. A removed item that is, but for its key, the same as exactly
+// one added item (and that one like no other removed item) is reported
+// once, as a likely rename.
+func pair[T any](d *differ, kind string, old, new []T, key func(*T) *string, removed string, same func(o, n T)) {
 	byKey := map[string]T{}
 	for _, n := range new {
-		byKey[key(n)] = n
+		byKey[*key(&n)] = n
 	}
-	seen := map[string]bool{}
+	oldKeys := map[string]bool{}
 	for _, o := range old {
-		k := key(o)
-		seen[k] = true
+		oldKeys[*key(&o)] = true
+	}
+	// shape is an item's JSON without its key: equal shapes, different
+	// keys is a rename.
+	shape := func(v T) string {
+		*key(&v) = ""
+		b, _ := json.Marshal(v)
+		return string(b)
+	}
+	gone, came := map[string][]string{}, map[string][]string{}
+	for _, o := range old {
+		if _, ok := byKey[*key(&o)]; !ok {
+			sh := shape(o)
+			gone[sh] = append(gone[sh], *key(&o))
+		}
+	}
+	for _, n := range new {
+		if k := *key(&n); !oldKeys[k] {
+			sh := shape(n)
+			came[sh] = append(came[sh], k)
+		}
+	}
+	renamed := map[string]string{} // old key -> new key
+	renamedTo := map[string]bool{}
+	for sh, olds := range gone {
+		if news := came[sh]; len(olds) == 1 && len(news) == 1 {
+			renamed[olds[0]] = news[0]
+			renamedTo[news[0]] = true
+		}
+	}
+	for _, o := range old {
+		k := *key(&o)
 		d.kind, d.name = kind, k
 		if n, ok := byKey[k]; ok {
 			same(o, n)
+		} else if to, ok := renamed[k]; ok {
+			d.add(removed, "", false, "renamed to %q? (callers of %s %q fail)", to, kind, k)
+			d.out[len(d.out)-1].Renamed = to
 		} else {
 			d.add(removed, "", false, "removed (callers of %s %q fail)", kind, k)
 		}
 	}
 	for _, n := range new {
-		if k := key(n); !seen[k] {
+		if k := *key(&n); !oldKeys[k] && !renamedTo[k] {
 			d.kind, d.name = kind, k
 			d.add("added", "", false, "added")
 		}
@@ -225,11 +267,14 @@ func (d *differ) annotations(o, n *Annotations) {
 	// MCP's defaults: not read-only, destructive, not idempotent, open world.
 	readOnly := func(a *Annotations) bool { return a.ReadOnly != nil && *a.ReadOnly }
 	destructive := func(a *Annotations) bool { return !readOnly(a) && (a.Destructive == nil || *a.Destructive) }
+	idempotent := func(a *Annotations) bool { return a.Idempotent != nil && *a.Idempotent }
 	switch {
 	case readOnly(o) && !readOnly(n):
 		d.add("tool-no-longer-read-only", "", false, "is no longer read-only")
 	case !destructive(o) && destructive(n):
 		d.add("tool-now-destructive", "", false, "is now destructive")
+	case idempotent(o) && !idempotent(n):
+		d.add("tool-no-longer-idempotent", "", false, "is no longer idempotent (callers that retry it rely on that)")
 	case !equalHints(o, n):
 		d.add("annotations-changed", "", false, "behaviour hints changed")
 	}
@@ -242,9 +287,10 @@ func equalHints(a, b *Annotations) bool {
 
 func (d *differ) resource(o, n Resource) {
 	d.described(o.Title, n.Title, o.Description, n.Description)
-	if o.Name != n.Name || o.MimeType != n.MimeType {
-		d.add("described", "", false, "name or MIME type changed")
+	if o.Name != n.Name {
+		d.add("described", "", false, "name %q is now %q", o.Name, n.Name)
 	}
+	d.mimeType(o.MimeType, n.MimeType)
 }
 
 func (d *differ) template(o, n Template) {
@@ -252,8 +298,15 @@ func (d *differ) template(o, n Template) {
 	if !slices.Equal(o.Variables, n.Variables) || o.URITemplate != n.URITemplate {
 		d.add("template-variables-changed", "", false, "URI template %s is now %s", o.URITemplate, n.URITemplate)
 	}
-	if o.MimeType != n.MimeType {
-		d.add("described", "", false, "MIME type changed")
+	d.mimeType(o.MimeType, n.MimeType)
+}
+
+// mimeType compares the MIME type of a resource's or template's
+// contents: clients choose how to decode contents by it (the typed client
+// does), so any change may break them.
+func (d *differ) mimeType(o, n string) {
+	if o != n {
+		d.add("mime-type-changed", "", false, "MIME type %s is now %s", cmp.Or(o, "(none)"), cmp.Or(n, "(none)"))
 	}
 }
 
@@ -297,9 +350,13 @@ func (d *differ) skill(o, n Skill) {
 }
 
 // schema is a JSON Schema object, with the document it lies in for $ref.
+// null is set when s came from anyOf this schema and {"type":"null"}, the
+// form the generator writes for what may be null (older surfaces wrote a
+// list of types): types then holds "null" too.
 type schema struct {
 	m    map[string]any
 	root map[string]any
+	null bool
 }
 
 func load(raw json.RawMessage) schema {
@@ -308,9 +365,18 @@ func load(raw json.RawMessage) schema {
 	return schema{m: m, root: m}
 }
 
-// deref follows local references ("#/$defs/X"), at most a few deep.
+// deref follows local references ("#/$defs/X"), at most a few deep, and
+// enters the branch of anyOf [X, {"type":"null"}] that is not null.
 func (s schema) deref() schema {
 	for range 8 {
+		if alts, ok := s.m["anyOf"].([]any); ok && len(alts) == 2 {
+			a, _ := alts[0].(map[string]any)
+			b, _ := alts[1].(map[string]any)
+			if len(b) == 1 && b["type"] == "null" && a != nil {
+				s = schema{m: a, root: s.root, null: true}
+				continue
+			}
+		}
 		ref, _ := s.m["$ref"].(string)
 		if !strings.HasPrefix(ref, "#/") {
 			return s
@@ -322,7 +388,7 @@ func (s schema) deref() schema {
 			cur = obj[part]
 		}
 		next, _ := cur.(map[string]any)
-		s = schema{m: next, root: s.root}
+		s = schema{m: next, root: s.root, null: s.null}
 	}
 	return s
 }
@@ -355,20 +421,24 @@ func (s schema) required() map[string]bool {
 
 // types is the set of JSON types s allows; nil when any.
 func (s schema) types() []string {
+	var out []string
 	switch t := s.m["type"].(type) {
 	case string:
-		return []string{t}
+		out = []string{t}
 	case []any:
-		var out []string
 		for _, v := range t {
 			if name, ok := v.(string); ok {
 				out = append(out, name)
 			}
 		}
-		slices.Sort(out)
-		return out
+	default:
+		return nil
 	}
-	return nil
+	if s.null && !slices.Contains(out, "null") {
+		out = append(out, "null")
+	}
+	slices.Sort(out)
+	return out
 }
 
 // accepts reports whether a schema of types wide takes every value of
@@ -531,15 +601,18 @@ func (d *differ) enum(at, what string, o, n schema, output bool) {
 		}
 		return false
 	}
+	// A null in an enum of a list of types is the null branch of anyOf
+	// in the generator's newer form.
+	nullIn := func(v any, s schema) bool { return v == nil && slices.Contains(s.types(), "null") }
 	var gone, came []string
 	for _, v := range ov {
-		if nHas && !in(v, nv) {
+		if nHas && !in(v, nv) && !nullIn(v, n) {
 			b, _ := json.Marshal(v)
 			gone = append(gone, string(b))
 		}
 	}
 	for _, v := range nv {
-		if oHas && !in(v, ov) {
+		if oHas && !in(v, ov) && !nullIn(v, o) {
 			b, _ := json.Marshal(v)
 			came = append(came, string(b))
 		}

@@ -14,7 +14,7 @@ func base() *Surface {
 		Tools: []Tool{{
 			Name:        "add_note",
 			Description: "Adds a note.",
-			Annotations: &Annotations{ReadOnly: ptr(false), Destructive: ptr(false)},
+			Annotations: &Annotations{ReadOnly: ptr(false), Destructive: ptr(false), Idempotent: ptr(true)},
 			InputSchema: json.RawMessage(`{"type":"object","properties":{
 				"id":{"type":"string","pattern":"^[a-z]+$"},
 				"text":{"type":"string","minLength":1},
@@ -32,7 +32,7 @@ func base() *Surface {
 			OutputSchema: json.RawMessage(`{"type":"object","properties":{"items":{"type":"array","items":{"$ref":"#/$defs/Note"}}},"required":["items"],"$defs":{"Note":{"type":"object","properties":{"id":{"type":"string"}},"required":["id"]}}}`),
 			View:         "ui://notes/board.html",
 		}},
-		Resources: []Resource{{URI: "notes://all", Name: "all"}},
+		Resources: []Resource{{URI: "notes://all", Name: "all", MimeType: "application/json"}},
 		Templates: []Template{{URITemplate: "notes://{id}", Name: "note", Variables: []string{"id"}}},
 		Prompts:   []Prompt{{Name: "summarize", Arguments: []Argument{{Name: "style"}, {Name: "topic", Required: true}}}},
 		Skills:    []Skill{{Name: "filing", Digest: "sha256:aa"}},
@@ -96,6 +96,9 @@ var cases = []struct {
 	{"prompt-argument-removed", func(s *Surface) { s.Prompts[0].Arguments = s.Prompts[0].Arguments[1:] }, "style", "prompt-argument-added"},
 	{"tool-no-longer-read-only", func(s *Surface) { s.Tools[1].Annotations = nil }, "", "annotations-changed"},
 	{"tool-now-destructive", func(s *Surface) { s.Tools[0].Annotations.Destructive = nil }, "", "annotations-changed"},
+	{"tool-no-longer-idempotent", func(s *Surface) { s.Tools[0].Annotations.Idempotent = nil }, "", "annotations-changed"},
+	{"mime-type-changed", func(s *Surface) { s.Resources[0].MimeType = "text/plain" }, "", "mime-type-changed"},
+	{"mime-type-changed", func(s *Surface) { s.Templates[0].MimeType = "text/markdown" }, "", "mime-type-changed"},
 	{"tool-scope-changed", func(s *Surface) { s.Tools[0].Scope = "notes:write" }, "", "annotations-changed"},
 	{"tool-task-changed", func(s *Surface) { s.Tools[0].Task = "required" }, "", "tool-task-changed"},
 	{"described", func(s *Surface) { s.Tools[0].Description = "Adds one note." }, "", "described"},
@@ -161,6 +164,77 @@ func TestEachRuleBothWays(t *testing.T) {
 		if r.Breaking && !covered[r.Name] {
 			t.Errorf("breaking rule %s has no case", r.Name)
 		}
+	}
+}
+
+// TestRenameIsOneChange: an item removed while another, the same but for
+// its name (or URI), is added is one breaking change that names both; an
+// addition that differs otherwise, or two candidates, are not renames.
+func TestRenameIsOneChange(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		edit func(*Surface)
+		want string // the one change, as printed
+	}{
+		{"tool", func(s *Surface) { s.Tools[0].Name = "add_memo" }, `tool add_note: renamed to "add_memo"? (callers of tool "add_note" fail)`},
+		{"prompt", func(s *Surface) { s.Prompts[0].Name = "digest" }, `prompt summarize: renamed to "digest"? (callers of prompt "summarize" fail)`},
+		{"resource URI", func(s *Surface) { s.Resources[0].URI = "notes://everything" }, `resource notes://all: renamed to "notes://everything"? (callers of resource "notes://all" fail)`},
+		{"template", func(s *Surface) { s.Templates[0].Name = "entry" }, `template note: renamed to "entry"? (callers of template "note" fail)`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			new := base()
+			c.edit(new)
+			got := Compare(base(), new)
+			if len(got) != 1 || got[0].String() != c.want || !got[0].Breaking || got[0].Renamed == "" {
+				t.Fatalf("changes %q, want the one breaking change %q", got, c.want)
+			}
+		})
+	}
+	// Renamed and changed: a removal and an addition.
+	new := base()
+	new.Tools[0].Name, new.Tools[0].Description = "add_memo", "Adds a memo."
+	if got := rulesOf(Compare(base(), new)); !slices.Equal(got, []string{"added", "tool-removed"}) {
+		t.Errorf("renamed and described: rules %v, want added and tool-removed", got)
+	}
+	// Two identical additions: no way to tell which is the rename.
+	new = base()
+	twin := new.Tools[0]
+	new.Tools[0].Name, twin.Name = "add_memo", "add_entry"
+	new.Tools = append(new.Tools, twin)
+	if got := rulesOf(Compare(base(), new)); !slices.Equal(got, []string{"added", "added", "tool-removed"}) {
+		t.Errorf("two candidates: rules %v", got)
+	}
+}
+
+// TestSingleTypedFormIsNoBreak: the schemas mcpgen writes now (anyOf a
+// type and null; a result's slice an array, never null) compared with
+// the lists of types it wrote before break nothing.
+func TestSingleTypedFormIsNoBreak(t *testing.T) {
+	old, new := base(), base()
+	old.Tools[0].InputSchema = json.RawMessage(`{"type":"object","properties":{
+		"kind":{"type":["string","null"],"enum":["todo","idea",null]},
+		"tags":{"type":["array","null"],"items":{"type":"string"}}
+	},"additionalProperties":false}`)
+	new.Tools[0].InputSchema = json.RawMessage(`{"type":"object","properties":{
+		"kind":{"anyOf":[{"type":"string","enum":["todo","idea"]},{"type":"null"}]},
+		"tags":{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}]}
+	},"additionalProperties":false}`)
+	old.Tools[0].OutputSchema = json.RawMessage(`{"type":"object","properties":{
+		"kind":{"type":["string","null"],"enum":["new","old",null]},
+		"tags":{"type":["array","null"],"items":{"type":"string"}}
+	},"required":["kind","tags"]}`)
+	new.Tools[0].OutputSchema = json.RawMessage(`{"type":"object","properties":{
+		"kind":{"anyOf":[{"type":"string","enum":["new","old"]},{"type":"null"}]},
+		"tags":{"type":"array","items":{"type":"string"}}
+	},"required":["kind","tags"]}`)
+	for _, c := range Compare(old, new) {
+		if c.Breaking {
+			t.Errorf("reported as breaking: %s (rule %s)", c, c.Rule)
+		}
+	}
+	// The other way, a result's array that may now be null is a break.
+	if got := rulesOf(Compare(new, old)); !slices.Contains(got, "output-type-changed") {
+		t.Errorf("an output array that may be null: rules %v", got)
 	}
 }
 

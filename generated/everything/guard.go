@@ -174,89 +174,110 @@ var (
 	_ interface {
 		Files(context.Context) ([]mcpgen.SkillFile, error)
 	} = stale("everything.LiveStatus.Files changed after mcpgen ran: run go generate ./...", (*component.LiveStatus)(nil))
-	_ struct{} = stale("everything.About changed after mcpgen ran: run go generate ./...", component.About{})
+	_ struct{} = stale("everything.About has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.About{})
+	_ string   = stale("everything.AppGreet.Name changed after mcpgen ran: run go generate ./...", component.AppGreet{}.Name)
 	_ struct {
 		Name string `json:"name" jsonschema:"minLength=1,maxLength=100"`
-	} = stale("everything.AppGreet changed after mcpgen ran: run go generate ./...", component.AppGreet{})
+	} = stale("everything.AppGreet has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.AppGreet{})
+	_ string = stale("everything.ConfirmDelete.Filename changed after mcpgen ran: run go generate ./...", component.ConfirmDelete{}.Filename)
 	_ struct {
 		Filename string `json:"filename" jsonschema:"minLength=1"`
-	} = stale("everything.ConfirmDelete changed after mcpgen ran: run go generate ./...", component.ConfirmDelete{})
+	} = stale("everything.ConfirmDelete has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.ConfirmDelete{})
+	_ string = stale("everything.Echo.Message changed after mcpgen ran: run go generate ./...", component.Echo{}.Message)
 	_ struct {
 		Message string `json:"message" jsonschema:"minLength=1"`
-	} = stale("everything.Echo changed after mcpgen ran: run go generate ./...", component.Echo{})
-	_ struct{} = stale("everything.FailingJob changed after mcpgen ran: run go generate ./...", component.FailingJob{})
+	} = stale("everything.Echo has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.Echo{})
+	_ struct{} = stale("everything.FailingJob has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.FailingJob{})
+	_ string   = stale("everything.Greet.Name changed after mcpgen ran: run go generate ./...", component.Greet{}.Name)
 	_ struct {
 		Name string `json:"name"`
-	} = stale("everything.Greet changed after mcpgen ran: run go generate ./...", component.Greet{})
+	} = stale("everything.Greet has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.Greet{})
+	_ string             = stale("everything.JSONSchema202012.Name changed after mcpgen ran: run go generate ./...", component.JSONSchema202012{}.Name)
+	_ *component.Address = stale("everything.JSONSchema202012.Address changed after mcpgen ran: run go generate ./...", component.JSONSchema202012{}.Address)
+	_ string             = stale("everything.JSONSchema202012.ContactMethod changed after mcpgen ran: run go generate ./...", component.JSONSchema202012{}.ContactMethod)
+	_ string             = stale("everything.JSONSchema202012.Phone changed after mcpgen ran: run go generate ./...", component.JSONSchema202012{}.Phone)
+	_ string             = stale("everything.JSONSchema202012.Email changed after mcpgen ran: run go generate ./...", component.JSONSchema202012{}.Email)
 	_ struct {
 		Name          string             `json:"name,omitempty"`
 		Address       *component.Address `json:"address,omitempty"`
 		ContactMethod string             `json:"contactMethod,omitempty"`
 		Phone         string             `json:"phone,omitempty"`
 		Email         string             `json:"email,omitempty"`
-	} = stale("everything.JSONSchema202012 changed after mcpgen ran: run go generate ./...", component.JSONSchema202012{})
+	} = stale("everything.JSONSchema202012 has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.JSONSchema202012{})
+	_ string = stale("everything.Address.Street changed after mcpgen ran: run go generate ./...", component.Address{}.Street)
+	_ string = stale("everything.Address.City changed after mcpgen ran: run go generate ./...", component.Address{}.City)
 	_ struct {
 		Street string `json:"street,omitempty"`
 		City   string `json:"city,omitempty"`
-	} = stale("everything.Address changed after mcpgen ran: run go generate ./...", component.Address{})
-	_ struct{} = stale("everything.MultiInput changed after mcpgen ran: run go generate ./...", component.MultiInput{})
-	_ struct{} = stale("everything.ProtocolErrorJob changed after mcpgen ran: run go generate ./...", component.ProtocolErrorJob{})
+	} = stale("everything.Address has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.Address{})
+	_ struct{} = stale("everything.MultiInput has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.MultiInput{})
+	_ struct{} = stale("everything.ProtocolErrorJob has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.ProtocolErrorJob{})
+	_ float64  = stale("everything.SlowCompute.Seconds changed after mcpgen ran: run go generate ./...", component.SlowCompute{}.Seconds)
+	_ string   = stale("everything.SlowCompute.Label changed after mcpgen ran: run go generate ./...", component.SlowCompute{}.Label)
 	_ struct {
 		Seconds float64 `json:"seconds" jsonschema:"minimum=0,maximum=3600"`
 		Label   string  `json:"label,omitempty"`
-	} = stale("everything.SlowCompute changed after mcpgen ran: run go generate ./...", component.SlowCompute{})
-	_ struct{} = stale("everything.AudioContent changed after mcpgen ran: run go generate ./...", component.AudioContent{})
+	} = stale("everything.SlowCompute has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.SlowCompute{})
+	_ struct{} = stale("everything.AudioContent has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.AudioContent{})
+	_ string   = stale("everything.CustomHeader.Region changed after mcpgen ran: run go generate ./...", component.CustomHeader{}.Region)
 	_ struct {
 		Region string `json:"region" jsonschema_extras:"x-mcp-header=Region"`
-	} = stale("everything.CustomHeader changed after mcpgen ran: run go generate ./...", component.CustomHeader{})
+	} = stale("everything.CustomHeader has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.CustomHeader{})
+	_ string = stale("everything.Elicitation.Message changed after mcpgen ran: run go generate ./...", component.Elicitation{}.Message)
 	_ struct {
 		Message string `json:"message"`
-	} = stale("everything.Elicitation changed after mcpgen ran: run go generate ./...", component.Elicitation{})
-	_ struct{} = stale("everything.ElicitationDefaults changed after mcpgen ran: run go generate ./...", component.ElicitationDefaults{})
-	_ struct{} = stale("everything.ElicitationEnums changed after mcpgen ran: run go generate ./...", component.ElicitationEnums{})
-	_ struct{} = stale("everything.EmbeddedResource changed after mcpgen ran: run go generate ./...", component.EmbeddedResource{})
-	_ struct{} = stale("everything.ErrorHandling changed after mcpgen ran: run go generate ./...", component.ErrorHandling{})
-	_ struct{} = stale("everything.ImageContent changed after mcpgen ran: run go generate ./...", component.ImageContent{})
-	_ struct{} = stale("everything.InputRequiredCapabilities changed after mcpgen ran: run go generate ./...", component.InputRequiredCapabilities{})
-	_ struct{} = stale("everything.InputRequiredElicitation changed after mcpgen ran: run go generate ./...", component.InputRequiredElicitation{})
-	_ struct{} = stale("everything.InputRequiredListRoots changed after mcpgen ran: run go generate ./...", component.InputRequiredListRoots{})
-	_ struct{} = stale("everything.InputRequiredMultiRound changed after mcpgen ran: run go generate ./...", component.InputRequiredMultiRound{})
-	_ struct{} = stale("everything.InputRequiredMultipleInputs changed after mcpgen ran: run go generate ./...", component.InputRequiredMultipleInputs{})
-	_ struct{} = stale("everything.InputRequiredRequestState changed after mcpgen ran: run go generate ./...", component.InputRequiredRequestState{})
-	_ struct{} = stale("everything.InputRequiredSampling changed after mcpgen ran: run go generate ./...", component.InputRequiredSampling{})
-	_ struct{} = stale("everything.InputRequiredTamperedState changed after mcpgen ran: run go generate ./...", component.InputRequiredTamperedState{})
-	_ struct{} = stale("everything.LoggingTool changed after mcpgen ran: run go generate ./...", component.LoggingTool{})
-	_ struct{} = stale("everything.MissingCapability changed after mcpgen ran: run go generate ./...", component.MissingCapability{})
-	_ struct{} = stale("everything.MultipleContentTypes changed after mcpgen ran: run go generate ./...", component.MultipleContentTypes{})
-	_ struct{} = stale("everything.Reconnection changed after mcpgen ran: run go generate ./...", component.Reconnection{})
+	} = stale("everything.Elicitation has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.Elicitation{})
+	_ struct{} = stale("everything.ElicitationDefaults has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.ElicitationDefaults{})
+	_ struct{} = stale("everything.ElicitationEnums has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.ElicitationEnums{})
+	_ struct{} = stale("everything.EmbeddedResource has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.EmbeddedResource{})
+	_ struct{} = stale("everything.ErrorHandling has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.ErrorHandling{})
+	_ struct{} = stale("everything.ImageContent has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.ImageContent{})
+	_ struct{} = stale("everything.InputRequiredCapabilities has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.InputRequiredCapabilities{})
+	_ struct{} = stale("everything.InputRequiredElicitation has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.InputRequiredElicitation{})
+	_ struct{} = stale("everything.InputRequiredListRoots has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.InputRequiredListRoots{})
+	_ struct{} = stale("everything.InputRequiredMultiRound has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.InputRequiredMultiRound{})
+	_ struct{} = stale("everything.InputRequiredMultipleInputs has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.InputRequiredMultipleInputs{})
+	_ struct{} = stale("everything.InputRequiredRequestState has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.InputRequiredRequestState{})
+	_ struct{} = stale("everything.InputRequiredSampling has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.InputRequiredSampling{})
+	_ struct{} = stale("everything.InputRequiredTamperedState has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.InputRequiredTamperedState{})
+	_ struct{} = stale("everything.LoggingTool has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.LoggingTool{})
+	_ struct{} = stale("everything.MissingCapability has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.MissingCapability{})
+	_ struct{} = stale("everything.MultipleContentTypes has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.MultipleContentTypes{})
+	_ struct{} = stale("everything.Reconnection has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.Reconnection{})
+	_ string   = stale("everything.Sampling.Prompt changed after mcpgen ran: run go generate ./...", component.Sampling{}.Prompt)
 	_ struct {
 		Prompt string `json:"prompt"`
-	} = stale("everything.Sampling changed after mcpgen ran: run go generate ./...", component.Sampling{})
-	_ struct{} = stale("everything.SimpleText changed after mcpgen ran: run go generate ./...", component.SimpleText{})
-	_ struct{} = stale("everything.StreamingElicitation changed after mcpgen ran: run go generate ./...", component.StreamingElicitation{})
-	_ struct{} = stale("everything.ToolWithLogging changed after mcpgen ran: run go generate ./...", component.ToolWithLogging{})
-	_ struct{} = stale("everything.ToolWithProgress changed after mcpgen ran: run go generate ./...", component.ToolWithProgress{})
-	_ struct{} = stale("everything.ToolWithTask changed after mcpgen ran: run go generate ./...", component.ToolWithTask{})
-	_ struct{} = stale("everything.TriggerPromptChange changed after mcpgen ran: run go generate ./...", component.TriggerPromptChange{})
-	_ struct{} = stale("everything.TriggerToolChange changed after mcpgen ran: run go generate ./...", component.TriggerToolChange{})
-	_ struct{} = stale("everything.StaticBinary changed after mcpgen ran: run go generate ./...", component.StaticBinary{})
-	_ struct{} = stale("everything.StaticText changed after mcpgen ran: run go generate ./...", component.StaticText{})
+	} = stale("everything.Sampling has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.Sampling{})
+	_ struct{} = stale("everything.SimpleText has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.SimpleText{})
+	_ struct{} = stale("everything.StreamingElicitation has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.StreamingElicitation{})
+	_ struct{} = stale("everything.ToolWithLogging has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.ToolWithLogging{})
+	_ struct{} = stale("everything.ToolWithProgress has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.ToolWithProgress{})
+	_ struct{} = stale("everything.ToolWithTask has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.ToolWithTask{})
+	_ struct{} = stale("everything.TriggerPromptChange has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.TriggerPromptChange{})
+	_ struct{} = stale("everything.TriggerToolChange has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.TriggerToolChange{})
+	_ struct{} = stale("everything.StaticBinary has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.StaticBinary{})
+	_ struct{} = stale("everything.StaticText has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.StaticText{})
+	_ string   = stale("everything.TemplateData.ID changed after mcpgen ran: run go generate ./...", component.TemplateData{}.ID)
 	_ struct {
 		ID string `json:"id"`
-	} = stale("everything.TemplateData changed after mcpgen ran: run go generate ./...", component.TemplateData{})
-	_ struct{} = stale("everything.WatchedResource changed after mcpgen ran: run go generate ./...", component.WatchedResource{})
-	_ struct{} = stale("everything.InputRequiredPrompt changed after mcpgen ran: run go generate ./...", component.InputRequiredPrompt{})
+	} = stale("everything.TemplateData has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.TemplateData{})
+	_ struct{} = stale("everything.WatchedResource has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.WatchedResource{})
+	_ struct{} = stale("everything.InputRequiredPrompt has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.InputRequiredPrompt{})
+	_ string   = stale("everything.PromptWithArguments.Arg1 changed after mcpgen ran: run go generate ./...", component.PromptWithArguments{}.Arg1)
+	_ string   = stale("everything.PromptWithArguments.Arg2 changed after mcpgen ran: run go generate ./...", component.PromptWithArguments{}.Arg2)
 	_ struct {
 		Arg1 string `json:"arg1"`
 		Arg2 string `json:"arg2"`
-	} = stale("everything.PromptWithArguments changed after mcpgen ran: run go generate ./...", component.PromptWithArguments{})
+	} = stale("everything.PromptWithArguments has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.PromptWithArguments{})
+	_ string = stale("everything.PromptWithEmbeddedResource.ResourceURI changed after mcpgen ran: run go generate ./...", component.PromptWithEmbeddedResource{}.ResourceURI)
 	_ struct {
 		ResourceURI string `json:"resourceUri"`
-	} = stale("everything.PromptWithEmbeddedResource changed after mcpgen ran: run go generate ./...", component.PromptWithEmbeddedResource{})
-	_ struct{} = stale("everything.PromptWithImage changed after mcpgen ran: run go generate ./...", component.PromptWithImage{})
-	_ struct{} = stale("everything.SimplePrompt changed after mcpgen ran: run go generate ./...", component.SimplePrompt{})
-	_ struct{} = stale("everything.LiveStatus changed after mcpgen ran: run go generate ./...", component.LiveStatus{})
+	} = stale("everything.PromptWithEmbeddedResource has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.PromptWithEmbeddedResource{})
+	_ struct{} = stale("everything.PromptWithImage has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.PromptWithImage{})
+	_ struct{} = stale("everything.SimplePrompt has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.SimplePrompt{})
+	_ struct{} = stale("everything.LiveStatus has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.LiveStatus{})
+	_ string   = stale("everything.Greeting.Greeting changed after mcpgen ran: run go generate ./...", component.Greeting{}.Greeting)
 	_ struct {
 		Greeting string `json:"greeting"`
-	} = stale("everything.Greeting changed after mcpgen ran: run go generate ./...", component.Greeting{})
+	} = stale("everything.Greeting has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.Greeting{})
 )

@@ -98,102 +98,150 @@ var (
 	_ interface {
 		Complete(context.Context, mcpgen.CompleteRequest, memstore.Store) ([]string, error)
 	} = stale("memory.HandoffRoutine.Complete changed after mcpgen ran: run go generate ./...", (*component.HandoffRoutine)(nil))
+	_ []memstore.ObservationAdd = stale("memory.AddObservations.Observations changed after mcpgen ran: run go generate ./...", component.AddObservations{}.Observations)
 	_ struct {
 		Observations []memstore.ObservationAdd `json:"observations" jsonschema:"nullable=false"`
-	} = stale("memory.AddObservations changed after mcpgen ran: run go generate ./...", component.AddObservations{})
+	} = stale("memory.AddObservations has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.AddObservations{})
+	_ string   = stale("memstore.ObservationAdd.EntityName changed after mcpgen ran: run go generate ./...", memstore.ObservationAdd{}.EntityName)
+	_ []string = stale("memstore.ObservationAdd.Contents changed after mcpgen ran: run go generate ./...", memstore.ObservationAdd{}.Contents)
 	_ struct {
 		EntityName string   `json:"entityName"`
 		Contents   []string `json:"contents" jsonschema:"nullable=false"`
-	} = stale("memstore.ObservationAdd changed after mcpgen ran: run go generate ./...", memstore.ObservationAdd{})
+	} = stale("memstore.ObservationAdd has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", memstore.ObservationAdd{})
+	_ []memstore.Entity = stale("memory.CreateEntities.Entities changed after mcpgen ran: run go generate ./...", component.CreateEntities{}.Entities)
 	_ struct {
 		Entities []memstore.Entity `json:"entities" jsonschema:"nullable=false"`
-	} = stale("memory.CreateEntities changed after mcpgen ran: run go generate ./...", component.CreateEntities{})
+	} = stale("memory.CreateEntities has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.CreateEntities{})
+	_ string   = stale("memstore.Entity.Name changed after mcpgen ran: run go generate ./...", memstore.Entity{}.Name)
+	_ string   = stale("memstore.Entity.EntityType changed after mcpgen ran: run go generate ./...", memstore.Entity{}.EntityType)
+	_ []string = stale("memstore.Entity.Observations changed after mcpgen ran: run go generate ./...", memstore.Entity{}.Observations)
 	_ struct {
 		Name         string   `json:"name"`
 		EntityType   string   `json:"entityType"`
 		Observations []string `json:"observations" jsonschema:"nullable=false"`
-	} = stale("memstore.Entity changed after mcpgen ran: run go generate ./...", memstore.Entity{})
+	} = stale("memstore.Entity has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", memstore.Entity{})
+	_ []memstore.Relation = stale("memory.CreateRelations.Relations changed after mcpgen ran: run go generate ./...", component.CreateRelations{}.Relations)
 	_ struct {
 		Relations []memstore.Relation `json:"relations" jsonschema:"nullable=false"`
-	} = stale("memory.CreateRelations changed after mcpgen ran: run go generate ./...", component.CreateRelations{})
+	} = stale("memory.CreateRelations has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.CreateRelations{})
+	_ string = stale("memstore.Relation.From changed after mcpgen ran: run go generate ./...", memstore.Relation{}.From)
+	_ string = stale("memstore.Relation.To changed after mcpgen ran: run go generate ./...", memstore.Relation{}.To)
+	_ string = stale("memstore.Relation.RelationType changed after mcpgen ran: run go generate ./...", memstore.Relation{}.RelationType)
 	_ struct {
 		From         string `json:"from"`
 		To           string `json:"to"`
 		RelationType string `json:"relationType"`
-	} = stale("memstore.Relation changed after mcpgen ran: run go generate ./...", memstore.Relation{})
+	} = stale("memstore.Relation has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", memstore.Relation{})
+	_ string   = stale("memory.CreateTask.Title changed after mcpgen ran: run go generate ./...", component.CreateTask{}.Title)
+	_ string   = stale("memory.CreateTask.Status changed after mcpgen ran: run go generate ./...", component.CreateTask{}.Status)
+	_ string   = stale("memory.CreateTask.Notes changed after mcpgen ran: run go generate ./...", component.CreateTask{}.Notes)
+	_ []string = stale("memory.CreateTask.Entities changed after mcpgen ran: run go generate ./...", component.CreateTask{}.Entities)
 	_ struct {
 		Title    string   `json:"title" jsonschema:"minLength=1"`
 		Status   string   `json:"status,omitempty" jsonschema:"enum=open,enum=in_progress,enum=blocked,enum=done"`
 		Notes    string   `json:"notes,omitempty"`
 		Entities []string `json:"entities,omitempty"`
-	} = stale("memory.CreateTask changed after mcpgen ran: run go generate ./...", component.CreateTask{})
+	} = stale("memory.CreateTask has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.CreateTask{})
+	_ []string = stale("memory.DeleteEntities.EntityNames changed after mcpgen ran: run go generate ./...", component.DeleteEntities{}.EntityNames)
 	_ struct {
 		EntityNames []string `json:"entityNames" jsonschema:"nullable=false"`
-	} = stale("memory.DeleteEntities changed after mcpgen ran: run go generate ./...", component.DeleteEntities{})
+	} = stale("memory.DeleteEntities has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.DeleteEntities{})
+	_ []memstore.ObservationDelete = stale("memory.DeleteObservations.Deletions changed after mcpgen ran: run go generate ./...", component.DeleteObservations{}.Deletions)
 	_ struct {
 		Deletions []memstore.ObservationDelete `json:"deletions" jsonschema:"nullable=false"`
-	} = stale("memory.DeleteObservations changed after mcpgen ran: run go generate ./...", component.DeleteObservations{})
+	} = stale("memory.DeleteObservations has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.DeleteObservations{})
+	_ string   = stale("memstore.ObservationDelete.EntityName changed after mcpgen ran: run go generate ./...", memstore.ObservationDelete{}.EntityName)
+	_ []string = stale("memstore.ObservationDelete.Observations changed after mcpgen ran: run go generate ./...", memstore.ObservationDelete{}.Observations)
 	_ struct {
 		EntityName   string   `json:"entityName"`
 		Observations []string `json:"observations" jsonschema:"nullable=false"`
-	} = stale("memstore.ObservationDelete changed after mcpgen ran: run go generate ./...", memstore.ObservationDelete{})
+	} = stale("memstore.ObservationDelete has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", memstore.ObservationDelete{})
+	_ []memstore.Relation = stale("memory.DeleteRelations.Relations changed after mcpgen ran: run go generate ./...", component.DeleteRelations{}.Relations)
 	_ struct {
 		Relations []memstore.Relation `json:"relations" jsonschema:"nullable=false"`
-	} = stale("memory.DeleteRelations changed after mcpgen ran: run go generate ./...", component.DeleteRelations{})
+	} = stale("memory.DeleteRelations has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.DeleteRelations{})
+	_ string = stale("memory.ListTasks.Status changed after mcpgen ran: run go generate ./...", component.ListTasks{}.Status)
+	_ bool   = stale("memory.ListTasks.All changed after mcpgen ran: run go generate ./...", component.ListTasks{}.All)
+	_ string = stale("memory.ListTasks.Entity changed after mcpgen ran: run go generate ./...", component.ListTasks{}.Entity)
 	_ struct {
 		Status string `json:"status,omitempty" jsonschema:"enum=open,enum=in_progress,enum=blocked,enum=done"`
 		All    bool   `json:"all,omitempty"`
 		Entity string `json:"entity,omitempty"`
-	} = stale("memory.ListTasks changed after mcpgen ran: run go generate ./...", component.ListTasks{})
+	} = stale("memory.ListTasks has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.ListTasks{})
+	_ []string = stale("memory.OpenNodes.Names changed after mcpgen ran: run go generate ./...", component.OpenNodes{}.Names)
 	_ struct {
 		Names []string `json:"names" jsonschema:"nullable=false"`
-	} = stale("memory.OpenNodes changed after mcpgen ran: run go generate ./...", component.OpenNodes{})
-	_ struct{} = stale("memory.ReadGraph changed after mcpgen ran: run go generate ./...", component.ReadGraph{})
+	} = stale("memory.OpenNodes has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.OpenNodes{})
+	_ struct{} = stale("memory.ReadGraph has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.ReadGraph{})
+	_ string   = stale("memory.SearchNodes.Query changed after mcpgen ran: run go generate ./...", component.SearchNodes{}.Query)
 	_ struct {
 		Query string `json:"query"`
-	} = stale("memory.SearchNodes changed after mcpgen ran: run go generate ./...", component.SearchNodes{})
+	} = stale("memory.SearchNodes has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.SearchNodes{})
+	_ int64     = stale("memory.UpdateTask.ID changed after mcpgen ran: run go generate ./...", component.UpdateTask{}.ID)
+	_ *string   = stale("memory.UpdateTask.Title changed after mcpgen ran: run go generate ./...", component.UpdateTask{}.Title)
+	_ *string   = stale("memory.UpdateTask.Status changed after mcpgen ran: run go generate ./...", component.UpdateTask{}.Status)
+	_ *string   = stale("memory.UpdateTask.Notes changed after mcpgen ran: run go generate ./...", component.UpdateTask{}.Notes)
+	_ *[]string = stale("memory.UpdateTask.Entities changed after mcpgen ran: run go generate ./...", component.UpdateTask{}.Entities)
 	_ struct {
 		ID       int64     `json:"id" jsonschema:"minimum=1"`
 		Title    *string   `json:"title,omitempty" jsonschema:"minLength=1"`
 		Status   *string   `json:"status,omitempty" jsonschema:"enum=open,enum=in_progress,enum=blocked,enum=done"`
 		Notes    *string   `json:"notes,omitempty"`
 		Entities *[]string `json:"entities,omitempty"`
-	} = stale("memory.UpdateTask changed after mcpgen ran: run go generate ./...", component.UpdateTask{})
-	_ struct{} = stale("memory.ActiveTasks changed after mcpgen ran: run go generate ./...", component.ActiveTasks{})
+	} = stale("memory.UpdateTask has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.UpdateTask{})
+	_ struct{} = stale("memory.ActiveTasks has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.ActiveTasks{})
+	_ string   = stale("memory.Changes.Since changed after mcpgen ran: run go generate ./...", component.Changes{}.Since)
 	_ struct {
 		Since string `json:"since"`
-	} = stale("memory.Changes changed after mcpgen ran: run go generate ./...", component.Changes{})
+	} = stale("memory.Changes has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.Changes{})
+	_ string = stale("memory.Entity.Name changed after mcpgen ran: run go generate ./...", component.Entity{}.Name)
 	_ struct {
 		Name string `json:"name"`
-	} = stale("memory.Entity changed after mcpgen ran: run go generate ./...", component.Entity{})
+	} = stale("memory.Entity has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.Entity{})
+	_ string = stale("memory.EntityHistory.Name changed after mcpgen ran: run go generate ./...", component.EntityHistory{}.Name)
 	_ struct {
 		Name string `json:"name"`
-	} = stale("memory.EntityHistory changed after mcpgen ran: run go generate ./...", component.EntityHistory{})
-	_ struct{} = stale("memory.GraphEntities changed after mcpgen ran: run go generate ./...", component.GraphEntities{})
-	_ struct{} = stale("memory.KnowledgeGraph changed after mcpgen ran: run go generate ./...", component.KnowledgeGraph{})
-	_ struct{} = stale("memory.SessionDelta changed after mcpgen ran: run go generate ./...", component.SessionDelta{})
+	} = stale("memory.EntityHistory has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.EntityHistory{})
+	_ struct{} = stale("memory.GraphEntities has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.GraphEntities{})
+	_ struct{} = stale("memory.KnowledgeGraph has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.KnowledgeGraph{})
+	_ struct{} = stale("memory.SessionDelta has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.SessionDelta{})
+	_ *string  = stale("memory.AnalyzeTechDebt.Entity changed after mcpgen ran: run go generate ./...", component.AnalyzeTechDebt{}.Entity)
 	_ struct {
 		Entity *string `json:"entity,omitempty"`
-	} = stale("memory.AnalyzeTechDebt changed after mcpgen ran: run go generate ./...", component.AnalyzeTechDebt{})
+	} = stale("memory.AnalyzeTechDebt has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.AnalyzeTechDebt{})
+	_ *string = stale("memory.HandoffRoutine.Focus changed after mcpgen ran: run go generate ./...", component.HandoffRoutine{}.Focus)
 	_ struct {
 		Focus *string `json:"focus,omitempty"`
-	} = stale("memory.HandoffRoutine changed after mcpgen ran: run go generate ./...", component.HandoffRoutine{})
+	} = stale("memory.HandoffRoutine has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.HandoffRoutine{})
+	_ []memstore.AddedObservations = stale("memory.AddedResults.Results changed after mcpgen ran: run go generate ./...", component.AddedResults{}.Results)
 	_ struct {
 		Results []memstore.AddedObservations `json:"results" jsonschema:"nullable=false"`
-	} = stale("memory.AddedResults changed after mcpgen ran: run go generate ./...", component.AddedResults{})
+	} = stale("memory.AddedResults has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.AddedResults{})
+	_ string   = stale("memstore.AddedObservations.EntityName changed after mcpgen ran: run go generate ./...", memstore.AddedObservations{}.EntityName)
+	_ []string = stale("memstore.AddedObservations.AddedObservations changed after mcpgen ran: run go generate ./...", memstore.AddedObservations{}.AddedObservations)
 	_ struct {
 		EntityName        string   `json:"entityName"`
 		AddedObservations []string `json:"addedObservations" jsonschema:"nullable=false"`
-	} = stale("memstore.AddedObservations changed after mcpgen ran: run go generate ./...", memstore.AddedObservations{})
+	} = stale("memstore.AddedObservations has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", memstore.AddedObservations{})
+	_ []memstore.Entity = stale("memory.Entities.Entities changed after mcpgen ran: run go generate ./...", component.Entities{}.Entities)
 	_ struct {
 		Entities []memstore.Entity `json:"entities" jsonschema:"nullable=false"`
-	} = stale("memory.Entities changed after mcpgen ran: run go generate ./...", component.Entities{})
+	} = stale("memory.Entities has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.Entities{})
+	_ []memstore.Relation = stale("memory.Relations.Relations changed after mcpgen ran: run go generate ./...", component.Relations{}.Relations)
 	_ struct {
 		Relations []memstore.Relation `json:"relations" jsonschema:"nullable=false"`
-	} = stale("memory.Relations changed after mcpgen ran: run go generate ./...", component.Relations{})
+	} = stale("memory.Relations has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.Relations{})
+	_ memstore.Task = stale("memory.TaskResult.Task changed after mcpgen ran: run go generate ./...", component.TaskResult{}.Task)
 	_ struct {
 		Task memstore.Task `json:"task"`
-	} = stale("memory.TaskResult changed after mcpgen ran: run go generate ./...", component.TaskResult{})
+	} = stale("memory.TaskResult has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.TaskResult{})
+	_ int64               = stale("memstore.Task.ID changed after mcpgen ran: run go generate ./...", memstore.Task{}.ID)
+	_ string              = stale("memstore.Task.Title changed after mcpgen ran: run go generate ./...", memstore.Task{}.Title)
+	_ memstore.TaskStatus = stale("memstore.Task.Status changed after mcpgen ran: run go generate ./...", memstore.Task{}.Status)
+	_ string              = stale("memstore.Task.Notes changed after mcpgen ran: run go generate ./...", memstore.Task{}.Notes)
+	_ []string            = stale("memstore.Task.Entities changed after mcpgen ran: run go generate ./...", memstore.Task{}.Entities)
+	_ time.Time           = stale("memstore.Task.CreatedAt changed after mcpgen ran: run go generate ./...", memstore.Task{}.CreatedAt)
+	_ time.Time           = stale("memstore.Task.UpdatedAt changed after mcpgen ran: run go generate ./...", memstore.Task{}.UpdatedAt)
 	_ struct {
 		ID        int64               `json:"id"`
 		Title     string              `json:"title"`
@@ -202,16 +250,21 @@ var (
 		Entities  []string            `json:"entities"`
 		CreatedAt time.Time           `json:"createdAt"`
 		UpdatedAt time.Time           `json:"updatedAt"`
-	} = stale("memstore.Task changed after mcpgen ran: run go generate ./...", memstore.Task{})
+	} = stale("memstore.Task has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", memstore.Task{})
+	_ bool   = stale("memory.Done.Success changed after mcpgen ran: run go generate ./...", component.Done{}.Success)
+	_ string = stale("memory.Done.Message changed after mcpgen ran: run go generate ./...", component.Done{}.Message)
 	_ struct {
 		Success bool   `json:"success"`
 		Message string `json:"message"`
-	} = stale("memory.Done changed after mcpgen ran: run go generate ./...", component.Done{})
+	} = stale("memory.Done has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.Done{})
+	_ []memstore.Task = stale("memory.TaskList.Tasks changed after mcpgen ran: run go generate ./...", component.TaskList{}.Tasks)
 	_ struct {
 		Tasks []memstore.Task `json:"tasks"`
-	} = stale("memory.TaskList changed after mcpgen ran: run go generate ./...", component.TaskList{})
+	} = stale("memory.TaskList has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.TaskList{})
+	_ []memstore.Entity   = stale("memstore.Graph.Entities changed after mcpgen ran: run go generate ./...", memstore.Graph{}.Entities)
+	_ []memstore.Relation = stale("memstore.Graph.Relations changed after mcpgen ran: run go generate ./...", memstore.Graph{}.Relations)
 	_ struct {
 		Entities  []memstore.Entity   `json:"entities" jsonschema:"nullable=false"`
 		Relations []memstore.Relation `json:"relations" jsonschema:"nullable=false"`
-	} = stale("memstore.Graph changed after mcpgen ran: run go generate ./...", memstore.Graph{})
+	} = stale("memstore.Graph has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", memstore.Graph{})
 )

@@ -33,18 +33,24 @@ var (
 	_ interface {
 		Get(context.Context, *component.Store) (string, error)
 	} = stale("notes.Summarize.Get changed after mcpgen ran: run go generate ./...", (*component.Summarize)(nil))
+	_ string = stale("notes.AddNote.ID changed after mcpgen ran: run go generate ./...", component.AddNote{}.ID)
+	_ string = stale("notes.AddNote.Text changed after mcpgen ran: run go generate ./...", component.AddNote{}.Text)
 	_ struct {
 		ID   string `json:"id" jsonschema:"pattern=^[a-z0-9-]+$"`
 		Text string `json:"text" jsonschema:"minLength=1"`
-	} = stale("notes.AddNote changed after mcpgen ran: run go generate ./...", component.AddNote{})
+	} = stale("notes.AddNote has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.AddNote{})
+	_ string = stale("notes.Note.ID changed after mcpgen ran: run go generate ./...", component.Note{}.ID)
 	_ struct {
 		ID string `json:"id"`
-	} = stale("notes.Note changed after mcpgen ran: run go generate ./...", component.Note{})
+	} = stale("notes.Note has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.Note{})
+	_ string = stale("notes.Summarize.ID changed after mcpgen ran: run go generate ./...", component.Summarize{}.ID)
 	_ struct {
 		ID string `json:"id"`
-	} = stale("notes.Summarize changed after mcpgen ran: run go generate ./...", component.Summarize{})
+	} = stale("notes.Summarize has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.Summarize{})
+	_ string = stale("notes.Saved.ID changed after mcpgen ran: run go generate ./...", component.Saved{}.ID)
+	_ int    = stale("notes.Saved.Count changed after mcpgen ran: run go generate ./...", component.Saved{}.Count)
 	_ struct {
 		ID    string `json:"id"`
 		Count int    `json:"count"`
-	} = stale("notes.Saved changed after mcpgen ran: run go generate ./...", component.Saved{})
+	} = stale("notes.Saved has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.Saved{})
 )

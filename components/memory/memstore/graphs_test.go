@@ -9,7 +9,6 @@ import (
 	"sync"
 	"testing"
 	"time"
-
 )
 
 // openGraphsTest opens a fresh store of the backend under test with its

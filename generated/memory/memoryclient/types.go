@@ -228,7 +228,8 @@ type EntityFilter struct {
 // It is a copy of memory.Graph, of package
 // github.com/mcpgen/mcpgen/components/memory, with the same JSON form.
 type Graph struct {
-	MemstoreGraph
+	Entities  []Entity   `json:"entities" jsonschema:"nullable=false"`
+	Relations []Relation `json:"relations" jsonschema:"nullable=false"`
 }
 
 // Draft a hand-off note for whoever picks up the work next, from the active tasks and the most recent changes to the knowledge graph.

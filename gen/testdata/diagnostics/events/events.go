@@ -4,6 +4,12 @@
 //mcp:server name=eventmistakes
 package events
 
+import (
+	"context"
+
+	"github.com/mcpgen/mcpgen"
+)
+
 // Gone names a filter that does not exist.
 //
 /* want `filter type "Nope" not found` */ //mcp:event name=gone filter=Nope
@@ -48,3 +54,31 @@ type WrongFilter struct {
 }
 
 func (WrongFilter) Match(s string) bool { return s == "" } // want `WrongFilter.Match: Match of an event filter has the wrong signature\n\tdeclare func \(f WrongFilter\) Match\(e WrongMatch\) bool`
+
+// Emits calls mcpgen.Emit right and wrong: with an event, with a type
+// parameter that allows only events, with a type that is no event and
+// with a type parameter that allows anything.
+func Emits(ctx context.Context) error {
+	_ = mcpgen.Emit(ctx, WrongMatch{})
+	_ = emitSome(ctx, []WrongMatch{{}})
+	_ = emitAny(ctx, []Kind{"x"})
+	return mcpgen.Emit(ctx, Kind("x")) // want `mcpgen.Emit: Kind is not an //mcp:event type: Emit would fail when it runs\n\temit a value of an //mcp:event type of this package: .*WrongMatch`
+}
+
+func emitSome[E WrongMatch | Gone](ctx context.Context, evs []E) error {
+	for _, ev := range evs {
+		if err := mcpgen.Emit(ctx, ev); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func emitAny[E any](ctx context.Context, evs []E) error {
+	for _, ev := range evs {
+		if err := mcpgen.Emit(ctx, ev); err != nil { // want `mcpgen.Emit: E is not an //mcp:event type`
+			return err
+		}
+	}
+	return nil
+}

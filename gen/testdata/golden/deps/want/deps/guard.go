@@ -38,17 +38,22 @@ var (
 	_ interface {
 		Get(context.Context, component.Clock, *store.Store, *cache.Server) (string, error)
 	} = stale("deps.Digest.Get changed after mcpgen ran: run go generate ./...", (*component.Digest)(nil))
+	_ string = stale("deps.Recall.Key changed after mcpgen ran: run go generate ./...", component.Recall{}.Key)
 	_ struct {
 		Key string `json:"key"`
-	} = stale("deps.Recall changed after mcpgen ran: run go generate ./...", component.Recall{})
+	} = stale("deps.Recall has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.Recall{})
+	_ string = stale("deps.Remember.Key changed after mcpgen ran: run go generate ./...", component.Remember{}.Key)
+	_ string = stale("deps.Remember.Value changed after mcpgen ran: run go generate ./...", component.Remember{}.Value)
 	_ struct {
 		Key   string `json:"key"`
 		Value string `json:"value"`
-	} = stale("deps.Remember changed after mcpgen ran: run go generate ./...", component.Remember{})
+	} = stale("deps.Remember has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.Remember{})
+	_ string = stale("deps.Entry.Key changed after mcpgen ran: run go generate ./...", component.Entry{}.Key)
 	_ struct {
 		Key string `json:"key"`
-	} = stale("deps.Entry changed after mcpgen ran: run go generate ./...", component.Entry{})
+	} = stale("deps.Entry has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.Entry{})
+	_ string = stale("deps.Digest.Heading changed after mcpgen ran: run go generate ./...", component.Digest{}.Heading)
 	_ struct {
 		Heading string `json:"heading,omitempty"`
-	} = stale("deps.Digest changed after mcpgen ran: run go generate ./...", component.Digest{})
+	} = stale("deps.Digest has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.Digest{})
 )

@@ -24,5 +24,5 @@ var (
 	_ interface {
 		Files(context.Context) ([]mcpgen.SkillFile, error)
 	} = stale("dynskill.Greeting.Files changed after mcpgen ran: run go generate ./...", (*component.Greeting)(nil))
-	_ struct{} = stale("dynskill.Greeting changed after mcpgen ran: run go generate ./...", component.Greeting{})
+	_ struct{} = stale("dynskill.Greeting has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.Greeting{})
 )

@@ -46,11 +46,19 @@ var (
 	_ interface {
 		Get(context.Context) (string, error)
 	} = stale("options.Standup.Get changed after mcpgen ran: run go generate ./...", (*component.Standup)(nil))
-	_ struct{} = stale("options.Purge changed after mcpgen ran: run go generate ./...", component.Purge{})
+	_ struct{} = stale("options.Purge has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.Purge{})
+	_ string   = stale("options.Rename.From changed after mcpgen ran: run go generate ./...", component.Rename{}.From)
+	_ string   = stale("options.Rename.To changed after mcpgen ran: run go generate ./...", component.Rename{}.To)
 	_ struct {
 		From string `json:"from"`
 		To   string `json:"to"`
-	} = stale("options.Rename changed after mcpgen ran: run go generate ./...", component.Rename{})
+	} = stale("options.Rename has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.Rename{})
+	_ string    = stale("options.SearchDocs.Query changed after mcpgen ran: run go generate ./...", component.SearchDocs{}.Query)
+	_ int       = stale("options.SearchDocs.Limit changed after mcpgen ran: run go generate ./...", component.SearchDocs{}.Limit)
+	_ time.Time = stale("options.SearchDocs.Since changed after mcpgen ran: run go generate ./...", component.SearchDocs{}.Since)
+	_ string    = stale("options.SearchDocs.Order changed after mcpgen ran: run go generate ./...", component.SearchDocs{}.Order)
+	_ []string  = stale("options.SearchDocs.Tags changed after mcpgen ran: run go generate ./...", component.SearchDocs{}.Tags)
+	_ string    = stale("options.SearchDocs.Email changed after mcpgen ran: run go generate ./...", component.SearchDocs{}.Email)
 	_ struct {
 		Query string    `json:"query" jsonschema:"minLength=2,example=golang,example=mcp"`
 		Limit int       `json:"limit,omitempty" jsonschema:"minimum=1,maximum=50,default=10"`
@@ -58,13 +66,15 @@ var (
 		Order string    `json:"order,omitempty" jsonschema:"enum=relevance,enum=date"`
 		Tags  []string  `json:"tags,omitempty" jsonschema:"minItems=1,maxItems=5"`
 		Email string    `json:"email,omitempty" jsonschema:"format=email,pattern=@example\\.com$"`
-	} = stale("options.SearchDocs changed after mcpgen ran: run go generate ./...", component.SearchDocs{})
-	_ struct{} = stale("options.Touch changed after mcpgen ran: run go generate ./...", component.Touch{})
-	_ struct{} = stale("options.Status changed after mcpgen ran: run go generate ./...", component.Status{})
+	} = stale("options.SearchDocs has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.SearchDocs{})
+	_ struct{} = stale("options.Touch has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.Touch{})
+	_ struct{} = stale("options.Status has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.Status{})
+	_ string   = stale("options.Profile.User changed after mcpgen ran: run go generate ./...", component.Profile{}.User)
 	_ struct {
 		User string `json:"user"`
-	} = stale("options.Profile changed after mcpgen ran: run go generate ./...", component.Profile{})
+	} = stale("options.Profile has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.Profile{})
+	_ string = stale("options.Standup.Yesterday changed after mcpgen ran: run go generate ./...", component.Standup{}.Yesterday)
 	_ struct {
 		Yesterday string `json:"yesterday"`
-	} = stale("options.Standup changed after mcpgen ran: run go generate ./...", component.Standup{})
+	} = stale("options.Standup has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.Standup{})
 )

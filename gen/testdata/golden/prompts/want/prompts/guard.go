@@ -33,9 +33,11 @@ var (
 	_ interface {
 		Get(context.Context) ([]mcpgen.PromptMessage, error)
 	} = stale("prompts.Translate.Get changed after mcpgen ran: run go generate ./...", (*component.Translate)(nil))
-	_ struct{} = stale("prompts.Greeting changed after mcpgen ran: run go generate ./...", component.Greeting{})
+	_ struct{} = stale("prompts.Greeting has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.Greeting{})
+	_ string   = stale("prompts.Translate.Text changed after mcpgen ran: run go generate ./...", component.Translate{}.Text)
+	_ string   = stale("prompts.Translate.Target changed after mcpgen ran: run go generate ./...", component.Translate{}.Target)
 	_ struct {
 		Text   string `json:"text"`
 		Target string `json:"target"`
-	} = stale("prompts.Translate changed after mcpgen ran: run go generate ./...", component.Translate{})
+	} = stale("prompts.Translate has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.Translate{})
 )

@@ -42,15 +42,18 @@ var (
 	_ interface {
 		Read(context.Context) (component.AppConfig, error)
 	} = stale("resources.Settings.Read changed after mcpgen ran: run go generate ./...", (*component.Settings)(nil))
+	_ string = stale("resources.Account.ID changed after mcpgen ran: run go generate ./...", component.Account{}.ID)
 	_ struct {
 		ID string `json:"account_id"`
-	} = stale("resources.Account changed after mcpgen ran: run go generate ./...", component.Account{})
-	_ struct{} = stale("resources.Bundle changed after mcpgen ran: run go generate ./...", component.Bundle{})
-	_ struct{} = stale("resources.Logo changed after mcpgen ran: run go generate ./...", component.Logo{})
+	} = stale("resources.Account has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.Account{})
+	_ struct{} = stale("resources.Bundle has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.Bundle{})
+	_ struct{} = stale("resources.Logo has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.Logo{})
+	_ string   = stale("resources.Note.Folder changed after mcpgen ran: run go generate ./...", component.Note{}.Folder)
+	_ string   = stale("resources.Note.Path changed after mcpgen ran: run go generate ./...", component.Note{}.Path)
 	_ struct {
 		Folder string `json:"folder"`
 		Path   string `json:"path"`
-	} = stale("resources.Note changed after mcpgen ran: run go generate ./...", component.Note{})
-	_ struct{} = stale("resources.Readme changed after mcpgen ran: run go generate ./...", component.Readme{})
-	_ struct{} = stale("resources.Settings changed after mcpgen ran: run go generate ./...", component.Settings{})
+	} = stale("resources.Note has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.Note{})
+	_ struct{} = stale("resources.Readme has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.Readme{})
+	_ struct{} = stale("resources.Settings has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.Settings{})
 )

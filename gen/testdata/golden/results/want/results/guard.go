@@ -40,28 +40,44 @@ var (
 	_ interface {
 		Call(context.Context) (map[string]int, error)
 	} = stale("results.Tally.Call changed after mcpgen ran: run go generate ./...", (*component.Tally)(nil))
+	_ string = stale("results.Forget.Fact changed after mcpgen ran: run go generate ./...", component.Forget{}.Fact)
 	_ struct {
 		Fact string `json:"fact"`
-	} = stale("results.Forget changed after mcpgen ran: run go generate ./...", component.Forget{})
+	} = stale("results.Forget has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.Forget{})
+	_ string = stale("results.Lookup.Key changed after mcpgen ran: run go generate ./...", component.Lookup{}.Key)
 	_ struct {
 		Key string `json:"key" jsonschema:"pattern=^[a-z]+$"`
-	} = stale("results.Lookup changed after mcpgen ran: run go generate ./...", component.Lookup{})
+	} = stale("results.Lookup has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.Lookup{})
+	_ []float64 = stale("results.Measure.Values changed after mcpgen ran: run go generate ./...", component.Measure{}.Values)
+	_ string    = stale("results.Measure.Unit changed after mcpgen ran: run go generate ./...", component.Measure{}.Unit)
 	_ struct {
 		Values []float64 `json:"values" jsonschema:"minItems=1,maxItems=1000"`
 		Unit   string    `json:"unit,omitempty" jsonschema:"enum=m,enum=s,enum=kg"`
-	} = stale("results.Measure changed after mcpgen ran: run go generate ./...", component.Measure{})
-	_ struct{} = stale("results.Picture changed after mcpgen ran: run go generate ./...", component.Picture{})
+	} = stale("results.Measure has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.Measure{})
+	_ struct{} = stale("results.Picture has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.Picture{})
+	_ string   = stale("results.Shout.Text changed after mcpgen ran: run go generate ./...", component.Shout{}.Text)
+	_ int      = stale("results.Shout.Bangs changed after mcpgen ran: run go generate ./...", component.Shout{}.Bangs)
 	_ struct {
 		Text  string `json:"text" jsonschema:"minLength=1,maxLength=200"`
 		Bangs int    `json:"bangs,omitempty" jsonschema:"minimum=0,maximum=5,default=1"`
-	} = stale("results.Shout changed after mcpgen ran: run go generate ./...", component.Shout{})
+	} = stale("results.Shout has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.Shout{})
+	_ string = stale("results.Tally.Text changed after mcpgen ran: run go generate ./...", component.Tally{}.Text)
 	_ struct {
 		Text string `json:"text"`
-	} = stale("results.Tally changed after mcpgen ran: run go generate ./...", component.Tally{})
+	} = stale("results.Tally has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.Tally{})
+	_ string = stale("results.Forgotten.Fact changed after mcpgen ran: run go generate ./...", component.Forgotten{}.Fact)
+	_ bool   = stale("results.Forgotten.Gone changed after mcpgen ran: run go generate ./...", component.Forgotten{}.Gone)
 	_ struct {
 		Fact string `json:"fact"`
 		Gone bool   `json:"gone"`
-	} = stale("results.Forgotten changed after mcpgen ran: run go generate ./...", component.Forgotten{})
+	} = stale("results.Forgotten has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.Forgotten{})
+	_ int         = stale("results.Stats.Count changed after mcpgen ran: run go generate ./...", component.Stats{}.Count)
+	_ float64     = stale("results.Stats.Mean changed after mcpgen ran: run go generate ./...", component.Stats{}.Mean)
+	_ float64     = stale("results.Stats.Min changed after mcpgen ran: run go generate ./...", component.Stats{}.Min)
+	_ float64     = stale("results.Stats.Max changed after mcpgen ran: run go generate ./...", component.Stats{}.Max)
+	_ string      = stale("results.Stats.Unit changed after mcpgen ran: run go generate ./...", component.Stats{}.Unit)
+	_ []float64   = stale("results.Stats.Sorted changed after mcpgen ran: run go generate ./...", component.Stats{}.Sorted)
+	_ json.Number = stale("results.Stats.Total changed after mcpgen ran: run go generate ./...", component.Stats{}.Total)
 	_ struct {
 		Count  int     `json:"count"`
 		Mean   float64 `json:"mean"`
@@ -70,5 +86,5 @@ var (
 		Unit   string      `json:"unit,omitempty"`
 		Sorted []float64   `json:"sorted"`
 		Total  json.Number `json:"total"`
-	} = stale("results.Stats changed after mcpgen ran: run go generate ./...", component.Stats{})
+	} = stale("results.Stats has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.Stats{})
 )

@@ -24,5 +24,5 @@ var (
 	_ interface {
 		Files(context.Context, *mcpgen.Request, *component.Clock) ([]mcpgen.SkillFile, error)
 	} = stale("skills.Status.Files changed after mcpgen ran: run go generate ./...", (*component.Status)(nil))
-	_ struct{} = stale("skills.Status changed after mcpgen ran: run go generate ./...", component.Status{})
+	_ struct{} = stale("skills.Status has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.Status{})
 )

@@ -30,8 +30,9 @@ var (
 	_ interface {
 		Call(context.Context) (string, error)
 	} = stale("tasks.Reindex.Call changed after mcpgen ran: run go generate ./...", (*component.Reindex)(nil))
+	_ string = stale("tasks.Export.Dest changed after mcpgen ran: run go generate ./...", component.Export{}.Dest)
 	_ struct {
 		Dest string `json:"dest"`
-	} = stale("tasks.Export changed after mcpgen ran: run go generate ./...", component.Export{})
-	_ struct{} = stale("tasks.Reindex changed after mcpgen ran: run go generate ./...", component.Reindex{})
+	} = stale("tasks.Export has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.Export{})
+	_ struct{} = stale("tasks.Reindex has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.Reindex{})
 )

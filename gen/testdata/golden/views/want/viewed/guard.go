@@ -35,17 +35,21 @@ var (
 	_ interface {
 		Call(context.Context) (string, error)
 	} = stale("views.Units.Call changed after mcpgen ran: run go generate ./...", (*component.Units)(nil))
-	_ struct{} = stale("views.Alerts changed after mcpgen ran: run go generate ./...", component.Alerts{})
-	_ struct{} = stale("views.Forecast changed after mcpgen ran: run go generate ./...", component.Forecast{})
+	_ struct{} = stale("views.Alerts has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.Alerts{})
+	_ struct{} = stale("views.Forecast has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.Forecast{})
+	_ string   = stale("views.GetWeather.City changed after mcpgen ran: run go generate ./...", component.GetWeather{}.City)
 	_ struct {
 		City string `json:"city"`
-	} = stale("views.GetWeather changed after mcpgen ran: run go generate ./...", component.GetWeather{})
-	_ struct{} = stale("views.RefreshWeather changed after mcpgen ran: run go generate ./...", component.RefreshWeather{})
+	} = stale("views.GetWeather has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.GetWeather{})
+	_ struct{} = stale("views.RefreshWeather has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.RefreshWeather{})
+	_ float64  = stale("views.Units.C changed after mcpgen ran: run go generate ./...", component.Units{}.C)
 	_ struct {
 		C float64 `json:"c"`
-	} = stale("views.Units changed after mcpgen ran: run go generate ./...", component.Units{})
+	} = stale("views.Units has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.Units{})
+	_ string  = stale("views.Report.City changed after mcpgen ran: run go generate ./...", component.Report{}.City)
+	_ float64 = stale("views.Report.TempC changed after mcpgen ran: run go generate ./...", component.Report{}.TempC)
 	_ struct {
 		City  string  `json:"city"`
 		TempC float64 `json:"tempC"`
-	} = stale("views.Report changed after mcpgen ran: run go generate ./...", component.Report{})
+	} = stale("views.Report has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.Report{})
 )

@@ -40,50 +40,70 @@ var (
 	_ interface {
 		Read(context.Context) (string, error)
 	} = stale("wire.Place.Read changed after mcpgen ran: run go generate ./...", (*component.Place)(nil))
+	_ int = stale("wire.Browse.N changed after mcpgen ran: run go generate ./...", component.Browse{}.N)
 	_ struct {
 		N int `json:"n" jsonschema:"minimum=0,maximum=5"`
-	} = stale("wire.Browse changed after mcpgen ran: run go generate ./...", component.Browse{})
+	} = stale("wire.Browse has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.Browse{})
+	_ []string = stale("wire.Count.Words changed after mcpgen ran: run go generate ./...", component.Count{}.Words)
 	_ struct {
 		Words []string `json:"words" jsonschema:"nullable=false"`
-	} = stale("wire.Count changed after mcpgen ran: run go generate ./...", component.Count{})
+	} = stale("wire.Count has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.Count{})
+	_ string = stale("wire.Find.Key changed after mcpgen ran: run go generate ./...", component.Find{}.Key)
 	_ struct {
 		Key string `json:"key"`
-	} = stale("wire.Find changed after mcpgen ran: run go generate ./...", component.Find{})
+	} = stale("wire.Find has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.Find{})
+	_ string = stale("wire.Base.ID changed after mcpgen ran: run go generate ./...", component.Base{}.ID)
+	_ string = stale("wire.Base.Name changed after mcpgen ran: run go generate ./...", component.Base{}.Name)
 	_ struct {
 		ID   string `json:"id"`
 		Name string `json:"name"`
-	} = stale("wire.Base changed after mcpgen ran: run go generate ./...", component.Base{})
+	} = stale("wire.Base has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.Base{})
+	_ string = stale("wire.Other.Name changed after mcpgen ran: run go generate ./...", component.Other{}.Name)
+	_ string = stale("wire.Other.Kind changed after mcpgen ran: run go generate ./...", component.Other{}.Kind)
 	_ struct {
 		Name string `json:"name"`
 		Kind string `json:"kind"`
-	} = stale("wire.Other changed after mcpgen ran: run go generate ./...", component.Other{})
+	} = stale("wire.Other has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.Other{})
+	_ string = stale("wire.Extra.Note changed after mcpgen ran: run go generate ./...", component.Extra{}.Note)
 	_ struct {
 		Note string `json:"note"`
-	} = stale("wire.Extra changed after mcpgen ran: run go generate ./...", component.Extra{})
+	} = stale("wire.Extra has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.Extra{})
+	_ component.Point = stale("wire.Segment.From changed after mcpgen ran: run go generate ./...", component.Segment{}.From)
+	_ component.Point = stale("wire.Segment.To changed after mcpgen ran: run go generate ./...", component.Segment{}.To)
 	_ struct {
 		From component.Point `json:"from"`
 		To   component.Point `json:"to"`
-	} = stale("wire.Segment changed after mcpgen ran: run go generate ./...", component.Segment{})
+	} = stale("wire.Segment has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.Segment{})
+	_ int32 = stale("wire.Point.X changed after mcpgen ran: run go generate ./...", component.Point{}.X)
+	_ int32 = stale("wire.Point.Y changed after mcpgen ran: run go generate ./...", component.Point{}.Y)
 	_ struct {
 		X int32 `json:"x"`
 		Y int32 `json:"y"`
-	} = stale("wire.Point changed after mcpgen ran: run go generate ./...", component.Point{})
+	} = stale("wire.Point has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.Point{})
+	_ string           = stale("wire.Node.Label changed after mcpgen ran: run go generate ./...", component.Node{}.Label)
+	_ []component.Node = stale("wire.Node.Children changed after mcpgen ran: run go generate ./...", component.Node{}.Children)
+	_ *component.Node  = stale("wire.Node.Parent changed after mcpgen ran: run go generate ./...", component.Node{}.Parent)
 	_ struct {
 		Label    string           `json:"label"`
 		Children []component.Node `json:"children,omitempty"`
 		Parent   *component.Node  `json:"parent,omitempty"`
-	} = stale("wire.Node changed after mcpgen ran: run go generate ./...", component.Node{})
+	} = stale("wire.Node has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.Node{})
+	_ string = stale("wire.Place.Name changed after mcpgen ran: run go generate ./...", component.Place{}.Name)
 	_ struct {
 		Name string `json:"name"`
-	} = stale("wire.Place changed after mcpgen ran: run go generate ./...", component.Place{})
+	} = stale("wire.Place has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.Place{})
+	_ []component.Item = stale("wire.Page[wire.Item].Items changed after mcpgen ran: run go generate ./...", component.Page[component.Item]{}.Items)
+	_ bool             = stale("wire.Page[wire.Item].More changed after mcpgen ran: run go generate ./...", component.Page[component.Item]{}.More)
 	_ struct {
 		Items []component.Item `json:"items"`
 		More  bool             `json:"more"`
-	} = stale("wire.Page[wire.Item] changed after mcpgen ran: run go generate ./...", component.Page[component.Item]{})
+	} = stale("wire.Page[wire.Item] has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.Page[component.Item]{})
+	_ string = stale("wire.Item.Name changed after mcpgen ran: run go generate ./...", component.Item{}.Name)
 	_ struct {
 		Name string `json:"name"`
-	} = stale("wire.Item changed after mcpgen ran: run go generate ./...", component.Item{})
+	} = stale("wire.Item has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.Item{})
+	_ string = stale("wire.Found.Key changed after mcpgen ran: run go generate ./...", component.Found{}.Key)
 	_ struct {
 		Key string `json:"key"`
-	} = stale("wire.Found changed after mcpgen ran: run go generate ./...", component.Found{})
+	} = stale("wire.Found has a new field, or a changed tag or field order, since mcpgen ran: run go generate ./...", component.Found{})
 )

@@ -10,16 +10,6 @@ import (
 	"time"
 )
 
-// Base and Other both have a Name at the same depth: encoding/json drops
-// both, and so do the schemas.
-//
-// It is a copy of wire.Base, of package
-// github.com/mcpgen/mcpgen/gen/testdata/golden/wire, with the same JSON form.
-type Base struct {
-	ID   string `json:"id"`
-	Name string `json:"name"`
-}
-
 // Browse returns a page of items: a generic instantiation as a result.
 //
 // It is a copy of wire.Browse, of package
@@ -36,14 +26,6 @@ type Browse struct {
 type Count struct {
 	// The words; null is refused although a nil slice would decode.
 	Words []string `json:"words" jsonschema:"nullable=false"`
-}
-
-// Extra is embedded through a pointer: when nil, its fields are absent.
-//
-// It is a copy of wire.Extra, of package
-// github.com/mcpgen/mcpgen/gen/testdata/golden/wire, with the same JSON form.
-type Extra struct {
-	Note string `json:"note"`
 }
 
 // Find returns nothing for an unknown key: a nil *Found and no error.
@@ -93,15 +75,6 @@ type Node struct {
 	Parent   *Node  `json:"parent,omitempty"`
 }
 
-// Other is embedded beside Base.
-//
-// It is a copy of wire.Other, of package
-// github.com/mcpgen/mcpgen/gen/testdata/golden/wire, with the same JSON form.
-type Other struct {
-	Name string `json:"name"`
-	Kind string `json:"kind"`
-}
-
 // Page is a generic result.
 //
 // It is a copy of wire.Page, of package
@@ -125,9 +98,9 @@ type Point struct {
 // It is a copy of wire.Record, of package
 // github.com/mcpgen/mcpgen/gen/testdata/golden/wire, with the same JSON form.
 type Record struct {
-	Base
-	Other
-	*Extra
+	ID   string  `json:"id"`
+	Kind string  `json:"kind"`
+	Note *string `json:"note,omitempty"`
 	// A temperature such as "21.5C".
 	Temp Temp `json:"temp"`
 	// A level "L<n>", described by its JSONSchema method.
