@@ -209,6 +209,20 @@ func BenchmarkReadGraph(b *testing.B) {
 	})
 }
 
+// BenchmarkWalkGraph measures the walk read_graph renders from: every
+// entity and relation handed to a callback that keeps nothing.
+func BenchmarkWalkGraph(b *testing.B) {
+	forSizes(b, func(b *testing.B, s *SQLite, n int) {
+		for b.Loop() {
+			ents := 0
+			err := s.WalkGraph(bg, func(Entity) error { ents++; return nil }, func(Relation) error { return nil })
+			if err != nil || ents < n {
+				b.Fatal(err, ents)
+			}
+		}
+	})
+}
+
 // BenchmarkWriteThenRead measures, per iteration, what an agent's round
 // does: create_entities of 10, add_observations to 5 entities, then
 // search_nodes (selective) and open_nodes (5 names). Sub-benchmarks report
