@@ -428,8 +428,11 @@ func walkEntities(ctx context.Context, tx *txn, entity func(Entity) error) error
 				e.Observations = append(e.Observations, content)
 			}
 		}
-		if err == nil {
-			err = entity(e)
+		if err != nil {
+			break
+		}
+		if err := entity(e); err != nil {
+			return err // the caller's, as is
 		}
 	}
 	if err == nil {

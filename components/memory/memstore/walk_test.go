@@ -1,6 +1,7 @@
 package memstore
 
 import (
+	"errors"
 	"strings"
 	"testing"
 )
@@ -50,4 +51,27 @@ func TestWalkTablesOddTexts(t *testing.T) {
 	}
 	assertGraph(t, "tables", got, want)
 	assertGraph(t, "read_graph", readGraph(t, s), want)
+}
+
+// TestWalkTablesCallbackError: an error of either callback stops the
+// tables' walk and comes back as is.
+func TestWalkTablesCallbackError(t *testing.T) {
+	s, _ := openSQLiteTest(t)
+	must[[]Entity](t)(s.CreateEntities(bg, []Entity{{"a", "t", []string{"o"}}, {"b", "t", nil}}))
+	must[[]Relation](t)(s.CreateRelations(bg, []Relation{{"a", "b", "r"}, {"b", "a", "r"}}))
+	c, err := s.rpool.get(bg)
+	mustNil(t, err)
+	defer s.rpool.put(c, false)
+	tx, err := c.begin(bg, nil)
+	mustNil(t, err)
+	defer tx.Rollback()
+	stop := errors.New("stop")
+	calls := 0
+	if err := walkTables(bg, tx, func(Entity) error { calls++; return stop }, func(Relation) error { return nil }); err != stop || calls != 1 {
+		t.Errorf("entity callback: err %v after %d calls, want stop after 1", err, calls)
+	}
+	calls = 0
+	if err := walkTables(bg, tx, func(Entity) error { return nil }, func(Relation) error { calls++; return stop }); err != stop || calls != 1 {
+		t.Errorf("relation callback: err %v after %d calls, want stop after 1", err, calls)
+	}
 }
