@@ -719,7 +719,9 @@ func (ce *clientEmitter) typesFile() *jen.File {
 		default:
 			doc += fmt.Sprintf("\n\nIt is a copy of %s, of package\n%s, with the same JSON form.", origin, c.named.Obj().Pkg().Path())
 			f.Comment(comment(doc))
-			if st, ok := c.named.Underlying().(*types.Struct); ok {
+			if st, ok := c.named.Underlying().(*types.Struct); ok && c.named.TypeParams().Len() > 0 {
+				f.Type().Id(c.name).Types(typeParams(c.named)...).Add(ct.structCode(st, c.named))
+			} else if ok {
 				f.Type().Id(c.name).Add(ct.structCode(st, c.named))
 			} else {
 				f.Type().Id(c.name).Add(ct.code(c.named.Underlying()))
@@ -918,6 +920,14 @@ func (ct *clientTypes) need(n *typeNode) walkAction {
 		if n.repeat || !ct.copies(u) {
 			return walkOver
 		}
+		if genericCopy(u) {
+			// An instance (Page[Item]): the client copies the generic
+			// type once, and what its type arguments need.
+			for i := range u.TypeArgs().Len() {
+				ct.walker.walk(u.TypeArgs().At(i))
+			}
+			u = u.Origin()
+		}
 		key := types.TypeString(u, nil)
 		if ct.byKey[key] != nil {
 			return walkOver
@@ -939,6 +949,60 @@ func (ct *clientTypes) need(n *typeNode) walkAction {
 		return walkOver
 	}
 	return walkInto
+}
+
+// genericCopy reports whether the instance n of a generic type is
+// spelled in the client as an instance of a generic copy (Page[Item] of
+// type Page[T any]), rather than copied as a concrete type (PageItem):
+// a struct copied field by field whose type parameters are constrained
+// by any or comparable, none of them embedded.
+func genericCopy(n *types.Named) bool {
+	o := n.Origin()
+	if o == n || formOf(o) != formLayout {
+		return false
+	}
+	st, ok := o.Underlying().(*types.Struct)
+	if !ok {
+		return false
+	}
+	for i := range o.TypeParams().Len() {
+		if constraintCode(o.TypeParams().At(i)) == nil {
+			return false
+		}
+	}
+	for i := range st.NumFields() {
+		t := types.Unalias(st.Field(i).Type())
+		if p, ok := t.(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		if _, isParam := t.(*types.TypeParam); isParam && st.Field(i).Embedded() {
+			return false
+		}
+	}
+	return true
+}
+
+// constraintCode spells a type parameter's constraint when it is any or
+// comparable; nil otherwise.
+func constraintCode(tp *types.TypeParam) *jen.Statement {
+	c := types.Unalias(tp.Constraint())
+	if iface, ok := c.Underlying().(*types.Interface); ok && iface.Empty() {
+		return jen.Any()
+	}
+	if n, ok := c.(*types.Named); ok && n.Obj().Pkg() == nil && n.Obj().Name() == "comparable" {
+		return jen.Comparable()
+	}
+	return nil
+}
+
+// typeParams spells the type parameters of the generic type n.
+func typeParams(n *types.Named) []jen.Code {
+	var ps []jen.Code
+	for i := range n.TypeParams().Len() {
+		tp := n.TypeParams().At(i)
+		ps = append(ps, jen.Id(tp.Obj().Name()).Add(constraintCode(tp)))
+	}
+	return ps
 }
 
 // walkMembers collects the types of the members of st.
@@ -1021,6 +1085,15 @@ func (ct *clientTypes) code(t types.Type) *jen.Statement {
 		named: func(n *types.Named) *jen.Statement {
 			if c := ct.byKey[types.TypeString(n, nil)]; c != nil {
 				return jen.Id(c.name)
+			}
+			if genericCopy(n) {
+				if c := ct.byKey[types.TypeString(n.Origin(), nil)]; c != nil {
+					var args []jen.Code
+					for i := range n.TypeArgs().Len() {
+						args = append(args, ct.code(n.TypeArgs().At(i)))
+					}
+					return jen.Id(c.name).Types(args...)
+				}
 			}
 			return nil
 		},

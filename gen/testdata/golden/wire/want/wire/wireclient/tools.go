@@ -13,11 +13,11 @@ import (
 //
 // Returns a page of items: a generic instantiation as a result.
 //
-// It returns the structured result, decoded into PageItem.
+// It returns the structured result, decoded into Page[Item].
 // A failure the tool reports is a *mcpgen.ToolCallError.
 // Its hints: read-only, idempotent.
-func (c *Client) Browse(ctx context.Context, in Browse) (PageItem, error) {
-	return mcpgen.CallToolAs[PageItem](ctx, c.c, "browse", in)
+func (c *Client) Browse(ctx context.Context, in Browse) (Page[Item], error) {
+	return mcpgen.CallToolAs[Page[Item]](ctx, c.c, "browse", in)
 }
 
 // Count calls the tool count.

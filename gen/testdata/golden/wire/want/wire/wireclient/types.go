@@ -79,9 +79,9 @@ type Node struct {
 //
 // It is a copy of wire.Page, of package
 // github.com/mcpgen/mcpgen/gen/testdata/golden/wire, with the same JSON form.
-type PageItem struct {
-	Items []Item `json:"items"`
-	More  bool   `json:"more"`
+type Page[T any] struct {
+	Items []T  `json:"items"`
+	More  bool `json:"more"`
 }
 
 // Point is used twice at two levels: it is described once, in $defs.
