@@ -51,8 +51,10 @@ type mirror struct {
 
 // DefaultMirrorBytes is how much memory a SQLite store's in-memory mirror
 // of the graph may take unless WithMirrorBytes says otherwise: about
-// 40,000 entities with three observations each. At 100,000 such entities
-// a mirror took ~76 MB of a 140 MB peak RSS (docs/bench/log.md).
+// 130,000 entities with three short observations and a relation each (at
+// 100,000 such entities the mirror takes ~38 MB and the server peaks at
+// ~104 MB, a sixth of the reference server's; docs/bench/log.md, item
+// 63). Past it, the graph is read from the tables.
 const DefaultMirrorBytes = 48 << 20
 
 // WithMirrorBytes bounds the memory the in-memory mirror of the graph may
