@@ -160,7 +160,17 @@ func (b *Spill) WriteTo(w io.Writer) (int64, error) {
 		}
 		return n, nil
 	}
-	return io.Copy(w, io.NewSectionReader(b.f, 0, b.n))
+	// In pieces of a pooled chunk, not io.Copy's 32 KiB (w hidden behind
+	// a plain Writer, so that its ReadFrom does not pick that size
+	// again): a graph of tens of megabytes cost two system calls per 32
+	// KiB, one to read the file and one to write the pipe or socket.
+	buf := chunk()
+	buf = buf[:cap(buf)]
+	defer func() {
+		buf = buf[:0]
+		spillMem.Put(&buf)
+	}()
+	return io.CopyBuffer(struct{ io.Writer }{w}, io.NewSectionReader(b.f, 0, b.n), buf)
 }
 
 // Bytes returns the bytes written, read back into memory from the file if
