@@ -7,15 +7,6 @@ import (
 	"time"
 )
 
-// A component whose changes are already kept in a durable, ordered feed of
-// its own (mcp-memory's change feed: each change has a position, written in
-// the change's transaction) derives its events from that feed instead of
-// emitting them beside the change: [RecordFeed] records the events of a
-// stretch of the feed and moves the feed's cursor in the event store in one
-// transaction, so that a crash between the change and its event loses
-// nothing (the next pass reads the feed from the cursor again) and
-// replicas reading the same feed record each event once.
-
 // ErrFeedRecorded says that the events of a feed's positions were recorded
 // already (by another pass, in this process or another replica): read
 // [FeedCursor] again and go on from there.
@@ -33,7 +24,13 @@ type FeedEvent struct {
 
 // RecordFeed records evs, the events of source's feed up to position at
 // (and after its cursor), and moves source's cursor to at: all of it in one
-// transaction of the server's [EventStore], or nothing. When the cursor is
+// transaction of the server's [EventStore], or nothing. It is for a
+// component whose changes are already kept in a durable, ordered feed of
+// its own (mcp-memory's change feed, written in each change's
+// transaction): deriving its events from the feed, rather than emitting
+// them beside the change, a crash between the two loses nothing (the next
+// pass reads the feed from the cursor again), and replicas reading the same
+// feed record each event once (docs/events.md). When the cursor is
 // already at or past at, it records nothing and returns an error wrapping
 // [ErrFeedRecorded]. evs may be empty: the cursor moves past positions
 // that make no event.
