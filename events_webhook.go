@@ -275,10 +275,10 @@ func (f *events) unsubscribe(ctx context.Context, req *Request, raw json.RawMess
 
 // webhooks sends deliveries.
 type webhooks struct {
-	f        *events
-	allow    map[string]bool // origins exempt from the https and address rules
-	strict   *http.Client    // dials public addresses only
-	lenient  *http.Client    // for allowed origins
+	f       *events
+	allow   map[string]bool // origins exempt from the https and address rules
+	strict  *http.Client    // dials public addresses only
+	lenient *http.Client    // for allowed origins
 
 	// Handshakes: at most maxHandshakes at once in the server and one per
 	// principal, so that a caller cannot make the server flood endpoints
