@@ -262,24 +262,30 @@ func (m *mirror) walk(ctx context.Context, tx *txn, seq int64, entity func(Entit
 }
 
 // load fills the mirror from the snapshot of tx, whose version is seq,
-// unless another reader loaded it meanwhile. The records are allocated
-// once, at the sizes estimateMirror gives, not grown by doubling: growing
-// held the old and the new arrays at once and left up to half of each
-// unused, which at 100,000 entities was ~15 MB of the peak RSS.
+// unless another reader loaded it meanwhile. Under a budget, the records
+// are allocated once, at the sizes estimateMirror gives, not grown by
+// doubling: growing held the old and the new arrays at once and left up
+// to half of each unused, which at 100,000 entities was ~15 MB of the
+// peak RSS.
 func (m *mirror) load(ctx context.Context, tx *txn, seq int64) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.valid || m.over {
 		return nil
 	}
-	est, err := estimateMirror(ctx, tx)
-	if err != nil {
-		return err
-	}
-	if m.budget >= 0 && est.bytes() > m.budget {
-		// Not part-way either: the peak RSS would keep what was loaded.
-		m.giveUp()
-		return nil
+	var est mirrorEstimate
+	if m.budget >= 0 {
+		// Without a budget, highest ids far above the row counts (many
+		// deleted rows) would allocate for rows that are not there.
+		var err error
+		if est, err = estimateMirror(ctx, tx); err != nil {
+			return err
+		}
+		if est.bytes() > m.budget {
+			// Not part-way either: the peak RSS would keep what was loaded.
+			m.giveUp()
+			return nil
+		}
 	}
 	m.resize(est)
 	n := 0 // rows read
@@ -291,7 +297,7 @@ func (m *mirror) load(ctx context.Context, tx *txn, seq int64) error {
 	}
 	// One ordered pass over each table, as walkEntities reads them; the
 	// texts are copied into the arena from the rows' own bytes.
-	err = eachRow(ctx, tx, `SELECT id, name, entity_type FROM entities ORDER BY id`, nil, func(rows *sql.Rows) error {
+	err := eachRow(ctx, tx, `SELECT id, name, entity_type FROM entities ORDER BY id`, nil, func(rows *sql.Rows) error {
 		if err := checkBudget(); err != nil {
 			return err
 		}
