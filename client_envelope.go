@@ -40,34 +40,40 @@ type encodedJSON []byte
 func (e encodedJSON) MarshalJSON() ([]byte, error) { return e, nil }
 
 // encodeParams encodes a request's params: the bytes json.Marshal gives
-// for the map (members in key order), with its encodedJSON values copied
-// rather than compacted again.
-func encodeParams(params map[string]any) ([]byte, error) {
-	raw := false
-	for _, v := range params {
-		if _, ok := v.(encodedJSON); ok {
-			raw = true
-			break
-		}
-	}
-	if !raw {
-		return json.Marshal(params)
-	}
+// for the map (members in key order) with meta, when it is not nil, as its
+// "_meta" member. encodedJSON values and meta are copied rather than
+// compacted again, strings written by appendJSONString; other values go
+// through json.Marshal. The map is not changed.
+func encodeParams(params map[string]any, meta []byte) ([]byte, error) {
 	var keyBuf [8]string
 	keys := keyBuf[:0]
 	for k := range params {
-		keys = append(keys, k)
+		if k != "_meta" || meta == nil {
+			keys = append(keys, k)
+		}
+	}
+	if meta != nil {
+		keys = append(keys, "_meta")
 	}
 	slices.Sort(keys)
 	var valBuf [8][]byte
 	vals := valBuf[:0]
 	size := 2
 	for _, k := range keys {
-		v, ok := params[k].(encodedJSON)
-		if !ok {
-			var err error
-			if v, err = json.Marshal(params[k]); err != nil {
-				return nil, err
+		var v []byte
+		if k == "_meta" && meta != nil {
+			v = meta
+		} else {
+			switch pv := params[k].(type) {
+			case encodedJSON:
+				v = pv
+			case string:
+				size += escapedLen(pv) // written below, straight into b
+			default:
+				var err error
+				if v, err = json.Marshal(pv); err != nil {
+					return nil, err
+				}
 			}
 		}
 		vals = append(vals, v)
@@ -82,15 +88,60 @@ func encodeParams(params map[string]any) ([]byte, error) {
 		if plainKey(k) {
 			b = append(append(append(b, '"'), k...), '"')
 		} else {
-			key, err := json.Marshal(k)
-			if err != nil {
-				return nil, err
-			}
-			b = append(b, key...)
+			b = appendJSONString(b, k)
 		}
-		b = append(append(b, ':'), vals[i]...)
+		b = append(b, ':')
+		if s, ok := params[k].(string); ok && !(k == "_meta" && meta != nil) {
+			b = appendJSONString(b, s)
+		} else {
+			b = append(b, vals[i]...)
+		}
 	}
 	return append(b, '}'), nil
+}
+
+// Members of the per-request _meta of the stateless era, in the key order
+// json.Marshal writes them.
+const (
+	metaOpen        = `{"` + metaClientCapabilities + `":`
+	metaInfoKey     = `,"` + metaClientInfo + `":`
+	metaLogLevelKey = `,"` + metaLogLevel + `":`
+	metaVersionKey  = `,"` + metaProtocolVersion + `":`
+	metaProgressKey = `,"` + metaProgressToken + `":`
+	legacyMetaOpen  = `{"` + metaProgressToken + `":`
+)
+
+// encodeMeta encodes the part of the stateless era's _meta that is the
+// same on every request, the client's capabilities and clientInfo, once
+// (see appendMeta).
+func (c *Client) encodeMeta() {
+	b := append([]byte(metaOpen), c.caps...)
+	b = append(b, metaInfoKey...)
+	c.metaHead = append(b, c.metaInfo...)
+}
+
+// appendMeta appends a request's _meta object to b: in the stateless era
+// the revision, the client's capabilities and clientInfo and the log
+// level (when set), and the progress token when there is one; nil when
+// there is nothing to send. The bytes are those json.Marshal gives for
+// the map of these members.
+func (c *Client) appendMeta(b []byte, level, token string) []byte {
+	if c.legacy {
+		if token == "" {
+			return nil
+		}
+		b = append(b, legacyMetaOpen...)
+		return append(appendJSONString(b, token), '}')
+	}
+	b = append(b, c.metaHead...)
+	if level != "" {
+		b = appendJSONString(append(b, metaLogLevelKey...), level)
+	}
+	b = appendJSONString(append(b, metaVersionKey...), c.version)
+	if token != "" {
+		b = appendJSONString(append(b, metaProgressKey...), token)
+	}
+	return append(b, '}')
 }
 
 // plainKey reports whether json.Marshal writes k as it is between quotes:
