@@ -132,3 +132,16 @@ func TestAppendMeta(t *testing.T) {
 		}
 	}
 }
+
+// TestIDKey: a response's id is matched to its request whatever form the
+// server writes it in, digits taking the short way.
+func TestIDKey(t *testing.T) {
+	for id, want := range map[string]string{
+		`12`: "12", `"12"`: "12", `0012`: "0012", `1.50`: "1.50", `-3`: "-3", `null`: "null",
+		`123456789012345678901234`: "123456789012345678901234", `"a\u0062"`: "ab",
+	} {
+		if got := idKey(json.RawMessage(id)); got != want {
+			t.Errorf("idKey(%s) = %q, want %q", id, got, want)
+		}
+	}
+}

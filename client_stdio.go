@@ -231,9 +231,10 @@ func (lc *lineConn) dispatch(line []byte) {
 	case m.Method != "":
 		lc.c.notification(m.Method, m.Params)
 	case len(m.ID) > 0:
+		key := idKey(m.ID)
 		lc.mu.Lock()
-		ch := lc.pending[idKey(m.ID)]
-		delete(lc.pending, idKey(m.ID))
+		ch := lc.pending[key]
+		delete(lc.pending, key)
 		lc.mu.Unlock()
 		if ch != nil {
 			ch <- &m
@@ -256,6 +257,12 @@ func responseTo(id json.RawMessage, v any, err error) map[string]any {
 
 // idKey normalises an id for the pending table.
 func idKey(id json.RawMessage) string {
+	if len(id) > 0 && len(id) <= 20 && digits(id) {
+		// What the decoding below gives for it too, whether it is a
+		// valid number or not (a leading zero): the client's own ids
+		// come back this way.
+		return string(id)
+	}
 	var n json.Number
 	if json.Unmarshal(id, &n) == nil {
 		return n.String()
@@ -265,6 +272,16 @@ func idKey(id json.RawMessage) string {
 		return s
 	}
 	return string(id)
+}
+
+// digits reports whether b is ASCII digits only.
+func digits(b []byte) bool {
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 func (lc *lineConn) write(v any) error {
