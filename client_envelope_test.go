@@ -137,7 +137,7 @@ func TestAppendMeta(t *testing.T) {
 // server writes it in, digits taking the short way.
 func TestIDKey(t *testing.T) {
 	for id, want := range map[string]string{
-		`12`: "12", `"12"`: "12", `0012`: "0012", `1.50`: "1.50", `-3`: "-3", `null`: "null",
+		`12`: "12", `"12"`: "12", `0012`: "0012", `1.50`: "1.50", `-3`: "-3", `null`: "",
 		`123456789012345678901234`: "123456789012345678901234", `"a\u0062"`: "ab",
 	} {
 		if got := idKey(json.RawMessage(id)); got != want {
