@@ -62,7 +62,7 @@ func encodeParams(params map[string]any, meta []byte) ([]byte, error) {
 	for _, k := range keys {
 		var v []byte
 		if k == "_meta" && meta != nil {
-			v = meta
+			size += len(meta) // written below
 		} else {
 			switch pv := params[k].(type) {
 			case encodedJSON:
@@ -91,7 +91,9 @@ func encodeParams(params map[string]any, meta []byte) ([]byte, error) {
 			b = appendJSONString(b, k)
 		}
 		b = append(b, ':')
-		if s, ok := params[k].(string); ok && !(k == "_meta" && meta != nil) {
+		if k == "_meta" && meta != nil {
+			b = append(b, meta...)
+		} else if s, ok := params[k].(string); ok {
 			b = appendJSONString(b, s)
 		} else {
 			b = append(b, vals[i]...)
