@@ -1,6 +1,7 @@
 package mcpgen
 
 import (
+	"bytes"
 	"encoding/json"
 	"slices"
 	"strconv"
@@ -156,4 +157,158 @@ func plainKey(k string) bool {
 		}
 	}
 	return true
+}
+
+// decodeMessage decodes one JSON-RPC message into m as json.Unmarshal
+// does, with the same result and the same error. A valid message whose
+// members are the usual ones, spelled as the protocol spells them, is
+// read by hand after json.Valid has checked it: one pass of the scanner
+// and a copy of the raw members, where json.Unmarshal scans the message
+// twice (checking it, then decoding it) and goes through reflection. Any
+// other message (a key to match case-insensitively, a duplicate, an
+// escape in a key or the method, an error member) takes json.Unmarshal.
+// The raw members read by hand are slices of b, not copies: b is the
+// caller's to hand over (every caller reads each message into a buffer
+// of its own).
+func decodeMessage(b []byte, m *wireMessage) error {
+	if json.Valid(b) && scanMessage(b, m) {
+		return nil
+	}
+	*m = wireMessage{}
+	return json.Unmarshal(b, m)
+}
+
+// scanMessage reads the members of the valid JSON b into m; false when it
+// is not an object of the plain shape decodeMessage reads by hand.
+func scanMessage(b []byte, m *wireMessage) bool {
+	*m = wireMessage{}
+	i := skipSpace(b, 0)
+	if i == len(b) || b[i] != '{' {
+		return false
+	}
+	var seen [5]bool // id, method, params, result, jsonrpc
+	i = skipSpace(b, i+1)
+	if i < len(b) && b[i] == '}' {
+		return true
+	}
+	for i < len(b) {
+		if b[i] != '"' {
+			return false
+		}
+		end := stringEnd(b, i)
+		key := b[i+1 : end-1]
+		i = skipSpace(b, end)
+		if i == len(b) || b[i] != ':' {
+			return false
+		}
+		i = skipSpace(b, i+1)
+		vEnd := valueEnd(b, i)
+		if vEnd < 0 {
+			return false
+		}
+		v := b[i:vEnd:vEnd] // capacity cut: an append to a member copies it
+		slot := -1
+		switch string(key) {
+		case "id":
+			slot = 0
+			m.ID = v
+		case "method":
+			slot = 1
+			if v[0] != '"' || bytes.IndexByte(v, '\\') >= 0 {
+				return false // not a string, or one to unescape
+			}
+			m.Method = string(v[1 : len(v)-1])
+		case "params":
+			slot = 2
+			m.Params = v
+		case "result":
+			slot = 3
+			m.Result = v
+		case "jsonrpc":
+			slot = 4
+		default:
+			// A key json.Unmarshal would match to a field ignoring
+			// case, or one with escapes: the slow way. Others are
+			// ignored, as json.Unmarshal ignores them.
+			if bytes.IndexByte(key, '\\') >= 0 || bytes.EqualFold(key, []byte("id")) || bytes.EqualFold(key, []byte("method")) ||
+				bytes.EqualFold(key, []byte("params")) || bytes.EqualFold(key, []byte("result")) || bytes.EqualFold(key, []byte("error")) {
+				return false
+			}
+		}
+		if slot >= 0 {
+			if seen[slot] {
+				return false
+			}
+			seen[slot] = true
+		}
+		i = skipSpace(b, vEnd)
+		if i == len(b) {
+			return false
+		}
+		if b[i] == '}' {
+			return true
+		}
+		if b[i] != ',' {
+			return false
+		}
+		i = skipSpace(b, i+1)
+	}
+	return false
+}
+
+// skipSpace returns the index of the first byte at or after i in b that
+// is not JSON whitespace.
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// stringEnd returns the index just past the JSON string that starts at
+// b[i] (a '"'), or len(b) when it does not end.
+func stringEnd(b []byte, i int) int {
+	for i++; i < len(b); i++ {
+		switch b[i] {
+		case '\\':
+			i++
+		case '"':
+			return i + 1
+		}
+	}
+	return len(b)
+}
+
+// valueEnd returns the index just past the JSON value that starts at
+// b[i], in valid JSON; -1 when there is none.
+func valueEnd(b []byte, i int) int {
+	if i >= len(b) {
+		return -1
+	}
+	switch b[i] {
+	case '"':
+		return stringEnd(b, i)
+	case '{', '[':
+		depth := 0
+		for i < len(b) {
+			switch b[i] {
+			case '"':
+				i = stringEnd(b, i)
+				continue
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					return i + 1
+				}
+			}
+			i++
+		}
+		return -1
+	}
+	for i < len(b) && b[i] != ',' && b[i] != '}' && b[i] != ']' && b[i] != ' ' && b[i] != '\t' && b[i] != '\n' && b[i] != '\r' {
+		i++
+	}
+	return i
 }

@@ -3,6 +3,7 @@ package mcpgen
 import (
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"testing"
 )
 
@@ -143,5 +144,48 @@ func TestIDKey(t *testing.T) {
 		if got := idKey(json.RawMessage(id)); got != want {
 			t.Errorf("idKey(%s) = %q, want %q", id, got, want)
 		}
+	}
+}
+
+// messageSeeds are JSON-RPC messages, plain and odd, for decodeMessage.
+var messageSeeds = []string{
+	`{"jsonrpc":"2.0","id":12,"result":{"content":[{"type":"text","text":"a \"b\" {c}"}],"isError":false}}`,
+	` { "id" : "x\"y" , "result" : [1, {"a": "]}"}] , "jsonrpc" : "2.0" } `,
+	`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"p1","progress":1}}`,
+	`{"jsonrpc":"2.0","id":3,"method":"sampling/createMessage","params":{}}`,
+	`{"jsonrpc":"2.0","id":4,"error":{"code":-32602,"message":"bad"}}`,
+	`{"jsonrpc":"2.0","id":null,"result":null}`,
+	`{"ID":5,"result":{}}`, `{"id":5,"Result":{}}`, `{"id":5,"resulſ":{}}`, `{"id":5,"res\u0075lt":{}}`,
+	`{"id":5,"id":6,"result":{}}`, `{"id":5,"method":"a\/b"}`, `{"id":5,"method":7}`, `{"id":5,"method":null}`,
+	`{"id":5,"other":{"id":9},"x":[true,false,null,-1.5e3],"result":"s"}`,
+	`{}`, `[]`, `null`, `"id"`, `{"id":1,"result":{}`, `{"id":1,,"result":{}}`, `{"id":1 "result":{}}`, ``, `{"id":01}`,
+	`{"id":1,"result":{}} trailing`, `{"id":1,"result":"\ud800"}`, `{"id":1,"result":"` + "\xff" + `"}`,
+}
+
+// TestDecodeMessage: decodeMessage gives what json.Unmarshal gives, the
+// error included, for plain messages and odd ones.
+func TestDecodeMessage(t *testing.T) {
+	for _, s := range messageSeeds {
+		checkDecodeMessage(t, []byte(s))
+	}
+}
+
+// FuzzDecodeMessage: the same for any input.
+func FuzzDecodeMessage(f *testing.F) {
+	for _, s := range messageSeeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(checkDecodeMessage)
+}
+
+func checkDecodeMessage(t *testing.T, b []byte) {
+	var want, got wireMessage
+	wantErr := json.Unmarshal(b, &want)
+	gotErr := decodeMessage(b, &got)
+	if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
+		t.Fatalf("decodeMessage(%q): error %v, json.Unmarshal's %v", b, gotErr, wantErr)
+	}
+	if wantErr == nil && !reflect.DeepEqual(got, want) {
+		t.Fatalf("decodeMessage(%q) = %+v, json.Unmarshal gives %+v", b, got, want)
 	}
 }

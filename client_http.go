@@ -406,7 +406,7 @@ func (hc *httpConn) answer(ctx context.Context, resp *http.Response, id int64) (
 			return nil, err
 		}
 		var m wireMessage
-		if err := json.Unmarshal(b, &m); err != nil {
+		if err := decodeMessage(b, &m); err != nil {
 			return nil, fmt.Errorf("decode response: %w: %w", ErrUnexpectedResult, err)
 		}
 		if m.Error != nil {
@@ -514,7 +514,7 @@ func (hc *httpConn) stream(ctx context.Context, body io.ReadCloser, id int64) (j
 	st := &sseState{retry: defaultSSERetry}
 	handle := func(data []byte) bool {
 		var m wireMessage
-		if err := json.Unmarshal(data, &m); err != nil {
+		if err := decodeMessage(data, &m); err != nil {
 			bad = err
 			return false
 		}

@@ -222,7 +222,7 @@ func grow(buf []byte, need int, limit int64) []byte {
 
 func (lc *lineConn) dispatch(line []byte) {
 	var m wireMessage
-	if err := json.Unmarshal(line, &m); err != nil {
+	if err := decodeMessage(line, &m); err != nil {
 		return // not JSON-RPC: nothing to answer it with
 	}
 	switch {
