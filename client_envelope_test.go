@@ -33,9 +33,8 @@ func TestRequestBytes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := requestBytes(&o)
-		if err != nil || string(got) != string(want) {
-			t.Errorf("requestBytes(%s %s) = %s, %v; want %s", o.method, o.params, got, err, want)
+		if got := requestBytes(&o); string(got) != string(want) {
+			t.Errorf("requestBytes(%s %s) = %s; want %s", o.method, o.params, got, want)
 		}
 	}
 }

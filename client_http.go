@@ -286,10 +286,7 @@ func (hc *httpConn) post(ctx context.Context, body []byte, o *outgoing) (*http.R
 }
 
 func (hc *httpConn) call(ctx context.Context, o *outgoing) (json.RawMessage, error) {
-	body, err := requestBytes(o)
-	if err != nil {
-		return nil, fmt.Errorf("encode request: %w", err)
-	}
+	body := requestBytes(o)
 	if o.method == "initialize" {
 		hc.mu.Lock()
 		hc.initBody, hc.initID = body, o.id

@@ -320,9 +320,10 @@ type decodeWhole func(raw json.RawMessage) (resultHead, bool)
 // result is then read once, its head and the caller's value in one pass.
 func (c *Client) rounds(ctx context.Context, o *outgoing, base map[string]any, follow bool, whole decodeWhole) (json.RawMessage, bool, error) {
 	params := base // callWith does not change it: a copy is made only to add answers
+	first := *o
 	for round := 0; ; round++ {
-		try := *o
-		raw, err := c.callWith(ctx, &try, params)
+		*o = first // each round numbered and encoded afresh
+		raw, err := c.callWith(ctx, o, params)
 		if err != nil {
 			return raw, false, err
 		}

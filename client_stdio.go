@@ -315,12 +315,7 @@ func (lc *lineConn) call(ctx context.Context, o *outgoing) (json.RawMessage, err
 	}
 	lc.pending[key] = ch
 	lc.mu.Unlock()
-	b, err := requestBytes(o)
-	if err != nil {
-		lc.forget(key)
-		return nil, fmt.Errorf("encode message: %w", err)
-	}
-	if err := lc.writeLine(b); err != nil {
+	if err := lc.writeLine(requestBytes(o)); err != nil {
 		lc.forget(key)
 		return nil, err
 	}
