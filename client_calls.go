@@ -119,7 +119,7 @@ func (c *Client) toolCall(name string, args any) (map[string]any, *outgoing, err
 			return nil, nil, fmt.Errorf("tools/call %s: encode arguments: %w", name, err)
 		}
 		if string(b) != "null" {
-			rawArgs = b
+			rawArgs = emptyNilSlices(args, b)
 		}
 	}
 	params := map[string]any{"name": name}
