@@ -31,7 +31,7 @@ const maxOutbox = 1024
 
 // notifyEvery is the least time between two of a replica's publications
 // of notifications.
-const notifyEvery = 10 * time.Millisecond
+const notifyEvery = 50 * time.Millisecond
 
 // maxNotesBytes bounds the encoded notifications of one message, so that
 // it travels inline in a backend with a size limit (PostgreSQL's NOTIFY
