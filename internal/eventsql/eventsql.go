@@ -75,6 +75,7 @@ func (s *Store) migrate(ctx context.Context) error {
 			lease BIGINT NOT NULL DEFAULT 0)`,
 		`CREATE INDEX IF NOT EXISTS {n}event_outbox_due ON {p}event_outbox (due)`,
 		`CREATE INDEX IF NOT EXISTS {n}event_outbox_sub ON {p}event_outbox (sub, seq)`,
+		`CREATE TABLE IF NOT EXISTS {p}event_feeds (source TEXT PRIMARY KEY, seq BIGINT NOT NULL)`,
 	}
 	if s.d == Postgres {
 		// Replicas starting together migrate one at a time.
@@ -145,6 +146,51 @@ func (s *Store) Append(ctx context.Context, e *mcpgen.EventRecord, to []string) 
 		return err
 	}
 	defer tx.Rollback()
+	if err := s.append(ctx, tx, e, to); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// AppendFeed implements [mcpgen.EventStore]. The feed's row is written
+// first: a concurrent pass over the same feed waits for it and then finds
+// the cursor moved.
+func (s *Store) AppendFeed(ctx context.Context, source string, at int64, es []*mcpgen.EventRecord, to [][]string) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	res, err := tx.ExecContext(ctx, s.q(`INSERT INTO {p}event_feeds AS f (source, seq) VALUES (?, ?)
+		ON CONFLICT (source) DO UPDATE SET seq = excluded.seq WHERE f.seq < excluded.seq`), source, at)
+	if err != nil {
+		return err
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return err
+	} else if n == 0 {
+		return mcpgen.ErrFeedRecorded
+	}
+	for i, e := range es {
+		if err := s.append(ctx, tx, e, to[i]); err != nil {
+			return err
+		}
+	}
+	return tx.Commit()
+}
+
+// FeedCursor implements [mcpgen.EventStore].
+func (s *Store) FeedCursor(ctx context.Context, source string) (int64, bool, error) {
+	var at int64
+	err := s.db.QueryRowContext(ctx, s.q(`SELECT seq FROM {p}event_feeds WHERE source = ?`), source).Scan(&at)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, false, nil
+	}
+	return at, err == nil, err
+}
+
+// append stores e, assigning its Seq, with its deliveries in tx.
+func (s *Store) append(ctx context.Context, tx *sql.Tx, e *mcpgen.EventRecord, to []string) error {
 	if err := tx.QueryRowContext(ctx, s.q(`UPDATE {p}event_head SET seq = seq + 1 WHERE k = 0 RETURNING seq`)).Scan(&e.Seq); err != nil {
 		return err
 	}
@@ -157,7 +203,7 @@ func (s *Store) Append(ctx context.Context, e *mcpgen.EventRecord, to []string) 
 			return err
 		}
 	}
-	return tx.Commit()
+	return nil
 }
 
 // Events implements [mcpgen.EventStore].
