@@ -54,12 +54,34 @@ type outbox struct {
 	done     chan struct{} // closed when the publishing goroutine has ended
 }
 
-// queued is one notification to publish and its key: its encoding, with
-// Delivered unset, so that equal notifications have equal keys.
+// queued is one notification to publish and its key (see mergeKey).
 type queued struct {
 	n   notifyMsg
 	key string
 }
+
+// mergeKey is the same for equal notifications (method, key, addressees,
+// params) and differs otherwise; Delivered does not count. Its length is
+// about that of the notification's encoding less its field names. A list
+// change, which has no params, is keyed without encoding anything.
+func (n notifyMsg) mergeKey() (string, error) {
+	var params []byte
+	if len(n.Params) > 0 {
+		var err error
+		if params, err = json.Marshal(n.Params); err != nil { // a map's keys in order
+			return "", err
+		}
+	}
+	to := "p"
+	if n.Everywhere {
+		to = "*"
+	}
+	return n.Method + "\x00" + n.Key + "\x00" + to + n.Partition + "\x00" + string(params), nil
+}
+
+// entryOverhead is what a notification's encoding in a batch adds to the
+// length of its key: field names, quotes, separators.
+const entryOverhead = len(`{"method":"","key":"","params":,"delivered":true,"partition":"","everywhere":true},`)
 
 // add queues n, or merges it with an equal one waiting, and returns the
 // notifications to deliver here now, in order: n itself while the store
@@ -67,7 +89,7 @@ type queued struct {
 // and delivered.
 func (o *outbox) add(n notifyMsg) []notifyMsg {
 	n.Delivered = false
-	key, err := json.Marshal(n)
+	key, err := n.mergeKey()
 	if err != nil { // params that do not encode reach this replica's clients only
 		return []notifyMsg{n}
 	}
@@ -77,7 +99,7 @@ func (o *outbox) add(n notifyMsg) []notifyMsg {
 	if o.failing {
 		n.Delivered = true
 	}
-	if q := o.waiting[string(key)]; q != nil {
+	if q := o.waiting[key]; q != nil {
 		q.n.Delivered = q.n.Delivered && n.Delivered
 	} else {
 		if len(o.pending) >= maxOutbox && o.inFlight < len(o.pending) {
@@ -93,7 +115,7 @@ func (o *outbox) add(n notifyMsg) []notifyMsg {
 			}
 			o.dropped = true
 		}
-		q := &queued{n: n, key: string(key)}
+		q := &queued{n: n, key: key}
 		o.pending = append(o.pending, q)
 		if o.waiting == nil {
 			o.waiting = map[string]*queued{}
@@ -118,11 +140,11 @@ func (o *outbox) take() (batch []notifyMsg, full, dropped bool) {
 	defer o.mu.Unlock()
 	size := 0
 	for _, q := range o.pending {
-		if len(batch) > 0 && size+len(q.key) > maxNotesBytes {
+		if len(batch) > 0 && size+len(q.key)+entryOverhead > maxNotesBytes {
 			full = true
 			break
 		}
-		size += len(q.key) + len(`,"delivered":true,`)
+		size += len(q.key) + entryOverhead
 		batch = append(batch, q.n)
 		if o.waiting[q.key] == q {
 			delete(o.waiting, q.key)

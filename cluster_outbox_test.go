@@ -3,6 +3,7 @@ package mcpgen
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -129,5 +130,46 @@ func TestClusterCloseFlushesNotifications(t *testing.T) {
 	sent := a.published()
 	if len(sent) != 2 || !strings.Contains(sent[1], "notifications/prompts/list_changed") {
 		t.Fatalf("published %q, want the prompts list's change published at Close", sent)
+	}
+}
+
+// TestClusterNotificationsBounded: more notifications than one message
+// holds go in several, each within maxNotesBytes, all of them in order.
+func TestClusterNotificationsBounded(t *testing.T) {
+	mem := cluster.NewMemory()
+	a := &gatedPublish{Backend: mem.Replica(), entered: make(chan struct{}), release: make(chan struct{})}
+	srvA := New(newFixture().definition(features{}), Options{Cluster: a})
+	t.Cleanup(func() { _ = a.Close() })
+	srvA.ListChanged("tools")
+	<-a.entered
+	const n = 300
+	for i := range n {
+		srvA.ResourceUpdated(fmt.Sprintf("test://resource/%03d/%s", i, strings.Repeat("x", 60)))
+	}
+	close(a.release)
+	srvA.Close()
+	sent := a.published()
+	if len(sent) < 3 {
+		t.Fatalf("%d messages, want the 300 notifications split over several", len(sent))
+	}
+	next := 0
+	for _, s := range sent[1:] {
+		topic, payload, _ := strings.Cut(s, " ")
+		if topic != topicNotes || len(payload) > maxNotesBytes {
+			t.Fatalf("a message on %s of %d bytes, want %s within %d", topic, len(payload), topicNotes, maxNotesBytes)
+		}
+		var batch []notifyMsg
+		if err := json.Unmarshal([]byte(payload), &batch); err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range batch {
+			if want := fmt.Sprintf("test://resource/%03d/", next); !strings.HasPrefix(m.Key, want) {
+				t.Fatalf("notification %d is about %s, want %s...", next, m.Key, want)
+			}
+			next++
+		}
+	}
+	if next != n {
+		t.Fatalf("%d notifications published, want %d", next, n)
 	}
 }
