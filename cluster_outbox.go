@@ -9,21 +9,6 @@ import (
 	"go.uber.org/zap"
 )
 
-// This file is how a replica publishes its change notifications. They do
-// not hold up the request that made the change: broadcast queues them in
-// the outbox and one goroutine publishes the queue, all of it in one
-// message, then waits notifyEvery before it publishes what came in
-// meanwhile (the first notification after a quiet spell goes at once). A
-// notification equal to one still queued (same method, key, partition
-// and params) is sent once: a notification says that something changed,
-// and one sent after both changes tells a client everything the two
-// would. Under load a replica so sends one message per notifyEvery,
-// whatever the number of requests that notified, and each replica
-// delivers it once per listener; when quiet, a notification costs what
-// it did. While the shared store cannot be reached, the queue doubles as
-// the outbox of an outage: its notifications are delivered here at once
-// and published, in order, once the store is back.
-
 // maxOutbox bounds the notifications a replica keeps unpublished; past it
 // the oldest go (delivered here if they were not), and the replicas are
 // told to resynchronise their clients instead.
@@ -43,6 +28,19 @@ const closeFlush = 2 * time.Second
 
 // outbox holds the notifications this replica has yet to publish, oldest
 // first: pending[:inFlight] are being published, the others wait.
+//
+// Notifications do not hold up the request that made the change:
+// broadcast queues them here and one goroutine (drainOutbox) publishes
+// the queue, all of it in one message, then waits notifyEvery before it
+// publishes what came in meanwhile (the first notification after a quiet
+// spell goes at once). A notification equal to one still waiting (same
+// method, key, addressees and params) is sent once: a notification says
+// that something changed, and one sent after both changes tells a client
+// everything the two would. Under load a replica so sends one message per
+// notifyEvery, whatever the number of requests that notified; when quiet,
+// a notification costs what it did. While the shared store cannot be
+// reached the queue is the outbox of the outage: its notifications are
+// delivered here at once and published, in order, once the store is back.
 type outbox struct {
 	mu       sync.Mutex
 	pending  []*queued
