@@ -27,6 +27,7 @@ const retryAfter = 2 * time.Second
 // Topic suffixes under the server's prefix ("mcp/<name>/").
 const (
 	topicNotify   = "notify"
+	topicNotes    = "notes"  // several notifications, in order (see cluster_outbox.go)
 	topicResync   = "resync" // notifications were lost: clients read again
 	topicSession  = "session"
 	topicEnd      = "end"
@@ -54,18 +55,21 @@ type clusterState struct {
 	sessionChanges atomic.Uint64
 	// ends counts the sessions ended here, by a DELETE or a message, so
 	// that a load can tell whether one ended while it read.
-	ends     atomic.Uint64
-	endAcks  endAcks
-	outbox   outbox // notifications not yet published
-	stop     chan struct{}
-	stopOnce sync.Once
+	ends    atomic.Uint64
+	endAcks endAcks
+	outbox  outbox // notifications not yet published
+	// notifyEvery is the least time between two publications of
+	// notifications (the constant, shorter in tests).
+	notifyEvery time.Duration
+	stop        chan struct{}
+	stopOnce    sync.Once
 }
 
 // startCluster loads the signing keys and subscribes to the other
 // replicas' messages.
 func (s *Server) startCluster(b cluster.Backend, explicitSecret bool) error {
-	c := &clusterState{b: b, prefix: "mcp/" + s.def.Name + "/", stop: make(chan struct{})}
-	c.outbox.wake = make(chan struct{}, 1)
+	c := &clusterState{b: b, prefix: "mcp/" + s.def.Name + "/", notifyEvery: notifyEvery, stop: make(chan struct{})}
+	c.outbox.wake, c.outbox.done = make(chan struct{}, 1), make(chan struct{})
 	if !explicitSecret {
 		c.ring = &keyring{b: b, log: s.tel.log, rotated: func() {
 			// Cursors are sealed into the prebuilt list pages: reseal
@@ -93,9 +97,12 @@ func (s *Server) startCluster(b cluster.Backend, explicitSecret bool) error {
 	return nil
 }
 
+// close publishes the notifications still queued (within closeFlush)
+// and stops listening to the other replicas.
 func (c *clusterState) close() {
 	c.stopOnce.Do(func() {
 		close(c.stop)
+		<-c.outbox.done
 		c.unsubscribe()
 	})
 }
@@ -110,11 +117,16 @@ func unavailableError(error) error {
 
 // publish sends v to every replica (this one too) on topic.
 func (c *clusterState) publish(topic string, v any) error {
+	return c.publishCtx(context.Background(), topic, v)
+}
+
+// publishCtx is publish within ctx.
+func (c *clusterState) publishCtx(ctx context.Context, topic string, v any) error {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return fmt.Errorf("encode %s message: %w", topic, err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
 	return c.b.Publish(ctx, c.prefix+topic, b)
 }
@@ -127,7 +139,7 @@ func (c *clusterState) onMessage(m cluster.Message) {
 		return
 	}
 	topic := strings.TrimPrefix(m.Topic, c.prefix)
-	if m.Origin == c.b.ID() && topic != topicNotify {
+	if m.Origin == c.b.ID() && topic != topicNotify && topic != topicNotes {
 		return // applied here before it was published
 	}
 	var err error
@@ -136,6 +148,15 @@ func (c *clusterState) onMessage(m cluster.Message) {
 		var n notifyMsg
 		if err = json.Unmarshal(m.Payload, &n); err == nil && !(n.Delivered && m.Origin == c.b.ID()) {
 			c.notes.deliver(n)
+		}
+	case topicNotes:
+		var ns []notifyMsg
+		if err = json.Unmarshal(m.Payload, &ns); err == nil {
+			for _, n := range ns {
+				if !(n.Delivered && m.Origin == c.b.ID()) {
+					c.notes.deliver(n)
+				}
+			}
 		}
 	case topicResync:
 		if m.Origin != c.b.ID() {

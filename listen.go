@@ -7,8 +7,6 @@ import (
 	"sync"
 	"time"
 
-	"go.uber.org/zap"
-
 	"github.com/mcpgen/mcpgen/internal/jsonrpc"
 )
 
@@ -182,19 +180,16 @@ const maxListenTasks = 100
 // broadcast sends a notification to every legacy session and listen stream
 // that asked for it. key is the resource URI or task id the notification is
 // about, if any.
-// In a cluster the notification comes back through the backend and is
-// delivered there (see onMessage), unless it cannot be published.
-// When the notification cannot be published, it is delivered here at once
-// and kept in the outbox, to be published (in order, after any kept
-// before it) once the shared store is back.
+// In a cluster the notification is queued for the other replicas and
+// comes back through the backend to be delivered here too (see
+// cluster_outbox.go and onMessage); while the backend fails it is
+// delivered here at once and published once the backend is back.
 func (n *notifier) broadcast(m notifyMsg) {
-	if c := n.cluster; c != nil && !c.outbox.behind(m) {
-		err := c.publish(topicNotify, m)
-		if err == nil {
-			return
+	if c := n.cluster; c != nil {
+		for _, local := range c.outbox.add(m) {
+			n.deliver(local)
 		}
-		n.tel.log.Warn("notification kept until the other replicas can be told", zap.String("method", m.Method), zap.Error(err))
-		c.outbox.add(m)
+		return
 	}
 	n.deliver(m)
 }

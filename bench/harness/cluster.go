@@ -10,15 +10,16 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"os"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/mcpgen/mcpgen/internal/cluster/pgcluster"
 	"github.com/mcpgen/mcpgen/internal/testutil/rrproxy"
+	"github.com/mcpgen/mcpgen/pgdsn"
 )
 
 // This file is the cluster benchmark: what sharing state through the
@@ -27,8 +28,12 @@ import (
 // test_trigger_tool_change, with one listen stream open on every replica),
 // over modern and legacy HTTP. Every topology is reached through the same
 // round-robin proxy (in the load generator's process), so latencies compare
-// like for like; CPU per request is the replicas' CPU plus PostgreSQL's
-// (all processes named postgres), and the database's share is shown apart.
+// like for like; CPU per request is the replicas' CPU plus PostgreSQL's,
+// and the database's share is shown apart. PostgreSQL's is the CPU of the
+// backends that serve the replicas' connections (found by the
+// application_name the suite gives them): other clients of the same
+// server do not count, nor do its background processes (WAL writer,
+// checkpointer), which it shares with them.
 
 // Topology is how many replicas run, and whether they share a database.
 type Topology struct {
@@ -89,15 +94,17 @@ func (r *ClusterResult) Failures() int {
 	return n
 }
 
-// multiCPU sums the CPU of the replicas and of the database processes.
-// RunCell reads it at the start and the end of the window. PostgreSQL
-// runs a process per connection, and they come and go (another
-// topology's connections closing): the database's share counts, per
-// process, what it used between the two readings.
+// multiCPU sums the CPU of the replicas and of the database backends
+// that serve them. RunCell reads it at the start and the end of the
+// window. PostgreSQL runs a process per connection, and they come and go
+// (a pool opening one): the database's share counts, per process, what
+// it used between the two readings.
 type multiCPU struct {
 	servers        []*Server
+	db             *pgx.Conn // to find the backends; nil: in process
+	app            string    // the replicas' application_name
 	dbPrev, dbLast map[int]time.Duration
-	db             time.Duration // the database's running total, as counted
+	dbTotal        time.Duration // the database's running total, as counted
 }
 
 // dbWindow is the database's CPU between the last two readings.
@@ -120,32 +127,40 @@ func (m *multiCPU) CPU() (time.Duration, error) {
 		}
 		total += c
 	}
-	m.dbPrev, m.dbLast = m.dbLast, postgresCPU()
-	if m.dbPrev != nil {
-		m.db += dbDelta(m.dbPrev, m.dbLast)
+	if m.db == nil {
+		return total, nil
 	}
-	return total + m.db, nil
+	last, err := m.backendCPU()
+	if err != nil {
+		return 0, err
+	}
+	m.dbPrev, m.dbLast = m.dbLast, last
+	if m.dbPrev != nil {
+		m.dbTotal += dbDelta(m.dbPrev, m.dbLast)
+	}
+	return total + m.dbTotal, nil
 }
 
-// postgresCPU is the CPU time of every process named postgres on this
-// machine, by pid (none when /proc is unreadable).
-func postgresCPU() map[int]time.Duration {
-	dirs, _ := os.ReadDir("/proc")
+// backendCPU is the CPU time of the PostgreSQL backends serving the
+// replicas, by pid, read from /proc (the database runs on this machine).
+func (m *multiCPU) backendCPU() (map[int]time.Duration, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	rows, err := m.db.Query(ctx, `SELECT pid FROM pg_stat_activity WHERE application_name = $1`, m.app)
+	if err != nil {
+		return nil, fmt.Errorf("the replicas' database backends: %w", err)
+	}
+	pids, err := pgx.CollectRows(rows, pgx.RowTo[int32])
+	if err != nil {
+		return nil, fmt.Errorf("the replicas' database backends: %w", err)
+	}
 	total := map[int]time.Duration{}
-	for _, d := range dirs {
-		pid, err := strconv.Atoi(d.Name())
-		if err != nil {
-			continue
-		}
-		comm, err := os.ReadFile(filepath.Join("/proc", d.Name(), "comm"))
-		if err != nil || strings.TrimSpace(string(comm)) != "postgres" {
-			continue
-		}
-		if c, err := procCPU(pid); err == nil {
-			total[pid] = c
+	for _, pid := range pids {
+		if c, err := procCPU(int(pid)); err == nil {
+			total[int(pid)] = c
 		}
 	}
-	return total
+	return total, nil
 }
 
 // RunCluster runs the cluster suite. Without a reachable database it
@@ -219,17 +234,28 @@ func randHex() string {
 // every mode, and stops them.
 func (res *ClusterResult) runTopology(ctx context.Context, cfg ClusterConfig, client *http.Client, top Topology, bin string, ws []Workload, round int) error {
 	var args []string
-	var schemaURL string
+	meter := &multiCPU{}
 	if top.Cluster {
-		schemaURL = fmt.Sprintf("%s%sschema=bench_%s", cfg.DB, sep(cfg.DB), randHex())
-		args = []string{"--cluster", schemaURL}
+		name := "bench_" + randHex()
+		schemaURL := fmt.Sprintf("%s%sschema=%s", cfg.DB, sep(cfg.DB), name)
 		defer func() {
 			dctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
 			_ = pgcluster.DropSchema(dctx, schemaURL)
 		}()
+		// The replicas' connections carry the schema's name, so that
+		// their backends can be told from other clients'.
+		args = []string{"--cluster", schemaURL + "&application_name=mcpbench_" + name}
+		meter.app = "mcpbench_" + name
+		cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		conn, err := pgx.Connect(cctx, cfg.DB)
+		cancel()
+		if err != nil {
+			return fmt.Errorf("database %s: %s", pgcluster.Redact(cfg.DB), pgdsn.Scrub(err.Error(), cfg.DB))
+		}
+		defer conn.Close(context.Background())
+		meter.db = conn
 	}
-	meter := &multiCPU{}
 	var backends []string
 	for i := 0; i < top.Replicas; i++ {
 		spec := Spec{Name: fmt.Sprintf("%s %s #%d", bin, top.Name, i+1), Bin: filepath.Join(cfg.BinDir, bin),
@@ -367,7 +393,7 @@ func (r *ClusterResult) Markdown() string {
 		fmt.Fprintf(&b, "Not run: %s.\n\n", r.Skipped)
 		return b.String()
 	}
-	fmt.Fprintf(&b, "c=%d workers through a round-robin proxy; CPU per request counts the replicas and PostgreSQL (its share apart); medians of %d rounds.\n\n", r.Config.Conc, r.Config.Rounds)
+	fmt.Fprintf(&b, "c=%d workers through a round-robin proxy; CPU per request counts the replicas and the PostgreSQL backends serving their connections (their share apart; other clients of the database and its background processes not counted); medians of %d rounds.\n\n", r.Config.Conc, r.Config.Rounds)
 	b.WriteString("| mode | workload | topology | CPU/req | of which PostgreSQL | p50 | p99 | req/s | CPU vs in-process |\n|---|---|---|---:|---:|---:|---:|---:|---:|\n")
 	for _, m := range r.Config.Modes {
 		for _, w := range r.Config.Workloads {

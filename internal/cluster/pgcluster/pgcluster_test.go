@@ -19,7 +19,7 @@ import (
 	"github.com/mcpgen/mcpgen/internal/testutil/pgtest"
 )
 
-func open(t *testing.T, url string, log *zap.Logger) *pgcluster.Backend {
+func open(t testing.TB, url string, log *zap.Logger) *pgcluster.Backend {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
