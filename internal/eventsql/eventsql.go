@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/mcpgen/mcpgen"
@@ -34,6 +35,10 @@ type Store struct {
 	d       Dialect
 	p       string // table prefix, schema-qualified on PostgreSQL
 	closeDB bool
+
+	mu      sync.Mutex
+	queue   []*pendingAppend // appends waiting for the next group commit
+	leading bool             // an Append is committing a batch
 }
 
 // New migrates the tables (prefix is prepended to every table name; on
@@ -137,27 +142,122 @@ func fromNanos(n int64) time.Time {
 	return time.Unix(0, n).UTC()
 }
 
-// Append implements [mcpgen.EventStore]. The head row is locked for the
-// transaction, so positions are assigned in commit order.
+// Append implements [mcpgen.EventStore]. Appends made at the same time
+// share one transaction (a group commit): the first caller commits what
+// is queued when it starts, then hands the next batch to a waiting
+// caller. The head row is locked for the transaction, so positions are
+// assigned in commit order, and in queue order within one.
 func (s *Store) Append(ctx context.Context, e *mcpgen.EventRecord, to []string) error {
+	p := &pendingAppend{e: e, to: to, wake: make(chan bool, 1)}
+	s.mu.Lock()
+	s.queue = append(s.queue, p)
+	lead := !s.leading
+	s.leading = true
+	s.mu.Unlock()
+	if !lead {
+		if lead = <-p.wake; !lead {
+			return p.err
+		}
+	}
+	s.mu.Lock()
+	n := min(len(s.queue), maxAppendBatch)
+	batch := s.queue[:n:n]
+	s.queue = s.queue[n:]
+	s.mu.Unlock()
+
+	// The batch is others' appends too: one caller's cancellation does
+	// not undo them.
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), appendTimeout)
+	s.commit(ctx, batch)
+	cancel()
+
+	s.mu.Lock()
+	if len(s.queue) > 0 {
+		s.queue[0].wake <- true
+	} else {
+		s.leading = false
+	}
+	s.mu.Unlock()
+	for _, q := range batch {
+		if q != p {
+			q.wake <- false
+		}
+	}
+	return p.err
+}
+
+// pendingAppend is one Append queued for a group commit.
+type pendingAppend struct {
+	e    *mcpgen.EventRecord
+	to   []string
+	err  error
+	wake chan bool // true: commit the next batch; false: committed, err set
+}
+
+// maxAppendBatch bounds the events of one group commit (6 parameters
+// each in one INSERT, well under both dialects' limits).
+const maxAppendBatch = 128
+
+// appendTimeout bounds one group commit, which no caller can cancel.
+const appendTimeout = time.Minute
+
+// commit appends batch in one transaction and sets each one's error.
+// When a batch of several fails, each is tried alone, so that one bad
+// event fails only its own Append.
+func (s *Store) commit(ctx context.Context, batch []*pendingAppend) {
+	err := s.appendTx(ctx, batch)
+	if err == nil || len(batch) == 1 {
+		for _, p := range batch {
+			p.err = err
+		}
+		return
+	}
+	for _, p := range batch {
+		p.err = s.appendTx(ctx, []*pendingAppend{p})
+	}
+}
+
+// appendTx appends batch in one transaction: the head moved once by
+// len(batch), one INSERT for the events and one per delivery.
+func (s *Store) appendTx(ctx context.Context, batch []*pendingAppend) error {
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
 	defer tx.Rollback()
-	if err := tx.QueryRowContext(ctx, s.q(`UPDATE {p}event_head SET seq = seq + 1 WHERE k = 0 RETURNING seq`)).Scan(&e.Seq); err != nil {
+	var last int64
+	if err := tx.QueryRowContext(ctx, s.q(`UPDATE {p}event_head SET seq = seq + ? WHERE k = 0 RETURNING seq`), len(batch)).Scan(&last); err != nil {
 		return err
 	}
-	if _, err := tx.ExecContext(ctx, s.q(`INSERT INTO {p}events (seq, id, name, part, ts, data) VALUES (?, ?, ?, ?, ?, ?)`),
-		e.Seq, e.ID, e.Name, e.Partition, nanos(e.Time), []byte(e.Data)); err != nil {
+	var q strings.Builder
+	q.WriteString(`INSERT INTO {p}events (seq, id, name, part, ts, data) VALUES `)
+	args := make([]any, 0, 6*len(batch))
+	for i, p := range batch {
+		if i > 0 {
+			q.WriteByte(',')
+		}
+		q.WriteString(`(?, ?, ?, ?, ?, ?)`)
+		e := p.e
+		args = append(args, last-int64(len(batch)-1-i), e.ID, e.Name, e.Partition, nanos(e.Time), []byte(e.Data))
+	}
+	if _, err := tx.ExecContext(ctx, s.q(q.String()), args...); err != nil {
 		return err
 	}
-	for _, id := range to {
-		if _, err := tx.ExecContext(ctx, s.q(`INSERT INTO {p}event_outbox (sub, seq, due) VALUES (?, ?, ?)`), id, e.Seq, nanos(e.Time)); err != nil {
-			return err
+	for i, p := range batch {
+		seq := last - int64(len(batch)-1-i)
+		for _, id := range p.to {
+			if _, err := tx.ExecContext(ctx, s.q(`INSERT INTO {p}event_outbox (sub, seq, due) VALUES (?, ?, ?)`), id, seq, nanos(p.e.Time)); err != nil {
+				return err
+			}
 		}
 	}
-	return tx.Commit()
+	if err := tx.Commit(); err != nil {
+		return err
+	}
+	for i, p := range batch {
+		p.e.Seq = last - int64(len(batch)-1-i)
+	}
+	return nil
 }
 
 // Events implements [mcpgen.EventStore].
