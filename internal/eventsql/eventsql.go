@@ -36,6 +36,10 @@ type Store struct {
 	p       string // table prefix, schema-qualified on PostgreSQL
 	closeDB bool
 
+	// The statements of every emit, prepared once (SQLite's driver
+	// parses an unprepared statement at every call).
+	subs, head, insert *sql.Stmt
+
 	mu      sync.Mutex
 	queue   []*pendingAppend // appends waiting for the next group commit
 	leading bool             // an Append is committing a batch
@@ -49,15 +53,38 @@ func New(ctx context.Context, db *sql.DB, d Dialect, prefix string, own bool) (*
 	if err := s.migrate(ctx); err != nil {
 		return nil, fmt.Errorf("event store: migrate: %w", err)
 	}
+	for _, st := range []struct {
+		to    **sql.Stmt
+		query string
+	}{
+		{&s.subs, `SELECT body FROM {p}event_subscriptions WHERE name = ? AND part = ? ORDER BY id`},
+		{&s.head, `UPDATE {p}event_head SET seq = seq + ? WHERE k = 0 RETURNING seq`},
+		{&s.insert, `INSERT INTO {p}events (seq, id, name, part, ts, data) VALUES (?, ?, ?, ?, ?, ?)`},
+	} {
+		var err error
+		if *st.to, err = db.PrepareContext(ctx, s.q(st.query)); err != nil {
+			s.closeStmts()
+			return nil, fmt.Errorf("event store: prepare %s: %w", strings.Fields(st.query)[0], err)
+		}
+	}
 	return s, nil
 }
 
 // Close releases the database when the store owns it.
 func (s *Store) Close() error {
+	s.closeStmts()
 	if s.closeDB {
 		return s.db.Close()
 	}
 	return nil
+}
+
+func (s *Store) closeStmts() {
+	for _, st := range []*sql.Stmt{s.subs, s.head, s.insert} {
+		if st != nil {
+			st.Close()
+		}
+	}
 }
 
 func (s *Store) migrate(ctx context.Context) error {
@@ -194,8 +221,7 @@ type pendingAppend struct {
 	wake chan bool // true: commit the next batch; false: committed, err set
 }
 
-// maxAppendBatch bounds the events of one group commit (6 parameters
-// each in one INSERT, well under both dialects' limits).
+// maxAppendBatch bounds the events of one group commit.
 const maxAppendBatch = 128
 
 // appendTimeout bounds one group commit, which no caller can cancel.
@@ -218,7 +244,7 @@ func (s *Store) commit(ctx context.Context, batch []*pendingAppend) {
 }
 
 // appendTx appends batch in one transaction: the head moved once by
-// len(batch), one INSERT for the events and one per delivery.
+// len(batch), then one INSERT per event and one per delivery.
 func (s *Store) appendTx(ctx context.Context, batch []*pendingAppend) error {
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
@@ -226,22 +252,15 @@ func (s *Store) appendTx(ctx context.Context, batch []*pendingAppend) error {
 	}
 	defer tx.Rollback()
 	var last int64
-	if err := tx.QueryRowContext(ctx, s.q(`UPDATE {p}event_head SET seq = seq + ? WHERE k = 0 RETURNING seq`), len(batch)).Scan(&last); err != nil {
+	if err := tx.StmtContext(ctx, s.head).QueryRowContext(ctx, len(batch)).Scan(&last); err != nil {
 		return err
 	}
-	var q strings.Builder
-	q.WriteString(`INSERT INTO {p}events (seq, id, name, part, ts, data) VALUES `)
-	args := make([]any, 0, 6*len(batch))
+	insert := tx.StmtContext(ctx, s.insert)
 	for i, p := range batch {
-		if i > 0 {
-			q.WriteByte(',')
-		}
-		q.WriteString(`(?, ?, ?, ?, ?, ?)`)
 		e := p.e
-		args = append(args, last-int64(len(batch)-1-i), e.ID, e.Name, e.Partition, nanos(e.Time), []byte(e.Data))
-	}
-	if _, err := tx.ExecContext(ctx, s.q(q.String()), args...); err != nil {
-		return err
+		if _, err := insert.ExecContext(ctx, last-int64(len(batch)-1-i), e.ID, e.Name, e.Partition, nanos(e.Time), []byte(e.Data)); err != nil {
+			return err
+		}
 	}
 	for i, p := range batch {
 		seq := last - int64(len(batch)-1-i)
@@ -338,7 +357,7 @@ func (s *Store) DeleteSubscription(ctx context.Context, id string) (bool, error)
 
 // Subscriptions implements [mcpgen.EventStore].
 func (s *Store) Subscriptions(ctx context.Context, name, partition string) ([]mcpgen.EventSubscription, error) {
-	rows, err := s.db.QueryContext(ctx, s.q(`SELECT body FROM {p}event_subscriptions WHERE name = ? AND part = ? ORDER BY id`), name, partition)
+	rows, err := s.subs.QueryContext(ctx, name, partition)
 	if err != nil {
 		return nil, err
 	}
