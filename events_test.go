@@ -202,6 +202,71 @@ func TestEventsEmitChecksPayload(t *testing.T) {
 	}
 }
 
+// batchStore is a MemoryEventStore that appends several events at once,
+// recording each AppendAll.
+type batchStore struct {
+	MemoryEventStore
+	calls [][]string // per AppendAll: the events' notes, with their deliveries
+}
+
+func (b *batchStore) AppendAll(ctx context.Context, es []*EventRecord, to [][]string) error {
+	var call []string
+	for i, e := range es {
+		if err := b.Append(ctx, e, to[i]); err != nil {
+			return err
+		}
+		var n note
+		_ = json.Unmarshal(e.Data, &n)
+		call = append(call, n.Note+"->"+strings.Join(to[i], "+"))
+	}
+	b.calls = append(b.calls, call)
+	return nil
+}
+
+func TestEventsEmitAll(t *testing.T) {
+	for _, batched := range []bool{false, true} {
+		t.Run(fmt.Sprint("batched=", batched), func(t *testing.T) {
+			var store EventStore = &MemoryEventStore{}
+			bs := &batchStore{}
+			if batched {
+				store = bs
+			}
+			s := newEventsServer(t, EventOptions{Store: store})
+			sub := &EventSubscription{ID: "s1", Name: "note.changed", Arguments: json.RawMessage(`{"kind":"a"}`), Verified: true, Active: true}
+			if err := store.SaveSubscription(context.Background(), sub); err != nil {
+				t.Fatal(err)
+			}
+			ctx := withRequest(context.Background(), &Request{server: s})
+			if err := EmitAll(ctx, []note{{"n1", "a"}, {"n2", "b"}, {"n3", "a"}}); err != nil {
+				t.Fatal(err)
+			}
+			if err := EmitAll(ctx, []note(nil)); err != nil {
+				t.Errorf("no events: %v", err)
+			}
+			if err := EmitAll(ctx, []any{note{"n4", "a"}, struct{ X int }{1}}); err == nil || !strings.Contains(err.Error(), "no event") {
+				t.Errorf("EmitAll with a value of no event: %v", err)
+			}
+			recs, _ := store.Events(context.Background(), "note.changed", "", 0, 100, 10)
+			var got []string
+			for i, r := range recs {
+				var n note
+				_ = json.Unmarshal(r.Data, &n)
+				got = append(got, n.Note)
+				if i > 0 && r.Seq <= recs[i-1].Seq {
+					t.Errorf("positions out of order: %+v", recs)
+				}
+			}
+			// n4 comes before the value of no event, emitted on its own.
+			if strings.Join(got, ",") != "n1,n2,n3,n4" {
+				t.Errorf("the log: %v", got)
+			}
+			if batched && fmt.Sprint(bs.calls) != "[[n1->s1 n2-> n3->s1]]" {
+				t.Errorf("AppendAll calls: %v", bs.calls)
+			}
+		})
+	}
+}
+
 // streamPeerRec records notifications and signals each.
 type streamPeerRec struct {
 	mu    sync.Mutex
