@@ -248,69 +248,20 @@ func (f *events) woken() <-chan struct{} {
 // matches, when Emit returns nil. Emitting a value of a type no event
 // of the server declares is an error.
 func Emit(ctx context.Context, ev any) error {
-	f, err := requestEvents(ctx, ev)
-	if err != nil {
-		return err
-	}
-	req := RequestFrom(ctx)
-	name, ok := f.nameOf(ev)
-	if !ok {
-		return fmt.Errorf("emit %T: no event of server %s has that payload type", ev, req.server.def.Name)
-	}
-	return f.emit(ctx, req.Partition, name, ev)
-}
-
-// EmitAll records each of evs as [Emit] does, in order, and returns
-// when all of them are in the log: a store that appends several events
-// at once (the SQL stores) commits them in one transaction, where
-// emitting them one by one waits for a commit each.
-func EmitAll[E any](ctx context.Context, evs []E) error {
-	if len(evs) == 0 {
-		return nil
-	}
-	f, err := requestEvents(ctx, evs[0])
-	if err != nil {
-		return err
-	}
-	name, _ := f.nameOf(evs[0])
-	data := make([]any, len(evs))
-	for i := range evs {
-		data[i] = evs[i]
-		// E may be an interface holding values of several events, or
-		// of none: then each is emitted (or refused) on its own.
-		if n, ok := f.nameOf(evs[i]); !ok || n != name {
-			for _, ev := range evs {
-				if err := Emit(ctx, ev); err != nil {
-					return err
-				}
-			}
-			return nil
-		}
-	}
-	return f.emit(ctx, RequestFrom(ctx).Partition, name, data...)
-}
-
-// requestEvents returns the events of the server whose request ctx
-// carries; ev is for the error.
-func requestEvents(ctx context.Context, ev any) (*events, error) {
 	req := RequestFrom(ctx)
 	if req == nil || req.server == nil {
-		return nil, fmt.Errorf("emit %T: the context carries no request of an mcpgen server", ev)
+		return fmt.Errorf("emit %T: the context carries no request of an mcpgen server", ev)
 	}
-	if req.server.events == nil {
-		return nil, fmt.Errorf("emit %T: server %s declares no events", ev, req.server.def.Name)
+	f := req.server.events
+	if f == nil {
+		return fmt.Errorf("emit %T: server %s declares no events", ev, req.server.def.Name)
 	}
-	return req.server.events, nil
-}
-
-// nameOf returns the name of the event whose payload type ev is.
-func (f *events) nameOf(ev any) (string, bool) {
 	for _, t := range f.order {
 		if t.Accepts != nil && t.Accepts(ev) {
-			return t.Name, true
+			return f.emit(ctx, req.Partition, t.Name, ev)
 		}
 	}
-	return "", false
+	return fmt.Errorf("emit %T: no event of server %s has that payload type", ev, req.server.def.Name)
 }
 
 // EmitTo records an occurrence of the event name with data (a value that
@@ -323,63 +274,38 @@ func EmitTo(ctx context.Context, s *Server, partition, name string, data any) er
 	return s.events.emit(ctx, partition, name, data)
 }
 
-// batchAppender is an [EventStore] that appends several events in one
-// commit (eventstore's and pgcluster's).
-type batchAppender interface {
-	AppendAll(ctx context.Context, es []*EventRecord, to [][]string) error
-}
-
-// emit records one occurrence of the event name per element of data, in
-// order: the subscriptions are read once, and a batchAppender appends
-// them together.
-func (f *events) emit(ctx context.Context, partition, name string, data ...any) error {
+func (f *events) emit(ctx context.Context, partition, name string, data any) error {
 	t, ok := f.types[name]
 	if !ok {
 		return fmt.Errorf("emit event %s: no such event", name)
 	}
-	payloads := make([][]byte, len(data))
-	for i, d := range data {
-		b, err := json.Marshal(d)
-		if err != nil {
-			return fmt.Errorf("emit event %s: encode payload: %w", name, err)
-		}
-		if len(b) > maxEventPayload {
-			return fmt.Errorf("emit event %s: payload of %d bytes is over the %d allowed", name, len(b), maxEventPayload)
-		}
-		// A nil slice of the payload is sent as [], as its schema says (the
-		// generator's rule for what is sent; see fillNullArrays).
-		b, _ = t.payload.FillNullArrays(b)
-		if err := t.payload.Validate(b); err != nil {
-			return fmt.Errorf("emit event %s: payload does not fit its schema: %w", name, err)
-		}
-		payloads[i] = b
+	b, err := json.Marshal(data)
+	if err != nil {
+		return fmt.Errorf("emit event %s: encode payload: %w", name, err)
+	}
+	if len(b) > maxEventPayload {
+		return fmt.Errorf("emit event %s: payload of %d bytes is over the %d allowed", name, len(b), maxEventPayload)
+	}
+	// A nil slice of the payload is sent as [], as its schema says (the
+	// generator's rule for what is sent; see fillNullArrays).
+	b, _ = t.payload.FillNullArrays(b)
+	if err := t.payload.Validate(b); err != nil {
+		return fmt.Errorf("emit event %s: payload does not fit its schema: %w", name, err)
 	}
 	subs, err := f.store.Subscriptions(ctx, name, partition)
 	if err != nil {
 		return fmt.Errorf("emit event %s: read subscriptions: %w", name, err)
 	}
 	now := time.Now()
-	es := make([]*EventRecord, len(payloads))
-	to := make([][]string, len(payloads))
-	for i, b := range payloads {
-		for j := range subs {
-			s := &subs[j]
-			if (s.Expires.IsZero() || s.Expires.After(now)) && s.Verified && (t.Match == nil || t.Match(s.Arguments, b)) {
-				to[i] = append(to[i], s.ID)
-			}
-		}
-		es[i] = &EventRecord{ID: "evt_" + randomHex(12), Name: name, Partition: partition, Time: now.UTC(), Data: b}
-	}
-	if b, ok := f.store.(batchAppender); ok && len(es) > 1 {
-		err = b.AppendAll(ctx, es, to)
-	} else {
-		for i, e := range es {
-			if err = f.store.Append(ctx, e, to[i]); err != nil {
-				break
-			}
+	var to []string
+	for i := range subs {
+		s := &subs[i]
+		if (s.Expires.IsZero() || s.Expires.After(now)) && s.Verified && (t.Match == nil || t.Match(s.Arguments, b)) {
+			to = append(to, s.ID)
 		}
 	}
-	if err != nil {
+	e := &EventRecord{ID: "evt_" + randomHex(12), Name: name, Partition: partition, Time: now.UTC(), Data: b}
+	if err := f.store.Append(ctx, e, to); err != nil {
 		return fmt.Errorf("emit event %s: append to the log: %w", name, err)
 	}
 	f.tel.log.Debug("event emitted")

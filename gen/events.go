@@ -135,29 +135,18 @@ func (e *emitter) eventsFile() *jen.File {
 	return f
 }
 
-// checkEmits checks every call of mcpgen.Emit and mcpgen.EmitAll in the
-// package: its value (each of its slice's) must be of one of the
-// package's //mcp:event types, which Emit finds the event by. Emit takes
-// any, so the compiler cannot say it; the generator can, at the call.
+// checkEmits checks every call of mcpgen.Emit in the package: its value
+// must be of one of the package's //mcp:event types, which Emit finds the
+// event by. Emit takes any, so the compiler cannot say it; the generator
+// can, at the call.
 func (c *checker) checkEmits(s *server) {
 	for _, f := range c.pkg.Syntax {
 		ast.Inspect(f, func(n ast.Node) bool {
 			call, ok := n.(*ast.CallExpr)
-			if !ok || len(call.Args) != 2 {
+			if !ok || len(call.Args) != 2 || !c.isRuntimeFunc(call.Fun, "Emit") {
 				return true
 			}
-			fun := "Emit"
 			t := types.Unalias(c.pkg.TypesInfo.TypeOf(call.Args[1]))
-			switch {
-			case c.isRuntimeFunc(call.Fun, "Emit"):
-			case c.isRuntimeFunc(call.Fun, "EmitAll"):
-				fun = "EmitAll"
-				if sl, ok := t.Underlying().(*types.Slice); ok {
-					t = types.Unalias(sl.Elem())
-				}
-			default:
-				return true
-			}
 			if allEvents(s, t) {
 				return true
 			}
@@ -169,7 +158,7 @@ func (c *checker) checkEmits(s *server) {
 			if len(names) > 0 {
 				hint = "emit a value of an //mcp:event type of this package: " + strings.Join(names, ", ")
 			}
-			c.at(call.Args[1].Pos(), "mcpgen."+fun, hint, "%s is not an //mcp:event type: %s would fail when it runs", types.TypeString(t, types.RelativeTo(c.pkg.Types)), fun)
+			c.at(call.Args[1].Pos(), "mcpgen.Emit", hint, "%s is not an //mcp:event type: Emit would fail when it runs", types.TypeString(t, types.RelativeTo(c.pkg.Types)))
 			return true
 		})
 	}
@@ -211,11 +200,7 @@ func allEvents(s *server, t types.Type) bool {
 // isRuntimeFunc reports whether fun names the runtime's function name.
 func (c *checker) isRuntimeFunc(fun ast.Expr, name string) bool {
 	var id *ast.Ident
-	fun = ast.Unparen(fun)
-	if ix, ok := fun.(*ast.IndexExpr); ok { // mcpgen.EmitAll[E]
-		fun = ix.X
-	}
-	switch f := fun.(type) {
+	switch f := ast.Unparen(fun).(type) {
 	case *ast.Ident:
 		id = f
 	case *ast.SelectorExpr:

@@ -82,7 +82,7 @@ func graphName(req *mcpgen.Request, store memstore.Store) string {
 	return graphOf(req, memstore.DefaultGraph)
 }
 
-// emit records the events of one change, in order, in one append. Outside a server
+// emit records the events of one change, in order. Outside a server
 // (a component called directly) there is nowhere to record them. The
 // change itself is committed already: an error says the events are
 // missing, so that the caller knows subscribers were not told.
@@ -90,8 +90,10 @@ func emit[E EntityChanged | RelationChanged](ctx context.Context, evs []E) error
 	if mcpgen.RequestFrom(ctx) == nil {
 		return nil
 	}
-	if err := mcpgen.EmitAll(ctx, evs); err != nil {
-		return fmt.Errorf("the graph changed, but its change events were not recorded: %w", err)
+	for _, ev := range evs {
+		if err := mcpgen.Emit(ctx, ev); err != nil {
+			return fmt.Errorf("the graph changed, but its change event was not recorded: %w", err)
+		}
 	}
 	return nil
 }

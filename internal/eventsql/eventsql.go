@@ -175,20 +175,7 @@ func fromNanos(n int64) time.Time {
 // caller. The head row is locked for the transaction, so positions are
 // assigned in commit order, and in queue order within one.
 func (s *Store) Append(ctx context.Context, e *mcpgen.EventRecord, to []string) error {
-	return s.AppendAll(ctx, []*mcpgen.EventRecord{e}, [][]string{to})
-}
-
-// AppendAll appends es in order, each with the deliveries to[i], in one
-// transaction (shared with other appends made at the same time): all of
-// them or none. mcpgen.EmitAll uses it.
-func (s *Store) AppendAll(ctx context.Context, es []*mcpgen.EventRecord, to [][]string) error {
-	if len(es) != len(to) {
-		return fmt.Errorf("event store: append %d events with %d lists of deliveries", len(es), len(to))
-	}
-	if len(es) == 0 {
-		return nil
-	}
-	p := &pendingAppend{es: es, to: to, wake: make(chan bool, 1)}
+	p := &pendingAppend{e: e, to: to, wake: make(chan bool, 1)}
 	s.mu.Lock()
 	s.queue = append(s.queue, p)
 	lead := !s.leading
@@ -200,11 +187,7 @@ func (s *Store) AppendAll(ctx context.Context, es []*mcpgen.EventRecord, to [][]
 		}
 	}
 	s.mu.Lock()
-	n, events := 1, len(s.queue[0].es)
-	for n < len(s.queue) && events+len(s.queue[n].es) <= maxAppendBatch {
-		events += len(s.queue[n].es)
-		n++
-	}
+	n := min(len(s.queue), maxAppendBatch)
 	batch := s.queue[:n:n]
 	s.queue = s.queue[n:]
 	s.mu.Unlock()
@@ -230,16 +213,15 @@ func (s *Store) AppendAll(ctx context.Context, es []*mcpgen.EventRecord, to [][]
 	return p.err
 }
 
-// pendingAppend is one AppendAll queued for a group commit.
+// pendingAppend is one Append queued for a group commit.
 type pendingAppend struct {
-	es   []*mcpgen.EventRecord
-	to   [][]string
+	e    *mcpgen.EventRecord
+	to   []string
 	err  error
 	wake chan bool // true: commit the next batch; false: committed, err set
 }
 
-// maxAppendBatch bounds the events of one group commit (one AppendAll
-// of more is committed alone).
+// maxAppendBatch bounds the events of one group commit.
 const maxAppendBatch = 128
 
 // appendTimeout bounds one group commit, which no caller can cancel.
@@ -261,31 +243,29 @@ func (s *Store) commit(ctx context.Context, batch []*pendingAppend) {
 	}
 }
 
-// appendTx appends batch in one transaction: the head moved once, then
-// one INSERT per event and one per delivery.
+// appendTx appends batch in one transaction: the head moved once by
+// len(batch), then one INSERT per event and one per delivery.
 func (s *Store) appendTx(ctx context.Context, batch []*pendingAppend) error {
-	var es []*mcpgen.EventRecord
-	var to [][]string
-	for _, p := range batch {
-		es, to = append(es, p.es...), append(to, p.to...)
-	}
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
 	defer tx.Rollback()
 	var last int64
-	if err := tx.StmtContext(ctx, s.head).QueryRowContext(ctx, len(es)).Scan(&last); err != nil {
+	if err := tx.StmtContext(ctx, s.head).QueryRowContext(ctx, len(batch)).Scan(&last); err != nil {
 		return err
 	}
-	first := last - int64(len(es)) + 1
 	insert := tx.StmtContext(ctx, s.insert)
-	for i, e := range es {
-		if _, err := insert.ExecContext(ctx, first+int64(i), e.ID, e.Name, e.Partition, nanos(e.Time), []byte(e.Data)); err != nil {
+	for i, p := range batch {
+		e := p.e
+		if _, err := insert.ExecContext(ctx, last-int64(len(batch)-1-i), e.ID, e.Name, e.Partition, nanos(e.Time), []byte(e.Data)); err != nil {
 			return err
 		}
-		for _, id := range to[i] {
-			if _, err := tx.ExecContext(ctx, s.q(`INSERT INTO {p}event_outbox (sub, seq, due) VALUES (?, ?, ?)`), id, first+int64(i), nanos(e.Time)); err != nil {
+	}
+	for i, p := range batch {
+		seq := last - int64(len(batch)-1-i)
+		for _, id := range p.to {
+			if _, err := tx.ExecContext(ctx, s.q(`INSERT INTO {p}event_outbox (sub, seq, due) VALUES (?, ?, ?)`), id, seq, nanos(p.e.Time)); err != nil {
 				return err
 			}
 		}
@@ -293,8 +273,8 @@ func (s *Store) appendTx(ctx context.Context, batch []*pendingAppend) error {
 	if err := tx.Commit(); err != nil {
 		return err
 	}
-	for i, e := range es {
-		e.Seq = first + int64(i)
+	for i, p := range batch {
+		p.e.Seq = last - int64(len(batch)-1-i)
 	}
 	return nil
 }

@@ -21,7 +21,6 @@ func Run(t *testing.T, open func(t *testing.T) mcpgen.EventStore) {
 	t.Run("ClaimOnce", func(t *testing.T) { testClaimOnce(t, open(t)) })
 	t.Run("Prune", func(t *testing.T) { testPrune(t, open(t)) })
 	t.Run("ConcurrentAppends", func(t *testing.T) { testConcurrentAppends(t, open(t)) })
-	t.Run("AppendAll", func(t *testing.T) { testAppendAll(t, open(t)) })
 }
 
 var bg = context.Background()
@@ -296,41 +295,5 @@ func testConcurrentAppends(t *testing.T, s mcpgen.EventStore) {
 		if _, err := fmt.Sscanf(d.Event.ID, "evt_%d_%d", &w, &i); err != nil || i%3 != 0 {
 			t.Fatalf("delivery of the wrong event: %+v", d)
 		}
-	}
-}
-
-// testAppendAll: a store that appends several events at once gives them
-// consecutive positions in order, each its own deliveries.
-func testAppendAll(t *testing.T, s mcpgen.EventStore) {
-	b, ok := s.(interface {
-		AppendAll(ctx context.Context, es []*mcpgen.EventRecord, to [][]string) error
-	})
-	if !ok {
-		t.Skip("the store appends one event at a time")
-	}
-	must(t, s.SaveSubscription(bg, sub("s1", "a", "alice")))
-	before := appendN(t, s, "a", "", 1)
-	var es []*mcpgen.EventRecord
-	for i := range 3 {
-		es = append(es, &mcpgen.EventRecord{ID: fmt.Sprintf("evt_all_%d", i), Name: "a", Time: time.Now().UTC(), Data: json.RawMessage(fmt.Sprintf(`{"i":%d}`, i))})
-	}
-	must(t, b.AppendAll(bg, es, [][]string{{"s1"}, nil, {"s1"}}))
-	for i, e := range es {
-		if e.Seq != before[0]+1+int64(i) {
-			t.Fatalf("event %d at %d, want %d", i, e.Seq, before[0]+1+int64(i))
-		}
-	}
-	if err := b.AppendAll(bg, es[:1], nil); err == nil {
-		t.Error("AppendAll took events without their lists of deliveries")
-	}
-	got, err := s.Events(bg, "a", "", before[0], es[2].Seq, 10)
-	must(t, err)
-	if len(got) != 3 || got[0].ID != "evt_all_0" || got[2].ID != "evt_all_2" {
-		t.Fatalf("the log after AppendAll: %+v", got)
-	}
-	ds, err := s.Claim(bg, "r1", time.Now(), time.Minute, 10)
-	must(t, err)
-	if len(ds) != 2 || ds[0].Seq != es[0].Seq || ds[1].Seq != es[2].Seq {
-		t.Fatalf("deliveries after AppendAll: %+v", ds)
 	}
 }

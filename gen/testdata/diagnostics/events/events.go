@@ -55,26 +55,14 @@ type WrongFilter struct {
 
 func (WrongFilter) Match(s string) bool { return s == "" } // want `WrongFilter.Match: Match of an event filter has the wrong signature\n\tdeclare func \(f WrongFilter\) Match\(e WrongMatch\) bool`
 
-// Emits calls mcpgen.Emit and mcpgen.EmitAll right and wrong: with an
-// event, with a type parameter that allows only events, with a type that
-// is no event and with a type parameter that allows anything.
+// Emits calls mcpgen.Emit right and wrong: with an event, with a type
+// parameter that allows only events, with a type that is no event and
+// with a type parameter that allows anything.
 func Emits(ctx context.Context) error {
 	_ = mcpgen.Emit(ctx, WrongMatch{})
 	_ = emitSome(ctx, []WrongMatch{{}})
-	_ = emitAllSome(ctx, []WrongMatch{{}})
-	_ = emitAllAny(ctx, []WrongMatch{{}})
 	_ = emitAny(ctx, []Kind{"x"})
-	_ = mcpgen.EmitAll(ctx, []WrongMatch{{}})
-	_ = mcpgen.EmitAll[Kind](ctx, []Kind{"x"}) // want `mcpgen.EmitAll: Kind is not an //mcp:event type: EmitAll would fail when it runs`
 	return mcpgen.Emit(ctx, Kind("x")) // want `mcpgen.Emit: Kind is not an //mcp:event type: Emit would fail when it runs\n\temit a value of an //mcp:event type of this package: .*WrongMatch`
-}
-
-func emitAllSome[E WrongMatch | Gone](ctx context.Context, evs []E) error {
-	return mcpgen.EmitAll(ctx, evs)
-}
-
-func emitAllAny[E any](ctx context.Context, evs []E) error {
-	return mcpgen.EmitAll(ctx, evs) // want `mcpgen.EmitAll: E is not an //mcp:event type`
 }
 
 func emitSome[E WrongMatch | Gone](ctx context.Context, evs []E) error {
