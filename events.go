@@ -256,12 +256,21 @@ func Emit(ctx context.Context, ev any) error {
 	if f == nil {
 		return fmt.Errorf("emit %T: server %s declares no events", ev, req.server.def.Name)
 	}
+	t, err := f.typeOf(ev, req.server)
+	if err != nil {
+		return err
+	}
+	return f.emit(ctx, req.Partition, t.Name, ev)
+}
+
+// typeOf is the event whose payload type ev is.
+func (f *events) typeOf(ev any, s *Server) (*compiledEvent, error) {
 	for _, t := range f.order {
 		if t.Accepts != nil && t.Accepts(ev) {
-			return f.emit(ctx, req.Partition, t.Name, ev)
+			return t, nil
 		}
 	}
-	return fmt.Errorf("emit %T: no event of server %s has that payload type", ev, req.server.def.Name)
+	return nil, fmt.Errorf("emit %T: no event of server %s has that payload type", ev, s.def.Name)
 }
 
 // EmitTo records an occurrence of the event name with data (a value that
@@ -279,38 +288,55 @@ func (f *events) emit(ctx context.Context, partition, name string, data any) err
 	if !ok {
 		return fmt.Errorf("emit event %s: no such event", name)
 	}
-	b, err := json.Marshal(data)
+	e, to, err := f.occurrence(ctx, t, partition, data, time.Now(), nil)
 	if err != nil {
-		return fmt.Errorf("emit event %s: encode payload: %w", name, err)
+		return err
 	}
-	if len(b) > maxEventPayload {
-		return fmt.Errorf("emit event %s: payload of %d bytes is over the %d allowed", name, len(b), maxEventPayload)
-	}
-	// A nil slice of the payload is sent as [], as its schema says (the
-	// generator's rule for what is sent; see fillNullArrays).
-	b, _ = t.payload.FillNullArrays(b)
-	if err := t.payload.Validate(b); err != nil {
-		return fmt.Errorf("emit event %s: payload does not fit its schema: %w", name, err)
-	}
-	subs, err := f.store.Subscriptions(ctx, name, partition)
-	if err != nil {
-		return fmt.Errorf("emit event %s: read subscriptions: %w", name, err)
-	}
-	now := time.Now()
-	var to []string
-	for i := range subs {
-		s := &subs[i]
-		if (s.Expires.IsZero() || s.Expires.After(now)) && s.Verified && (t.Match == nil || t.Match(s.Arguments, b)) {
-			to = append(to, s.ID)
-		}
-	}
-	e := &EventRecord{ID: "evt_" + randomHex(12), Name: name, Partition: partition, Time: now.UTC(), Data: b}
 	if err := f.store.Append(ctx, e, to); err != nil {
 		return fmt.Errorf("emit event %s: append to the log: %w", name, err)
 	}
 	f.tel.log.Debug("event emitted")
 	f.notify()
 	return nil
+}
+
+// occurrence encodes and checks one occurrence of t in partition and
+// lists the subscriptions owed it; subs, when not nil, caches the
+// subscriptions read by (event, partition) across the occurrences of one
+// batch.
+func (f *events) occurrence(ctx context.Context, t *compiledEvent, partition string, data any, now time.Time,
+	subs map[[2]string][]EventSubscription) (*EventRecord, []string, error) {
+	b, err := json.Marshal(data)
+	if err != nil {
+		return nil, nil, fmt.Errorf("emit event %s: encode payload: %w", t.Name, err)
+	}
+	if len(b) > maxEventPayload {
+		return nil, nil, fmt.Errorf("emit event %s: payload of %d bytes is over the %d allowed", t.Name, len(b), maxEventPayload)
+	}
+	// A nil slice of the payload is sent as [], as its schema says (the
+	// generator's rule for what is sent; see fillNullArrays).
+	b, _ = t.payload.FillNullArrays(b)
+	if err := t.payload.Validate(b); err != nil {
+		return nil, nil, fmt.Errorf("emit event %s: payload does not fit its schema: %w", t.Name, err)
+	}
+	key := [2]string{t.Name, partition}
+	ss, cached := subs[key]
+	if !cached {
+		if ss, err = f.store.Subscriptions(ctx, t.Name, partition); err != nil {
+			return nil, nil, fmt.Errorf("emit event %s: read subscriptions: %w", t.Name, err)
+		}
+		if subs != nil {
+			subs[key] = ss
+		}
+	}
+	var to []string
+	for i := range ss {
+		s := &ss[i]
+		if (s.Expires.IsZero() || s.Expires.After(now)) && s.Verified && (t.Match == nil || t.Match(s.Arguments, b)) {
+			to = append(to, s.ID)
+		}
+	}
+	return &EventRecord{ID: "evt_" + randomHex(12), Name: t.Name, Partition: partition, Time: now.UTC(), Data: b}, to, nil
 }
 
 func randomHex(n int) string {

@@ -108,6 +108,14 @@ type EventStore interface {
 	// Append assigns e.Seq, stores e and, atomically with it, one
 	// delivery per subscription id in to, due now.
 	Append(ctx context.Context, e *EventRecord, to []string) error
+	// AppendFeed stores es in order, each with one delivery per
+	// subscription id in to[i], and moves the cursor of the feed source
+	// to at, all atomically; when the cursor is already at or past at it
+	// stores nothing and returns [ErrFeedRecorded] (see [RecordFeed]).
+	AppendFeed(ctx context.Context, source string, at int64, es []*EventRecord, to [][]string) error
+	// FeedCursor returns the cursor of the feed source, and whether it
+	// has one.
+	FeedCursor(ctx context.Context, source string) (int64, bool, error)
 	// Events returns up to limit events of name (all names when empty)
 	// in partition with Seq > after and Seq <= upto, in order.
 	Events(ctx context.Context, name, partition string, after, upto int64, limit int) ([]EventRecord, error)
@@ -160,6 +168,7 @@ type MemoryEventStore struct {
 	subs   map[string]*EventSubscription
 	outbox map[int64]*memDelivery
 	nextD  int64
+	feeds  map[string]int64 // the cursors of AppendFeed, by source
 }
 
 type memDelivery struct {
@@ -172,6 +181,7 @@ func (m *MemoryEventStore) init() {
 	if m.subs == nil {
 		m.subs = map[string]*EventSubscription{}
 		m.outbox = map[int64]*memDelivery{}
+		m.feeds = map[string]int64{}
 	}
 }
 
@@ -180,6 +190,34 @@ func (m *MemoryEventStore) Append(_ context.Context, e *EventRecord, to []string
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.init()
+	m.append(e, to)
+	return nil
+}
+
+// AppendFeed implements [EventStore].
+func (m *MemoryEventStore) AppendFeed(_ context.Context, source string, at int64, es []*EventRecord, to [][]string) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.init()
+	if cur, ok := m.feeds[source]; ok && cur >= at {
+		return ErrFeedRecorded
+	}
+	m.feeds[source] = at
+	for i, e := range es {
+		m.append(e, to[i])
+	}
+	return nil
+}
+
+// FeedCursor implements [EventStore].
+func (m *MemoryEventStore) FeedCursor(_ context.Context, source string) (int64, bool, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	at, ok := m.feeds[source]
+	return at, ok, nil
+}
+
+func (m *MemoryEventStore) append(e *EventRecord, to []string) {
 	m.next++
 	e.Seq = m.next
 	m.events = append(m.events, *e)
@@ -194,7 +232,6 @@ func (m *MemoryEventStore) Append(_ context.Context, e *EventRecord, to []string
 		m.nextD++
 		m.outbox[m.nextD] = &memDelivery{EventDelivery: EventDelivery{ID: m.nextD, Subscription: id, Seq: e.Seq, Due: e.Time}}
 	}
-	return nil
 }
 
 // Events implements [EventStore].

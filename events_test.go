@@ -619,3 +619,30 @@ func TestEventPayloadNilSliceSentAsEmptyArray(t *testing.T) {
 		t.Fatalf("payload sent %s, want tags as []", b)
 	}
 }
+
+// TestEventsHandshakesDoNotQueue: a subscriber whose endpoint stalls the
+// verification handshake holds up only itself: its second subscribe is
+// refused at once, and another principal's subscription is verified while
+// the stalled handshake is still under way.
+func TestEventsHandshakesDoNotQueue(t *testing.T) {
+	stall, release := make(chan struct{}), make(chan struct{})
+	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		close(stall)
+		<-release
+	}))
+	t.Cleanup(slow.Close)
+	t.Cleanup(func() { close(release) })
+	_, fast := newReceiver(t)
+	s := newEventsServer(t, EventOptions{WebhookAllow: []string{slow.URL, fast.URL}, Timeout: time.Minute})
+	stalled := make(chan *jsonrpc.Message, 1)
+	go func() { stalled <- evCall(t, s, alice, "events/subscribe", subscribeParams2(slow.URL, `{}`)) }()
+	<-stall
+	wantError(t, evCall(t, s, alice, "events/subscribe", subscribeParams2(fast.URL, `{}`)), CodeEventCallback, "verification_in_progress")
+	bob := Principal{Subject: "bob", Scopes: []string{"notes:read"}}
+	result(t, evCall(t, s, bob, "events/subscribe", subscribeParams2(fast.URL, `{}`)))
+	select {
+	case r := <-stalled:
+		t.Fatalf("the stalled handshake ended early: %+v", r)
+	default:
+	}
+}

@@ -275,15 +275,25 @@ func (f *events) unsubscribe(ctx context.Context, req *Request, raw json.RawMess
 
 // webhooks sends deliveries.
 type webhooks struct {
-	f        *events
-	allow    map[string]bool // origins exempt from the https and address rules
-	strict   *http.Client    // dials public addresses only
-	lenient  *http.Client    // for allowed origins
-	verifyMu sync.Mutex
+	f       *events
+	allow   map[string]bool // origins exempt from the https and address rules
+	strict  *http.Client    // dials public addresses only
+	lenient *http.Client    // for allowed origins
+
+	// Handshakes: at most maxHandshakes at once in the server and one per
+	// principal, so that a caller cannot make the server flood endpoints
+	// with challenges, nor hold up others' subscriptions with a slow
+	// endpoint of its own.
+	handshakes chan struct{}
+	mu         sync.Mutex
+	verifying  map[string]bool // principal keys with a handshake under way
 }
 
+// maxHandshakes bounds the verification handshakes under way at once.
+const maxHandshakes = 8
+
 func newWebhooks(f *events) *webhooks {
-	w := &webhooks{f: f, allow: map[string]bool{}}
+	w := &webhooks{f: f, allow: map[string]bool{}, handshakes: make(chan struct{}, maxHandshakes), verifying: map[string]bool{}}
 	for _, o := range f.opts.WebhookAllow {
 		w.allow[strings.TrimRight(strings.ToLower(o), "/")] = true
 	}
@@ -474,10 +484,26 @@ func category(err error) string {
 // whose challenge the endpoint must echo. It returns "" on success, else
 // the failure's category.
 func (w *webhooks) verify(ctx context.Context, sub *EventSubscription) string {
-	// One handshake at a time: a caller cannot make the server flood
-	// endpoints with challenges.
-	w.verifyMu.Lock()
-	defer w.verifyMu.Unlock()
+	w.mu.Lock()
+	busy := w.verifying[sub.PrincipalKey]
+	if !busy {
+		w.verifying[sub.PrincipalKey] = true
+	}
+	w.mu.Unlock()
+	if busy {
+		return "verification_in_progress"
+	}
+	defer func() {
+		w.mu.Lock()
+		delete(w.verifying, sub.PrincipalKey)
+		w.mu.Unlock()
+	}()
+	select {
+	case w.handshakes <- struct{}{}:
+		defer func() { <-w.handshakes }()
+	case <-ctx.Done():
+		return "timeout"
+	}
 	challenge := randomHex(24)
 	body, _ := json.Marshal(map[string]string{"type": "verification", "challenge": challenge})
 	ctx, cancel := context.WithTimeout(ctx, w.f.opts.Timeout)

@@ -77,3 +77,6 @@ var (
 	NewHTTPServerForTest = newHTTPServer
 	LimitConnsForTest    = limitConns
 )
+
+// CardWithVersion is cardWithVersion, for the Server Card tests.
+var CardWithVersion = cardWithVersion

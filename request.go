@@ -71,6 +71,10 @@ func (r *Request) authenticated() bool {
 	return !r.Auth.Anonymous() || r.incoming != nil && r.incoming.Authenticated
 }
 
+// Server is the server serving the request (nil for a Request made
+// outside one), for calls that take it: [RecordFeed], [EmitTo].
+func (r *Request) Server() *Server { return r.server }
+
 // Modern reports whether the request uses the stateless 2026-07-28 era.
 func (r *Request) Modern() bool { return modernVersion(r.Version) }
 

@@ -240,6 +240,7 @@ func build(def Definition, opts Options) (*Server, error) {
 	s.serverInfo = Implementation{Name: def.Name, Title: def.Title, Version: def.Version}
 	if s.serverInfo.Version == "" {
 		s.serverInfo.Version = buildVersion()
+		s.def.ServerCard = cardWithVersion(def.ServerCard, s.serverInfo.Version)
 	}
 	s.sessions = newSessionTable(opts.SessionIdle, opts.Limits, s.tel)
 	s.limits = newLimiter(opts.Limits)

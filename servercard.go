@@ -3,6 +3,7 @@ package mcpgen
 import (
 	"crypto/sha256"
 	"encoding/base64"
+	"encoding/json"
 	"mime"
 	"net/http"
 	"strings"
@@ -118,4 +119,24 @@ func noneMatch(values []string, etag string) bool {
 		}
 	}
 	return false
+}
+
+// cardWithVersion is card naming version, the version the server reports
+// in initialize: a card generated without version= says 0.0.0, while the
+// running binary reports the version it was built as.
+func cardWithVersion(card []byte, version string) []byte {
+	var fields map[string]json.RawMessage
+	if len(card) == 0 || json.Unmarshal(card, &fields) != nil {
+		return card
+	}
+	v, _ := json.Marshal(version)
+	if string(fields["version"]) == string(v) {
+		return card
+	}
+	fields["version"] = v
+	out, err := json.MarshalIndent(fields, "", "  ")
+	if err != nil {
+		return card
+	}
+	return append(out, '\n')
 }

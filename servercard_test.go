@@ -1,6 +1,7 @@
 package mcpgen_test
 
 import (
+	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -78,5 +79,23 @@ func TestServerCardHandler(t *testing.T) {
 	mcpgen.ServerCardHandler(none).ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/mcp/server-card", nil))
 	if rec.Code != http.StatusNotFound {
 		t.Errorf("a server without a card: %d", rec.Code)
+	}
+}
+
+// TestServerCardNamesTheRunningVersion: a card generated without
+// version= (0.0.0) names the version the binary reports instead; a card
+// that already names it is served as generated.
+func TestServerCardNamesTheRunningVersion(t *testing.T) {
+	card := []byte("{\n  \"name\": \"io.example/notes\",\n  \"version\": \"0.0.0\",\n  \"description\": \"Notes\"\n}\n")
+	got := mcpgen.CardWithVersion(card, "1.4.2")
+	var fields map[string]string
+	if err := json.Unmarshal(got, &fields); err != nil {
+		t.Fatal(err)
+	}
+	if fields["version"] != "1.4.2" || fields["name"] != "io.example/notes" || fields["description"] != "Notes" {
+		t.Errorf("card %s", got)
+	}
+	if same := mcpgen.CardWithVersion(card, "0.0.0"); string(same) != string(card) {
+		t.Errorf("a card naming the running version was rewritten:\n%s", same)
 	}
 }

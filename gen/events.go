@@ -135,33 +135,64 @@ func (e *emitter) eventsFile() *jen.File {
 	return f
 }
 
-// checkEmits checks every call of mcpgen.Emit in the package: its value
-// must be of one of the package's //mcp:event types, which Emit finds the
-// event by. Emit takes any, so the compiler cannot say it; the generator
-// can, at the call.
+// checkEmits checks every value the package emits, the argument of
+// mcpgen.Emit and the Event of an mcpgen.FeedEvent literal: it must be of
+// one of the package's //mcp:event types, which the runtime finds the
+// event by. Both take any, so the compiler cannot say it; the generator
+// can, where the value is given.
 func (c *checker) checkEmits(s *server) {
 	for _, f := range c.pkg.Syntax {
 		ast.Inspect(f, func(n ast.Node) bool {
-			call, ok := n.(*ast.CallExpr)
-			if !ok || len(call.Args) != 2 || !c.isRuntimeFunc(call.Fun, "Emit") {
-				return true
+			switch n := n.(type) {
+			case *ast.CallExpr:
+				if len(n.Args) == 2 && c.isRuntimeFunc(n.Fun, "Emit") {
+					c.checkEmitted(s, n.Args[1], "mcpgen.Emit")
+				}
+			case *ast.CompositeLit:
+				if ev := c.feedEventValue(n); ev != nil {
+					c.checkEmitted(s, ev, "mcpgen.FeedEvent")
+				}
 			}
-			t := types.Unalias(c.pkg.TypesInfo.TypeOf(call.Args[1]))
-			if allEvents(s, t) {
-				return true
-			}
-			var names []string
-			for _, ev := range s.Events {
-				names = append(names, ev.TypeName)
-			}
-			hint := "declare the type with //mcp:event, or emit a value of an event type"
-			if len(names) > 0 {
-				hint = "emit a value of an //mcp:event type of this package: " + strings.Join(names, ", ")
-			}
-			c.at(call.Args[1].Pos(), "mcpgen.Emit", hint, "%s is not an //mcp:event type: Emit would fail when it runs", types.TypeString(t, types.RelativeTo(c.pkg.Types)))
 			return true
 		})
 	}
+}
+
+// checkEmitted reports v, emitted through what, unless it is of an event
+// type of s.
+func (c *checker) checkEmitted(s *server, v ast.Expr, what string) {
+	t := types.Unalias(c.pkg.TypesInfo.TypeOf(v))
+	if allEvents(s, t) {
+		return
+	}
+	var names []string
+	for _, ev := range s.Events {
+		names = append(names, ev.TypeName)
+	}
+	hint := "declare the type with //mcp:event, or emit a value of an event type"
+	if len(names) > 0 {
+		hint = "emit a value of an //mcp:event type of this package: " + strings.Join(names, ", ")
+	}
+	c.at(v.Pos(), what, hint, "%s is not an //mcp:event type: recording it would fail when it runs", types.TypeString(t, types.RelativeTo(c.pkg.Types)))
+}
+
+// feedEventValue is the Event of lit when lit is an mcpgen.FeedEvent
+// literal that gives one.
+func (c *checker) feedEventValue(lit *ast.CompositeLit) ast.Expr {
+	named, ok := types.Unalias(c.pkg.TypesInfo.TypeOf(lit)).(*types.Named)
+	if !ok || named.Obj().Name() != "FeedEvent" || named.Obj().Pkg() == nil || named.Obj().Pkg().Path() != runtimeModule {
+		return nil
+	}
+	for i, el := range lit.Elts {
+		if kv, ok := el.(*ast.KeyValueExpr); ok {
+			if id, ok := kv.Key.(*ast.Ident); ok && id.Name == "Event" {
+				return kv.Value
+			}
+		} else if i == 1 { // FeedEvent{partition, event}
+			return el
+		}
+	}
+	return nil
 }
 
 // allEvents reports whether every value of type t is of an event type of

@@ -18,7 +18,7 @@ import (
 
 // command runs import, export or graphs with their own flags (args
 // follows the command's name); graph is the --graph given before it.
-func command(ctx context.Context, name string, args []string, graphs *memstore.Graphs, graph string, stdout, stderr io.Writer) int {
+func command(ctx context.Context, name string, args []string, graphs *memstore.Graphs, db, graph string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("mcp-memory "+name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.StringVar(&graph, "graph", graph, "the `name` of the graph to "+name)
@@ -46,7 +46,14 @@ func command(ctx context.Context, name string, args []string, graphs *memstore.G
 			fmt.Fprintln(stderr, "usage: mcp-memory import [--graph NAME] FILE")
 			return 2
 		}
-		return importFile(ctx, graphs, graph, fs.Arg(0), stderr, progress.IsTerminal(stderr), time.Now)
+		if code := importFile(ctx, graphs, graph, fs.Arg(0), stderr, progress.IsTerminal(stderr), time.Now); code != 0 {
+			return code
+		}
+		if err := skipEvents(ctx, db, graphs, graph); err != nil {
+			fmt.Fprintf(stderr, "mcp-memory: import: the graph is imported, but its events: %v\n", err)
+			return 1
+		}
+		return 0
 	default:
 		if fs.NArg() > 1 {
 			fmt.Fprintln(stderr, "usage: mcp-memory export [--graph NAME] [--with-history] [FILE]")

@@ -2,9 +2,12 @@ package main
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"io"
 
 	"github.com/mcpgen/mcpgen"
+	component "github.com/mcpgen/mcpgen/components/memory"
 	"github.com/mcpgen/mcpgen/components/memory/memstore"
 	"github.com/mcpgen/mcpgen/eventstore"
 	"github.com/mcpgen/mcpgen/pgcluster"
@@ -29,4 +32,28 @@ func openEvents(ctx context.Context, db string) (mcpgen.EventStore, io.Closer, e
 		return nil, nil, err
 	}
 	return s, s, nil
+}
+
+// skipEvents moves the events of graph to its change feed's head without
+// recording any: an import is not told entity by entity (it may hold far
+// more changes than the feed keeps).
+func skipEvents(ctx context.Context, db string, graphs *memstore.Graphs, graph string) error {
+	s, release, err := graphs.UseExisting(ctx, graph)
+	if err != nil {
+		return err
+	}
+	defer release()
+	head, err := s.Head(ctx)
+	if err != nil || head == 0 {
+		return err
+	}
+	events, closer, err := openEvents(ctx, db)
+	if err != nil {
+		return err
+	}
+	defer closer.Close()
+	if err := events.AppendFeed(ctx, component.FeedSource(graph), head, nil, nil); err != nil && !errors.Is(err, mcpgen.ErrFeedRecorded) {
+		return fmt.Errorf("move past the imported changes: %w", err)
+	}
+	return nil
 }

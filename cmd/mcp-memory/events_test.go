@@ -2,10 +2,15 @@ package main
 
 import (
 	"context"
+	"fmt"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
+	"github.com/mcpgen/mcpgen/components/memory/memstore"
 	"github.com/mcpgen/mcpgen/generated/memory/memoryclient"
 )
 
@@ -80,5 +85,151 @@ func TestEventsFollowGraphReadAccess(t *testing.T) {
 	}
 	if len(page.Events) != 2 || page.Events[0].Data.Entity != "Paris" {
 		t.Errorf("filtered by type place: %+v", page.Events)
+	}
+}
+
+// TestEventsOfChangesCommittedBeforeACrash: a change and its events are
+// not one commit (the graph's change feed is the change's; the events
+// are recorded from it), so a process killed between the two must not
+// lose the events: the next start records them, once. An import is not
+// told entity by entity, and writers racing over one graph record each
+// change's event once.
+func TestEventsOfChangesCommittedBeforeACrash(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "memory.db")
+	d := startEvents(t, db, 1)
+	ctx := context.Background()
+	c := d.client(t, 0)
+	createEntity(t, c, "Before", "thing") // told by the running server
+	from, err := c.PollEntityChanged(ctx, memoryclient.EntityFilter{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	relFrom, err := c.PollRelationChanged(ctx, memoryclient.RelationFilter{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.procs[0].kill9()
+
+	// Changes committed while no server recorded their events: what a
+	// kill between the store's commit and the event store's leaves.
+	graphs, err := memstore.OpenGraphs(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, release, err := graphs.Use(ctx, memstore.DefaultGraph)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.CreateEntities(ctx, []memstore.Entity{{Name: "Ada", EntityType: "person"}, {Name: "Lyon", EntityType: "place"}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.AddObservations(ctx, []memstore.ObservationAdd{{EntityName: "Ada", Contents: []string{"wrote the first program", "lived in London"}}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.CreateRelations(ctx, []memstore.Relation{{From: "Ada", To: "Lyon", RelationType: "visited"}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.DeleteRelations(ctx, []memstore.Relation{{From: "Ada", To: "Nowhere", RelationType: "visited"}}); err != nil {
+		t.Fatal(err) // removes nothing: no event
+	}
+	if err := s.DeleteEntities(ctx, []string{"Lyon"}); err != nil {
+		t.Fatal(err) // and its relation with it
+	}
+	release()
+	if err := graphs.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	wantEntities := "Ada/person/created/[],Lyon/place/created/[],Ada/person/observations_added/[wrote the first program lived in London],Lyon/place/deleted/[]"
+	wantRelations := "Ada-visited->Lyon/added,Ada-visited->Lyon/removed"
+	check := func(round string) {
+		t.Helper()
+		c := d.client(t, 0)
+		page, err := c.PollEntityChanged(ctx, memoryclient.EntityFilter{}, &from.Cursor)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, e := range page.Events {
+			got = append(got, fmt.Sprintf("%s/%s/%s/%v", e.Data.Entity, e.Data.EntityType, e.Data.Change, e.Data.Observations))
+		}
+		if strings.Join(got, ",") != wantEntities {
+			t.Errorf("%s: entity events\n%s\nwant\n%s", round, strings.Join(got, ","), wantEntities)
+		}
+		rels, err := c.PollRelationChanged(ctx, memoryclient.RelationFilter{}, &relFrom.Cursor)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = got[:0]
+		for _, e := range rels.Events {
+			got = append(got, fmt.Sprintf("%s-%s->%s/%s", e.Data.From, e.Data.RelationType, e.Data.To, e.Data.Change))
+		}
+		if strings.Join(got, ",") != wantRelations {
+			t.Errorf("%s: relation events\n%s\nwant\n%s", round, strings.Join(got, ","), wantRelations)
+		}
+	}
+	d.procs[0].start()
+	check("after the restart")
+	d.procs[0].kill9()
+	d.procs[0].start()
+	check("after a second restart") // recorded once, not at every start
+
+	// An import adds no events; the changes after it do.
+	d.procs[0].kill9()
+	jsonl := filepath.Join(dir, "import.jsonl")
+	if err := os.WriteFile(jsonl, []byte(`{"type":"entity","name":"Imported","entityType":"thing","observations":[]}`+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command(sharedBinary(t), "--db", db, "import", jsonl).CombinedOutput(); err != nil {
+		t.Fatalf("import: %v\n%s", err, out)
+	}
+	d.procs[0].start()
+	c = d.client(t, 0)
+	at, err := c.PollEntityChanged(ctx, memoryclient.EntityFilter{}, &from.Cursor)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	// Writers racing over one graph: each change told once.
+	const writers, each = 6, 10
+	var wg sync.WaitGroup
+	for w := range writers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range each {
+				if _, err := c.CreateEntities(ctx, memoryclient.CreateEntities{Entities: []memoryclient.Entity{{Name: fmt.Sprintf("w%d-%d", w, i), EntityType: "race", Observations: []string{}}}}); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	seen := map[string]int{}
+	cursor := at.Cursor
+	for range 20 {
+		page, err := c.PollEntityChanged(ctx, memoryclient.EntityFilter{}, &cursor)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range page.Events {
+			seen[e.Data.Entity+"/"+e.Data.Change]++
+		}
+		cursor = page.Cursor
+		if len(page.Events) == 0 {
+			break
+		}
+	}
+	if seen["Imported/created"] != 0 {
+		t.Error("the imported entity was told as created")
+	}
+	for w := range writers {
+		for i := range each {
+			if n := seen[fmt.Sprintf("w%d-%d/created", w, i)]; n != 1 {
+				t.Errorf("w%d-%d created told %d times", w, i, n)
+			}
+		}
 	}
 }

@@ -173,7 +173,14 @@ read memory://entities/{name}/history.
 		defer closeEvents.Close()
 		opts.Events.Store = events
 		f.Paths, f.Partition = []string{component.SharedPath}, store.Partition
+		store.Shared = f.HTTP != ""
 		srv := memory.New(store, opts)
+		// Changes committed before a crash whose events were not recorded
+		// yet are told now.
+		if err := store.RelayEvents(ctx, srv); err != nil {
+			fmt.Fprintln(stderr, "mcp-memory: events:", err)
+			return 1
+		}
 		log.Info("store ready", zap.String("db", where), zap.Duration("opened_in", time.Since(opened)))
 		if err := f.Run(srv, log); err != nil {
 			fmt.Fprintln(stderr, "mcp-memory:", err)
@@ -181,7 +188,7 @@ read memory://entities/{name}/history.
 		}
 		return 0
 	case "import", "export", "graphs":
-		return command(ctx, cmd, fs.Args()[1:], graphs, *graph, stdout, stderr)
+		return command(ctx, cmd, fs.Args()[1:], graphs, *db, *graph, stdout, stderr)
 	default:
 		fmt.Fprintf(stderr, "mcp-memory: unknown command %q (want import, export or graphs)\n", cmd)
 		fs.Usage()

@@ -37,6 +37,10 @@ type Routed struct {
 	// its own (--graph-per-subject): the process's graph is then served
 	// at no path but its shared one, where it is a shared graph like any.
 	PerSubject bool
+	// Shared says the graphs are also served at SharedPath (over HTTP):
+	// the events of the process's graph are then recorded in its shared
+	// path's partition too.
+	Shared bool
 }
 
 var _ memstore.Store = (*Routed)(nil)

@@ -28,13 +28,7 @@ func (in CreateEntities) Call(ctx context.Context, req *mcpgen.Request, store me
 	if err != nil {
 		return Entities{}, err
 	}
-	graphChanged(req)
-	g := graphName(req, store)
-	evs := make([]EntityChanged, 0, len(created))
-	for _, e := range created {
-		evs = append(evs, EntityChanged{Graph: g, Entity: e.Name, EntityType: e.EntityType, Change: "created", Observations: e.Observations})
-	}
-	return Entities{Entities: created}, emit(ctx, evs)
+	return Entities{Entities: created}, changed(ctx, req, store)
 }
 
 // Create multiple new relations between entities in the knowledge graph. Relations should be in active voice
@@ -58,13 +52,7 @@ func (in CreateRelations) Call(ctx context.Context, req *mcpgen.Request, store m
 	if err != nil {
 		return Relations{}, err
 	}
-	graphChanged(req)
-	g := graphName(req, store)
-	evs := make([]RelationChanged, 0, len(created))
-	for _, r := range created {
-		evs = append(evs, RelationChanged{Graph: g, From: r.From, To: r.To, RelationType: r.RelationType, Change: "added"})
-	}
-	return Relations{Relations: created}, emit(ctx, evs)
+	return Relations{Relations: created}, changed(ctx, req, store)
 }
 
 // Add new observations to existing entities in the knowledge graph
@@ -88,23 +76,7 @@ func (in AddObservations) Call(ctx context.Context, req *mcpgen.Request, store m
 	if err != nil {
 		return AddedResults{}, err
 	}
-	graphChanged(req)
-	names := make([]string, 0, len(added))
-	for _, a := range added {
-		names = append(names, a.EntityName)
-	}
-	kinds, err := typesOf(ctx, store, names)
-	if err != nil {
-		return AddedResults{Results: added}, err
-	}
-	g := graphName(req, store)
-	var evs []EntityChanged
-	for _, a := range added {
-		if len(a.AddedObservations) > 0 {
-			evs = append(evs, EntityChanged{Graph: g, Entity: a.EntityName, EntityType: kinds[a.EntityName], Change: "observations_added", Observations: a.AddedObservations})
-		}
-	}
-	return AddedResults{Results: added}, emit(ctx, evs)
+	return AddedResults{Results: added}, changed(ctx, req, store)
 }
 
 // Delete multiple entities and their associated relations from the knowledge graph
@@ -117,23 +89,10 @@ type DeleteEntities struct {
 
 // Call deletes the entities and every relation touching them.
 func (in DeleteEntities) Call(ctx context.Context, req *mcpgen.Request, store memstore.Store) (Done, error) {
-	kinds, err := typesOf(ctx, store, in.EntityNames)
-	if err != nil {
-		return Done{}, err
-	}
 	if err := store.DeleteEntities(ctx, in.EntityNames); err != nil {
 		return Done{}, err
 	}
-	graphChanged(req)
-	g := graphName(req, store)
-	var evs []EntityChanged
-	for _, n := range in.EntityNames {
-		if t, ok := kinds[n]; ok {
-			evs = append(evs, EntityChanged{Graph: g, Entity: n, EntityType: t, Change: "deleted"})
-			delete(kinds, n) // a name given twice is deleted once
-		}
-	}
-	if err := emit(ctx, evs); err != nil {
+	if err := changed(ctx, req, store); err != nil {
 		return Done{}, err
 	}
 	return Done{Success: true, Message: "Entities deleted successfully"}, nil
@@ -148,26 +107,10 @@ type DeleteObservations struct {
 
 // Call deletes the observations; missing ones are ignored.
 func (in DeleteObservations) Call(ctx context.Context, req *mcpgen.Request, store memstore.Store) (Done, error) {
-	names := make([]string, 0, len(in.Deletions))
-	for _, d := range in.Deletions {
-		names = append(names, d.EntityName)
-	}
-	kinds, err := typesOf(ctx, store, names)
-	if err != nil {
-		return Done{}, err
-	}
 	if err := store.DeleteObservations(ctx, in.Deletions); err != nil {
 		return Done{}, err
 	}
-	graphChanged(req)
-	g := graphName(req, store)
-	var evs []EntityChanged
-	for _, d := range in.Deletions {
-		if t, ok := kinds[d.EntityName]; ok && len(d.Observations) > 0 {
-			evs = append(evs, EntityChanged{Graph: g, Entity: d.EntityName, EntityType: t, Change: "observations_deleted", Observations: d.Observations})
-		}
-	}
-	if err := emit(ctx, evs); err != nil {
+	if err := changed(ctx, req, store); err != nil {
 		return Done{}, err
 	}
 	return Done{Success: true, Message: "Observations deleted successfully"}, nil
@@ -186,13 +129,7 @@ func (in DeleteRelations) Call(ctx context.Context, req *mcpgen.Request, store m
 	if err := store.DeleteRelations(ctx, in.Relations); err != nil {
 		return Done{}, err
 	}
-	graphChanged(req)
-	g := graphName(req, store)
-	evs := make([]RelationChanged, 0, len(in.Relations))
-	for _, r := range in.Relations {
-		evs = append(evs, RelationChanged{Graph: g, From: r.From, To: r.To, RelationType: r.RelationType, Change: "removed"})
-	}
-	if err := emit(ctx, evs); err != nil {
+	if err := changed(ctx, req, store); err != nil {
 		return Done{}, err
 	}
 	return Done{Success: true, Message: "Relations deleted successfully"}, nil

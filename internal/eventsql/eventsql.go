@@ -36,13 +36,13 @@ type Store struct {
 	p       string // table prefix, schema-qualified on PostgreSQL
 	closeDB bool
 
-	// The statements of every emit, prepared once (SQLite's driver
-	// parses an unprepared statement at every call).
-	subs, head, insert *sql.Stmt
+	// The statements of every write call's events, prepared once
+	// (SQLite's driver parses an unprepared statement at each call).
+	subs, head, insert, feed *sql.Stmt
 
 	mu      sync.Mutex
 	queue   []*pendingAppend // appends waiting for the next group commit
-	leading bool             // an Append is committing a batch
+	leading bool             // an append is committing a batch
 }
 
 // New migrates the tables (prefix is prepended to every table name; on
@@ -60,6 +60,8 @@ func New(ctx context.Context, db *sql.DB, d Dialect, prefix string, own bool) (*
 		{&s.subs, `SELECT body FROM {p}event_subscriptions WHERE name = ? AND part = ? ORDER BY id`},
 		{&s.head, `UPDATE {p}event_head SET seq = seq + ? WHERE k = 0 RETURNING seq`},
 		{&s.insert, `INSERT INTO {p}events (seq, id, name, part, ts, data) VALUES (?, ?, ?, ?, ?, ?)`},
+		{&s.feed, `INSERT INTO {p}event_feeds AS f (source, seq) VALUES (?, ?)
+			ON CONFLICT (source) DO UPDATE SET seq = excluded.seq WHERE f.seq < excluded.seq`},
 	} {
 		var err error
 		if *st.to, err = db.PrepareContext(ctx, s.q(st.query)); err != nil {
@@ -80,7 +82,7 @@ func (s *Store) Close() error {
 }
 
 func (s *Store) closeStmts() {
-	for _, st := range []*sql.Stmt{s.subs, s.head, s.insert} {
+	for _, st := range []*sql.Stmt{s.subs, s.head, s.insert, s.feed} {
 		if st != nil {
 			st.Close()
 		}
@@ -107,6 +109,7 @@ func (s *Store) migrate(ctx context.Context) error {
 			lease BIGINT NOT NULL DEFAULT 0)`,
 		`CREATE INDEX IF NOT EXISTS {n}event_outbox_due ON {p}event_outbox (due)`,
 		`CREATE INDEX IF NOT EXISTS {n}event_outbox_sub ON {p}event_outbox (sub, seq)`,
+		`CREATE TABLE IF NOT EXISTS {p}event_feeds (source TEXT PRIMARY KEY, seq BIGINT NOT NULL)`,
 	}
 	if s.d == Postgres {
 		// Replicas starting together migrate one at a time.
@@ -170,12 +173,30 @@ func fromNanos(n int64) time.Time {
 }
 
 // Append implements [mcpgen.EventStore]. Appends made at the same time
-// share one transaction (a group commit): the first caller commits what
-// is queued when it starts, then hands the next batch to a waiting
-// caller. The head row is locked for the transaction, so positions are
-// assigned in commit order, and in queue order within one.
+// share one transaction (a group commit, see AppendFeed).
 func (s *Store) Append(ctx context.Context, e *mcpgen.EventRecord, to []string) error {
-	p := &pendingAppend{e: e, to: to, wake: make(chan bool, 1)}
+	return s.group(ctx, &pendingAppend{es: []*mcpgen.EventRecord{e}, to: [][]string{to}})
+}
+
+// AppendFeed implements [mcpgen.EventStore]. The feed's row is written
+// first: a concurrent pass over the same feed waits for it and then finds
+// the cursor moved. Appends made at the same time share one transaction
+// (a group commit): each still moves its feed, or finds it moved, on its
+// own, in the order they were queued.
+func (s *Store) AppendFeed(ctx context.Context, source string, at int64, es []*mcpgen.EventRecord, to [][]string) error {
+	if len(es) != len(to) {
+		return fmt.Errorf("event store: %d events with %d lists of deliveries", len(es), len(to))
+	}
+	return s.group(ctx, &pendingAppend{feed: true, source: source, at: at, es: es, to: to})
+}
+
+// group queues p for the next group commit and returns its result: the
+// first caller commits what is queued when it starts, then hands the
+// next batch to a waiting caller. The head row is locked for the
+// transaction, so positions are assigned in commit order, and in queue
+// order within one.
+func (s *Store) group(ctx context.Context, p *pendingAppend) error {
+	p.wake = make(chan bool, 1)
 	s.mu.Lock()
 	s.queue = append(s.queue, p)
 	lead := !s.leading
@@ -187,7 +208,11 @@ func (s *Store) Append(ctx context.Context, e *mcpgen.EventRecord, to []string) 
 		}
 	}
 	s.mu.Lock()
-	n := min(len(s.queue), maxAppendBatch)
+	n, events := 1, len(s.queue[0].es)
+	for n < len(s.queue) && events+len(s.queue[n].es) <= maxAppendBatch {
+		events += len(s.queue[n].es)
+		n++
+	}
 	batch := s.queue[:n:n]
 	s.queue = s.queue[n:]
 	s.mu.Unlock()
@@ -213,68 +238,105 @@ func (s *Store) Append(ctx context.Context, e *mcpgen.EventRecord, to []string) 
 	return p.err
 }
 
-// pendingAppend is one Append queued for a group commit.
+// pendingAppend is one Append or AppendFeed queued for a group commit.
 type pendingAppend struct {
-	e    *mcpgen.EventRecord
-	to   []string
-	err  error
-	wake chan bool // true: commit the next batch; false: committed, err set
+	feed   bool // AppendFeed: move source's cursor to at first
+	source string
+	at     int64
+	es     []*mcpgen.EventRecord
+	to     [][]string
+	err    error
+	wake   chan bool // true: commit the next batch; false: committed, err set
 }
 
-// maxAppendBatch bounds the events of one group commit.
-const maxAppendBatch = 128
+// maxAppendBatch bounds the events of one group commit (one append of
+// more is committed alone).
+const maxAppendBatch = 256
 
 // appendTimeout bounds one group commit, which no caller can cancel.
 const appendTimeout = time.Minute
 
 // commit appends batch in one transaction and sets each one's error.
 // When a batch of several fails, each is tried alone, so that one bad
-// event fails only its own Append.
+// append fails only itself.
 func (s *Store) commit(ctx context.Context, batch []*pendingAppend) {
 	err := s.appendTx(ctx, batch)
-	if err == nil || len(batch) == 1 {
-		for _, p := range batch {
-			p.err = err
-		}
+	if err == nil {
+		return
+	}
+	if len(batch) == 1 {
+		batch[0].err = err
 		return
 	}
 	for _, p := range batch {
-		p.err = s.appendTx(ctx, []*pendingAppend{p})
+		if err := s.appendTx(ctx, []*pendingAppend{p}); err != nil {
+			p.err = err
+		}
 	}
 }
 
-// appendTx appends batch in one transaction: the head moved once by
-// len(batch), then one INSERT per event and one per delivery.
+// appendTx appends batch in one transaction. Each append's error is
+// set, mcpgen.ErrFeedRecorded for a feed already moved past its cursor;
+// the error returned fails them all.
 func (s *Store) appendTx(ctx context.Context, batch []*pendingAppend) error {
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
 	defer tx.Rollback()
-	var last int64
-	if err := tx.StmtContext(ctx, s.head).QueryRowContext(ctx, len(batch)).Scan(&last); err != nil {
-		return err
-	}
-	insert := tx.StmtContext(ctx, s.insert)
-	for i, p := range batch {
-		e := p.e
-		if _, err := insert.ExecContext(ctx, last-int64(len(batch)-1-i), e.ID, e.Name, e.Partition, nanos(e.Time), []byte(e.Data)); err != nil {
+	for _, p := range batch {
+		p.err = nil
+		if p.feed {
+			res, err := tx.StmtContext(ctx, s.feed).ExecContext(ctx, p.source, p.at)
+			if err != nil {
+				return err
+			}
+			if n, err := res.RowsAffected(); err != nil {
+				return err
+			} else if n == 0 {
+				p.err = mcpgen.ErrFeedRecorded
+				continue
+			}
+		}
+		if err := s.append(ctx, tx, p.es, p.to); err != nil {
 			return err
 		}
 	}
-	for i, p := range batch {
-		seq := last - int64(len(batch)-1-i)
-		for _, id := range p.to {
-			if _, err := tx.ExecContext(ctx, s.q(`INSERT INTO {p}event_outbox (sub, seq, due) VALUES (?, ?, ?)`), id, seq, nanos(p.e.Time)); err != nil {
+	return tx.Commit()
+}
+
+// FeedCursor implements [mcpgen.EventStore].
+func (s *Store) FeedCursor(ctx context.Context, source string) (int64, bool, error) {
+	var at int64
+	err := s.db.QueryRowContext(ctx, s.q(`SELECT seq FROM {p}event_feeds WHERE source = ?`), source).Scan(&at)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, false, nil
+	}
+	return at, err == nil, err
+}
+
+// append stores es, assigning their Seqs, with their deliveries in tx:
+// the head moved once, then one INSERT per event and one per delivery.
+func (s *Store) append(ctx context.Context, tx *sql.Tx, es []*mcpgen.EventRecord, to [][]string) error {
+	if len(es) == 0 {
+		return nil
+	}
+	var last int64
+	if err := tx.StmtContext(ctx, s.head).QueryRowContext(ctx, len(es)).Scan(&last); err != nil {
+		return err
+	}
+	first := last - int64(len(es)) + 1
+	insert := tx.StmtContext(ctx, s.insert)
+	for i, e := range es {
+		e.Seq = first + int64(i)
+		if _, err := insert.ExecContext(ctx, e.Seq, e.ID, e.Name, e.Partition, nanos(e.Time), []byte(e.Data)); err != nil {
+			return err
+		}
+		for _, id := range to[i] {
+			if _, err := tx.ExecContext(ctx, s.q(`INSERT INTO {p}event_outbox (sub, seq, due) VALUES (?, ?, ?)`), id, e.Seq, nanos(e.Time)); err != nil {
 				return err
 			}
 		}
-	}
-	if err := tx.Commit(); err != nil {
-		return err
-	}
-	for i, p := range batch {
-		p.e.Seq = last - int64(len(batch)-1-i)
 	}
 	return nil
 }

@@ -5,6 +5,7 @@ package storetest
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sync"
 	"testing"
@@ -20,6 +21,8 @@ func Run(t *testing.T, open func(t *testing.T) mcpgen.EventStore) {
 	t.Run("Outbox", func(t *testing.T) { testOutbox(t, open(t)) })
 	t.Run("ClaimOnce", func(t *testing.T) { testClaimOnce(t, open(t)) })
 	t.Run("Prune", func(t *testing.T) { testPrune(t, open(t)) })
+	t.Run("Feed", func(t *testing.T) { testFeed(t, open(t)) })
+	t.Run("FeedRace", func(t *testing.T) { testFeedRace(t, open(t)) })
 	t.Run("ConcurrentAppends", func(t *testing.T) { testConcurrentAppends(t, open(t)) })
 }
 
@@ -224,6 +227,84 @@ func testPrune(t *testing.T, s mcpgen.EventStore) {
 	must(t, s.Prune(bg, time.Now(), time.Now().Add(time.Hour), 100))
 	if oldest, _, _ := s.Bounds(bg); oldest != 0 {
 		t.Errorf("events older than the cutoff kept: oldest %d", oldest)
+	}
+}
+
+func feedEvent(name string, i int) *mcpgen.EventRecord {
+	return &mcpgen.EventRecord{ID: fmt.Sprintf("evt_%s_%d", name, i), Name: name, Time: time.Now().UTC(), Data: json.RawMessage(fmt.Sprintf(`{"i":%d}`, i))}
+}
+
+// testFeed: AppendFeed moves the cursor with its events, atomically, and
+// only forward.
+func testFeed(t *testing.T, s mcpgen.EventStore) {
+	if at, ok, err := s.FeedCursor(bg, "g"); err != nil || ok || at != 0 {
+		t.Fatalf("new feed: cursor %d %v %v, want none", at, ok, err)
+	}
+	must(t, s.SaveSubscription(bg, sub("s1", "f", "alice")))
+	must(t, s.AppendFeed(bg, "g", 3, []*mcpgen.EventRecord{feedEvent("f", 1), feedEvent("f", 2)}, [][]string{{"s1"}, nil}))
+	if at, ok, err := s.FeedCursor(bg, "g"); err != nil || !ok || at != 3 {
+		t.Fatalf("cursor %d %v %v, want 3", at, ok, err)
+	}
+	for _, at := range []int64{3, 2} {
+		err := s.AppendFeed(bg, "g", at, []*mcpgen.EventRecord{feedEvent("f", 9)}, [][]string{{"s1"}})
+		if !errors.Is(err, mcpgen.ErrFeedRecorded) {
+			t.Fatalf("AppendFeed at %d behind the cursor 3: %v, want ErrFeedRecorded", at, err)
+		}
+	}
+	must(t, s.AppendFeed(bg, "g", 5, nil, nil)) // positions without events
+	must(t, s.AppendFeed(bg, "other", 1, []*mcpgen.EventRecord{feedEvent("f", 3)}, [][]string{nil}))
+	if at, _, _ := s.FeedCursor(bg, "g"); at != 5 {
+		t.Errorf("cursor %d after an empty append to 5", at)
+	}
+	evs, err := s.Events(bg, "f", "", 0, 1<<62, 100)
+	must(t, err)
+	var got []string
+	for _, e := range evs {
+		got = append(got, string(e.Data))
+	}
+	if fmt.Sprint(got) != `[{"i":1} {"i":2} {"i":3}]` {
+		t.Errorf("events %v: a refused append must store nothing", got)
+	}
+	ds, err := s.Claim(bg, "r1", time.Now().Add(time.Second), time.Minute, 10)
+	must(t, err)
+	if len(ds) != 1 || ds[0].Subscription != "s1" || ds[0].Event == nil || string(ds[0].Event.Data) != `{"i":1}` {
+		t.Errorf("deliveries %+v, want the first event's to s1 only", ds)
+	}
+}
+
+// testFeedRace: passes racing over one feed (replicas, or goroutines)
+// record each position's events once.
+func testFeedRace(t *testing.T, s mcpgen.EventStore) {
+	const passes, positions = 4, 25
+	var wg sync.WaitGroup
+	errs := make(chan error, passes)
+	for range passes {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for at := int64(1); at <= positions; at++ {
+				err := s.AppendFeed(bg, "race", at, []*mcpgen.EventRecord{feedEvent("r", int(at))}, [][]string{nil})
+				if err != nil && !errors.Is(err, mcpgen.ErrFeedRecorded) {
+					errs <- err
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	evs, err := s.Events(bg, "r", "", 0, 1<<62, 1000)
+	must(t, err)
+	if len(evs) != positions {
+		t.Fatalf("%d events recorded for %d positions by %d racing passes", len(evs), positions, passes)
+	}
+	for i, e := range evs {
+		if want := fmt.Sprintf(`{"i":%d}`, i+1); string(e.Data) != want {
+			t.Fatalf("event %d is %s, want %s: positions out of order", i, e.Data, want)
+		}
 	}
 }
 

@@ -62,7 +62,7 @@ func Emits(ctx context.Context) error {
 	_ = mcpgen.Emit(ctx, WrongMatch{})
 	_ = emitSome(ctx, []WrongMatch{{}})
 	_ = emitAny(ctx, []Kind{"x"})
-	return mcpgen.Emit(ctx, Kind("x")) // want `mcpgen.Emit: Kind is not an //mcp:event type: Emit would fail when it runs\n\temit a value of an //mcp:event type of this package: .*WrongMatch`
+	return mcpgen.Emit(ctx, Kind("x")) // want `mcpgen.Emit: Kind is not an //mcp:event type: recording it would fail when it runs\n\temit a value of an //mcp:event type of this package: .*WrongMatch`
 }
 
 func emitSome[E WrongMatch | Gone](ctx context.Context, evs []E) error {
@@ -81,4 +81,15 @@ func emitAny[E any](ctx context.Context, evs []E) error {
 		}
 	}
 	return nil
+}
+
+// Feed gives mcpgen.FeedEvent literals right and wrong: an event, keyed
+// and positional, and a type that is no event.
+func Feed() []mcpgen.FeedEvent {
+	return []mcpgen.FeedEvent{
+		{Partition: "", Event: WrongMatch{}},
+		{"", WrongMatch{}},
+		{Event: Kind("x")}, // want `mcpgen.FeedEvent: Kind is not an //mcp:event type: recording it would fail when it runs`
+		{"p", 3},           // want `mcpgen.FeedEvent: int is not an //mcp:event type`
+	}
 }

@@ -1,0 +1,93 @@
+package mcpgen
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// ErrFeedRecorded says that the events of a feed's positions were recorded
+// already (by another pass, in this process or another replica): read
+// [FeedCursor] again and go on from there.
+var ErrFeedRecorded = errors.New("mcpgen: the events of these feed positions were recorded already")
+
+// FeedEvent is one occurrence derived from a feed: Event is a value of an
+// //mcp:event type, recorded in Partition as [Emit] would in a request of
+// that partition.
+type FeedEvent struct {
+	// Partition is the partition the occurrence belongs to.
+	Partition string
+	// Event is its payload, a value of an //mcp:event type.
+	Event any
+}
+
+// RecordFeed records evs, the events of source's feed up to position at
+// (and after its cursor), and moves source's cursor to at: all of it in one
+// transaction of the server's [EventStore], or nothing. It is for a
+// component whose changes are already kept in a durable, ordered feed of
+// its own (mcp-memory's change feed, written in each change's
+// transaction): deriving its events from the feed, rather than emitting
+// them beside the change, a crash between the two loses nothing (the next
+// pass reads the feed from the cursor again), and replicas reading the same
+// feed record each event once (docs/events.md). When the cursor is
+// already at or past at, it records nothing and returns an error wrapping
+// [ErrFeedRecorded]. evs may be empty: the cursor moves past positions
+// that make no event.
+func RecordFeed(ctx context.Context, s *Server, source string, at int64, evs []FeedEvent) error {
+	f, err := feedEvents(s, source)
+	if err != nil {
+		return err
+	}
+	now := time.Now()
+	subs := map[[2]string][]EventSubscription{}
+	recs := make([]*EventRecord, 0, len(evs))
+	to := make([][]string, 0, len(evs))
+	for _, ev := range evs {
+		t, err := f.typeOf(ev.Event, s)
+		if err != nil {
+			return fmt.Errorf("feed %s: %w", source, err)
+		}
+		e, owed, err := f.occurrence(ctx, t, ev.Partition, ev.Event, now, subs)
+		if err != nil {
+			return fmt.Errorf("feed %s: %w", source, err)
+		}
+		recs, to = append(recs, e), append(to, owed)
+	}
+	if err := f.store.AppendFeed(ctx, source, at, recs, to); err != nil {
+		if errors.Is(err, ErrFeedRecorded) {
+			return err
+		}
+		return fmt.Errorf("feed %s: record events up to %d: %w", source, at, err)
+	}
+	if len(recs) > 0 {
+		f.notify()
+	}
+	return nil
+}
+
+// FeedCursor returns the position of source's feed up to which events were
+// recorded ([RecordFeed]), and whether any pass recorded one yet.
+func FeedCursor(ctx context.Context, s *Server, source string) (int64, bool, error) {
+	f, err := feedEvents(s, source)
+	if err != nil {
+		return 0, false, err
+	}
+	at, ok, err := f.store.FeedCursor(ctx, source)
+	if err != nil {
+		return 0, false, fmt.Errorf("feed %s: read cursor: %w", source, err)
+	}
+	return at, ok, nil
+}
+
+func feedEvents(s *Server, source string) (*events, error) {
+	switch {
+	case s == nil:
+		return nil, fmt.Errorf("feed %s: no server", source)
+	case s.events == nil:
+		return nil, fmt.Errorf("feed %s: server %s declares no events", source, s.def.Name)
+	case source == "":
+		return nil, errors.New("feed: empty source name")
+	}
+	return s.events, nil
+}
