@@ -284,10 +284,11 @@ func (s *Store) appendTx(ctx context.Context, batch []*pendingAppend) error {
 		return err
 	}
 	defer tx.Rollback()
+	st := txStmts{tx: tx, feed: tx.StmtContext(ctx, s.feed), head: tx.StmtContext(ctx, s.head), insert: tx.StmtContext(ctx, s.insert)}
 	for _, p := range batch {
 		p.err = nil
 		if p.feed {
-			res, err := tx.StmtContext(ctx, s.feed).ExecContext(ctx, p.source, p.at)
+			res, err := st.feed.ExecContext(ctx, p.source, p.at)
 			if err != nil {
 				return err
 			}
@@ -298,7 +299,7 @@ func (s *Store) appendTx(ctx context.Context, batch []*pendingAppend) error {
 				continue
 			}
 		}
-		if err := s.append(ctx, tx, p.es, p.to); err != nil {
+		if err := s.append(ctx, st, p.es, p.to); err != nil {
 			return err
 		}
 	}
@@ -315,25 +316,31 @@ func (s *Store) FeedCursor(ctx context.Context, source string) (int64, bool, err
 	return at, err == nil, err
 }
 
+// txStmts are the prepared statements of a group commit, bound to its
+// transaction once.
+type txStmts struct {
+	tx                 *sql.Tx
+	feed, head, insert *sql.Stmt
+}
+
 // append stores es, assigning their Seqs, with their deliveries in tx:
 // the head moved once, then one INSERT per event and one per delivery.
-func (s *Store) append(ctx context.Context, tx *sql.Tx, es []*mcpgen.EventRecord, to [][]string) error {
+func (s *Store) append(ctx context.Context, st txStmts, es []*mcpgen.EventRecord, to [][]string) error {
 	if len(es) == 0 {
 		return nil
 	}
 	var last int64
-	if err := tx.StmtContext(ctx, s.head).QueryRowContext(ctx, len(es)).Scan(&last); err != nil {
+	if err := st.head.QueryRowContext(ctx, len(es)).Scan(&last); err != nil {
 		return err
 	}
 	first := last - int64(len(es)) + 1
-	insert := tx.StmtContext(ctx, s.insert)
 	for i, e := range es {
 		e.Seq = first + int64(i)
-		if _, err := insert.ExecContext(ctx, e.Seq, e.ID, e.Name, e.Partition, nanos(e.Time), []byte(e.Data)); err != nil {
+		if _, err := st.insert.ExecContext(ctx, e.Seq, e.ID, e.Name, e.Partition, nanos(e.Time), []byte(e.Data)); err != nil {
 			return err
 		}
 		for _, id := range to[i] {
-			if _, err := tx.ExecContext(ctx, s.q(`INSERT INTO {p}event_outbox (sub, seq, due) VALUES (?, ?, ?)`), id, e.Seq, nanos(e.Time)); err != nil {
+			if _, err := st.tx.ExecContext(ctx, s.q(`INSERT INTO {p}event_outbox (sub, seq, due) VALUES (?, ?, ?)`), id, e.Seq, nanos(e.Time)); err != nil {
 				return err
 			}
 		}
