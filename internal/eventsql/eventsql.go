@@ -38,7 +38,7 @@ type Store struct {
 
 	// The statements of every write call's events, prepared once
 	// (SQLite's driver parses an unprepared statement at each call).
-	subs, head, insert, feed *sql.Stmt
+	subs, head, insert, feed, cursor *sql.Stmt
 
 	mu      sync.Mutex
 	queue   []*pendingAppend // appends waiting for the next group commit
@@ -62,6 +62,7 @@ func New(ctx context.Context, db *sql.DB, d Dialect, prefix string, own bool) (*
 		{&s.insert, `INSERT INTO {p}events (seq, id, name, part, ts, data) VALUES (?, ?, ?, ?, ?, ?)`},
 		{&s.feed, `INSERT INTO {p}event_feeds AS f (source, seq) VALUES (?, ?)
 			ON CONFLICT (source) DO UPDATE SET seq = excluded.seq WHERE f.seq < excluded.seq`},
+		{&s.cursor, `SELECT seq FROM {p}event_feeds WHERE source = ?`},
 	} {
 		var err error
 		if *st.to, err = db.PrepareContext(ctx, s.q(st.query)); err != nil {
@@ -82,7 +83,7 @@ func (s *Store) Close() error {
 }
 
 func (s *Store) closeStmts() {
-	for _, st := range []*sql.Stmt{s.subs, s.head, s.insert, s.feed} {
+	for _, st := range []*sql.Stmt{s.subs, s.head, s.insert, s.feed, s.cursor} {
 		if st != nil {
 			st.Close()
 		}
@@ -309,7 +310,7 @@ func (s *Store) appendTx(ctx context.Context, batch []*pendingAppend) error {
 // FeedCursor implements [mcpgen.EventStore].
 func (s *Store) FeedCursor(ctx context.Context, source string) (int64, bool, error) {
 	var at int64
-	err := s.db.QueryRowContext(ctx, s.q(`SELECT seq FROM {p}event_feeds WHERE source = ?`), source).Scan(&at)
+	err := s.cursor.QueryRowContext(ctx, source).Scan(&at)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, false, nil
 	}
