@@ -184,6 +184,7 @@ type Client struct {
 	instructions string
 	caps         json.RawMessage // this client's capabilities, encoded once
 	metaInfo     json.RawMessage // clientInfo, encoded once
+	metaHead     []byte          // the stateless era's _meta up to clientInfo (encodeMeta)
 
 	asking    chan struct{} // a slot per request of the server being answered
 	nextID    atomic.Int64
@@ -345,6 +346,7 @@ func pickVersion(data json.RawMessage) string {
 func (c *Client) discover(ctx context.Context, v string) error {
 	c.version, c.legacy = v, false
 	c.caps = c.capabilities(true)
+	c.encodeMeta()
 	c.conn.started(v, false)
 	pctx, cancel := context.WithTimeout(ctx, discoverTimeout)
 	defer cancel()
@@ -495,33 +497,22 @@ func (c *Client) call(ctx context.Context, method string, params map[string]any,
 // callWith is call for a request whose transport details (headers) are
 // already set on o.
 func (c *Client) callWith(ctx context.Context, o *outgoing, params map[string]any) (json.RawMessage, error) {
-	meta := map[string]any{}
+	var level, token string
 	if !c.legacy {
-		meta[metaProtocolVersion] = c.version
-		meta[metaClientInfo] = c.metaInfo
-		meta[metaClientCapabilities] = c.caps
-		level, err := c.requestLogLevel(ctx)
-		if err != nil {
+		var err error
+		if level, err = c.requestLogLevel(ctx); err != nil {
 			return nil, fmt.Errorf("%s: %w", o.method, err)
-		}
-		if level != "" {
-			meta[metaLogLevel] = level
 		}
 	}
 	if fn := progressOf(ctx); fn != nil {
-		token := "p" + strconv.FormatInt(c.nextID.Add(1), 10)
+		token = "p" + strconv.FormatInt(c.nextID.Add(1), 10)
 		c.progress.Store(token, fn)
 		defer c.progress.Delete(token)
-		meta[metaProgressToken] = token
 	}
-	if len(meta) > 0 {
-		if params == nil {
-			params = map[string]any{}
-		}
-		params["_meta"] = meta
-	}
-	if params != nil {
-		b, err := encodeParams(params)
+	var metaBuf [512]byte
+	meta := c.appendMeta(metaBuf[:0], level, token)
+	if params != nil || meta != nil {
+		b, err := encodeParams(params, meta)
 		if err != nil {
 			return nil, fmt.Errorf("%s: encode params: %w", o.method, err)
 		}

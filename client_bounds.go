@@ -33,6 +33,10 @@ const (
 	// server's next request is refused at once (see
 	// [Client.serverRequest]).
 	maxServerRequests = 16
+	// defaultWriteBuffer is the write buffer of each connection of the
+	// default HTTP client, of which at most maxServerRequests+1 are kept
+	// idle.
+	defaultWriteBuffer = 32 << 10
 	// maxRedirects bounds the requests one request becomes by following
 	// same-origin redirects, when the HTTP client has no redirect policy
 	// of its own (as Go's default does).
@@ -63,7 +67,10 @@ var (
 // connecting and the TLS handshake are bounded, and so is the wait for an
 // answer's headers (headerTimeout), but not the body, as an SSE answer
 // may stream for as long as the call runs. Its pool keeps a connection
-// for each answer to the server's requests that may be in flight.
+// for each answer to the server's requests that may be in flight. Each
+// connection writes through a buffer of defaultWriteBuffer bytes, so that
+// a request of a few kilobytes of arguments leaves in one write (net/http's
+// 4 KB default made two of a 6 KB tools/call).
 func defaultHTTPClient(headerTimeout time.Duration) *http.Client {
 	t, ok := http.DefaultTransport.(*http.Transport)
 	if ok {
@@ -75,6 +82,7 @@ func defaultHTTPClient(headerTimeout time.Duration) *http.Client {
 	t.TLSHandshakeTimeout = tlsTimeout
 	t.ResponseHeaderTimeout = headerTimeout
 	t.MaxIdleConnsPerHost = maxServerRequests + 1
+	t.WriteBufferSize = defaultWriteBuffer
 	return &http.Client{Transport: t}
 }
 

@@ -39,6 +39,9 @@ func TestClientDefaults(t *testing.T) {
 		t.Errorf("default transport: header timeout %s, TLS %s, dialer set %v; want 60s, 10s, a dialer with a timeout",
 			tr.ResponseHeaderTimeout, tr.TLSHandshakeTimeout, tr.DialContext != nil)
 	}
+	if tr.WriteBufferSize != 32<<10 {
+		t.Errorf("default transport: write buffer %d bytes, want 32 KiB (a tools/call of a few KB in one write)", tr.WriteBufferSize)
+	}
 }
 
 // TestOrigin: two URLs are one origin when scheme, host and port agree,

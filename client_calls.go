@@ -76,11 +76,37 @@ func (c *Client) CallTool(ctx context.Context, name string, args any) (*CallTool
 	if err != nil {
 		return nil, err
 	}
-	raw, err := c.roundTrips(ctx, o, params)
+	var a toolAnswer
+	raw, whole, err := c.rounds(ctx, o, params, true, a.decode)
 	if err != nil {
 		return nil, fmt.Errorf("tools/call %s: %w", name, err)
 	}
-	return decodeToolResult(name, raw)
+	if !whole {
+		return decodeToolResult(name, raw)
+	}
+	res := &a.CallToolResult
+	if res.IsError {
+		return res, &ToolCallError{Tool: name, Result: res}
+	}
+	return res, nil
+}
+
+// toolAnswer is a tools/call result decoded whole: the CallToolResult and
+// the members of its head that are not part of it.
+type toolAnswer struct {
+	CallToolResult
+	InputRequests map[string]json.RawMessage `json:"inputRequests"`
+	RequestState  *string                    `json:"requestState"`
+	TaskID        string                     `json:"taskId"`
+}
+
+// decode is a decodeWhole for a.
+func (a *toolAnswer) decode(raw json.RawMessage) (resultHead, bool) {
+	*a = toolAnswer{}
+	if json.Unmarshal(raw, a) != nil {
+		return resultHead{}, false
+	}
+	return resultHead{ResultType: a.ResultType, InputRequests: a.InputRequests, RequestState: a.RequestState, TaskID: a.TaskID}, true
 }
 
 // toolCall builds the params and the request of a tools/call: the
@@ -93,7 +119,7 @@ func (c *Client) toolCall(name string, args any) (map[string]any, *outgoing, err
 			return nil, nil, fmt.Errorf("tools/call %s: encode arguments: %w", name, err)
 		}
 		if string(b) != "null" {
-			rawArgs = b
+			rawArgs = emptyNilSlices(args, b)
 		}
 	}
 	params := map[string]any{"name": name}
@@ -131,12 +157,114 @@ func decodeToolResult(tool string, raw json.RawMessage) (*CallToolResult, error)
 // result that does not decode into Out wraps [ErrUnexpectedResult] and the
 // decoder's error. Generated typed clients call it.
 func CallToolAs[Out any](ctx context.Context, c *Client, name string, in any) (Out, error) {
-	res, err := c.CallTool(ctx, name, in)
+	var out Out
+	params, o, err := c.toolCall(name, in)
 	if err != nil {
-		var out Out
+		return out, err
+	}
+	var a typedAnswer[Out]
+	raw, whole, err := c.rounds(ctx, o, params, true, a.decode)
+	if err != nil {
+		return out, fmt.Errorf("tools/call %s: %w", name, err)
+	}
+	if whole {
+		if out, ok := a.value(); ok {
+			return out, nil
+		}
+	}
+	// A failure, or a result that did not decode into Out as it stands
+	// (no structuredContent, or not of Out's shape): decoded again, for
+	// the text fallback and errors of resultAs.
+	res, err := decodeToolResult(name, raw)
+	if err != nil {
 		return out, err
 	}
 	return resultAs[Out](name, res)
+}
+
+// typedAnswer is a tools/call result decoded whole for [CallToolAs]: its
+// head and content blocks, and the structuredContent straight into Out,
+// so that the result is read once.
+type typedAnswer[Out any] struct {
+	toolHead
+	StructuredContent *Out `json:"structuredContent"`
+}
+
+// toolHead is the part of a tools/call result that [CallToolAs] reads
+// whatever Out is.
+type toolHead struct {
+	ResultType    string                     `json:"resultType"`
+	InputRequests map[string]json.RawMessage `json:"inputRequests"`
+	RequestState  *string                    `json:"requestState"`
+	TaskID        string                     `json:"taskId"`
+	Content       []Content                  `json:"content"`
+	IsError       bool                       `json:"isError"`
+}
+
+// textOut reports whether Out is read from the content blocks (string,
+// []Content) rather than from the structuredContent.
+func (a *typedAnswer[Out]) textOut() bool {
+	switch any(a.StructuredContent).(type) {
+	case *string, *[]Content:
+		return true
+	}
+	return false
+}
+
+// decode is a decodeWhole for a: a text Out skips the structuredContent.
+func (a *typedAnswer[Out]) decode(raw json.RawMessage) (resultHead, bool) {
+	*a = typedAnswer[Out]{}
+	var err error
+	if a.textOut() {
+		err = json.Unmarshal(raw, &a.toolHead)
+	} else {
+		err = json.Unmarshal(raw, a)
+	}
+	if err != nil {
+		return resultHead{}, false
+	}
+	return resultHead{ResultType: a.ResultType, InputRequests: a.InputRequests, RequestState: a.RequestState, TaskID: a.TaskID}, true
+}
+
+// value is the result as Out, as resultAs makes it; false for a failure
+// or a structured Out without structuredContent, which resultAs handles.
+func (a *typedAnswer[Out]) value() (Out, bool) {
+	var out Out
+	if a.IsError {
+		return out, false
+	}
+	switch p := any(&out).(type) {
+	case *string:
+		*p = contentText(a.Content)
+		return out, true
+	case *[]Content:
+		*p = a.Content
+		return out, true
+	}
+	if a.StructuredContent == nil {
+		return out, false
+	}
+	return *a.StructuredContent, true
+}
+
+// contentText is the text of the text blocks among content, joined.
+func contentText(content []Content) string {
+	text, blocks := "", 0
+	for _, ct := range content {
+		if ct.Type == "text" {
+			text, blocks = ct.Text, blocks+1
+		}
+	}
+	if blocks < 2 {
+		return text // the common case, without a copy
+	}
+	var b strings.Builder
+	for _, ct := range content {
+		if ct.Type == "text" {
+			b.WriteString(ct.Text)
+		}
+	}
+	return b.String()
 }
 
 // resultAs decodes the result of a call to the tool name into Out, as
@@ -145,13 +273,7 @@ func resultAs[Out any](name string, res *CallToolResult) (Out, error) {
 	var out Out
 	switch p := any(&out).(type) {
 	case *string:
-		var b strings.Builder
-		for _, ct := range res.Content {
-			if ct.Type == "text" {
-				b.WriteString(ct.Text)
-			}
-		}
-		*p = b.String()
+		*p = contentText(res.Content)
 		return out, nil
 	case *[]Content:
 		*p = res.Content

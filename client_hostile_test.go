@@ -1218,3 +1218,50 @@ func TestHostileClientForeignAuthorizationServer(t *testing.T) {
 		})
 	}
 }
+
+// TestHostileClientStdioServerNotReading: a server that never reads its
+// stdin. The client's writes back up; a call gives up with its context
+// (its request, then its cancellation, still unwritten) instead of
+// blocking on the pipe, and Close returns.
+func TestHostileClientStdioServerNotReading(t *testing.T) {
+	fromServer, toClient := io.Pipe()
+	fromClient, toServer := io.Pipe()
+	// The server reads the initialize request, answers it, and never
+	// reads again.
+	go func() {
+		line, _ := bufio.NewReader(fromClient).ReadBytes('\n')
+		var m rpc
+		_ = json.Unmarshal(line, &m)
+		fmt.Fprintf(toClient, `{"jsonrpc":"2.0","id":%s,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"deaf","version":"1"}}}`+"\n", m.ID)
+	}()
+	t.Cleanup(func() { toClient.Close(); fromClient.Close() })
+	c, err := mcpgen.Connect(context.Background(), mcpgen.PipeTransportForTest(fromServer, toServer), mcpgen.ClientOptions{ProtocolVersion: "2025-11-25"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	big := map[string]any{"blob": strings.Repeat("x", 256<<10)}
+	for i := range 3 {
+		ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+		done := make(chan error, 1)
+		go func() {
+			_, err := c.CallTool(ctx, "echo", big)
+			done <- err
+		}()
+		select {
+		case err := <-done:
+			if !errors.Is(err, context.DeadlineExceeded) {
+				t.Fatalf("call %d: %v, want its deadline", i, err)
+			}
+		case <-time.After(30 * time.Second):
+			t.Fatalf("call %d blocked on a server that does not read, past its deadline", i)
+		}
+		cancel()
+	}
+	closed := make(chan struct{})
+	go func() { c.Close(); close(closed) }()
+	select {
+	case <-closed:
+	case <-time.After(30 * time.Second):
+		t.Fatal("Close blocked on a server that does not read")
+	}
+}

@@ -172,6 +172,12 @@ func (hc *httpConn) started(version string, legacy bool) {
 
 // header sets the headers every request of the connection carries.
 func (hc *httpConn) header(h http.Header) {
+	var vals headerValues
+	hc.setHeader(h, &vals)
+}
+
+// setHeader is header, taking the values' slices from vals.
+func (hc *httpConn) setHeader(h http.Header, vals *headerValues) {
 	for k, vs := range hc.c.opts.Header {
 		for _, v := range vs {
 			h.Add(k, v)
@@ -180,11 +186,32 @@ func (hc *httpConn) header(h http.Header) {
 	hc.mu.Lock()
 	defer hc.mu.Unlock()
 	if hc.version != "" {
-		h.Set("MCP-Protocol-Version", hc.version)
+		vals.set(h, "Mcp-Protocol-Version", hc.version)
 	}
 	if hc.session != "" {
-		h.Set("Mcp-Session-Id", hc.session)
+		vals.set(h, "Mcp-Session-Id", hc.session)
 	}
+}
+
+// headerValues hands out the one-value slices of a request's headers
+// from one allocation: set is http.Header's Set for a key already in
+// canonical form, without canonicalizing it again or allocating a slice
+// per header. Each slice has a capacity of one, so that appending to a
+// header's values (Header.Add) copies them instead of overwriting the
+// next header's.
+type headerValues struct {
+	buf [6]string
+	n   int
+}
+
+func (v *headerValues) set(h http.Header, key, value string) {
+	if v.n == len(v.buf) {
+		h[key] = []string{value}
+		return
+	}
+	v.buf[v.n] = value
+	h[key] = v.buf[v.n : v.n+1 : v.n+1]
+	v.n++
 }
 
 // do sends one HTTP request built by build, with credentials, sending it
@@ -228,28 +255,38 @@ func (hc *httpConn) do(ctx context.Context, build func() (*http.Request, error))
 	}
 }
 
-// post sends one JSON-RPC message.
-func (hc *httpConn) post(ctx context.Context, body []byte, extra func(http.Header)) (*http.Response, error) {
+// post sends one JSON-RPC message; o, when set, is the request it
+// carries, whose stateless-era headers it sets.
+func (hc *httpConn) post(ctx context.Context, body []byte, o *outgoing) (*http.Response, error) {
 	return hc.do(ctx, func() (*http.Request, error) {
 		req, err := http.NewRequestWithContext(ctx, http.MethodPost, hc.url, bytes.NewReader(body))
 		if err != nil {
 			return nil, err
 		}
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Accept", "application/json, text/event-stream")
-		hc.header(req.Header)
-		if extra != nil {
-			extra(req.Header)
+		vals := new(headerValues)
+		vals.set(req.Header, "Content-Type", "application/json")
+		vals.set(req.Header, "Accept", "application/json, text/event-stream")
+		hc.setHeader(req.Header, vals)
+		if o != nil {
+			hc.mu.Lock()
+			modern := !hc.legacy && hc.version != ""
+			hc.mu.Unlock()
+			if modern {
+				vals.set(req.Header, "Mcp-Method", o.method)
+				if o.name != "" {
+					vals.set(req.Header, "Mcp-Name", headerValue(o.name))
+				}
+				for k, vs := range o.header {
+					req.Header[k] = vs
+				}
+			}
 		}
 		return req, nil
 	})
 }
 
 func (hc *httpConn) call(ctx context.Context, o *outgoing) (json.RawMessage, error) {
-	body, err := requestBytes(o)
-	if err != nil {
-		return nil, fmt.Errorf("encode request: %w", err)
-	}
+	body := requestBytes(o)
 	if o.method == "initialize" {
 		hc.mu.Lock()
 		hc.initBody, hc.initID = body, o.id
@@ -303,21 +340,9 @@ func (hc *httpConn) renew(ctx context.Context, old string) error {
 // callOnce sends one request and reads its answer.
 func (hc *httpConn) callOnce(ctx context.Context, o *outgoing, body []byte) (json.RawMessage, error) {
 	hc.mu.Lock()
-	modern := !hc.legacy && hc.version != ""
 	session := hc.session
 	hc.mu.Unlock()
-	resp, err := hc.post(ctx, body, func(h http.Header) {
-		if !modern {
-			return
-		}
-		h.Set("Mcp-Method", o.method)
-		if o.name != "" {
-			h.Set("Mcp-Name", headerValue(o.name))
-		}
-		for k, vs := range o.header {
-			h[k] = vs
-		}
-	})
+	resp, err := hc.post(ctx, body, o)
 	if err != nil {
 		if ctx.Err() != nil {
 			hc.cancelled(o.id, ctx)
@@ -364,7 +389,10 @@ func (hc *httpConn) cancelled(id int64, ctx context.Context) {
 // an SSE stream.
 func (hc *httpConn) answer(ctx context.Context, resp *http.Response, id int64) (json.RawMessage, error) {
 	limit := hc.c.opts.MaxMessageBytes
-	ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	ct := resp.Header.Get("Content-Type")
+	if ct != "application/json" && ct != "text/event-stream" {
+		ct, _, _ = mime.ParseMediaType(ct)
+	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		return nil, statusError(resp)
 	}
@@ -375,7 +403,7 @@ func (hc *httpConn) answer(ctx context.Context, resp *http.Response, id int64) (
 			return nil, err
 		}
 		var m wireMessage
-		if err := json.Unmarshal(b, &m); err != nil {
+		if err := decodeMessage(b, &m); err != nil {
 			return nil, fmt.Errorf("decode response: %w: %w", ErrUnexpectedResult, err)
 		}
 		if m.Error != nil {
@@ -483,7 +511,7 @@ func (hc *httpConn) stream(ctx context.Context, body io.ReadCloser, id int64) (j
 	st := &sseState{retry: defaultSSERetry}
 	handle := func(data []byte) bool {
 		var m wireMessage
-		if err := json.Unmarshal(data, &m); err != nil {
+		if err := decodeMessage(data, &m); err != nil {
 			bad = err
 			return false
 		}

@@ -294,46 +294,75 @@ func (c *Client) answerAll(ctx context.Context, reqs map[string]json.RawMessage)
 // server's requestState (at most maxInputRounds times); a task result is
 // followed to the task's end.
 func (c *Client) roundTrips(ctx context.Context, o *outgoing, base map[string]any) (json.RawMessage, error) {
-	return c.rounds(ctx, o, base, true)
+	raw, _, err := c.rounds(ctx, o, base, true, nil)
+	return raw, err
 }
 
+// resultHead is what a stateless result says about the request: done
+// ("complete", or no resultType at all), waiting for answers to its
+// questions (input_required), or running as a task.
+type resultHead struct {
+	ResultType    string                     `json:"resultType"`
+	InputRequests map[string]json.RawMessage `json:"inputRequests"`
+	RequestState  *string                    `json:"requestState"`
+	TaskID        string                     `json:"taskId"`
+}
+
+// decodeWhole decodes a result into the caller's value, the members of
+// its head included, and returns the head; false when the result does
+// not decode into that value, which leaves the caller to decode it again
+// its own way (and so to report the error as it always did).
+type decodeWhole func(raw json.RawMessage) (resultHead, bool)
+
 // rounds is roundTrips; with follow false a task result is returned as
-// it is instead of followed.
-func (c *Client) rounds(ctx context.Context, o *outgoing, base map[string]any, follow bool) (json.RawMessage, error) {
-	params := maps.Clone(base)
+// it is instead of followed. With whole set, each result is decoded by
+// whole, and rounds reports whether the result it returns was: the
+// result is then read once, its head and the caller's value in one pass.
+func (c *Client) rounds(ctx context.Context, o *outgoing, base map[string]any, follow bool, whole decodeWhole) (json.RawMessage, bool, error) {
+	params := base // callWith does not change it: a copy is made only to add answers
+	first := *o
 	for round := 0; ; round++ {
-		try := *o
-		raw, err := c.callWith(ctx, &try, params)
-		if err != nil || c.legacy {
-			return raw, err
+		*o = first // each round numbered and encoded afresh
+		raw, err := c.callWith(ctx, o, params)
+		if err != nil {
+			return raw, false, err
 		}
-		var head struct {
-			ResultType    string                     `json:"resultType"`
-			InputRequests map[string]json.RawMessage `json:"inputRequests"`
-			RequestState  *string                    `json:"requestState"`
-			TaskID        string                     `json:"taskId"`
+		var head resultHead
+		decoded := false
+		if whole != nil {
+			head, decoded = whole(raw)
 		}
-		if err := json.Unmarshal(raw, &head); err != nil {
-			return nil, fmt.Errorf("decode result: %w: %w", ErrUnexpectedResult, err)
+		if c.legacy {
+			return raw, decoded, nil
+		}
+		if !decoded {
+			head = resultHead{}
+			if err := json.Unmarshal(raw, &head); err != nil {
+				return nil, false, fmt.Errorf("decode result: %w: %w", ErrUnexpectedResult, err)
+			}
 		}
 		switch head.ResultType {
 		case resultInputRequired:
 		case resultTask:
 			if !follow {
-				return raw, nil
+				return raw, decoded, nil
 			}
-			return c.followTask(ctx, head.TaskID, raw, true)
+			raw, err := c.followTask(ctx, head.TaskID, raw, true)
+			return raw, false, err
 		default:
-			return raw, nil
+			return raw, decoded, nil
 		}
 		if round+1 == maxInputRounds {
-			return nil, fmt.Errorf("the server asked for input %d times without completing the request", maxInputRounds)
+			return nil, false, fmt.Errorf("the server asked for input %d times without completing the request", maxInputRounds)
 		}
 		params = maps.Clone(base)
+		if params == nil {
+			params = map[string]any{}
+		}
 		if len(head.InputRequests) > 0 {
 			answers, err := c.answerAll(ctx, head.InputRequests)
 			if err != nil {
-				return nil, err
+				return nil, false, err
 			}
 			params["inputResponses"] = answers
 		}

@@ -128,8 +128,12 @@ type lineConn struct {
 	ctx  context.Context
 	stop context.CancelFunc
 
-	wmu sync.Mutex
-	bw  *bufio.Writer
+	// out holds the lines waiting for the writer goroutine, which alone
+	// writes w: a server that stops reading blocks the writer, not the
+	// calls, which give up with their contexts.
+	out   chan []byte
+	wdone chan struct{} // closed when the writer stops
+	werr  error         // why it stopped; read after wdone
 
 	mu      sync.Mutex
 	pending map[string]chan *wireMessage
@@ -147,10 +151,39 @@ type wireMessage struct {
 }
 
 func newLineConn(c *Client, r io.Reader, w io.WriteCloser) *lineConn {
-	lc := &lineConn{c: c, r: r, w: w, bw: bufio.NewWriter(w), pending: map[string]chan *wireMessage{}, done: make(chan struct{})}
+	lc := &lineConn{c: c, r: r, w: w, pending: map[string]chan *wireMessage{}, done: make(chan struct{}),
+		out: make(chan []byte, writeQueue), wdone: make(chan struct{})}
 	lc.ctx, lc.stop = context.WithCancel(context.Background())
 	go lc.read()
+	go lc.writeLines()
 	return lc
+}
+
+// writeQueue is how many lines may wait for the writer.
+const writeQueue = 64
+
+// writeLines writes the queued lines, flushing when none is left, until
+// the connection ends or a write fails.
+func (lc *lineConn) writeLines() {
+	defer close(lc.wdone)
+	bw := bufio.NewWriter(lc.w)
+	for {
+		select {
+		case b := <-lc.out:
+			bw.Write(b)
+			bw.WriteByte('\n')
+		case <-lc.ctx.Done():
+			lc.werr = errors.New("the connection is closed")
+			return
+		}
+		if len(lc.out) > 0 {
+			continue // more to write: one flush for all
+		}
+		if err := bw.Flush(); err != nil {
+			lc.werr = fmt.Errorf("write to the server: %w", err)
+			return
+		}
+	}
 }
 
 // read reads messages until the stream ends, then fails the calls still
@@ -222,7 +255,7 @@ func grow(buf []byte, need int, limit int64) []byte {
 
 func (lc *lineConn) dispatch(line []byte) {
 	var m wireMessage
-	if err := json.Unmarshal(line, &m); err != nil {
+	if err := decodeMessage(line, &m); err != nil {
 		return // not JSON-RPC: nothing to answer it with
 	}
 	switch {
@@ -231,9 +264,10 @@ func (lc *lineConn) dispatch(line []byte) {
 	case m.Method != "":
 		lc.c.notification(m.Method, m.Params)
 	case len(m.ID) > 0:
+		key := idKey(m.ID)
 		lc.mu.Lock()
-		ch := lc.pending[idKey(m.ID)]
-		delete(lc.pending, idKey(m.ID))
+		ch := lc.pending[key]
+		delete(lc.pending, key)
 		lc.mu.Unlock()
 		if ch != nil {
 			ch <- &m
@@ -242,7 +276,7 @@ func (lc *lineConn) dispatch(line []byte) {
 }
 
 // reply writes the response to a request of the server.
-func (lc *lineConn) reply(_ context.Context, msg map[string]any) { _ = lc.write(msg) }
+func (lc *lineConn) reply(ctx context.Context, msg map[string]any) { _ = lc.write(ctx, msg) }
 
 // responseTo is the JSON-RPC response to a server's request id.
 func responseTo(id json.RawMessage, v any, err error) map[string]any {
@@ -256,6 +290,12 @@ func responseTo(id json.RawMessage, v any, err error) map[string]any {
 
 // idKey normalises an id for the pending table.
 func idKey(id json.RawMessage) string {
+	if len(id) > 0 && len(id) <= 20 && digits(id) {
+		// What the decoding below gives for it too, whether it is a
+		// valid number or not (a leading zero): the client's own ids
+		// come back this way.
+		return string(id)
+	}
 	var n json.Number
 	if json.Unmarshal(id, &n) == nil {
 		return n.String()
@@ -267,24 +307,35 @@ func idKey(id json.RawMessage) string {
 	return string(id)
 }
 
-func (lc *lineConn) write(v any) error {
+// digits reports whether b is ASCII digits only.
+func digits(b []byte) bool {
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+func (lc *lineConn) write(ctx context.Context, v any) error {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return fmt.Errorf("encode message: %w", err)
 	}
-	return lc.writeLine(b)
+	return lc.writeLine(ctx, b)
 }
 
-// writeLine sends one encoded message.
-func (lc *lineConn) writeLine(b []byte) error {
-	lc.wmu.Lock()
-	defer lc.wmu.Unlock()
-	lc.bw.Write(b)
-	lc.bw.WriteByte('\n')
-	if err := lc.bw.Flush(); err != nil {
-		return fmt.Errorf("write to the server: %w", err)
+// writeLine queues one encoded message for the writer, waiting for room
+// while ctx lasts.
+func (lc *lineConn) writeLine(ctx context.Context, b []byte) error {
+	select {
+	case lc.out <- b:
+		return nil
+	case <-lc.wdone:
+		return lc.werr
+	case <-ctx.Done():
+		return ctx.Err()
 	}
-	return nil
 }
 
 func (lc *lineConn) call(ctx context.Context, o *outgoing) (json.RawMessage, error) {
@@ -298,16 +349,14 @@ func (lc *lineConn) call(ctx context.Context, o *outgoing) (json.RawMessage, err
 	}
 	lc.pending[key] = ch
 	lc.mu.Unlock()
-	b, err := requestBytes(o)
-	if err != nil {
-		lc.forget(key)
-		return nil, fmt.Errorf("encode message: %w", err)
-	}
-	if err := lc.writeLine(b); err != nil {
+	if err := lc.writeLine(ctx, requestBytes(o)); err != nil {
 		lc.forget(key)
 		return nil, err
 	}
 	select {
+	case <-lc.wdone:
+		lc.forget(key)
+		return nil, lc.werr
 	case m := <-ch:
 		if m.Error != nil {
 			return nil, m.Error
@@ -326,8 +375,15 @@ func (lc *lineConn) call(ctx context.Context, o *outgoing) (json.RawMessage, err
 		return nil, lc.err
 	case <-ctx.Done():
 		lc.forget(key)
+		// Told if there is room: a server that does not read cannot
+		// hold the call that gave up.
 		params, _ := json.Marshal(map[string]any{"requestId": o.id, "reason": context.Cause(ctx).Error()})
-		_ = lc.notify(context.Background(), "notifications/cancelled", params)
+		if b, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "method": "notifications/cancelled", "params": json.RawMessage(params)}); err == nil {
+			select {
+			case lc.out <- b:
+			default:
+			}
+		}
 		return nil, ctx.Err()
 	}
 }
@@ -338,21 +394,20 @@ func (lc *lineConn) forget(key string) {
 	lc.mu.Unlock()
 }
 
-func (lc *lineConn) notify(_ context.Context, method string, params json.RawMessage) error {
+func (lc *lineConn) notify(ctx context.Context, method string, params json.RawMessage) error {
 	msg := map[string]any{"jsonrpc": "2.0", "method": method}
 	if params != nil {
 		msg["params"] = params
 	}
-	return lc.write(msg)
+	return lc.write(ctx, msg)
 }
 
 func (lc *lineConn) started(string, bool) {}
 
 func (lc *lineConn) close() error {
 	lc.stop()
-	// Not under wmu: a write blocked on a server that stopped reading
-	// (the reader refusing a flood of requests holds wmu) fails when w
-	// closes, instead of holding close too.
+	// The writer blocked on a server that stopped reading fails when w
+	// closes.
 	err := lc.w.Close()
 	if lc.end != nil {
 		if eerr := lc.end(); eerr != nil {

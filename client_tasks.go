@@ -158,7 +158,7 @@ func (c *Client) StartToolTask(ctx context.Context, name string, args any) (*Tas
 		}
 		params["task"] = map[string]any{}
 	}
-	raw, err := c.rounds(ctx, o, params, false)
+	raw, _, err := c.rounds(ctx, o, params, false, nil)
 	if err != nil {
 		return nil, fmt.Errorf("tools/call %s: %w", name, err)
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 	"os"
+	"slices"
 	"sync"
 )
 
@@ -16,7 +17,9 @@ import (
 // must not be written to once read. Close removes its file.
 type Spill struct {
 	limit int
-	mem   []byte
+	full  [][]byte // earlier chunks held in memory, each full (spillPooled bytes, pooled)
+	mem   []byte   // the chunk being filled
+	memN  int      // bytes in full and mem
 	f     *os.File
 	name  string // the file's name while it could not be removed at once
 	n     int64  // bytes in f
@@ -33,7 +36,9 @@ func NewSpill(limit int) *Spill { return &Spill{limit: limit} }
 // time, which for a server streaming a graph of a few megabytes many times
 // a second was most of what it allocated. A spill takes pooled memory
 // only once it holds more than spillSmall bytes (a small answer costs
-// what it holds, not a megabyte), and only when its limit fits in it.
+// what it holds, not a megabyte); past one chunk it takes another, so a
+// spill whose limit is several megabytes holds its bytes in chunks that
+// are never copied to grow.
 var spillMem sync.Pool
 
 // spillPooled is the capacity of the pooled memory; spillSmall the most a
@@ -43,13 +48,45 @@ const (
 	spillSmall  = 64 << 10
 )
 
-// release gives b's memory back to spillMem when it came from there.
+// release gives the pooled chunks back to spillMem.
 func (b *Spill) release() {
-	if cap(b.mem) == spillPooled {
-		m := b.mem[:0]
-		spillMem.Put(&m)
+	for _, c := range append(b.full, b.mem) {
+		if cap(c) == spillPooled {
+			c = c[:0]
+			spillMem.Put(&c)
+		}
 	}
-	b.mem = nil
+	b.full, b.mem, b.memN = nil, nil, 0
+}
+
+// chunk is an empty pooled chunk.
+func chunk() []byte {
+	if m, ok := spillMem.Get().(*[]byte); ok {
+		return (*m)[:0]
+	}
+	return make([]byte, 0, spillPooled)
+}
+
+// hold appends p to the bytes held in memory: in memory of the spill's own
+// up to spillSmall bytes, then in pooled chunks.
+func (b *Spill) hold(p []byte) {
+	b.memN += len(p)
+	if len(b.full) == 0 && cap(b.mem) != spillPooled {
+		if len(b.mem)+len(p) <= max(cap(b.mem), spillSmall) {
+			b.mem = append(b.mem, p...)
+			return
+		}
+		b.mem = append(chunk(), b.mem...) // at most spillSmall bytes
+	}
+	for len(p) > 0 {
+		if len(b.mem) == cap(b.mem) {
+			b.full = append(b.full, b.mem)
+			b.mem = chunk()
+		}
+		n := min(len(p), cap(b.mem)-len(b.mem))
+		b.mem = append(b.mem, p[:n]...)
+		p = p[n:]
+	}
 }
 
 // Write appends p. It fails only when the temporary file cannot be
@@ -59,18 +96,8 @@ func (b *Spill) Write(p []byte) (int, error) {
 		return 0, b.err
 	}
 	if b.f == nil {
-		n := len(b.mem) + len(p)
-		if n <= b.limit {
-			if n > cap(b.mem) && n > spillSmall && b.limit <= spillPooled {
-				var mem []byte
-				if m, ok := spillMem.Get().(*[]byte); ok {
-					mem = *m
-				} else {
-					mem = make([]byte, 0, spillPooled)
-				}
-				b.mem = append(mem, b.mem...)
-			}
-			b.mem = append(b.mem, p...)
+		if b.memN+len(p) <= b.limit {
+			b.hold(p)
 			return len(p), nil
 		}
 		if err := b.open(); err != nil {
@@ -98,14 +125,20 @@ func (b *Spill) open() error {
 		b.name = f.Name() // removed by Close instead (Windows)
 	}
 	b.f = f
-	n, err := f.Write(b.mem)
-	b.n = int64(n)
+	for _, c := range append(b.full, b.mem) {
+		n, err := f.Write(c)
+		b.n += int64(n)
+		if err != nil {
+			b.release()
+			return err
+		}
+	}
 	b.release()
-	return err
+	return nil
 }
 
 // Len is the number of bytes written.
-func (b *Spill) Len() int64 { return int64(len(b.mem)) + b.n }
+func (b *Spill) Len() int64 { return int64(b.memN) + b.n }
 
 // Spilled reports whether the bytes are in a file rather than in memory.
 func (b *Spill) Spilled() bool { return b.f != nil }
@@ -117,10 +150,27 @@ func (b *Spill) WriteTo(w io.Writer) (int64, error) {
 		return 0, b.err
 	}
 	if b.f == nil {
-		n, err := w.Write(b.mem)
-		return int64(n), err
+		var n int64
+		for _, c := range append(b.full, b.mem) {
+			k, err := w.Write(c)
+			n += int64(k)
+			if err != nil {
+				return n, err
+			}
+		}
+		return n, nil
 	}
-	return io.Copy(w, io.NewSectionReader(b.f, 0, b.n))
+	// In pieces of a pooled chunk, not io.Copy's 32 KiB (w hidden behind
+	// a plain Writer, so that its ReadFrom does not pick that size
+	// again): a graph of tens of megabytes cost two system calls per 32
+	// KiB, one to read the file and one to write the pipe or socket.
+	buf := chunk()
+	buf = buf[:cap(buf)]
+	defer func() {
+		buf = buf[:0]
+		spillMem.Put(&buf)
+	}()
+	return io.CopyBuffer(struct{ io.Writer }{w}, io.NewSectionReader(b.f, 0, b.n), buf)
 }
 
 // Bytes returns the bytes written, read back into memory from the file if
@@ -130,7 +180,10 @@ func (b *Spill) Bytes() ([]byte, error) {
 		return nil, b.err
 	}
 	if b.f == nil {
-		return b.mem, nil
+		if len(b.full) == 0 {
+			return b.mem, nil
+		}
+		return slices.Concat(append(b.full, b.mem)...), nil
 	}
 	out := make([]byte, b.n)
 	n, err := b.f.ReadAt(out, 0)

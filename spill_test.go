@@ -9,7 +9,8 @@ import (
 // TestSpillMemory: a spill gives back exactly what was written, whether it
 // holds a small answer in memory of its own, a larger one in pooled memory
 // (reused by the next spill without showing the last one's bytes), more
-// than the pool's capacity under a larger limit, or a file past its limit.
+// than the pool's capacity under a larger limit (in pooled chunks), or a
+// file past its limit, from memory or from chunks.
 func TestSpillMemory(t *testing.T) {
 	fill := func(s *Spill, n int, c byte) []byte {
 		t.Helper()
@@ -60,6 +61,9 @@ func TestSpillMemory(t *testing.T) {
 	if larger.Spilled() {
 		t.Fatal("1.5 MiB under a 2 MiB limit went to a file")
 	}
+	if len(larger.full) != 1 || cap(larger.full[0]) != spillPooled || cap(larger.mem) != spillPooled {
+		t.Fatalf("1.5 MiB held in %d full chunks and one of %d bytes; want one full chunk of the pool's %d and another", len(larger.full), cap(larger.mem), spillPooled)
+	}
 	check("larger limit", larger, want)
 	larger.Close()
 
@@ -70,4 +74,12 @@ func TestSpillMemory(t *testing.T) {
 	}
 	check("file", file, want)
 	file.Close()
+
+	chunks := NewSpill(3 * spillPooled)
+	want = fill(chunks, 3*spillPooled+5, 'c')
+	if !chunks.Spilled() {
+		t.Fatal("past its limit the spill is still in memory")
+	}
+	check("file from chunks", chunks, want)
+	chunks.Close()
 }

@@ -199,7 +199,7 @@ func TestEventsOfChangesCommittedBeforeACrash(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for i := range each {
-				if _, err := c.CreateEntities(ctx, memoryclient.CreateEntities{Entities: []memoryclient.Entity{{Name: fmt.Sprintf("w%d-%d", w, i), EntityType: "race", Observations: []string{}}}}); err != nil {
+				if _, err := c.CreateEntities(ctx, memoryclient.CreateEntities{Entities: []memoryclient.Entity{{Name: fmt.Sprintf("w%d-%d", w, i), EntityType: "race"}}}); err != nil {
 					t.Error(err)
 					return
 				}

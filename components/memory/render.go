@@ -41,12 +41,14 @@ type graphRender struct {
 }
 
 // A streamed rendering moves its bytes to its spills in chunks of
-// spillChunk; a spill keeps up to spillMemory bytes in memory before it
-// moves to a temporary file, so that a small graph costs no file.
-const (
-	spillChunk  = 256 << 10
-	spillMemory = 1 << 20
-)
+// spillChunk; a spill keeps up to spillMemory bytes in memory (pooled
+// chunks) before it moves to a temporary file, so that a graph of up to
+// ~10,000 entities costs no file: writing the answer to a file and reading
+// it back took ~40% of read_graph's CPU there (docs/bench/log.md, item
+// 63). A larger graph holds up to twice spillMemory while it renders.
+const spillChunk = 256 << 10
+
+var spillMemory = 4 << 20 // a variable for the tests
 
 // The fixed parts of the text block, escaped once: the layout of
 // JSON.stringify(graph, null, 2), with entities and relations at depth 2.
@@ -194,7 +196,41 @@ func closeList(t []byte, n int) []byte {
 
 // entity appends one entity; it must come before every relation.
 func (r *graphRender) entity(e memstore.Entity) error {
+	if r.textOnly {
+		return r.entityText(e)
+	}
 	t, j := nextItem(r.text, r.js, r.nEnt)
+	r.nEnt++
+	t = append(t, tEntity...)
+	j = append(j, `{"name":`...)
+	t, j = bothStrings(t, j, e.Name)
+	t = append(t, tEntityType...)
+	j = append(j, `,"entityType":`...)
+	t, j = bothStrings(t, j, e.EntityType)
+	t = append(t, tObs...)
+	j = append(j, `,"observations":[`...)
+	if len(e.Observations) == 0 {
+		t = append(t, "[]"...)
+	} else {
+		t = append(t, '[')
+		for i, o := range e.Observations {
+			if i > 0 {
+				t, j = append(t, ','), append(j, ',')
+			}
+			t = append(t, tObsItem...)
+			t, j = bothStrings(t, j, o)
+		}
+		t = append(t, tObsClose...)
+	}
+	t = append(t, tItemClose...)
+	j = append(j, "]}"...)
+	r.text, r.js = t, j
+	return r.spillSome()
+}
+
+// entityText appends one entity to a text-only rendering.
+func (r *graphRender) entityText(e memstore.Entity) error {
+	t, _ := nextItem(r.text, nil, r.nEnt)
 	r.nEnt++
 	t = append(t, tEntity...)
 	t = textString(t, e.Name)
@@ -214,26 +250,21 @@ func (r *graphRender) entity(e memstore.Entity) error {
 		}
 		t = append(t, tObsClose...)
 	}
-	t = append(t, tItemClose...)
-	if r.textOnly {
-		r.text, r.js = t, j[:0]
-		return r.spillSome()
-	}
-
-	j = append(j, `{"name":`...)
-	j = appendJSString(j, e.Name)
-	j = append(j, `,"entityType":`...)
-	j = appendJSString(j, e.EntityType)
-	j = append(j, `,"observations":[`...)
-	for i, o := range e.Observations {
-		if i > 0 {
-			j = append(j, ',')
-		}
-		j = appendJSString(j, o)
-	}
-	j = append(j, "]}"...)
-	r.text, r.js = t, j
+	r.text = append(t, tItemClose...)
 	return r.spillSome()
+}
+
+// bothStrings appends s to the text block (textString) and to
+// structuredContent (appendJSString). A string with nothing to escape in
+// either (no quote, backslash, control or non-ASCII byte: most names and
+// observations) is looked at once and copied to both.
+func bothStrings(t, j []byte, s string) ([]byte, []byte) {
+	if nextLook(s, 0) < len(s) {
+		return textString(t, s), appendJSString(j, s)
+	}
+	t = append(append(append(t, `\"`...), s...), `\"`...)
+	j = append(append(append(j, '"'), s...), '"')
+	return t, j
 }
 
 // closeEntities ends the entities list and opens the relations list.
@@ -251,26 +282,26 @@ func (r *graphRender) relation(rel memstore.Relation) error {
 	r.closeEntities()
 	t, j := nextItem(r.text, r.js, r.nRel)
 	r.nRel++
-	t = append(t, tFrom...)
-	t = textString(t, rel.From)
-	t = append(t, tTo...)
-	t = textString(t, rel.To)
-	t = append(t, tRelType...)
-	t = textString(t, rel.RelationType)
-	t = append(t, tItemClose...)
 	if r.textOnly {
-		r.text, r.js = t, j[:0]
+		t = append(t, tFrom...)
+		t = textString(t, rel.From)
+		t = append(t, tTo...)
+		t = textString(t, rel.To)
+		t = append(t, tRelType...)
+		t = textString(t, rel.RelationType)
+		r.text, r.js = append(t, tItemClose...), j[:0]
 		return r.spillSome()
 	}
-
+	t = append(t, tFrom...)
 	j = append(j, `{"from":`...)
-	j = appendJSString(j, rel.From)
+	t, j = bothStrings(t, j, rel.From)
+	t = append(t, tTo...)
 	j = append(j, `,"to":`...)
-	j = appendJSString(j, rel.To)
+	t, j = bothStrings(t, j, rel.To)
+	t = append(t, tRelType...)
 	j = append(j, `,"relationType":`...)
-	j = appendJSString(j, rel.RelationType)
-	j = append(j, '}')
-	r.text, r.js = t, j
+	t, j = bothStrings(t, j, rel.RelationType)
+	r.text, r.js = append(t, tItemClose...), append(j, '}')
 	return r.spillSome()
 }
 

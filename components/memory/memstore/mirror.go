@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"math"
 	"sync"
 	"unsafe"
 )
@@ -50,9 +51,11 @@ type mirror struct {
 
 // DefaultMirrorBytes is how much memory a SQLite store's in-memory mirror
 // of the graph may take unless WithMirrorBytes says otherwise: about
-// 40,000 entities with three observations each. At 100,000 such entities
-// a mirror took ~76 MB of a 140 MB peak RSS (docs/bench/log.md).
-const DefaultMirrorBytes = 32 << 20
+// 130,000 entities with three short observations and a relation each (at
+// 100,000 such entities the mirror takes ~38 MB and the server peaks at
+// ~104 MB, a sixth of the reference server's; docs/bench/log.md, item
+// 63). Past it, the graph is read from the tables.
+const DefaultMirrorBytes = 48 << 20
 
 // WithMirrorBytes bounds the memory the in-memory mirror of the graph may
 // take (SQLite; see DefaultMirrorBytes); a larger graph is read from the
@@ -71,8 +74,9 @@ func (m *mirrorData) size() int {
 		(len(m.entPos)+len(m.relPos)+len(m.byName)+len(m.relFrom)+len(m.relTo))*mapEntry
 }
 
-// overBudget reports whether the records take more than the budget.
-func (m *mirror) overBudget() bool { return m.budget >= 0 && m.size() > m.budget }
+// overBudget reports whether the records take more than the budget, or
+// the arena is full.
+func (m *mirror) overBudget() bool { return m.full || m.budget >= 0 && m.size() > m.budget }
 
 // giveUp drops the mirror for good: the graph outgrew the budget.
 func (m *mirror) giveUp() {
@@ -83,6 +87,7 @@ func (m *mirror) giveUp() {
 // mirrorData is the mirror's records.
 type mirrorData struct {
 	arena   []byte
+	full    bool          // a string did not fit in the arena (put)
 	deadB   int           // arena bytes no longer referenced
 	ents    []mEntity     // id order; id 0 where deleted
 	entPos  map[int64]int // entity id -> index in ents
@@ -101,10 +106,12 @@ type mirrorData struct {
 	relTo   map[uint64]int32 // relation to -> index in rels; chain: nextTo
 }
 
-// span is a string in the arena.
+// span is a string in the arena. Offsets are 32 bits, which keeps the
+// records small (a third of the mirror was padding and offsets before):
+// an arena that would outgrow them makes the mirror give up (full), as a
+// budget does.
 type span struct {
-	off uint64
-	n   uint32
+	off, n uint32
 }
 
 type mEntity struct {
@@ -126,9 +133,18 @@ type mRelation struct {
 	nextFrom, nextTo int32 // the next older relation whose from (to) hashes the same, or -1
 }
 
-// put appends s to the arena.
+// maxArena is the most bytes the arena may hold (span's offsets); a
+// variable for the tests.
+var maxArena = math.MaxUint32
+
+// put appends s to the arena; an arena that would hold more than
+// maxArena bytes is marked full instead (overBudget).
 func (m *mirrorData) put(s string) span {
-	sp := span{uint64(len(m.arena)), uint32(len(s))}
+	if len(m.arena)+len(s) > maxArena {
+		m.full = true
+		return span{}
+	}
+	sp := span{uint32(len(m.arena)), uint32(len(s))}
 	m.arena = append(m.arena, s...)
 	return sp
 }
@@ -246,25 +262,32 @@ func (m *mirror) walk(ctx context.Context, tx *txn, seq int64, entity func(Entit
 }
 
 // load fills the mirror from the snapshot of tx, whose version is seq,
-// unless another reader loaded it meanwhile.
+// unless another reader loaded it meanwhile. Under a budget, the records
+// are allocated once, at the sizes estimateMirror gives, not grown by
+// doubling: growing held the old and the new arrays at once and left up
+// to half of each unused, which at 100,000 entities was ~15 MB of the
+// peak RSS.
 func (m *mirror) load(ctx context.Context, tx *txn, seq int64) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.valid || m.over {
 		return nil
 	}
+	var est mirrorEstimate
 	if m.budget >= 0 {
-		// Not part-way either: the peak RSS would keep what was loaded.
-		est, err := estimateMirror(ctx, tx)
-		if err != nil {
+		// Without a budget, highest ids far above the row counts (many
+		// deleted rows) would allocate for rows that are not there.
+		var err error
+		if est, err = estimateMirror(ctx, tx); err != nil {
 			return err
 		}
-		if est > m.budget {
+		if est.bytes() > m.budget {
+			// Not part-way either: the peak RSS would keep what was loaded.
 			m.giveUp()
 			return nil
 		}
 	}
-	m.reset()
+	m.resize(est)
 	n := 0 // rows read
 	checkBudget := func() error {
 		if n++; n%4096 == 0 && m.overBudget() {
@@ -272,27 +295,40 @@ func (m *mirror) load(ctx context.Context, tx *txn, seq int64) error {
 		}
 		return nil
 	}
-	var cur *mEntity
-	err := eachRow(ctx, tx, `SELECT e.id, e.name, e.entity_type, o.content
-		FROM entities AS e LEFT JOIN observations AS o ON o.entity_id = e.id ORDER BY e.id, o.id`, nil, func(rows *sql.Rows) error {
+	// One ordered pass over each table, as walkEntities reads them; the
+	// texts are copied into the arena from the rows' own bytes.
+	err := eachRow(ctx, tx, `SELECT id, name, entity_type FROM entities ORDER BY id`, nil, func(rows *sql.Rows) error {
 		if err := checkBudget(); err != nil {
 			return err
 		}
 		var id int64
 		var name, kind sql.RawBytes
-		var content sql.NullString
-		if err := rows.Scan(&id, &name, &kind, &content); err != nil {
+		if err := rows.Scan(&id, &name, &kind); err != nil {
 			return err
 		}
-		if cur == nil || cur.id != id {
-			m.addEntity(id, string(name), string(kind))
-			cur = &m.ents[len(m.ents)-1]
-		}
-		if content.Valid {
-			m.addObs(cur, content.String)
-		}
+		m.addEntity(id, unsafe.String(unsafe.SliceData(name), len(name)), unsafe.String(unsafe.SliceData(kind), len(kind)))
 		return nil
 	})
+	if err == nil {
+		cur := 0 // the index in ents of the observations' entity
+		err = eachRow(ctx, tx, `SELECT entity_id, content FROM observations ORDER BY entity_id, id`, nil, func(rows *sql.Rows) error {
+			if err := checkBudget(); err != nil {
+				return err
+			}
+			var id int64
+			var content sql.RawBytes
+			if err := rows.Scan(&id, &content); err != nil {
+				return err
+			}
+			for cur < len(m.ents) && m.ents[cur].id < id {
+				cur++
+			}
+			if cur < len(m.ents) && m.ents[cur].id == id {
+				m.addObs(&m.ents[cur], unsafe.String(unsafe.SliceData(content), len(content)))
+			}
+			return nil
+		})
+	}
 	if err == nil {
 		err = eachRow(ctx, tx, `SELECT id, from_name, to_name, relation_type FROM relations ORDER BY id`, nil, func(rows *sql.Rows) error {
 			if err := checkBudget(); err != nil {
@@ -303,7 +339,8 @@ func (m *mirror) load(ctx context.Context, tx *txn, seq int64) error {
 			if err := rows.Scan(&id, &from, &to, &typ); err != nil {
 				return err
 			}
-			m.addRelation(id, string(from), string(to), string(typ))
+			m.addRelation(id, unsafe.String(unsafe.SliceData(from), len(from)), unsafe.String(unsafe.SliceData(to), len(to)),
+				unsafe.String(unsafe.SliceData(typ), len(typ)))
 			return nil
 		})
 	}
@@ -322,12 +359,29 @@ func (m *mirror) load(ctx context.Context, tx *txn, seq int64) error {
 	return nil
 }
 
-// estimateMirror guesses the bytes a mirror of tx's graph would take,
-// from the tables' highest ids (at least their row counts) and the
-// average lengths of their newest rows, without reading the graph.
-func estimateMirror(ctx context.Context, tx *txn) (int, error) {
-	var ents, obs, rels int64
-	var entBytes, obsBytes, relBytes float64
+// mirrorEstimate is what estimateMirror finds: the tables' highest ids
+// (at least their row counts) and the average lengths of their newest
+// rows' texts.
+type mirrorEstimate struct {
+	ents, obs, rels              int64
+	entBytes, obsBytes, relBytes float64
+}
+
+// textBytes is the arena's estimated size.
+func (e mirrorEstimate) textBytes() int {
+	return int(float64(e.ents)*e.entBytes + float64(e.obs)*e.obsBytes + float64(e.rels)*e.relBytes)
+}
+
+// bytes is the mirror's estimated size, as size would count it.
+func (e mirrorEstimate) bytes() int {
+	return e.textBytes() + int(e.ents)*(int(unsafe.Sizeof(mEntity{}))+2*mapEntry) +
+		int(e.obs)*int(unsafe.Sizeof(mObs{})) + int(e.rels)*(int(unsafe.Sizeof(mRelation{}))+3*mapEntry)
+}
+
+// estimateMirror estimates the mirror of tx's graph without reading the
+// graph.
+func estimateMirror(ctx context.Context, tx *txn) (mirrorEstimate, error) {
+	var e mirrorEstimate
 	err := tx.QueryRowContext(ctx, `SELECT
 		coalesce((SELECT max(id) FROM entities), 0),
 		coalesce((SELECT max(id) FROM observations), 0),
@@ -335,15 +389,11 @@ func estimateMirror(ctx context.Context, tx *txn) (int, error) {
 		coalesce((SELECT avg(length(CAST(name AS BLOB)) + length(CAST(entity_type AS BLOB))) FROM (SELECT name, entity_type FROM entities ORDER BY id DESC LIMIT 100)), 0),
 		coalesce((SELECT avg(length(CAST(content AS BLOB))) FROM (SELECT content FROM observations ORDER BY id DESC LIMIT 100)), 0),
 		coalesce((SELECT avg(length(CAST(from_name AS BLOB)) + length(CAST(to_name AS BLOB)) + length(CAST(relation_type AS BLOB))) FROM (SELECT from_name, to_name, relation_type FROM relations ORDER BY id DESC LIMIT 100)), 0)`).
-		Scan(&ents, &obs, &rels, &entBytes, &obsBytes, &relBytes)
+		Scan(&e.ents, &e.obs, &e.rels, &e.entBytes, &e.obsBytes, &e.relBytes)
 	if err != nil {
-		return 0, fmt.Errorf("memstore: size the mirror: %w", err)
+		return e, fmt.Errorf("memstore: size the mirror: %w", err)
 	}
-	per := func(n int64, record uintptr, indexes int, bytes float64) int {
-		return int(n) * (int(record) + indexes*mapEntry + int(bytes))
-	}
-	return per(ents, unsafe.Sizeof(mEntity{}), 2, entBytes) + per(obs, unsafe.Sizeof(mObs{}), 0, obsBytes) +
-		per(rels, unsafe.Sizeof(mRelation{}), 3, relBytes), nil
+	return e, nil
 }
 
 // errOverBudget stops loading a mirror that would take more than its
@@ -439,7 +489,8 @@ func (m *mirrorData) delObs(e *mEntity, content string) {
 // unchanged).
 func (m *mirror) compact() {
 	old := m.mirrorData
-	m.reset()
+	m.resize(mirrorEstimate{ents: int64(len(old.ents) - old.deadEnt), obs: int64(len(old.obs) - old.deadObs),
+		rels: int64(len(old.rels) - old.deadRel)})
 	m.arena = make([]byte, 0, len(old.arena)-old.deadB)
 	for i := range old.ents {
 		e := &old.ents[i]
@@ -461,12 +512,17 @@ func (m *mirror) compact() {
 }
 
 // reset empties the mirror's records (not its validity or version).
-func (m *mirrorData) reset() {
-	m.arena, m.deadB = nil, 0
-	m.ents, m.entPos, m.deadEnt = nil, map[int64]int{}, 0
-	m.obs, m.deadObs = nil, 0
-	m.rels, m.relPos, m.deadRel = nil, map[int64]int{}, 0
-	m.byName, m.relFrom, m.relTo = map[uint64]int32{}, map[uint64]int32{}, map[uint64]int32{}
+func (m *mirrorData) reset() { m.resize(mirrorEstimate{}) }
+
+// resize empties the mirror's records and makes room for the records
+// and texts of est.
+func (m *mirrorData) resize(est mirrorEstimate) {
+	m.arena, m.full, m.deadB = make([]byte, 0, est.textBytes()+est.textBytes()/16), false, 0
+	m.ents, m.entPos, m.deadEnt = make([]mEntity, 0, est.ents), make(map[int64]int, est.ents), 0
+	m.obs, m.deadObs = make([]mObs, 0, est.obs), 0
+	m.rels, m.relPos, m.deadRel = make([]mRelation, 0, est.rels), make(map[int64]int, est.rels), 0
+	m.byName = make(map[uint64]int32, est.ents)
+	m.relFrom, m.relTo = make(map[uint64]int32, est.rels), make(map[uint64]int32, est.rels)
 }
 
 // drop forgets the mirror; the next reader reloads it.

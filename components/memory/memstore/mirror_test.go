@@ -252,3 +252,80 @@ func TestMirrorBudget(t *testing.T) {
 	}
 	assertGraph(t, "grown over budget", readGraph(t, s2), readTables(t, s2))
 }
+
+// TestMirrorArenaFull: the arena's offsets are 32 bits; a graph whose
+// texts would outgrow them (maxArena, made small here) is not held even
+// without a budget, whether when first read or by writes, and reads
+// answer the same from the tables.
+func TestMirrorArenaFull(t *testing.T) {
+	defer func(n int) { maxArena = n }(maxArena)
+	maxArena = 64 << 10
+	ents := func(from, n int) []Entity {
+		var out []Entity
+		for i := range n {
+			out = append(out, Entity{fmt.Sprintf("e%05d", from+i), "t", []string{strings.Repeat("o", 100)}})
+		}
+		return out
+	}
+	s, _ := openSQLiteTest(t, WithSyncNormal(), WithMirrorBytes(-1))
+	must[[]Entity](t)(s.CreateEntities(bg, ents(0, 1000)))
+	assertGraph(t, "arena full", readGraph(t, s), readTables(t, s))
+	if valid, over := mirrorState(s); valid || !over {
+		t.Errorf("a graph of ~110 KB of text with a 64 KiB arena: valid %v, over %v", valid, over)
+	}
+
+	s2, _ := openSQLiteTest(t, WithSyncNormal(), WithMirrorBytes(-1))
+	must[[]Entity](t)(s2.CreateEntities(bg, ents(0, 10)))
+	readGraph(t, s2)
+	if valid, _ := mirrorState(s2); !valid {
+		t.Fatal("a small graph is not mirrored")
+	}
+	must[[]Entity](t)(s2.CreateEntities(bg, ents(10, 1000)))
+	if valid, over := mirrorState(s2); valid || !over {
+		t.Errorf("after growing past a 64 KiB arena: valid %v, over %v", valid, over)
+	}
+	assertGraph(t, "grown past the arena", readGraph(t, s2), readTables(t, s2))
+}
+
+// TestMirrorLoadSized: a mirror is loaded into records sized from the
+// tables beforehand, not grown by doubling (which held two copies at
+// once and up to half of each unused), and holds the graph the tables
+// hold, observations in order across entities, gaps in the ids included.
+func TestMirrorLoadSized(t *testing.T) {
+	s, _ := openSQLiteTest(t, WithSyncNormal())
+	var ents []Entity
+	var rels []Relation
+	for i := range 3000 {
+		ents = append(ents, Entity{fmt.Sprintf("entity-%d", i), "t", []string{fmt.Sprintf("first %d", i), "second"}})
+		if i > 0 {
+			rels = append(rels, Relation{ents[i].Name, ents[i-1].Name, "follows"})
+		}
+	}
+	must[[]Entity](t)(s.CreateEntities(bg, ents))
+	must[[]Relation](t)(s.CreateRelations(bg, rels))
+	must[[]AddedObservations](t)(s.AddObservations(bg, []ObservationAdd{{EntityName: "entity-7", Contents: []string{"later"}}}))
+	if err := s.DeleteEntities(bg, []string{"entity-2999", "entity-5"}); err != nil {
+		t.Fatal(err)
+	}
+	s.mirror.mu.Lock()
+	s.mirror.drop() // loaded again by the next read
+	s.mirror.mu.Unlock()
+	assertGraph(t, "loaded", readGraph(t, s), readTables(t, s))
+	m := &s.mirror
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	if !m.valid {
+		t.Fatal("the graph is not mirrored")
+	}
+	if cap(m.ents) > 3000 || cap(m.obs) > 6001 || cap(m.rels) > 2999 || cap(m.arena) > len(m.arena)*5/4 {
+		t.Errorf("records of %d entities, %d observations, %d relations and %d bytes of text have capacities %d, %d, %d, %d; want at most the tables' highest ids, the text +25%%",
+			len(m.ents), len(m.obs), len(m.rels), len(m.arena), cap(m.ents), cap(m.obs), cap(m.rels), cap(m.arena))
+	}
+}
+
+// mirrorState is whether s's mirror is loaded and whether it gave up.
+func mirrorState(s *SQLite) (valid, over bool) {
+	s.mirror.mu.RLock()
+	defer s.mirror.mu.RUnlock()
+	return s.mirror.valid, s.mirror.over
+}
