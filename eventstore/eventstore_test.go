@@ -10,7 +10,7 @@ import (
 	"github.com/mcpgen/mcpgen/internal/eventsql/storetest"
 )
 
-func open(t *testing.T, path string) eventstore.Store {
+func open(t testing.TB, path string) eventstore.Store {
 	t.Helper()
 	s, err := eventstore.Open(context.Background(), path)
 	if err != nil {

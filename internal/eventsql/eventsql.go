@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/mcpgen/mcpgen"
@@ -34,6 +35,14 @@ type Store struct {
 	d       Dialect
 	p       string // table prefix, schema-qualified on PostgreSQL
 	closeDB bool
+
+	// The statements of every write call's events, prepared once
+	// (SQLite's driver parses an unprepared statement at each call).
+	subs, head, insert, feed, cursor *sql.Stmt
+
+	mu      sync.Mutex
+	queue   []*pendingAppend // appends waiting for the next group commit
+	leading bool             // an append is committing a batch
 }
 
 // New migrates the tables (prefix is prepended to every table name; on
@@ -44,15 +53,41 @@ func New(ctx context.Context, db *sql.DB, d Dialect, prefix string, own bool) (*
 	if err := s.migrate(ctx); err != nil {
 		return nil, fmt.Errorf("event store: migrate: %w", err)
 	}
+	for _, st := range []struct {
+		to    **sql.Stmt
+		query string
+	}{
+		{&s.subs, `SELECT body FROM {p}event_subscriptions WHERE name = ? AND part = ? ORDER BY id`},
+		{&s.head, `UPDATE {p}event_head SET seq = seq + ? WHERE k = 0 RETURNING seq`},
+		{&s.insert, `INSERT INTO {p}events (seq, id, name, part, ts, data) VALUES (?, ?, ?, ?, ?, ?)`},
+		{&s.feed, `INSERT INTO {p}event_feeds AS f (source, seq) VALUES (?, ?)
+			ON CONFLICT (source) DO UPDATE SET seq = excluded.seq WHERE f.seq < excluded.seq`},
+		{&s.cursor, `SELECT seq FROM {p}event_feeds WHERE source = ?`},
+	} {
+		var err error
+		if *st.to, err = db.PrepareContext(ctx, s.q(st.query)); err != nil {
+			s.closeStmts()
+			return nil, fmt.Errorf("event store: prepare %s: %w", strings.Fields(st.query)[0], err)
+		}
+	}
 	return s, nil
 }
 
 // Close releases the database when the store owns it.
 func (s *Store) Close() error {
+	s.closeStmts()
 	if s.closeDB {
 		return s.db.Close()
 	}
 	return nil
+}
+
+func (s *Store) closeStmts() {
+	for _, st := range []*sql.Stmt{s.subs, s.head, s.insert, s.feed, s.cursor} {
+		if st != nil {
+			st.Close()
+		}
+	}
 }
 
 func (s *Store) migrate(ctx context.Context) error {
@@ -138,41 +173,134 @@ func fromNanos(n int64) time.Time {
 	return time.Unix(0, n).UTC()
 }
 
-// Append implements [mcpgen.EventStore]. The head row is locked for the
-// transaction, so positions are assigned in commit order.
+// Append implements [mcpgen.EventStore]. Appends made at the same time
+// share one transaction (a group commit, see AppendFeed).
 func (s *Store) Append(ctx context.Context, e *mcpgen.EventRecord, to []string) error {
-	tx, err := s.db.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	if err := s.append(ctx, tx, e, to); err != nil {
-		return err
-	}
-	return tx.Commit()
+	return s.group(ctx, &pendingAppend{es: []*mcpgen.EventRecord{e}, to: [][]string{to}})
 }
 
 // AppendFeed implements [mcpgen.EventStore]. The feed's row is written
 // first: a concurrent pass over the same feed waits for it and then finds
-// the cursor moved.
+// the cursor moved. Appends made at the same time share one transaction
+// (a group commit): each still moves its feed, or finds it moved, on its
+// own, in the order they were queued.
 func (s *Store) AppendFeed(ctx context.Context, source string, at int64, es []*mcpgen.EventRecord, to [][]string) error {
+	if len(es) != len(to) {
+		return fmt.Errorf("event store: %d events with %d lists of deliveries", len(es), len(to))
+	}
+	return s.group(ctx, &pendingAppend{feed: true, source: source, at: at, es: es, to: to})
+}
+
+// group queues p for the next group commit and returns its result: the
+// first caller commits what is queued when it starts, then hands the
+// next batch to a waiting caller. The head row is locked for the
+// transaction, so positions are assigned in commit order, and in queue
+// order within one.
+func (s *Store) group(ctx context.Context, p *pendingAppend) error {
+	p.wake = make(chan bool, 1)
+	s.mu.Lock()
+	s.queue = append(s.queue, p)
+	lead := !s.leading
+	s.leading = true
+	s.mu.Unlock()
+	if !lead {
+		if lead = <-p.wake; !lead {
+			return p.err
+		}
+	}
+	s.mu.Lock()
+	n, events := 1, len(s.queue[0].es)
+	for n < len(s.queue) && events+len(s.queue[n].es) <= maxAppendBatch {
+		events += len(s.queue[n].es)
+		n++
+	}
+	batch := s.queue[:n:n]
+	s.queue = s.queue[n:]
+	s.mu.Unlock()
+
+	// The batch is others' appends too: one caller's cancellation does
+	// not undo them.
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), appendTimeout)
+	s.commit(ctx, batch)
+	cancel()
+
+	s.mu.Lock()
+	if len(s.queue) > 0 {
+		s.queue[0].wake <- true
+	} else {
+		s.leading = false
+	}
+	s.mu.Unlock()
+	for _, q := range batch {
+		if q != p {
+			q.wake <- false
+		}
+	}
+	return p.err
+}
+
+// pendingAppend is one Append or AppendFeed queued for a group commit.
+type pendingAppend struct {
+	feed   bool // AppendFeed: move source's cursor to at first
+	source string
+	at     int64
+	es     []*mcpgen.EventRecord
+	to     [][]string
+	err    error
+	wake   chan bool // true: commit the next batch; false: committed, err set
+}
+
+// maxAppendBatch bounds the events of one group commit (one append of
+// more is committed alone).
+const maxAppendBatch = 256
+
+// appendTimeout bounds one group commit, which no caller can cancel.
+const appendTimeout = time.Minute
+
+// commit appends batch in one transaction and sets each one's error.
+// When a batch of several fails, each is tried alone, so that one bad
+// append fails only itself.
+func (s *Store) commit(ctx context.Context, batch []*pendingAppend) {
+	err := s.appendTx(ctx, batch)
+	if err == nil {
+		return
+	}
+	if len(batch) == 1 {
+		batch[0].err = err
+		return
+	}
+	for _, p := range batch {
+		if err := s.appendTx(ctx, []*pendingAppend{p}); err != nil {
+			p.err = err
+		}
+	}
+}
+
+// appendTx appends batch in one transaction. Each append's error is
+// set, mcpgen.ErrFeedRecorded for a feed already moved past its cursor;
+// the error returned fails them all.
+func (s *Store) appendTx(ctx context.Context, batch []*pendingAppend) error {
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
 	defer tx.Rollback()
-	res, err := tx.ExecContext(ctx, s.q(`INSERT INTO {p}event_feeds AS f (source, seq) VALUES (?, ?)
-		ON CONFLICT (source) DO UPDATE SET seq = excluded.seq WHERE f.seq < excluded.seq`), source, at)
-	if err != nil {
-		return err
-	}
-	if n, err := res.RowsAffected(); err != nil {
-		return err
-	} else if n == 0 {
-		return mcpgen.ErrFeedRecorded
-	}
-	for i, e := range es {
-		if err := s.append(ctx, tx, e, to[i]); err != nil {
+	st := txStmts{tx: tx, feed: tx.StmtContext(ctx, s.feed), head: tx.StmtContext(ctx, s.head), insert: tx.StmtContext(ctx, s.insert)}
+	for _, p := range batch {
+		p.err = nil
+		if p.feed {
+			res, err := st.feed.ExecContext(ctx, p.source, p.at)
+			if err != nil {
+				return err
+			}
+			if n, err := res.RowsAffected(); err != nil {
+				return err
+			} else if n == 0 {
+				p.err = mcpgen.ErrFeedRecorded
+				continue
+			}
+		}
+		if err := s.append(ctx, st, p.es, p.to); err != nil {
 			return err
 		}
 	}
@@ -182,25 +310,40 @@ func (s *Store) AppendFeed(ctx context.Context, source string, at int64, es []*m
 // FeedCursor implements [mcpgen.EventStore].
 func (s *Store) FeedCursor(ctx context.Context, source string) (int64, bool, error) {
 	var at int64
-	err := s.db.QueryRowContext(ctx, s.q(`SELECT seq FROM {p}event_feeds WHERE source = ?`), source).Scan(&at)
+	err := s.cursor.QueryRowContext(ctx, source).Scan(&at)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, false, nil
 	}
 	return at, err == nil, err
 }
 
-// append stores e, assigning its Seq, with its deliveries in tx.
-func (s *Store) append(ctx context.Context, tx *sql.Tx, e *mcpgen.EventRecord, to []string) error {
-	if err := tx.QueryRowContext(ctx, s.q(`UPDATE {p}event_head SET seq = seq + 1 WHERE k = 0 RETURNING seq`)).Scan(&e.Seq); err != nil {
+// txStmts are the prepared statements of a group commit, bound to its
+// transaction once.
+type txStmts struct {
+	tx                 *sql.Tx
+	feed, head, insert *sql.Stmt
+}
+
+// append stores es, assigning their Seqs, with their deliveries in tx:
+// the head moved once, then one INSERT per event and one per delivery.
+func (s *Store) append(ctx context.Context, st txStmts, es []*mcpgen.EventRecord, to [][]string) error {
+	if len(es) == 0 {
+		return nil
+	}
+	var last int64
+	if err := st.head.QueryRowContext(ctx, len(es)).Scan(&last); err != nil {
 		return err
 	}
-	if _, err := tx.ExecContext(ctx, s.q(`INSERT INTO {p}events (seq, id, name, part, ts, data) VALUES (?, ?, ?, ?, ?, ?)`),
-		e.Seq, e.ID, e.Name, e.Partition, nanos(e.Time), []byte(e.Data)); err != nil {
-		return err
-	}
-	for _, id := range to {
-		if _, err := tx.ExecContext(ctx, s.q(`INSERT INTO {p}event_outbox (sub, seq, due) VALUES (?, ?, ?)`), id, e.Seq, nanos(e.Time)); err != nil {
+	first := last - int64(len(es)) + 1
+	for i, e := range es {
+		e.Seq = first + int64(i)
+		if _, err := st.insert.ExecContext(ctx, e.Seq, e.ID, e.Name, e.Partition, nanos(e.Time), []byte(e.Data)); err != nil {
 			return err
+		}
+		for _, id := range to[i] {
+			if _, err := st.tx.ExecContext(ctx, s.q(`INSERT INTO {p}event_outbox (sub, seq, due) VALUES (?, ?, ?)`), id, e.Seq, nanos(e.Time)); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
@@ -284,7 +427,7 @@ func (s *Store) DeleteSubscription(ctx context.Context, id string) (bool, error)
 
 // Subscriptions implements [mcpgen.EventStore].
 func (s *Store) Subscriptions(ctx context.Context, name, partition string) ([]mcpgen.EventSubscription, error) {
-	rows, err := s.db.QueryContext(ctx, s.q(`SELECT body FROM {p}event_subscriptions WHERE name = ? AND part = ? ORDER BY id`), name, partition)
+	rows, err := s.subs.QueryContext(ctx, name, partition)
 	if err != nil {
 		return nil, err
 	}

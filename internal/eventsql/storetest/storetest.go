@@ -23,6 +23,7 @@ func Run(t *testing.T, open func(t *testing.T) mcpgen.EventStore) {
 	t.Run("Prune", func(t *testing.T) { testPrune(t, open(t)) })
 	t.Run("Feed", func(t *testing.T) { testFeed(t, open(t)) })
 	t.Run("FeedRace", func(t *testing.T) { testFeedRace(t, open(t)) })
+	t.Run("ConcurrentAppends", func(t *testing.T) { testConcurrentAppends(t, open(t)) })
 }
 
 var bg = context.Background()
@@ -303,6 +304,77 @@ func testFeedRace(t *testing.T, s mcpgen.EventStore) {
 	for i, e := range evs {
 		if want := fmt.Sprintf(`{"i":%d}`, i+1); string(e.Data) != want {
 			t.Fatalf("event %d is %s, want %s: positions out of order", i, e.Data, want)
+		}
+	}
+}
+
+// testConcurrentAppends: appends made at once (which a store may commit
+// together) each get their own position and their own deliveries, and
+// the log holds every one in position order.
+func testConcurrentAppends(t *testing.T, s mcpgen.EventStore) {
+	must(t, s.SaveSubscription(bg, sub("s1", "a", "alice")))
+	const writers, each = 8, 15
+	var wg sync.WaitGroup
+	errs := make(chan error, writers*each)
+	var mu sync.Mutex
+	byID := map[string]int64{}
+	for w := range writers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range each {
+				id := fmt.Sprintf("evt_%d_%d", w, i)
+				var to []string
+				if i%3 == 0 {
+					to = []string{"s1"}
+				}
+				e := &mcpgen.EventRecord{ID: id, Name: "a", Time: time.Now().UTC(), Data: json.RawMessage(fmt.Sprintf(`{"w":%d,"i":%d}`, w, i))}
+				if err := s.Append(bg, e, to); err != nil {
+					errs <- err
+					return
+				}
+				mu.Lock()
+				byID[id] = e.Seq
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	seqs := map[int64]bool{}
+	for id, seq := range byID {
+		if seq <= 0 || seqs[seq] {
+			t.Fatalf("%s got position %d, zero or given twice", id, seq)
+		}
+		seqs[seq] = true
+	}
+	_, newest, err := s.Bounds(bg)
+	must(t, err)
+	got, err := s.Events(bg, "a", "", 0, newest, writers*each+1)
+	must(t, err)
+	if len(got) != writers*each {
+		t.Fatalf("%d events in the log, want %d", len(got), writers*each)
+	}
+	for i, e := range got {
+		if byID[e.ID] != e.Seq || (i > 0 && e.Seq <= got[i-1].Seq) {
+			t.Fatalf("event %s at %d in the log, its Append said %d (or out of order)", e.ID, e.Seq, byID[e.ID])
+		}
+	}
+	ds, err := s.Claim(bg, "r1", time.Now(), time.Minute, writers*each)
+	must(t, err)
+	if want := writers * ((each + 2) / 3); len(ds) != want {
+		t.Fatalf("%d deliveries owed, want %d", len(ds), want)
+	}
+	for _, d := range ds {
+		var w, i int
+		if d.Event == nil || byID[d.Event.ID] != d.Seq {
+			t.Fatalf("delivery of the wrong event: %+v", d)
+		}
+		if _, err := fmt.Sscanf(d.Event.ID, "evt_%d_%d", &w, &i); err != nil || i%3 != 0 {
+			t.Fatalf("delivery of the wrong event: %+v", d)
 		}
 	}
 }
