@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 
@@ -34,25 +33,19 @@ func openEvents(ctx context.Context, db string) (mcpgen.EventStore, io.Closer, e
 	return s, s, nil
 }
 
-// skipEvents moves the events of graph to its change feed's head without
+// skipEvents moves the events of graph past the changes it holds without
 // recording any: an import is not told entity by entity (it may hold far
 // more changes than the feed keeps).
 func skipEvents(ctx context.Context, db string, graphs *memstore.Graphs, graph string) error {
-	s, release, err := graphs.UseExisting(ctx, graph)
-	if err != nil {
-		return err
-	}
-	defer release()
-	head, err := s.Head(ctx)
-	if err != nil || head == 0 {
-		return err
-	}
 	events, closer, err := openEvents(ctx, db)
 	if err != nil {
 		return err
 	}
 	defer closer.Close()
-	if err := events.AppendFeed(ctx, component.FeedSource(graph), head, nil, nil); err != nil && !errors.Is(err, mcpgen.ErrFeedRecorded) {
+	err = component.SkipEvents(ctx, graphs, graph, func(ctx context.Context, source string, at int64) error {
+		return events.AppendFeed(ctx, source, at, nil, nil)
+	})
+	if err != nil {
 		return fmt.Errorf("move past the imported changes: %w", err)
 	}
 	return nil

@@ -169,7 +169,9 @@ func (r *Routed) RelayEvents(ctx context.Context, srv *mcpgen.Server) error {
 		if started {
 			err = r.relay(ctx, srv, g.Name)
 		} else {
-			err = r.skipEvents(ctx, srv, g.Name)
+			err = SkipEvents(ctx, r.Graphs, g.Name, func(ctx context.Context, source string, at int64) error {
+				return mcpgen.RecordFeed(ctx, srv, source, at, nil)
+			})
 		}
 		if err != nil {
 			return fmt.Errorf("relay the events of graph %s: %w", g.Name, err)
@@ -183,9 +185,11 @@ func (r *Routed) RelayEvents(ctx context.Context, srv *mcpgen.Server) error {
 	return nil
 }
 
-// skipEvents moves graph's events to its feed's head, recording none.
-func (r *Routed) skipEvents(ctx context.Context, srv *mcpgen.Server, graph string) error {
-	s, release, err := r.Graphs.UseExisting(ctx, graph)
+// SkipEvents moves graph's events past its feed's current changes,
+// recording none, through record: mcpgen.RecordFeed in a server, an
+// EventStore's AppendFeed outside one (mcp-memory import).
+func SkipEvents(ctx context.Context, graphs *memstore.Graphs, graph string, record func(ctx context.Context, source string, at int64) error) error {
+	s, release, err := graphs.UseExisting(ctx, graph)
 	if err != nil {
 		return err
 	}
@@ -194,7 +198,7 @@ func (r *Routed) skipEvents(ctx context.Context, srv *mcpgen.Server, graph strin
 	if err != nil || head == 0 {
 		return err
 	}
-	if err := mcpgen.RecordFeed(ctx, srv, FeedSource(graph), head, nil); err != nil && !errors.Is(err, mcpgen.ErrFeedRecorded) {
+	if err := record(ctx, FeedSource(graph), head); err != nil && !errors.Is(err, mcpgen.ErrFeedRecorded) {
 		return err
 	}
 	return nil
