@@ -74,7 +74,9 @@ var (
 // compression: net/http would otherwise add Accept-Encoding: gzip to
 // every request and a gzip reader to every answer that took it up, for
 // messages that are mostly small and mostly sent to a server nearby
-// (a caller who wants gzip passes an HTTPClient of its own).
+// (a caller who wants gzip passes an HTTPClient of its own). Plain
+// http:// requests without a proxy are sent on kept connections by the
+// caller's goroutine (directTransport), with the same bounds.
 func defaultHTTPClient(headerTimeout time.Duration) *http.Client {
 	t, ok := http.DefaultTransport.(*http.Transport)
 	if ok {
@@ -88,7 +90,7 @@ func defaultHTTPClient(headerTimeout time.Duration) *http.Client {
 	t.MaxIdleConnsPerHost = maxServerRequests + 1
 	t.WriteBufferSize = defaultWriteBuffer
 	t.DisableCompression = true
-	return &http.Client{Transport: t}
+	return &http.Client{Transport: &directTransport{next: t, headerTimeout: headerTimeout, maxIdle: t.MaxIdleConnsPerHost, idleTimeout: t.IdleConnTimeout}}
 }
 
 // sameOrigin returns a redirect policy that refuses a redirect to another
