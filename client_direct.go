@@ -3,8 +3,10 @@ package mcpgen
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net"
 	"net/http"
 	"sync"
@@ -23,7 +25,9 @@ import (
 //
 // The bounds of the default client hold on both paths: dialing through
 // next's dialer (its timeout), the answer's headers within
-// headerTimeout, at most maxIdle kept connections per server, none kept
+// headerTimeout and within next's MaxResponseHeaderBytes (net/http's
+// default of 10 MiB when unset), 1xx answers included, at most max1xx
+// of those, at most maxIdle kept connections per server, none kept
 // longer than idleTimeout. A kept connection is checked before it is
 // used again: one the server closed meanwhile is dropped, so that a
 // request is not written into it (net/http learns the same from its
@@ -36,19 +40,25 @@ type directTransport struct {
 	maxIdle       int
 	idleTimeout   time.Duration
 
-	mu   sync.Mutex
-	idle map[string][]*directConn // by host:port, the most recent last
+	mu     sync.Mutex
+	idle   map[string][]*directConn // by host:port, the most recent last
+	closed bool                     // CloseIdleConnections was called: keep none
 }
 
 // max1xx bounds the informational (1xx) answers read before the answer
-// to a request, as net/http bounds them.
+// to a request.
 const max1xx = 5
+
+// defaultMaxHeaderBytes bounds the headers of an answer when next sets
+// no MaxResponseHeaderBytes: net/http's default.
+const defaultMaxHeaderBytes = 10 << 20
 
 // directConn is one kept connection.
 type directConn struct {
 	addr   string
 	conn   net.Conn
-	br     *bufio.Reader
+	lr     limitedReader // conn, bounded while headers are read
+	br     *bufio.Reader // reads lr
 	bw     *bufio.Writer
 	idleAt time.Time
 }
@@ -99,7 +109,9 @@ func (t *directTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err := dc.bw.Flush(); err != nil {
 		return fail(err)
 	}
+	dc.lr.n = t.maxHeaderBytes()
 	resp, err := readFinal(dc.br, req)
+	dc.lr.n = math.MaxInt64
 	if err != nil {
 		return fail(err)
 	}
@@ -113,6 +125,34 @@ func (t *directTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	b.dc.Store(dc)
 	resp.Body = b
 	return resp, nil
+}
+
+// maxHeaderBytes bounds the bytes read for an answer's headers, its
+// 1xx answers' included.
+func (t *directTransport) maxHeaderBytes() int64 {
+	if n := t.next.MaxResponseHeaderBytes; n > 0 {
+		return n
+	}
+	return defaultMaxHeaderBytes
+}
+
+// limitedReader reads r until n bytes were read, then fails: the bound
+// of an answer's headers.
+type limitedReader struct {
+	r io.Reader
+	n int64
+}
+
+func (l *limitedReader) Read(p []byte) (int, error) {
+	if l.n <= 0 {
+		return 0, errors.New("the answer's headers are larger than the HTTP client's MaxResponseHeaderBytes")
+	}
+	if int64(len(p)) > l.n {
+		p = p[:l.n]
+	}
+	n, err := l.r.Read(p)
+	l.n -= int64(n)
+	return n, err
 }
 
 // readFinal reads the answer to req, after at most max1xx informational
@@ -180,15 +220,17 @@ func (t *directTransport) conn(ctx context.Context, addr string) (*directConn, e
 	if err != nil {
 		return nil, err
 	}
-	return &directConn{addr: addr, conn: conn, br: bufio.NewReaderSize(conn, 4<<10), bw: bufio.NewWriterSize(conn, t.next.WriteBufferSize)}, nil
+	dc := &directConn{addr: addr, conn: conn, lr: limitedReader{r: conn, n: math.MaxInt64}, bw: bufio.NewWriterSize(conn, t.next.WriteBufferSize)}
+	dc.br = bufio.NewReaderSize(&dc.lr, 4<<10)
+	return dc, nil
 }
 
 // put keeps dc for the next request to its server, unless maxIdle are
-// kept already.
+// kept already or the client was closed.
 func (t *directTransport) put(dc *directConn) {
 	dc.idleAt = time.Now()
 	t.mu.Lock()
-	if len(t.idle[dc.addr]) < t.maxIdle {
+	if !t.closed && len(t.idle[dc.addr]) < t.maxIdle {
 		if t.idle == nil {
 			t.idle = map[string][]*directConn{}
 		}
@@ -201,11 +243,12 @@ func (t *directTransport) put(dc *directConn) {
 	}
 }
 
-// CloseIdleConnections closes the kept connections, and next's.
+// CloseIdleConnections closes the kept connections, and next's; from
+// then on none is kept (the connection that owns the client ended).
 func (t *directTransport) CloseIdleConnections() {
 	t.mu.Lock()
 	idle := t.idle
-	t.idle = nil
+	t.idle, t.closed = nil, true
 	t.mu.Unlock()
 	for _, list := range idle {
 		for _, dc := range list {

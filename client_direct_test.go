@@ -96,7 +96,8 @@ func TestDirectTransport(t *testing.T) {
 }
 
 // TestDirectTransportBounds: more than max1xx informational answers are
-// an error, the answer's headers are waited for headerTimeout at most,
+// an error, and so are headers larger than MaxResponseHeaderBytes; the
+// answer's headers are waited for headerTimeout at most,
 // and a cancelled request stops reading a body that does not end.
 func TestDirectTransportBounds(t *testing.T) {
 	release := make(chan struct{})
@@ -106,6 +107,9 @@ func TestDirectTransportBounds(t *testing.T) {
 			for range max1xx + 1 {
 				w.WriteHeader(http.StatusEarlyHints)
 			}
+			io.WriteString(w, "{}")
+		case "/headers":
+			w.Header().Set("X-Big", strings.Repeat("a", 100<<10))
 			io.WriteString(w, "{}")
 		case "/silent":
 			select {
@@ -126,6 +130,15 @@ func TestDirectTransportBounds(t *testing.T) {
 
 	if _, err := directPost(t, hc, srv.URL+"/1xx"); err == nil || !strings.Contains(err.Error(), "informational") {
 		t.Errorf("%d 1xx answers: %v, want an error naming them", max1xx+1, err)
+	}
+
+	hc.Transport.(*directTransport).next.MaxResponseHeaderBytes = 64 << 10
+	if _, err := directPost(t, hc, srv.URL+"/headers"); err == nil || !strings.Contains(err.Error(), "MaxResponseHeaderBytes") {
+		t.Errorf("100 KiB of headers: %v, want an error naming MaxResponseHeaderBytes (64 KiB)", err)
+	}
+	hc.Transport.(*directTransport).next.MaxResponseHeaderBytes = 0
+	if got, err := directPost(t, hc, srv.URL+"/headers"); err != nil || got != "{}" {
+		t.Errorf("100 KiB of headers within the default bound: %q, %v", got, err)
 	}
 
 	var ne net.Error
