@@ -16,6 +16,17 @@ import (
 // and relationsOf).
 const inChunk = 500
 
+// probeAlways is the most ids (loadEntitiesByID) or names (relationsOf)
+// that are looked up by index without first asking the table's highest
+// id, which decides between index lookups and one scan: so few lookups
+// cost at most tens of index descents, and the scan wins only on a table
+// of a few dozen rows, where both are cheap. The question is not free:
+// a query, and after another connection's commit (the event store's,
+// after every write of mcp-memory) has emptied the connection's page
+// cache, a descent of the table's right edge, a page read a level
+// (docs/bench/log.md, item 68).
+const probeAlways = 32
+
 // DefaultEntityNamesLimit is the number of names EntityNames returns when
 // limit <= 0.
 const DefaultEntityNamesLimit = 100
@@ -130,7 +141,8 @@ func (v *sqliteView) walk(entity func(Entity) error, relation func(Relation) err
 // may (each row they return is checked here, from the row's own text,
 // which costs less than loading its entity; names from the mirror m when
 // it is not nil), and the rows not yet indexed are checked directly
-// (tailCandidates).
+// (tailCandidates). An index that holds its query's probe piece in no row
+// (matchQuery) is not asked further.
 func (s *SQLite) searchCandidates(ctx context.Context, tx *txn, m *mirrorData, q string) ([]int64, error) {
 	names, obs, err := s.samples.get(ctx, tx)
 	if err != nil {
@@ -145,8 +157,16 @@ func (s *SQLite) searchCandidates(ctx context.Context, tx *txn, m *mirrorData, q
 		s.pairs.Store(pending == 0)
 	}
 	set := map[int64]bool{}
-	namesMatch := []any{matchExpr(q, names, s.pairs.Load())}
-	if m != nil {
+	namesExpr, namesProbe := matchQuery(q, names, s.pairs.Load())
+	obsExpr, obsProbe := matchQuery(q, obs, false)
+	var namesAny, obsAny bool
+	if namesAny, err = ftsHolds(ctx, tx, "search_names", namesProbe); err == nil {
+		obsAny, err = ftsHolds(ctx, tx, "search_obs", obsProbe)
+	}
+	namesMatch := []any{namesExpr}
+	switch {
+	case err != nil || !namesAny:
+	case m != nil:
 		err = eachRow(ctx, tx, `SELECT rowid FROM search_names WHERE search_names MATCH ?`, namesMatch, func(rows *sql.Rows) error {
 			var id int64
 			err := rows.Scan(&id)
@@ -157,12 +177,12 @@ func (s *SQLite) searchCandidates(ctx context.Context, tx *txn, m *mirrorData, q
 			}
 			return err
 		})
-	} else {
+	default:
 		err = addMatches(ctx, tx, `SELECT e.id, e.name, e.entity_type FROM search_names AS f JOIN entities AS e ON e.id = f.rowid WHERE search_names MATCH ?`, namesMatch, q, set)
 	}
-	if err == nil {
+	if err == nil && obsAny {
 		err = addMatches(ctx, tx, `SELECT o.entity_id, o.content, '' FROM search_obs AS f JOIN observations AS o ON o.id = f.rowid WHERE search_obs MATCH ?`,
-			[]any{matchExpr(q, obs, false)}, q, set)
+			[]any{obsExpr}, q, set)
 	}
 	if err == nil {
 		err = tailCandidates(ctx, tx, q, set)
@@ -176,6 +196,20 @@ func (s *SQLite) searchCandidates(ctx context.Context, tx *txn, m *mirrorData, q
 	}
 	slices.Sort(ids)
 	return ids, nil
+}
+
+// ftsHolds reports whether the search index table holds a row with the
+// FTS5 term probe (matchQuery); an empty probe holds.
+func ftsHolds(ctx context.Context, tx *txn, table, probe string) (bool, error) {
+	if probe == "" {
+		return true, nil
+	}
+	var one int
+	err := tx.QueryRowContext(ctx, `SELECT 1 FROM `+table+` WHERE `+table+` MATCH ? LIMIT 1`, probe).Scan(&one)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	}
+	return err == nil, err
 }
 
 // addMatches runs query, whose rows are an entity id and two of its texts
@@ -243,16 +277,18 @@ func loadEntitiesByID(ctx context.Context, tx *txn, m *mirrorData, ids []int64) 
 	if len(ids) == 0 {
 		return []Entity{}, nil
 	}
-	var maxID int64
-	if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(id), 0) FROM entities`).Scan(&maxID); err != nil {
-		return nil, fmt.Errorf("memstore: read entities: %w", err)
-	}
-	if int64(len(ids))*3 > maxID { // a third of the table or more: scan
-		keep := make(map[int64]bool, len(ids))
-		for _, id := range ids {
-			keep[id] = true
+	if len(ids) > probeAlways {
+		var maxID int64
+		if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(id), 0) FROM entities`).Scan(&maxID); err != nil {
+			return nil, fmt.Errorf("memstore: read entities: %w", err)
 		}
-		return loadAllEntities(ctx, tx, keep)
+		if int64(len(ids))*3 > maxID { // a third of the table or more: scan
+			keep := make(map[int64]bool, len(ids))
+			for _, id := range ids {
+				keep[id] = true
+			}
+			return loadAllEntities(ctx, tx, keep)
+		}
 	}
 	l := newEntityList(len(ids))
 	for chunk := range slices.Chunk(ids, inChunk) {
@@ -295,12 +331,14 @@ func relationsOf(ctx context.Context, tx *txn, m *mirrorData, ents []Entity) ([]
 	names := entityNameSet(ents)
 	// Each name costs two index probes; scanning costs one step per
 	// relation.
-	var maxID int64
-	if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(id), 0) FROM relations`).Scan(&maxID); err != nil {
-		return nil, fmt.Errorf("memstore: read relations: %w", err)
-	}
-	if scanRelationsCheaper(len(names), maxID) {
-		return scanRelations(ctx, tx, names)
+	if len(names) > probeAlways {
+		var maxID int64
+		if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(id), 0) FROM relations`).Scan(&maxID); err != nil {
+			return nil, fmt.Errorf("memstore: read relations: %w", err)
+		}
+		if scanRelationsCheaper(len(names), maxID) {
+			return scanRelations(ctx, tx, names)
+		}
 	}
 	list := make([]string, 0, len(names))
 	for n := range names {
