@@ -40,6 +40,10 @@ type directTransport struct {
 	maxIdle       int
 	idleTimeout   time.Duration
 
+	// open checks a kept connection before it is used again: connOpen
+	// when nil (tests make it miss a closed one).
+	open func(net.Conn) bool
+
 	mu     sync.Mutex
 	idle   map[string][]*directConn // by host:port, the most recent last
 	closed bool                     // CloseIdleConnections was called: keep none
@@ -82,32 +86,65 @@ func (t *directTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 		return nil, context.Cause(ctx)
 	}
-	dc, err := t.conn(ctx, addr)
-	if err != nil {
-		if req.Body != nil {
-			req.Body.Close()
+	dc, reused, err := t.conn(ctx, addr)
+	for err == nil {
+		var resp *http.Response
+		resp, err = t.exchange(ctx, dc, req)
+		if err == nil {
+			return resp, nil
 		}
-		return nil, err
+		if !reused || !errors.Is(err, errNotSent) || ctx.Err() != nil {
+			break
+		}
+		// The server closed a kept connection as the request went out
+		// (its idle timeout, at the moment the check passed), so the
+		// request did not reach it whole: sent again once on a new
+		// connection, as net/http does, when the body can be read again.
+		// A request written whole is never sent again: a tools/call is
+		// not idempotent.
+		if req.Body != nil && req.Body != http.NoBody {
+			if req.GetBody == nil {
+				break
+			}
+			if req.Body, err = req.GetBody(); err != nil {
+				break
+			}
+		}
+		reused = false
+		dc, err = t.dial(ctx, addr)
 	}
+	if req.Body != nil {
+		req.Body.Close()
+	}
+	if ctx.Err() != nil {
+		return nil, context.Cause(ctx)
+	}
+	return nil, err
+}
+
+// errNotSent marks an exchange that failed while writing the request.
+var errNotSent = errors.New("request not sent")
+
+// exchange writes req on dc and reads its answer's headers; on failure
+// dc is closed, and the error wraps errNotSent when the request could
+// not be written whole.
+func (t *directTransport) exchange(ctx context.Context, dc *directConn, req *http.Request) (*http.Response, error) {
 	// A cancelled request stops the connection's reads and writes; the
 	// connection is then not kept.
 	stop := context.AfterFunc(ctx, func() { dc.conn.SetDeadline(longAgo) })
 	fail := func(err error) (*http.Response, error) {
 		stop()
 		dc.conn.Close()
-		if ctx.Err() != nil {
-			return nil, context.Cause(ctx)
-		}
 		return nil, err
 	}
 	if t.headerTimeout > 0 {
 		dc.conn.SetReadDeadline(time.Now().Add(t.headerTimeout))
 	}
 	if err := req.Write(dc.bw); err != nil {
-		return fail(err)
+		return fail(fmt.Errorf("%w: %w", errNotSent, err))
 	}
 	if err := dc.bw.Flush(); err != nil {
-		return fail(err)
+		return fail(fmt.Errorf("%w: %w", errNotSent, err))
 	}
 	dc.lr.n = t.maxHeaderBytes()
 	resp, err := readFinal(dc.br, req)
@@ -190,14 +227,18 @@ func (t *directTransport) directAddr(req *http.Request) (string, bool) {
 	return net.JoinHostPort(req.URL.Hostname(), port), true
 }
 
-// conn returns a kept connection to addr that is still open, or a new
-// one.
-func (t *directTransport) conn(ctx context.Context, addr string) (*directConn, error) {
+// conn returns a kept connection to addr that is still open (reused),
+// or a new one.
+func (t *directTransport) conn(ctx context.Context, addr string) (dc *directConn, reused bool, err error) {
 	now := time.Now()
+	open := t.open
+	if open == nil {
+		open = connOpen
+	}
 	for {
 		t.mu.Lock()
 		list := t.idle[addr]
-		var dc *directConn
+		dc = nil
 		if n := len(list); n > 0 {
 			dc = list[n-1]
 			list[n-1] = nil
@@ -207,11 +248,17 @@ func (t *directTransport) conn(ctx context.Context, addr string) (*directConn, e
 		if dc == nil {
 			break
 		}
-		if (t.idleTimeout <= 0 || now.Sub(dc.idleAt) < t.idleTimeout) && connOpen(dc.conn) {
-			return dc, nil
+		if (t.idleTimeout <= 0 || now.Sub(dc.idleAt) < t.idleTimeout) && open(dc.conn) {
+			return dc, true, nil
 		}
 		dc.conn.Close()
 	}
+	dc, err = t.dial(ctx, addr)
+	return dc, false, err
+}
+
+// dial opens a new connection to addr.
+func (t *directTransport) dial(ctx context.Context, addr string) (*directConn, error) {
 	dial := t.next.DialContext
 	if dial == nil {
 		dial = (&net.Dialer{}).DialContext

@@ -168,3 +168,38 @@ func TestDirectTransportBounds(t *testing.T) {
 		t.Fatal("the body was still read 10 s after the request was cancelled")
 	}
 }
+
+// TestDirectTransportResend: a request that cannot be written on a kept
+// connection the server has reset (closed as the check passed) is sent
+// again once on a new one; one written whole and then unanswered is not.
+func TestDirectTransportResend(t *testing.T) {
+	var calls atomic.Int64
+	var last atomic.Pointer[net.TCPConn]
+	srv, conns := directServer(t, func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		calls.Add(1)
+		io.WriteString(w, "{}")
+	})
+	srv.Config.ConnContext = func(ctx context.Context, c net.Conn) context.Context {
+		last.Store(c.(*net.TCPConn))
+		return ctx
+	}
+	hc := defaultHTTPClient(time.Minute)
+	hc.Transport.(*directTransport).open = func(net.Conn) bool { return true }
+	reset := func() {
+		c := last.Load()
+		c.SetLinger(0)
+		c.Close() // a reset, which the client learns of at its next write
+		time.Sleep(20 * time.Millisecond)
+	}
+	if _, err := directPost(t, hc, srv.URL); err != nil {
+		t.Fatal(err)
+	}
+	reset()
+	if got, err := directPost(t, hc, srv.URL); err != nil || got != "{}" {
+		t.Fatalf("post after a reset: %q, %v; want it sent again on a new connection", got, err)
+	}
+	if n, c := conns.Load(), calls.Load(); n != 2 || c != 2 {
+		t.Fatalf("%d connections, %d calls; want 2 and 2", n, c)
+	}
+}
