@@ -202,6 +202,10 @@ type Client struct {
 const (
 	// maxInputRounds bounds the input_required rounds of one call.
 	maxInputRounds = 16
+	// maxInputRequests bounds the questions of one input_required round:
+	// each may reach the application's handlers (a person asked, a model
+	// sampled), so a server cannot make one call ask without end.
+	maxInputRequests = 32
 	// discoverTimeout bounds the server/discover probe of a server that
 	// may not answer it at all (a legacy stdio server before initialize).
 	discoverTimeout = 10 * time.Second

@@ -2,6 +2,7 @@ package mcpgen_test
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -222,4 +223,48 @@ func TestHostileClientListen(t *testing.T) {
 			}
 		})
 	})
+}
+
+// TestHostileClientManyQuestions: an input_required round of more than
+// 32 questions is refused before any reaches a handler; 32 are answered.
+func TestHostileClientManyQuestions(t *testing.T) {
+	for _, n := range []int{32, 33, 5000} {
+		t.Run(fmt.Sprint(n), func(t *testing.T) {
+			srv := serveMCP(t, false, func(w http.ResponseWriter, r *http.Request, m rpc) {
+				if bytes.Contains(m.Params, []byte(`"inputResponses"`)) {
+					writeJSON(w, m.ID, textResult)
+					return
+				}
+				var qs strings.Builder
+				for i := range n {
+					if i > 0 {
+						qs.WriteByte(',')
+					}
+					fmt.Fprintf(&qs, `"q%d":{"method":"roots/list","params":{}}`, i)
+				}
+				writeJSON(w, m.ID, `{"resultType":"input_required","inputRequests":{`+qs.String()+`}}`)
+			})
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			var asked atomic.Int64
+			c := connect(t, ctx, srv.URL, mcpgen.ClientOptions{Roots: func(context.Context) ([]mcpgen.Root, error) {
+				asked.Add(1)
+				return nil, nil
+			}})
+			defer c.Close()
+			_, err := c.CallTool(ctx, "curious", nil)
+			if n <= 32 {
+				if err != nil || asked.Load() != int64(n) {
+					t.Fatalf("call: %v after %d answers, want done after %d", err, asked.Load(), n)
+				}
+				return
+			}
+			if !errors.Is(err, mcpgen.ErrUnexpectedResult) || !strings.Contains(err.Error(), fmt.Sprintf("asked %d questions at once", n)) {
+				t.Errorf("call: %v, want the round refused", err)
+			}
+			if a := asked.Load(); a != 0 {
+				t.Errorf("the handler answered %d questions, want none", a)
+			}
+		})
+	}
 }

@@ -264,8 +264,11 @@ func withDefaults(schema json.RawMessage, content map[string]any) map[string]any
 }
 
 // answerAll answers the input requests of an input_required result or a
-// task, by key.
+// task, by key: at most maxInputRequests of them, else none.
 func (c *Client) answerAll(ctx context.Context, reqs map[string]json.RawMessage) (map[string]json.RawMessage, error) {
+	if len(reqs) > maxInputRequests {
+		return nil, fmt.Errorf("%w: the server asked %d questions at once (this client answers at most %d)", ErrUnexpectedResult, len(reqs), maxInputRequests)
+	}
 	out := make(map[string]json.RawMessage, len(reqs))
 	for key, raw := range reqs {
 		var r struct {

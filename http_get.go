@@ -45,7 +45,7 @@ func (h *handler) get(w http.ResponseWriter, r *http.Request, who Principal) {
 		h.log.Debug("GET stream replaced", zap.String("session", id))
 	}
 	h.gets.m[id] = me
-	sess.setNotifier(func(method string, params any) {
+	notify := func(method string, params any) {
 		raw, err := json.Marshal(params)
 		if err != nil {
 			h.log.Warn("session notification dropped", zap.String("method", method), zap.Error(err))
@@ -54,9 +54,13 @@ func (h *handler) get(w http.ResponseWriter, r *http.Request, who Principal) {
 		if err := st.send(&jsonrpc.Message{JSONRPC: jsonrpc.Version, Method: method, Params: raw}); err != nil {
 			h.log.Debug("session notification dropped", zap.String("method", method), zap.Error(err))
 		}
-	})
+	}
+	held := sess.setNotifier(notify)
 	h.gets.mu.Unlock()
 	st.open()
+	for _, n := range held {
+		notify(n.method, n.params)
+	}
 
 	select {
 	case <-r.Context().Done():

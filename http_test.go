@@ -767,6 +767,38 @@ func openGET(t *testing.T, f *httpFixture, sid string) (*http.Response, *sse) {
 	return resp, newSSE(t, resp)
 }
 
+// TestGETStreamHeldNotes: session-wide notifications sent before the
+// client opens its GET stream are kept (a list change once, at most
+// maxHeldNotes in all) and come first on the stream.
+func TestGETStreamHeldNotes(t *testing.T) {
+	f := newHTTPFixture(t, HTTPOptions{})
+	sid := httpInitialize(t, f, version20251125)
+	for i := range 2 * maxHeldNotes {
+		body := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"resources/subscribe","params":{"uri":"test://watched/%d"}}`, i+2, i)
+		if m := decodeJSON(t, post(t, f.url, legacyHeaders(sid), body), 200); m.Error != nil {
+			t.Fatalf("subscribe: %+v", m.Error)
+		}
+	}
+	f.srv.ListChanged("tools")
+	f.srv.ListChanged("prompts")
+	f.srv.ListChanged("tools")
+	for i := range 2 * maxHeldNotes {
+		f.srv.ResourceUpdated(fmt.Sprintf("test://watched/%d", i))
+	}
+	_, s := openGET(t, f, sid)
+	f.srv.ListChanged("resources") // sent live, after the held ones
+	want := []string{"notifications/tools/list_changed", "notifications/prompts/list_changed"}
+	for len(want) < maxHeldNotes {
+		want = append(want, "notifications/resources/updated")
+	}
+	want = append(want, "notifications/resources/list_changed")
+	for i, w := range want {
+		if got := s.must(); got.Method != w {
+			t.Fatalf("event %d: %s, want %s", i, got.Method, w)
+		}
+	}
+}
+
 func TestGETStream(t *testing.T) {
 	f := newHTTPFixture(t, HTTPOptions{})
 	sid := httpInitialize(t, f, version20251125)

@@ -5,12 +5,13 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
-	"github.com/mcpgen/mcpgen/internal/cluster"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/mcpgen/mcpgen/internal/cluster"
 	"github.com/mcpgen/mcpgen/internal/jsonrpc"
 )
 
@@ -47,6 +48,7 @@ type Session struct {
 	subscribed  map[string]bool
 	lastSeen    time.Time
 	notify      func(method string, params any) // session-wide notifications (HTTP GET stream or stdio)
+	held        []heldNote                      // sent while notify was nil, for the next GET stream
 	pending     pendingCalls
 	done        chan struct{}
 	endOnce     sync.Once
@@ -138,22 +140,53 @@ func (s *Session) isSubscribed(uri string) bool {
 	return s.subscribed[uri]
 }
 
-// SetNotifier sets where session-wide notifications (list changes, resource
-// updates, logs outside a request) go. Transports call it when the client
-// opens a channel for them; nil drops them.
-func (s *Session) setNotifier(f func(method string, params any)) {
+// maxHeldNotes bounds the session-wide notifications a session keeps
+// while no channel for them is open (a legacy HTTP client between its
+// initialize and its GET stream, or between two GET streams); later ones
+// are dropped.
+const maxHeldNotes = 16
+
+// heldNote is a session-wide notification kept for the next channel.
+type heldNote struct {
+	method string
+	params any
+}
+
+// setNotifier sets where session-wide notifications (list changes,
+// resource updates, logs outside a request) go, and returns those sent
+// while there was nowhere (at most maxHeldNotes), for the caller to send
+// first. Transports call it when the client opens a channel for them;
+// nil holds them until the next.
+func (s *Session) setNotifier(f func(method string, params any)) []heldNote {
 	s.mu.Lock()
+	defer s.mu.Unlock()
 	s.notify = f
-	s.mu.Unlock()
+	if f == nil {
+		return nil
+	}
+	held := s.held
+	s.held = nil
+	return held
 }
 
 func (s *Session) send(method string, params any) {
 	s.mu.Lock()
 	f := s.notify
-	s.mu.Unlock()
-	if f != nil {
-		f(method, params)
+	if f == nil {
+		if len(s.held) < maxHeldNotes && !slices.ContainsFunc(s.held, func(n heldNote) bool { return sameListChange(n.method, method) }) {
+			s.held = append(s.held, heldNote{method, params})
+		}
+		s.mu.Unlock()
+		return
 	}
+	s.mu.Unlock()
+	f(method, params)
+}
+
+// sameListChange reports whether two notifications are the same list
+// change: one of them tells the client all the other would.
+func sameListChange(a, b string) bool {
+	return a == b && strings.HasSuffix(a, "/list_changed")
 }
 
 // call sends a server-to-client request through write and waits for the
