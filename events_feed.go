@@ -24,19 +24,21 @@ type FeedEvent struct {
 	Event any
 }
 
-// RecordFeed records evs, the events of source's feed up to position at
-// (and after its cursor), and moves source's cursor to at: all of it in one
-// transaction of the server's [EventStore], or nothing. It is for a
+// RecordFeed records evs, the events of source's feed after position from
+// (the cursor [FeedCursor] returned) up to position at, and moves source's
+// cursor from from to at: all of it in one transaction of the server's
+// [EventStore], or nothing. It is for a
 // component whose changes are already kept in a durable, ordered feed of
 // its own (mcp-memory's change feed, written in each change's
 // transaction): deriving its events from the feed, rather than emitting
 // them beside the change, a crash between the two loses nothing (the next
 // pass reads the feed from the cursor again), and replicas reading the same
-// feed record each event once (docs/events.md). When the cursor is
-// already at or past at, it records nothing and returns an error wrapping
-// [ErrFeedRecorded]. evs may be empty: the cursor moves past positions
+// feed record each event once (docs/events.md). When the cursor is no
+// longer at from (another pass moved it) or at is not past from, it
+// records nothing and returns an error wrapping [ErrFeedRecorded]: read
+// the cursor again and go on from there. evs may be empty: the cursor moves past positions
 // that make no event.
-func RecordFeed(ctx context.Context, s *Server, source string, at int64, evs []FeedEvent) error {
+func RecordFeed(ctx context.Context, s *Server, source string, from, at int64, evs []FeedEvent) error {
 	f, err := feedEvents(s, source)
 	if err != nil {
 		return err
@@ -56,7 +58,7 @@ func RecordFeed(ctx context.Context, s *Server, source string, at int64, evs []F
 		}
 		recs, to = append(recs, e), append(to, owed)
 	}
-	if err := f.store.AppendFeed(ctx, source, at, recs, to); err != nil {
+	if err := f.store.AppendFeed(ctx, source, from, at, recs, to); err != nil {
 		if errors.Is(err, ErrFeedRecorded) {
 			return err
 		}

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/mcpgen/mcpgen/internal/jsonrpc"
 )
 
 // deferredNotes is an EventSync that holds notes back until a reader
@@ -94,4 +96,31 @@ func TestEventSync(t *testing.T) {
 	if err := SetEventSync(p, d); err == nil {
 		t.Error("SetEventSync on a server without events did not fail")
 	}
+}
+
+// TestEventSyncStream: an events/stream catches up on its partition
+// before its first read, so a note deferred before it opened is replayed.
+func TestEventSyncStream(t *testing.T) {
+	s := newEventsServer(t, EventOptions{})
+	d := &deferredNotes{s: s, pending: map[string][]string{"": {"deferred"}}}
+	if err := SetEventSync(s, d); err != nil {
+		t.Fatal(err)
+	}
+	peer := &streamPeerRec{got: make(chan string, 100)}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	m, _ := jsonrpc.Decode([]byte(`{"jsonrpc":"2.0","id":"st","method":"events/stream","params":{` + modernCaps(`{}`) + `,"name":"note.changed","cursor":"0"}}`))
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		s.handle(ctx, &inbound{Msg: m, Auth: alice, Authenticated: true, peer: peer})
+	}()
+	if n := peer.next(t); !strings.HasPrefix(n, "notifications/events/active ") {
+		t.Fatalf("first: %s", n)
+	}
+	if n := peer.next(t); !strings.HasPrefix(n, "notifications/events/event ") || !strings.Contains(n, `"note":"deferred"`) {
+		t.Fatalf("the deferred note was not streamed first: %s", n)
+	}
+	cancel()
+	<-done
 }

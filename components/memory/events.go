@@ -180,7 +180,11 @@ func (r *Routed) RelayEvents(ctx context.Context, srv *mcpgen.Server) error {
 			err = r.relay(ctx, srv, g.Name)
 		} else {
 			err = SkipEvents(ctx, r.Graphs, g.Name, func(ctx context.Context, source string, at int64) error {
-				return mcpgen.RecordFeed(ctx, srv, source, at, nil)
+				from, _, err := mcpgen.FeedCursor(ctx, srv, source)
+				if err != nil || from >= at {
+					return err
+				}
+				return mcpgen.RecordFeed(ctx, srv, source, from, at, nil)
 			})
 		}
 		if err != nil {
@@ -188,7 +192,7 @@ func (r *Routed) RelayEvents(ctx context.Context, srv *mcpgen.Server) error {
 		}
 	}
 	if !started {
-		if err := mcpgen.RecordFeed(ctx, srv, bootstrapSource, 1, nil); err != nil && !errors.Is(err, mcpgen.ErrFeedRecorded) {
+		if err := mcpgen.RecordFeed(ctx, srv, bootstrapSource, 0, 1, nil); err != nil && !errors.Is(err, mcpgen.ErrFeedRecorded) {
 			return fmt.Errorf("relay events: %w", err)
 		}
 	}
@@ -243,7 +247,7 @@ func relay(ctx context.Context, srv *mcpgen.Server, store memstore.Store, graph 
 		if err != nil {
 			return err
 		}
-		switch err := mcpgen.RecordFeed(ctx, srv, source, next, evs); {
+		switch err := mcpgen.RecordFeed(ctx, srv, source, at, next, evs); {
 		case errors.Is(err, mcpgen.ErrFeedRecorded):
 			// Another replica recorded some: go on after them.
 			if at, _, err = mcpgen.FeedCursor(ctx, srv, source); err != nil {

@@ -25,7 +25,7 @@ type gatedEvents struct {
 	appends int
 }
 
-func (g *gatedEvents) AppendFeed(ctx context.Context, source string, at int64, es []*mcpgen.EventRecord, to [][]string) error {
+func (g *gatedEvents) AppendFeed(ctx context.Context, source string, from, at int64, es []*mcpgen.EventRecord, to [][]string) error {
 	g.mu.Lock()
 	g.appends++
 	gate, fail := g.gate, g.fail
@@ -38,7 +38,7 @@ func (g *gatedEvents) AppendFeed(ctx context.Context, source string, at int64, e
 		g.entered <- struct{}{}
 		<-gate
 	}
-	return g.EventStore.AppendFeed(ctx, source, at, es, to)
+	return g.EventStore.AppendFeed(ctx, source, from, at, es, to)
 }
 
 // hold makes the next AppendFeeds wait; the returned function lets them go.
