@@ -70,7 +70,13 @@ var (
 // for each answer to the server's requests that may be in flight. Each
 // connection writes through a buffer of defaultWriteBuffer bytes, so that
 // a request of a few kilobytes of arguments leaves in one write (net/http's
-// 4 KB default made two of a 6 KB tools/call).
+// 4 KB default made two of a 6 KB tools/call). It asks for no
+// compression: net/http would otherwise add Accept-Encoding: gzip to
+// every request and a gzip reader to every answer that took it up, for
+// messages that are mostly small and mostly sent to a server nearby
+// (a caller who wants gzip passes an HTTPClient of its own). Plain
+// http:// requests without a proxy are sent on kept connections by the
+// caller's goroutine (directTransport), with the same bounds.
 func defaultHTTPClient(headerTimeout time.Duration) *http.Client {
 	t, ok := http.DefaultTransport.(*http.Transport)
 	if ok {
@@ -83,7 +89,8 @@ func defaultHTTPClient(headerTimeout time.Duration) *http.Client {
 	t.ResponseHeaderTimeout = headerTimeout
 	t.MaxIdleConnsPerHost = maxServerRequests + 1
 	t.WriteBufferSize = defaultWriteBuffer
-	return &http.Client{Transport: t}
+	t.DisableCompression = true
+	return &http.Client{Transport: &directTransport{next: t, headerTimeout: headerTimeout, maxIdle: t.MaxIdleConnsPerHost, idleTimeout: t.IdleConnTimeout}}
 }
 
 // sameOrigin returns a redirect policy that refuses a redirect to another

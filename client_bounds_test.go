@@ -34,7 +34,11 @@ func TestClientDefaults(t *testing.T) {
 	if cap(c.asking) != 16 {
 		t.Errorf("%d server requests answered at once, want 16", cap(c.asking))
 	}
-	tr := defaultHTTPClient(o.HeaderTimeout).Transport.(*http.Transport)
+	direct := defaultHTTPClient(o.HeaderTimeout).Transport.(*directTransport)
+	if direct.headerTimeout != 60*time.Second || direct.maxIdle != 17 || direct.idleTimeout != 90*time.Second {
+		t.Errorf("direct transport: header timeout %s, %d idle connections kept for %s; want 60s, 17, 90s", direct.headerTimeout, direct.maxIdle, direct.idleTimeout)
+	}
+	tr := direct.next
 	if tr.ResponseHeaderTimeout != 60*time.Second || tr.TLSHandshakeTimeout != 10*time.Second || tr.DialContext == nil {
 		t.Errorf("default transport: header timeout %s, TLS %s, dialer set %v; want 60s, 10s, a dialer with a timeout",
 			tr.ResponseHeaderTimeout, tr.TLSHandshakeTimeout, tr.DialContext != nil)

@@ -100,9 +100,15 @@ type toolAnswer struct {
 	TaskID        string                     `json:"taskId"`
 }
 
-// decode is a decodeWhole for a.
+// decode is a decodeWhole for a: a plain result read by hand
+// (scanToolResult), any other by json.Unmarshal.
 func (a *toolAnswer) decode(raw json.RawMessage) (resultHead, bool) {
 	*a = toolAnswer{}
+	var p plainResult
+	if scanToolResult(raw, &p) {
+		a.ResultType, a.Content, a.StructuredContent, a.IsError, a.Meta = p.resultType, p.content, p.structuredContent, p.isError, p.meta
+		return resultHead{ResultType: a.ResultType}, true
+	}
 	if json.Unmarshal(raw, a) != nil {
 		return resultHead{}, false
 	}
@@ -212,8 +218,21 @@ func (a *typedAnswer[Out]) textOut() bool {
 }
 
 // decode is a decodeWhole for a: a text Out skips the structuredContent.
+// A plain result is read by hand (scanToolResult), the structuredContent
+// alone going through json.Unmarshal; any other by json.Unmarshal whole.
 func (a *typedAnswer[Out]) decode(raw json.RawMessage) (resultHead, bool) {
 	*a = typedAnswer[Out]{}
+	var p plainResult
+	if scanToolResult(raw, &p) {
+		a.ResultType, a.Content, a.IsError = p.resultType, p.content, p.isError
+		if !a.textOut() && len(p.structuredContent) > 0 && string(p.structuredContent) != "null" {
+			a.StructuredContent = new(Out)
+			if json.Unmarshal(p.structuredContent, a.StructuredContent) != nil {
+				return resultHead{}, false
+			}
+		}
+		return resultHead{ResultType: a.ResultType}, true
+	}
 	var err error
 	if a.textOut() {
 		err = json.Unmarshal(raw, &a.toolHead)

@@ -11,6 +11,7 @@ import (
 	"mime"
 	"net"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"sync"
@@ -49,6 +50,12 @@ func (t *httpTransport) dial(_ context.Context, c *Client) (clientConn, error) {
 	if !strings.HasPrefix(t.url, "http://") && !strings.HasPrefix(t.url, "https://") {
 		return nil, fmt.Errorf("HTTP transport: %q is not an http or https URL", t.url)
 	}
+	u, err := url.Parse(t.url)
+	if err != nil {
+		return nil, fmt.Errorf("HTTP transport: %w", err)
+	}
+	// As http.NewRequest does: "host:" is "host".
+	u.Host = strings.TrimSuffix(u.Host, ":")
 	hc := c.opts.HTTPClient
 	own := hc == nil
 	if own {
@@ -57,14 +64,17 @@ func (t *httpTransport) dial(_ context.Context, c *Client) (clientConn, error) {
 	// A copy, so that the caller's client keeps its own redirect policy.
 	safe := *hc
 	safe.CheckRedirect = sameOrigin(hc.CheckRedirect)
-	return &httpConn{c: c, url: t.url, hc: &safe, own: own, getReady: make(chan struct{})}, nil
+	template := &http.Request{Method: http.MethodPost, URL: u, Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1, Host: u.Host}
+	return &httpConn{c: c, template: template, hc: &safe, own: own, getReady: make(chan struct{})}, nil
 }
 
 type httpConn struct {
-	c   *Client
-	url string
-	hc  *http.Client
-	own bool // hc is the default client, made for this connection alone
+	c *Client
+	// template is a request to the server's URL, parsed once, from which
+	// each request is copied (request).
+	template *http.Request
+	hc       *http.Client
+	own      bool // hc is the default client, made for this connection alone
 
 	mu        sync.Mutex
 	version   string // MCP-Protocol-Version; empty before initialize ends
@@ -214,6 +224,26 @@ func (v *headerValues) set(h http.Header, key, value string) {
 	v.n++
 }
 
+// request is the request http.NewRequestWithContext makes for method,
+// the server's URL and body (none when empty), without parsing the URL
+// again: a copy of the connection's template, with a copy of its URL
+// (so that a ClientAuth that changes a request's URL changes that
+// request's alone) and headers of its own. The body stays a
+// NopCloser'd *bytes.Reader: net/http knows that type to be in memory
+// and writes the headers and the body in one write (any other reader
+// gets its headers flushed first, and a copy buffer per request).
+func (hc *httpConn) request(ctx context.Context, method string, body []byte) *http.Request {
+	req := hc.template.WithContext(ctx)
+	u := *req.URL
+	req.Method, req.URL, req.Header = method, &u, make(http.Header, 8)
+	if len(body) > 0 {
+		req.ContentLength = int64(len(body))
+		req.Body = io.NopCloser(bytes.NewReader(body))
+		req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
+	}
+	return req
+}
+
 // do sends one HTTP request built by build, with credentials, sending it
 // again when the ClientAuth renews them after a refusal.
 func (hc *httpConn) do(ctx context.Context, build func() (*http.Request, error)) (*http.Response, error) {
@@ -259,10 +289,7 @@ func (hc *httpConn) do(ctx context.Context, build func() (*http.Request, error))
 // carries, whose stateless-era headers it sets.
 func (hc *httpConn) post(ctx context.Context, body []byte, o *outgoing) (*http.Response, error) {
 	return hc.do(ctx, func() (*http.Request, error) {
-		req, err := http.NewRequestWithContext(ctx, http.MethodPost, hc.url, bytes.NewReader(body))
-		if err != nil {
-			return nil, err
-		}
+		req := hc.request(ctx, http.MethodPost, body)
 		vals := new(headerValues)
 		vals.set(req.Header, "Content-Type", "application/json")
 		vals.set(req.Header, "Accept", "application/json, text/event-stream")
@@ -626,10 +653,7 @@ func (hc *httpConn) readSSE(body io.Reader, st *sseState, handle func([]byte) bo
 // get opens the session's GET stream, resuming after lastID when set.
 func (hc *httpConn) get(ctx context.Context, lastID string) (*http.Response, error) {
 	return hc.do(ctx, func() (*http.Request, error) {
-		req, err := http.NewRequestWithContext(ctx, http.MethodGet, hc.url, nil)
-		if err != nil {
-			return nil, err
-		}
+		req := hc.request(ctx, http.MethodGet, nil)
 		req.Header.Set("Accept", "text/event-stream")
 		hc.header(req.Header)
 		if lastID != "" {
@@ -773,11 +797,9 @@ func (hc *httpConn) close() error {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	resp, err := hc.do(ctx, func() (*http.Request, error) {
-		req, err := http.NewRequestWithContext(ctx, http.MethodDelete, hc.url, nil)
-		if err == nil {
-			hc.header(req.Header)
-		}
-		return req, err
+		req := hc.request(ctx, http.MethodDelete, nil)
+		hc.header(req.Header)
+		return req, nil
 	})
 	if err != nil {
 		return fmt.Errorf("end session: %w", err)

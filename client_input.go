@@ -454,6 +454,11 @@ func (c *Client) followTask(ctx context.Context, id string, first json.RawMessag
 		}
 		var err error
 		if view, err = c.call(ctx, "tasks/get", map[string]any{"taskId": id}, id); err != nil {
+			if ctx.Err() != nil && cancel {
+				// ctx ended while the poll was on its way (or as it
+				// left: the select above may pick the timer then).
+				c.cancelTask(ctx, id)
+			}
 			return nil, fmt.Errorf("task %s: tasks/get: %w", id, err)
 		}
 	}

@@ -33,7 +33,16 @@ import (
 // backends that serve the replicas' connections (found by the
 // application_name the suite gives them): other clients of the same
 // server do not count, nor do its background processes (WAL writer,
-// checkpointer), which it shares with them.
+// checkpointer), which it shares with them. The proxy runs in the load
+// generator's process, whose CPU is not counted.
+//
+// A control topology, three replicas with no backend, runs the stateless
+// era's echo and ingest (which need no shared state): what three processes
+// on the servers' one core cost against one, apart from anything the
+// cluster adds. Each replica wakes for about every request it gets, where
+// one process serving eight clients handles several per wake-up, and on
+// one core each wake-up of another process finds its caches cold (log.md
+// item 70).
 
 // Topology is how many replicas run, and whether they share a database.
 type Topology struct {
@@ -45,8 +54,18 @@ type Topology struct {
 // Topologies are the cluster suite's, in report order.
 var Topologies = []Topology{
 	{Name: "in-process", Replicas: 1},
+	{Name: "in-process x3", Replicas: 3},
 	{Name: "postgres x1", Replicas: 1, Cluster: true},
 	{Name: "postgres x3", Replicas: 3, Cluster: true},
+}
+
+// Serves reports whether the topology runs workload w in mode m. Replicas
+// without a backend share nothing, so several of them serve only what
+// needs no shared state: the stateless era's echo and ingest (a legacy
+// session lives on the replica that opened it, and a notification would
+// reach the listen stream of one replica only).
+func (t Topology) Serves(m Mode, w Workload) bool {
+	return t.Cluster || t.Replicas == 1 || m == ModernHTTP && w != Notify
 }
 
 // ClusterConfig is the cluster suite.
@@ -183,7 +202,7 @@ func RunCluster(ctx context.Context, cfg ClusterConfig) *ClusterResult {
 			for _, bin := range []string{"mcp-bench", "mcp-everything"} {
 				var ws []Workload
 				for _, w := range cfg.Workloads {
-					if (w == Notify) == (bin == "mcp-everything") {
+					if (w == Notify) == (bin == "mcp-everything") && top.servesAny(cfg.Modes, w) {
 						ws = append(ws, w)
 					}
 				}
@@ -200,6 +219,16 @@ func RunCluster(ctx context.Context, cfg ClusterConfig) *ClusterResult {
 		logf("cluster round %d/%d done", round+1, cfg.Rounds)
 	}
 	return res
+}
+
+// servesAny reports whether the topology runs w in any of modes.
+func (t Topology) servesAny(modes []Mode, w Workload) bool {
+	for _, m := range modes {
+		if t.Serves(m, w) {
+			return true
+		}
+	}
+	return false
 }
 
 func pingDB(ctx context.Context, db string) error {
@@ -286,6 +315,9 @@ func (res *ClusterResult) runTopology(ctx context.Context, cfg ClusterConfig, cl
 	}
 	for _, mode := range cfg.Modes {
 		for _, w := range ws {
+			if !top.Serves(mode, w) {
+				continue
+			}
 			callers := make([]Caller, cfg.Conc)
 			for i := range callers {
 				c, err := DialHTTP(ctx, client, proxy.URL()+"/mcp", mode == ModernHTTP, int64(i+1))
@@ -393,7 +425,7 @@ func (r *ClusterResult) Markdown() string {
 		fmt.Fprintf(&b, "Not run: %s.\n\n", r.Skipped)
 		return b.String()
 	}
-	fmt.Fprintf(&b, "c=%d workers through a round-robin proxy; CPU per request counts the replicas and the PostgreSQL backends serving their connections (their share apart; other clients of the database and its background processes not counted); medians of %d rounds.\n\n", r.Config.Conc, r.Config.Rounds)
+	fmt.Fprintf(&b, "c=%d workers through a round-robin proxy; CPU per request counts the replicas and the PostgreSQL backends serving their connections (their share apart; other clients of the database and its background processes not counted; the proxy runs in the load generator and is not counted); medians of %d rounds. *in-process x3* is three replicas without a backend, all on the servers' core like the others: it serves only the stateless era's echo and ingest, and shows what three processes cost against one apart from anything the cluster adds.\n\n", r.Config.Conc, r.Config.Rounds)
 	b.WriteString("| mode | workload | topology | CPU/req | of which PostgreSQL | p50 | p99 | req/s | CPU vs in-process |\n|---|---|---|---:|---:|---:|---:|---:|---:|\n")
 	for _, m := range r.Config.Modes {
 		for _, w := range r.Config.Workloads {

@@ -218,7 +218,7 @@ func MemoryMarkdown(m *MemoryResult) string {
 	cfg := m.Config
 	p("## Memory workload\n\n")
 	p("mcp-memory on SQLite (column *mcp-memory*) and on PostgreSQL (*%s*: the local server, a fresh schema, the same binary with `--db postgres://...`) against the reference `@modelcontextprotocol/server-memory` (one JSONL file, read whole on every call), all over stdio, pinned like the servers above (PostgreSQL's own processes are not pinned: they share the load generator's core and the other's). ", MemPostgres)
-	p("The graph is grown in batches of %d entities (%d observations each, and a relation to the previous entity); at each size every operation is timed %d times (read_graph %d times) and the median latency is reported, from sending the request until the client has read the whole answer line (before it decodes it). ", cfg.Batch, cfg.Observations, cfg.Reps, cfg.ReadGraphReps)
+	p("The graph is grown in batches of %d entities (%d observations each, and a relation to the previous entity); at each size, after %d untimed rounds of the small operations, every operation is timed %d times (read_graph %d times) and the median latency is reported, from sending the request until the client has read the whole answer line (before it decodes it). ", cfg.Batch, cfg.Observations, memWarmup, cfg.Reps, cfg.ReadGraphReps)
 	p("create_entities adds 10 new entities, add_observations one observation to each of 5 entities, search_nodes looks for one entity's name, open_nodes opens 5 names, read_graph returns everything.\n\n")
 	p("| op | size |")
 	for _, t := range m.Targets {

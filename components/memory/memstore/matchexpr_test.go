@@ -40,6 +40,32 @@ func TestMatchExpr(t *testing.T) {
 	}
 }
 
+// TestMatchQueryProbe checks the probe: the rarest piece alone, only when
+// the sample never saw it and the query asks for more than one piece.
+func TestMatchQueryProbe(t *testing.T) {
+	names := &trigramSample{rows: 1000, counts: map[string]int32{
+		"amb": 40, "mbe": 40, "ber": 150, "er-": 160, "r-1": 15, "-12": 110, "123": 5, "234": 4, "345": 5, "45-": 12, "5-b": 9, "-bi": 60, "bir": 60, "irc": 60, "rch": 70,
+	}}
+	obs := &trigramSample{rows: 1000, counts: map[string]int32{"123": 30, "234": 30, "345": 30, "ber": 300, "mbe": 200, "amb": 100}}
+	common := &trigramSample{rows: 1000, counts: map[string]int32{"amb": 100, "mbe": 100, "ber": 100, "er-": 100, "-bi": 100, "bir": 100, "irc": 100, "rch": 100}}
+	for _, c := range []struct {
+		q           string
+		s           *trigramSample
+		expr, probe string
+	}{
+		{"amber-12345-birch", names, `"234" AND "5-b"`, ``},         // its rarest piece was seen
+		{"amber-12345-birch", obs, `"-12" AND "45-"`, `"-12"`},      // never seen: probed first
+		{"amber-12345-birch", nil, `"-12" AND "345" AND "-bi"`, ``}, // no sample: nothing to go by
+		{"12345", obs, `"123" AND "234" AND "345"`, ``},             // short: every piece, none rarer
+		{"amber-birch", common, `"r-b"`, ``},                        // one piece: the probe would be the query
+	} {
+		expr, probe := matchQuery(c.q, c.s, false)
+		if expr != c.expr || probe != c.probe {
+			t.Errorf("matchQuery(%q) = %s, %s; want %s, %s", c.q, expr, probe, c.expr, c.probe)
+		}
+	}
+}
+
 // pairs is the names index's token for the four characters of s.
 func pairs(s string) string {
 	r := []rune(s)

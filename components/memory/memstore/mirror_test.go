@@ -11,24 +11,33 @@ import (
 	"testing"
 )
 
-// readTables reads the graph from the tables, bypassing the mirror.
+// readTables reads the graph from the tables, bypassing the mirror: through
+// the store's tableReader and through a transaction's connection, which
+// must agree.
 func readTables(t *testing.T, s *SQLite) Graph {
 	t.Helper()
-	g := Graph{Entities: []Entity{}, Relations: []Relation{}}
 	c, err := s.rpool.get(bg)
 	mustNil(t, err)
 	defer s.rpool.put(c, false)
 	tx, err := c.begin(bg, nil)
 	mustNil(t, err)
 	defer tx.Rollback()
-	mustNil(t, walkTables(bg, tx, func(e Entity) error {
-		e.Observations = append([]string{}, e.Observations...)
-		g.Entities = append(g.Entities, e)
-		return nil
-	}, func(r Relation) error {
-		g.Relations = append(g.Relations, r)
-		return nil
-	}))
+	seq, err := feedSeq(bg, tx)
+	mustNil(t, err)
+	walk := func(tr *tableReader) Graph {
+		g := Graph{Entities: []Entity{}, Relations: []Relation{}}
+		mustNil(t, walkTables(bg, tx, tr, seq, func(e Entity) error {
+			e.Observations = append([]string{}, e.Observations...)
+			g.Entities = append(g.Entities, e)
+			return nil
+		}, func(r Relation) error {
+			g.Relations = append(g.Relations, r)
+			return nil
+		}))
+		return g
+	}
+	g := walk(nil)
+	assertGraphQuiet(t, "tables: the tableReader's walk against the transaction's", walk(&s.tables), g)
 	return g
 }
 

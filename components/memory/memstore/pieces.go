@@ -140,6 +140,19 @@ const falseCandidateCost = 40
 // characters go before three, then pieces with digits and punctuation,
 // then the earlier.
 func matchExpr(q string, s *trigramSample, quads bool) string {
+	expr, _ := matchQuery(q, s, quads)
+	return expr
+}
+
+// matchQuery returns matchExpr's query and its probe: when the query asks
+// for more than one piece and the rarest of them is in no sampled row,
+// that piece alone, else "". A piece the sample never saw may be in no
+// row of the index at all (an entity's name in the observations index,
+// say), and then one look at it settles the search of that index without
+// reading the other pieces' lists: a seek per segment each, which after
+// another connection's commit has emptied the page cache are page reads
+// (see searchCandidates).
+func matchQuery(q string, s *trigramSample, quads bool) (expr, probe string) {
 	r := []rune(q)
 	widths := []int{3}
 	if quads && len(r) >= 4 {
@@ -197,19 +210,31 @@ func matchExpr(q string, s *trigramSample, quads bool) string {
 			kept = append(kept, p)
 			left *= p.share
 		}
+		if len(kept) > 1 && s != nil && s.rows > 0 && s.counts[string(r[kept[0].at:kept[0].at+kept[0].width])] == 0 {
+			probe = matchTerm(r, kept[0].at, kept[0].width)
+		}
 		slices.SortFunc(kept, func(a, b piece) int { return a.at - b.at })
 	}
 	parts := make([]string, 0, len(kept))
 	for _, p := range kept {
-		term := r[p.at : p.at+p.width]
-		if p.width == 4 {
-			term = []rune{pairRune(term[0], term[1]), pairRune(term[1], term[2]), pairRune(term[2], term[3])}
-		}
-		if g := `"` + strings.ReplaceAll(string(term), `"`, `""`) + `"`; !slices.Contains(parts, g) {
+		if g := matchTerm(r, p.at, p.width); !slices.Contains(parts, g) {
 			parts = append(parts, g)
 		}
 	}
-	return strings.Join(parts, " AND ")
+	if len(parts) < 2 {
+		probe = ""
+	}
+	return strings.Join(parts, " AND "), probe
+}
+
+// matchTerm is the FTS5 term of the piece of r at at, width characters
+// long: quoted, and a four-character piece as its three pair characters.
+func matchTerm(r []rune, at, width int) string {
+	term := r[at : at+width]
+	if width == 4 {
+		term = []rune{pairRune(term[0], term[1]), pairRune(term[1], term[2]), pairRune(term[2], term[3])}
+	}
+	return `"` + strings.ReplaceAll(string(term), `"`, `""`) + `"`
 }
 
 // Four-character pieces. In a large graph even the rarest trigram of a

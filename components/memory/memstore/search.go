@@ -16,6 +16,17 @@ import (
 // and relationsOf).
 const inChunk = 500
 
+// probeAlways is the most ids (loadEntitiesByID) or names (relationsOf)
+// that are looked up by index without first asking the table's highest
+// id, which decides between index lookups and one scan: so few lookups
+// cost at most tens of index descents, and the scan wins only on a table
+// of a few dozen rows, where both are cheap. The question is not free:
+// a query, and after another connection's commit (the event store's,
+// after every write of mcp-memory) has emptied the connection's page
+// cache, a descent of the table's right edge, a page read a level
+// (docs/bench/log.md, item 68).
+const probeAlways = 32
+
 // DefaultEntityNamesLimit is the number of names EntityNames returns when
 // limit <= 0.
 const DefaultEntityNamesLimit = 100
@@ -121,7 +132,7 @@ func (v *sqliteView) walk(entity func(Entity) error, relation func(Relation) err
 	if ok, err := v.s.mirror.walk(v.ctx, v.tx, seq, entity, relation); ok || err != nil {
 		return err
 	}
-	return walkTables(v.ctx, v.tx, entity, relation)
+	return walkTables(v.ctx, v.tx, &v.s.tables, seq, entity, relation)
 }
 
 // searchCandidates returns, sorted, the ids of the entities whose name,
@@ -130,7 +141,8 @@ func (v *sqliteView) walk(entity func(Entity) error, relation func(Relation) err
 // may (each row they return is checked here, from the row's own text,
 // which costs less than loading its entity; names from the mirror m when
 // it is not nil), and the rows not yet indexed are checked directly
-// (tailCandidates).
+// (tailCandidates). An index that holds its query's probe piece in no row
+// (matchQuery) is not asked further.
 func (s *SQLite) searchCandidates(ctx context.Context, tx *txn, m *mirrorData, q string) ([]int64, error) {
 	names, obs, err := s.samples.get(ctx, tx)
 	if err != nil {
@@ -145,8 +157,16 @@ func (s *SQLite) searchCandidates(ctx context.Context, tx *txn, m *mirrorData, q
 		s.pairs.Store(pending == 0)
 	}
 	set := map[int64]bool{}
-	namesMatch := []any{matchExpr(q, names, s.pairs.Load())}
-	if m != nil {
+	namesExpr, namesProbe := matchQuery(q, names, s.pairs.Load())
+	obsExpr, obsProbe := matchQuery(q, obs, false)
+	var namesAny, obsAny bool
+	if namesAny, err = ftsHolds(ctx, tx, "search_names", namesProbe); err == nil {
+		obsAny, err = ftsHolds(ctx, tx, "search_obs", obsProbe)
+	}
+	namesMatch := []any{namesExpr}
+	switch {
+	case err != nil || !namesAny:
+	case m != nil:
 		err = eachRow(ctx, tx, `SELECT rowid FROM search_names WHERE search_names MATCH ?`, namesMatch, func(rows *sql.Rows) error {
 			var id int64
 			err := rows.Scan(&id)
@@ -157,12 +177,12 @@ func (s *SQLite) searchCandidates(ctx context.Context, tx *txn, m *mirrorData, q
 			}
 			return err
 		})
-	} else {
+	default:
 		err = addMatches(ctx, tx, `SELECT e.id, e.name, e.entity_type FROM search_names AS f JOIN entities AS e ON e.id = f.rowid WHERE search_names MATCH ?`, namesMatch, q, set)
 	}
-	if err == nil {
+	if err == nil && obsAny {
 		err = addMatches(ctx, tx, `SELECT o.entity_id, o.content, '' FROM search_obs AS f JOIN observations AS o ON o.id = f.rowid WHERE search_obs MATCH ?`,
-			[]any{matchExpr(q, obs, false)}, q, set)
+			[]any{obsExpr}, q, set)
 	}
 	if err == nil {
 		err = tailCandidates(ctx, tx, q, set)
@@ -176,6 +196,20 @@ func (s *SQLite) searchCandidates(ctx context.Context, tx *txn, m *mirrorData, q
 	}
 	slices.Sort(ids)
 	return ids, nil
+}
+
+// ftsHolds reports whether the search index table holds a row with the
+// FTS5 term probe (matchQuery); an empty probe holds.
+func ftsHolds(ctx context.Context, tx *txn, table, probe string) (bool, error) {
+	if probe == "" {
+		return true, nil
+	}
+	var one int
+	err := tx.QueryRowContext(ctx, `SELECT 1 FROM `+table+` WHERE `+table+` MATCH ? LIMIT 1`, probe).Scan(&one)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	}
+	return err == nil, err
 }
 
 // addMatches runs query, whose rows are an entity id and two of its texts
@@ -243,16 +277,18 @@ func loadEntitiesByID(ctx context.Context, tx *txn, m *mirrorData, ids []int64) 
 	if len(ids) == 0 {
 		return []Entity{}, nil
 	}
-	var maxID int64
-	if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(id), 0) FROM entities`).Scan(&maxID); err != nil {
-		return nil, fmt.Errorf("memstore: read entities: %w", err)
-	}
-	if int64(len(ids))*3 > maxID { // a third of the table or more: scan
-		keep := make(map[int64]bool, len(ids))
-		for _, id := range ids {
-			keep[id] = true
+	if len(ids) > probeAlways {
+		var maxID int64
+		if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(id), 0) FROM entities`).Scan(&maxID); err != nil {
+			return nil, fmt.Errorf("memstore: read entities: %w", err)
 		}
-		return loadAllEntities(ctx, tx, keep)
+		if int64(len(ids))*3 > maxID { // a third of the table or more: scan
+			keep := make(map[int64]bool, len(ids))
+			for _, id := range ids {
+				keep[id] = true
+			}
+			return loadAllEntities(ctx, tx, keep)
+		}
 	}
 	l := newEntityList(len(ids))
 	for chunk := range slices.Chunk(ids, inChunk) {
@@ -295,12 +331,14 @@ func relationsOf(ctx context.Context, tx *txn, m *mirrorData, ents []Entity) ([]
 	names := entityNameSet(ents)
 	// Each name costs two index probes; scanning costs one step per
 	// relation.
-	var maxID int64
-	if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(id), 0) FROM relations`).Scan(&maxID); err != nil {
-		return nil, fmt.Errorf("memstore: read relations: %w", err)
-	}
-	if scanRelationsCheaper(len(names), maxID) {
-		return scanRelations(ctx, tx, names)
+	if len(names) > probeAlways {
+		var maxID int64
+		if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(id), 0) FROM relations`).Scan(&maxID); err != nil {
+			return nil, fmt.Errorf("memstore: read relations: %w", err)
+		}
+		if scanRelationsCheaper(len(names), maxID) {
+			return scanRelations(ctx, tx, names)
+		}
 	}
 	list := make([]string, 0, len(names))
 	for n := range names {
@@ -373,70 +411,236 @@ func eachRow(ctx context.Context, tx *txn, query string, args []any, scan func(*
 }
 
 // walkTables walks the graph from the tables: the entities with their
-// observations (walkEntities), then the relations, each in one ordered
-// pass over its table.
-func walkTables(ctx context.Context, tx *txn, entity func(Entity) error, relation func(Relation) error) error {
-	if err := walkEntities(ctx, tx, entity); err != nil {
-		return err
+// observations, then the relations, each in one ordered pass over its
+// table. The rows are read on a goroutine of their own (readBatches) and
+// handed over in batches, so that reading them and what the callbacks do
+// with them (read_graph's rendering) run at once on two cores. They are
+// read through tr, the store's tableReader, when it is free and at the
+// snapshot of tx, whose change feed ends at seq; otherwise through tx's
+// connection, from the driver directly (driverRows). Either way the
+// goroutine has ended when walkTables returns (docs/bench/log.md, item
+// 69).
+func walkTables(ctx context.Context, tx *txn, tr *tableReader, seq int64, entity func(Entity) error, relation func(Relation) error) error {
+	full := make(chan *walkBatch, 1)
+	free := make(chan *walkBatch, 3)
+	for range cap(free) {
+		free <- &walkBatch{}
 	}
-	return eachRow(ctx, tx, `SELECT from_name, to_name, relation_type FROM relations ORDER BY id`, nil, func(rows *sql.Rows) error {
-		var r Relation
-		if err := rows.Scan(&r.From, &r.To, &r.RelationType); err != nil {
-			return fmt.Errorf("memstore: read relations: %w", err)
+	stop := make(chan struct{})
+	var readErr error
+	go func() {
+		defer close(full)
+		read := func(q tableQuerier) error { return readBatches(q, free, full, stop) }
+		if tr != nil {
+			if ok, err := tr.walk(ctx, seq, read); ok {
+				readErr = err
+				return
+			}
 		}
-		return relation(r)
-	})
+		readErr = tx.raw(func(dc any) error { return read(driverQuerier(ctx, dc)) })
+	}()
+	defer func() {
+		// Also after a callback's error or panic: the reader ends before
+		// tx does.
+		close(stop)
+		for range full {
+		}
+	}()
+	for b := range full {
+		if err := b.walk(entity, relation); err != nil {
+			return err // the caller's, as is
+		}
+		free <- b
+	}
+	return readErr
 }
 
-// walkEntities walks the entities with their observations: one ordered
-// pass over each table (the observations by the entity index), merged by
+// walkBatch is a run of entities (with their observations) or of
+// relations read from the tables, handed from readBatches to walkTables.
+type walkBatch struct {
+	ents  []Entity // Observations are set from obs and ends
+	obs   []string
+	ends  []int // ends[i]: the end in obs of ents[i]'s observations
+	rels  []Relation
+	bytes int // the texts' length
+}
+
+// A walkBatch is handed over once it holds walkBatchRows rows or
+// walkBatchBytes bytes of text, which bounds what the walk holds (three
+// batches) whatever the texts' sizes.
+const (
+	walkBatchRows  = 1024
+	walkBatchBytes = 1 << 20
+)
+
+// full reports whether b is to be handed over.
+func (b *walkBatch) full() bool {
+	return len(b.ents)+len(b.obs)+len(b.rels) >= walkBatchRows || b.bytes >= walkBatchBytes
+}
+
+// walk hands b's entities and relations to the callbacks.
+func (b *walkBatch) walk(entity func(Entity) error, relation func(Relation) error) error {
+	start := 0
+	for i, e := range b.ents {
+		e.Observations = b.obs[start:b.ends[i]:b.ends[i]]
+		start = b.ends[i]
+		if err := entity(e); err != nil {
+			return err
+		}
+	}
+	for _, r := range b.rels {
+		if err := relation(r); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// errWalkStopped ends readBatches when walkTables stops early.
+var errWalkStopped = errors.New("memstore: walk stopped")
+
+// readBatches reads the entities with their observations (readEntities),
+// then the relations, in batches taken from free and sent to full, until
+// done or stop is closed.
+func readBatches(q tableQuerier, free <-chan *walkBatch, full chan<- *walkBatch, stop <-chan struct{}) error {
+	var b *walkBatch
+	take := func() error {
+		select {
+		case b = <-free:
+			b.ents, b.obs, b.ends, b.rels, b.bytes = b.ents[:0], b.obs[:0], b.ends[:0], b.rels[:0], 0
+			return nil
+		case <-stop:
+			return errWalkStopped
+		}
+	}
+	send := func() error {
+		select {
+		case full <- b:
+			return take()
+		case <-stop:
+			return errWalkStopped
+		}
+	}
+	if err := take(); err != nil {
+		return err
+	}
+	err := readEntities(q, func(id int64, name, kind string) error {
+		if b.full() {
+			if err := send(); err != nil {
+				return err
+			}
+		}
+		b.ents = append(b.ents, Entity{Name: name, EntityType: kind})
+		b.ends = append(b.ends, len(b.obs))
+		b.bytes += len(name) + len(kind)
+		return nil
+	}, func(content string) {
+		b.obs = append(b.obs, content)
+		b.ends[len(b.ends)-1]++
+		b.bytes += len(content)
+	})
+	if err != nil {
+		return err
+	}
+	if len(b.ents) > 0 {
+		if err := send(); err != nil {
+			return err
+		}
+	}
+	rows, err := q(`SELECT from_name, to_name, relation_type FROM relations ORDER BY id`)
+	if err != nil {
+		return fmt.Errorf("memstore: read relations: %w", err)
+	}
+	defer rows.close()
+	for {
+		ok, err := rows.next()
+		var r Relation
+		if ok {
+			if r.From, err = rows.text(0); err == nil {
+				if r.To, err = rows.text(1); err == nil {
+					r.RelationType, err = rows.text(2)
+				}
+			}
+		}
+		if err != nil {
+			return fmt.Errorf("memstore: read relations: %w", err)
+		}
+		if !ok {
+			break
+		}
+		if b.full() {
+			if err := send(); err != nil {
+				return err
+			}
+		}
+		b.rels = append(b.rels, r)
+		b.bytes += len(r.From) + len(r.To) + len(r.RelationType)
+	}
+	if len(b.rels) > 0 {
+		select {
+		case full <- b:
+		case <-stop:
+			return errWalkStopped
+		}
+	}
+	return nil
+}
+
+// readEntities reads the entities, each handed to entity and then its
+// observations, in insertion order, to observation: one ordered pass
+// over each table (the observations by the entity index), merged by
 // entity id. Joining the two tables instead sends an entity's name and
 // type again with each of its observations, and each value read through
 // the driver costs: the join made read_graph of 100,000 entities ~1.3x
 // slower (docs/bench/log.md, item 61).
-func walkEntities(ctx context.Context, tx *txn, entity func(Entity) error) error {
-	ents, err := tx.QueryContext(ctx, `SELECT id, name, entity_type FROM entities ORDER BY id`)
+func readEntities(q tableQuerier, entity func(id int64, name, kind string) error, observation func(content string)) error {
+	ents, err := q(`SELECT id, name, entity_type FROM entities ORDER BY id`)
 	if err != nil {
 		return fmt.Errorf("memstore: read entities: %w", err)
 	}
-	defer ents.Close()
-	obs, err := tx.QueryContext(ctx, `SELECT entity_id, content FROM observations ORDER BY entity_id, id`)
+	defer ents.close()
+	obs, err := q(`SELECT entity_id, content FROM observations ORDER BY entity_id, id`)
 	if err != nil {
 		return fmt.Errorf("memstore: read observations: %w", err)
 	}
-	defer obs.Close()
+	defer obs.close()
 	var (
 		oid     int64
 		content string
-		e       Entity
 	)
 	next := func() (bool, error) {
-		if !obs.Next() {
-			return false, obs.Err()
+		ok, err := obs.next()
+		if ok {
+			if oid, err = obs.int64(0); err == nil {
+				content, err = obs.text(1)
+			}
 		}
-		return true, obs.Scan(&oid, &content)
+		return ok, err
 	}
 	have, err := next()
-	for err == nil && ents.Next() {
+	for err == nil {
+		var ok bool
 		var id int64
-		if err = ents.Scan(&id, &e.Name, &e.EntityType); err != nil {
+		var name, kind string
+		if ok, err = ents.next(); !ok || err != nil {
 			break
 		}
-		e.Observations = e.Observations[:0]
-		for ; err == nil && have && oid <= id; have, err = next() {
-			if oid == id {
-				e.Observations = append(e.Observations, content)
+		if id, err = ents.int64(0); err == nil {
+			if name, err = ents.text(1); err == nil {
+				kind, err = ents.text(2)
 			}
 		}
 		if err != nil {
 			break
 		}
-		if err := entity(e); err != nil {
-			return err // the caller's, as is
+		if err := entity(id, name, kind); err != nil {
+			return err // walkTables', as is
 		}
-	}
-	if err == nil {
-		err = ents.Err()
+		for ; err == nil && have && oid <= id; have, err = next() {
+			if oid == id {
+				observation(content)
+			}
+		}
 	}
 	if err != nil {
 		return fmt.Errorf("memstore: read entities: %w", err)

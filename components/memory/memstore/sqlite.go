@@ -84,6 +84,7 @@ type SQLite struct {
 	rpool *connPool // the read connections
 
 	mirror  mirror       // the graph in memory, for WalkGraph
+	tables  tableReader  // WalkGraph past the mirror's budget
 	samples pieceSamples // the search text's trigrams, to pick a query's (pieces.go)
 	pairs   atomic.Bool  // every names index row has its pair characters (pairs.go)
 
@@ -178,6 +179,7 @@ func Open(path string, opts ...Option) (*SQLite, error) {
 	w.SetConnMaxIdleTime(0)
 	s := &SQLite{w: w, retention: int64(o.retention), history: int64(max(o.historyRetention, 1)), tailMax: defaultTailMax, bulkRows: bulkIndexRows}
 	s.mirror.budget = o.mirrorBytes
+	s.tables = tableReader{uri: uri, timeout: o.busyTimeout.Milliseconds()}
 	s.ops = ops{eng: s, d: sqliteDialect}
 
 	ctx := context.Background()
@@ -229,6 +231,7 @@ func (s *SQLite) Close() error {
 	_, _ = s.wc.c.ExecContext(context.Background(), "PRAGMA optimize")
 	s.wc.close()
 	s.rpool.close()
+	s.tables.close()
 	return errors.Join(s.r.Close(), s.w.Close())
 }
 
