@@ -179,6 +179,7 @@ type events struct {
 	wake    chan struct{} // closed and replaced at every local append
 	streams map[string]int
 	nstream int
+	sync    EventSync // nil: every event is in the log when its call returns
 
 	hooks *webhooks
 }
@@ -552,6 +553,9 @@ func (f *events) poll(ctx context.Context, req *Request, raw json.RawMessage) (a
 		}
 		max = min(*p.MaxEvents, maxPollEvents)
 	}
+	if err := f.syncRead(ctx, req.Partition); err != nil {
+		return nil, err
+	}
 	after, truncated, err := f.startAt(ctx, p.Cursor)
 	if err != nil {
 		return nil, err
@@ -593,6 +597,9 @@ func (f *events) stream(ctx context.Context, req *Request, raw json.RawMessage) 
 		return nil, err
 	}
 	defer f.closeStream(key)
+	if err := f.syncRead(ctx, req.Partition); err != nil {
+		return nil, err
+	}
 	after, truncated, err := f.startAt(ctx, p.Cursor)
 	if err != nil {
 		return nil, err

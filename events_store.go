@@ -110,9 +110,11 @@ type EventStore interface {
 	Append(ctx context.Context, e *EventRecord, to []string) error
 	// AppendFeed stores es in order, each with one delivery per
 	// subscription id in to[i], and moves the cursor of the feed source
-	// to at, all atomically; when the cursor is already at or past at it
-	// stores nothing and returns [ErrFeedRecorded] (see [RecordFeed]).
-	AppendFeed(ctx context.Context, source string, at int64, es []*EventRecord, to [][]string) error
+	// from from (0: no cursor yet) to at, all atomically; when the cursor
+	// is not at from (another pass moved it meanwhile) or at is not past
+	// it, it stores nothing and returns [ErrFeedRecorded] (see
+	// [RecordFeed]).
+	AppendFeed(ctx context.Context, source string, from, at int64, es []*EventRecord, to [][]string) error
 	// FeedCursor returns the cursor of the feed source, and whether it
 	// has one.
 	FeedCursor(ctx context.Context, source string) (int64, bool, error)
@@ -195,11 +197,11 @@ func (m *MemoryEventStore) Append(_ context.Context, e *EventRecord, to []string
 }
 
 // AppendFeed implements [EventStore].
-func (m *MemoryEventStore) AppendFeed(_ context.Context, source string, at int64, es []*EventRecord, to [][]string) error {
+func (m *MemoryEventStore) AppendFeed(_ context.Context, source string, from, at int64, es []*EventRecord, to [][]string) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.init()
-	if cur, ok := m.feeds[source]; ok && cur >= at {
+	if m.feeds[source] != from || at <= from {
 		return ErrFeedRecorded
 	}
 	m.feeds[source] = at

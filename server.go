@@ -156,10 +156,15 @@ type Server struct {
 	closeOne    sync.Once
 }
 
-// Close ends open subscription streams gracefully and legacy sessions.
-// In-flight calls are not interrupted.
+// Close ends open subscription streams gracefully and legacy sessions,
+// and records the events a component deferred ([EventSync]). In-flight
+// calls are not interrupted.
 func (s *Server) Close() {
-	s.closeOne.Do(func() { close(s.closed) })
+	first := false
+	s.closeOne.Do(func() { close(s.closed); first = true })
+	if first && s.events != nil {
+		s.events.flush()
+	}
 	if s.cluster != nil {
 		s.cluster.close()
 	}

@@ -3,7 +3,6 @@ package eventstore_test
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"path/filepath"
 	"sync/atomic"
@@ -28,17 +27,22 @@ func BenchmarkAppendFeedConcurrent(b *testing.B) {
 	b.SetParallelism(8) // 16 goroutines on 2 cores, as the agents bench
 	b.ReportAllocs()
 	before := cpuTime()
+	var feeds atomic.Int64
 	b.RunParallel(func(pb *testing.PB) {
+		// A feed per goroutine (a graph per writer), each moved by one
+		// pass at a time as mcp-memory's relay does.
+		source, cur := fmt.Sprint("graph:", feeds.Add(1)), int64(0)
 		for pb.Next() {
 			n := at.Add(1)
 			es := []*mcpgen.EventRecord{
 				{ID: fmt.Sprintf("evt_%d_a", n), Name: "entity.changed", Partition: "g", Time: time.Now().UTC(), Data: json.RawMessage(`{"entity":"a"}`)},
 				{ID: fmt.Sprintf("evt_%d_b", n), Name: "entity.changed", Partition: "g", Time: time.Now().UTC(), Data: json.RawMessage(`{"entity":"b"}`)},
 			}
-			if err := s.AppendFeed(context.Background(), "graph:g", n, es, [][]string{nil, nil}); err != nil && !errors.Is(err, mcpgen.ErrFeedRecorded) {
+			if err := s.AppendFeed(context.Background(), source, cur, cur+1, es, [][]string{nil, nil}); err != nil {
 				b.Error(err)
 				return
 			}
+			cur++
 		}
 	})
 	b.ReportMetric(float64(cpuTime()-before)/float64(b.N), "cpu-ns/op")

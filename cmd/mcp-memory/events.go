@@ -43,7 +43,11 @@ func skipEvents(ctx context.Context, db string, graphs *memstore.Graphs, graph s
 	}
 	defer closer.Close()
 	err = component.SkipEvents(ctx, graphs, graph, func(ctx context.Context, source string, at int64) error {
-		return events.AppendFeed(ctx, source, at, nil, nil)
+		from, _, err := events.FeedCursor(ctx, source)
+		if err != nil || from >= at {
+			return err
+		}
+		return events.AppendFeed(ctx, source, from, at, nil, nil)
 	})
 	if err != nil {
 		return fmt.Errorf("move past the imported changes: %w", err)

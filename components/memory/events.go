@@ -109,9 +109,10 @@ func relayLock(graph string) *sync.Mutex {
 }
 
 // changed tells subscribers that the request's graph changed: its
-// resources, and the events of its new changes. The change itself is
-// committed already: an error says its events are not recorded yet (the
-// next change or start records them).
+// resources, and the events of its new changes, recorded now or, once
+// RelayEvents followed the server, by the graph's next pass. The change
+// itself is committed already: an error says its events are not recorded
+// yet (the next change, read of events or start records them).
 func changed(ctx context.Context, req *mcpgen.Request, store memstore.Store) error {
 	graphChanged(req)
 	if req == nil || req.Server() == nil {
@@ -119,7 +120,12 @@ func changed(ctx context.Context, req *mcpgen.Request, store memstore.Store) err
 	}
 	var err error
 	if r, ok := store.(*Routed); ok {
-		err = r.relay(ctx, req.Server(), graphOf(req, r.Graph))
+		graph := graphOf(req, r.Graph)
+		if rs := r.following(req.Server()); rs != nil {
+			err = rs.changed(ctx, graph) // relayed later, unless passes fail
+		} else {
+			err = r.relay(ctx, req.Server(), graph)
+		}
 	} else {
 		err = relay(ctx, req.Server(), store, memstore.DefaultGraph, []string{req.Partition})
 	}
@@ -155,7 +161,11 @@ func (r *Routed) relay(ctx context.Context, srv *mcpgen.Server, graph string) er
 // RelayEvents records the events of changes committed but not recorded
 // (a crash between the two), for every graph; mcp-memory calls it before
 // serving. On a store that never recorded events, it starts every graph's
-// events from its current head: changes made before are not told.
+// events from its current head: changes made before are not told. From
+// then on, the events of r's writes on srv are recorded by passes that
+// each cover many calls (events_relay.go), and srv's readers of events
+// catch up before they read; without it, each write records its own
+// events before it answers.
 func (r *Routed) RelayEvents(ctx context.Context, srv *mcpgen.Server) error {
 	graphs, err := r.Graphs.List(ctx)
 	if err != nil {
@@ -170,7 +180,11 @@ func (r *Routed) RelayEvents(ctx context.Context, srv *mcpgen.Server) error {
 			err = r.relay(ctx, srv, g.Name)
 		} else {
 			err = SkipEvents(ctx, r.Graphs, g.Name, func(ctx context.Context, source string, at int64) error {
-				return mcpgen.RecordFeed(ctx, srv, source, at, nil)
+				from, _, err := mcpgen.FeedCursor(ctx, srv, source)
+				if err != nil || from >= at {
+					return err
+				}
+				return mcpgen.RecordFeed(ctx, srv, source, from, at, nil)
 			})
 		}
 		if err != nil {
@@ -178,11 +192,11 @@ func (r *Routed) RelayEvents(ctx context.Context, srv *mcpgen.Server) error {
 		}
 	}
 	if !started {
-		if err := mcpgen.RecordFeed(ctx, srv, bootstrapSource, 1, nil); err != nil && !errors.Is(err, mcpgen.ErrFeedRecorded) {
+		if err := mcpgen.RecordFeed(ctx, srv, bootstrapSource, 0, 1, nil); err != nil && !errors.Is(err, mcpgen.ErrFeedRecorded) {
 			return fmt.Errorf("relay events: %w", err)
 		}
 	}
-	return nil
+	return r.follow(srv)
 }
 
 // SkipEvents moves graph's events past its feed's current changes,
@@ -233,7 +247,7 @@ func relay(ctx context.Context, srv *mcpgen.Server, store memstore.Store, graph 
 		if err != nil {
 			return err
 		}
-		switch err := mcpgen.RecordFeed(ctx, srv, source, next, evs); {
+		switch err := mcpgen.RecordFeed(ctx, srv, source, at, next, evs); {
 		case errors.Is(err, mcpgen.ErrFeedRecorded):
 			// Another replica recorded some: go on after them.
 			if at, _, err = mcpgen.FeedCursor(ctx, srv, source); err != nil {

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"sync/atomic"
 
 	"github.com/mcpgen/mcpgen"
 	"github.com/mcpgen/mcpgen/components/memory/memstore"
@@ -41,6 +42,8 @@ type Routed struct {
 	// the events of the process's graph are then recorded in its shared
 	// path's partition too.
 	Shared bool
+
+	follows atomic.Pointer[relays] // set by RelayEvents: writes defer their events to passes
 }
 
 var _ memstore.Store = (*Routed)(nil)

@@ -61,7 +61,7 @@ func New(ctx context.Context, db *sql.DB, d Dialect, prefix string, own bool) (*
 		{&s.head, `UPDATE {p}event_head SET seq = seq + ? WHERE k = 0 RETURNING seq`},
 		{&s.insert, `INSERT INTO {p}events (seq, id, name, part, ts, data) VALUES (?, ?, ?, ?, ?, ?)`},
 		{&s.feed, `INSERT INTO {p}event_feeds AS f (source, seq) VALUES (?, ?)
-			ON CONFLICT (source) DO UPDATE SET seq = excluded.seq WHERE f.seq < excluded.seq`},
+			ON CONFLICT (source) DO UPDATE SET seq = excluded.seq WHERE f.seq = ? AND f.seq < excluded.seq`},
 		{&s.cursor, `SELECT seq FROM {p}event_feeds WHERE source = ?`},
 	} {
 		var err error
@@ -184,11 +184,14 @@ func (s *Store) Append(ctx context.Context, e *mcpgen.EventRecord, to []string) 
 // the cursor moved. Appends made at the same time share one transaction
 // (a group commit): each still moves its feed, or finds it moved, on its
 // own, in the order they were queued.
-func (s *Store) AppendFeed(ctx context.Context, source string, at int64, es []*mcpgen.EventRecord, to [][]string) error {
+func (s *Store) AppendFeed(ctx context.Context, source string, from, at int64, es []*mcpgen.EventRecord, to [][]string) error {
 	if len(es) != len(to) {
 		return fmt.Errorf("event store: %d events with %d lists of deliveries", len(es), len(to))
 	}
-	return s.group(ctx, &pendingAppend{feed: true, source: source, at: at, es: es, to: to})
+	if at <= from {
+		return mcpgen.ErrFeedRecorded
+	}
+	return s.group(ctx, &pendingAppend{feed: true, source: source, from: from, at: at, es: es, to: to})
 }
 
 // group queues p for the next group commit and returns its result: the
@@ -241,13 +244,13 @@ func (s *Store) group(ctx context.Context, p *pendingAppend) error {
 
 // pendingAppend is one Append or AppendFeed queued for a group commit.
 type pendingAppend struct {
-	feed   bool // AppendFeed: move source's cursor to at first
-	source string
-	at     int64
-	es     []*mcpgen.EventRecord
-	to     [][]string
-	err    error
-	wake   chan bool // true: commit the next batch; false: committed, err set
+	feed     bool // AppendFeed: move source's cursor from from to at first
+	source   string
+	from, at int64
+	es       []*mcpgen.EventRecord
+	to       [][]string
+	err      error
+	wake     chan bool // true: commit the next batch; false: committed, err set
 }
 
 // maxAppendBatch bounds the events of one group commit (one append of
@@ -289,7 +292,7 @@ func (s *Store) appendTx(ctx context.Context, batch []*pendingAppend) error {
 	for _, p := range batch {
 		p.err = nil
 		if p.feed {
-			res, err := st.feed.ExecContext(ctx, p.source, p.at)
+			res, err := st.feed.ExecContext(ctx, p.source, p.at, p.from)
 			if err != nil {
 				return err
 			}

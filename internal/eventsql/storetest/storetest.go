@@ -241,18 +241,21 @@ func testFeed(t *testing.T, s mcpgen.EventStore) {
 		t.Fatalf("new feed: cursor %d %v %v, want none", at, ok, err)
 	}
 	must(t, s.SaveSubscription(bg, sub("s1", "f", "alice")))
-	must(t, s.AppendFeed(bg, "g", 3, []*mcpgen.EventRecord{feedEvent("f", 1), feedEvent("f", 2)}, [][]string{{"s1"}, nil}))
+	must(t, s.AppendFeed(bg, "g", 0, 3, []*mcpgen.EventRecord{feedEvent("f", 1), feedEvent("f", 2)}, [][]string{{"s1"}, nil}))
 	if at, ok, err := s.FeedCursor(bg, "g"); err != nil || !ok || at != 3 {
 		t.Fatalf("cursor %d %v %v, want 3", at, ok, err)
 	}
-	for _, at := range []int64{3, 2} {
-		err := s.AppendFeed(bg, "g", at, []*mcpgen.EventRecord{feedEvent("f", 9)}, [][]string{{"s1"}})
+	for _, r := range [][2]int64{{3, 3}, {3, 2}, {0, 4}, {2, 5}} {
+		// Not past the cursor, or from a cursor it has left: a pass that
+		// read 0 or 2 and saw more changes than the one that moved it to
+		// 3 would tell 1..3 again.
+		err := s.AppendFeed(bg, "g", r[0], r[1], []*mcpgen.EventRecord{feedEvent("f", 9)}, [][]string{{"s1"}})
 		if !errors.Is(err, mcpgen.ErrFeedRecorded) {
-			t.Fatalf("AppendFeed at %d behind the cursor 3: %v, want ErrFeedRecorded", at, err)
+			t.Fatalf("AppendFeed from %d to %d with the cursor at 3: %v, want ErrFeedRecorded", r[0], r[1], err)
 		}
 	}
-	must(t, s.AppendFeed(bg, "g", 5, nil, nil)) // positions without events
-	must(t, s.AppendFeed(bg, "other", 1, []*mcpgen.EventRecord{feedEvent("f", 3)}, [][]string{nil}))
+	must(t, s.AppendFeed(bg, "g", 3, 5, nil, nil)) // positions without events
+	must(t, s.AppendFeed(bg, "other", 0, 1, []*mcpgen.EventRecord{feedEvent("f", 3)}, [][]string{nil}))
 	if at, _, _ := s.FeedCursor(bg, "g"); at != 5 {
 		t.Errorf("cursor %d after an empty append to 5", at)
 	}
@@ -283,7 +286,7 @@ func testFeedRace(t *testing.T, s mcpgen.EventStore) {
 		go func() {
 			defer wg.Done()
 			for at := int64(1); at <= positions; at++ {
-				err := s.AppendFeed(bg, "race", at, []*mcpgen.EventRecord{feedEvent("r", int(at))}, [][]string{nil})
+				err := s.AppendFeed(bg, "race", at-1, at, []*mcpgen.EventRecord{feedEvent("r", int(at))}, [][]string{nil})
 				if err != nil && !errors.Is(err, mcpgen.ErrFeedRecorded) {
 					errs <- err
 					return
