@@ -6,17 +6,15 @@ import (
 	"unicode/utf8"
 )
 
-// This file reads the common tools/call result by hand: text blocks,
-// isError, structuredContent and _meta kept raw. json.Unmarshal reads
-// it by reflection, which was the client's largest own cost in a small
-// call over HTTP (docs/bench/log.md items 65 and 71). Anything else
-// (another kind of block, a block with more than type and text, a
-// member of the stateless head that asks for more rounds, a key
-// encoding/json would match ignoring case, a duplicate) is left to
-// json.Unmarshal, so that the result decodes as it always did.
-
-// plainResult is a tools/call result of the plain shape: what
-// scanToolResult reads.
+// plainResult is a tools/call result of the plain shape, which
+// scanToolResult reads by hand: text blocks, isError, structuredContent
+// and _meta kept raw. json.Unmarshal reads it by reflection, which was
+// the client's largest own cost in a small call over HTTP
+// (docs/bench/log.md items 65 and 71). Anything else (another kind of
+// block, a block with more than type and text, a member of the stateless
+// head that asks for more rounds, a key encoding/json would match
+// ignoring case, a duplicate) is left to json.Unmarshal, so that the
+// result decodes as it always did.
 type plainResult struct {
 	resultType        string
 	content           []Content
