@@ -178,31 +178,8 @@ func decodeMessage(b []byte, m *wireMessage) error {
 // is not an object of the plain shape decodeMessage reads by hand.
 func scanMessage(b []byte, m *wireMessage) bool {
 	*m = wireMessage{}
-	i := skipSpace(b, 0)
-	if i == len(b) || b[i] != '{' {
-		return false
-	}
 	var seen [5]bool // id, method, params, result, jsonrpc
-	i = skipSpace(b, i+1)
-	if i < len(b) && b[i] == '}' {
-		return true
-	}
-	for i < len(b) {
-		if b[i] != '"' {
-			return false
-		}
-		end := stringEnd(b, i)
-		key := b[i+1 : end-1]
-		i = skipSpace(b, end)
-		if i == len(b) || b[i] != ':' {
-			return false
-		}
-		i = skipSpace(b, i+1)
-		vEnd := valueEnd(b, i)
-		if vEnd < 0 {
-			return false
-		}
-		v := b[i:vEnd:vEnd] // capacity cut: an append to a member copies it
+	return objectMembers(b, skipSpace(b, 0), func(key, v []byte) bool {
 		slot := -1
 		switch string(key) {
 		case "id":
@@ -237,19 +214,8 @@ func scanMessage(b []byte, m *wireMessage) bool {
 			}
 			seen[slot] = true
 		}
-		i = skipSpace(b, vEnd)
-		if i == len(b) {
-			return false
-		}
-		if b[i] == '}' {
-			return true
-		}
-		if b[i] != ',' {
-			return false
-		}
-		i = skipSpace(b, i+1)
-	}
-	return false
+		return true
+	})
 }
 
 // skipSpace returns the index of the first byte at or after i in b that
