@@ -16,12 +16,8 @@ import (
 // must agree.
 func readTables(t *testing.T, s *SQLite) Graph {
 	t.Helper()
-	c, err := s.rpool.get(bg)
-	mustNil(t, err)
-	defer s.rpool.put(c, false)
-	tx, err := c.begin(bg, nil)
-	mustNil(t, err)
-	defer tx.Rollback()
+	tx, done := beginRead(t, s)
+	defer done()
 	seq, err := feedSeq(bg, tx)
 	mustNil(t, err)
 	walk := func(tr *tableReader) Graph {

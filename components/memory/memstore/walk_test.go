@@ -61,12 +61,8 @@ func TestWalkTablesCallbackError(t *testing.T) {
 	s, _ := openSQLiteTest(t)
 	must[[]Entity](t)(s.CreateEntities(bg, []Entity{{"a", "t", []string{"o"}}, {"b", "t", nil}}))
 	must[[]Relation](t)(s.CreateRelations(bg, []Relation{{"a", "b", "r"}, {"b", "a", "r"}}))
-	c, err := s.rpool.get(bg)
-	mustNil(t, err)
-	defer s.rpool.put(c, false)
-	tx, err := c.begin(bg, nil)
-	mustNil(t, err)
-	defer tx.Rollback()
+	tx, done := beginRead(t, s)
+	defer done()
 	stop := errors.New("stop")
 	calls := 0
 	if err := walkTables(bg, tx, nil, 0, func(Entity) error { calls++; return stop }, func(Relation) error { return nil }); err != stop || calls != 1 {
@@ -123,12 +119,8 @@ func TestWalkTablesBatches(t *testing.T) {
 	assertGraphQuiet(t, "tables", readTables(t, s), want)
 	assertGraphQuiet(t, "read_graph", readGraph(t, s), want)
 
-	c, err := s.rpool.get(bg)
-	mustNil(t, err)
-	defer s.rpool.put(c, false)
-	tx, err := c.begin(bg, nil)
-	mustNil(t, err)
-	defer tx.Rollback()
+	tx, done := beginRead(t, s)
+	defer done()
 	stop := errors.New("stop")
 	queryAgain := func(what string) {
 		t.Helper()
@@ -173,12 +165,8 @@ func TestWalkTablesBatches(t *testing.T) {
 func TestTableReaderSnapshot(t *testing.T) {
 	s, _ := openSQLiteTest(t, WithMirrorBytes(0))
 	must[[]Entity](t)(s.CreateEntities(bg, []Entity{{"a", "t", []string{"o"}}}))
-	c, err := s.rpool.get(bg)
-	mustNil(t, err)
-	defer s.rpool.put(c, false)
-	tx, err := c.begin(bg, nil)
-	mustNil(t, err)
-	defer tx.Rollback()
+	tx, done := beginRead(t, s)
+	defer done()
 	seq, err := feedSeq(bg, tx)
 	mustNil(t, err)
 	names := func(q tableQuerier) ([]string, error) {
@@ -219,5 +207,22 @@ func TestTableReaderSnapshot(t *testing.T) {
 	s.tables.close()
 	if ok, _ := served(seq + 1); ok {
 		t.Fatal("served once closed")
+	}
+}
+
+// beginRead begins a read transaction on one of s's read connections; done
+// rolls it back and returns the connection.
+func beginRead(t *testing.T, s *SQLite) (tx *txn, done func()) {
+	t.Helper()
+	c, err := s.rpool.get(bg)
+	mustNil(t, err)
+	tx, err = c.begin(bg, nil)
+	if err != nil {
+		s.rpool.put(c, false)
+		t.Fatal(err)
+	}
+	return tx, func() {
+		tx.Rollback()
+		s.rpool.put(c, false)
 	}
 }
